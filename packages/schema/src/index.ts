@@ -1,1 +1,26 @@
-export {}
+/**
+ * The contract of the data-access management API as Effect Schemas.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as ConnectError from "./ConnectError.js"
+/** @since 0.1.0 */
+export * as Filter from "./Filter.js"
+/** @since 0.1.0 */
+export * as KnownIds from "./KnownIds.js"
+/** @since 0.1.0 */
+export * as Model from "./Model.js"
+/** @since 0.1.0 */
+export * as OpenApi from "./OpenApi.js"
+/** @since 0.1.0 */
+export * as Operations from "./Operations.js"
+/** @since 0.1.0 */
+export * as Primitives from "./Primitives.js"
+/** @since 0.1.0 */
+export * as ProtoJson from "./ProtoJson.js"
+/** @since 0.1.0 */
+export * as Requests from "./Requests.js"
+/** @since 0.1.0 */
+export * as Timestamp from "./Timestamp.js"

@@ -1,0 +1,221 @@
+/**
+ * Connect errors (decisions.md section 2): the 16 codes, the error body, the code/status table in
+ * both directions and the typed `ConnectError`.
+ *
+ * @since 0.1.0
+ */
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+
+/**
+ * Each Connect code with its HTTP status (the current Connect mapping).
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const statusByCode = {
+  canceled: 499,
+  unknown: 500,
+  invalid_argument: 400,
+  deadline_exceeded: 504,
+  not_found: 404,
+  already_exists: 409,
+  permission_denied: 403,
+  resource_exhausted: 429,
+  failed_precondition: 400,
+  aborted: 409,
+  out_of_range: 400,
+  unimplemented: 501,
+  internal: 500,
+  unavailable: 503,
+  data_loss: 500,
+  unauthenticated: 401
+} as const
+
+/**
+ * A Connect error code.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export type Code = keyof typeof statusByCode
+
+/**
+ * The 16 codes.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const codes = Object.keys(statusByCode) as ReadonlyArray<Code>
+
+/**
+ * @since 0.1.0
+ * @category codes
+ */
+export const Code: Schema.Schema<Code> = Schema.Literal(...(codes as [Code, ...Array<Code>])).annotations({
+  identifier: "ConnectCode"
+})
+
+/**
+ * The HTTP status of a code. `unimplemented` is 501, except for an unknown route (404).
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const statusOf = (code: Code): number => statusByCode[code]
+
+/**
+ * Whether an HTTP status may carry a code: the status of the code, or 404 for `unimplemented`
+ * on an unknown route.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const statusAgrees = (code: Code, status: number): boolean =>
+  statusByCode[code] === status || (code === "unimplemented" && status === 404)
+
+/**
+ * The code a reader assumes when the body is not a valid Connect error: 401 unauthenticated,
+ * 403 permission_denied, 404 unimplemented, 429/502/503/504 unavailable, anything else unknown.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const codeFromStatus = (status: number): Code => {
+  switch (status) {
+    case 401:
+      return "unauthenticated"
+    case 403:
+      return "permission_denied"
+    case 404:
+      return "unimplemented"
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return "unavailable"
+    default:
+      return "unknown"
+  }
+}
+
+/**
+ * One entry of `details`.
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export const ErrorDetail = Schema.Struct({
+  type: Schema.String,
+  value: Schema.String,
+  debug: Schema.optional(Schema.Unknown)
+}).annotations({ identifier: "ConnectErrorDetail" })
+
+/**
+ * The body of every non-200 response.
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export const ErrorBody = Schema.Struct({
+  code: Code,
+  message: Schema.optional(Schema.String),
+  details: Schema.optional(Schema.Array(ErrorDetail))
+}).annotations({ identifier: "ConnectErrorBody" })
+
+/**
+ * @since 0.1.0
+ * @category body
+ */
+export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
+
+/**
+ * Rate-limit headers a response may carry.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RateLimit = Schema.Struct({
+  limit: Schema.optional(Schema.Number),
+  remaining: Schema.optional(Schema.Number),
+  reset: Schema.optional(Schema.Number),
+  retryAfterMillis: Schema.optional(Schema.Number)
+}).annotations({ identifier: "RateLimit" })
+
+/**
+ * Codes that say the service did not act and the call may be tried again.
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const transientCodes: ReadonlySet<Code> = new Set([
+  "unavailable",
+  "resource_exhausted",
+  "deadline_exceeded",
+  "aborted",
+  "internal",
+  "unknown"
+])
+
+/**
+ * A Connect error, from the wire or made by a server. `code` says what happened; the HTTP status,
+ * the request id and the rate-limit headers are kept when known.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ConnectError extends Schema.TaggedError<ConnectError>("@data-access/schema/ConnectError")("ConnectError", {
+  code: Code,
+  message: Schema.String,
+  details: Schema.optionalWith(Schema.Array(ErrorDetail), { default: () => [] }),
+  httpStatus: Schema.optional(Schema.Number),
+  requestId: Schema.optional(Schema.String),
+  rateLimit: Schema.optional(RateLimit),
+  /** The operation (`ResourceService/GetResource`) when known. */
+  operation: Schema.optional(Schema.String)
+}) {
+  /**
+   * Whether a read may be retried after this error.
+   */
+  get isRetryable(): boolean {
+    return transientCodes.has(this.code)
+  }
+
+  /** The error as a Connect error body. */
+  toBody(): ErrorBody {
+    return this.details.length > 0
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message }
+  }
+
+  /** The HTTP status a server answers this error with. */
+  get status(): number {
+    return this.httpStatus ?? statusOf(this.code)
+  }
+}
+
+/**
+ * Builds a `ConnectError` with a code and a message.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (code: Code, message: string, extra?: Partial<Omit<ConstructorParameters<typeof ConnectError>[0], "code" | "message">>): ConnectError =>
+  new ConnectError({ code, message, ...extra })
+
+/**
+ * @since 0.1.0
+ * @category guards
+ */
+export const isConnectError = (u: unknown): u is ConnectError => Predicate.isTagged(u, "ConnectError")
+
+/**
+ * Whether an error is a Connect error with the given code. Use it with `Effect.catchIf`.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const hasCode =
+  <C extends Code>(code: C) =>
+  (u: unknown): u is ConnectError & { readonly code: C } =>
+    isConnectError(u) && u.code === code

@@ -1,0 +1,197 @@
+/**
+ * The recursive filter object of ListSatellites and ListIntegrationsMDM (decisions.md section 3).
+ *
+ * A filter is one condition or a group of filters, nestable to any depth:
+ *
+ * - condition: `{"field": {"key": "name", "operator": "equals", "value": {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": "x"}}}`
+ * - group: `{"group": {"operator": "and", "filters": [<filter>, ...]}}`
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { opt } from "./Primitives.js"
+
+/**
+ * The ten comparison operators.
+ *
+ * @since 0.1.0
+ * @category filters
+ */
+export const Operator = Schema.Literal(
+  "equals",
+  "not_equals",
+  "contains",
+  "not_contains",
+  "empty",
+  "not_empty",
+  "starts_with",
+  "ends_with",
+  "lower_than",
+  "greater_than"
+)
+/** @since 0.1.0 @category filters */
+export type Operator = typeof Operator.Type
+
+/** @since 0.1.0 @category filters */
+export const GroupOperator = Schema.Literal("and", "or")
+
+/** @since 0.1.0 @category filters */
+export const STRING_VALUE_TYPE = "type.googleapis.com/google.protobuf.StringValue"
+
+/**
+ * A `google.protobuf.Any` holding a `StringValue`.
+ *
+ * @since 0.1.0
+ * @category filters
+ */
+export const StringValue = Schema.Struct({
+  "@type": Schema.Literal(STRING_VALUE_TYPE),
+  value: Schema.optionalWith(Schema.String, { default: () => "" })
+}).annotations({ identifier: "StringValue" })
+
+/** @since 0.1.0 @category filters */
+export interface Condition<K extends string> {
+  readonly key: K
+  readonly operator: Operator
+  readonly value?: { readonly "@type": typeof STRING_VALUE_TYPE; readonly value: string }
+}
+/** @since 0.1.0 @category filters */
+export interface ConditionEncoded<K extends string> {
+  readonly key: K
+  readonly operator: Operator
+  readonly value?: { readonly "@type": typeof STRING_VALUE_TYPE; readonly value?: string | undefined } | null
+}
+
+/** @since 0.1.0 @category filters */
+export type Filter<K extends string> =
+  | { readonly field: Condition<K> }
+  | { readonly group: { readonly operator: "and" | "or"; readonly filters: readonly [Filter<K>, ...Array<Filter<K>>] } }
+
+/** @since 0.1.0 @category filters */
+export type FilterEncoded<K extends string> =
+  | { readonly field: ConditionEncoded<K> }
+  | {
+      readonly group: {
+        readonly operator: "and" | "or"
+        readonly filters: readonly [FilterEncoded<K>, ...Array<FilterEncoded<K>>]
+      }
+    }
+
+/**
+ * Operators that compare against no value.
+ *
+ * @since 0.1.0
+ * @category filters
+ */
+export const valueless: ReadonlySet<Operator> = new Set(["empty", "not_empty"])
+
+/**
+ * The filter schema for a list whose objects have the given snake_case keys.
+ *
+ * @since 0.1.0
+ * @category filters
+ */
+export const make = <const K extends readonly [string, ...Array<string>]>(
+  keys: K,
+  identifier: string
+): Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> => {
+  const Key = Schema.Literal(...keys).annotations({
+    message: () => `must be one of the filter keys ${keys.join(", ")}`
+  })
+  const ConditionSchema = Schema.Struct({
+    key: Key,
+    operator: Operator,
+    value: opt(StringValue)
+  }).pipe(
+    Schema.filter((c) =>
+      valueless.has(c.operator) || c.value !== undefined
+        ? undefined
+        : { path: ["value"], message: `operator ${c.operator} needs a value` }
+    )
+  ).annotations({ identifier: `${identifier}Condition` })
+  const self: Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> = Schema.Union(
+    Schema.Struct({ field: ConditionSchema }),
+    Schema.Struct({
+      group: Schema.Struct({
+        operator: GroupOperator,
+        filters: Schema.NonEmptyArray(Schema.suspend(() => self)).annotations({
+          message: () => "a group needs at least one filter"
+        })
+      })
+    })
+  ).annotations({
+    identifier,
+    arbitrary: () => (fc) => {
+      const condition = fc
+        .record({ key: fc.constantFrom(...keys), operator: fc.constantFrom(...Operator.literals), v: fc.string({ maxLength: 8 }) })
+        .map(({ key, operator, v }) => ({
+          field: valueless.has(operator)
+            ? { key, operator }
+            : { key, operator, value: { "@type": STRING_VALUE_TYPE, value: v } as const }
+        }))
+      const tree = fc.letrec<{ f: Filter<K[number]> }>((tie) => ({
+        f: fc.oneof(
+          { depthSize: "small", withCrossShrink: true },
+          condition,
+          fc.record({
+            group: fc.record({
+              operator: fc.constantFrom("and" as const, "or" as const),
+              filters: fc.array(tie("f"), { minLength: 1, maxLength: 3 }) as unknown as import("effect/FastCheck").Arbitrary<
+                readonly [Filter<K[number]>, ...Array<Filter<K[number]>>]
+              >
+            })
+          })
+        )
+      }))
+      return tree.f
+    }
+  })
+  return self
+}
+
+/**
+ * Evaluates a filter against an object's snake_case field values (strings; timestamps as their
+ * RFC 3339 text). `lower_than` / `greater_than` compare strings, or instants for the keys named in
+ * `timestampKeys`.
+ *
+ * @since 0.1.0
+ * @category filters
+ */
+export const evaluate = <K extends string>(
+  filter: Filter<K>,
+  get: (key: K) => string,
+  compareTimestamps: (key: K, a: string, b: string) => number | undefined = () => undefined
+): boolean => {
+  if ("group" in filter) {
+    const results = filter.group.filters.map((f) => evaluate(f, get, compareTimestamps))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  const actual = get(key)
+  const expected = filter.field.value?.value ?? ""
+  const a = actual.toLowerCase()
+  const e = expected.toLowerCase()
+  const compare = () => compareTimestamps(key, actual, expected) ?? (actual < expected ? -1 : actual > expected ? 1 : 0)
+  switch (operator) {
+    case "equals":
+      return actual === expected
+    case "not_equals":
+      return actual !== expected
+    case "contains":
+      return a.includes(e)
+    case "not_contains":
+      return !a.includes(e)
+    case "empty":
+      return actual === ""
+    case "not_empty":
+      return actual !== ""
+    case "starts_with":
+      return a.startsWith(e)
+    case "ends_with":
+      return a.endsWith(e)
+    case "lower_than":
+      return compare() < 0
+    case "greater_than":
+      return compare() > 0
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * An OpenAPI 3.1 document of the whole API, generated from the operation table: one path per
+ * operation, request and response bodies as JSON Schema (their wire form), the Connect error as
+ * the error response, and `X-API-KEY` security.
+ *
+ * @since 0.1.0
+ */
+import * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema"
+import type * as Schema from "effect/Schema"
+import * as ConnectError from "./ConnectError.js"
+import * as Operations from "./Operations.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Document {
+  readonly openapi: "3.1.0"
+  readonly info: { readonly title: string; readonly version: string; readonly description: string }
+  readonly servers: ReadonlyArray<{ readonly url: string }>
+  readonly paths: Record<string, unknown>
+  readonly components: {
+    readonly schemas: Record<string, unknown>
+    readonly securitySchemes: Record<string, unknown>
+  }
+  readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
+}
+
+/**
+ * Builds the document.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: { readonly version: string; readonly serverUrl?: string }): Document => {
+  const defs: Record<string, unknown> = {}
+  const schemaOf = (schema: Schema.Schema.All) =>
+    OpenApiJsonSchema.makeWithDefs(schema as Schema.Schema<unknown, unknown>, { defs, defsPath: "#/components/schemas/", additionalPropertiesStrategy: "allow" })
+  const errorBody = schemaOf(ConnectError.ErrorBody)
+  const errorResponse = (description: string) => ({
+    description,
+    content: { "application/json": { schema: errorBody } }
+  })
+  const paths: Record<string, unknown> = {}
+  for (const op of Operations.all) {
+    const headers = Object.entries(op.requiredHeaders).map(([name, value]) => ({
+      name,
+      in: "header",
+      required: true,
+      schema: { type: "string", enum: [value] }
+    }))
+    paths[op.path] = {
+      post: {
+        operationId: `${op.service}_${op.method}`,
+        tags: [op.service],
+        summary: `${op.service}/${op.method} (${op.kind})`,
+        parameters: [
+          ...headers,
+          {
+            name: "Connect-Timeout-Ms",
+            in: "header",
+            required: false,
+            description: "Call deadline in milliseconds (1 to 10 digits).",
+            schema: { type: "string", pattern: "^[0-9]{1,10}$" }
+          }
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.request) } } },
+        responses: {
+          "200": { description: "Success", content: { "application/json": { schema: schemaOf(op.response) } } },
+          default: errorResponse(
+            `A Connect error. Codes and statuses: ${ConnectError.codes
+              .map((c) => `${c} ${ConnectError.statusOf(c)}`)
+              .join(", ")}; unimplemented is 404 for an unknown route.`
+          )
+        }
+      }
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Data-access management API",
+      version: options.version,
+      description:
+        "Connect RPC over HTTP with JSON. Every operation is POST {base_url}/core.v1.<Service>/<Method>. Generated from the operation table of @data-access/schema."
+    },
+    servers: [{ url: options.serverUrl ?? "http://127.0.0.1:8080" }],
+    paths,
+    components: {
+      schemas: defs,
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" } }
+    },
+    security: [{ apiKey: [] }]
+  }
+}

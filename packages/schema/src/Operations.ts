@@ -1,0 +1,264 @@
+/**
+ * The operation table: one entry per operation of the interface. The client's methods, the
+ * reference server's routes, the contract checks and the OpenAPI document are all computed from
+ * it; nothing else in the product lists the operations.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import * as Model from "./Model.js"
+import { array } from "./Primitives.js"
+import * as Req from "./Requests.js"
+
+/**
+ * `get` and `list` read; `create` and `update` write.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Kind = "get" | "list" | "create" | "update"
+
+/**
+ * The Connect package every operation lives in.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const PACKAGE = "core.v1"
+
+/**
+ * One operation of the interface.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Operation<
+  Service extends string = string,
+  Method extends string = string,
+  K extends Kind = Kind,
+  Request extends Schema.Schema.AnyNoContext = Schema.Schema.AnyNoContext,
+  Response extends Schema.Schema.Any = Schema.Schema.AnyNoContext
+> {
+  /** The service, without the package (`ResourceService`). */
+  readonly service: Service
+  /** The method (`GetResource`). */
+  readonly method: Method
+  /** `/core.v1.<Service>/<Method>`, appended to the base URL. */
+  readonly path: `/core.v1.${Service}/${Method}`
+  readonly kind: K
+  readonly request: Request
+  readonly response: Response
+  /** The key the response wraps its object (or its array, for a non-paged read) under; `undefined` when the fields sit at the top level. */
+  readonly wrapperKey: string | undefined
+  /** For List operations: the response field that holds the page's items. */
+  readonly itemField: string | undefined
+  /** The object schema the operation returns (the item of a List). */
+  readonly object: Schema.Schema.AnyNoContext
+  /** Whether a retry can never act twice: reads are safe, creates and updates are not. */
+  readonly safeToRetry: boolean
+  /** Headers the operation requires beyond `X-API-KEY` and `Content-Type`. */
+  readonly requiredHeaders: Readonly<Record<string, string>>
+}
+
+const op = <
+  const Service extends string,
+  const Method extends string,
+  const K extends Kind,
+  Request extends Schema.Schema.AnyNoContext,
+  Response extends Schema.Schema.Any
+>(o: {
+  readonly service: Service
+  readonly method: Method
+  readonly kind: K
+  readonly request: Request
+  readonly response: Response
+  readonly wrapperKey: string | undefined
+  readonly itemField?: string
+  readonly object: Schema.Schema.AnyNoContext
+  readonly requiredHeaders?: Readonly<Record<string, string>>
+}): Operation<Service, Method, K, Request, Response> => ({
+  ...o,
+  path: `/${PACKAGE}.${o.service}/${o.method}`,
+  itemField: o.itemField,
+  safeToRetry: o.kind === "get" || o.kind === "list",
+  requiredHeaders: o.requiredHeaders ?? {}
+})
+
+const wrapped = <const Key extends string, O extends Schema.Schema.AnyNoContext>(method: string, key: Key, object: O) =>
+  Schema.Struct({ [key]: object } as { [P in Key]: O }).annotations({ identifier: `${method}Response` })
+
+const paged = <const Key extends string, O extends Schema.Schema.AnyNoContext>(method: string, key: Key, item: O) =>
+  Schema.Struct({
+    ...({ [key]: array(item) } as { [P in Key]: ReturnType<typeof array<O>> }),
+    listMetadata: Schema.optionalWith(Model.ListMetadata, {
+      default: () => ({ after: "", before: "", count: 0, nextCursor: "" })
+    })
+  }).annotations({ identifier: `${method}Response` })
+
+const get = <const Service extends string, const Method extends string, R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+  service: Service,
+  method: Method,
+  request: R,
+  key: Key,
+  object: O
+) => op({ service, method, kind: "get", request, response: wrapped(method, key, object), wrapperKey: key, object })
+
+const list = <const Service extends string, const Method extends string, R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+  service: Service,
+  method: Method,
+  request: R,
+  key: Key,
+  item: O
+) => op({ service, method, kind: "list", request, response: paged(method, key, item), wrapperKey: undefined, itemField: key, object: item })
+
+const write = <const Service extends string, const Method extends string, const K extends "create" | "update", R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+  service: Service,
+  method: Method,
+  kind: K,
+  request: R,
+  key: Key,
+  object: O,
+  requiredHeaders?: Readonly<Record<string, string>>
+) =>
+  op({
+    service,
+    method,
+    kind,
+    request,
+    response: wrapped(method, key, object),
+    wrapperKey: key,
+    object,
+    ...(requiredHeaders ? { requiredHeaders } : {})
+  })
+
+/**
+ * Every operation of the interface, keyed by method name (method names are unique across
+ * services).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const operations = {
+  ListScenarioMonitors: list("ScenarioMonitoringService", "ListScenarioMonitors", Req.ListScenarioMonitorsRequest, "monitors", Model.ScenarioMonitor),
+  CreateNativeUserIdentityLink: write("ResourceService", "CreateNativeUserIdentityLink", "create", Req.CreateNativeUserIdentityLinkRequest, "link", Model.NativeUserIdentityLink),
+  UpdateConnectorHostname: write("ConnectorService", "UpdateConnectorHostname", "update", Req.UpdateConnectorHostnameRequest, "connectorHostname", Model.ConnectorHostname),
+  ListSatellites: list("SatelliteService", "ListSatellites", Req.ListSatellitesRequest, "satellites", Model.Satellite),
+  GetResource: get("ResourceService", "GetResource", Req.GetResourceRequest, "resource", Model.Resource),
+  ListPolicyStageConfigurations: list("PoliciesService", "ListPolicyStageConfigurations", Req.ListPolicyStageConfigurationsRequest, "policyStageConfigurations", Model.PolicyStageConfiguration),
+  GetDataCatalogIntegration: get("IntegrationDataCatalogService", "GetDataCatalogIntegration", Req.GetDataCatalogIntegrationRequest, "integration", Model.DataCatalogIntegration),
+  GetPolicyStageConfiguration: get("PoliciesService", "GetPolicyStageConfiguration", Req.GetPolicyStageConfigurationRequest, "policyStageConfiguration", Model.PolicyStageConfiguration),
+  CreateConnector: write("ConnectorService", "CreateConnector", "create", Req.CreateConnectorRequest, "connector", Model.Connector),
+  GetEncryptionKeysByKeyId: op({
+    service: "LogsService",
+    method: "GetEncryptionKeysByKeyId",
+    kind: "get",
+    request: Req.GetEncryptionKeysByKeyIdRequest,
+    response: Schema.Struct({ encryptionKeys: array(Model.EncryptionKey) }).annotations({ identifier: "GetEncryptionKeysByKeyIdResponse" }),
+    wrapperKey: "encryptionKeys",
+    object: Model.EncryptionKey
+  }),
+  ListLogQueries: list("LogsService", "ListLogQueries", Req.ListLogQueriesRequest, "savedQueries", Model.LogQueryMetadata),
+  ListNativeUsers: list("ResourceService", "ListNativeUsers", Req.ListNativeUsersRequest, "nativeUsers", Model.NativeUser),
+  UpdateConnectorListenerLink: write("ConnectorService", "UpdateConnectorListenerLink", "update", Req.UpdateConnectorListenerLinkRequest, "connectorListenerLink", Model.ConnectorListenerLink),
+  ListIntegrationsMDM: list("IntegrationMDMService", "ListIntegrationsMDM", Req.ListIntegrationsMDMRequest, "integrations", Model.MdmIntegration),
+  CreatePolicyDataLoader: write("PolicyDataLoaderService", "CreatePolicyDataLoader", "create", Req.CreatePolicyDataLoaderRequest, "policyDataLoader", Model.PolicyDataLoader),
+  CreateHumanUserPassword: op({
+    service: "UserService",
+    method: "CreateHumanUserPassword",
+    kind: "create",
+    request: Req.CreateHumanUserPasswordRequest,
+    response: Model.HumanUserPassword.annotations({ identifier: "CreateHumanUserPasswordResponse" }),
+    wrapperKey: undefined,
+    object: Model.HumanUserPassword
+  }),
+  CreateDataDiscoveryConfiguration: write("ResourceService", "CreateDataDiscoveryConfiguration", "create", Req.CreateDataDiscoveryConfigurationRequest, "dataDiscoveryConfiguration", Model.DataDiscoveryConfiguration),
+  CreatePermission: write("PermissionsService", "CreatePermission", "create", Req.CreatePermissionRequest, "permission", Model.Permission, { "connect-protocol-version": "1" }),
+  CreateBIIntegration: write("IntegrationBIService", "CreateBIIntegration", "create", Req.CreateBIIntegrationRequest, "integration", Model.BiIntegration),
+  CreateIntegrationMDM: write("IntegrationMDMService", "CreateIntegrationMDM", "create", Req.CreateIntegrationMDMRequest, "integration", Model.MdmIntegration),
+  UpdateSidecarResourceLink: write("SidecarService", "UpdateSidecarResourceLink", "update", Req.UpdateSidecarResourceLinkRequest, "link", Model.SidecarResourceLink),
+  UpdateSatellite: write("SatelliteService", "UpdateSatellite", "update", Req.UpdateSatelliteRequest, "satellite", Model.Satellite)
+} as const
+
+/**
+ * The operation table's type.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type Operations = typeof operations
+
+/**
+ * A method name (`GetResource`).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type MethodName = keyof Operations
+
+/**
+ * A service name (`ResourceService`).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type ServiceName = Operations[MethodName]["service"]
+
+/**
+ * The methods of one service.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type MethodsOf<S extends ServiceName> = { [M in MethodName]: Operations[M]["service"] extends S ? M : never }[MethodName]
+
+/**
+ * The decoded request of an operation.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type RequestOf<M extends MethodName> = Schema.Schema.Type<Operations[M]["request"]>
+
+/**
+ * The decoded response of an operation.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type ResponseOf<M extends MethodName> = Schema.Schema.Type<Operations[M]["response"]>
+
+/**
+ * The methods of the List operations.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export type ListMethod = { [M in MethodName]: Operations[M]["kind"] extends "list" ? M : never }[MethodName]
+
+/**
+ * The operations as an array, in the order of the interface's endpoint table.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const all: ReadonlyArray<Operations[MethodName]> = Object.values(operations)
+
+/**
+ * The services, each with its methods.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const services: ReadonlyMap<ServiceName, ReadonlyArray<Operations[MethodName]>> = (() => {
+  const map = new Map<ServiceName, Array<Operations[MethodName]>>()
+  for (const o of all) map.set(o.service, [...(map.get(o.service) ?? []), o])
+  return map
+})()
+
+/**
+ * Finds an operation by its URL path (`/core.v1.ResourceService/GetResource`).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const byPath: ReadonlyMap<string, Operations[MethodName]> = new Map(all.map((o) => [o.path, o]))

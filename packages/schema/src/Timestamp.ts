@@ -1,0 +1,340 @@
+/**
+ * Exact RFC 3339 timestamps with nanosecond precision.
+ *
+ * A JS `Date` keeps milliseconds only, so a `Timestamp` keeps the whole seconds since the Unix
+ * epoch and the nanoseconds within that second, like `google.protobuf.Timestamp`. Its range is
+ * `0001-01-01T00:00:00Z` to `9999-12-31T23:59:59.999999999Z`.
+ *
+ * @since 0.1.0
+ */
+import * as Arbitrary from "effect/Arbitrary"
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Equivalence from "effect/Equivalence"
+import * as Ord from "effect/Order"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export class Timestamp extends Data.TaggedClass("Timestamp")<{
+  /** Whole seconds since 1970-01-01T00:00:00Z (negative before it). */
+  readonly seconds: number
+  /** Nanoseconds within the second, 0 to 999,999,999. */
+  readonly nanos: number
+}> {
+  /** The RFC 3339 text, in UTC with `Z`, with 0, 3, 6 or 9 fractional digits. */
+  override toString(): string {
+    return format(this)
+  }
+  toJSON(): string {
+    return format(this)
+  }
+}
+
+/**
+ * Smallest timestamp of the interface: `0001-01-01T00:00:00Z`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MIN_SECONDS = -62135596800
+/**
+ * Largest whole second of the interface: `9999-12-31T23:59:59Z`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_SECONDS = 253402300799
+
+/**
+ * @since 0.1.0
+ * @category constants
+ */
+export const min: Timestamp = new Timestamp({ seconds: MIN_SECONDS, nanos: 0 })
+/**
+ * @since 0.1.0
+ * @category constants
+ */
+export const max: Timestamp = new Timestamp({ seconds: MAX_SECONDS, nanos: 999_999_999 })
+
+/**
+ * @since 0.1.0
+ * @category guards
+ */
+export const isTimestamp = (u: unknown): u is Timestamp => u instanceof Timestamp
+
+/**
+ * Builds a timestamp, or `undefined` when it is outside the range of the interface.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (seconds: number, nanos = 0): Timestamp | undefined =>
+  Number.isSafeInteger(seconds) &&
+  Number.isInteger(nanos) &&
+  nanos >= 0 &&
+  nanos <= 999_999_999 &&
+  seconds >= MIN_SECONDS &&
+  seconds <= MAX_SECONDS
+    ? new Timestamp({ seconds, nanos })
+    : undefined
+
+const daysFromCivil = (y: number, m: number, d: number): number => {
+  const yy = m <= 2 ? y - 1 : y
+  const era = Math.floor(yy / 400)
+  const yoe = yy - era * 400
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+const civilFromDays = (z0: number): readonly [number, number, number] => {
+  const z = z0 + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp + (mp < 10 ? 3 : -9)
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d]
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+const daysInMonth = (y: number, m: number) =>
+  m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
+
+/**
+ * Parses RFC 3339 text. Any offset is accepted; the result is the same instant in UTC. Returns a
+ * message explaining the rejection when the text is not a valid timestamp of the interface.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parse = (text: string): Timestamp | string => {
+  const m = RFC3339.exec(text)
+  if (m === null) {
+    return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, an offset)"
+  }
+  const [, ys, mos, ds, hs, mis, ss, frac, z, sign, ohs, oms] = m
+  const year = Number(ys)
+  const month = Number(mos)
+  const day = Number(ds)
+  const hour = Number(hs)
+  const minute = Number(mis)
+  const second = Number(ss)
+  if (year < 1) return "the year must be from 0001 to 9999"
+  if (month < 1 || month > 12) return `month ${mos} does not exist`
+  if (day < 1 || day > daysInMonth(year, month)) return `day ${ds} does not exist in ${ys}-${mos}`
+  if (hour > 23) return `hour ${hs} is out of range`
+  if (minute > 59) return `minute ${mis} is out of range`
+  if (second > 59) return `second ${ss} is out of range`
+  if (frac !== undefined && frac.length > 9) return "at most 9 fractional digits are allowed"
+  let offset = 0
+  if (z === undefined) {
+    const oh = Number(ohs)
+    const om = Number(oms)
+    if (oh > 23 || om > 59) return `offset ${sign}${ohs}:${oms} is out of range`
+    offset = (sign === "-" ? -1 : 1) * (oh * 3600 + om * 60)
+  }
+  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+  const nanos = frac === undefined ? 0 : Number(frac.padEnd(9, "0"))
+  return make(seconds, nanos) ?? "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, "0")
+
+/**
+ * Writes RFC 3339 text in UTC with `Z` and 0, 3, 6 or 9 fractional digits (the fewest that keep
+ * every digit).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const format = (t: Timestamp): string => {
+  const days = Math.floor(t.seconds / 86400)
+  const secOfDay = t.seconds - days * 86400
+  const [y, mo, d] = civilFromDays(days)
+  const base = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(secOfDay / 3600), 2)}:${pad(
+    Math.floor((secOfDay % 3600) / 60),
+    2
+  )}:${pad(secOfDay % 60, 2)}`
+  if (t.nanos === 0) return `${base}Z`
+  const nine = pad(t.nanos, 9)
+  const digits = t.nanos % 1_000_000 === 0 ? 3 : t.nanos % 1000 === 0 ? 6 : 9
+  return `${base}.${nine.slice(0, digits)}Z`
+}
+
+/**
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toEpochMillis = (t: Timestamp): number => t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
+
+/**
+ * The timestamp as a `Date` (precision below a millisecond is dropped).
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toDate = (t: Timestamp): Date => new Date(toEpochMillis(t))
+
+/**
+ * The timestamp as a UTC `DateTime` (precision below a millisecond is dropped).
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toDateTime = (t: Timestamp): DateTime.Utc => DateTime.unsafeMake(toEpochMillis(t))
+
+/**
+ * @since 0.1.0
+ * @category conversions
+ */
+export const fromEpochMillis = (millis: number): Timestamp | undefined => {
+  const seconds = Math.floor(millis / 1000)
+  return make(seconds, Math.round((millis - seconds * 1000) * 1_000_000))
+}
+
+/**
+ * @since 0.1.0
+ * @category conversions
+ */
+export const fromDate = (date: Date): Timestamp | undefined => fromEpochMillis(date.getTime())
+
+/**
+ * @since 0.1.0
+ * @category conversions
+ */
+export const fromDateTime = (dt: DateTime.DateTime): Timestamp | undefined => fromEpochMillis(DateTime.toEpochMillis(dt))
+
+/**
+ * Builds a timestamp from nanoseconds since the epoch.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => {
+  const seconds = nanos / 1_000_000_000n - (nanos % 1_000_000_000n < 0n ? 1n : 0n)
+  return make(Number(seconds), Number(nanos - seconds * 1_000_000_000n))
+}
+
+/**
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toEpochNanos = (t: Timestamp): bigint => BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
+
+/**
+ * The current time from the `Clock`, with nanosecond precision where the clock has it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const now: Effect.Effect<Timestamp> = Effect.map(Clock.currentTimeNanos, (n) => fromEpochNanos(n)!)
+
+/**
+ * @since 0.1.0
+ * @category instances
+ */
+export const Order: Ord.Order<Timestamp> = Ord.make((a, b) =>
+  a.seconds < b.seconds ? -1 : a.seconds > b.seconds ? 1 : a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0
+)
+
+/**
+ * @since 0.1.0
+ * @category instances
+ */
+export const equivalence: Equivalence.Equivalence<Timestamp> = (a, b) => a.seconds === b.seconds && a.nanos === b.nanos
+
+/**
+ * @since 0.1.0
+ * @category ordering
+ */
+export const isBefore = (self: Timestamp, that: Timestamp): boolean => Order(self, that) < 0
+
+/**
+ * @since 0.1.0
+ * @category ordering
+ */
+export const isAfter = (self: Timestamp, that: Timestamp): boolean => Order(self, that) > 0
+
+/**
+ * Adds whole nanoseconds (positive or negative), clamped to the range of the interface.
+ *
+ * @since 0.1.0
+ * @category math
+ */
+export const addNanos = (t: Timestamp, delta: bigint): Timestamp => {
+  const n = toEpochNanos(t) + delta
+  const lo = toEpochNanos(min)
+  const hi = toEpochNanos(max)
+  return fromEpochNanos(n < lo ? lo : n > hi ? hi : n)!
+}
+
+const arbitrary: Arbitrary.LazyArbitrary<Timestamp> = (fc) =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(min, max, new Timestamp({ seconds: MIN_SECONDS, nanos: 999_999_999 }), new Timestamp({ seconds: MAX_SECONDS, nanos: 0 })) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .record({
+          seconds: fc.oneof(fc.integer({ min: MIN_SECONDS, max: MAX_SECONDS }), fc.integer({ min: 946684800, max: 2524608000 })),
+          nanos: fc.oneof(
+            fc.constant(0),
+            fc.integer({ min: 0, max: 999 }).map((ms) => ms * 1_000_000),
+            fc.integer({ min: 0, max: 999_999 }).map((us) => us * 1000),
+            fc.integer({ min: 0, max: 999_999_999 })
+          )
+        })
+        .map((r) => new Timestamp(r))
+    }
+  )
+
+/**
+ * The decoded form: a `Timestamp` value.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TimestampFromSelf: Schema.Schema<Timestamp> = Schema.declare(isTimestamp, {
+  identifier: "TimestampFromSelf",
+  description: "a Timestamp",
+  arbitrary: () => arbitrary,
+  pretty: () => (t: Timestamp) => format(t),
+  equivalence: () => equivalence
+})
+
+/**
+ * An RFC 3339 string decoded to an exact `Timestamp` and encoded back in UTC with `Z`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TimestampString: Schema.Schema<Timestamp, string> = Schema.transformOrFail(
+  Schema.String.annotations({
+    jsonSchema: {
+      type: "string",
+      format: "date-time",
+      description:
+        "RFC 3339 timestamp, UTC with Z on output, other offsets accepted on input, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, up to 9 fractional digits"
+    }
+  }),
+  TimestampFromSelf,
+  {
+    strict: true,
+    decode: (s, _, ast) => {
+      const r = parse(s)
+      return typeof r === "string" ? ParseResult.fail(new ParseResult.Type(ast, s, `${r}: ${JSON.stringify(s)}`)) : ParseResult.succeed(r)
+    },
+    encode: (t) => ParseResult.succeed(format(t))
+  }
+).annotations({ identifier: "Timestamp" })
