@@ -1,0 +1,47 @@
+// Runs every package's tests through turbo (dependency order, one package at a time so the
+// two-core CI machine is not oversubscribed), then prints one summary line over all packages:
+// "Tests: N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { join } from "node:path"
+
+const root = new URL("..", import.meta.url).pathname
+const workspaces = ["packages", "apps", "examples"]
+  .filter((dir) => existsSync(join(root, dir)))
+  .flatMap((dir) =>
+    existsSync(join(root, dir, "package.json"))
+      ? [join(root, dir)]
+      : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
+  )
+  .filter((dir) => existsSync(join(dir, "package.json")))
+
+const reportOf = (dir) => join(dir, "reports", "vitest.json")
+for (const dir of workspaces) rmSync(reportOf(dir), { force: true })
+
+const run = spawnSync(
+  "pnpm",
+  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
+  { cwd: root, stdio: "inherit" }
+)
+
+let passed = 0
+let failed = 0
+let skipped = 0
+const missing = []
+for (const dir of workspaces) {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  if (!pkg.scripts?.test) continue
+  if (!existsSync(reportOf(dir))) {
+    missing.push(pkg.name)
+    continue
+  }
+  const report = JSON.parse(readFileSync(reportOf(dir), "utf8"))
+  passed += report.numPassedTests
+  failed += report.numFailedTests
+  skipped += report.numPendingTests + report.numTodoTests
+  console.log(`${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
+}
+for (const name of missing) console.log(`${name}: no test report (its tests did not run)`)
+const status = run.status ?? 1
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(status !== 0 || failed > 0 || missing.length > 0 ? status || 1 : 0)
