@@ -110,11 +110,12 @@ const daysInMonth = (y: number, m: number) =>
   m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
 
 const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/
 
 /**
- * Parses RFC 3339 text. Any offset is accepted; the result is the same instant in UTC. Returns a
- * message explaining the rejection when the text is not a valid timestamp of the interface.
+ * Parses RFC 3339 text. Any offset is accepted; the result is the same instant in UTC. `T` and `Z`
+ * are upper case, as proto3 JSON readers require. Returns a message explaining the rejection when
+ * the text is not a valid timestamp of the interface.
  *
  * @since 0.1.0
  * @category parsing
@@ -122,7 +123,7 @@ const RFC3339 =
 export const parse = (text: string): Timestamp | string => {
   const m = RFC3339.exec(text)
   if (m === null) {
-    return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, an offset)"
+    return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
   }
   const [, ys, mos, ds, hs, mis, ss, frac, z, sign, ohs, oms] = m
   const year = Number(ys)
