@@ -96,7 +96,7 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
   identifier: string
 ): Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> => {
   const Key = Schema.Literal(...keys).annotations({
-    message: () => `must be one of the filter keys ${keys.join(", ")}`
+    message: () => ({ message: `must be one of the filter keys ${keys.join(", ")}`, override: true })
   })
   const ConditionSchema = Schema.Struct({
     key: Key,
@@ -115,7 +115,11 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
       group: Schema.Struct({
         operator: GroupOperator,
         filters: Schema.NonEmptyArray(Schema.suspend(() => self)).annotations({
-          message: () => "a group needs at least one filter"
+          // Only an empty array gets this message; a bad filter inside keeps its own.
+          message: (issue) => ({
+            message: "a group needs at least one filter",
+            override: Array.isArray(issue.actual) && issue.actual.length === 0
+          })
         })
       })
     })

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
@@ -104,13 +105,19 @@ export const Int64: Schema.Schema<bigint, string | number> = Schema.transformOrF
   }
 ).annotations({ identifier: "Int64" })
 
+// A failed decode must not print a secret either (decisions.md section 8): the wire string of a
+// secret carries a message that leaves out the actual value.
+const SecretString = Schema.String.annotations({
+  message: () => "expected a string (a secret: its value is not shown)"
+})
+
 /**
  * A secret string: decoded to `Redacted`, so that it never prints.
  *
  * @since 0.1.0
  * @category primitives
  */
-export const Secret = Schema.Redacted(Schema.String.annotations({ jsonSchema: { type: "string", writeOnly: false, description: "secret" } }))
+export const Secret = Schema.Redacted(SecretString.annotations({ jsonSchema: { type: "string", writeOnly: false, description: "secret" } }))
 
 /**
  * A non-empty secret string.
@@ -118,7 +125,11 @@ export const Secret = Schema.Redacted(Schema.String.annotations({ jsonSchema: { 
  * @since 0.1.0
  * @category primitives
  */
-export const NonEmptySecret = Schema.Redacted(NonEmptyString)
+export const NonEmptySecret = Schema.Redacted(
+  SecretString.pipe(Schema.minLength(1, { message: () => "must not be empty (min length 1)" })).annotations({
+    identifier: "NonEmptyString"
+  })
+)
 
 /**
  * Base64 bytes (standard or URL-safe alphabet, padding optional) held as a secret.
@@ -127,7 +138,7 @@ export const NonEmptySecret = Schema.Redacted(NonEmptyString)
  * @category primitives
  */
 export const Base64Secret = Schema.Redacted(
-  Schema.String.pipe(
+  SecretString.pipe(
     Schema.pattern(/^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$/, {
       message: () => "must be base64 bytes"
     })
@@ -219,3 +230,22 @@ export const nested = <S extends Schema.Schema.All>(schema: S) => Schema.optiona
  * @category fields
  */
 export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true, exact: true })
+
+/**
+ * An optional secret request field: absent or `null` is "not set". A rejected value is reported
+ * without printing it (decisions.md section 8).
+ *
+ * @since 0.1.0
+ * @category fields
+ */
+export const optSecret = <A, I>(schema: Schema.Schema<A, I>, expected: string) =>
+  Schema.optionalToOptional(
+    Schema.NullOr(schema).annotations({
+      message: () => ({ message: `expected ${expected} or null (a secret: its value is not shown)`, override: true })
+    }),
+    Schema.typeSchema(schema),
+    {
+      decode: Option.filter((v: A | null): v is A => v !== null),
+      encode: (o) => o
+    }
+  )

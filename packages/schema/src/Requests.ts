@@ -15,7 +15,7 @@ import {
   WorkerRuntime,
   WorkerSchedule
 } from "./Model.js"
-import { Base64Secret, Id, NonEmptySecret, NonEmptyString, opt, Secret } from "./Primitives.js"
+import { Base64Secret, Id, NonEmptySecret, NonEmptyString, opt, optSecret, Secret } from "./Primitives.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -50,7 +50,8 @@ export const DEFAULT_PAGE_SIZE = 100
  */
 export const Order = Schema.Literal("asc", "desc", "").annotations({
   identifier: "Order",
-  message: () => "order must be asc or desc"
+  // `override`: a union of literals otherwise lists every literal instead of this message.
+  message: () => ({ message: "order must be asc or desc", override: true })
 })
 
 /**
@@ -96,7 +97,9 @@ export const MdmFilterKeys = ["id", "name", "type", "created_at", "updated_at"] 
 export const MdmFilter = Filter.make(MdmFilterKeys, "MdmIntegrationFilter")
 
 const searchFields = <const L extends readonly [string, ...Array<string>]>(...fields: L) =>
-  opt(Schema.Array(Schema.Literal(...fields).annotations({ message: () => `searchFields entries must be ${fields.join(", ")}` })))
+  opt(Schema.Array(Schema.Literal(...fields).annotations({
+        message: () => ({ message: `searchFields entries must be ${fields.join(", ")}`, override: true })
+      })))
 
 // ---------------------------------------------------------------------------------------------
 // Requests, in the order of the interface's endpoint table
@@ -120,8 +123,8 @@ export const UpdateConnectorHostnameRequest = Schema.Struct({
   managedTls: opt(Schema.Boolean),
   terminationProtection: opt(Schema.Boolean),
   dnsRecord: opt(Schema.String),
-  certificate: opt(Base64Secret),
-  privateKey: opt(Base64Secret)
+  certificate: optSecret(Base64Secret, "base64 bytes"),
+  privateKey: optSecret(Base64Secret, "base64 bytes")
 }).annotations({ identifier: "UpdateConnectorHostnameRequest" })
 
 /** @since 0.1.0 @category requests */
@@ -281,7 +284,7 @@ export const CreateBIIntegrationRequest = Schema.Struct({
 /** @since 0.1.0 @category requests */
 export const CreateIntegrationMDMRequest = Schema.Struct({
   mdmVendorA: Schema.Struct({
-    apiKey: opt(Secret),
+    apiKey: optSecret(Secret, "a string"),
     apiUrl: opt(Schema.String)
   }),
   name: NonEmptyString
