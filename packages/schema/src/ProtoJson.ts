@@ -55,8 +55,19 @@ export const normalizeKeys = (value: unknown, depth = 0): unknown => {
 }
 
 /**
+ * Fields with explicit presence (`string or null` in the interface): `""` is a set value there,
+ * distinct from absent (`null`), so `omitZeroValues` keeps it. Only DataDiscoveryConfiguration
+ * `path` is one.
+ *
+ * @since 0.1.0
+ * @category output
+ */
+export const presenceFields: ReadonlySet<string> = new Set(["path"])
+
+/**
  * Removes the fields whose value is a zero value (`false`, `""`, `0`, `[]`, `null`) at every
- * level, as a proto3 JSON writer does. Objects inside arrays keep their place.
+ * level, as a proto3 JSON writer does. Objects inside arrays keep their place. A `""` in one of
+ * the `presenceFields` is kept: it is set, not absent.
  *
  * @since 0.1.0
  * @category output
@@ -66,6 +77,10 @@ export const omitZeroValues = (value: unknown): unknown => {
   if (value !== null && typeof value === "object") {
     const entries: Array<[string, unknown]> = []
     for (const [k, v] of Object.entries(value)) {
+      if (v === "" && presenceFields.has(k)) {
+        entries.push([k, v])
+        continue
+      }
       if (v === false || v === "" || v === 0 || v === null || v === undefined) continue
       if (Array.isArray(v) && v.length === 0) continue
       entries.push([k, omitZeroValues(v)])
