@@ -1,0 +1,247 @@
+/**
+ * The errors of every client method: a tagged union callers handle with `Effect.catchTag`.
+ *
+ * - `ConnectError` (from `@data-access/schema`): the service answered with a Connect error, or with
+ *   a non-200 status and no Connect error body (the code then follows decisions.md section 2).
+ * - `TransportError`: no HTTP response arrived (connection refused, reset, TLS failure...).
+ * - `TimeoutError`: a per-attempt timeout or the overall deadline ran out.
+ * - `DecodeError`: a response did not match the schema; names the JSON path.
+ * - `InvalidRequestError`: the request broke a rule of the interface and was not sent.
+ * - `CursorRepeatedError`: a paging stream saw the same cursor twice.
+ *
+ * None of them prints a secret: messages and paths come from the client, never from a secret value.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { ConnectError, transientCodes } from "@data-access/schema/ConnectError"
+
+export {
+  /**
+   * The Connect error of `@data-access/schema`: `code`, `message`, `details`, `httpStatus`,
+   * `requestId` and `rateLimit` (with `retryAfterMillis` from `Retry-After` / `retry-after-ms`).
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ConnectError
+}
+
+/**
+ * Where a transport failure happened. `connect`: the connection never opened, so the service
+ * certainly did not act. `exchange`: the request may have reached the service.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TransportPhase = "connect" | "exchange"
+
+/**
+ * No HTTP response arrived.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TransportError extends Schema.TaggedError<TransportError>("@data-access/client/TransportError")(
+  "TransportError",
+  {
+    /** The operation (`ResourceService/GetResource`). */
+    operation: Schema.String,
+    /** `connect` when the connection never opened; `exchange` when the request may have been sent. */
+    phase: Schema.Literal("connect", "exchange"),
+    message: Schema.String,
+    /** The system error code when known (`ECONNREFUSED`, `ECONNRESET`...). */
+    errorCode: Schema.optional(Schema.String)
+  }
+) {
+  /** A transport failure is transient: a read may be tried again. */
+  get isRetryable(): boolean {
+    return true
+  }
+}
+
+/**
+ * A timeout ran out and the request was interrupted. `scope` says which: `attempt` (one try) or
+ * `overall` (the budget across retries).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TimeoutError extends Schema.TaggedError<TimeoutError>("@data-access/client/TimeoutError")("TimeoutError", {
+  operation: Schema.String,
+  scope: Schema.Literal("attempt", "overall"),
+  timeoutMillis: Schema.Number,
+  /** Attempts made, this one included. */
+  attempts: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.operation}: the ${this.scope === "overall" ? "overall deadline" : "attempt timeout"} of ${this.timeoutMillis} ms ran out after ${this.attempts} attempt(s)`
+  }
+
+  /** An attempt timeout may be tried again within the overall budget; the overall deadline is final. */
+  get isRetryable(): boolean {
+    return this.scope === "attempt"
+  }
+}
+
+/**
+ * A response did not match its schema. `path` is the JSON path of the first problem
+ * (`$.resource.port`). The message never carries the value of a secret field.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DecodeError extends Schema.TaggedError<DecodeError>("@data-access/client/DecodeError")("DecodeError", {
+  operation: Schema.String,
+  path: Schema.String,
+  message: Schema.String,
+  httpStatus: Schema.Number,
+  requestId: Schema.optional(Schema.String)
+}) {
+  /** A malformed response does not get better by asking again. */
+  get isRetryable(): boolean {
+    return false
+  }
+}
+
+/**
+ * The request broke a rule of the interface (a missing field, `limit` out of range...) and was
+ * not sent. `path` is the JSON path of the field.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>("@data-access/client/InvalidRequestError")(
+  "InvalidRequestError",
+  {
+    operation: Schema.String,
+    path: Schema.String,
+    message: Schema.String
+  }
+) {
+  /** The same request fails the same way. */
+  get isRetryable(): boolean {
+    return false
+  }
+}
+
+/**
+ * A paging stream got back a cursor it had already followed: the service would loop forever.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>("@data-access/client/CursorRepeatedError")(
+  "CursorRepeatedError",
+  {
+    operation: Schema.String,
+    /** The page (1-based) whose `nextCursor` repeated an earlier one. */
+    page: Schema.Number
+  }
+) {
+  override get message(): string {
+    return `${this.operation}: page ${this.page} returned a cursor that was already followed; stopping to avoid a loop`
+  }
+
+  /** Retrying would loop again. */
+  get isRetryable(): boolean {
+    return false
+  }
+}
+
+/**
+ * The error channel of every client method.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ClientError = ConnectError | TransportError | TimeoutError | DecodeError | InvalidRequestError
+
+/**
+ * Whether a value is one of the client's errors.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isClientError = (u: unknown): u is ClientError | CursorRepeatedError =>
+  u instanceof ConnectError ||
+  u instanceof TransportError ||
+  u instanceof TimeoutError ||
+  u instanceof DecodeError ||
+  u instanceof InvalidRequestError ||
+  u instanceof CursorRepeatedError
+
+const statusFallback = new WeakSet<ConnectError>()
+
+/**
+ * Marks a `ConnectError` whose code was not read from a Connect error body but derived from the
+ * HTTP status (a proxy's bare 502, for example).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const markStatusFallback = (error: ConnectError): ConnectError => {
+  statusFallback.add(error)
+  return error
+}
+
+/**
+ * Whether a `ConnectError`'s code came from the HTTP status because the response carried no
+ * Connect error body. Such an error may come from a proxy in front of the service, so the service
+ * may have acted.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(error)
+
+/**
+ * Whether an error may be retried for a read (Get and List): transient Connect codes
+ * (unavailable, resource_exhausted, deadline_exceeded, aborted, internal, unknown), a bare
+ * 408/429/502/503/504, transport failures and attempt timeouts.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const isRetryableRead = (error: ClientError): boolean => {
+  switch (error._tag) {
+    case "ConnectError":
+      return transientCodes.has(error.code) ||
+        (isStatusFallback(error) && error.httpStatus !== undefined && [408, 429, 502, 503, 504].includes(error.httpStatus))
+    case "TransportError":
+    case "TimeoutError":
+      return error.isRetryable
+    default:
+      return false
+  }
+}
+
+/**
+ * Whether an error may be retried for a create or an update: only when the service certainly did
+ * not act, that is a Connect `unavailable` or `resource_exhausted` body from the service itself,
+ * or a connection that never opened. Never after a bare 502/504, a reset after the request was
+ * sent, or a timeout.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const isRetryableWrite = (error: ClientError): boolean => {
+  switch (error._tag) {
+    case "ConnectError":
+      return !isStatusFallback(error) && (error.code === "unavailable" || error.code === "resource_exhausted")
+    case "TransportError":
+      return error.phase === "connect"
+    default:
+      return false
+  }
+}
+
+/**
+ * Whether an error may be retried for an operation: reads use `isRetryableRead`, writes
+ * `isRetryableWrite`.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean =>
+  safeToRetry ? isRetryableRead(error) : isRetryableWrite(error)

@@ -1,0 +1,100 @@
+/**
+ * Retry policies: an Effect `Schedule` fed with the error of each failed attempt. The client
+ * decides which errors may be retried at all (reads and writes differ, see
+ * `ClientError.isRetryable`); the policy decides how often and how long to wait. A `Retry-After`
+ * (or `retry-after-ms`) from the service lengthens the wait, up to `MAX_RETRY_AFTER`.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Schedule from "effect/Schedule"
+import type { ClientError } from "./ClientError.js"
+
+/**
+ * A retry policy: a `Schedule` whose input is the error of the failed attempt. Any `Schedule`
+ * that accepts a `ClientError` (or `unknown`) fits, e.g. `Schedule.recurs(3)`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RetryPolicy = Schedule.Schedule<unknown, ClientError>
+
+/**
+ * Options of `exponential`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExponentialOptions {
+  /** Retries after the first attempt (default 2). */
+  readonly retries?: number | undefined
+  /** First wait (default 500 ms). */
+  readonly base?: Duration.DurationInput | undefined
+  /** Growth factor (default 2). */
+  readonly factor?: number | undefined
+  /** Longest wait (default 8 s). */
+  readonly cap?: Duration.DurationInput | undefined
+  /** Randomise each wait by 0.8 to 1.2 times (default true). */
+  readonly jitter?: boolean | undefined
+}
+
+/**
+ * Exponential backoff: `base`, `base * factor`, ... capped at `cap`, optionally jittered, at most
+ * `retries` retries.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
+  const cap = Duration.decode(options.cap ?? "8 seconds")
+  const base = Schedule.exponential(options.base ?? "500 millis", options.factor ?? 2)
+  const jittered = options.jitter === false ? base : Schedule.jittered(base)
+  return jittered.pipe(
+    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
+    Schedule.intersect(Schedule.recurs(options.retries ?? 2))
+  )
+}
+
+/**
+ * The default policy: 2 retries, exponential backoff from 500 ms doubling up to 8 s, with jitter.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const defaultPolicy: RetryPolicy = exponential()
+
+/**
+ * Never retry.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const none: RetryPolicy = Schedule.stop
+
+/**
+ * The longest `Retry-After` the client honours (60 s); a longer one is cut to this.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_RETRY_AFTER: Duration.Duration = Duration.seconds(60)
+
+/**
+ * Reads the wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else
+ * `Retry-After` as seconds or as an HTTP date (relative to `nowMillis`). Capped at
+ * `MAX_RETRY_AFTER`; `undefined` when absent or unreadable.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
+  const cap = Duration.toMillis(MAX_RETRY_AFTER)
+  const ms = headers["retry-after-ms"]?.trim()
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number(ms), cap)
+  const value = headers["retry-after"]?.trim()
+  if (value === undefined || value === "") return undefined
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value) * 1000, cap)
+  const date = Date.parse(value)
+  if (Number.isNaN(date)) return undefined
+  return Math.min(Math.max(0, date - nowMillis), cap)
+}

@@ -1,0 +1,340 @@
+import * as Headers from "@effect/platform/Headers"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as ConnectErrorModule from "@data-access/schema/ConnectError"
+import * as Operations from "@data-access/schema/Operations"
+import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as Intervals from "effect/ScheduleIntervals"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import {
+  type ClientError,
+  ConnectError,
+  CursorRepeatedError,
+  DecodeError,
+  InvalidRequestError,
+  isRetryable,
+  markStatusFallback,
+  TimeoutError,
+  TransportError
+} from "../ClientError.js"
+import * as RetryPolicy from "../RetryPolicy.js"
+import { describeParseError, isConnectPhase, systemErrorCode } from "./errors.js"
+import { version } from "./version.js"
+
+/** Options every call accepts. */
+export interface CallOptions {
+  readonly retryPolicy?: RetryPolicy.RetryPolicy | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly attemptTimeout?: Duration.DurationInput | undefined
+}
+
+/** Options of a paging stream. */
+export interface StreamOptions extends CallOptions {
+  readonly pageSize?: number | undefined
+}
+
+export interface ResolvedConfig {
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  readonly retryPolicy: RetryPolicy.RetryPolicy
+  readonly timeout: Duration.Duration
+  readonly attemptTimeout: Duration.Duration
+  readonly userAgent: string
+}
+
+export const USER_AGENT = `@data-access/client/${version}`
+
+export type AnyOperation = Operations.Operations[Operations.MethodName]
+
+export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
+export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+
+const ensureApiKeyRedacted = (names: ReadonlyArray<string | RegExp>): ReadonlyArray<string | RegExp> =>
+  names.some((n) => typeof n === "string" && n.toLowerCase() === "x-api-key") ? names : [...names, "x-api-key"]
+
+const header = (response: HttpClientResponse.HttpClientResponse, name: string): string | undefined => {
+  const value = response.headers[name]
+  return value === undefined ? undefined : value
+}
+
+const numberHeader = (response: HttpClientResponse.HttpClientResponse, name: string): number | undefined => {
+  const value = header(response, name)
+  if (value === undefined || value.trim() === "") return undefined
+  const n = Number(value)
+  return Number.isFinite(n) ? n : undefined
+}
+
+const rateLimitOf = (response: HttpClientResponse.HttpClientResponse, nowMillis: number) => {
+  const limit = numberHeader(response, "x-ratelimit-limit")
+  const remaining = numberHeader(response, "x-ratelimit-remaining")
+  const reset = numberHeader(response, "x-ratelimit-reset")
+  const retryAfterMillis = RetryPolicy.parseRetryAfter(response.headers, nowMillis)
+  if (limit === undefined && remaining === undefined && reset === undefined && retryAfterMillis === undefined) return undefined
+  return {
+    ...(limit !== undefined ? { limit } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+    ...(reset !== undefined ? { reset } : {}),
+    ...(retryAfterMillis !== undefined ? { retryAfterMillis } : {})
+  }
+}
+
+const parseJson = (text: string): Either.Either<unknown, string> => {
+  // JSON.parse is the one call here that throws; keep it outside any generator.
+  try {
+    return Either.right(JSON.parse(text) as unknown)
+  } catch {
+    return Either.left("the body is not valid JSON")
+  }
+}
+
+const decodeErrorBody = Schema.decodeUnknownEither(ConnectErrorModule.ErrorBody)
+
+/** The span name of an operation: `ResourceService/GetResource`. */
+export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`
+
+/**
+ * Builds the function that performs one operation: encode, send with retries and deadlines,
+ * decode.
+ */
+export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
+  const name = spanName(op)
+  const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
+  const decode = Schema.decodeUnknownEither(op.response as Schema.Schema<unknown, unknown>)
+  const url = `${config.baseUrl}${op.path}`
+  const baseHeaders: Record<string, string> = {
+    "connect-protocol-version": "1",
+    "user-agent": config.userAgent,
+    ...op.requiredHeaders
+  }
+
+  const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
+    if (error._tag === "RequestError" && error.reason !== "Transport") {
+      return new InvalidRequestError({ operation: name, path: "$", message: `${error.reason}: the request could not be built (check the base URL)` })
+    }
+    const code = systemErrorCode(error.cause)
+    const phase = error._tag === "RequestError" && isConnectPhase(code) ? "connect" : "exchange"
+    return new TransportError({
+      operation: name,
+      phase,
+      message: `${name}: ${phase === "connect" ? "the connection could not be opened" : "the exchange failed before a response arrived"}${code ? ` (${code})` : ""}`,
+      ...(code !== undefined ? { errorCode: code } : {})
+    })
+  }
+
+  const readResponse = (response: HttpClientResponse.HttpClientResponse) =>
+    Effect.gen(function*() {
+      const text = yield* Effect.mapError(response.text, toTransportError)
+      const requestId = header(response, "x-request-id")
+      if (response.status === 200) {
+        const json = parseJson(text)
+        if (Either.isLeft(json)) {
+          return yield* new DecodeError({
+            operation: name,
+            path: "$",
+            message: `$: ${json.left}`,
+            httpStatus: 200,
+            ...(requestId !== undefined ? { requestId } : {})
+          })
+        }
+        const decoded = decode(json.right)
+        if (Either.isLeft(decoded)) {
+          const { message, path } = describeParseError(decoded.left)
+          return yield* new DecodeError({
+            operation: name,
+            path,
+            message,
+            httpStatus: 200,
+            ...(requestId !== undefined ? { requestId } : {})
+          })
+        }
+        return decoded.right
+      }
+      const now = yield* Clock.currentTimeMillis
+      const rateLimit = rateLimitOf(response, now)
+      const extra = {
+        httpStatus: response.status,
+        operation: name,
+        ...(requestId !== undefined ? { requestId } : {}),
+        ...(rateLimit !== undefined ? { rateLimit } : {})
+      }
+      const json = parseJson(text)
+      const body = Either.isRight(json) ? decodeErrorBody(json.right) : Either.left(undefined)
+      if (Either.isRight(body)) {
+        return yield* new ConnectError({
+          code: body.right.code,
+          message: body.right.message ?? "",
+          details: body.right.details ?? [],
+          ...extra
+        })
+      }
+      return yield* markStatusFallback(
+        new ConnectError({
+          code: ConnectErrorModule.codeFromStatus(response.status),
+          message: `HTTP ${response.status} without a Connect error body`,
+          ...extra
+        })
+      )
+    })
+
+  const attempt = (body: unknown, attemptNumber: number, deadline: number, budgetMillis: number, attemptMillis: number) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const remaining = deadline - now
+      const overallBinds = remaining <= attemptMillis
+      const limit = overallBinds ? remaining : attemptMillis
+      if (limit <= 0) {
+        return yield* new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 })
+      }
+      const request = HttpClientRequest.post(url, {
+        headers: {
+          ...baseHeaders,
+          "connect-timeout-ms": String(Math.max(1, Math.ceil(limit))),
+          "x-api-key": Redacted.value(config.apiKey)
+        }
+      }).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
+      return yield* httpClient.execute(request).pipe(
+        Effect.mapError(toTransportError),
+        Effect.flatMap(readResponse),
+        Effect.scoped,
+        Effect.timeoutFail({
+          duration: Duration.millis(limit),
+          onTimeout: () =>
+            new TimeoutError({
+              operation: name,
+              scope: overallBinds ? "overall" : "attempt",
+              timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
+              attempts: attemptNumber
+            })
+        }),
+        Effect.withSpan(`${name} attempt`, { kind: "client", attributes: { "rpc.attempt": attemptNumber } })
+      )
+    })
+
+  return Effect.fn(name, {
+    kind: "client",
+    attributes: {
+      "rpc.system": "connect_rpc",
+      "rpc.service": `${Operations.PACKAGE}.${op.service}`,
+      "rpc.method": op.method
+    }
+  })(
+    function*(request: unknown, options?: CallOptions) {
+      const encoded = encode(request)
+      if (Either.isLeft(encoded)) {
+        const { message, path } = describeParseError(encoded.left)
+        return yield* new InvalidRequestError({ operation: name, path, message })
+      }
+      const body = encoded.right
+      const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
+      const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
+      const attemptMillis = Duration.toMillis(
+        options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
+      )
+      const start = yield* Clock.currentTimeMillis
+      const deadline = start + budgetMillis
+      const span = yield* Effect.option(Effect.currentSpan)
+      let state: unknown = policy.initial
+      let attemptNumber = 0
+      while (true) {
+        attemptNumber++
+        const result = yield* Effect.either(attempt(body, attemptNumber, deadline, budgetMillis, attemptMillis))
+        if (Either.isRight(result)) {
+          yield* Effect.annotateCurrentSpan({ "rpc.attempts": attemptNumber })
+          return result.right
+        }
+        const error = result.left
+        if (!isRetryable(error, op.safeToRetry)) return yield* error
+        const now = yield* Clock.currentTimeMillis
+        const [nextState, , decision] = yield* policy.step(now, error, state)
+        state = nextState
+        if (ScheduleDecision.isDone(decision)) return yield* error
+        const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
+        const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
+        const delay = Math.max(policyDelay, retryAfter ?? 0)
+        if (now + delay >= deadline) return yield* error
+        if (Option.isSome(span)) {
+          const nanos = yield* Clock.currentTimeNanos
+          span.value.event("retry", nanos, {
+            "rpc.attempt": attemptNumber,
+            "retry.delay_ms": delay,
+            "retry.reason": error._tag === "ConnectError" ? error.code : error._tag
+          })
+        }
+        yield* Effect.logDebug(`${name}: attempt ${attemptNumber} failed (${error._tag === "ConnectError" ? error.code : error._tag}); retrying in ${Math.round(delay)} ms`)
+        yield* Effect.sleep(Duration.millis(delay))
+      }
+    },
+    (effect) =>
+      effect.pipe(
+        Effect.tapBoth({
+          onSuccess: () => Effect.annotateCurrentSpan("rpc.response.code", "ok"),
+          onFailure: (error) =>
+            Effect.annotateCurrentSpan(
+              "rpc.response.code",
+              error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
+            )
+        }),
+        Effect.locallyWith(Headers.currentRedactedNames, ensureApiKeyRedacted)
+      )
+  )
+}
+
+/** The item type of a List response: the element type of its one array field. */
+export type ItemOf<M extends Operations.ListMethod> = {
+  [K in keyof Operations.ResponseOf<M>]: K extends "listMetadata"
+    ? never
+    : Operations.ResponseOf<M>[K] extends ReadonlyArray<infer I> ? I : never
+}[keyof Operations.ResponseOf<M>]
+
+/** Follows `nextCursor` from page to page, failing if a cursor repeats. */
+export const pages = <A, E>(
+  operation: string,
+  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
+): Stream.Stream<A, E | CursorRepeatedError> =>
+  Stream.paginateChunkEffect(
+    { cursor: undefined as string | undefined, page: 1, seen: new Set<string>() },
+    (s) =>
+      Effect.flatMap(fetchPage(s.cursor), (page) => {
+        const next = page.nextCursor
+        if (next === "") return Effect.succeed([Chunk.fromIterable(page.items), Option.none()] as const)
+        if (s.seen.has(next) || next === s.cursor) {
+          return Effect.fail(new CursorRepeatedError({ operation, page: s.page }))
+        }
+        const seen = new Set(s.seen).add(next)
+        return Effect.succeed(
+          [Chunk.fromIterable(page.items), Option.some({ cursor: next as string | undefined, page: s.page + 1, seen })] as const
+        )
+      })
+  )
+
+/** The paging stream of a List operation. */
+export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
+  const name = spanName(op)
+  const itemField = op.itemField ?? ""
+  return (request, options) => {
+    const pageSize = options?.pageSize ?? DEFAULT_PAGE_SIZE
+    return pages(name, (cursor) =>
+      Effect.map(
+        call({ ...(request as object), limit: pageSize, ...(cursor !== undefined ? { cursor } : {}) }, options),
+        (response) => {
+          const r = response as Record<string, unknown> & { readonly listMetadata?: { readonly nextCursor?: string } }
+          return {
+            items: (r[itemField] ?? []) as ReadonlyArray<unknown>,
+            nextCursor: r.listMetadata?.nextCursor ?? ""
+          }
+        }
+      ))
+  }
+}
