@@ -258,8 +258,13 @@ export interface NativeUser extends Schema.Schema.Type<typeof NativeUser> {}
  */
 export const OpaqueObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   identifier: "OpaqueObject",
+  // As a proto3 JSON writer sends it: no zero values (`""`, `0`, `false`).
   arbitrary: () => (fc) =>
-    fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z]{0,8}$/), fc.oneof(fc.string(), fc.integer(), fc.boolean()), { maxKeys: 4 })
+    fc.dictionary(
+      fc.stringMatching(/^[a-z][a-zA-Z]{0,8}$/),
+      fc.oneof(fc.string({ minLength: 1 }), fc.integer().filter((n) => n !== 0), fc.constant(true)),
+      { maxKeys: 4 }
+    )
 })
 
 /** @since 0.1.0 @category models */
