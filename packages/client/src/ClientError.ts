@@ -193,7 +193,12 @@ export const markStatusFallback = (error: ConnectError): ConnectError => {
  * @since 0.1.0
  * @category guards
  */
-export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(error)
+export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(original(error))
+
+// Effect wraps failures in a Proxy that records the span; this key gives back the instance.
+const originalKey = Symbol.for("effect/OriginalAnnotation")
+const original = (error: ConnectError): ConnectError =>
+  ((error as unknown as Record<symbol, ConnectError | undefined>)[originalKey]) ?? error
 
 /**
  * Whether an error may be retried for a read (Get and List): transient Connect codes
