@@ -1,0 +1,389 @@
+/**
+ * The reference server of the data-access management API: every operation of the interface,
+ * served faithfully over Connect (JSON), on a store in memory or in SQLite, with fixtures, demo
+ * data and fault injection.
+ *
+ * @since 0.1.0
+ */
+import type { KnownIds } from "@data-access/schema"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as Http from "node:http"
+import * as Collections from "./Collections.js"
+import * as Faults from "./Faults.js"
+import * as FixturesModule from "./Fixtures.js"
+import * as Store from "./Store.js"
+import { type AppState, hashKeys, type Input, makeApp, type Output, type RecordedRequest } from "./internal/app.js"
+import { demoData } from "./internal/demo.js"
+import { normalize } from "./internal/handlers.js"
+
+export type {
+  /**
+   * What the server saw of one request (without secrets).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  RecordedRequest
+}
+
+/**
+ * A fault plan (see `Faults.FaultPlan`).
+ *
+ * @since 0.1.0
+ * @category faults
+ */
+export type FaultPlan = Faults.FaultPlan
+
+/**
+ * One fault (see `Faults.Fault`).
+ *
+ * @since 0.1.0
+ * @category faults
+ */
+export type Fault = Faults.Fault
+
+/**
+ * A rule of a fault plan.
+ *
+ * @since 0.1.0
+ * @category faults
+ */
+export type FaultRule = Faults.FaultRule
+
+/**
+ * The name of a catalogued contract violation.
+ *
+ * @since 0.1.0
+ * @category faults
+ */
+export type ViolationName = Faults.ViolationName
+
+/**
+ * The catalogue of contract violations: name, the contract-test check that must catch it, and
+ * what it does.
+ *
+ * @since 0.1.0
+ * @category faults
+ */
+export const violations: ReadonlyArray<{ readonly name: ViolationName; readonly check: Faults.CheckId; readonly description: string }> =
+  Faults.violations
+
+/**
+ * Decoded fixtures (see `Fixtures.Fixtures`); every collection optional.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Fixtures = FixturesModule.FixturesInput
+
+/**
+ * Where the server keeps its objects.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StoreOption = { readonly _tag: "Memory" } | { readonly _tag: "Sqlite"; readonly filename: string }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Default 0: an ephemeral port. */
+  readonly port?: number
+  /** Default `127.0.0.1`. */
+  readonly host?: string
+  /** Default `["reference-key"]`. */
+  readonly apiKeys?: ReadonlyArray<string>
+  /** Default: in memory. */
+  readonly store?: StoreOption
+  /** What an empty store is seeded with. Default `"demo"`. A store that already holds objects is not seeded. */
+  readonly data?: "demo" | "empty" | Fixtures
+  /** Objects written into the store at start (after `data`), replacing those with the same id. */
+  readonly fixtures?: Fixtures
+  /** Default: no faults. */
+  readonly faults?: FaultPlan
+  /** Write every field, zero values too. Default false: proto3 JSON output. */
+  readonly emitDefaults?: boolean
+  /** Largest request body. Default 4 MiB. */
+  readonly maxBodyBytes?: number
+  /** Log one structured line per request (method, code, duration, request id). Default false. */
+  readonly logRequests?: boolean
+}
+
+/**
+ * A running server (or its in-process twin).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Running {
+  /** `http://HOST:PORT`, no trailing slash. */
+  readonly url: string
+  readonly apiKeys: ReadonlyArray<string>
+  /** Every object the store held once started. */
+  readonly knownIds: KnownIds.KnownIds
+  /** Replaces the fault plan. */
+  readonly setFaults: (plan: FaultPlan) => Effect.Effect<void>
+  /** What the server saw, oldest first (the last 10,000 requests). */
+  readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
+  /** Writes objects into the store (replacing those with the same id); returns the ids the store now holds. */
+  readonly seed: (fixtures: Fixtures) => Effect.Effect<KnownIds.KnownIds>
+  /** The ids the store holds now. */
+  readonly currentKnownIds: Effect.Effect<KnownIds.KnownIds>
+  /** The store itself, for assertions. */
+  readonly store: Store.StoreService
+}
+
+/**
+ * The in-process server behind `layerHttpClient`.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class InProcess extends Context.Tag("@data-access/reference-server/InProcess")<InProcess, Running>() {}
+
+/**
+ * The server could not start: its port, its store or its fixtures.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class StartError extends Data.TaggedError("StartError")<{
+  readonly reason: "Listen" | "Store" | "Fixtures"
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/**
+ * The default API key.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_API_KEY = "reference-key"
+
+/**
+ * The default body size limit: 4 MiB.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+const MAX_RECORDED = 10_000
+
+const allOf = (store: Store.StoreService) =>
+  Effect.gen(function* () {
+    const all = new Map<Collections.CollectionName, ReadonlyArray<Collections.Json>>()
+    for (const c of Collections.names) all.set(c, yield* store.all(c))
+    return FixturesModule.knownIdsOf((c) => all.get(c) ?? [])
+  })
+
+const seedInto = (store: Store.StoreService, fixtures: Fixtures) =>
+  Effect.forEach(FixturesModule.encode(fixtures), ([c, objects]) => store.put(c, objects), { discard: true })
+
+interface Core {
+  readonly handle: (input: Input) => Effect.Effect<Output>
+  readonly running: Omit<Running, "url">
+}
+
+const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
+    const storeLayer =
+      options.store?._tag === "Sqlite" ? Store.layerSqlite(options.store.filename) : Store.layerMemory
+    const scope = yield* Effect.scope
+    const storeContext = yield* Layer.buildWithScope(storeLayer, scope).pipe(
+      Effect.catchAllCause((cause) => Effect.fail(new StartError({ reason: "Store", message: "the store could not be opened", cause })))
+    )
+    const store = Context.get(storeContext, Store.Store)
+    const seeding = Effect.gen(function* () {
+      const data = options.data ?? "demo"
+      if ((yield* store.size) === 0) {
+        if (data === "demo") {
+          for (const [c, objects] of demoData()) yield* store.put(c, objects.map((o) => normalize(c, o)))
+        } else if (data !== "empty") {
+          yield* seedInto(store, data)
+        }
+      }
+      if (options.fixtures) yield* seedInto(store, options.fixtures)
+    })
+    yield* seeding.pipe(
+      Effect.catchAllDefect((cause) => Effect.fail(new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })))
+    )
+    const knownIds = yield* allOf(store)
+    const recorded: Array<RecordedRequest> = []
+    const log = options.logRequests === true
+    const state: AppState = {
+      store,
+      apiKeyHashes: hashKeys(apiKeys),
+      emitDefaults: options.emitDefaults === true,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      injector: Faults.makeInjector(options.faults ?? Faults.none),
+      onRequest: (entry) =>
+        Effect.suspend(() => {
+          recorded.push(entry)
+          if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED)
+          return log
+            ? Effect.logInfo("request").pipe(
+                Effect.annotateLogs({
+                  requestId: entry.requestId,
+                  method: entry.method ?? entry.path,
+                  httpMethod: entry.httpMethod,
+                  code: entry.code,
+                  status: entry.status,
+                  durationMs: entry.durationMs
+                })
+              )
+            : Effect.void
+        })
+    }
+    return {
+      handle: makeApp(state),
+      running: {
+        apiKeys,
+        knownIds,
+        setFaults: (plan) =>
+          Effect.sync(() => {
+            state.injector = Faults.makeInjector(plan)
+          }),
+        requests: Effect.sync(() => recorded.slice()),
+        seed: (fixtures) => Effect.zipRight(seedInto(store, fixtures), allOf(store)),
+        currentKnownIds: allOf(store),
+        store
+      }
+    }
+  })
+
+/** Reads a Node request body, keeping at most `maxBytes` bytes (the rest is drained). */
+const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
+  Effect.async<Uint8Array | "too-large", Error>((resume) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let over = false
+    incoming.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) {
+        over = true
+        chunks.length = 0
+      } else if (!over) chunks.push(chunk)
+    })
+    incoming.once("end", () => resume(Effect.succeed(over ? "too-large" : Buffer.concat(chunks))))
+    incoming.once("error", (error) => resume(Effect.fail(error)))
+  })
+
+const toServerResponse = (out: Extract<Output, { _tag: "Response" }>) => {
+  const { "content-type": contentType, ...headers } = out.headers
+  return HttpServerResponse.text(out.body, { status: out.status, headers, contentType: contentType ?? "application/json" })
+}
+
+/**
+ * The server as an `HttpApp` over the Node request (drops need the socket).
+ */
+const nodeApp = (handle: Core["handle"]) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const out = yield* handle({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: (max) => readNodeBody(incoming, max)
+    })
+    if (out._tag === "Drop") {
+      incoming.socket.destroy()
+      return HttpServerResponse.empty({ status: 500 })
+    }
+    return toServerResponse(out)
+  })
+
+/**
+ * Starts the server on a port (0: an ephemeral one) inside the current scope; closing the scope
+ * stops it after the requests in flight have been answered.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const start: (options?: Options) => Effect.Effect<Running, StartError, Scope.Scope> = Effect.fn("ReferenceServer.start")(
+  function* (options: Options = {}) {
+    const core = yield* makeCore(options)
+    const host = options.host ?? "127.0.0.1"
+    const server = yield* NodeHttpServer.make(() => Http.createServer({ keepAliveTimeout: 5_000 }), { port: options.port ?? 0, host }).pipe(
+      Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
+    )
+    yield* HttpServer.serveEffect(nodeApp(core.handle)).pipe(Effect.provideService(HttpServer.HttpServer, server))
+    const address = server.address
+    const port = address._tag === "TcpAddress" ? address.port : 0
+    const urlHost = host.includes(":") ? `[${host}]` : host
+    return { ...core.running, url: `http://${urlHost}:${port}` }
+  }
+)
+
+const bodyBytes = (request: import("@effect/platform/HttpClientRequest").HttpClientRequest): Uint8Array | undefined => {
+  const body = request.body
+  switch (body._tag) {
+    case "Empty":
+      return new Uint8Array(0)
+    case "Uint8Array":
+      return body.body
+    case "Raw":
+      return typeof body.body === "string"
+        ? new TextEncoder().encode(body.body)
+        : body.body instanceof Uint8Array
+          ? body.body
+          : undefined
+    default:
+      return undefined
+  }
+}
+
+/**
+ * An `HttpClient` that calls the server in process, without a socket, and the server itself
+ * (`InProcess`: url `http://reference.invalid`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerHttpClient = (options: Options = {}): Layer.Layer<HttpClient.HttpClient | InProcess> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const core = yield* makeCore(options)
+      const client = HttpClient.make((request, url) =>
+        Effect.gen(function* () {
+          const bytes = bodyBytes(request)
+          if (bytes === undefined) {
+            return yield* new HttpClientError.RequestError({ request, reason: "Encode", description: "only Uint8Array and string bodies are supported in process" })
+          }
+          const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
+          const headers: Record<string, string | undefined> = { ...request.headers }
+          if (contentType !== undefined && headers["content-type"] === undefined) headers["content-type"] = contentType
+          headers["content-length"] = String(bytes.length)
+          const out = yield* core.handle({
+            method: request.method,
+            url: url.pathname + url.search,
+            headers,
+            body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
+          })
+          if (out._tag === "Drop") {
+            return yield* new HttpClientError.RequestError({ request, reason: "Transport", description: "the connection was closed without a response" })
+          }
+          return HttpClientResponse.fromWeb(request, new Response(out.body, { status: out.status, headers: Headers.fromInput(out.headers) }))
+        })
+      )
+      return Context.make(HttpClient.HttpClient, client).pipe(Context.add(InProcess, { ...core.running, url: "http://reference.invalid" }))
+    }).pipe(Effect.orDie)
+  )

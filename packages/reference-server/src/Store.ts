@@ -1,0 +1,212 @@
+/**
+ * Where the reference server keeps its objects: one `Store` service, two layers. `layerMemory`
+ * keeps everything in process; `layerSqlite` keeps it in a SQLite file so that data survives a
+ * restart. Objects are stored in their wire (encoded) form, ordered by `createdAt` then `id`.
+ *
+ * @since 0.1.0
+ */
+import { Timestamp } from "@data-access/schema"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { CollectionName, Json } from "./Collections.js"
+
+/**
+ * The store's operations. Every write goes through one lock, so concurrent writes lose nothing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoreService {
+  /** One object by id. */
+  readonly get: (collection: CollectionName, id: string) => Effect.Effect<Json | undefined>
+  /** Every object of a collection, ascending by `createdAt`, ties by `id`. */
+  readonly all: (collection: CollectionName) => Effect.Effect<ReadonlyArray<Json>>
+  /** Inserts the objects, replacing those with the same id. */
+  readonly put: (collection: CollectionName, objects: ReadonlyArray<Json>) => Effect.Effect<void>
+  /** Replaces one object with what `f` makes of it, atomically. `undefined` when the id names nothing. */
+  readonly modify: <E>(
+    collection: CollectionName,
+    id: string,
+    f: (current: Json) => Effect.Effect<Json, E>
+  ) => Effect.Effect<Json | undefined, E>
+  /** Number of objects in every collection. */
+  readonly size: Effect.Effect<number>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Store extends Context.Tag("@data-access/reference-server/Store")<Store, StoreService>() {}
+
+const SECONDS_OFFSET = 62135596800n
+
+/**
+ * The ordering key of an object: its `createdAt` as a fixed-width number of nanoseconds since
+ * 0001-01-01 (comparable as a string); `""` when it has none.
+ *
+ * @since 0.1.0
+ * @category ordering
+ */
+export const sortKey = (object: Json): string => {
+  const createdAt = object.createdAt
+  if (typeof createdAt !== "string") return ""
+  const t = Timestamp.parse(createdAt)
+  if (typeof t === "string") return ""
+  return ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos)).toString().padStart(21, "0")
+}
+
+/**
+ * Compares two objects by (`createdAt`, `id`).
+ *
+ * @since 0.1.0
+ * @category ordering
+ */
+export const compareKeys = (ka: string, ia: string, kb: string, ib: string): number =>
+  ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0
+
+interface Entry {
+  readonly id: string
+  readonly key: string
+  data: Json
+}
+
+/**
+ * A store in memory.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMemory: Effect.Effect<StoreService> = Effect.gen(function* () {
+  const lock = yield* Effect.makeSemaphore(1)
+  const tables = new Map<CollectionName, { byId: Map<string, Entry>; sorted: Array<Entry> | undefined; view: ReadonlyArray<Json> | undefined }>()
+  const table = (c: CollectionName) => {
+    let t = tables.get(c)
+    if (!t) {
+      t = { byId: new Map(), sorted: undefined, view: undefined }
+      tables.set(c, t)
+    }
+    return t
+  }
+  const sorted = (c: CollectionName) => {
+    const t = table(c)
+    if (!t.sorted) t.sorted = [...t.byId.values()].sort((a, b) => compareKeys(a.key, a.id, b.key, b.id))
+    return t
+  }
+  return {
+    get: (c, id) => Effect.sync(() => table(c).byId.get(id)?.data),
+    all: (c) =>
+      Effect.sync(() => {
+        const t = sorted(c)
+        if (!t.view) t.view = t.sorted!.map((e) => e.data)
+        return t.view
+      }),
+    put: (c, objects) =>
+      lock.withPermits(1)(
+        Effect.sync(() => {
+          const t = table(c)
+          for (const o of objects) {
+            const id = String(o.id)
+            t.byId.set(id, { id, key: sortKey(o), data: o })
+          }
+          t.sorted = undefined
+          t.view = undefined
+        })
+      ),
+    modify: (c, id, f) =>
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          const t = table(c)
+          const entry = t.byId.get(id)
+          if (!entry) return undefined
+          const next = yield* f(entry.data)
+          const key = sortKey(next)
+          if (key === entry.key) {
+            entry.data = next
+            t.view = undefined
+          } else {
+            t.byId.set(id, { id, key, data: next })
+            t.sorted = undefined
+            t.view = undefined
+          }
+          return next
+        })
+      ),
+    size: Effect.sync(() => {
+      let n = 0
+      for (const t of tables.values()) n += t.byId.size
+      return n
+    })
+  }
+})
+
+/**
+ * The store in memory.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<Store> = Layer.effect(Store, makeMemory)
+
+/**
+ * A store over a `SqlClient` (SQLite): one table, `objects`, keyed by collection and id.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS objects (
+    collection TEXT NOT NULL,
+    id TEXT NOT NULL,
+    sort_key TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (collection, id)
+  )`.pipe(Effect.orDie)
+  yield* sql`CREATE INDEX IF NOT EXISTS objects_order ON objects (collection, sort_key, id)`.pipe(Effect.orDie)
+  const lock = yield* Effect.makeSemaphore(1)
+  const parse = (rows: ReadonlyArray<{ readonly data: string }>) => rows.map((r) => JSON.parse(r.data) as Json)
+  const upsert = (c: CollectionName, o: Json) =>
+    sql`INSERT INTO objects (collection, id, sort_key, data) VALUES (${c}, ${String(o.id)}, ${sortKey(o)}, ${JSON.stringify(o)})
+        ON CONFLICT (collection, id) DO UPDATE SET sort_key = excluded.sort_key, data = excluded.data`
+  const get = (c: CollectionName, id: string) =>
+    sql<{ data: string }>`SELECT data FROM objects WHERE collection = ${c} AND id = ${id}`.pipe(
+      Effect.map((rows) => parse(rows)[0]),
+      Effect.orDie
+    )
+  return {
+    get,
+    all: (c) =>
+      sql<{ data: string }>`SELECT data FROM objects WHERE collection = ${c} ORDER BY sort_key, id`.pipe(Effect.map(parse), Effect.orDie),
+    put: (c, objects) =>
+      lock.withPermits(1)(
+        sql.withTransaction(Effect.forEach(objects, (o) => upsert(c, o), { discard: true })).pipe(Effect.orDie)
+      ),
+    modify: (c, id, f) =>
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          const current = yield* get(c, id)
+          if (current === undefined) return undefined
+          const next = yield* f(current)
+          yield* upsert(c, next).pipe(Effect.orDie)
+          return next
+        })
+      ),
+    size: sql<{ n: number }>`SELECT COUNT(*) AS n FROM objects`.pipe(
+      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+      Effect.orDie
+    )
+  }
+})
+
+/**
+ * The store in a SQLite file (created when missing).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerSqlite = (filename: string): Layer.Layer<Store, unknown> =>
+  Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename })))

@@ -1,0 +1,428 @@
+/**
+ * The operations' behaviour: generic handlers by kind (get, list, update) driven by the operation
+ * table's `object`, `wrapperKey` and `itemField`, and one create function per create operation.
+ *
+ * @internal
+ */
+import { ConnectError, Filter, Operations, Timestamp } from "@data-access/schema"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Collections from "../Collections.js"
+import type { CollectionName, Json } from "../Collections.js"
+import type { ViolationName } from "../Faults.js"
+import type { StoreService } from "../Store.js"
+import { compareKeys, sortKey } from "../Store.js"
+import { makeId, token } from "./random.js"
+
+type Op = Operations.Operations[Operations.MethodName]
+type Req = Readonly<Record<string, unknown>>
+type Mutable = Record<string, unknown>
+
+/** What a handler needs besides the request. */
+export interface Context {
+  readonly store: StoreService
+  /** A timestamp earlier than now, strictly later than every one given before (RFC 3339 text). */
+  readonly stamp: () => string
+  readonly violations: ReadonlySet<ViolationName>
+}
+
+/** The outcome of a handler: the response body in wire form, every field written. */
+export type Handler = (request: Req, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError>
+
+const notFound = (field: string, what: string, id: string) =>
+  ConnectError.make("not_found", `${field}: no ${what} with id ${JSON.stringify(id)}`)
+
+const invalid = (field: string, message: string) => ConnectError.make("invalid_argument", `${field}: ${message}`)
+
+// ---------------------------------------------------------------------------------------------
+// Normalising stored objects
+// ---------------------------------------------------------------------------------------------
+
+const normalizers = Object.fromEntries(
+  Collections.names.map((name) => {
+    const schema = Collections.collections[name].schema as Schema.Schema<unknown, unknown>
+    const decode = Schema.decodeUnknownSync(schema)
+    const encode = Schema.encodeSync(schema)
+    return [name, (o: unknown) => encode(decode(o)) as Json]
+  })
+) as Record<CollectionName, (o: unknown) => Json>
+
+/** Validates an object in wire form against its collection's schema and writes every field. */
+export const normalize = (collection: CollectionName, object: unknown): Json => normalizers[collection](object)
+
+// ---------------------------------------------------------------------------------------------
+// Get
+// ---------------------------------------------------------------------------------------------
+
+const collectionOf = (op: Op): CollectionName => {
+  const c = Collections.bySchema(op.object)
+  if (c === undefined) throw new Error(`no collection holds the objects of ${op.method}`)
+  return c
+}
+
+const objectName = (c: CollectionName) => Collections.collections[c].prefix
+
+const unstable = (o: Json, ctx: Context): Json =>
+  ctx.violations.has("unstable-read") && "updatedAt" in o ? { ...o, updatedAt: ctx.stamp() } : o
+
+const makeGet = (op: Op): Handler => {
+  const c = collectionOf(op)
+  const key = op.wrapperKey!
+  if (op.method === "GetEncryptionKeysByKeyId") {
+    return (req, ctx) =>
+      Effect.gen(function* () {
+        const keyId = String(req.keyId)
+        const found = (yield* ctx.store.all(c)).filter((k) => k.keyId === keyId)
+        if (found.length === 0) return yield* ConnectError.make("not_found", `keyId: no encryption key with key id ${JSON.stringify(keyId)}`)
+        return { [key]: found.map((o) => unstable(o, ctx)) }
+      })
+  }
+  return (req, ctx) =>
+    Effect.gen(function* () {
+      const id = String(req.id)
+      const found = yield* ctx.store.get(c, id)
+      if (found === undefined) return yield* notFound("id", objectName(c), id)
+      return { [key]: unstable(found, ctx) }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+// ---------------------------------------------------------------------------------------------
+
+const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
+
+/** The value of a filter or search key (snake_case) of a listed object, as a string. */
+export const fieldValue = (item: Json, key: string): string => {
+  if (key === "type") return item.mdmVendorA !== undefined ? "mdm_vendor_a" : ""
+  const v = item[snakeToCamel(key)]
+  return v === undefined || v === null ? "" : typeof v === "string" ? v : String(v)
+}
+
+const compareTimestamps = (key: string, a: string, b: string): number | undefined => {
+  if (!key.endsWith("_at")) return undefined
+  const ta = Timestamp.parse(a)
+  const tb = Timestamp.parse(b)
+  if (typeof ta === "string" || typeof tb === "string") return undefined
+  return Timestamp.Order(ta, tb)
+}
+
+/** Whether an item matches a filter (decisions.md section 3). */
+export const matches = (filter: Filter.Filter<string>, item: Json): boolean =>
+  Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps)
+
+interface CursorPosition {
+  readonly order: "asc" | "desc"
+  readonly key: string
+  readonly id: string
+}
+
+const encodeCursor = (p: CursorPosition): string => Buffer.from(JSON.stringify(["c1", p.order, p.key, p.id])).toString("base64url")
+
+const decodeCursor = (cursor: string): CursorPosition | undefined => {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
+  } catch {
+    return undefined
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== "c1") return undefined
+  const [, order, key, id] = parsed as Array<unknown>
+  if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string") return undefined
+  return { order, key, id }
+}
+
+/** Per-operation scoping of a list: which items the request asks for, beyond search and filter. */
+const listScopes: { readonly [M in Operations.ListMethod]?: (req: Operations.RequestOf<M>) => ((item: Json) => boolean) | undefined } = {
+  ListNativeUsers: (req) => (item) => item.resourceId === req.resourceId,
+  ListSatellites: (req) => (req.spaceId !== undefined && req.spaceId !== "" ? (item) => item.spaceId === req.spaceId : undefined)
+}
+
+const makeList = (op: Op): Handler => {
+  const c = collectionOf(op)
+  const itemField = op.itemField!
+  const scope = listScopes[op.method as Operations.ListMethod] as ((req: Req) => ((item: Json) => boolean) | undefined) | undefined
+  return (req, ctx) =>
+    Effect.gen(function* () {
+      const v = ctx.violations
+      const limit = req.limit as number
+      const order: "asc" | "desc" = req.order === "desc" && !v.has("order-ignored") ? "desc" : "asc"
+      let start: CursorPosition | undefined
+      if (typeof req.cursor === "string" && req.cursor !== "") {
+        start = decodeCursor(req.cursor)
+        if (start === undefined || start.order !== order) return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
+      }
+      let items = yield* ctx.store.all(c)
+      const predicates: Array<(item: Json) => boolean> = []
+      const scoped = scope?.(req)
+      if (scoped) predicates.push(scoped)
+      const search = typeof req.search === "string" ? req.search.toLowerCase() : ""
+      if (search !== "" && !v.has("search-ignored")) {
+        const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
+        const keys = fields.length > 0 ? fields : ["name"]
+        predicates.push((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(search)))
+      }
+      const filter = req.filter as Filter.Filter<string> | undefined
+      if (filter !== undefined && !v.has("filter-ignored")) predicates.push((item) => matches(filter, item))
+      if (predicates.length > 0) items = items.filter((item) => predicates.every((p) => p(item)))
+      // Items come ascending by (createdAt, id); a cursor resumes after its position.
+      const n = items.length
+      const keys = items.map(sortKey)
+      let from = 0
+      if (start !== undefined) {
+        const s = start
+        if (order === "asc") {
+          while (from < n && compareKeys(keys[from]!, String(items[from]!.id), s.key, s.id) <= 0) from++
+        } else {
+          while (from < n && compareKeys(keys[n - 1 - from]!, String(items[n - 1 - from]!.id), s.key, s.id) >= 0) from++
+        }
+      }
+      const page: Array<Json> = []
+      const pageKeys: Array<string> = []
+      for (let i = from; i < Math.min(n, from + limit); i++) {
+        const j = order === "asc" ? i : n - 1 - i
+        page.push(items[j]!)
+        pageKeys.push(keys[j]!)
+      }
+      const more = from + page.length < n
+      let cursorIndex = page.length - 1
+      if (v.has("paging-duplicates") && page.length >= 2) cursorIndex = page.length - 2
+      const nextCursor =
+        more && page.length > 0 ? encodeCursor({ order, key: pageKeys[cursorIndex]!, id: String(page[cursorIndex]!.id) }) : ""
+      return {
+        [itemField]: page,
+        listMetadata: {
+          after: page.length > 0 ? String(page[page.length - 1]!.id) : "",
+          before: page.length > 0 ? String(page[0]!.id) : "",
+          count: page.length + (v.has("paging-count-mismatch") ? 1 : 0),
+          nextCursor
+        }
+      }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Update
+// ---------------------------------------------------------------------------------------------
+
+/** Per-operation update steps beyond copying the fields the request sets. */
+const updateExtras: {
+  readonly [M in Operations.MethodName]?: (req: Operations.RequestOf<M>, next: Mutable, ctx: Context) => Effect.Effect<void, ConnectError.ConnectError>
+} = {
+  UpdateSatellite: (req, next, ctx) =>
+    Effect.gen(function* () {
+      if (req.spaceId === undefined) return
+      if (req.spaceId === "") {
+        next.spaceId = ""
+        delete next.space
+        return
+      }
+      const space = yield* ctx.store.get("spaces", req.spaceId)
+      if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
+      next.space = space
+    })
+}
+
+const makeUpdate = (op: Op): Handler => {
+  const c = collectionOf(op)
+  const key = op.wrapperKey!
+  const fields = new Set(Object.keys((op.object as unknown as { readonly fields: object }).fields))
+  const extra = updateExtras[op.method] as ((req: Req, next: Mutable, ctx: Context) => Effect.Effect<void, ConnectError.ConnectError>) | undefined
+  return (req, ctx) =>
+    Effect.gen(function* () {
+      const id = String(req.id)
+      const v = ctx.violations
+      const updated = yield* ctx.store.modify(c, id, (current) =>
+        Effect.gen(function* () {
+          if (v.has("update-ignored")) return current
+          const next: Mutable = { ...current }
+          for (const [k, value] of Object.entries(req)) {
+            if (k === "id" || value === undefined || !fields.has(k)) continue
+            if (typeof value === "string" || typeof value === "boolean" || typeof value === "number") next[k] = value
+          }
+          if (extra) yield* extra(req, next, ctx)
+          if (fields.has("updatedAt") && !v.has("updated-at-not-moved")) next.updatedAt = ctx.stamp()
+          return next as Json
+        })
+      )
+      if (updated === undefined) return yield* notFound("id", objectName(c), id)
+      return { [key]: updated }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create
+// ---------------------------------------------------------------------------------------------
+
+type CreateMethod = { [M in Operations.MethodName]: Operations.Operations[M]["kind"] extends "create" ? M : never }[Operations.MethodName]
+
+const reveal = (r: Redacted.Redacted<string> | undefined): string => (r === undefined ? "" : Redacted.value(r))
+
+const newId = (c: CollectionName) => makeId(Collections.collections[c].prefix, Date.now())
+
+const insert = (ctx: Context, c: CollectionName, object: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const stored = normalize(c, object)
+    yield* ctx.store.put(c, [stored])
+    return stored
+  })
+
+const times = (ctx: Context) => {
+  const t = ctx.stamp()
+  return { createdAt: t, updatedAt: t }
+}
+
+/** The create operations: what each stores and returns (the object, in wire form). */
+const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError> } = {
+  CreateNativeUserIdentityLink: (req, ctx) =>
+    Effect.gen(function* () {
+      const nativeUser = yield* ctx.store.get("nativeUsers", req.nativeUserId)
+      if (nativeUser === undefined) return yield* notFound("nativeUserId", "native user", req.nativeUserId)
+      const identity: Mutable = {}
+      if (req.identityType === "group") {
+        const group = yield* ctx.store.get("groups", req.identityId)
+        if (group === undefined) return yield* notFound("identityId", "group", req.identityId)
+        identity.group = group
+      } else if (req.identityType === "user") {
+        const user = yield* ctx.store.get("users", req.identityId)
+        if (user === undefined) return yield* notFound("identityId", "user", req.identityId)
+        identity.user = { id: user.id, email: user.email, username: user.username }
+      } else {
+        const hostname = yield* ctx.store.get("connectorHostnames", req.identityId)
+        if (hostname === undefined) return yield* notFound("identityId", "resource hostname", req.identityId)
+        identity.resourceHostname = { id: hostname.id, hostname: hostname.hostname }
+      }
+      return yield* insert(ctx, "nativeUserIdentityLinks", {
+        id: newId("nativeUserIdentityLinks"),
+        ...identity,
+        nativeUser,
+        terminationProtection: req.terminationProtection ?? false,
+        ...times(ctx)
+      })
+    }),
+  CreateConnector: (req, ctx) =>
+    Effect.gen(function* () {
+      let space: Json | undefined
+      if (req.spaceId !== undefined && req.spaceId !== "") {
+        space = yield* ctx.store.get("spaces", req.spaceId)
+        if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
+      }
+      return yield* insert(ctx, "connectors", {
+        id: newId("connectors"),
+        name: req.name,
+        terminationProtection: req.terminationProtection ?? false,
+        spaceId: req.spaceId ?? "",
+        ...(space ? { space } : {}),
+        ...times(ctx)
+      })
+    }),
+  CreatePolicyDataLoader: (req, ctx) =>
+    insert(ctx, "policyDataLoaders", {
+      id: newId("policyDataLoaders"),
+      name: req.name,
+      description: req.description ?? "",
+      key: req.key,
+      workerRuntime: req.workerRuntime ?? "python3.11",
+      workerCode: req.workerCode,
+      workerSchedule: req.workerSchedule,
+      status: req.status ?? "draft",
+      terminationProtection: req.terminationProtection ?? false,
+      ...times(ctx)
+    }),
+  CreateHumanUserPassword: (req, ctx) =>
+    Effect.gen(function* () {
+      const users = yield* ctx.store.all("users")
+      const [field, value] =
+        req.email !== undefined ? (["email", req.email] as const) : req.username !== undefined ? (["username", req.username] as const) : (["id", req.id ?? ""] as const)
+      const user = users.find((u) => u[field] === value)
+      if (user === undefined) return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
+      const groups: Array<Json> = []
+      for (const gid of (user.groupIds as ReadonlyArray<string> | undefined) ?? []) {
+        const g = yield* ctx.store.get("groups", gid)
+        if (g) groups.push(g)
+      }
+      const createdAt = ctx.stamp()
+      const expires = Timestamp.parse(createdAt) as Timestamp.Timestamp
+      return {
+        password: token(18),
+        username: user.username,
+        groups,
+        expiresAt: Timestamp.format(Timestamp.addNanos(expires, 24n * 3600n * 1_000_000_000n)),
+        createdAt
+      }
+    }),
+  CreateDataDiscoveryConfiguration: (req, ctx) =>
+    Effect.gen(function* () {
+      if ((yield* ctx.store.get("resources", req.resourceId)) === undefined) return yield* notFound("resourceId", "resource", req.resourceId)
+      if ((yield* ctx.store.get("nativeUsers", req.nativeUserId)) === undefined) {
+        return yield* notFound("nativeUserId", "native user", req.nativeUserId)
+      }
+      return yield* insert(ctx, "dataDiscoveryConfigurations", {
+        id: newId("dataDiscoveryConfigurations"),
+        resourceId: req.resourceId,
+        nativeUserId: req.nativeUserId,
+        database: req.database ?? "",
+        schedule: req.schedule,
+        deletionPolicy: req.deletionPolicy ?? "delete",
+        path: req.path ?? null,
+        ...times(ctx)
+      })
+    }),
+  CreatePermission: (req, ctx) =>
+    insert(ctx, "permissions", {
+      id: newId("permissions"),
+      name: req.name,
+      description: req.description,
+      code: req.code,
+      status: req.status ?? "draft",
+      terminationProtection: req.terminationProtection ?? false,
+      ...times(ctx)
+    }),
+  CreateBIIntegration: (req, ctx) =>
+    Effect.gen(function* () {
+      const stored = yield* insert(ctx, "biIntegrations", {
+        biVendorA: { apiKey: reveal(req.biVendorA.apiKey), apiSecret: reveal(req.biVendorA.apiSecret) },
+        id: newId("biIntegrations"),
+        name: req.name,
+        createdAt: ctx.stamp(),
+        linkedDbUserId: req.linkedDbUserId ?? "",
+        sync: req.sync ?? false
+      })
+      // The secrets are stored, never echoed (the create-echo rule).
+      return ctx.violations.has("echo-secret") ? stored : { ...stored, biVendorA: {} }
+    }),
+  CreateIntegrationMDM: (req, ctx) =>
+    Effect.gen(function* () {
+      const stored = yield* insert(ctx, "mdmIntegrations", {
+        mdmVendorA: { apiKey: reveal(req.mdmVendorA.apiKey), apiUrl: req.mdmVendorA.apiUrl ?? "" },
+        id: newId("mdmIntegrations"),
+        name: req.name,
+        ...times(ctx)
+      })
+      return ctx.violations.has("echo-secret") ? stored : { ...stored, mdmVendorA: { apiUrl: req.mdmVendorA.apiUrl ?? "" } }
+    })
+}
+
+const makeCreate = (op: Op): Handler => {
+  const create = creates[op.method as CreateMethod] as (req: Req, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError>
+  const key = op.wrapperKey
+  return key === undefined ? create : (req, ctx) => Effect.map(create(req, ctx), (o) => ({ [key]: o }))
+}
+
+/** The handler of every operation, keyed by method. */
+export const handlers: ReadonlyMap<Operations.MethodName, Handler> = new Map(
+  Operations.all.map((op) => {
+    switch (op.kind) {
+      case "get":
+        return [op.method, makeGet(op)] as const
+      case "list":
+        return [op.method, makeList(op)] as const
+      case "update":
+        return [op.method, makeUpdate(op)] as const
+      case "create":
+        return [op.method, makeCreate(op)] as const
+    }
+  })
+)
