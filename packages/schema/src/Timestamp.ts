@@ -235,12 +235,22 @@ export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => {
 export const toEpochNanos = (t: Timestamp): bigint => BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
 
 /**
- * The current time from the `Clock`, with nanosecond precision where the clock has it.
+ * The current time from the `Clock`, with nanosecond precision where the clock has it. A clock
+ * that keeps only milliseconds (`TestClock`) gives exact milliseconds.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const now: Effect.Effect<Timestamp> = Effect.map(Clock.currentTimeNanos, (n) => fromEpochNanos(n)!)
+export const now: Effect.Effect<Timestamp> = Clock.clockWith((clock) =>
+  Effect.sync(() => {
+    const nanos = clock.unsafeCurrentTimeNanos()
+    const millis = clock.unsafeCurrentTimeMillis()
+    // TestClock derives its nanos as `millis * 1e6` in floating point, which is off by up to a few
+    // hundred nanoseconds at today's dates (2030-01-02T03:04:05.678Z reads as .678000128Z).
+    const derived = Number.isInteger(millis) && nanos === BigInt(Math.floor(millis * 1_000_000))
+    return fromEpochNanos(derived ? BigInt(millis) * 1_000_000n : nanos)!
+  })
+)
 
 /**
  * @since 0.1.0
