@@ -1,0 +1,79 @@
+import { Operations } from "@data-access/schema"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ReferenceServer } from "../src/index.js"
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  readonly json: any
+}
+
+/** Calls an operation over HTTP with plain fetch. */
+export const rpc = (
+  server: { readonly url: string; readonly apiKeys: ReadonlyArray<string> },
+  method: Operations.MethodName | string,
+  body: unknown,
+  init: { readonly headers?: Record<string, string | undefined>; readonly httpMethod?: string; readonly raw?: BodyInit | undefined } = {}
+): Effect.Effect<Reply> =>
+  Effect.promise(async () => {
+    const op = Operations.operations[method as Operations.MethodName]
+    const path = op ? op.path : method
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "x-api-key": server.apiKeys[0]!,
+      "connect-protocol-version": "1"
+    }
+    for (const [k, v] of Object.entries(init.headers ?? {})) {
+      if (v === undefined) delete headers[k]
+      else headers[k] = v
+    }
+    const httpMethod = init.httpMethod ?? "POST"
+    const res = await fetch(server.url + path, {
+      method: httpMethod,
+      headers,
+      ...(httpMethod === "GET" || httpMethod === "HEAD" ? {} : { body: init.raw !== undefined ? init.raw : JSON.stringify(body) })
+    })
+    const text = await res.text()
+    let json: unknown = undefined
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: res.status, headers: res.headers, text, json }
+  })
+
+/** Walks every page of a List operation. */
+export const walk = (
+  server: ReferenceServer.Running,
+  method: Operations.ListMethod,
+  request: Record<string, unknown>
+): Effect.Effect<{ readonly items: ReadonlyArray<any>; readonly pages: number }> =>
+  Effect.gen(function* () {
+    const op = Operations.operations[method]
+    const items: Array<any> = []
+    let cursor: string | undefined = undefined
+    let pages = 0
+    for (;;) {
+      const reply: Reply = yield* rpc(server, method, { ...request, ...(cursor ? { cursor } : {}) })
+      if (reply.status !== 200) throw new Error(`page ${pages}: ${reply.status} ${reply.text}`)
+      pages++
+      const page: ReadonlyArray<any> = reply.json[op.itemField!] ?? []
+      const meta = reply.json.listMetadata ?? {}
+      if ((meta.count ?? 0) !== page.length) throw new Error(`count ${meta.count} != ${page.length}`)
+      items.push(...page)
+      cursor = meta.nextCursor
+      if (!cursor) return { items, pages }
+      if (pages > 10_000) throw new Error("paging does not end")
+    }
+  })
+
+/** A server shared by the tests of one file. */
+export class TestServer extends Context.Tag("test/TestServer")<TestServer, ReferenceServer.Running>() {}
+
+/** Starts a server for a `layer(...)` suite. */
+export const serverLayer = (options: ReferenceServer.Options = {}): Layer.Layer<TestServer> =>
+  Layer.scoped(TestServer, ReferenceServer.start(options)).pipe(Layer.orDie)
