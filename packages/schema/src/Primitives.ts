@@ -202,7 +202,17 @@ export const enumeration = <const L extends readonly [string, ...Array<string>]>
  * @since 0.1.0
  * @category fields
  */
-export const secret = Schema.optionalWith(Secret, { default: () => Redacted.make("") })
+export const secret = Schema.optionalToRequired(
+  Schema.UndefinedOr(Secret).annotations({
+    // `override`: otherwise the `undefined` branch of the union prints the rejected value.
+    message: () => ({ message: "expected a string (a secret: its value is not shown)", override: true })
+  }),
+  Schema.typeSchema(Secret),
+  {
+    decode: (o) => (Option.isSome(o) && o.value !== undefined ? o.value : Redacted.make("")),
+    encode: Option.some
+  }
+)
 /**
  * A response timestamp field: a message type in proto3, so absent means unset.
  *
