@@ -1,0 +1,159 @@
+import { ReferenceServer } from "@data-access/reference-server"
+import * as HttpClient from "@effect/platform/HttpClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
+import { Services } from "../src/index.js"
+import { driveClock, startServer } from "./server.js"
+
+/** Records the (Test)Clock time at which each request leaves the client. */
+const recorder = () => {
+  const sent: Array<number> = []
+  const transformClient = HttpClient.tapRequest(() => Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => sent.push(t))))
+  return { sent, transformClient }
+}
+
+// Under the TestClock, the attempt timeout must outlast the clock jumps of driveClock.
+const patient = { attemptTimeout: "2 hours", timeout: "3 hours" } as const
+
+const countOf = (server: ReferenceServer.Running, method: string) =>
+  Effect.map(server.requests, (rs) => rs.filter((r) => r.method === method).length)
+
+describe("fault switches (TestClock for the waits)", () => {
+  it.scoped("a read is retried after transient errors and succeeds; the waits follow the default policy", () =>
+    Effect.gen(function*() {
+      const rec = recorder()
+      const { layer, server } = yield* startServer(
+        { faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "Unavailable" }, times: 2 }] } },
+        { ...patient, transformClient: rec.transformClient }
+      )
+      const id = server.knownIds.resources[0]!
+      const fiber = yield* Effect.fork(Effect.provide(Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id })), layer))
+      const result = yield* driveClock(fiber)
+      expect(result.resource.id).toBe(id)
+      expect(yield* countOf(server, "GetResource")).toBe(3)
+      expect(rec.sent).toHaveLength(3)
+      const [a, b, c] = rec.sent as [number, number, number]
+      expect(b - a).toBeGreaterThanOrEqual(400)
+      expect(b - a).toBeLessThanOrEqual(600)
+      expect(c - b).toBeGreaterThanOrEqual(800)
+      expect(c - b).toBeLessThanOrEqual(1200)
+    }))
+
+  it.scoped("Retry-After from a rate-limited answer sets the wait", () =>
+    Effect.gen(function*() {
+      const rec = recorder()
+      const { layer, server } = yield* startServer(
+        { faults: { rules: [{ fault: { _tag: "RateLimited", retryAfterSeconds: 3 }, times: 1 }] } },
+        { ...patient, transformClient: rec.transformClient }
+      )
+      const fiber = yield* Effect.fork(Effect.provide(Effect.flatMap(Services.SatelliteService, (s) => s.listSatellites({ limit: 5 })), layer))
+      yield* driveClock(fiber)
+      expect(rec.sent).toHaveLength(2)
+      expect(rec.sent[1]! - rec.sent[0]!).toBe(3000)
+      expect(yield* countOf(server, "ListSatellites")).toBe(2)
+    }))
+
+  it.scoped("a create is retried after a Connect unavailable from the service, and acts once", () =>
+    Effect.gen(function*() {
+      const { layer, server } = yield* startServer(
+        { faults: { rules: [{ methods: ["CreateConnector"], fault: { _tag: "Unavailable" }, times: 1 }] } },
+        patient
+      )
+      const before = (yield* server.currentKnownIds).connectors.length
+      const fiber = yield* Effect.fork(Effect.provide(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-retry" })), layer))
+      const created = yield* driveClock(fiber)
+      expect(created.connector.name).toBe("edge-retry")
+      expect(yield* countOf(server, "CreateConnector")).toBe(2)
+      expect((yield* server.currentKnownIds).connectors.length).toBe(before + 1)
+    }))
+
+  it.scoped.each([
+    ["the connection drops after the server acted", { _tag: "DropConnection", when: "after-handling" }, 1],
+    ["a proxy answers a bare 502", { _tag: "BareStatus", status: 502 }, 0],
+    ["a proxy answers a bare 504", { _tag: "BareStatus", status: 504 }, 0]
+  ] as const)("a create is not retried when %s", ([, fault, createdCount]) =>
+    Effect.gen(function*() {
+      const { layer, server } = yield* startServer(
+        { faults: { rules: [{ methods: ["CreateConnector"], fault, times: 1 }] } },
+        patient
+      )
+      const before = (yield* server.currentKnownIds).connectors.length
+      const fiber = yield* Effect.fork(
+        Effect.exit(Effect.provide(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-once" })), layer))
+      )
+      const exit = yield* driveClock(fiber)
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(yield* countOf(server, "CreateConnector")).toBe(1)
+      // With after-handling, the service did act: a retry would have made a second connector.
+      expect((yield* server.currentKnownIds).connectors.length).toBe(before + createdCount)
+    }))
+
+  it.scoped("a read is retried after the connection drops", () =>
+    Effect.gen(function*() {
+      const { layer, server } = yield* startServer(
+        { faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "DropConnection", when: "before-handling" }, times: 1 }] } },
+        patient
+      )
+      const id = server.knownIds.resources[0]!
+      const fiber = yield* Effect.fork(Effect.provide(Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id })), layer))
+      expect((yield* driveClock(fiber)).resource.id).toBe(id)
+      expect(yield* countOf(server, "GetResource")).toBe(2)
+    }))
+
+  it.scoped("a create is retried when the connection is refused (nothing listens), 3 attempts in all", () =>
+    Effect.gen(function*() {
+      // Start a server and stop it, to get a loopback port where nothing listens.
+      const scope = yield* Scope.make()
+      const closed = yield* Scope.extend(ReferenceServer.start(), scope)
+      yield* Scope.close(scope, Exit.void)
+      const rec = recorder()
+      const { layer } = yield* startServer({}, { ...patient, baseUrl: closed.url, transformClient: rec.transformClient })
+      const fiber = yield* Effect.fork(
+        Effect.flip(Effect.provide(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-refused" })), layer))
+      )
+      const error = yield* driveClock(fiber)
+      expect(error._tag).toBe("TransportError")
+      expect(error._tag === "TransportError" && error.phase).toBe("connect")
+      expect(rec.sent).toHaveLength(3)
+    }))
+})
+
+describe("deadlines (real time)", () => {
+  it.live("an overall deadline across retries is kept within 10% and the server saw Connect-Timeout-Ms", () =>
+    Effect.gen(function*() {
+      const { layer, server } = yield* startServer({ faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 5000 } }] } })
+      const id = server.knownIds.resources[0]!
+      const start = Date.now()
+      const error = yield* Effect.flip(
+        Effect.provide(Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id }, { timeout: "1 second", attemptTimeout: "300 millis" })), layer)
+      )
+      const elapsed = Date.now() - start
+      expect(error._tag).toBe("TimeoutError")
+      expect(error._tag === "TimeoutError" && error.scope).toBe("overall")
+      expect(error._tag === "TimeoutError" && error.attempts).toBeGreaterThanOrEqual(2)
+      expect(elapsed).toBeGreaterThanOrEqual(900)
+      expect(elapsed).toBeLessThanOrEqual(1100)
+      // The server answers calls it finished; a slow one that completes shows the header it got.
+      yield* server.setFaults({ rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 100 } }] })
+      yield* Effect.provide(Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id }, { timeout: "2 seconds", attemptTimeout: "5 seconds" })), layer)
+      const seen = (yield* server.requests).filter((r) => r.method === "GetResource" && r.code === "ok")
+      const header = Number(seen[0]?.headers["connect-timeout-ms"])
+      expect(header).toBeGreaterThan(1800)
+      expect(header).toBeLessThanOrEqual(2000)
+    }).pipe(Effect.scoped))
+
+  it.live("a create without retries keeps its deadline within 10%", () =>
+    Effect.gen(function*() {
+      const { layer } = yield* startServer({ faults: { rules: [{ methods: ["CreateConnector"], fault: { _tag: "Latency", millis: 5000 } }] } })
+      const start = Date.now()
+      const error = yield* Effect.flip(
+        Effect.provide(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "slow-one" }, { timeout: "600 millis" })), layer)
+      )
+      const elapsed = Date.now() - start
+      expect(error._tag).toBe("TimeoutError")
+      expect(Math.abs(elapsed - 600)).toBeLessThanOrEqual(60)
+    }).pipe(Effect.scoped))
+})
