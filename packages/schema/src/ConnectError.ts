@@ -108,7 +108,13 @@ export const codeFromStatus = (status: number): Code => {
 export const ErrorDetail = Schema.Struct({
   type: Schema.String,
   value: Schema.String,
-  debug: Schema.optional(Schema.Unknown)
+  /** Any JSON value. */
+  debug: Schema.optional(
+    Schema.Unknown.annotations({
+      arbitrary: () => (fc) => fc.jsonValue(),
+      equivalence: () => (a, b) => JSON.stringify(a) === JSON.stringify(b)
+    })
+  )
 }).annotations({ identifier: "ConnectErrorDetail" })
 
 /**
@@ -129,6 +135,9 @@ export const ErrorBody = Schema.Struct({
  */
 export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
 
+// A number read from a header; generated values are ones a header carries (and JSON keeps).
+const HeaderNumber = Schema.Number.annotations({ arbitrary: () => (fc) => fc.nat() })
+
 /**
  * Rate-limit headers a response may carry.
  *
@@ -136,10 +145,10 @@ export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
  * @category models
  */
 export const RateLimit = Schema.Struct({
-  limit: Schema.optional(Schema.Number),
-  remaining: Schema.optional(Schema.Number),
-  reset: Schema.optional(Schema.Number),
-  retryAfterMillis: Schema.optional(Schema.Number)
+  limit: Schema.optional(HeaderNumber),
+  remaining: Schema.optional(HeaderNumber),
+  reset: Schema.optional(HeaderNumber),
+  retryAfterMillis: Schema.optional(HeaderNumber)
 }).annotations({ identifier: "RateLimit" })
 
 /**
@@ -168,7 +177,7 @@ export class ConnectError extends Schema.TaggedError<ConnectError>("@data-access
   code: Code,
   message: Schema.String,
   details: Schema.optionalWith(Schema.Array(ErrorDetail), { default: () => [] }),
-  httpStatus: Schema.optional(Schema.Number),
+  httpStatus: Schema.optional(Schema.Number.annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) })),
   requestId: Schema.optional(Schema.String),
   rateLimit: Schema.optional(RateLimit),
   /** The operation (`ResourceService/GetResource`) when known. */
