@@ -273,7 +273,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
           })
         }
         yield* Effect.logDebug(`${name}: attempt ${attemptNumber} failed (${error._tag === "ConnectError" ? error.code : error._tag}); retrying in ${Math.round(delay)} ms`)
-        yield* Effect.sleep(Duration.millis(delay))
+        if (delay > 0) yield* Effect.sleep(Duration.millis(delay))
       }
     },
     (effect) =>

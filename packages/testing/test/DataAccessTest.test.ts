@@ -1,0 +1,73 @@
+import { ClientError, DataAccessClient, RetryPolicy, Services } from "@data-access/client"
+import { describe, expect, it, layer } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { DataAccessTest } from "../src/index.js"
+
+layer(DataAccessTest.layer())("DataAccessTest.layer", (it) => {
+  it.effect("serves the client from the seeded in-process server", () =>
+    Effect.gen(function*() {
+      const server = yield* DataAccessTest.InProcess
+      expect(server.url).toBe("http://reference.invalid")
+      const resources = yield* Services.ResourceService
+      const id = server.knownIds.resources[0]!
+      const { resource } = yield* resources.getResource({ id })
+      expect(resource.id).toBe(id)
+      const users = yield* Stream.runCollect(resources.listNativeUsersStream({ resourceId: id }, { pageSize: 40 }))
+      expect(Chunk.size(users)).toBeGreaterThan(80)
+    }))
+
+  it.effect("a missing object is a typed not_found", () =>
+    Effect.gen(function*() {
+      const client = yield* DataAccessClient.DataAccessClient
+      const error = yield* Effect.flip(client.getResource({ id: "resource_missing" }))
+      expect(error._tag).toBe("ConnectError")
+      expect(error._tag === "ConnectError" && error.code).toBe("not_found")
+    }))
+
+  it.effect("faults switched on through the handle are retried without waiting", () =>
+    Effect.gen(function*() {
+      const server = yield* DataAccessTest.InProcess
+      yield* server.setFaults({ rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" }, times: 2 }] })
+      const satellites = yield* Services.SatelliteService
+      const page = yield* satellites.listSatellites({ limit: 5 })
+      expect(page.satellites.length).toBe(5)
+      const seen = (yield* server.requests).filter((r) => r.method === "ListSatellites")
+      expect(seen.map((r) => r.code)).toEqual(["unavailable", "unavailable", "ok"])
+      yield* server.setFaults({ rules: [] })
+    }))
+
+  it.effect("the client's headers reach the server, without the API key in its log", () =>
+    Effect.gen(function*() {
+      const server = yield* DataAccessTest.InProcess
+      const users = yield* Services.UserService
+      const created = yield* users.createHumanUserPassword({ email: server.knownIds.users[0]!.email })
+      expect(created.username.length).toBeGreaterThan(0)
+      const [last] = (yield* server.requests).slice(-1)
+      expect(last?.headers["user-agent"]).toBe(DataAccessClient.USER_AGENT)
+      expect(last?.headers["connect-protocol-version"]).toBe("1")
+      expect(last?.headers["x-api-key"]).toBeUndefined()
+    }))
+})
+
+describe("options", () => {
+  it.effect("client options apply and fixtures seed the server", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.gen(function*() {
+        const server = yield* DataAccessTest.InProcess
+        yield* server.setFaults({ rules: [{ fault: { _tag: "Unavailable" }, times: 1 }] })
+        const client = yield* DataAccessClient.DataAccessClient
+        return yield* Effect.flip(client.listLogQueries({ limit: 1 }))
+      }).pipe(Effect.provide(DataAccessTest.layer({ client: { retryPolicy: RetryPolicy.none } })))
+      expect(error._tag === "ConnectError" && error.code).toBe("unavailable")
+      expect(ClientError.isRetryableRead(error)).toBe(true)
+    }))
+
+  it.effect("an empty server has nothing to list", () =>
+    Effect.gen(function*() {
+      const client = yield* DataAccessClient.DataAccessClient
+      const page = yield* client.listSatellites({ limit: 10 })
+      expect(page.satellites).toEqual([])
+    }).pipe(Effect.provide(DataAccessTest.layer({ server: { data: "empty" } }))))
+})
