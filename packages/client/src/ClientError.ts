@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { ConnectError, transientCodes } from "@data-access/schema/ConnectError"
+import { ConnectError, hasCode, transientCodes } from "@data-access/schema/ConnectError"
 
 export {
   /**
@@ -24,7 +24,15 @@ export {
    * @since 0.1.0
    * @category errors
    */
-  ConnectError
+  ConnectError,
+  /**
+   * Whether an error is a `ConnectError` with a given code, for `Effect.catchIf`:
+   * `Effect.catchIf(ClientError.hasCode("not_found"), ...)`.
+   *
+   * @since 0.1.0
+   * @category guards
+   */
+  hasCode
 }
 
 /**
