@@ -6,7 +6,9 @@
  * @since 0.1.0
  */
 import * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema"
+import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import * as ConnectError from "./ConnectError.js"
 import * as Operations from "./Operations.js"
 
@@ -36,6 +38,17 @@ export const make = (options: { readonly version: string; readonly serverUrl?: s
   const defs: Record<string, unknown> = {}
   const schemaOf = (schema: Schema.Schema.All) =>
     OpenApiJsonSchema.makeWithDefs(schema as Schema.Schema<unknown, unknown>, { defs, defsPath: "#/components/schemas/", additionalPropertiesStrategy: "allow" })
+  // A refinement over a transformation (CreateHumanUserPasswordRequest's one-of rule over its
+  // nullable fields) is dropped from the wire form; its own `jsonSchema` annotation says it.
+  const bodyOf = (schema: Schema.Schema.All) => {
+    const own = SchemaAST.getJSONSchemaAnnotation(schema.ast)
+    const id = SchemaAST.getIdentifierAnnotation(schema.ast)
+    if (SchemaAST.isRefinement(schema.ast) && Option.isSome(own) && Option.isSome(id)) {
+      defs[id.value] = own.value
+      return { $ref: `#/components/schemas/${id.value}` }
+    }
+    return schemaOf(schema)
+  }
   const errorBody = schemaOf(ConnectError.ErrorBody)
   const errorResponse = (description: string) => ({
     description,
@@ -64,7 +77,7 @@ export const make = (options: { readonly version: string; readonly serverUrl?: s
             schema: { type: "string", pattern: "^[0-9]{1,10}$" }
           }
         ],
-        requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.request) } } },
+        requestBody: { required: true, content: { "application/json": { schema: bodyOf(op.request) } } },
         responses: {
           "200": { description: "Success", content: { "application/json": { schema: schemaOf(op.response) } } },
           default: errorResponse(

@@ -241,6 +241,16 @@ export const CreateHumanUserPasswordRequest = Schema.Struct({
     },
     {
       identifier: "CreateHumanUserPasswordRequest",
+      // The one-of rule in JSON Schema, for the OpenAPI document: exactly one of the three is a string.
+      jsonSchema: {
+        type: "object",
+        description: "Exactly one of email, username or id (the three variants of CreateHumanUserPasswordRequest).",
+        properties: Object.fromEntries(
+          ["email", "username", "id"].map((k) => [k, { anyOf: [{ type: "string", minLength: 1 }, { type: "null" }] }])
+        ),
+        oneOf: ["email", "username", "id"].map((k) => ({ required: [k], properties: { [k]: { type: "string" } } })),
+        additionalProperties: true
+      },
       arbitrary: () => (fc) =>
         fc.oneof(
           fc.emailAddress().map((email) => ({ email })),
