@@ -15,6 +15,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -325,7 +326,10 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     const server = yield* NodeHttpServer.make(() => Http.createServer({ keepAliveTimeout: 5_000 }), { port: options.port ?? 0, host }).pipe(
       Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
     )
-    yield* HttpServer.serveEffect(nodeApp(core.handle)).pipe(Effect.provideService(HttpServer.HttpServer, server))
+    // A server on a socket lives in real time, even when started from a test with a TestClock.
+    yield* HttpServer.serveEffect(nodeApp(core.handle).pipe(Effect.withClock(Clock.make()))).pipe(
+      Effect.provideService(HttpServer.HttpServer, server)
+    )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
     const urlHost = host.includes(":") ? `[${host}]` : host

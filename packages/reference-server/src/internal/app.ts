@@ -150,8 +150,13 @@ const parseBody = (bytes: Uint8Array): Record<string, unknown> | string => {
   return normalized as Record<string, unknown>
 }
 
-const errorOutput = (error: ConnectError.ConnectError, headers: Record<string, string>, v: ReadonlySet<ViolationName>): Output => {
-  let status = ConnectError.statusOf(error.code)
+const errorOutput = (
+  error: ConnectError.ConnectError,
+  headers: Record<string, string>,
+  v: ReadonlySet<ViolationName>,
+  protocolStatus?: number
+): Output => {
+  let status = protocolStatus ?? ConnectError.statusOf(error.code)
   if (v.has("wrong-status-for-code")) status = status === 400 ? 409 : 400
   const body = v.has("invalid-error-body") ? { error: error.message } : { code: error.code, message: error.message }
   return response(status, { ...headers, "content-type": "application/json" }, JSON.stringify(body))
@@ -237,13 +242,13 @@ export const makeApp = (state: AppState) => {
       let violations: ReadonlySet<ViolationName> = decision.violations
 
       const run: Effect.Effect<Output> = Effect.gen(function* () {
-        if (c === undefined) return errorOutput(ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`), base, violations)
+        if (c === undefined) return errorOutput(ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`), base, violations, 404)
         if (input.method !== "POST" && !violations.has("wrong-method-accepted")) {
-          return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, violations)
+          return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, violations, 405)
         }
         const contentType = (input.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
         if (contentType !== "application/json" && !violations.has("wrong-method-accepted")) {
-          return errorOutput(ConnectError.make("unknown", `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`), base, violations)
+          return errorOutput(ConnectError.make("unknown", `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`), base, violations, 415)
         }
         if (!violations.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
           return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, violations)
@@ -302,7 +307,7 @@ export const makeApp = (state: AppState) => {
         const timed: Effect.Effect<Output | Fail> =
           millis === undefined
             ? work
-            : Effect.map(Effect.timeoutOption(work, Duration.millis(millis)), (o) =>
+            : Effect.map(Effect.timeoutOption(Effect.interruptible(work), Duration.millis(millis)), (o) =>
                 Option.getOrElse(o, () => new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`)))
               )
         const out = yield* timed
