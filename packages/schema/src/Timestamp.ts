@@ -201,8 +201,10 @@ export const toDateTime = (t: Timestamp): DateTime.Utc => DateTime.unsafeMake(to
  * @category conversions
  */
 export const fromEpochMillis = (millis: number): Timestamp | undefined => {
-  const seconds = Math.floor(millis / 1000)
-  return make(seconds, Math.round((millis - seconds * 1000) * 1_000_000))
+  if (!Number.isFinite(millis)) return undefined
+  // Whole milliseconds exactly; a fraction rounded to the nanosecond, carrying into the next second.
+  const whole = Math.floor(millis)
+  return fromEpochNanos(BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000)))
 }
 
 /**

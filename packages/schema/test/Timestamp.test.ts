@@ -157,6 +157,13 @@ describe("Timestamp: values and conversions", () => {
     expect(Timestamp.fromDate(new Date(Number.NaN))).toBeUndefined()
   })
 
+  it("fractional milliseconds round to the nanosecond and carry", () => {
+    expect(Timestamp.format(Timestamp.fromEpochMillis(1.5)!)).toBe("1970-01-01T00:00:00.001500Z")
+    expect(Timestamp.format(Timestamp.fromEpochMillis(999.9999999999)!)).toBe("1970-01-01T00:00:01Z")
+    expect(Timestamp.format(Timestamp.fromEpochMillis(-0.5)!)).toBe("1969-12-31T23:59:59.999500Z")
+    expect(Timestamp.fromEpochMillis(Number.POSITIVE_INFINITY)).toBeUndefined()
+  })
+
   it("to and from nanoseconds since the epoch", () => {
     expect(Timestamp.fromEpochNanos(-1n)).toEqual(new Timestamp.Timestamp({ seconds: -1, nanos: 999_999_999 }))
     expect(Timestamp.format(Timestamp.fromEpochNanos(-1n)!)).toBe("1969-12-31T23:59:59.999999999Z")
