@@ -1,3 +1,4 @@
+/* global URL, console */
 // Writes openapi.json (the OpenAPI 3.1 document of the whole API) from the built operation table.
 import { readFileSync, writeFileSync } from "node:fs"
 import { make } from "../dist/OpenApi.js"
