@@ -1,0 +1,148 @@
+/**
+ * The `contract-tests` command line: options, the run (embedded reference server or a target),
+ * the reports and the exit code (0 all pass, 1 findings, 2 the run could not be made).
+ *
+ * @since 0.1.0
+ */
+import type * as CliApp from "@effect/cli/CliApp"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import { KnownIds } from "@data-access/schema"
+import * as ContractTests from "./ContractTests.js"
+import * as Embedded from "./Embedded.js"
+import * as Report from "./Report.js"
+
+const list = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.repeated,
+    Options.map((xs) => xs.flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x !== "")),
+    Options.withDescription(description)
+  )
+
+const options = {
+  baseUrl: Options.text("base-url").pipe(Options.optional, Options.withDescription("The deployment to test (https://api.example.com). Without it, the embedded reference server is started and tested.")),
+  apiKey: Options.redacted("api-key").pipe(
+    Options.withFallbackConfig(Config.redacted("DATA_ACCESS_API_KEY")),
+    Options.optional,
+    Options.withDescription("The API key (default: the DATA_ACCESS_API_KEY environment variable). Never printed.")
+  ),
+  fixtures: Options.file("fixtures", { exists: "yes" }).pipe(Options.optional, Options.withDescription("A KnownIds JSON file of existing object ids")),
+  seed: Options.integer("seed").pipe(Options.optional, Options.withDescription("The run seed (default: random, printed)")),
+  examples: Options.integer("examples").pipe(Options.withDefault(100), Options.withDescription("Generated examples per operation and property")),
+  operations: list("operations", "Only these operations (method names, comma separated or repeated)"),
+  excludeOperations: list("exclude-operations", "Leave out these operations"),
+  checks: list("checks", "Only these checks (check ids)"),
+  excludeChecks: list("exclude-checks", "Leave out these checks"),
+  readOnly: Options.boolean("read-only").pipe(Options.withDescription("Send no Create or Update request")),
+  rateLimit: Options.float("rate-limit").pipe(Options.optional, Options.withDescription("Requests per second (default 20 against a target, unlimited against the embedded server; 0 is unlimited)")),
+  timeout: Options.integer("timeout-ms").pipe(Options.withDefault(10_000), Options.withDescription("Per-request timeout in milliseconds")),
+  timeBudget: Options.integer("time-budget").pipe(Options.optional, Options.withDescription("Stop starting new examples after this many seconds")),
+  clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
+  maxRequests: Options.integer("max-requests").pipe(Options.optional, Options.withDescription("Never send more requests than this (default 200000)")),
+  concurrency: Options.integer("concurrency").pipe(Options.optional, Options.withDescription("Suites run at once (default 4 embedded, 2 against a target)")),
+  junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file")),
+  json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file")),
+  replay: Options.text("replay").pipe(Options.optional, Options.withDescription("Run only the case of this replay id (printed with each finding)")),
+  quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress lines on stderr"))
+}
+
+type Parsed = Command.Command.ParseConfig<typeof options>
+
+const some = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
+
+const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const stderr = (line: string) => process.stderr.write(line + "\n")
+    let fixtures: KnownIds.KnownIds | undefined
+    if (Option.isSome(args.fixtures)) {
+      const text = yield* fs.readFileString(args.fixtures.value)
+      fixtures = yield* KnownIds.decodeJson(text).pipe(
+        Effect.mapError((e) => new ContractTests.RunError({ reason: "BadOptions", message: `the fixtures file ${args.fixtures.pipe(Option.getOrElse(() => ""))} is not a KnownIds document: ${e.message}` }))
+      )
+    }
+    const rate = some(args.rateLimit)
+    const common = {
+      seed: some(args.seed),
+      examples: args.examples,
+      operations: args.operations,
+      excludeOperations: args.excludeOperations,
+      checks: args.checks,
+      excludeChecks: args.excludeChecks,
+      readOnly: args.readOnly,
+      timeout: `${args.timeout} millis`,
+      timeBudget: Option.isSome(args.timeBudget) ? `${args.timeBudget.value} seconds` : undefined,
+      clockSkew: `${args.clockSkew} millis`,
+      maxRequests: some(args.maxRequests),
+      replay: some(args.replay),
+      progress: args.quiet ? undefined : stderr
+    } satisfies Partial<ContractTests.Options>
+    const report = yield* Option.match(args.baseUrl, {
+      onNone: () =>
+        Embedded.run({
+          ...common,
+          rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
+          concurrency: some(args.concurrency) ?? 4
+        }).pipe(
+          Effect.catchTag("StartError", (e) => Effect.fail(new ContractTests.RunError({ reason: "Unreachable", message: `the embedded reference server did not start: ${e.message}` }))),
+          Effect.scoped
+        ),
+      onSome: (baseUrl) =>
+        Effect.gen(function* () {
+          if (Option.isNone(args.apiKey)) {
+            return yield* new ContractTests.RunError({ reason: "BadOptions", message: "an API key is needed: --api-key or the DATA_ACCESS_API_KEY environment variable" })
+          }
+          return yield* ContractTests.run({
+            ...common,
+            baseUrl,
+            apiKey: args.apiKey.value,
+            fixtures,
+            rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
+            concurrency: some(args.concurrency) ?? 2
+          })
+        })
+    })
+    const key = Option.getOrUndefined(Option.map(args.apiKey, Redacted.value))
+    const scrub = (s: string) => (key !== undefined && key.length >= 4 ? s.split(key).join("[redacted]") : s)
+    if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, scrub(Report.toJUnit(report)))
+    if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, scrub(Report.toJson(report)))
+    process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
+    yield* Ref.set(exitCode, Report.exitCode(report))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        const message = e._tag === "RunError" ? e.message : `${e._tag}: ${e.message}`
+        process.stderr.write(`contract-tests: the run could not be made: ${message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )
+
+/**
+ * Runs the command line with `argv` (as `process.argv`) and returns the exit code: 0 all pass,
+ * 1 findings, 2 the run could not be made (bad flags, target unreachable, key not accepted).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const main = (argv: ReadonlyArray<string>): Effect.Effect<number, never, HttpClient.HttpClient | CliApp.CliApp.Environment> =>
+  Effect.gen(function* () {
+    // --help and --version run no command and leave 0.
+    const exitCode = yield* Ref.make(0)
+    const command = Command.make("contract-tests", options, (args) => execute(args, exitCode)).pipe(
+      Command.withDescription("Property-based contract tests of the data-access management API")
+    )
+    const cli = Command.run(command, { name: "contract-tests", version: "0.1.0" })
+    const ok = yield* cli(argv).pipe(
+      Effect.as(true),
+      Effect.catchAll(() => Effect.succeed(false))
+    )
+    return ok ? yield* Ref.get(exitCode) : 2
+  })

@@ -1,0 +1,517 @@
+/**
+ * Runs the contract checks against a deployment and returns a `Report`. Usable from a user's
+ * own `@effect/vitest` suite:
+ *
+ * ```ts
+ * import { ContractTests } from "@data-access/contract-tests"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Redacted } from "effect"
+ *
+ * const report = yield* ContractTests.run({ baseUrl, apiKey: Redacted.make(key), examples: 20 }).pipe(
+ *   Effect.provide(NodeHttpClient.layerUndici)
+ * )
+ * expect(report.findings).toEqual([])
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
+import * as Schema from "effect/Schema"
+import { type KnownIds, Operations } from "@data-access/schema"
+import * as Checks from "./Checks.js"
+import * as Curl from "./Curl.js"
+import { type Exchange, makeTarget, post, type Target } from "./internal/http.js"
+import * as Inspect from "./internal/inspect.js"
+import type { Outcome } from "./internal/outcome.js"
+import { fromKnownIds, type Pools, poolOfOperation, poolOfIdentifier, requestPropertyNames } from "./internal/pools.js"
+import { type Context, globalSuites, type Op, type Suite, suitesOf } from "./internal/suites.js"
+import * as ReplayId from "./ReplayId.js"
+import type * as Report from "./Report.js"
+
+/**
+ * Options of a run. Only `baseUrl` and `apiKey` are required.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  /** Ids of existing objects (decisions.md section 9); List operations add what they find. */
+  readonly fixtures?: KnownIds.KnownIds | undefined
+  /** Default: a random seed, printed in the report. */
+  readonly seed?: number | undefined
+  /** Generated examples per operation and property (default 100). */
+  readonly examples?: number | undefined
+  /** Method names to run (default: all). */
+  readonly operations?: ReadonlyArray<string> | undefined
+  readonly excludeOperations?: ReadonlyArray<string> | undefined
+  /** Check ids to run (default: all). */
+  readonly checks?: ReadonlyArray<string> | undefined
+  readonly excludeChecks?: ReadonlyArray<string> | undefined
+  /** Send no Create or Update request. */
+  readonly readOnly?: boolean | undefined
+  /** Requests per second; `undefined` is unlimited. */
+  readonly rateLimit?: number | undefined
+  /** Per-request timeout (default 10 seconds). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Stop starting new examples after this long (default: none). */
+  readonly timeBudget?: Duration.DurationInput | undefined
+  /** Allowed clock difference between this machine and the server (default 5 seconds). */
+  readonly clockSkew?: Duration.DurationInput | undefined
+  /** Never send more requests than this (default 200000). */
+  readonly maxRequests?: number | undefined
+  /** Suites run at once (default 4). */
+  readonly concurrency?: number | undefined
+  /** Retry 429 and 503 answers after `Retry-After` (default true). */
+  readonly retryThrottled?: boolean | undefined
+  /** Run only the case of this replay id. */
+  readonly replay?: string | undefined
+  /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
+  readonly progress?: ((line: string) => void) | undefined
+}
+
+/**
+ * The run could not be made: bad options, the target unreachable, or every call unauthenticated.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RunError extends Schema.TaggedError<RunError>("@data-access/contract-tests/RunError")("RunError", {
+  reason: Schema.Literal("BadOptions", "Unreachable", "Unauthenticated"),
+  message: Schema.String
+}) {}
+
+const SHRINK_BUDGET = 60
+
+/** FNV-1a over text, as a 31-bit seed. */
+const hashSeed = (text: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0) & 0x7fffffff
+}
+
+/**
+ * The seed fast-check uses for one suite: derived from the run seed, the family and the method.
+ *
+ * @since 0.1.0
+ * @category seeds
+ */
+export const suiteSeed = (seed: number, family: string, method: string): number => hashSeed(`${seed}:${family}:${method}`)
+
+const newRunId = (): string => Math.random().toString(36).slice(2, 8).padEnd(6, "0")
+
+const scrubber = (apiKey: Redacted.Redacted<string>) => {
+  const key = Redacted.value(apiKey)
+  return (s: string): string => (key.length >= 4 ? s.split(key).join("[redacted]") : s)
+}
+
+interface Failure {
+  readonly index: string
+  readonly value: unknown
+  readonly outcome: Outcome
+  occurrences: number
+}
+
+interface SuiteResult {
+  readonly suite: Suite
+  readonly counts: Map<Checks.CheckId, { passed: number; failed: number; skipped: number; reasons: Set<string> }>
+  readonly findings: Array<Report.Finding>
+}
+
+const selectList = (all: ReadonlyArray<string>, include: ReadonlyArray<string> | undefined, exclude: ReadonlyArray<string> | undefined) =>
+  all.filter((x) => (include === undefined || include.length === 0 || include.includes(x)) && !(exclude ?? []).includes(x))
+
+const allOps = Operations.all as ReadonlyArray<Op>
+
+/** Discovery: every List operation adds the ids it returns to the pools. */
+const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined, readPages: number) =>
+  Effect.gen(function* () {
+    const base = fromKnownIds(fixtures ?? ({} as KnownIds.KnownIds))
+    const ids: Record<string, Array<string>> = Object.fromEntries(Object.entries(base.ids).map(([k, v]) => [k, [...v]]))
+    const byResource = new Map<string, Array<string>>()
+    const add = (pool: string | undefined, id: unknown) => {
+      if (pool === undefined || typeof id !== "string" || id === "") return
+      const list = (ids[pool] ??= [])
+      if (!list.includes(id)) list.push(id)
+    }
+    const notes: Array<string> = []
+    const listAll = (op: Op, body: Record<string, unknown>) =>
+      Effect.gen(function* () {
+        const items: Array<Record<string, unknown>> = []
+        let cursor: string | undefined
+        for (let page = 0; page < readPages; page++) {
+          const e = yield* target.send(post(op.path, cursor === undefined ? { ...body, limit: 500 } : { ...body, limit: 500, cursor }))
+          const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))) as Record<string, unknown> | undefined
+          const page_ = json?.[op.itemField ?? ""]
+          if (!Array.isArray(page_)) break
+          items.push(...page_.filter((x) => x !== null && typeof x === "object"))
+          const next = (json?.listMetadata as Record<string, unknown> | undefined)?.nextCursor
+          if (typeof next !== "string" || next === "") break
+          cursor = next
+        }
+        return items
+      })
+    // Lists without required references first, then ListNativeUsers-like lists per reference.
+    for (const op of allOps.filter((o) => o.kind === "list")) {
+      const pool = poolOfOperation(op)
+      const props = requestPropertyNames(op)
+      const refField = props.find((p) => p !== "limit" && /Id$/.test(p) && Schema.is(Schema.encodedSchema(op.request))({ limit: 1 }) === false)
+      if (refField === undefined) {
+        const items = yield* listAll(op, {})
+        for (const it of items) {
+          add(pool, it.id)
+          add("spaces", it.spaceId)
+        }
+      } else {
+        const refPool = poolOfIdentifier(refField.charAt(0).toUpperCase() + refField.slice(1, -2))
+        for (const refId of (refPool ? ids[refPool] : undefined)?.slice(0, 25) ?? []) {
+          const items = yield* listAll(op, { [refField]: refId })
+          for (const it of items) {
+            add(pool, it.id)
+            if (refField === "resourceId" && typeof it.id === "string") {
+              byResource.set(refId, [...(byResource.get(refId) ?? []), it.id])
+            }
+          }
+        }
+      }
+    }
+    const counts = Object.entries(ids)
+      .filter(([, v]) => v.length > 0)
+      .map(([k, v]) => `${k} ${v.length}`)
+    notes.push(`known ids: ${counts.join(", ") || "none"}; users ${base.users.length}`)
+    const pools: Pools = { ids, users: base.users, nativeUsersByResource: byResource }
+    return { pools, notes }
+  })
+
+const toFinding = (
+  suite: Suite,
+  failure: Failure,
+  path: string,
+  shrinkSteps: number,
+  seed: number,
+  baseUrl: string,
+  scrub: (s: string) => string
+): Report.Finding => {
+  const o = failure.outcome
+  const e: Exchange | undefined = o.exchange
+  const response: Report.Finding["response"] =
+    e === undefined
+      ? undefined
+      : Option.match(e.response, {
+          onNone: () => ({ _tag: "NoResponse" as const, error: scrub(e.transportError ?? "no response") }),
+          onSome: (r) => ({ _tag: "Response" as const, status: r.status, contentType: r.headers["content-type"], body: scrub(Inspect.excerpt(r, 800)) })
+        })
+  return {
+    check: o.check,
+    severity: Checks.byId.get(o.check)!.severity,
+    operation: suite.method,
+    cause: scrub(o.cause),
+    message: scrub(o.message),
+    detail: o.detail === undefined ? undefined : scrub(o.detail),
+    seed,
+    replayId: ReplayId.encode({ family: suite.family, method: suite.method, check: o.check, seed, path }),
+    curl: e === undefined ? "" : scrub(Curl.render(baseUrl, e.request)),
+    request: e === undefined ? { method: "", path: "", body: undefined } : { method: e.request.method, path: e.request.path, body: Curl.displayBody(e.request.body) },
+    response,
+    occurrences: failure.occurrences,
+    shrinkSteps
+  }
+}
+
+interface Limits {
+  readonly deadline: number | undefined
+  stoppedBy: string | undefined
+}
+
+const runSuite = (
+  suite: Suite,
+  seed: number,
+  selected: ReadonlySet<Checks.CheckId>,
+  baseUrl: string,
+  limits: Limits,
+  scrub: (s: string) => string,
+  replayPath: string | undefined
+) =>
+  Effect.gen(function* () {
+    const runtime = yield* Effect.runtime<never>()
+    const runEither = (a: unknown) => Runtime.runPromise(runtime)(Effect.either(suite.run(a)))
+    const counts: SuiteResult["counts"] = new Map()
+    const cell = (check: Checks.CheckId) => {
+      let c = counts.get(check)
+      if (c === undefined) counts.set(check, (c = { passed: 0, failed: 0, skipped: 0, reasons: new Set() }))
+      return c
+    }
+    const checksOf = suite.checks.filter((c) => selected.has(c))
+    const result: SuiteResult = { suite, counts, findings: [] }
+    if (suite.skip !== undefined) {
+      for (const c of checksOf) {
+        const x = cell(c)
+        x.skipped++
+        x.reasons.add(suite.skip)
+      }
+      return result
+    }
+    const sSeed = suiteSeed(seed, suite.family, suite.method)
+    const failures = new Map<string, Failure>()
+    const stopped = () => {
+      if (limits.stoppedBy !== undefined) return true
+      if (limits.deadline !== undefined && Date.now() > limits.deadline) limits.stoppedBy = "the time budget is spent"
+      return limits.stoppedBy !== undefined
+    }
+    let skippedExamples = 0
+    const evaluate = async (a: unknown, index: string) => {
+      if (stopped()) {
+        skippedExamples++
+        return
+      }
+      const r = await runEither(a)
+      if (Either.isLeft(r)) {
+        limits.stoppedBy = r.left.message
+        skippedExamples++
+        return
+      }
+      const byCheck = new Map<Checks.CheckId, boolean>()
+      for (const o of r.right) {
+        if (!selected.has(o.check)) continue
+        byCheck.set(o.check, (byCheck.get(o.check) ?? true) && o.ok)
+        if (!o.ok) {
+          const key = `${o.check}\u0000${o.cause}`
+          const f = failures.get(key)
+          if (f === undefined) failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
+          else f.occurrences++
+        }
+      }
+      for (const [c, ok] of byCheck) {
+        if (ok) cell(c).passed++
+        else cell(c).failed++
+      }
+    }
+    const cases = suite.cases
+    if (cases._tag === "Enumerated") {
+      const indices = replayPath === undefined ? Array.from({ length: cases.count }, (_, i) => i) : [Number(replayPath.split(":")[0])]
+      for (const i of indices) {
+        if (i < cases.count) yield* Effect.promise(() => evaluate(cases.at(i), String(i)))
+      }
+    } else if (replayPath !== undefined) {
+      yield* Effect.promise(async () => {
+        await fc.check(
+          fc.asyncProperty(cases.arbitrary, async (a) => {
+            await evaluate(a, replayPath)
+            return true
+          }),
+          { seed: sSeed, path: replayPath, numRuns: 1, endOnFailure: true }
+        )
+      })
+    } else {
+      let i = 0
+      yield* Effect.promise(async () => {
+        await fc.check(
+          fc.asyncProperty(cases.arbitrary, async (a) => {
+            await evaluate(a, String(i++))
+            return true
+          }),
+          { seed: sSeed, numRuns: cases.examples }
+        )
+      })
+    }
+    if (skippedExamples > 0 && limits.stoppedBy !== undefined) {
+      for (const c of checksOf) {
+        const x = cell(c)
+        x.skipped += skippedExamples
+        x.reasons.add(limits.stoppedBy)
+      }
+    }
+    // Shrink each distinct failure to a minimal example with the same check and cause.
+    for (const failure of failures.values()) {
+      let best = failure
+      let path = failure.index
+      let steps = 0
+      if (cases._tag === "Property" && replayPath === undefined && !stopped()) {
+        let evals = 0
+        const { check, cause } = failure.outcome
+        const details = yield* Effect.promise(() =>
+          fc.check(
+            fc.asyncProperty(cases.arbitrary, async (a) => {
+              if (evals >= SHRINK_BUDGET || stopped()) return true
+              evals++
+              const r = await runEither(a)
+              if (Either.isLeft(r)) return true
+              const same = r.right.find((o) => !o.ok && o.check === check && o.cause === cause)
+              if (same === undefined) return true
+              best = { ...failure, value: a, outcome: same }
+              return false
+            }),
+            { seed: sSeed, path: failure.index, numRuns: 1 }
+          )
+        )
+        if (details.failed && details.counterexamplePath !== null) {
+          path = details.counterexamplePath
+          steps = path.split(":").length - 1
+        }
+      }
+      result.findings.push(toFinding(suite, { ...best, occurrences: failure.occurrences }, path, steps, seed, baseUrl, scrub))
+    }
+    return result
+  })
+
+const validateOptions = (options: Options) => {
+  const methods = allOps.map((o) => o.method)
+  const bad = [...(options.operations ?? []), ...(options.excludeOperations ?? [])].filter((m) => !methods.includes(m))
+  if (bad.length > 0) return Either.left(new RunError({ reason: "BadOptions", message: `unknown operations: ${bad.join(", ")} (known: ${methods.join(", ")})` }))
+  const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter((c) => !Checks.isCheckId(c))
+  if (badChecks.length > 0) return Either.left(new RunError({ reason: "BadOptions", message: `unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})` }))
+  if (options.examples !== undefined && (!Number.isInteger(options.examples) || options.examples < 1)) {
+    return Either.left(new RunError({ reason: "BadOptions", message: "examples must be a positive integer" }))
+  }
+  if (options.replay !== undefined) {
+    const r = ReplayId.decode(options.replay)
+    if (Either.isLeft(r)) return Either.left(new RunError({ reason: "BadOptions", message: r.left.message }))
+    return Either.right(r.right)
+  }
+  return Either.right(undefined)
+}
+
+/** The first List operation that needs nothing but `limit`: the probe of reachability and auth. */
+const probeOperation = allOps.find((o) => o.kind === "list" && Schema.is(Schema.encodedSchema(o.request))({ limit: 1 }))!
+
+const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
+  const started = Date.now()
+  const replay = yield* validateOptions(options)
+  const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
+  const examples = options.examples ?? 100
+  const runId = newRunId()
+  const scrub = scrubber(options.apiKey)
+  const progress = (line: string) => options.progress?.(scrub(line))
+  const target = yield* makeTarget({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    rateLimit: options.rateLimit,
+    timeout: Duration.decode(options.timeout ?? "10 seconds"),
+    maxRequests: options.maxRequests ?? 200_000,
+    retryThrottled: options.retryThrottled ?? true
+  })
+  // Can the run be made at all?
+  const probe = yield* target.send(post(probeOperation.path, { limit: 1 })).pipe(Effect.orDie)
+  if (Option.isNone(probe.response)) {
+    return yield* new RunError({ reason: "Unreachable", message: scrub(`the target ${target.baseUrl} cannot be reached: ${probe.transportError ?? "no response"}`) })
+  }
+  if (probe.response.value.status === 401) {
+    return yield* new RunError({ reason: "Unauthenticated", message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}` })
+  }
+  progress(`contract-tests: run ${runId}, seed ${seed}, ${examples} examples per operation against ${target.baseUrl}`)
+  const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
+  progress(notes[0]!)
+  const methods = new Set(selectList(allOps.map((o) => o.method), options.operations, options.excludeOperations))
+  const selected = new Set(selectList(Checks.ids, options.checks, options.excludeChecks) as Array<Checks.CheckId>)
+  const ctx: Context = {
+    target,
+    pools,
+    runId,
+    skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
+    readOnly: options.readOnly ?? false,
+    examples
+  }
+  const groups: Array<{ readonly method: string; readonly writes: boolean; readonly suites: ReadonlyArray<Suite> }> = []
+  for (const op of allOps) {
+    if (!methods.has(op.method)) continue
+    const suites = suitesOf(op, ctx).filter((s) => s.checks.some((c) => selected.has(c)))
+    if (suites.length > 0) groups.push({ method: op.method, writes: op.kind === "create" || op.kind === "update", suites })
+  }
+  const global = globalSuites(ctx).filter((s) => s.checks.some((c) => selected.has(c)))
+  if (global.length > 0 && (options.operations === undefined || options.operations.length === 0)) groups.push({ method: "_", writes: false, suites: global })
+
+  const limits: Limits = { deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)), stoppedBy: undefined }
+  const results: Array<SuiteResult> = []
+  const total = groups.reduce((n, g) => n + g.suites.length, 0)
+  let done = 0
+  let findings = 0
+  const runGroup = (g: (typeof groups)[number]) =>
+    Effect.forEach(
+      g.suites,
+      (suite) =>
+        Effect.gen(function* () {
+          const t0 = Date.now()
+          const r = yield* runSuite(suite, seed, selected, target.baseUrl, limits, scrub, undefined)
+          results.push(r)
+          done++
+          findings += r.findings.length
+          const failed = [...r.counts.values()].reduce((n, c) => n + c.failed, 0)
+          const passedN = [...r.counts.values()].reduce((n, c) => n + c.passed, 0)
+          progress(
+            `[${done}/${total}] ${suite.method === "_" ? "(api)" : suite.method} ${suite.family}: ${suite.skip !== undefined ? `skipped (${suite.skip})` : `${passedN} passed, ${failed} failed`} · ${Date.now() - t0} ms · ${findings} findings so far`
+          )
+        }),
+      { discard: true }
+    )
+  const concurrency = options.concurrency ?? 4
+
+  if (replay !== undefined) {
+    const group = groups.find((g) => g.method === replay.method)
+    const suite = group?.suites.find((s) => s.family === replay.family)
+    if (suite === undefined) {
+      return yield* new RunError({ reason: "BadOptions", message: `replay id ${options.replay} names no suite of this run (${replay.family} of ${replay.method})` })
+    }
+    const r = yield* runSuite(suite, seed, new Set([replay.check]), target.baseUrl, limits, scrub, replay.path)
+    results.push(r)
+  } else {
+    // Writes first (they change what lists return), then the reads, so that paging and search
+    // see a stable snapshot. Suites of one operation run in order; operations run side by side.
+    yield* Effect.forEach(groups.filter((g) => g.writes), runGroup, { concurrency, discard: true })
+    yield* Effect.forEach(groups.filter((g) => !g.writes), runGroup, { concurrency, discard: true })
+  }
+
+  const cells: Array<Report.Cell> = []
+  for (const g of groups) {
+    for (const id of Checks.ids) {
+      const rs = results.filter((r) => r.suite.method === g.method && r.counts.has(id))
+      if (rs.length === 0) continue
+      const cs = rs.map((r) => r.counts.get(id)!)
+      cells.push({
+        operation: g.method,
+        check: id,
+        passed: cs.reduce((n, c) => n + c.passed, 0),
+        failed: cs.reduce((n, c) => n + c.failed, 0),
+        skipped: cs.reduce((n, c) => n + c.skipped, 0),
+        skipReasons: [...new Set(cs.flatMap((c) => [...c.reasons]))]
+      })
+    }
+  }
+  const order = (f: Report.Finding) => Checks.ids.indexOf(f.check) * 1000 + allOps.findIndex((o) => o.method === f.operation)
+  const allFindings = results.flatMap((r) => r.findings).sort((a, b) => order(a) - order(b))
+  if (limits.stoppedBy !== undefined) notes.push(`stopped early: ${limits.stoppedBy}`)
+  const report: Report.Report = {
+    runId,
+    seed,
+    target: target.baseUrl,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    requests: yield* target.sent,
+    examples,
+    readOnly: ctx.readOnly,
+    replay: options.replay,
+    cells,
+    findings: allFindings,
+    notes: notes.map(scrub)
+  }
+  return report
+})
+
+/**
+ * Runs the contract checks against `options.baseUrl` and returns the report. Fails with a
+ * `RunError` when the run cannot be made (bad options, target unreachable, key not accepted).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (options: Options): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> => Effect.scoped(runScoped(options))

@@ -1,0 +1,72 @@
+/**
+ * Renders a request as a `curl` command a user can paste. The API key is never written: the
+ * command reads it from `$DATA_ACCESS_API_KEY`, and secret fields of the body are shown as
+ * `[redacted]`.
+ *
+ * @since 0.1.0
+ */
+import { redactSecrets } from "./internal/ast.js"
+import type { RawRequest } from "./internal/http.js"
+import { WRONG_KEY } from "./internal/http.js"
+
+/**
+ * The environment variable the rendered command reads the key from.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const API_KEY_ENV = "DATA_ACCESS_API_KEY"
+
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+
+/**
+ * A request body as shown in reports: JSON with secret fields redacted, or the raw text when it
+ * is not JSON.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const displayBody = (body: string | undefined): string | undefined => {
+  if (body === undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return body
+  }
+  return JSON.stringify(redactSecrets(parsed))
+}
+
+/**
+ * The request as a one-line `curl` command against `baseUrl`.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const render = (baseUrl: string, request: RawRequest): string => {
+  const parts: Array<string> = ["curl", "-sS", "-i"]
+  if (request.method !== "GET") parts.push("-X", request.method)
+  parts.push(quote(baseUrl.replace(/\/+$/, "") + request.path))
+  switch (request.key) {
+    case "valid":
+      parts.push("-H", `"X-API-KEY: $${API_KEY_ENV}"`)
+      break
+    case "empty":
+      parts.push("-H", quote("X-API-KEY;"))
+      break
+    case "wrong":
+      parts.push("-H", quote(`X-API-KEY: ${WRONG_KEY}`))
+      break
+    case "missing":
+      break
+  }
+  if (request.contentType !== undefined) parts.push("-H", quote(`Content-Type: ${request.contentType}`))
+  if (request.protocolVersion !== undefined) parts.push("-H", quote(`Connect-Protocol-Version: ${request.protocolVersion}`))
+  for (const [k, v] of Object.entries(request.headers)) {
+    if (k.toLowerCase() === "x-api-key") continue
+    parts.push("-H", quote(`${k}: ${v}`))
+  }
+  const body = displayBody(request.body)
+  if (body !== undefined) parts.push("--data-binary", quote(body))
+  return parts.join(" ")
+}

@@ -1,0 +1,219 @@
+/**
+ * Invalid requests derived from the request schemas: each mutation breaks exactly one rule of
+ * the interface (a required field removed, a wrong JSON type, a string under its min length, a
+ * number out of range, a value outside an enum, a pattern broken, a one-of with two variants...).
+ *
+ * Candidates come from a walk of the schema's encoded-side AST (property signatures, refinements
+ * and their JSON Schema annotations, literals, unions, arrays); each candidate is kept only when
+ * the schema itself rejects it, so the schema is the oracle and no operation is listed by hand.
+ *
+ * @since 0.1.0
+ */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+
+/**
+ * One invalid request: the rule it breaks and the body to send.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Mutation {
+  /** A stable label of the broken rule (`limit: above maximum 500`); findings are deduplicated by it. */
+  readonly rule: string
+  /** The JSON body, one rule broken. */
+  readonly body: unknown
+}
+
+type Path = ReadonlyArray<string | number>
+
+interface Candidate {
+  readonly rule: string
+  readonly path: Path
+  /** `undefined` with `remove: true` deletes the key. */
+  readonly value: unknown
+  readonly remove?: boolean
+}
+
+const BOGUS = "not-a-valid-value"
+
+const pathText = (path: Path): string => (path.length === 0 ? "(body)" : path.map((p) => (typeof p === "number" ? `[${p}]` : p)).join(".").replace(/\.\[/g, "["))
+
+const jsonType = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)
+
+/** A value of another JSON type than `v` (never `null`, which means "not set"). */
+const wrongType = (v: unknown, ast: AST.AST): unknown => {
+  switch (jsonType(v)) {
+    case "string":
+      return 12345
+    case "number":
+      return "not-a-number"
+    case "boolean":
+      return "yes"
+    case "array":
+      return "not-an-array"
+    case "object":
+      return "not-an-object"
+    default:
+      return isNumeric(ast) ? "not-a-number" : 12345
+  }
+}
+
+const isNumeric = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "NumberKeyword":
+      return true
+    case "Refinement":
+      return isNumeric(ast.from)
+    case "Union":
+      return ast.types.some(isNumeric)
+    default:
+      return false
+  }
+}
+
+const isNullish = (ast: AST.AST): boolean =>
+  (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword"
+
+const jsonSchemaOf = (ast: AST.AST): Record<string, unknown> | undefined =>
+  ast.annotations[AST.JSONSchemaAnnotationId] as Record<string, unknown> | undefined
+
+const matches = (ast: AST.AST, value: unknown): boolean => Either.isRight(Schema.validateEither(Schema.make(AST.encodedAST(ast)))(value))
+
+const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candidate>, depth: number): void => {
+  if (depth > 64) return
+  const present = value !== undefined
+  switch (ast._tag) {
+    case "Refinement": {
+      const js = jsonSchemaOf(ast) ?? {}
+      const s = typeof value === "string" ? value : ""
+      if (typeof js.minLength === "number" && js.minLength >= 1) {
+        out.push({ rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: s.slice(0, js.minLength - 1) })
+      }
+      if (typeof js.maxLength === "number") {
+        out.push({ rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
+      }
+      if (typeof js.minimum === "number" && js.minimum > -2147483648) {
+        out.push({ rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
+      }
+      if (typeof js.maximum === "number" && js.maximum < 2147483647) {
+        out.push({ rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
+      }
+      if (js.type === "integer") {
+        out.push({ rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
+      }
+      if (typeof js.pattern === "string") {
+        for (const v of ["", "NOT VALID!", "a"]) out.push({ rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
+      }
+      if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        // A rule across fields (one-of): try each optional field removed and each absent one set.
+        const from = AST.encodedAST(ast.from)
+        if (from._tag === "TypeLiteral") {
+          const obj = value as Record<string, unknown>
+          const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
+          for (const p of from.propertySignatures) {
+            const name = String(p.name)
+            if (name in obj) out.push({ rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
+            else out.push({ rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
+          }
+        }
+      }
+      candidates(ast.from, value, path, out, depth + 1)
+      return
+    }
+    case "Transformation":
+      candidates(ast.from, value, path, out, depth + 1)
+      return
+    case "Literal":
+      if (ast.literal !== null) out.push({ rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
+      return
+    case "Union": {
+      const members = ast.types.filter((t) => !isNullish(t))
+      if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
+        out.push({ rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
+        return
+      }
+      for (const m of members) {
+        if (!present || matches(m, value)) candidates(m, value, path, out, depth + 1)
+      }
+      return
+    }
+    case "Suspend":
+      if (present) candidates(ast.f(), value, path, out, depth + 1)
+      return
+    case "TupleType": {
+      if (!present || !Array.isArray(value)) return
+      if (ast.elements.length > 0) out.push({ rule: `${pathText(path)}: empty array`, path, value: [] })
+      const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
+      if (elem !== undefined) {
+        if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
+        else {
+          const inner: Array<Candidate> = []
+          candidates(elem, undefined, [...path, 0], inner, depth + 1)
+          out.push(...inner)
+        }
+      }
+      return
+    }
+    case "TypeLiteral": {
+      if (!present || value === null || typeof value !== "object" || Array.isArray(value)) return
+      const obj = value as Record<string, unknown>
+      for (const p of ast.propertySignatures) {
+        const name = String(p.name)
+        const at = [...path, name]
+        const v = obj[name]
+        if (!p.isOptional) {
+          out.push({ rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
+          out.push({ rule: `${pathText(at)}: required field null`, path: at, value: null })
+        }
+        out.push({ rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
+        candidates(p.type, v, at, out, depth + 1)
+      }
+      return
+    }
+    default:
+      return
+  }
+}
+
+const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unknown => {
+  if (path.length === 0) return value
+  const [head, ...rest] = path
+  if (Array.isArray(root)) {
+    const copy = [...root]
+    const i = head as number
+    if (rest.length === 0 && remove) copy.splice(i, 1)
+    else copy[i] = setAt(copy[i], rest, value, remove)
+    return copy
+  }
+  const obj = root !== null && typeof root === "object" ? { ...(root as Record<string, unknown>) } : {}
+  const key = String(head)
+  if (rest.length === 0 && remove) delete obj[key]
+  else obj[key] = setAt(obj[key], rest, value, remove)
+  return obj
+}
+
+/**
+ * Every invalid variant of a valid encoded request, each breaking one rule, each rejected by
+ * the schema. Deterministic: the same input gives the same list in the same order.
+ *
+ * @since 0.1.0
+ * @category derivation
+ */
+export const derive = (schema: Schema.Schema.AnyNoContext, encoded: unknown): ReadonlyArray<Mutation> => {
+  const out: Array<Candidate> = []
+  candidates(schema.ast, encoded, [], out, 0)
+  const decode = Schema.decodeUnknownOption(schema)
+  const seen = new Set<string>()
+  const result: Array<Mutation> = []
+  for (const c of out) {
+    const body = setAt(encoded, c.path, c.value, c.remove === true)
+    const key = JSON.stringify(body)
+    if (seen.has(key)) continue
+    seen.add(key)
+    if (Option.isNone(decode(body))) result.push({ rule: c.rule, body })
+  }
+  return result
+}

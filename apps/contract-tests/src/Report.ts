@@ -1,0 +1,223 @@
+/**
+ * The report of a run: a cell per operation and check (passed, failed, skipped examples), the
+ * findings (one per check, operation and cause, each with its minimal reproduction), and its
+ * renderings: a terminal summary, JSON and JUnit XML. Nothing in a report holds the API key or
+ * a secret field's value.
+ *
+ * @since 0.1.0
+ */
+import { type CheckId, checks, type Severity } from "./Checks.js"
+
+/**
+ * Counts of one operation and one check. `operation` is `_` for cases of the whole API (unknown
+ * routes).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Cell {
+  readonly operation: string
+  readonly check: CheckId
+  readonly passed: number
+  readonly failed: number
+  readonly skipped: number
+  readonly skipReasons: ReadonlyArray<string>
+}
+
+/**
+ * One deviation from the contract, shrunk to a minimal input.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Finding {
+  readonly check: CheckId
+  readonly severity: Severity
+  readonly operation: string
+  /** What differs, without values: findings are deduplicated by check, operation and cause. */
+  readonly cause: string
+  readonly message: string
+  /** The part of the response that shows it. */
+  readonly detail: string | undefined
+  readonly seed: number
+  /** `--replay <id>` runs exactly this case again. */
+  readonly replayId: string
+  /** The request as a `curl` command; the key is read from `$DATA_ACCESS_API_KEY`. */
+  readonly curl: string
+  readonly request: { readonly method: string; readonly path: string; readonly body: string | undefined }
+  readonly response:
+    | { readonly _tag: "Response"; readonly status: number; readonly contentType: string | undefined; readonly body: string }
+    | { readonly _tag: "NoResponse"; readonly error: string }
+    | undefined
+  /** How many generated examples hit this cause. */
+  readonly occurrences: number
+  /** How many shrink steps led from the first failing example to this one. */
+  readonly shrinkSteps: number
+}
+
+/**
+ * A whole run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Report {
+  readonly runId: string
+  readonly seed: number
+  readonly target: string
+  readonly startedAt: string
+  readonly durationMs: number
+  readonly requests: number
+  readonly examples: number
+  readonly readOnly: boolean
+  /** Set for a `--replay` run. */
+  readonly replay: string | undefined
+  readonly cells: ReadonlyArray<Cell>
+  readonly findings: ReadonlyArray<Finding>
+  /** Run-level remarks: budget spent, time budget spent, what discovery found. */
+  readonly notes: ReadonlyArray<string>
+}
+
+/**
+ * Whether the run found nothing.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const passed = (report: Report): boolean => report.findings.length === 0
+
+/**
+ * The process exit code of a report: 0 when nothing was found, 1 for findings.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const exitCode = (report: Report): 0 | 1 => (passed(report) ? 0 : 1)
+
+/**
+ * Totals over all cells.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const totals = (report: Report): { readonly passed: number; readonly failed: number; readonly skipped: number } =>
+  report.cells.reduce((t, c) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0
+  })
+
+/**
+ * The report as JSON text.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const toJson = (report: Report): string => JSON.stringify(report, null, 2)
+
+const xml = (s: string): string =>
+  s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+
+/**
+ * A finding as plain text: message, replay id, curl and the response.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const findingText = (f: Finding): string => {
+  const lines = [
+    `[${f.severity}] ${f.check} · ${f.operation} · ${f.cause}`,
+    `  ${f.message}`,
+    ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
+    `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
+    `  ${f.curl}`
+  ]
+  if (f.response?._tag === "Response") lines.push(`  → HTTP ${f.response.status} ${f.response.contentType ?? ""} ${f.response.body}`.trimEnd())
+  else if (f.response?._tag === "NoResponse") lines.push(`  → no response: ${f.response.error}`)
+  return lines.join("\n")
+}
+
+/**
+ * The report as JUnit XML: a test suite per operation, a test case per check.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const toJUnit = (report: Report): string => {
+  const ops = [...new Set(report.cells.map((c) => c.operation))]
+  const t = totals(report)
+  const cases = (op: string) =>
+    report.cells
+      .filter((c) => c.operation === op)
+      .map((c) => {
+        const fs = report.findings.filter((f) => f.operation === op && f.check === c.check)
+        const name = `${op === "_" ? "(api)" : op} ${c.check}`
+        const head = `    <testcase classname="${xml(`contract.${op === "_" ? "api" : op}`)}" name="${xml(name)}" assertions="${c.passed + c.failed}">`
+        if (c.failed > 0 || fs.length > 0) {
+          return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map(findingText).join("\n\n"))}</failure>\n    </testcase>`
+        }
+        if (c.passed === 0 && c.skipped > 0) return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
+        return `${head}</testcase>`
+      })
+  const suites = ops.map((op) => {
+    const cells = report.cells.filter((c) => c.operation === op)
+    const failures = cells.filter((c) => c.failed > 0).length
+    const skipped = cells.filter((c) => c.failed === 0 && c.passed === 0 && c.skipped > 0).length
+    return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
+  })
+  const failures = report.cells.filter((c) => c.failed > 0).length
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract-tests" tests="${report.cells.length}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.startedAt)}">\n<!-- seed ${report.seed}, run ${xml(report.runId)}, ${report.requests} requests, ${t.passed} passed / ${t.failed} failed / ${t.skipped} skipped examples -->\n${suites.join("\n")}\n</testsuites>\n`
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length))
+const padStart = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s)
+
+/**
+ * The terminal summary: findings, then a table of operation by check (passed examples, `F`
+ * with the failed count, `skip`, or `·` when the check does not apply), then totals.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const toTerminal = (report: Report): string => {
+  const out: Array<string> = []
+  const t = totals(report)
+  if (report.findings.length > 0) {
+    out.push(`Findings (${report.findings.length}):`, "")
+    for (const f of report.findings) out.push(findingText(f), "")
+  }
+  const ids = checks.map((c) => c.id).filter((id) => report.cells.some((c) => c.check === id))
+  const ops = [...new Set(report.cells.map((c) => c.operation))]
+  const width = Math.max(10, ...ops.map((o) => o.length)) + 1
+  const col = 6
+  const header = pad("operation", width) + ids.map((_, i) => padStart(`c${i + 1}`, col)).join("")
+  out.push(header, "-".repeat(header.length))
+  for (const op of ops) {
+    const row = ids.map((id) => {
+      const c = report.cells.find((x) => x.operation === op && x.check === id)
+      const text = c === undefined ? "·" : c.failed > 0 ? `F${c.failed}` : c.passed > 0 ? String(c.passed) : c.skipped > 0 ? "skip" : "·"
+      return padStart(text, col)
+    })
+    out.push(pad(op === "_" ? "(api)" : op, width) + row.join(""))
+  }
+  out.push("", ids.map((id, i) => `c${i + 1} ${id}`).join("  "))
+  const skips = report.cells.filter((c) => c.skipped > 0 && c.passed === 0 && c.failed === 0)
+  if (skips.length > 0) {
+    const reasons = new Map<string, Array<string>>()
+    for (const c of skips) for (const r of c.skipReasons) reasons.set(r, [...(reasons.get(r) ?? []), `${c.operation}/${c.check}`])
+    out.push("", "Skipped:")
+    for (const [r, where] of reasons) out.push(`  ${r}: ${[...new Set(where.map((w) => w.split("/")[0]))].join(", ")}`)
+  }
+  for (const n of report.notes) out.push(`note: ${n}`)
+  out.push(
+    "",
+    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
+  )
+  return out.join("\n")
+}

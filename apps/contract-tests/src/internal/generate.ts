@@ -1,0 +1,153 @@
+/**
+ * Generated requests: valid ones from `Arbitrary.make(op.request)` with references to existing
+ * objects, names carrying the run prefix and sometimes unknown extra fields; invalid ones from
+ * the mutations of a valid one.
+ */
+import * as Arbitrary from "effect/Arbitrary"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import type { Operations } from "@data-access/schema"
+import * as Mutations from "../Mutations.js"
+import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
+
+type Op = Operations.Operation
+type Body = Record<string, unknown>
+
+export type Generated<A> = { readonly _tag: "Ok"; readonly arbitrary: fc.Arbitrary<A> } | { readonly _tag: "Skip"; readonly reason: string }
+
+/** Unknown field names: never a field of the interface, in either spelling. */
+const EXTRA_KEYS = ["ctUnknownField", "ct_unknown_extra", "xCtExtra"] as const
+
+const extras: fc.Arbitrary<Body> = fc.dictionary(
+  fc.constantFrom(...EXTRA_KEYS),
+  fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.dictionary(fc.constantFrom("a", "b"), fc.integer(), { maxKeys: 2 })),
+  { maxKeys: 2 }
+)
+
+const requiredFields = (op: Op): ReadonlySet<string> => {
+  const ast = Schema.encodedSchema(op.request).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  return new Set(tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : [])
+}
+
+/** The run prefix of every name the runner creates: `ct-<runid>-`. */
+export const namePrefix = (runId: string): string => `ct-${runId}-`
+
+const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
+
+/**
+ * Valid encoded requests of an operation, or the reason they cannot be made (a referenced list is
+ * empty).
+ */
+export const valid = (op: Op, pools: Pools, runId: string, options: { readonly unknownFields: boolean }): Generated<Body> => {
+  const props = requestPropertyNames(op)
+  const required = requiredFields(op)
+  const refs = props.flatMap((p) => {
+    const ref = referenceOf(op, p)
+    return ref === undefined ? [] : [{ field: p, ref }]
+  })
+  for (const { field, ref } of refs) {
+    if (ref._tag === "User" && pools.users.length === 0) return { _tag: "Skip", reason: "no users in the fixtures" }
+    if (ref._tag === "Identity") {
+      if (["group", "user", "resource_hostname"].every((t) => identityValues(pools, t).length === 0)) {
+        return { _tag: "Skip", reason: "no groups, users or connector hostnames for identityId" }
+      }
+    } else if (required.has(field) && valuesOf(pools, ref).length === 0) {
+      return { _tag: "Skip", reason: `no ${describeReference(ref)} in the fixtures or discovered (needed for ${field})` }
+    }
+  }
+  const decode = Schema.decodeUnknownEither(op.request)
+  const encode = Schema.encodeSync(op.request)
+  const prefix = namePrefix(runId)
+  const base = Arbitrary.make(op.request).map((a) => encode(a) as Body)
+  const arbitrary = fc
+    .record({
+      base,
+      picks: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
+      extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined)
+    })
+    .map(({ base, picks, extra }) => {
+      const body: Body = { ...base }
+      for (const { field, ref } of refs) {
+        if (ref._tag === "User") {
+          if (field in body && body[field] !== undefined) body[field] = pick(pools.users, picks[0])[ref.field]
+          continue
+        }
+        if (ref._tag === "Identity") {
+          const types = ["group", "user", "resource_hostname"].filter((t) => identityValues(pools, t).length > 0)
+          const type = typeof body.identityType === "string" && types.includes(body.identityType) ? body.identityType : pick(types, picks[1])
+          body.identityType = type
+          body[field] = pick(identityValues(pools, type), picks[2])
+          continue
+        }
+        const values = valuesOf(pools, ref)
+        if (values.length === 0) {
+          delete body[field]
+          continue
+        }
+        if (!required.has(field) && !(field in body)) continue
+        body[field] = pick(values, field === "nativeUserId" ? picks[1] : picks[0])
+      }
+      // A native user of the chosen resource, when both are referenced and pairs are known.
+      if (typeof body.resourceId === "string" && "nativeUserId" in body) {
+        const users = pools.nativeUsersByResource.get(body.resourceId)
+        if (users !== undefined && users.length > 0) body.nativeUserId = pick(users, picks[1])
+        else {
+          const withUsers = [...pools.nativeUsersByResource.entries()].filter(([, us]) => us.length > 0)
+          if (withUsers.length > 0) {
+            const [resourceId, us] = pick(withUsers, picks[0])
+            body.resourceId = resourceId
+            body.nativeUserId = pick(us, picks[1])
+          }
+        }
+      }
+      if ((op.kind === "create" || op.kind === "update") && typeof body.name === "string") {
+        const named = { ...body, name: prefix + body.name }
+        const short = { ...body, name: (prefix + body.name).slice(0, 63) }
+        body.name = Either.isRight(decode(named)) ? named.name : Either.isRight(decode(short)) ? short.name : body.name
+      }
+      return extra === undefined ? body : { ...extra, ...body }
+    })
+    .filter((b) => Either.isRight(decode(b)))
+  return { _tag: "Ok", arbitrary }
+}
+
+/** An invalid request: one mutation of a valid one. */
+export interface Invalid {
+  readonly rule: string
+  readonly body: unknown
+}
+
+/** Invalid requests: a valid request (without unknown fields) with one rule broken. */
+export const invalid = (op: Op, pools: Pools, runId: string): Generated<Invalid> => {
+  const v = valid(op, pools, runId, { unknownFields: false })
+  if (v._tag === "Skip") {
+    // Without existing ids, a placeholder still lets every rule be broken on its own.
+    const placeholder = Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
+    return { _tag: "Ok", arbitrary: mutate(op, placeholder) }
+  }
+  return { _tag: "Ok", arbitrary: mutate(op, v.arbitrary) }
+}
+
+const mutate = (op: Op, bodies: fc.Arbitrary<Body>): fc.Arbitrary<Invalid> =>
+  bodies
+    .map((b) => ({ b, ms: Mutations.derive(op.request, b) }))
+    .filter(({ ms }) => ms.length > 0)
+    .chain(({ ms }) => fc.constantFrom(...ms))
+
+/** A request whose id names nothing: the valid request with its `id` replaced. */
+export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> => {
+  if (!requestPropertyNames(op).includes("id")) return { _tag: "Skip", reason: "the request has no id" }
+  const v = valid(op, pools, runId, { unknownFields: false })
+  const base = v._tag === "Ok" ? v.arbitrary : Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
+  return {
+    _tag: "Ok",
+    arbitrary: fc
+      .tuple(base, fc.stringMatching(/^[0-9a-z]{26}$/))
+      .map(([b, suffix]) => ({ ...b, id: `ct-missing-${runId}-${suffix}` }))
+  }
+}
+
+export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))

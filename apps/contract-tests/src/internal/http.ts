@@ -1,0 +1,182 @@
+/**
+ * Raw HTTP exchanges with the target: full control of method, headers and body, the raw
+ * response kept for the checks. The API key never enters an `Exchange`: requests name which key
+ * to send (`valid`, `missing`, `empty`, `wrong`) and the key is put in only at send time.
+ */
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as RateLimiter from "effect/RateLimiter"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+
+/** Which `X-API-KEY` header a request carries. */
+export type KeyMode = "valid" | "missing" | "empty" | "wrong"
+
+/** The wrong key sent by the auth check: a made-up value, never a real key. */
+export const WRONG_KEY = "ct-not-a-valid-key-0000"
+
+export interface RawRequest {
+  readonly method: string
+  readonly path: string
+  readonly key: KeyMode
+  /** `Content-Type`; `undefined` sends none. */
+  readonly contentType: string | undefined
+  /** Extra headers (lowercase names); `Connect-Protocol-Version: 1` is sent unless `protocolVersion` is `undefined`. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly protocolVersion: string | undefined
+  readonly body: string | undefined
+}
+
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  /** The parsed body, when it is JSON. */
+  readonly json: Option.Option<unknown>
+}
+
+export interface Exchange {
+  readonly request: RawRequest
+  /** `None` when no response came (timeout, connection dropped or refused). */
+  readonly response: Option.Option<RawResponse>
+  readonly transportError: string | undefined
+  /** Local clock (epoch millis) when the response was complete. */
+  readonly receivedAt: number
+  readonly durationMs: number
+}
+
+/** A request with the usual defaults: POST, valid key, JSON, `Connect-Protocol-Version: 1`. */
+export const post = (path: string, body: unknown, overrides: Partial<RawRequest> = {}): RawRequest => ({
+  method: "POST",
+  path,
+  key: "valid",
+  contentType: "application/json",
+  headers: {},
+  protocolVersion: "1",
+  body: body === undefined ? undefined : JSON.stringify(body),
+  ...overrides
+})
+
+/** The request budget is spent: no more requests are sent. */
+export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>("@data-access/contract-tests/BudgetExhausted")(
+  "BudgetExhausted",
+  { maxRequests: Schema.Number }
+) {
+  override get message(): string {
+    return `the request budget of ${this.maxRequests} requests is spent`
+  }
+}
+
+export interface TargetOptions {
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  /** Requests per second; `undefined` is unlimited. */
+  readonly rateLimit: number | undefined
+  readonly timeout: Duration.Duration
+  readonly maxRequests: number
+  /** Retry 429 and 503 answers (after `Retry-After`, at most 3 times). */
+  readonly retryThrottled: boolean
+}
+
+export interface Target {
+  readonly baseUrl: string
+  readonly send: (request: RawRequest) => Effect.Effect<Exchange, BudgetExhausted>
+  readonly sent: Effect.Effect<number>
+}
+
+const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v
+  return out
+}
+
+const parseJson = (text: string): Option.Option<unknown> => {
+  if (text.length === 0) return Option.none()
+  return Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>
+}
+
+/** Builds the target: rate limit, request budget, per-request timeout, throttling retries. */
+export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const counter = yield* Ref.make(0)
+    const limiter =
+      options.rateLimit === undefined
+        ? <A, E, R>(eff: Effect.Effect<A, E, R>) => eff
+        : yield* RateLimiter.make({
+            limit: Math.max(1, Math.round(options.rateLimit)),
+            interval: "1 second",
+            algorithm: "token-bucket"
+          })
+    const baseUrl = options.baseUrl.replace(/\/+$/, "")
+
+    const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
+      Effect.gen(function* () {
+        const n = yield* Ref.getAndUpdate(counter, (c) => c + 1)
+        if (n >= options.maxRequests) return yield* new BudgetExhausted({ maxRequests: options.maxRequests })
+        const headers: Record<string, string> = { ...headersOf(request.headers) }
+        if (request.protocolVersion !== undefined) headers["connect-protocol-version"] = request.protocolVersion
+        switch (request.key) {
+          case "valid":
+            headers["x-api-key"] = Redacted.value(options.apiKey)
+            break
+          case "empty":
+            headers["x-api-key"] = ""
+            break
+          case "wrong":
+            headers["x-api-key"] = WRONG_KEY
+            break
+          case "missing":
+            break
+        }
+        let req = HttpClientRequest.make(request.method as "POST")(baseUrl + request.path)
+        if (request.body !== undefined) {
+          req = HttpClientRequest.setBody(req, HttpBody.text(request.body, request.contentType ?? "application/octet-stream"))
+        } else if (request.contentType !== undefined) {
+          headers["content-type"] = request.contentType
+        }
+        if (request.contentType !== undefined) headers["content-type"] = request.contentType
+        req = HttpClientRequest.setHeaders(req, headers)
+        const started = Date.now()
+        const result = yield* client.execute(req).pipe(
+          Effect.flatMap((res) =>
+            Effect.map(res.text, (text) => ({ status: res.status, headers: headersOf(res.headers), text, json: parseJson(text) }))
+          ),
+          Effect.scoped,
+          Effect.timeoutFail({ duration: options.timeout, onTimeout: () => `no response within ${Duration.format(options.timeout)}` }),
+          Effect.mapError((e) => (typeof e === "string" ? e : `${e._tag}: ${e.reason}`)),
+          Effect.either,
+          limiter
+        )
+        const receivedAt = Date.now()
+        return {
+          request,
+          response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
+          transportError: result._tag === "Left" ? result.left : undefined,
+          receivedAt,
+          durationMs: receivedAt - started
+        } satisfies Exchange
+      })
+
+    const send = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
+      Effect.gen(function* () {
+        let attempt = 0
+        while (true) {
+          const exchange = yield* once(request)
+          const status = Option.getOrUndefined(Option.map(exchange.response, (r) => r.status))
+          if (!options.retryThrottled || attempt >= 3 || (status !== 429 && status !== 503)) return exchange
+          attempt++
+          const retryAfter = Number(Option.getOrUndefined(exchange.response)?.headers["retry-after"] ?? "1")
+          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.2), 5) : 1
+          yield* Effect.sleep(Duration.seconds(seconds))
+        }
+      })
+
+    return { baseUrl, send, sent: Ref.get(counter) } satisfies Target
+  })

@@ -1,0 +1,182 @@
+/**
+ * Checks of one response on its own: no 5xx, success and error shapes, the response schema with
+ * JSON paths, timestamps against the response time.
+ */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { ConnectError, Operations, Timestamp } from "@data-access/schema"
+import { forEachProperty, identifierOf, redactSecrets, secretFieldNames } from "./ast.js"
+import type { Exchange, RawResponse } from "./http.js"
+import { fail, type Outcome, pass } from "./outcome.js"
+
+type Op = Operations.Operation
+
+/** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`). */
+export const timestampFields: ReadonlySet<string> = (() => {
+  const names = new Set<string>()
+  for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
+    forEachProperty(op.response.ast, (p) => {
+      if (typeof p.name === "string" && identifierOf(p.type) === "Timestamp") names.add(p.name)
+    })
+  }
+  return names
+})()
+
+/** Timestamp fields that name a future instant. */
+const futureFields = new Set(["expiresAt"])
+
+export const contentTypeIsJson = (r: RawResponse): boolean => /^application\/json\s*(;|$)/i.test(r.headers["content-type"] ?? "")
+
+/** The body shown in a finding: at most `max` characters, secrets redacted. */
+export const excerpt = (r: RawResponse, max = 600): string => {
+  const text = Option.match(r.json, { onNone: () => r.text, onSome: (j) => JSON.stringify(redactSecrets(j)) })
+  return text.length > max ? text.slice(0, max) + "…" : text
+}
+
+const describeStatus = (e: Exchange): string =>
+  Option.match(e.response, {
+    onNone: () => `no response (${e.transportError ?? "unknown"})`,
+    onSome: (r) => `HTTP ${r.status}${Option.isSome(r.json) && typeof (r.json.value as any)?.code === "string" ? ` ${(r.json.value as any).code}` : ""}`
+  })
+
+export const statusOf = (e: Exchange): number | undefined => Option.getOrUndefined(Option.map(e.response, (r) => r.status))
+
+/** The Connect code of an error response, when its body is a Connect error. */
+export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) =>
+      Option.flatMap(r.json, (j) => Option.map(Schema.decodeUnknownOption(ConnectError.ErrorBody)(j), (b) => b.code))
+    )
+  )
+
+export const summary = describeStatus
+
+/** no-server-errors: a response came, and it is not a 5xx. */
+export const noServerErrors = (e: Exchange): Outcome =>
+  Option.match(e.response, {
+    onNone: () => fail("no-server-errors", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
+    onSome: (r) =>
+      r.status >= 500 ? fail("no-server-errors", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r)) : pass("no-server-errors")
+  })
+
+/** success-shape: a 200 is `application/json` with a JSON object body. */
+export const successShape = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200) return undefined
+  if (!contentTypeIsJson(r)) return fail("success-shape", "content type", `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`, e)
+  const j = Option.getOrUndefined(r.json)
+  if (j === null || typeof j !== "object" || Array.isArray(j)) return fail("success-shape", "body not a JSON object", "the 200 body is not a JSON object", e, excerpt(r))
+  return pass("success-shape")
+}
+
+/** Statuses whose answer is the protocol's own (405, 415): the protocol check covers them. */
+const protocolStatuses = new Set([405, 415])
+
+/** error-shape: an error is a Connect error body whose code agrees with the HTTP status. */
+export const errorShape = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status === 200 || protocolStatuses.has(r.status)) return undefined
+  if (!contentTypeIsJson(r)) {
+    return fail("error-shape", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
+  }
+  const body = Option.getOrUndefined(r.json)
+  const decoded = Schema.decodeUnknownEither(ConnectError.ErrorBody)(body)
+  if (Either.isLeft(decoded)) {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
+    const path = issue ? issue.path.join(".") : ""
+    return fail("error-shape", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
+  }
+  if (!ConnectError.statusAgrees(decoded.right.code, r.status)) {
+    return fail(
+      "error-shape",
+      `status ${r.status} for ${decoded.right.code}`,
+      `code ${decoded.right.code} came with HTTP ${r.status}, expected ${ConnectError.statusOf(decoded.right.code)}`,
+      e,
+      excerpt(r)
+    )
+  }
+  return pass("error-shape")
+}
+
+const normalizePath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((p) => (typeof p === "number" ? "[]" : String(p))).join(".").replace(/\.\[\]/g, "[]")
+
+const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let v = root
+  for (const p of path) {
+    if (v === null || typeof v !== "object") return undefined
+    v = (v as Record<PropertyKey, unknown>)[p]
+  }
+  return v
+}
+
+/** Visits every timestamp field of a JSON value with its path. */
+const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, name: string, value: unknown) => void): void => {
+  const go = (v: unknown, path: ReadonlyArray<PropertyKey>): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => go(x, [...path, i]))
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (timestampFields.has(k) && x !== null && x !== undefined) f([...path, k], k, x)
+        else go(x, [...path, k])
+      }
+    }
+  }
+  go(root, [])
+}
+
+
+/** response-schema: the 200 body decodes with the operation's response schema; timestamps end in `Z`. */
+export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
+  const json = r.json.value
+  const decoded = Schema.decodeUnknownEither(op.response, { errors: "all" })(json)
+  if (Either.isLeft(decoded)) {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]!
+    const at = normalizePath(issue.path)
+    const secret = issue.path.some((p) => secretFieldNames.has(String(p)))
+    const shown = secret ? "[redacted]" : JSON.stringify(redactSecrets(valueAt(json, issue.path))) ?? "absent"
+    const message = secret ? `${issue._tag} (secret field, value not shown)` : issue.message.replace(/"[^"]{60,}"/g, "\"…\"")
+    return fail("response-schema", `${at}: ${issue._tag}`, `response ${at || "(body)"}: ${message}`, e, `${at || "(body)"} = ${shown}`)
+  }
+  let bad: Outcome | undefined
+  forEachTimestamp(json, (path, _name, value) => {
+    if (bad === undefined && typeof value === "string" && !value.endsWith("Z")) {
+      const at = normalizePath(path)
+      bad = fail("response-schema", `${at}: not Z`, `response ${at}: timestamp ${JSON.stringify(value)} is not written in UTC with Z`, e, `${at} = ${JSON.stringify(value)}`)
+    }
+  })
+  return bad ?? pass("response-schema")
+}
+
+/** timestamps: past fields not after the response time (plus skew), future fields after it (minus skew). */
+export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
+  let bad: Outcome | undefined
+  let seen = false
+  forEachTimestamp(r.json.value, (path, name, value) => {
+    if (bad !== undefined || typeof value !== "string") return
+    const t = Timestamp.parse(value)
+    if (typeof t === "string") return
+    seen = true
+    const at = normalizePath(path)
+    const millis = Timestamp.toEpochMillis(t)
+    if (futureFields.has(name)) {
+      if (millis <= e.receivedAt - skewMillis) {
+        bad = fail("timestamps", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+      }
+    } else if (millis > e.receivedAt + skewMillis) {
+      bad = fail("timestamps", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+    }
+  })
+  return bad ?? (seen ? pass("timestamps") : undefined)
+}
+
+/** The checks every response gets. */
+export const basic = (op: Op, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> =>
+  [noServerErrors(e), successShape(e), errorShape(e), responseSchema(op, e), timestamps(e, skewMillis)].filter(
+    (o): o is Outcome => o !== undefined
+  )

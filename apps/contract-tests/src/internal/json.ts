@@ -1,0 +1,55 @@
+/** JSON helpers: canonical text, zero-value equality, first difference. */
+
+export const isZero = (v: unknown): boolean =>
+  v === undefined || v === null || v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+
+export const canonical = (v: unknown): string => {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`
+  }
+  return JSON.stringify(v) ?? "null"
+}
+
+/** The first path where two JSON values differ, or `undefined` when they are equal. */
+export const firstDifference = (a: unknown, b: unknown, path = ""): string | undefined => {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${path || "(body)"} (length ${a.length} vs ${b.length})`
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`)
+      if (d !== undefined) return d
+    }
+    return undefined
+  }
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)])
+    for (const k of [...keys].sort()) {
+      const d = firstDifference((a as any)[k], (b as any)[k], path ? `${path}.${k}` : k)
+      if (d !== undefined) return d
+    }
+    return undefined
+  }
+  return canonical(a) === canonical(b) ? undefined : path || "(body)"
+}
+
+/**
+ * Whether a value read back equals what was sent, under proto3 JSON rules: a zero value sent
+ * reads back as absent or zero; objects compare on the keys that were sent.
+ */
+export const sameAsSent = (sent: unknown, got: unknown, skip: (key: string) => boolean = () => false): boolean => {
+  if (isZero(sent)) return isZero(got)
+  if (Array.isArray(sent)) return Array.isArray(got) && sent.length === got.length && sent.every((s, i) => sameAsSent(s, got[i], skip))
+  if (sent !== null && typeof sent === "object") {
+    if (got === null || typeof got !== "object") return false
+    return Object.entries(sent).every(([k, s]) => skip(k) || sameAsSent(s, (got as Record<string, unknown>)[k], skip))
+  }
+  return sent === got
+}
+
+export const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+
+export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
