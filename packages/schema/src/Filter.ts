@@ -29,13 +29,28 @@ export const Operator = Schema.Literal(
   "lower_than",
   "greater_than"
 )
-/** @since 0.1.0 @category filters */
+/**
+ * @since 0.1.0
+ * @category filters
+ */
 export type Operator = typeof Operator.Type
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export const GroupOperator = Schema.Literal("and", "or")
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export const STRING_VALUE_TYPE = "type.googleapis.com/google.protobuf.StringValue"
 
 /**
@@ -49,25 +64,46 @@ export const StringValue = Schema.Struct({
   value: Schema.optionalWith(Schema.String, { default: () => "" })
 }).annotations({ identifier: "StringValue" })
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export interface Condition<K extends string> {
   readonly key: K
   readonly operator: Operator
   readonly value?: { readonly "@type": typeof STRING_VALUE_TYPE; readonly value: string }
 }
-/** @since 0.1.0 @category filters */
+/**
+ * @since 0.1.0
+ * @category filters
+ */
 export interface ConditionEncoded<K extends string> {
   readonly key: K
   readonly operator: Operator
   readonly value?: { readonly "@type": typeof STRING_VALUE_TYPE; readonly value?: string | undefined } | null
 }
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export type Filter<K extends string> =
   | { readonly field: Condition<K> }
   | { readonly group: { readonly operator: "and" | "or"; readonly filters: readonly [Filter<K>, ...Array<Filter<K>>] } }
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export type FilterEncoded<K extends string> =
   | { readonly field: ConditionEncoded<K> }
   | {

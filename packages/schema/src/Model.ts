@@ -15,37 +15,82 @@ import { TimestampString } from "./Timestamp.js"
 // Enumerations
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category enums */
+/**
+
+ * @since 0.1.0
+
+ * @category enums
+
+ */
 export const ResourceTechnology = Schema.Literal(
   "ssh", "postgres", "mysql", "mongodb", "snowflake", "http", "s3", "bigquery", "kubernetes", "multi", "clickhouse", "redis", "grpc", "mcp", "web"
 )
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const SidecarTechnology = Schema.Literal(
   "ssh", "postgres", "mysql", "mongodb", "snowflake", "http", "s3", "bigquery", "kubernetes", "multi"
 )
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const ResourceProvider = Schema.Literal("", "aws-ec2", "aws-ecs")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const TlsCertificateStatus = Schema.Literal("none", "issuing", "issued")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const DnsRecordStatus = Schema.Literal("none", "pending", "success", "failed")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const SatelliteType = Schema.Literal("data_discovery", "data_classifier", "policy_data_loader", "ai")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const ScenarioMonitorStatus = Schema.Literal("active", "draft")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const SyncDirection = Schema.Literal("bidirectional", "platform_to_catalog", "catalog_to_platform")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const AggType = Schema.Literal("value_count", "avg", "sum", "min", "max", "p90", "p95", "p99")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const WorkerRuntime = Schema.Literal("python3.11", "nodejs18.x")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const PolicyDataLoaderStatus = Schema.Literal("draft", "active")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const DeletionPolicy = Schema.Literal("delete", "mark_for_deletion")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const PermissionStatus = Schema.Literal("draft", "dry-run", "active")
-/** @since 0.1.0 @category enums */
+/**
+ * @since 0.1.0
+ * @category enums
+ */
 export const IdentityType = Schema.Literal("user", "group", "resource_hostname")
 
 // ---------------------------------------------------------------------------------------------
@@ -64,10 +109,19 @@ export const ListMetadata = Schema.Struct({
   count: int(Schema.NonNegativeInt),
   nextCursor: str
 }).annotations({ identifier: "ListMetadata" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ListMetadata extends Schema.Schema.Type<typeof ListMetadata> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Space = Schema.Struct({
   id: Id,
   name: str,
@@ -76,10 +130,19 @@ export const Space = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Space" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Space extends Schema.Schema.Type<typeof Space> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Group = Schema.Struct({
   id: Id,
   name: str,
@@ -89,14 +152,23 @@ export const Group = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Group" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Group extends Schema.Schema.Type<typeof Group> {}
 
 // ---------------------------------------------------------------------------------------------
 // Connectors
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Connector = Schema.Struct({
   id: Id,
   name: str,
@@ -106,10 +178,19 @@ export const Connector = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Connector" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Connector extends Schema.Schema.Type<typeof Connector> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const ConnectorHostname = Schema.Struct({
   id: Id,
   hostname: str,
@@ -122,10 +203,19 @@ export const ConnectorHostname = Schema.Struct({
   dnsRecord: str,
   dnsRecordStatus: enumeration(DnsRecordStatus)
 }).annotations({ identifier: "ConnectorHostname" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ConnectorHostname extends Schema.Schema.Type<typeof ConnectorHostname> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Listener = Schema.Struct({
   id: Id,
   name: str,
@@ -135,10 +225,19 @@ export const Listener = Schema.Struct({
   updatedAt: timestamp,
   connector: nested(Connector)
 }).annotations({ identifier: "Listener" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Listener extends Schema.Schema.Type<typeof Listener> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const ConnectorListenerLink = Schema.Struct({
   id: Id,
   listener: nested(Listener),
@@ -147,7 +246,10 @@ export const ConnectorListenerLink = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "ConnectorListenerLink" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ConnectorListenerLink extends Schema.Schema.Type<typeof ConnectorListenerLink> {}
 
 // ---------------------------------------------------------------------------------------------
@@ -174,10 +276,19 @@ export const Resource = Schema.Struct({
   updatedAt: timestamp,
   provider: enumeration(ResourceProvider)
 }).annotations({ identifier: "Resource" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Resource extends Schema.Schema.Type<typeof Resource> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Sidecar = Schema.Struct({
   id: Id,
   name: str,
@@ -188,10 +299,19 @@ export const Sidecar = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Sidecar" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Sidecar extends Schema.Schema.Type<typeof Sidecar> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const SidecarResourceLink = Schema.Struct({
   id: Id,
   sidecar: nested(Sidecar),
@@ -199,10 +319,19 @@ export const SidecarResourceLink = Schema.Struct({
   port: int(PortOrZero),
   terminationProtection: bool
 }).annotations({ identifier: "SidecarResourceLink" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface SidecarResourceLink extends Schema.Schema.Type<typeof SidecarResourceLink> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Satellite = Schema.Struct({
   id: Id,
   name: str,
@@ -213,14 +342,23 @@ export const Satellite = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Satellite" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Satellite extends Schema.Schema.Type<typeof Satellite> {}
 
 // ---------------------------------------------------------------------------------------------
 // Native users and identity links
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const NativeUserBasic = Schema.Struct({
   username: str,
   usernameIsEnv: bool,
@@ -246,7 +384,10 @@ export const NativeUser = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "NativeUser" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface NativeUser extends Schema.Schema.Type<typeof NativeUser> {}
 
 /**
@@ -267,7 +408,13 @@ export const OpaqueObject = Schema.Record({ key: Schema.String, value: Schema.Un
     )
 })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const NativeUserIdentityLink = Schema.Struct({
   id: Id,
   group: nested(Group),
@@ -278,14 +425,23 @@ export const NativeUserIdentityLink = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "NativeUserIdentityLink" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface NativeUserIdentityLink extends Schema.Schema.Type<typeof NativeUserIdentityLink> {}
 
 // ---------------------------------------------------------------------------------------------
 // Monitoring, policies, permissions
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const ScenarioMonitor = Schema.Struct({
   id: Id,
   name: str,
@@ -294,10 +450,19 @@ export const ScenarioMonitor = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "ScenarioMonitor" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface ScenarioMonitor extends Schema.Schema.Type<typeof ScenarioMonitor> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const PolicyStageConfiguration = Schema.Struct({
   id: Id,
   connectorId: str,
@@ -308,7 +473,10 @@ export const PolicyStageConfiguration = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "PolicyStageConfiguration" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PolicyStageConfiguration extends Schema.Schema.Type<typeof PolicyStageConfiguration> {}
 
 /**
@@ -335,7 +503,13 @@ export const WorkerSchedule = Schema.String.pipe(
       .map((parts) => parts.join(" "))
 })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const PolicyDataLoader = Schema.Struct({
   id: Id,
   name: NonEmptyString,
@@ -349,7 +523,10 @@ export const PolicyDataLoader = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "PolicyDataLoader" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface PolicyDataLoader extends Schema.Schema.Type<typeof PolicyDataLoader> {}
 
 /**
@@ -368,7 +545,13 @@ export const DiscoverySchedule = Schema.String.pipe(
   arbitrary: () => (fc) => fc.oneof(fc.constantFrom("6h", "12h", "18h", "24h"), fc.constantFrom("0 3 * * *", "*/15 * * * *", "0 0 1 * 1-5"))
 })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const DataDiscoveryConfiguration = Schema.Struct({
   id: Id,
   resourceId: NonEmptyString,
@@ -380,10 +563,19 @@ export const DataDiscoveryConfiguration = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "DataDiscoveryConfiguration" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface DataDiscoveryConfiguration extends Schema.Schema.Type<typeof DataDiscoveryConfiguration> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const Permission = Schema.Struct({
   id: Id,
   name: NonEmptyString,
@@ -394,14 +586,23 @@ export const Permission = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "Permission" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface Permission extends Schema.Schema.Type<typeof Permission> {}
 
 // ---------------------------------------------------------------------------------------------
 // Integrations
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const CatalogVendorA = Schema.Struct({
   webhookSecret: secret,
   apiKey: secret,
@@ -409,7 +610,13 @@ export const CatalogVendorA = Schema.Struct({
   syncedEntities: array(Schema.String)
 }).annotations({ identifier: "CatalogVendorA" })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const DataCatalogIntegration = Schema.Struct({
   catalogVendorA: nested(CatalogVendorA),
   id: Id,
@@ -418,10 +625,19 @@ export const DataCatalogIntegration = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "DataCatalogIntegration" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface DataCatalogIntegration extends Schema.Schema.Type<typeof DataCatalogIntegration> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const MdmVendorA = Schema.Struct({
   apiKey: secret,
   apiUrl: str
@@ -441,16 +657,31 @@ export const MdmIntegration = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "MdmIntegration" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface MdmIntegration extends Schema.Schema.Type<typeof MdmIntegration> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const BiVendorA = Schema.Struct({
   apiKey: secret,
   apiSecret: secret
 }).annotations({ identifier: "BiVendorA" })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const BiIntegration = Schema.Struct({
   biVendorA: nested(BiVendorA),
   id: Id,
@@ -459,14 +690,23 @@ export const BiIntegration = Schema.Struct({
   linkedDbUserId: str,
   sync: bool
 }).annotations({ identifier: "BiIntegration" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface BiIntegration extends Schema.Schema.Type<typeof BiIntegration> {}
 
 // ---------------------------------------------------------------------------------------------
 // Logs
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const EncryptionKey = Schema.Struct({
   id: Id,
   provider: str,
@@ -476,22 +716,43 @@ export const EncryptionKey = Schema.Struct({
   createdAt: timestamp,
   updatedAt: timestamp
 }).annotations({ identifier: "EncryptionKey" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface EncryptionKey extends Schema.Schema.Type<typeof EncryptionKey> {}
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const LogQueryFilter = Schema.Struct({
   name: str,
   values: array(Schema.String)
 }).annotations({ identifier: "LogQueryFilter" })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const MetricAggregation = Schema.Struct({
   field: str,
   aggType: enumeration(AggType)
 }).annotations({ identifier: "MetricAggregation" })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const LogQuery = Schema.Struct({
   query: str,
   filters: array(LogQueryFilter),
@@ -500,14 +761,23 @@ export const LogQuery = Schema.Struct({
   metricAggregation: nested(MetricAggregation)
 }).annotations({ identifier: "LogQuery" })
 
-/** @since 0.1.0 @category models */
+/**
+
+ * @since 0.1.0
+
+ * @category models
+
+ */
 export const LogQueryMetadata = Schema.Struct({
   id: Id,
   name: str,
   createdBy: str,
   query: nested(LogQuery)
 }).annotations({ identifier: "LogQueryMetadata" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface LogQueryMetadata extends Schema.Schema.Type<typeof LogQueryMetadata> {}
 
 // ---------------------------------------------------------------------------------------------
@@ -527,5 +797,8 @@ export const HumanUserPassword = Schema.Struct({
   expiresAt: TimestampString,
   createdAt: TimestampString
 }).annotations({ identifier: "HumanUserPassword" })
-/** @since 0.1.0 @category models */
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface HumanUserPassword extends Schema.Schema.Type<typeof HumanUserPassword> {}

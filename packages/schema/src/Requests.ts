@@ -78,7 +78,13 @@ export const listFields = {
   order: opt(Order)
 } as const
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export const SatelliteFilterKeys = [
   "id",
   "name",
@@ -88,12 +94,24 @@ export const SatelliteFilterKeys = [
   "created_at",
   "updated_at"
 ] as const
-/** @since 0.1.0 @category filters */
+/**
+ * @since 0.1.0
+ * @category filters
+ */
 export const SatelliteFilter = Filter.make(SatelliteFilterKeys, "SatelliteFilter")
 
-/** @since 0.1.0 @category filters */
+/**
+
+ * @since 0.1.0
+
+ * @category filters
+
+ */
 export const MdmFilterKeys = ["id", "name", "type", "created_at", "updated_at"] as const
-/** @since 0.1.0 @category filters */
+/**
+ * @since 0.1.0
+ * @category filters
+ */
 export const MdmFilter = Filter.make(MdmFilterKeys, "MdmIntegrationFilter")
 
 const searchFields = <const L extends readonly [string, ...Array<string>]>(...fields: L) =>
@@ -105,10 +123,22 @@ const searchFields = <const L extends readonly [string, ...Array<string>]>(...fi
 // Requests, in the order of the interface's endpoint table
 // ---------------------------------------------------------------------------------------------
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListScenarioMonitorsRequest = Schema.Struct(listFields).annotations({ identifier: "ListScenarioMonitorsRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreateNativeUserIdentityLinkRequest = Schema.Struct({
   nativeUserId: NonEmptyString,
   identityId: NonEmptyString,
@@ -116,7 +146,13 @@ export const CreateNativeUserIdentityLinkRequest = Schema.Struct({
   terminationProtection: opt(Schema.Boolean)
 }).annotations({ identifier: "CreateNativeUserIdentityLinkRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const UpdateConnectorHostnameRequest = Schema.Struct({
   id: Id,
   hostname: opt(Schema.String),
@@ -127,20 +163,44 @@ export const UpdateConnectorHostnameRequest = Schema.Struct({
   privateKey: optSecret(Base64Secret, "base64 bytes")
 }).annotations({ identifier: "UpdateConnectorHostnameRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const GetResourceRequest = Schema.Struct({ id: Id }).annotations({ identifier: "GetResourceRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListPolicyStageConfigurationsRequest = Schema.Struct(listFields).annotations({
   identifier: "ListPolicyStageConfigurationsRequest"
 })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const GetDataCatalogIntegrationRequest = Schema.Struct({ id: Id }).annotations({
   identifier: "GetDataCatalogIntegrationRequest"
 })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const GetPolicyStageConfigurationRequest = Schema.Struct({ id: Id }).annotations({
   identifier: "GetPolicyStageConfigurationRequest"
 })
@@ -167,34 +227,70 @@ export const ConnectorName = Schema.String.pipe(
   }
 })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreateConnectorRequest = Schema.Struct({
   name: ConnectorName,
   terminationProtection: opt(Schema.Boolean),
   spaceId: opt(Schema.String)
 }).annotations({ identifier: "CreateConnectorRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptyString }).annotations({
   identifier: "GetEncryptionKeysByKeyIdRequest"
 })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListLogQueriesRequest = Schema.Struct(listFields).annotations({ identifier: "ListLogQueriesRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListNativeUsersRequest = Schema.Struct({
   ...listFields,
   resourceId: NonEmptyString
 }).annotations({ identifier: "ListNativeUsersRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const UpdateConnectorListenerLinkRequest = Schema.Struct({
   id: Id,
   terminationProtection: opt(Schema.Boolean)
 }).annotations({ identifier: "UpdateConnectorListenerLinkRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListIntegrationsMDMRequest = Schema.Struct({
   ...listFields,
   searchFields: searchFields("id", "name", "type"),
@@ -202,7 +298,13 @@ export const ListIntegrationsMDMRequest = Schema.Struct({
   filter: opt(MdmFilter)
 }).annotations({ identifier: "ListIntegrationsMDMRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreatePolicyDataLoaderRequest = Schema.Struct({
   name: NonEmptyString,
   description: opt(Schema.String),
@@ -261,7 +363,13 @@ export const CreateHumanUserPasswordRequest = Schema.Struct({
   )
 )
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreateDataDiscoveryConfigurationRequest = Schema.Struct({
   resourceId: NonEmptyString,
   nativeUserId: NonEmptyString,
@@ -271,7 +379,13 @@ export const CreateDataDiscoveryConfigurationRequest = Schema.Struct({
   path: opt(Schema.String)
 }).annotations({ identifier: "CreateDataDiscoveryConfigurationRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreatePermissionRequest = Schema.Struct({
   name: NonEmptyString,
   description: NonEmptyString,
@@ -280,7 +394,13 @@ export const CreatePermissionRequest = Schema.Struct({
   terminationProtection: opt(Schema.Boolean)
 }).annotations({ identifier: "CreatePermissionRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreateBIIntegrationRequest = Schema.Struct({
   name: NonEmptyString,
   biVendorA: Schema.Struct({
@@ -291,7 +411,13 @@ export const CreateBIIntegrationRequest = Schema.Struct({
   sync: opt(Schema.Boolean)
 }).annotations({ identifier: "CreateBIIntegrationRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const CreateIntegrationMDMRequest = Schema.Struct({
   mdmVendorA: Schema.Struct({
     apiKey: optSecret(Secret, "a string"),
@@ -300,13 +426,25 @@ export const CreateIntegrationMDMRequest = Schema.Struct({
   name: NonEmptyString
 }).annotations({ identifier: "CreateIntegrationMDMRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const UpdateSidecarResourceLinkRequest = Schema.Struct({
   id: Id,
   terminationProtection: opt(Schema.Boolean)
 }).annotations({ identifier: "UpdateSidecarResourceLinkRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const UpdateSatelliteRequest = Schema.Struct({
   id: Id,
   name: opt(NonEmptyString),
@@ -314,7 +452,13 @@ export const UpdateSatelliteRequest = Schema.Struct({
   spaceId: opt(Schema.String)
 }).annotations({ identifier: "UpdateSatelliteRequest" })
 
-/** @since 0.1.0 @category requests */
+/**
+
+ * @since 0.1.0
+
+ * @category requests
+
+ */
 export const ListSatellitesRequest = Schema.Struct({
   ...listFields,
   searchFields: searchFields("id", "name"),
