@@ -16,7 +16,7 @@ export const rpc = (
   server: { readonly url: string; readonly apiKeys: ReadonlyArray<string> },
   method: Operations.MethodName | string,
   body: unknown,
-  init: { readonly headers?: Record<string, string | undefined>; readonly httpMethod?: string; readonly raw?: BodyInit | undefined } = {}
+  init: { readonly headers?: Record<string, string | undefined>; readonly httpMethod?: string; readonly raw?: string | Uint8Array | undefined } = {}
 ): Effect.Effect<Reply> =>
   Effect.promise(async () => {
     const op = Operations.operations[method as Operations.MethodName]

@@ -103,7 +103,7 @@ describe("paging, search and filters on generated data", () => {
       const server = yield* ReferenceServer.start({ data: "empty" })
       const satellites = generateSatellites()
       yield* server.seed({ satellites })
-      const encoded = satellites.map(encodeSatellite)
+      const encoded = satellites.map((s) => encodeSatellite(s))
       const asc = expectedOrder(encoded)
       expect(new Set(asc).size).toBe(SATELLITES)
       for (const limit of [1, 7, 500]) {
@@ -130,7 +130,7 @@ describe("paging, search and filters on generated data", () => {
       const server = yield* ReferenceServer.start({ data: "empty" })
       const satellites = generateSatellites()
       yield* server.seed({ satellites })
-      const encoded = satellites.map(encodeSatellite)
+      const encoded = satellites.map((s) => encodeSatellite(s))
       const filters = FastCheck.sample(Arbitrary.make(Requests.SatelliteFilter), { numRuns: 120, seed: 7 })
       // Conditions that compare against values the data holds, so that filters match something.
       const pinned = encoded.slice(0, 20).flatMap((s) => [

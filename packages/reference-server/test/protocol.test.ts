@@ -52,7 +52,7 @@ layer(serverLayer({ maxBodyBytes: 64 * 1024 }))("Connect protocol", (it) => {
     Effect.gen(function* () {
       const server = yield* TestServer
       for (const raw of ["", "{", "not json", "[]", "null", "42", '"text"', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])]) {
-        const reply = yield* rpc(server, "GetResource", undefined, { raw: raw as BodyInit })
+        const reply = yield* rpc(server, "GetResource", undefined, { raw })
         expect(reply.status, String(raw)).toBe(400)
         expect(reply.json.code).toBe("invalid_argument")
       }
