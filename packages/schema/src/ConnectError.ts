@@ -52,7 +52,9 @@ export const codes = Object.keys(statusByCode) as ReadonlyArray<Code>
  * @since 0.1.0
  * @category codes
  */
-export const Code: Schema.Schema<Code> = Schema.Literal(...(codes as [Code, ...Array<Code>])).annotations({
+export const Code: Schema.Schema<Code> = Schema.Literal(
+  ...(codes as [Code, ...Array<Code>])
+).annotations({
   identifier: "ConnectCode"
 })
 
@@ -173,11 +175,15 @@ export const transientCodes: ReadonlySet<Code> = new Set([
  * @since 0.1.0
  * @category errors
  */
-export class ConnectError extends Schema.TaggedError<ConnectError>("@data-access/schema/ConnectError")("ConnectError", {
+export class ConnectError extends Schema.TaggedError<ConnectError>(
+  "@data-access/schema/ConnectError"
+)("ConnectError", {
   code: Code,
   message: Schema.String,
   details: Schema.optionalWith(Schema.Array(ErrorDetail), { default: () => [] }),
-  httpStatus: Schema.optional(Schema.Number.annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) })),
+  httpStatus: Schema.optional(
+    Schema.Number.annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) })
+  ),
   requestId: Schema.optional(Schema.String),
   rateLimit: Schema.optional(RateLimit),
   /** The operation (`ResourceService/GetResource`) when known. */
@@ -209,14 +215,18 @@ export class ConnectError extends Schema.TaggedError<ConnectError>("@data-access
  * @since 0.1.0
  * @category constructors
  */
-export const make = (code: Code, message: string, extra?: Partial<Omit<ConstructorParameters<typeof ConnectError>[0], "code" | "message">>): ConnectError =>
-  new ConnectError({ code, message, ...extra })
+export const make = (
+  code: Code,
+  message: string,
+  extra?: Partial<Omit<ConstructorParameters<typeof ConnectError>[0], "code" | "message">>
+): ConnectError => new ConnectError({ code, message, ...extra })
 
 /**
  * @since 0.1.0
  * @category guards
  */
-export const isConnectError = (u: unknown): u is ConnectError => Predicate.isTagged(u, "ConnectError")
+export const isConnectError = (u: unknown): u is ConnectError =>
+  Predicate.isTagged(u, "ConnectError")
 
 /**
  * Whether an error is a Connect error with the given code. Use it with `Effect.catchIf`.

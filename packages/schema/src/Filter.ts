@@ -83,7 +83,10 @@ export interface Condition<K extends string> {
 export interface ConditionEncoded<K extends string> {
   readonly key: K
   readonly operator: Operator
-  readonly value?: { readonly "@type": typeof STRING_VALUE_TYPE; readonly value?: string | undefined } | null
+  readonly value?: {
+    readonly "@type": typeof STRING_VALUE_TYPE
+    readonly value?: string | undefined
+  } | null
 }
 
 /**
@@ -95,7 +98,12 @@ export interface ConditionEncoded<K extends string> {
  */
 export type Filter<K extends string> =
   | { readonly field: Condition<K> }
-  | { readonly group: { readonly operator: "and" | "or"; readonly filters: readonly [Filter<K>, ...Array<Filter<K>>] } }
+  | {
+      readonly group: {
+        readonly operator: "and" | "or"
+        readonly filters: readonly [Filter<K>, ...Array<Filter<K>>]
+      }
+    }
 
 /**
 
@@ -132,19 +140,24 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
   identifier: string
 ): Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> => {
   const Key = Schema.Literal(...keys).annotations({
-    message: () => ({ message: `must be one of the filter keys ${keys.join(", ")}`, override: true })
+    message: () => ({
+      message: `must be one of the filter keys ${keys.join(", ")}`,
+      override: true
+    })
   })
   const ConditionSchema = Schema.Struct({
     key: Key,
     operator: Operator,
     value: opt(StringValue)
-  }).pipe(
-    Schema.filter((c) =>
-      valueless.has(c.operator) || c.value !== undefined
-        ? undefined
-        : { path: ["value"], message: `operator ${c.operator} needs a value` }
+  })
+    .pipe(
+      Schema.filter((c) =>
+        valueless.has(c.operator) || c.value !== undefined
+          ? undefined
+          : { path: ["value"], message: `operator ${c.operator} needs a value` }
+      )
     )
-  ).annotations({ identifier: `${identifier}Condition` })
+    .annotations({ identifier: `${identifier}Condition` })
   const self: Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> = Schema.Union(
     Schema.Struct({ field: ConditionSchema }),
     Schema.Struct({
@@ -163,7 +176,11 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
     identifier,
     arbitrary: () => (fc) => {
       const condition = fc
-        .record({ key: fc.constantFrom(...keys), operator: fc.constantFrom(...Operator.literals), v: fc.string({ maxLength: 8 }) })
+        .record({
+          key: fc.constantFrom(...keys),
+          operator: fc.constantFrom(...Operator.literals),
+          v: fc.string({ maxLength: 8 })
+        })
         .map(({ key, operator, v }) => ({
           field: valueless.has(operator)
             ? { key, operator }
@@ -176,7 +193,10 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
           fc.record({
             group: fc.record({
               operator: fc.constantFrom("and" as const, "or" as const),
-              filters: fc.array(tie("f"), { minLength: 1, maxLength: 3 }) as unknown as import("effect/FastCheck").Arbitrary<
+              filters: fc.array(tie("f"), {
+                minLength: 1,
+                maxLength: 3
+              }) as unknown as import("effect/FastCheck").Arbitrary<
                 readonly [Filter<K[number]>, ...Array<Filter<K[number]>>]
               >
             })
@@ -211,7 +231,8 @@ export const evaluate = <K extends string>(
   const expected = filter.field.value?.value ?? ""
   const a = actual.toLowerCase()
   const e = expected.toLowerCase()
-  const compare = () => compareTimestamps(key, actual, expected) ?? (actual < expected ? -1 : actual > expected ? 1 : 0)
+  const compare = () =>
+    compareTimestamps(key, actual, expected) ?? (actual < expected ? -1 : actual > expected ? 1 : 0)
   switch (operator) {
     case "equals":
       return actual === expected

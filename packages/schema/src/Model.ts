@@ -8,7 +8,23 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { array, bool, nested, enumeration, Id, int, int64, NonEmptyString, Port, PortOrZero, secret, str, timestamp, Int32, NonEmptySecret } from "./Primitives.js"
+import {
+  array,
+  bool,
+  nested,
+  enumeration,
+  Id,
+  int,
+  int64,
+  NonEmptyString,
+  Port,
+  PortOrZero,
+  secret,
+  str,
+  timestamp,
+  Int32,
+  NonEmptySecret
+} from "./Primitives.js"
 import { TimestampString } from "./Timestamp.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -23,14 +39,37 @@ import { TimestampString } from "./Timestamp.js"
 
  */
 export const ResourceTechnology = Schema.Literal(
-  "ssh", "postgres", "mysql", "mongodb", "snowflake", "http", "s3", "bigquery", "kubernetes", "multi", "clickhouse", "redis", "grpc", "mcp", "web"
+  "ssh",
+  "postgres",
+  "mysql",
+  "mongodb",
+  "snowflake",
+  "http",
+  "s3",
+  "bigquery",
+  "kubernetes",
+  "multi",
+  "clickhouse",
+  "redis",
+  "grpc",
+  "mcp",
+  "web"
 )
 /**
  * @since 0.1.0
  * @category enums
  */
 export const SidecarTechnology = Schema.Literal(
-  "ssh", "postgres", "mysql", "mongodb", "snowflake", "http", "s3", "bigquery", "kubernetes", "multi"
+  "ssh",
+  "postgres",
+  "mysql",
+  "mongodb",
+  "snowflake",
+  "http",
+  "s3",
+  "bigquery",
+  "kubernetes",
+  "multi"
 )
 /**
  * @since 0.1.0
@@ -51,7 +90,12 @@ export const DnsRecordStatus = Schema.Literal("none", "pending", "success", "fai
  * @since 0.1.0
  * @category enums
  */
-export const SatelliteType = Schema.Literal("data_discovery", "data_classifier", "policy_data_loader", "ai")
+export const SatelliteType = Schema.Literal(
+  "data_discovery",
+  "data_classifier",
+  "policy_data_loader",
+  "ai"
+)
 /**
  * @since 0.1.0
  * @category enums
@@ -61,12 +105,25 @@ export const ScenarioMonitorStatus = Schema.Literal("active", "draft")
  * @since 0.1.0
  * @category enums
  */
-export const SyncDirection = Schema.Literal("bidirectional", "platform_to_catalog", "catalog_to_platform")
+export const SyncDirection = Schema.Literal(
+  "bidirectional",
+  "platform_to_catalog",
+  "catalog_to_platform"
+)
 /**
  * @since 0.1.0
  * @category enums
  */
-export const AggType = Schema.Literal("value_count", "avg", "sum", "min", "max", "p90", "p95", "p99")
+export const AggType = Schema.Literal(
+  "value_count",
+  "avg",
+  "sum",
+  "min",
+  "max",
+  "p90",
+  "p95",
+  "p99"
+)
 /**
  * @since 0.1.0
  * @category enums
@@ -397,13 +454,20 @@ export interface NativeUser extends Schema.Schema.Type<typeof NativeUser> {}
  * @since 0.1.0
  * @category models
  */
-export const OpaqueObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const OpaqueObject = Schema.Record({
+  key: Schema.String,
+  value: Schema.Unknown
+}).annotations({
   identifier: "OpaqueObject",
   // As a proto3 JSON writer sends it: no zero values (`""`, `0`, `false`).
   arbitrary: () => (fc) =>
     fc.dictionary(
       fc.stringMatching(/^[a-z][a-zA-Z]{0,8}$/),
-      fc.oneof(fc.string({ minLength: 1 }), fc.integer().filter((n) => n !== 0), fc.constant(true)),
+      fc.oneof(
+        fc.string({ minLength: 1 }),
+        fc.integer().filter((n) => n !== 0),
+        fc.constant(true)
+      ),
       { maxKeys: 4 }
     )
 })
@@ -477,7 +541,9 @@ export const PolicyStageConfiguration = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export interface PolicyStageConfiguration extends Schema.Schema.Type<typeof PolicyStageConfiguration> {}
+export interface PolicyStageConfiguration extends Schema.Schema.Type<
+  typeof PolicyStageConfiguration
+> {}
 
 /**
  * A six-field cron expression with seconds first (`*\/30 * * * * *`), at least 9 characters.
@@ -486,8 +552,12 @@ export interface PolicyStageConfiguration extends Schema.Schema.Type<typeof Poli
  * @category primitives
  */
 export const WorkerSchedule = Schema.String.pipe(
-  Schema.minLength(9, { message: () => "must be at least 9 characters (a six-field cron with seconds first)" }),
-  Schema.pattern(/^\s*\S+(\s+\S+){5}\s*$/, { message: () => "must be a six-field cron expression with seconds first" })
+  Schema.minLength(9, {
+    message: () => "must be at least 9 characters (a six-field cron with seconds first)"
+  }),
+  Schema.pattern(/^\s*\S+(\s+\S+){5}\s*$/, {
+    message: () => "must be a six-field cron expression with seconds first"
+  })
 ).annotations({
   identifier: "WorkerSchedule",
   arbitrary: () => (fc) =>
@@ -542,7 +612,11 @@ export const DiscoverySchedule = Schema.String.pipe(
   })
 ).annotations({
   identifier: "DiscoverySchedule",
-  arbitrary: () => (fc) => fc.oneof(fc.constantFrom("6h", "12h", "18h", "24h"), fc.constantFrom("0 3 * * *", "*/15 * * * *", "0 0 1 * 1-5"))
+  arbitrary: () => (fc) =>
+    fc.oneof(
+      fc.constantFrom("6h", "12h", "18h", "24h"),
+      fc.constantFrom("0 3 * * *", "*/15 * * * *", "0 0 1 * 1-5")
+    )
 })
 
 /**
@@ -567,7 +641,9 @@ export const DataDiscoveryConfiguration = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export interface DataDiscoveryConfiguration extends Schema.Schema.Type<typeof DataDiscoveryConfiguration> {}
+export interface DataDiscoveryConfiguration extends Schema.Schema.Type<
+  typeof DataDiscoveryConfiguration
+> {}
 
 /**
 

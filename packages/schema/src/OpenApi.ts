@@ -34,10 +34,17 @@ export interface Document {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: { readonly version: string; readonly serverUrl?: string }): Document => {
+export const make = (options: {
+  readonly version: string
+  readonly serverUrl?: string
+}): Document => {
   const defs: Record<string, unknown> = {}
   const schemaOf = (schema: Schema.Schema.All) =>
-    OpenApiJsonSchema.makeWithDefs(schema as Schema.Schema<unknown, unknown>, { defs, defsPath: "#/components/schemas/", additionalPropertiesStrategy: "allow" })
+    OpenApiJsonSchema.makeWithDefs(schema as Schema.Schema<unknown, unknown>, {
+      defs,
+      defsPath: "#/components/schemas/",
+      additionalPropertiesStrategy: "allow"
+    })
   // A refinement over a transformation (CreateHumanUserPasswordRequest's one-of rule over its
   // nullable fields) is dropped from the wire form; its own `jsonSchema` annotation says it.
   const bodyOf = (schema: Schema.Schema.All) => {
@@ -77,9 +84,15 @@ export const make = (options: { readonly version: string; readonly serverUrl?: s
             schema: { type: "string", pattern: "^[0-9]{1,10}$" }
           }
         ],
-        requestBody: { required: true, content: { "application/json": { schema: bodyOf(op.request) } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: bodyOf(op.request) } }
+        },
         responses: {
-          "200": { description: "Success", content: { "application/json": { schema: schemaOf(op.response) } } },
+          "200": {
+            description: "Success",
+            content: { "application/json": { schema: schemaOf(op.response) } }
+          },
           default: errorResponse(
             `A Connect error. Codes and statuses: ${ConnectError.codes
               .map((c) => `${c} ${ConnectError.statusOf(c)}`)

@@ -84,10 +84,20 @@ const op = <
   requiredHeaders: o.requiredHeaders ?? {}
 })
 
-const wrapped = <const Key extends string, O extends Schema.Schema.AnyNoContext>(method: string, key: Key, object: O) =>
-  Schema.Struct({ [key]: object } as { [P in Key]: O }).annotations({ identifier: `${method}Response` })
+const wrapped = <const Key extends string, O extends Schema.Schema.AnyNoContext>(
+  method: string,
+  key: Key,
+  object: O
+) =>
+  Schema.Struct({ [key]: object } as { [P in Key]: O }).annotations({
+    identifier: `${method}Response`
+  })
 
-const paged = <const Key extends string, O extends Schema.Schema.AnyNoContext>(method: string, key: Key, item: O) =>
+const paged = <const Key extends string, O extends Schema.Schema.AnyNoContext>(
+  method: string,
+  key: Key,
+  item: O
+) =>
   Schema.Struct({
     ...({ [key]: array(item) } as { [P in Key]: ReturnType<typeof array<O>> }),
     listMetadata: Schema.optionalWith(Model.ListMetadata, {
@@ -95,23 +105,61 @@ const paged = <const Key extends string, O extends Schema.Schema.AnyNoContext>(m
     })
   }).annotations({ identifier: `${method}Response` })
 
-const get = <const Service extends string, const Method extends string, R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+const get = <
+  const Service extends string,
+  const Method extends string,
+  R extends Schema.Schema.AnyNoContext,
+  const Key extends string,
+  O extends Schema.Schema.AnyNoContext
+>(
   service: Service,
   method: Method,
   request: R,
   key: Key,
   object: O
-) => op({ service, method, kind: "get", request, response: wrapped(method, key, object), wrapperKey: key, object })
+) =>
+  op({
+    service,
+    method,
+    kind: "get",
+    request,
+    response: wrapped(method, key, object),
+    wrapperKey: key,
+    object
+  })
 
-const list = <const Service extends string, const Method extends string, R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+const list = <
+  const Service extends string,
+  const Method extends string,
+  R extends Schema.Schema.AnyNoContext,
+  const Key extends string,
+  O extends Schema.Schema.AnyNoContext
+>(
   service: Service,
   method: Method,
   request: R,
   key: Key,
   item: O
-) => op({ service, method, kind: "list", request, response: paged(method, key, item), wrapperKey: undefined, itemField: key, object: item })
+) =>
+  op({
+    service,
+    method,
+    kind: "list",
+    request,
+    response: paged(method, key, item),
+    wrapperKey: undefined,
+    itemField: key,
+    object: item
+  })
 
-const write = <const Service extends string, const Method extends string, const K extends "create" | "update", R extends Schema.Schema.AnyNoContext, const Key extends string, O extends Schema.Schema.AnyNoContext>(
+const write = <
+  const Service extends string,
+  const Method extends string,
+  const K extends "create" | "update",
+  R extends Schema.Schema.AnyNoContext,
+  const Key extends string,
+  O extends Schema.Schema.AnyNoContext
+>(
   service: Service,
   method: Method,
   kind: K,
@@ -139,44 +187,180 @@ const write = <const Service extends string, const Method extends string, const 
  * @category operations
  */
 export const operations = {
-  ListScenarioMonitors: list("ScenarioMonitoringService", "ListScenarioMonitors", Req.ListScenarioMonitorsRequest, "monitors", Model.ScenarioMonitor),
-  CreateNativeUserIdentityLink: write("ResourceService", "CreateNativeUserIdentityLink", "create", Req.CreateNativeUserIdentityLinkRequest, "link", Model.NativeUserIdentityLink),
-  UpdateConnectorHostname: write("ConnectorService", "UpdateConnectorHostname", "update", Req.UpdateConnectorHostnameRequest, "connectorHostname", Model.ConnectorHostname),
-  ListSatellites: list("SatelliteService", "ListSatellites", Req.ListSatellitesRequest, "satellites", Model.Satellite),
-  GetResource: get("ResourceService", "GetResource", Req.GetResourceRequest, "resource", Model.Resource),
-  ListPolicyStageConfigurations: list("PoliciesService", "ListPolicyStageConfigurations", Req.ListPolicyStageConfigurationsRequest, "policyStageConfigurations", Model.PolicyStageConfiguration),
-  GetDataCatalogIntegration: get("IntegrationDataCatalogService", "GetDataCatalogIntegration", Req.GetDataCatalogIntegrationRequest, "integration", Model.DataCatalogIntegration),
-  GetPolicyStageConfiguration: get("PoliciesService", "GetPolicyStageConfiguration", Req.GetPolicyStageConfigurationRequest, "policyStageConfiguration", Model.PolicyStageConfiguration),
-  CreateConnector: write("ConnectorService", "CreateConnector", "create", Req.CreateConnectorRequest, "connector", Model.Connector),
+  ListScenarioMonitors: list(
+    "ScenarioMonitoringService",
+    "ListScenarioMonitors",
+    Req.ListScenarioMonitorsRequest,
+    "monitors",
+    Model.ScenarioMonitor
+  ),
+  CreateNativeUserIdentityLink: write(
+    "ResourceService",
+    "CreateNativeUserIdentityLink",
+    "create",
+    Req.CreateNativeUserIdentityLinkRequest,
+    "link",
+    Model.NativeUserIdentityLink
+  ),
+  UpdateConnectorHostname: write(
+    "ConnectorService",
+    "UpdateConnectorHostname",
+    "update",
+    Req.UpdateConnectorHostnameRequest,
+    "connectorHostname",
+    Model.ConnectorHostname
+  ),
+  ListSatellites: list(
+    "SatelliteService",
+    "ListSatellites",
+    Req.ListSatellitesRequest,
+    "satellites",
+    Model.Satellite
+  ),
+  GetResource: get(
+    "ResourceService",
+    "GetResource",
+    Req.GetResourceRequest,
+    "resource",
+    Model.Resource
+  ),
+  ListPolicyStageConfigurations: list(
+    "PoliciesService",
+    "ListPolicyStageConfigurations",
+    Req.ListPolicyStageConfigurationsRequest,
+    "policyStageConfigurations",
+    Model.PolicyStageConfiguration
+  ),
+  GetDataCatalogIntegration: get(
+    "IntegrationDataCatalogService",
+    "GetDataCatalogIntegration",
+    Req.GetDataCatalogIntegrationRequest,
+    "integration",
+    Model.DataCatalogIntegration
+  ),
+  GetPolicyStageConfiguration: get(
+    "PoliciesService",
+    "GetPolicyStageConfiguration",
+    Req.GetPolicyStageConfigurationRequest,
+    "policyStageConfiguration",
+    Model.PolicyStageConfiguration
+  ),
+  CreateConnector: write(
+    "ConnectorService",
+    "CreateConnector",
+    "create",
+    Req.CreateConnectorRequest,
+    "connector",
+    Model.Connector
+  ),
   GetEncryptionKeysByKeyId: op({
     service: "LogsService",
     method: "GetEncryptionKeysByKeyId",
     kind: "get",
     request: Req.GetEncryptionKeysByKeyIdRequest,
-    response: Schema.Struct({ encryptionKeys: array(Model.EncryptionKey) }).annotations({ identifier: "GetEncryptionKeysByKeyIdResponse" }),
+    response: Schema.Struct({ encryptionKeys: array(Model.EncryptionKey) }).annotations({
+      identifier: "GetEncryptionKeysByKeyIdResponse"
+    }),
     wrapperKey: "encryptionKeys",
     object: Model.EncryptionKey
   }),
-  ListLogQueries: list("LogsService", "ListLogQueries", Req.ListLogQueriesRequest, "savedQueries", Model.LogQueryMetadata),
-  ListNativeUsers: list("ResourceService", "ListNativeUsers", Req.ListNativeUsersRequest, "nativeUsers", Model.NativeUser),
-  UpdateConnectorListenerLink: write("ConnectorService", "UpdateConnectorListenerLink", "update", Req.UpdateConnectorListenerLinkRequest, "connectorListenerLink", Model.ConnectorListenerLink),
-  ListIntegrationsMDM: list("IntegrationMDMService", "ListIntegrationsMDM", Req.ListIntegrationsMDMRequest, "integrations", Model.MdmIntegration),
-  CreatePolicyDataLoader: write("PolicyDataLoaderService", "CreatePolicyDataLoader", "create", Req.CreatePolicyDataLoaderRequest, "policyDataLoader", Model.PolicyDataLoader),
+  ListLogQueries: list(
+    "LogsService",
+    "ListLogQueries",
+    Req.ListLogQueriesRequest,
+    "savedQueries",
+    Model.LogQueryMetadata
+  ),
+  ListNativeUsers: list(
+    "ResourceService",
+    "ListNativeUsers",
+    Req.ListNativeUsersRequest,
+    "nativeUsers",
+    Model.NativeUser
+  ),
+  UpdateConnectorListenerLink: write(
+    "ConnectorService",
+    "UpdateConnectorListenerLink",
+    "update",
+    Req.UpdateConnectorListenerLinkRequest,
+    "connectorListenerLink",
+    Model.ConnectorListenerLink
+  ),
+  ListIntegrationsMDM: list(
+    "IntegrationMDMService",
+    "ListIntegrationsMDM",
+    Req.ListIntegrationsMDMRequest,
+    "integrations",
+    Model.MdmIntegration
+  ),
+  CreatePolicyDataLoader: write(
+    "PolicyDataLoaderService",
+    "CreatePolicyDataLoader",
+    "create",
+    Req.CreatePolicyDataLoaderRequest,
+    "policyDataLoader",
+    Model.PolicyDataLoader
+  ),
   CreateHumanUserPassword: op({
     service: "UserService",
     method: "CreateHumanUserPassword",
     kind: "create",
     request: Req.CreateHumanUserPasswordRequest,
-    response: Model.HumanUserPassword.annotations({ identifier: "CreateHumanUserPasswordResponse" }),
+    response: Model.HumanUserPassword.annotations({
+      identifier: "CreateHumanUserPasswordResponse"
+    }),
     wrapperKey: undefined,
     object: Model.HumanUserPassword
   }),
-  CreateDataDiscoveryConfiguration: write("ResourceService", "CreateDataDiscoveryConfiguration", "create", Req.CreateDataDiscoveryConfigurationRequest, "dataDiscoveryConfiguration", Model.DataDiscoveryConfiguration),
-  CreatePermission: write("PermissionsService", "CreatePermission", "create", Req.CreatePermissionRequest, "permission", Model.Permission, { "connect-protocol-version": "1" }),
-  CreateBIIntegration: write("IntegrationBIService", "CreateBIIntegration", "create", Req.CreateBIIntegrationRequest, "integration", Model.BiIntegration),
-  CreateIntegrationMDM: write("IntegrationMDMService", "CreateIntegrationMDM", "create", Req.CreateIntegrationMDMRequest, "integration", Model.MdmIntegration),
-  UpdateSidecarResourceLink: write("SidecarService", "UpdateSidecarResourceLink", "update", Req.UpdateSidecarResourceLinkRequest, "link", Model.SidecarResourceLink),
-  UpdateSatellite: write("SatelliteService", "UpdateSatellite", "update", Req.UpdateSatelliteRequest, "satellite", Model.Satellite)
+  CreateDataDiscoveryConfiguration: write(
+    "ResourceService",
+    "CreateDataDiscoveryConfiguration",
+    "create",
+    Req.CreateDataDiscoveryConfigurationRequest,
+    "dataDiscoveryConfiguration",
+    Model.DataDiscoveryConfiguration
+  ),
+  CreatePermission: write(
+    "PermissionsService",
+    "CreatePermission",
+    "create",
+    Req.CreatePermissionRequest,
+    "permission",
+    Model.Permission,
+    { "connect-protocol-version": "1" }
+  ),
+  CreateBIIntegration: write(
+    "IntegrationBIService",
+    "CreateBIIntegration",
+    "create",
+    Req.CreateBIIntegrationRequest,
+    "integration",
+    Model.BiIntegration
+  ),
+  CreateIntegrationMDM: write(
+    "IntegrationMDMService",
+    "CreateIntegrationMDM",
+    "create",
+    Req.CreateIntegrationMDMRequest,
+    "integration",
+    Model.MdmIntegration
+  ),
+  UpdateSidecarResourceLink: write(
+    "SidecarService",
+    "UpdateSidecarResourceLink",
+    "update",
+    Req.UpdateSidecarResourceLinkRequest,
+    "link",
+    Model.SidecarResourceLink
+  ),
+  UpdateSatellite: write(
+    "SatelliteService",
+    "UpdateSatellite",
+    "update",
+    Req.UpdateSatelliteRequest,
+    "satellite",
+    Model.Satellite
+  )
 } as const
 
 /**
@@ -209,7 +393,9 @@ export type ServiceName = Operations[MethodName]["service"]
  * @since 0.1.0
  * @category operations
  */
-export type MethodsOf<S extends ServiceName> = { [M in MethodName]: Operations[M]["service"] extends S ? M : never }[MethodName]
+export type MethodsOf<S extends ServiceName> = {
+  [M in MethodName]: Operations[M]["service"] extends S ? M : never
+}[MethodName]
 
 /**
  * The decoded request of an operation.
@@ -233,7 +419,9 @@ export type ResponseOf<M extends MethodName> = Schema.Schema.Type<Operations[M][
  * @since 0.1.0
  * @category operations
  */
-export type ListMethod = { [M in MethodName]: Operations[M]["kind"] extends "list" ? M : never }[MethodName]
+export type ListMethod = {
+  [M in MethodName]: Operations[M]["kind"] extends "list" ? M : never
+}[MethodName]
 
 /**
  * The operations as an array, in the order of the interface's endpoint table.
@@ -261,4 +449,6 @@ export const services: ReadonlyMap<ServiceName, ReadonlyArray<Operations[MethodN
  * @since 0.1.0
  * @category operations
  */
-export const byPath: ReadonlyMap<string, Operations[MethodName]> = new Map(all.map((o) => [o.path, o]))
+export const byPath: ReadonlyMap<string, Operations[MethodName]> = new Map(
+  all.map((o) => [o.path, o])
+)

@@ -43,7 +43,9 @@ export const Id = NonEmptyString.annotations({
  * @since 0.1.0
  * @category primitives
  */
-export const Int32 = Schema.Int.pipe(Schema.between(-2147483648, 2147483647)).annotations({ identifier: "Int32" })
+export const Int32 = Schema.Int.pipe(Schema.between(-2147483648, 2147483647)).annotations({
+  identifier: "Int32"
+})
 
 /**
  * A TCP port, 1 to 65535.
@@ -68,7 +70,8 @@ export const PortOrZero = Schema.Int.pipe(
   Schema.between(0, 65535, { message: () => "must be a port of at most 65535" })
 ).annotations({
   identifier: "PortOrZero",
-  arbitrary: () => (fc) => fc.oneof(fc.constantFrom(0, 1, 65535), fc.integer({ min: 0, max: 65535 }))
+  arbitrary: () => (fc) =>
+    fc.oneof(fc.constantFrom(0, 1, 65535), fc.integer({ min: 0, max: 65535 }))
 })
 
 const INT64_MIN = -(2n ** 63n)
@@ -82,7 +85,10 @@ const INT64_MAX = 2n ** 63n - 1n
  */
 export const Int64: Schema.Schema<bigint, string | number> = Schema.transformOrFail(
   Schema.Union(Schema.String, Schema.Number).annotations({
-    jsonSchema: { oneOf: [{ type: "string", pattern: "^-?[0-9]+$" }, { type: "integer" }], description: "int64, written as a string" }
+    jsonSchema: {
+      oneOf: [{ type: "string", pattern: "^-?[0-9]+$" }, { type: "integer" }],
+      description: "int64, written as a string"
+    }
   }),
   Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(INT64_MIN, INT64_MAX)),
   {
@@ -94,7 +100,13 @@ export const Int64: Schema.Schema<bigint, string | number> = Schema.transformOrF
           : ParseResult.fail(new ParseResult.Type(ast, u, `expected an int64, got ${u}`))
       }
       if (!/^-?[0-9]{1,19}$/.test(u)) {
-        return ParseResult.fail(new ParseResult.Type(ast, u, `expected an int64 as a decimal string, got ${JSON.stringify(u)}`))
+        return ParseResult.fail(
+          new ParseResult.Type(
+            ast,
+            u,
+            `expected an int64 as a decimal string, got ${JSON.stringify(u)}`
+          )
+        )
       }
       const n = BigInt(u)
       return n < INT64_MIN || n > INT64_MAX
@@ -117,7 +129,11 @@ const SecretString = Schema.String.annotations({
  * @since 0.1.0
  * @category primitives
  */
-export const Secret = Schema.Redacted(SecretString.annotations({ jsonSchema: { type: "string", writeOnly: false, description: "secret" } }))
+export const Secret = Schema.Redacted(
+  SecretString.annotations({
+    jsonSchema: { type: "string", writeOnly: false, description: "secret" }
+  })
+)
 
 /**
  * A non-empty secret string.
@@ -126,7 +142,9 @@ export const Secret = Schema.Redacted(SecretString.annotations({ jsonSchema: { t
  * @category primitives
  */
 export const NonEmptySecret = Schema.Redacted(
-  SecretString.pipe(Schema.minLength(1, { message: () => "must not be empty (min length 1)" })).annotations({
+  SecretString.pipe(
+    Schema.minLength(1, { message: () => "must not be empty (min length 1)" })
+  ).annotations({
     identifier: "NonEmptyString"
   })
 )
@@ -144,7 +162,8 @@ export const Base64Secret = Schema.Redacted(
     })
   ).annotations({
     identifier: "Base64",
-    arbitrary: () => (fc) => fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("base64"))
+    arbitrary: () => (fc) =>
+      fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("base64"))
   })
 )
 
@@ -172,7 +191,8 @@ export const bool = Schema.optionalWith(Schema.Boolean, { default: () => false }
  * @since 0.1.0
  * @category fields
  */
-export const int = <S extends Schema.Schema<number, number>>(schema: S) => Schema.optionalWith(schema, { default: () => 0 as Schema.Schema.Type<S> })
+export const int = <S extends Schema.Schema<number, number>>(schema: S) =>
+  Schema.optionalWith(schema, { default: () => 0 as Schema.Schema.Type<S> })
 /**
  * A response int64 field: absent reads as `0n`.
  *
@@ -194,8 +214,9 @@ export const array = <S extends Schema.Schema.Any>(item: S) =>
  * @since 0.1.0
  * @category fields
  */
-export const enumeration = <const L extends readonly [string, ...Array<string>]>(literals: Schema.Literal<L>) =>
-  Schema.optionalWith(literals, { default: () => literals.literals[0] as L[number] })
+export const enumeration = <const L extends readonly [string, ...Array<string>]>(
+  literals: Schema.Literal<L>
+) => Schema.optionalWith(literals, { default: () => literals.literals[0] as L[number] })
 /**
  * A response secret field: absent reads as an empty redacted string.
  *
@@ -205,7 +226,10 @@ export const enumeration = <const L extends readonly [string, ...Array<string>]>
 export const secret = Schema.optionalToRequired(
   Schema.UndefinedOr(Secret).annotations({
     // `override`: otherwise the `undefined` branch of the union prints the rejected value.
-    message: () => ({ message: "expected a string (a secret: its value is not shown)", override: true })
+    message: () => ({
+      message: "expected a string (a secret: its value is not shown)",
+      override: true
+    })
   }),
   Schema.typeSchema(Secret),
   {
@@ -227,7 +251,8 @@ export const timestamp = Schema.optionalWith(TimestampString, { exact: true })
  * @since 0.1.0
  * @category fields
  */
-export const nested = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+export const nested = <S extends Schema.Schema.All>(schema: S) =>
+  Schema.optionalWith(schema, { exact: true })
 
 // ---------------------------------------------------------------------------------------------
 // Request-side fields: `null` means "not set", the same as absent.
@@ -239,7 +264,8 @@ export const nested = <S extends Schema.Schema.All>(schema: S) => Schema.optiona
  * @since 0.1.0
  * @category fields
  */
-export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true, exact: true })
+export const opt = <S extends Schema.Schema.All>(schema: S) =>
+  Schema.optionalWith(schema, { nullable: true, exact: true })
 
 /**
  * An optional secret request field: absent or `null` is "not set". A rejected value is reported
@@ -251,7 +277,10 @@ export const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWi
 export const optSecret = <A, I>(schema: Schema.Schema<A, I>, expected: string) =>
   Schema.optionalToOptional(
     Schema.NullOr(schema).annotations({
-      message: () => ({ message: `expected ${expected} or null (a secret: its value is not shown)`, override: true })
+      message: () => ({
+        message: `expected ${expected} or null (a secret: its value is not shown)`,
+        override: true
+      })
     }),
     Schema.typeSchema(schema),
     {

@@ -97,4 +97,5 @@ export const omitZeroValues = (value: unknown): unknown => {
  * @since 0.1.0
  * @category input
  */
-export const camelToSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+export const camelToSnake = (key: string): string =>
+  key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)

@@ -15,7 +15,15 @@ import {
   WorkerRuntime,
   WorkerSchedule
 } from "./Model.js"
-import { Base64Secret, Id, NonEmptySecret, NonEmptyString, opt, optSecret, Secret } from "./Primitives.js"
+import {
+  Base64Secret,
+  Id,
+  NonEmptySecret,
+  NonEmptyString,
+  opt,
+  optSecret,
+  Secret
+} from "./Primitives.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -115,9 +123,16 @@ export const MdmFilterKeys = ["id", "name", "type", "created_at", "updated_at"] 
 export const MdmFilter = Filter.make(MdmFilterKeys, "MdmIntegrationFilter")
 
 const searchFields = <const L extends readonly [string, ...Array<string>]>(...fields: L) =>
-  opt(Schema.Array(Schema.Literal(...fields).annotations({
-        message: () => ({ message: `searchFields entries must be ${fields.join(", ")}`, override: true })
-      })))
+  opt(
+    Schema.Array(
+      Schema.Literal(...fields).annotations({
+        message: () => ({
+          message: `searchFields entries must be ${fields.join(", ")}`,
+          override: true
+        })
+      })
+    )
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Requests, in the order of the interface's endpoint table
@@ -130,7 +145,9 @@ const searchFields = <const L extends readonly [string, ...Array<string>]>(...fi
  * @category requests
 
  */
-export const ListScenarioMonitorsRequest = Schema.Struct(listFields).annotations({ identifier: "ListScenarioMonitorsRequest" })
+export const ListScenarioMonitorsRequest = Schema.Struct(listFields).annotations({
+  identifier: "ListScenarioMonitorsRequest"
+})
 
 /**
 
@@ -170,7 +187,9 @@ export const UpdateConnectorHostnameRequest = Schema.Struct({
  * @category requests
 
  */
-export const GetResourceRequest = Schema.Struct({ id: Id }).annotations({ identifier: "GetResourceRequest" })
+export const GetResourceRequest = Schema.Struct({ id: Id }).annotations({
+  identifier: "GetResourceRequest"
+})
 
 /**
 
@@ -247,9 +266,11 @@ export const CreateConnectorRequest = Schema.Struct({
  * @category requests
 
  */
-export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptyString }).annotations({
-  identifier: "GetEncryptionKeysByKeyIdRequest"
-})
+export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptyString }).annotations(
+  {
+    identifier: "GetEncryptionKeysByKeyIdRequest"
+  }
+)
 
 /**
 
@@ -258,7 +279,9 @@ export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptySt
  * @category requests
 
  */
-export const ListLogQueriesRequest = Schema.Struct(listFields).annotations({ identifier: "ListLogQueriesRequest" })
+export const ListLogQueriesRequest = Schema.Struct(listFields).annotations({
+  identifier: "ListLogQueriesRequest"
+})
 
 /**
 
@@ -346,11 +369,18 @@ export const CreateHumanUserPasswordRequest = Schema.Struct({
       // The one-of rule in JSON Schema, for the OpenAPI document: exactly one of the three is a string.
       jsonSchema: {
         type: "object",
-        description: "Exactly one of email, username or id (the three variants of CreateHumanUserPasswordRequest).",
+        description:
+          "Exactly one of email, username or id (the three variants of CreateHumanUserPasswordRequest).",
         properties: Object.fromEntries(
-          ["email", "username", "id"].map((k) => [k, { anyOf: [{ type: "string", minLength: 1 }, { type: "null" }] }])
+          ["email", "username", "id"].map((k) => [
+            k,
+            { anyOf: [{ type: "string", minLength: 1 }, { type: "null" }] }
+          ])
         ),
-        oneOf: ["email", "username", "id"].map((k) => ({ required: [k], properties: { [k]: { type: "string" } } })),
+        oneOf: ["email", "username", "id"].map((k) => ({
+          required: [k],
+          properties: { [k]: { type: "string" } }
+        })),
         additionalProperties: true
       },
       arbitrary: () => (fc) =>

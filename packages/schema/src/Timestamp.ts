@@ -97,7 +97,9 @@ const civilFromDays = (z0: number): readonly [number, number, number] => {
   const z = z0 + 719468
   const era = Math.floor(z / 146097)
   const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365
+  )
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
   const mp = Math.floor((5 * doy + 2) / 153)
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1
@@ -146,9 +148,13 @@ export const parse = (text: string): Timestamp | string => {
     if (oh > 23 || om > 59) return `offset ${sign}${ohs}:${oms} is out of range`
     offset = (sign === "-" ? -1 : 1) * (oh * 3600 + om * 60)
   }
-  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+  const seconds =
+    daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
   const nanos = frac === undefined ? 0 : Number(frac.padEnd(9, "0"))
-  return make(seconds, nanos) ?? "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
+  return (
+    make(seconds, nanos) ??
+    "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
+  )
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0")
@@ -178,7 +184,8 @@ export const format = (t: Timestamp): string => {
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochMillis = (t: Timestamp): number => t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
+export const toEpochMillis = (t: Timestamp): number =>
+  t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
 
 /**
  * The timestamp as a `Date` (precision below a millisecond is dropped).
@@ -204,7 +211,9 @@ export const fromEpochMillis = (millis: number): Timestamp | undefined => {
   if (!Number.isFinite(millis)) return undefined
   // Whole milliseconds exactly; a fraction rounded to the nanosecond, carrying into the next second.
   const whole = Math.floor(millis)
-  return fromEpochNanos(BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000)))
+  return fromEpochNanos(
+    BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000))
+  )
 }
 
 /**
@@ -217,7 +226,8 @@ export const fromDate = (date: Date): Timestamp | undefined => fromEpochMillis(d
  * @since 0.1.0
  * @category conversions
  */
-export const fromDateTime = (dt: DateTime.DateTime): Timestamp | undefined => fromEpochMillis(DateTime.toEpochMillis(dt))
+export const fromDateTime = (dt: DateTime.DateTime): Timestamp | undefined =>
+  fromEpochMillis(DateTime.toEpochMillis(dt))
 
 /**
  * Builds a timestamp from nanoseconds since the epoch.
@@ -234,7 +244,8 @@ export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => {
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochNanos = (t: Timestamp): bigint => BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
+export const toEpochNanos = (t: Timestamp): bigint =>
+  BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
 
 /**
  * The current time from the `Clock`, with nanosecond precision where the clock has it. A clock
@@ -259,14 +270,23 @@ export const now: Effect.Effect<Timestamp> = Clock.clockWith((clock) =>
  * @category instances
  */
 export const Order: Ord.Order<Timestamp> = Ord.make((a, b) =>
-  a.seconds < b.seconds ? -1 : a.seconds > b.seconds ? 1 : a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0
+  a.seconds < b.seconds
+    ? -1
+    : a.seconds > b.seconds
+      ? 1
+      : a.nanos < b.nanos
+        ? -1
+        : a.nanos > b.nanos
+          ? 1
+          : 0
 )
 
 /**
  * @since 0.1.0
  * @category instances
  */
-export const equivalence: Equivalence.Equivalence<Timestamp> = (a, b) => a.seconds === b.seconds && a.nanos === b.nanos
+export const equivalence: Equivalence.Equivalence<Timestamp> = (a, b) =>
+  a.seconds === b.seconds && a.nanos === b.nanos
 
 /**
  * @since 0.1.0
@@ -295,12 +315,23 @@ export const addNanos = (t: Timestamp, delta: bigint): Timestamp => {
 
 const arbitrary: Arbitrary.LazyArbitrary<Timestamp> = (fc) =>
   fc.oneof(
-    { weight: 1, arbitrary: fc.constantFrom(min, max, new Timestamp({ seconds: MIN_SECONDS, nanos: 999_999_999 }), new Timestamp({ seconds: MAX_SECONDS, nanos: 0 })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        min,
+        max,
+        new Timestamp({ seconds: MIN_SECONDS, nanos: 999_999_999 }),
+        new Timestamp({ seconds: MAX_SECONDS, nanos: 0 })
+      )
+    },
     {
       weight: 8,
       arbitrary: fc
         .record({
-          seconds: fc.oneof(fc.integer({ min: MIN_SECONDS, max: MAX_SECONDS }), fc.integer({ min: 946684800, max: 2524608000 })),
+          seconds: fc.oneof(
+            fc.integer({ min: MIN_SECONDS, max: MAX_SECONDS }),
+            fc.integer({ min: 946684800, max: 2524608000 })
+          ),
           nanos: fc.oneof(
             fc.constant(0),
             fc.integer({ min: 0, max: 999 }).map((ms) => ms * 1_000_000),
@@ -346,7 +377,9 @@ export const TimestampString: Schema.Schema<Timestamp, string> = Schema.transfor
     strict: true,
     decode: (s, _, ast) => {
       const r = parse(s)
-      return typeof r === "string" ? ParseResult.fail(new ParseResult.Type(ast, s, `${r}: ${JSON.stringify(s)}`)) : ParseResult.succeed(r)
+      return typeof r === "string"
+        ? ParseResult.fail(new ParseResult.Type(ast, s, `${r}: ${JSON.stringify(s)}`))
+        : ParseResult.succeed(r)
     },
     encode: (t) => ParseResult.succeed(format(t))
   }

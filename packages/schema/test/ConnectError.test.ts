@@ -94,7 +94,9 @@ describe("ConnectError", () => {
       const recovered = yield* Effect.gen(function* () {
         return yield* ConnectError.make("permission_denied", "no")
       }).pipe(
-        Effect.catchIf(ConnectError.hasCode("permission_denied"), (e) => Effect.succeed(`caught ${e.code}: ${e.message}`))
+        Effect.catchIf(ConnectError.hasCode("permission_denied"), (e) =>
+          Effect.succeed(`caught ${e.code}: ${e.message}`)
+        )
       )
       expect(recovered).toBe("caught permission_denied: no")
     })
@@ -112,11 +114,26 @@ describe("ConnectError", () => {
   })
 
   it("isRetryable: transient codes only", () => {
-    for (const code of ["unavailable", "resource_exhausted", "deadline_exceeded", "aborted"] as const) {
+    for (const code of [
+      "unavailable",
+      "resource_exhausted",
+      "deadline_exceeded",
+      "aborted"
+    ] as const) {
       expect(ConnectError.make(code, "m").isRetryable, code).toBe(true)
     }
-    for (const code of ["invalid_argument", "not_found", "already_exists", "permission_denied", "unauthenticated",
-      "failed_precondition", "out_of_range", "unimplemented", "canceled", "data_loss"] as const) {
+    for (const code of [
+      "invalid_argument",
+      "not_found",
+      "already_exists",
+      "permission_denied",
+      "unauthenticated",
+      "failed_precondition",
+      "out_of_range",
+      "unimplemented",
+      "canceled",
+      "data_loss"
+    ] as const) {
       expect(ConnectError.make(code, "m").isRetryable, code).toBe(false)
     }
     for (const code of ConnectError.codes) {
@@ -150,20 +167,33 @@ describe("the error body", () => {
   })
 
   it("rejects a body that is not a Connect error", () => {
-    expect(reject(ConnectError.ErrorBody, { message: "oops" }).issues).toContainEqual({ _tag: "Missing", path: ["code"], message: "is missing" })
-    expect(reject(ConnectError.ErrorBody, { code: "oops" }).issues.map((i) => i.path)).toContainEqual(["code"])
-    expect(reject(ConnectError.ErrorBody, { code: "internal", details: [{ type: "t" }] }).issues.map((i) => i.path)).toContainEqual([
-      "details",
-      0,
-      "value"
-    ])
+    expect(reject(ConnectError.ErrorBody, { message: "oops" }).issues).toContainEqual({
+      _tag: "Missing",
+      path: ["code"],
+      message: "is missing"
+    })
+    expect(
+      reject(ConnectError.ErrorBody, { code: "oops" }).issues.map((i) => i.path)
+    ).toContainEqual(["code"])
+    expect(
+      reject(ConnectError.ErrorBody, { code: "internal", details: [{ type: "t" }] }).issues.map(
+        (i) => i.path
+      )
+    ).toContainEqual(["details", 0, "value"])
     expect(reject(ConnectError.ErrorBody, "Bad Gateway").tree).toContain(`actual "Bad Gateway"`)
   })
 
   it("toBody writes the body a server sends, details only when there are some", () => {
-    expect(ConnectError.make("not_found", "no satellite s1").toBody()).toEqual({ code: "not_found", message: "no satellite s1" })
+    expect(ConnectError.make("not_found", "no satellite s1").toBody()).toEqual({
+      code: "not_found",
+      message: "no satellite s1"
+    })
     const details = [{ type: "t", value: "AA==" }]
-    expect(ConnectError.make("internal", "x", { details }).toBody()).toEqual({ code: "internal", message: "x", details })
+    expect(ConnectError.make("internal", "x", { details }).toBody()).toEqual({
+      code: "internal",
+      message: "x",
+      details
+    })
     const body = ConnectError.make("resource_exhausted", "slow down").toBody()
     expect(decode(ConnectError.ErrorBody, wire(body))).toEqual(body)
   })
@@ -177,11 +207,18 @@ describe("the error body", () => {
     expect(wire(encode(received))).toEqual(sent)
   })
 
-  it.prop("the error itself round trips through its schema", { e: ConnectError.ConnectError }, ({ e }) => {
-    const back = decode(ConnectError.ConnectError, wire(Schema.encodeSync(ConnectError.ConnectError)(e)))
-    expect(back).toBeInstanceOf(ConnectError.ConnectError)
-    expect(back.code).toBe(e.code)
-    expect(back.message).toBe(e.message)
-    expect(back.status).toBe(e.status)
-  })
+  it.prop(
+    "the error itself round trips through its schema",
+    { e: ConnectError.ConnectError },
+    ({ e }) => {
+      const back = decode(
+        ConnectError.ConnectError,
+        wire(Schema.encodeSync(ConnectError.ConnectError)(e))
+      )
+      expect(back).toBeInstanceOf(ConnectError.ConnectError)
+      expect(back.code).toBe(e.code)
+      expect(back.message).toBe(e.message)
+      expect(back.status).toBe(e.status)
+    }
+  )
 })

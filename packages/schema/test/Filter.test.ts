@@ -24,7 +24,10 @@ const compareTimestamps = (key: Key, a: string, b: string): number | undefined =
   return typeof x === "string" || typeof y === "string" ? undefined : Timestamp.Order(x, y)
 }
 const field = (key: Key, operator: Filter.Operator, value?: string): F => ({
-  field: value === undefined ? { key, operator } : { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } }
+  field:
+    value === undefined
+      ? { key, operator }
+      : { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } }
 })
 const and = (...filters: [F, ...Array<F>]): F => ({ group: { operator: "and", filters } })
 const or = (...filters: [F, ...Array<F>]): F => ({ group: { operator: "or", filters } })
@@ -71,7 +74,9 @@ describe("Filter.evaluate", () => {
     expect(run(field("created_at", "greater_than", "2024-05-01T09:59:59.999999999Z"))).toBe(true)
     expect(run(field("updated_at", "lower_than", "2024-05-01T12:31:00+02:00"))).toBe(true)
     // without a timestamp comparison, the text is compared
-    expect(Filter.evaluate(field("created_at", "lower_than", "2024-05-01T10:30:00Z"), get)).toBe(false)
+    expect(Filter.evaluate(field("created_at", "lower_than", "2024-05-01T10:30:00Z"), get)).toBe(
+      false
+    )
   })
 
   it("groups: and, or, nested", () => {
@@ -95,7 +100,13 @@ describe("Filter.evaluate", () => {
         group: {
           operator: "and",
           filters: [
-            { field: { key: "name", operator: "starts_with", value: { "@type": Filter.STRING_VALUE_TYPE, value: "edge" } } },
+            {
+              field: {
+                key: "name",
+                operator: "starts_with",
+                value: { "@type": Filter.STRING_VALUE_TYPE, value: "edge" }
+              }
+            },
             { field: { key: "space_id", operator: "empty" } }
           ]
         }

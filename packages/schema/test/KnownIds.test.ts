@@ -24,7 +24,11 @@ describe("KnownIds", () => {
 
   it.effect("rejects an empty id, a user without email, and text that is not JSON", () =>
     Effect.gen(function* () {
-      for (const text of [`{"resources": [""]}`, `{"users": [{"id": "u", "username": "a"}]}`, `{resources: []}`]) {
+      for (const text of [
+        `{"resources": [""]}`,
+        `{"users": [{"id": "u", "username": "a"}]}`,
+        `{resources: []}`
+      ]) {
         const result = yield* Effect.either(KnownIds.decodeJson(text))
         expect(Either.isLeft(result), text).toBe(true)
       }

@@ -7,7 +7,9 @@ import * as OpenApi from "../src/OpenApi.js"
 import * as Operations from "../src/Operations.js"
 import { table } from "./oracle.js"
 
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string
+}
 const doc = OpenApi.make({ version: pkg.version })
 const json = (u: unknown): any => JSON.parse(JSON.stringify(u))
 const check = (document: unknown) => Effect.promise(() => validate(json(document)))
@@ -37,12 +39,17 @@ describe("the OpenAPI document", () => {
   it.effect("the validator rejects a broken copy (so the check above can fail)", () =>
     Effect.gen(function* () {
       const dangling = json(doc)
-      dangling.paths["/core.v1.ResourceService/GetResource"].post.requestBody.content["application/json"].schema = {
+      dangling.paths["/core.v1.ResourceService/GetResource"].post.requestBody.content[
+        "application/json"
+      ].schema = {
         $ref: "#/components/schemas/NoSuchSchema"
       }
       expect((yield* check(dangling)).valid).toBe(false)
       const badParameter = json(doc)
-      badParameter.paths["/core.v1.ResourceService/GetResource"].post.parameters.push({ name: "x", in: "body" })
+      badParameter.paths["/core.v1.ResourceService/GetResource"].post.parameters.push({
+        name: "x",
+        in: "body"
+      })
       expect((yield* check(badParameter)).valid).toBe(false)
     })
   )
@@ -55,27 +62,48 @@ describe("the OpenAPI document", () => {
     expect(new Set(ids).size).toBe(22)
   })
 
-  it.each(Operations.all.map((o) => [o.path, o] as const))("%s: request, response, error and headers", (path, op) => {
-    const post = paths[path]!.post
-    expect(post.requestBody.required).toBe(true)
-    expect(post.requestBody.content["application/json"]!.schema).toEqual({ $ref: `#/components/schemas/${op.method}Request` })
-    expect(post.responses["200"]!.content["application/json"]!.schema).toEqual({
-      $ref: `#/components/schemas/${op.method}Response`
-    })
-    expect(post.responses["default"]!.content["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/ConnectErrorBody" })
-    expect(schemas[`${op.method}Request`]).toBeDefined()
-    expect(schemas[`${op.method}Response`]).toBeDefined()
-    const required = post.parameters.filter((p) => p.in === "header" && p.required).map((p) => [p.name.toLowerCase(), p.schema])
-    expect(required).toEqual(Object.entries(op.requiredHeaders).map(([name, value]) => [name, { type: "string", enum: [value] }]))
-  })
+  it.each(Operations.all.map((o) => [o.path, o] as const))(
+    "%s: request, response, error and headers",
+    (path, op) => {
+      const post = paths[path]!.post
+      expect(post.requestBody.required).toBe(true)
+      expect(post.requestBody.content["application/json"]!.schema).toEqual({
+        $ref: `#/components/schemas/${op.method}Request`
+      })
+      expect(post.responses["200"]!.content["application/json"]!.schema).toEqual({
+        $ref: `#/components/schemas/${op.method}Response`
+      })
+      expect(post.responses["default"]!.content["application/json"]!.schema).toEqual({
+        $ref: "#/components/schemas/ConnectErrorBody"
+      })
+      expect(schemas[`${op.method}Request`]).toBeDefined()
+      expect(schemas[`${op.method}Response`]).toBeDefined()
+      const required = post.parameters
+        .filter((p) => p.in === "header" && p.required)
+        .map((p) => [p.name.toLowerCase(), p.schema])
+      expect(required).toEqual(
+        Object.entries(op.requiredHeaders).map(([name, value]) => [
+          name,
+          { type: "string", enum: [value] }
+        ])
+      )
+    }
+  )
 
   it("CreatePermission requires Connect-Protocol-Version: 1", () => {
     const params = paths["/core.v1.PermissionsService/CreatePermission"]!.post.parameters
-    expect(params).toContainEqual({ name: "connect-protocol-version", in: "header", required: true, schema: { type: "string", enum: ["1"] } })
+    expect(params).toContainEqual({
+      name: "connect-protocol-version",
+      in: "header",
+      required: true,
+      schema: { type: "string", enum: ["1"] }
+    })
   })
 
   it("secures every operation with the X-API-KEY header", () => {
-    expect(doc.components.securitySchemes).toEqual({ apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" } })
+    expect(doc.components.securitySchemes).toEqual({
+      apiKey: { type: "apiKey", in: "header", name: "X-API-KEY" }
+    })
     expect(doc.security).toEqual([{ apiKey: [] }])
   })
 
@@ -83,7 +111,10 @@ describe("the OpenAPI document", () => {
     expect(schemas["ConnectErrorBody"]).toMatchObject({
       type: "object",
       required: ["code"],
-      properties: { code: { $ref: "#/components/schemas/ConnectCode" }, message: { type: "string" } }
+      properties: {
+        code: { $ref: "#/components/schemas/ConnectCode" },
+        message: { type: "string" }
+      }
     })
     expect([...schemas["ConnectCode"].enum].sort()).toEqual([...ConnectError.codes].sort())
     expect(schemas["ConnectErrorDetail"].required).toEqual(["type", "value"])
@@ -99,13 +130,15 @@ describe("the OpenAPI document", () => {
     expect(schemas["ListNativeUsersRequest"].required).toEqual(["limit", "resourceId"])
     expect(schemas["Int64"].oneOf).toContainEqual({ type: "string", pattern: "^-?[0-9]+$" })
     // the one-of of CreateHumanUserPassword
-    expect(schemas["CreateHumanUserPasswordRequest"].oneOf.map((b: { required: Array<string> }) => b.required)).toEqual([
-      ["email"],
-      ["username"],
-      ["id"]
-    ])
+    expect(
+      schemas["CreateHumanUserPasswordRequest"].oneOf.map(
+        (b: { required: Array<string> }) => b.required
+      )
+    ).toEqual([["email"], ["username"], ["id"]])
     // the recursive filter refers to itself
-    expect(JSON.stringify(schemas["SatelliteFilter"])).toContain(`"$ref":"#/components/schemas/SatelliteFilter"`)
+    expect(JSON.stringify(schemas["SatelliteFilter"])).toContain(
+      `"$ref":"#/components/schemas/SatelliteFilter"`
+    )
   })
 
   it("openapi.json (written by the package's build script) is the generated document", () => {

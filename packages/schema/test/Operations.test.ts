@@ -11,7 +11,9 @@ type AnySchema = Schema.Schema<any, any>
 
 /** The top-level field names of a schema's wire form. */
 const wireFields = (schema: AnySchema): ReadonlyArray<string> =>
-  SchemaAST.getPropertySignatures(Schema.encodedSchema(schema).ast).map((p) => String(p.name)).sort()
+  SchemaAST.getPropertySignatures(Schema.encodedSchema(schema).ast)
+    .map((p) => String(p.name))
+    .sort()
 
 describe("the operation table", () => {
   it("has exactly the 22 operations of the interface", () => {
@@ -57,7 +59,13 @@ describe("the operation table", () => {
     } else {
       it("answers with the HumanUserPassword fields at the top level", () => {
         expect(op.wrapperKey).toBeUndefined()
-        expect(wireFields(op.response)).toEqual(["createdAt", "expiresAt", "groups", "password", "username"])
+        expect(wireFields(op.response)).toEqual([
+          "createdAt",
+          "expiresAt",
+          "groups",
+          "password",
+          "username"
+        ])
       })
     }
 
@@ -74,7 +82,14 @@ describe("the operation table", () => {
               ? encoded
               : { [key]: encoded }
       const response = decode(op.response as AnySchema, body)
-      const item = kind === "list" ? response[key!][0] : method === "GetEncryptionKeysByKeyId" ? response[key!][0] : key === undefined ? response : response[key]
+      const item =
+        kind === "list"
+          ? response[key!][0]
+          : method === "GetEncryptionKeysByKeyId"
+            ? response[key!][0]
+            : key === undefined
+              ? response
+              : response[key]
       expect(Schema.equivalence(objectSchema)(item, value)).toBe(true)
     })
   })
@@ -83,8 +98,16 @@ describe("the operation table", () => {
     const services = new Set(table.map(([s]) => s))
     expect(new Set(Operations.services.keys())).toEqual(services)
     for (const s of services) {
-      expect(Operations.services.get(s as Operations.ServiceName)!.map((o) => o.method).sort()).toEqual(
-        table.filter(([t]) => t === s).map(([, m]) => m).sort()
+      expect(
+        Operations.services
+          .get(s as Operations.ServiceName)!
+          .map((o) => o.method)
+          .sort()
+      ).toEqual(
+        table
+          .filter(([t]) => t === s)
+          .map(([, m]) => m)
+          .sort()
       )
     }
   })
@@ -95,13 +118,33 @@ describe("the operation table", () => {
   })
 
   it("writes the list fields of interface.md on the List requests", () => {
-    expect(wireFields(Operations.operations.ListSatellites.request)).toEqual(
-      ["cursor", "filter", "limit", "order", "search", "searchFields", "spaceId"]
-    )
-    expect(wireFields(Operations.operations.ListIntegrationsMDM.request)).toEqual(
-      ["cursor", "filter", "limit", "order", "search", "searchFields"]
-    )
-    expect(wireFields(Operations.operations.ListLogQueries.request)).toEqual(["cursor", "limit", "order"])
-    expect(wireFields(Operations.operations.ListNativeUsers.request)).toEqual(["cursor", "limit", "order", "resourceId"])
+    expect(wireFields(Operations.operations.ListSatellites.request)).toEqual([
+      "cursor",
+      "filter",
+      "limit",
+      "order",
+      "search",
+      "searchFields",
+      "spaceId"
+    ])
+    expect(wireFields(Operations.operations.ListIntegrationsMDM.request)).toEqual([
+      "cursor",
+      "filter",
+      "limit",
+      "order",
+      "search",
+      "searchFields"
+    ])
+    expect(wireFields(Operations.operations.ListLogQueries.request)).toEqual([
+      "cursor",
+      "limit",
+      "order"
+    ])
+    expect(wireFields(Operations.operations.ListNativeUsers.request)).toEqual([
+      "cursor",
+      "limit",
+      "order",
+      "resourceId"
+    ])
   })
 })

@@ -28,9 +28,11 @@ describe("Int64", () => {
   it("is written as a string", () => {
     expect(encode(3600n)).toBe("3600")
     expect(encode(-9223372036854775808n)).toBe("-9223372036854775808")
-    expect(JSON.stringify(Schema.encodeSync(Model.LogQuery)(decode(Model.LogQuery, { relativeTime: 86400 })))).toContain(
-      `"relativeTime":"86400"`
-    )
+    expect(
+      JSON.stringify(
+        Schema.encodeSync(Model.LogQuery)(decode(Model.LogQuery, { relativeTime: 86400 }))
+      )
+    ).toContain(`"relativeTime":"86400"`)
   })
 
   it.each([
@@ -75,7 +77,9 @@ describe("ports and ids", () => {
   it("SidecarResourceLink port: 0 (unset) to 65535", () => {
     expect(decode(Model.SidecarResourceLink, { id: "l" }).port).toBe(0)
     expect(decode(Model.SidecarResourceLink, { id: "l", port: 65535 }).port).toBe(65535)
-    expect(reject(Model.SidecarResourceLink, { id: "l", port: 65536 }).tree).toContain("must be a port of at most 65535")
+    expect(reject(Model.SidecarResourceLink, { id: "l", port: 65536 }).tree).toContain(
+      "must be a port of at most 65535"
+    )
   })
   it("an id is at least 1 character", () => {
     expect(reject(Model.Space, { id: "" }).issues).toEqual([
@@ -85,8 +89,16 @@ describe("ports and ids", () => {
 })
 
 describe("secrets (decisions.md section 8)", () => {
-  const SECRETS = ["s3cr3t-basic-password", "s3cr3t-v1-secret", "s3cr3t-webhook", "s3cr3t-catalog-key", "s3cr3t-mdm-key",
-    "s3cr3t-bi-key", "s3cr3t-bi-secret", "s3cr3t-human-password"] as const
+  const SECRETS = [
+    "s3cr3t-basic-password",
+    "s3cr3t-v1-secret",
+    "s3cr3t-webhook",
+    "s3cr3t-catalog-key",
+    "s3cr3t-mdm-key",
+    "s3cr3t-bi-key",
+    "s3cr3t-bi-secret",
+    "s3cr3t-human-password"
+  ] as const
   const b64 = (s: string) => Buffer.from(s).toString("base64")
 
   const expectHidden = (decoded: unknown, secrets: ReadonlyArray<string>) => {
@@ -115,8 +127,14 @@ describe("secrets (decisions.md section 8)", () => {
       id: "dc",
       catalogVendorA: { webhookSecret: SECRETS[2], apiKey: SECRETS[3] }
     })
-    const mdm = decode(Model.MdmIntegration, { id: "m", mdmVendorA: { apiKey: SECRETS[4], apiUrl: "https://mdm.example" } })
-    const bi = decode(Model.BiIntegration, { id: "b", biVendorA: { apiKey: SECRETS[5], apiSecret: SECRETS[6] } })
+    const mdm = decode(Model.MdmIntegration, {
+      id: "m",
+      mdmVendorA: { apiKey: SECRETS[4], apiUrl: "https://mdm.example" }
+    })
+    const bi = decode(Model.BiIntegration, {
+      id: "b",
+      biVendorA: { apiKey: SECRETS[5], apiSecret: SECRETS[6] }
+    })
     const human = decode(Operations.operations.CreateHumanUserPassword.response, {
       password: SECRETS[7],
       username: "alice",
@@ -141,27 +159,77 @@ describe("secrets (decisions.md section 8)", () => {
   })
 
   it("requests keep secrets as Redacted values, and encode them back for the wire", () => {
-    const bi = decode(Requests.CreateBIIntegrationRequest, { name: "bi", biVendorA: { apiKey: SECRETS[5], apiSecret: SECRETS[6] } })
-    const mdm = decode(Requests.CreateIntegrationMDMRequest, { name: "mdm", mdmVendorA: { apiKey: SECRETS[4] } })
-    const host = decode(Requests.UpdateConnectorHostnameRequest, { id: "h", certificate: b64(SECRETS[0]), privateKey: b64(SECRETS[1]) })
+    const bi = decode(Requests.CreateBIIntegrationRequest, {
+      name: "bi",
+      biVendorA: { apiKey: SECRETS[5], apiSecret: SECRETS[6] }
+    })
+    const mdm = decode(Requests.CreateIntegrationMDMRequest, {
+      name: "mdm",
+      mdmVendorA: { apiKey: SECRETS[4] }
+    })
+    const host = decode(Requests.UpdateConnectorHostnameRequest, {
+      id: "h",
+      certificate: b64(SECRETS[0]),
+      privateKey: b64(SECRETS[1])
+    })
     expectHidden([bi, mdm, host], SECRETS)
-    expect(Schema.encodeSync(Requests.CreateBIIntegrationRequest)(bi).biVendorA).toEqual({ apiKey: SECRETS[5], apiSecret: SECRETS[6] })
+    expect(Schema.encodeSync(Requests.CreateBIIntegrationRequest)(bi).biVendorA).toEqual({
+      apiKey: SECRETS[5],
+      apiSecret: SECRETS[6]
+    })
     expect(Schema.encodeSync(Requests.UpdateConnectorHostnameRequest)(host)).toEqual({
       id: "h",
       certificate: b64(SECRETS[0]),
       privateKey: b64(SECRETS[1])
     })
     // null is "not set" for an optional secret too
-    expect(decode(Requests.UpdateConnectorHostnameRequest, { id: "h", privateKey: null })).toEqual({ id: "h" })
+    expect(decode(Requests.UpdateConnectorHostnameRequest, { id: "h", privateKey: null })).toEqual({
+      id: "h"
+    })
   })
 
   it.each([
-    ["a PEM key that is not base64", Requests.UpdateConnectorHostnameRequest, { id: "h", privateKey: "-----BEGIN KEY----- s3cr3t-pem" }, ["privateKey"]],
-    ["a certificate of the wrong type", Requests.UpdateConnectorHostnameRequest, { id: "h", certificate: { pem: "s3cr3t-pem" } }, ["certificate"]],
-    ["an MDM api key of the wrong type", Requests.CreateIntegrationMDMRequest, { name: "m", mdmVendorA: { apiKey: ["s3cr3t-pem"] } }, ["mdmVendorA", "apiKey"]],
-    ["a BI api secret of the wrong type", Requests.CreateBIIntegrationRequest, { name: "b", biVendorA: { apiKey: "k", apiSecret: ["s3cr3t-pem"] } }, ["biVendorA", "apiSecret"]],
-    ["a native user password of the wrong type", Model.NativeUser, { id: "n", basic: { password: ["s3cr3t-pem"] } }, ["basic", "password"]],
-    ["a human user password of the wrong type", Model.HumanUserPassword, { username: "u", password: ["s3cr3t-pem"], expiresAt: "2030-01-01T00:00:00Z", createdAt: "2024-01-01T00:00:00Z" }, ["password"]]
+    [
+      "a PEM key that is not base64",
+      Requests.UpdateConnectorHostnameRequest,
+      { id: "h", privateKey: "-----BEGIN KEY----- s3cr3t-pem" },
+      ["privateKey"]
+    ],
+    [
+      "a certificate of the wrong type",
+      Requests.UpdateConnectorHostnameRequest,
+      { id: "h", certificate: { pem: "s3cr3t-pem" } },
+      ["certificate"]
+    ],
+    [
+      "an MDM api key of the wrong type",
+      Requests.CreateIntegrationMDMRequest,
+      { name: "m", mdmVendorA: { apiKey: ["s3cr3t-pem"] } },
+      ["mdmVendorA", "apiKey"]
+    ],
+    [
+      "a BI api secret of the wrong type",
+      Requests.CreateBIIntegrationRequest,
+      { name: "b", biVendorA: { apiKey: "k", apiSecret: ["s3cr3t-pem"] } },
+      ["biVendorA", "apiSecret"]
+    ],
+    [
+      "a native user password of the wrong type",
+      Model.NativeUser,
+      { id: "n", basic: { password: ["s3cr3t-pem"] } },
+      ["basic", "password"]
+    ],
+    [
+      "a human user password of the wrong type",
+      Model.HumanUserPassword,
+      {
+        username: "u",
+        password: ["s3cr3t-pem"],
+        expiresAt: "2030-01-01T00:00:00Z",
+        createdAt: "2024-01-01T00:00:00Z"
+      },
+      ["password"]
+    ]
   ] as const)("a rejected secret is not printed in the error: %s", (_, schema, input, path) => {
     const { issues, tree } = reject(schema as Schema.Schema<unknown, unknown>, input)
     expect(issues.map((i) => i.path)).toContainEqual(path)

@@ -13,7 +13,9 @@ describe("normalizeKeys", () => {
       ProtoJson.normalizeKeys({
         resource_id: "r",
         list_metadata: { next_cursor: "c", count: 1 },
-        saved_queries: [{ created_by: "a", query: { relative_time: "3600", histogram_group_by_fields: ["x_y"] } }],
+        saved_queries: [
+          { created_by: "a", query: { relative_time: "3600", histogram_group_by_fields: ["x_y"] } }
+        ],
         bi_vendor_a: { api_key: "k" },
         alreadyCamel: true,
         x_1: 1
@@ -21,7 +23,9 @@ describe("normalizeKeys", () => {
     ).toEqual({
       resourceId: "r",
       listMetadata: { nextCursor: "c", count: 1 },
-      savedQueries: [{ createdBy: "a", query: { relativeTime: "3600", histogramGroupByFields: ["x_y"] } }],
+      savedQueries: [
+        { createdBy: "a", query: { relativeTime: "3600", histogramGroupByFields: ["x_y"] } }
+      ],
       biVendorA: { apiKey: "k" },
       alreadyCamel: true,
       x1: 1
@@ -29,9 +33,15 @@ describe("normalizeKeys", () => {
   })
 
   it("keeps the lowerCamelCase key when both forms are present, in either order", () => {
-    expect(ProtoJson.normalizeKeys({ resource_id: "snake", resourceId: "camel" })).toEqual({ resourceId: "camel" })
-    expect(ProtoJson.normalizeKeys({ resourceId: "camel", resource_id: "snake" })).toEqual({ resourceId: "camel" })
-    expect(ProtoJson.normalizeKeys({ inner: { space_id: "snake", spaceId: "camel" } })).toEqual({ inner: { spaceId: "camel" } })
+    expect(ProtoJson.normalizeKeys({ resource_id: "snake", resourceId: "camel" })).toEqual({
+      resourceId: "camel"
+    })
+    expect(ProtoJson.normalizeKeys({ resourceId: "camel", resource_id: "snake" })).toEqual({
+      resourceId: "camel"
+    })
+    expect(ProtoJson.normalizeKeys({ inner: { space_id: "snake", spaceId: "camel" } })).toEqual({
+      inner: { spaceId: "camel" }
+    })
   })
 
   it("leaves values alone", () => {
@@ -41,7 +51,9 @@ describe("normalizeKeys", () => {
 
   it("returns undefined past MAX_DEPTH", () => {
     expect(ProtoJson.MAX_DEPTH).toBe(64)
-    expect(ProtoJson.normalizeKeys(nest(ProtoJson.MAX_DEPTH))).toEqual(JSON.parse(JSON.stringify(nest(ProtoJson.MAX_DEPTH)).replaceAll("a_b", "aB")))
+    expect(ProtoJson.normalizeKeys(nest(ProtoJson.MAX_DEPTH))).toEqual(
+      JSON.parse(JSON.stringify(nest(ProtoJson.MAX_DEPTH)).replaceAll("a_b", "aB"))
+    )
     expect(ProtoJson.normalizeKeys(nest(ProtoJson.MAX_DEPTH + 1))).toBeUndefined()
     expect(ProtoJson.normalizeKeys(nest(10_000))).toBeUndefined()
     let arrays: unknown = 1
@@ -51,7 +63,9 @@ describe("normalizeKeys", () => {
   })
 
   it("__proto__ keys stay plain data and pollute nothing", () => {
-    const input = JSON.parse(`{"__proto__": {"polluted": true}, "a_b": {"__proto__": {"isAdmin": true}}, "constructor": {"prototype": {"x": 1}}}`)
+    const input = JSON.parse(
+      `{"__proto__": {"polluted": true}, "a_b": {"__proto__": {"isAdmin": true}}, "constructor": {"prototype": {"x": 1}}}`
+    )
     const out = ProtoJson.normalizeKeys(input) as Record<string, unknown>
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
     expect(({} as Record<string, unknown>)["isAdmin"]).toBeUndefined()
@@ -62,7 +76,8 @@ describe("normalizeKeys", () => {
     expect((aB as { isAdmin?: unknown }).isAdmin).toBeUndefined()
     // every key of the output is an own data property
     for (const o of [out, aB]) {
-      for (const key of Reflect.ownKeys(o)) expect(Object.getOwnPropertyDescriptor(o, key)?.writable).toBe(true)
+      for (const key of Reflect.ownKeys(o))
+        expect(Object.getOwnPropertyDescriptor(o, key)?.writable).toBe(true)
     }
     expect((out["constructor"] as Record<string, unknown>)["prototype"]).toEqual({ x: 1 })
     expect(Object.prototype.constructor).toBe(Object)
@@ -70,7 +85,7 @@ describe("normalizeKeys", () => {
 })
 
 describe("omitZeroValues", () => {
-  it("drops false, \"\", 0, [], null and undefined at every level, keeping array slots", () => {
+  it('drops false, "", 0, [], null and undefined at every level, keeping array slots', () => {
     expect(
       ProtoJson.omitZeroValues({
         id: "x",
@@ -94,7 +109,7 @@ describe("omitZeroValues", () => {
     })
   })
 
-  it("keeps an empty object (a set message) and \"\" in presence fields", () => {
+  it('keeps an empty object (a set message) and "" in presence fields', () => {
     expect(ProtoJson.omitZeroValues({ query: {}, path: "" })).toEqual({ query: {}, path: "" })
     expect(ProtoJson.omitZeroValues({ path: null })).toEqual({})
     expect(ProtoJson.presenceFields.has("path")).toBe(true)

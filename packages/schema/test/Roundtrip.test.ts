@@ -10,10 +10,17 @@ import { wire } from "./util.js"
 
 type AnySchema = Schema.Schema<any, any>
 
-const requests: ReadonlyArray<readonly [string, AnySchema]> = Operations.all.map((o) => [`${o.method} request`, o.request])
-const responses: ReadonlyArray<readonly [string, AnySchema]> = Operations.all.map((o) => [`${o.method} response`, o.response])
-const objects: ReadonlyArray<readonly [string, AnySchema]> = Object.entries(Model).flatMap(([name, value]) =>
-  Schema.isSchema(value) ? [[`Model.${name}`, value as AnySchema] as const] : []
+const requests: ReadonlyArray<readonly [string, AnySchema]> = Operations.all.map((o) => [
+  `${o.method} request`,
+  o.request
+])
+const responses: ReadonlyArray<readonly [string, AnySchema]> = Operations.all.map((o) => [
+  `${o.method} response`,
+  o.response
+])
+const objects: ReadonlyArray<readonly [string, AnySchema]> = Object.entries(Model).flatMap(
+  ([name, value]) =>
+    Schema.isSchema(value) ? [[`Model.${name}`, value as AnySchema] as const] : []
 )
 
 describe("the schemas under test", () => {
@@ -23,10 +30,31 @@ describe("the schemas under test", () => {
     const modelSchemas = new Set(objects.map(([, s]) => s))
     for (const o of Operations.all) expect(modelSchemas.has(o.object), o.method).toBe(true)
     // every object type of the interface is among them
-    for (const name of ["Space", "Group", "Connector", "ConnectorHostname", "ConnectorListenerLink", "Resource", "Sidecar",
-      "SidecarResourceLink", "Satellite", "NativeUser", "NativeUserIdentityLink", "ScenarioMonitor", "PolicyStageConfiguration",
-      "DataCatalogIntegration", "MdmIntegration", "BiIntegration", "EncryptionKey", "LogQueryMetadata", "PolicyDataLoader",
-      "DataDiscoveryConfiguration", "Permission", "HumanUserPassword", "ListMetadata"]) {
+    for (const name of [
+      "Space",
+      "Group",
+      "Connector",
+      "ConnectorHostname",
+      "ConnectorListenerLink",
+      "Resource",
+      "Sidecar",
+      "SidecarResourceLink",
+      "Satellite",
+      "NativeUser",
+      "NativeUserIdentityLink",
+      "ScenarioMonitor",
+      "PolicyStageConfiguration",
+      "DataCatalogIntegration",
+      "MdmIntegration",
+      "BiIntegration",
+      "EncryptionKey",
+      "LogQueryMetadata",
+      "PolicyDataLoader",
+      "DataDiscoveryConfiguration",
+      "Permission",
+      "HumanUserPassword",
+      "ListMetadata"
+    ]) {
       expect(objects.map(([n]) => n)).toContain(`Model.${name}`)
     }
   })
@@ -73,7 +101,8 @@ describe("responses in proto3 form", () => {
 })
 
 describe("generated values reach the boundaries", () => {
-  const sample = <A, I>(schema: Schema.Schema<A, I>, n = 300): ReadonlyArray<A> => FastCheck.sample(Arbitrary.make(schema), n)
+  const sample = <A, I>(schema: Schema.Schema<A, I>, n = 300): ReadonlyArray<A> =>
+    FastCheck.sample(Arbitrary.make(schema), n)
 
   it("limit 1 and 500 on every List request", () => {
     const lists = Operations.all.filter((o) => o.kind === "list")
@@ -116,13 +145,21 @@ describe("generated values reach the boundaries", () => {
   })
 
   it("every CreateHumanUserPassword variant", () => {
-    const keys = new Set(sample(Operations.operations.CreateHumanUserPassword.request).map((r) => Object.keys(r).join(",")))
+    const keys = new Set(
+      sample(Operations.operations.CreateHumanUserPassword.request).map((r) =>
+        Object.keys(r).join(",")
+      )
+    )
     expect([...keys].sort()).toEqual(["email", "id", "username"])
   })
 
   it("filters with conditions, groups and nested groups", () => {
-    const filters = sample(Operations.operations.ListSatellites.request, 500).flatMap((r) => (r.filter === undefined ? [] : [r.filter]))
+    const filters = sample(Operations.operations.ListSatellites.request, 500).flatMap((r) =>
+      r.filter === undefined ? [] : [r.filter]
+    )
     expect(filters.some((f) => "field" in f)).toBe(true)
-    expect(filters.some((f) => "group" in f && f.group.filters.some((g) => "group" in g))).toBe(true)
+    expect(filters.some((f) => "group" in f && f.group.filters.some((g) => "group" in g))).toBe(
+      true
+    )
   })
 })

@@ -79,7 +79,9 @@ describe("Timestamp: accepted text", () => {
     ({ millis }) => {
       const t = Timestamp.fromEpochMillis(millis)!
       const iso = new Date(millis).toISOString() // always .mmm
-      expect(Timestamp.format(t).replace(/Z$/, "").padEnd(23, ".000").slice(0, 23)).toBe(iso.slice(0, 23))
+      expect(Timestamp.format(t).replace(/Z$/, "").padEnd(23, ".000").slice(0, 23)).toBe(
+        iso.slice(0, 23)
+      )
       expect(decode(iso)).toEqual(t)
     }
   )
@@ -121,9 +123,9 @@ describe("Timestamp: rejected text", () => {
   })
 
   it("a number or null is not a timestamp", () => {
-    expect(messagesAt(reject(Model.Space, { id: "s", updatedAt: 1700000000 }).issues, ["updatedAt"])).toEqual([
-      "Expected string, actual 1700000000"
-    ])
+    expect(
+      messagesAt(reject(Model.Space, { id: "s", updatedAt: 1700000000 }).issues, ["updatedAt"])
+    ).toEqual(["Expected string, actual 1700000000"])
     expect(reject(Model.Space, { id: "s", updatedAt: null }).tree).toContain(`["updatedAt"]`)
   })
 })
@@ -144,10 +146,12 @@ describe("Timestamp: values and conversions", () => {
     expect(Timestamp.toDate(t).toISOString()).toBe("2024-02-29T12:34:56.789Z")
     expect(Timestamp.toEpochMillis(t)).toBe(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
     expect(DateTime.formatIso(Timestamp.toDateTime(t))).toBe("2024-02-29T12:34:56.789Z")
-    expect(Timestamp.format(Timestamp.fromDate(new Date("2024-02-29T12:34:56.789Z"))!)).toBe("2024-02-29T12:34:56.789Z")
-    expect(Timestamp.format(Timestamp.fromDateTime(DateTime.unsafeMake("1999-12-31T23:59:59.001Z"))!)).toBe(
-      "1999-12-31T23:59:59.001Z"
+    expect(Timestamp.format(Timestamp.fromDate(new Date("2024-02-29T12:34:56.789Z"))!)).toBe(
+      "2024-02-29T12:34:56.789Z"
     )
+    expect(
+      Timestamp.format(Timestamp.fromDateTime(DateTime.unsafeMake("1999-12-31T23:59:59.001Z"))!)
+    ).toBe("1999-12-31T23:59:59.001Z")
     // before 1970
     const old = decode("1900-01-01T00:00:00.5Z")
     expect(Timestamp.toDate(old).toISOString()).toBe("1900-01-01T00:00:00.500Z")
@@ -159,13 +163,17 @@ describe("Timestamp: values and conversions", () => {
 
   it("fractional milliseconds round to the nanosecond and carry", () => {
     expect(Timestamp.format(Timestamp.fromEpochMillis(1.5)!)).toBe("1970-01-01T00:00:00.001500Z")
-    expect(Timestamp.format(Timestamp.fromEpochMillis(999.9999999999)!)).toBe("1970-01-01T00:00:01Z")
+    expect(Timestamp.format(Timestamp.fromEpochMillis(999.9999999999)!)).toBe(
+      "1970-01-01T00:00:01Z"
+    )
     expect(Timestamp.format(Timestamp.fromEpochMillis(-0.5)!)).toBe("1969-12-31T23:59:59.999500Z")
     expect(Timestamp.fromEpochMillis(Number.POSITIVE_INFINITY)).toBeUndefined()
   })
 
   it("to and from nanoseconds since the epoch", () => {
-    expect(Timestamp.fromEpochNanos(-1n)).toEqual(new Timestamp.Timestamp({ seconds: -1, nanos: 999_999_999 }))
+    expect(Timestamp.fromEpochNanos(-1n)).toEqual(
+      new Timestamp.Timestamp({ seconds: -1, nanos: 999_999_999 })
+    )
     expect(Timestamp.format(Timestamp.fromEpochNanos(-1n)!)).toBe("1969-12-31T23:59:59.999999999Z")
     expect(Timestamp.toEpochNanos(decode("1970-01-01T00:00:01.000000002Z"))).toBe(1_000_000_002n)
   })
@@ -176,13 +184,20 @@ describe("Timestamp: values and conversions", () => {
     expect(Timestamp.isBefore(a, b)).toBe(true)
     expect(Timestamp.isAfter(b, a)).toBe(true)
     expect(Timestamp.Order(a, decode("2024-01-01T00:00:00Z"))).toBe(0)
-    expect(Timestamp.isBefore(decode("2024-01-01T00:00:00.000000001Z"), decode("2024-01-01T00:00:00.000000002Z"))).toBe(true)
+    expect(
+      Timestamp.isBefore(
+        decode("2024-01-01T00:00:00.000000001Z"),
+        decode("2024-01-01T00:00:00.000000002Z")
+      )
+    ).toBe(true)
   })
 
   it("addNanos clamps to the range", () => {
     expect(Timestamp.addNanos(Timestamp.max, 1n)).toEqual(Timestamp.max)
     expect(Timestamp.addNanos(Timestamp.min, -1n)).toEqual(Timestamp.min)
-    expect(Timestamp.format(Timestamp.addNanos(decode("2024-12-31T23:59:59.999999999Z"), 1n))).toBe("2025-01-01T00:00:00Z")
+    expect(Timestamp.format(Timestamp.addNanos(decode("2024-12-31T23:59:59.999999999Z"), 1n))).toBe(
+      "2025-01-01T00:00:00Z"
+    )
   })
 
   it.effect("now reads the Clock", () =>

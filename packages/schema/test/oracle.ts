@@ -4,7 +4,9 @@ import type * as Operations from "../src/Operations.js"
  * The test oracle: the endpoint table of interface.md, spelled out once. Service, method, kind,
  * wrapper key (get/create/update) or item field (list).
  */
-export const table: ReadonlyArray<readonly [service: string, method: string, kind: Operations.Kind, key: string | undefined]> = [
+export const table: ReadonlyArray<
+  readonly [service: string, method: string, kind: Operations.Kind, key: string | undefined]
+> = [
   ["ScenarioMonitoringService", "ListScenarioMonitors", "list", "monitors"],
   ["ResourceService", "CreateNativeUserIdentityLink", "create", "link"],
   ["ConnectorService", "UpdateConnectorHostname", "update", "connectorHostname"],

@@ -3,7 +3,8 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
 /** The value a schema decodes from wire JSON, or a thrown error with the formatted message. */
-export const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown): A => Schema.decodeUnknownSync(schema)(input)
+export const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown): A =>
+  Schema.decodeUnknownSync(schema)(input)
 
 /** A JSON round trip, as a body crosses the wire. */
 export const wire = (u: unknown): unknown => JSON.parse(JSON.stringify(u))
