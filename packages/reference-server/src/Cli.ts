@@ -1,0 +1,119 @@
+/**
+ * The command line of the reference server: `data-access-reference-server`.
+ *
+ * @since 0.1.0
+ */
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Config from "effect/Config"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Faults from "./Faults.js"
+import * as Fixtures from "./Fixtures.js"
+import { describeParseError } from "./internal/app.js"
+import * as ReferenceServer from "./ReferenceServer.js"
+
+/**
+ * The CLI failed before the server ran: a flag, a file or the port.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CliError extends Error {
+  readonly _tag = "CliError"
+}
+
+const port = Options.integer("port").pipe(
+  Options.withDefault(8080),
+  Options.withDescription("Port to listen on; 0 picks a free port (the URL is printed)")
+)
+const host = Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("Address to listen on (loopback by default)"))
+const apiKey = Options.text("api-key").pipe(
+  Options.repeated,
+  Options.withDescription(
+    `An accepted X-API-KEY (repeatable). Default: the DATA_ACCESS_API_KEYS environment variable (comma separated), else "${ReferenceServer.DEFAULT_API_KEY}"`
+  )
+)
+const store = Options.text("store").pipe(
+  Options.optional,
+  Options.withDescription("SQLite file to keep the data in (created when missing); default: in memory")
+)
+const fixtures = Options.file("fixtures").pipe(Options.optional, Options.withDescription("JSON fixtures file to load (see the README)"))
+const noDemo = Options.boolean("no-demo").pipe(Options.withDescription("Start an empty store instead of the built-in demo data"))
+const faults = Options.text("faults").pipe(Options.optional, Options.withDescription("Fault plan: a JSON file, or inline JSON starting with {"))
+const writeIds = Options.text("write-ids").pipe(Options.optional, Options.withDescription("Write the ids the store holds to this file (KnownIds JSON)"))
+const emitDefaults = Options.boolean("emit-defaults").pipe(Options.withDescription("Write every response field, zero values too"))
+const maxBodyBytes = Options.integer("max-body-bytes").pipe(
+  Options.withDefault(ReferenceServer.DEFAULT_MAX_BODY_BYTES),
+  Options.withDescription("Largest accepted request body in bytes")
+)
+const quiet = Options.boolean("quiet").pipe(Options.withDescription("Do not log one line per request"))
+
+const describe = (e: unknown) => (ParseResult.isParseError(e) ? describeParseError(e) : e instanceof Error ? e.message : String(e))
+
+const readFaults = (value: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const text = value.trimStart().startsWith("{") ? value : yield* fs.readFileString(value)
+    return yield* Faults.decodeJson(text)
+  }).pipe(Effect.mapError((e) => new CliError(`--faults: ${describe(e)}`)))
+
+const readFixtures = (path: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    return yield* Fixtures.decodeJson(yield* fs.readFileString(path))
+  }).pipe(Effect.mapError((e) => new CliError(`--fixtures ${path}: ${describe(e)}`)))
+
+const keysFromEnv = Config.string("DATA_ACCESS_API_KEYS").pipe(
+  Config.map((s) => s.split(",").map((k) => k.trim()).filter((k) => k !== "")),
+  Config.withDefault([] as Array<string>)
+)
+
+/**
+ * The `data-access-reference-server` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const command = Command.make(
+  "data-access-reference-server",
+  { port, host, apiKey, store, fixtures, noDemo, faults, writeIds, emitDefaults, maxBodyBytes, quiet },
+  Effect.fn("Cli.run")(function* (flags) {
+    const envKeys = yield* keysFromEnv.pipe(Effect.orElseSucceed(() => [] as Array<string>))
+    const apiKeys = flags.apiKey.length > 0 ? flags.apiKey : envKeys.length > 0 ? envKeys : [ReferenceServer.DEFAULT_API_KEY]
+    const plan = Option.isSome(flags.faults) ? yield* readFaults(flags.faults.value) : Faults.none
+    const extra = Option.isSome(flags.fixtures) ? yield* readFixtures(flags.fixtures.value) : undefined
+    const server = yield* ReferenceServer.start({
+      port: flags.port,
+      host: flags.host,
+      apiKeys,
+      ...(Option.isSome(flags.store) ? { store: { _tag: "Sqlite", filename: flags.store.value } as const } : {}),
+      data: flags.noDemo ? "empty" : "demo",
+      ...(extra ? { fixtures: extra } : {}),
+      faults: plan,
+      emitDefaults: flags.emitDefaults,
+      maxBodyBytes: flags.maxBodyBytes,
+      logRequests: !flags.quiet
+    }).pipe(Effect.mapError((e) => new CliError(e.message)))
+    if (Option.isSome(flags.writeIds)) {
+      const fs = yield* FileSystem.FileSystem
+      yield* fs.writeFileString(flags.writeIds.value, yield* Fixtures.knownIdsJson(server.knownIds)).pipe(
+        Effect.mapError((e) => new CliError(`--write-ids: ${e.message}`))
+      )
+    }
+    const keySource = flags.apiKey.length > 0 ? "--api-key" : envKeys.length > 0 ? "DATA_ACCESS_API_KEYS" : "the default key"
+    yield* Console.log(`data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource})`)
+    return yield* Effect.never
+  }, Effect.scoped)
+).pipe(Command.withDescription("A faithful reference server of the data-access management API (Connect, JSON)"))
+
+/**
+ * Runs the command with `process.argv`-style arguments.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const run = Command.run(command, { name: "data-access-reference-server", version: "0.1.0" })
