@@ -30,6 +30,7 @@ import {
   TransportError
 } from "../ClientError.js"
 import * as RetryPolicy from "../RetryPolicy.js"
+import { makeDecoder } from "./decode.js"
 import { describeParseError, isConnectPhase, systemErrorCode } from "./errors.js"
 import { version } from "./version.js"
 
@@ -111,7 +112,7 @@ export const spanName = (op: AnyOperation): string => `${op.service}/${op.method
 export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
   const name = spanName(op)
   const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
-  const decode = Schema.decodeUnknownEither(op.response as Schema.Schema<unknown, unknown>)
+  const decode = makeDecoder(op.response as Schema.Schema<unknown, unknown>)
   const url = `${config.baseUrl}${op.path}`
   const baseHeaders: Record<string, string> = {
     "connect-protocol-version": "1",

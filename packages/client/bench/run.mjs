@@ -1,0 +1,154 @@
+// Benchmark of @data-access/client against the reference server, in one run (about 30 s).
+//
+// 1. GetResource calls per second and p50/p99 latency, through the client (FetchHttpClient) and
+//    through a bare `fetch` of the same request, at concurrency 1 and 64. Goal: client >= 85%.
+// 2. Decoding a 500-item ListNativeUsers page with the schemas (the client's decoder: the schema
+//    compiled once to a fast path), against JSON.parse alone.
+//    Goal: JSON.parse + schema decode <= 3x JSON.parse.
+//
+// Run: pnpm --filter @data-access/client bench   (builds the client and the server first)
+import { FetchHttpClient } from "@effect/platform"
+import { Effect, Layer, ManagedRuntime, Redacted, Schema, Scope, Exit } from "effect"
+import { ReferenceServer } from "@data-access/reference-server"
+import { Operations } from "@data-access/schema"
+import { DataAccessClient } from "../dist/index.js"
+import { makeDecoder } from "../dist/internal/decode.js"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+
+/** Runs `call` from `concurrency` workers for `seconds`; returns calls/s, p50 and p99 in ms. */
+const measure = async (call, concurrency, seconds) => {
+  const latencies = []
+  const end = performance.now() + seconds * 1000
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now()
+      await call()
+      latencies.push(performance.now() - t0)
+    }
+  }
+  const start = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  const elapsed = (performance.now() - start) / 1000
+  latencies.sort((a, b) => a - b)
+  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), n: latencies.length }
+}
+
+const scope = Effect.runSync(Scope.make())
+const server = await Effect.runPromise(Scope.extend(ReferenceServer.start(), scope))
+const apiKey = server.apiKeys[0]
+const id = server.knownIds.resources[0]
+
+const runtime = ManagedRuntime.make(
+  DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey) }).pipe(Layer.provide(FetchHttpClient.layer), Layer.orDie)
+)
+const client = await runtime.runPromise(DataAccessClient.DataAccessClient)
+
+const viaClient = () => runtime.runPromise(client.getResource({ id }))
+const url = `${server.url}/core.v1.ResourceService/GetResource`
+const body = JSON.stringify({ id })
+const viaFetch = async () => {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "connect-protocol-version": "1", "x-api-key": apiKey },
+    body
+  })
+  if (response.status !== 200) throw new Error(`status ${response.status}`)
+  return response.json()
+}
+
+// Warm up both paths (JIT, connection pool).
+await measure(viaClient, 8, 1)
+await measure(viaFetch, 8, 1)
+
+// The machine is shared: alternate the two paths in short rounds so that both see the same noise.
+const combine = (parts) => {
+  const n = parts.reduce((a, p) => a + p.n, 0)
+  const seconds = parts.reduce((a, p) => a + p.n / p.rps, 0)
+  return { rps: n / seconds, p50: parts.map((p) => p.p50).sort((a, b) => a - b)[Math.floor(parts.length / 2)], p99: Math.max(...parts.map((p) => p.p99)), n }
+}
+const ROUNDS = 4
+const rows = []
+for (const concurrency of [1, 64]) {
+  const bareParts = []
+  const effectParts = []
+  for (let round = 0; round < ROUNDS; round++) {
+    bareParts.push(await measure(viaFetch, concurrency, SECONDS / ROUNDS))
+    effectParts.push(await measure(viaClient, concurrency, SECONDS / ROUNDS))
+  }
+  const bare = combine(bareParts)
+  const effect = combine(effectParts)
+  rows.push({
+    scenario: `GetResource c=${concurrency}`,
+    "fetch calls/s": bare.rps.toFixed(0),
+    "client calls/s": effect.rps.toFixed(0),
+    "client/fetch": `${((effect.rps / bare.rps) * 100).toFixed(1)}%`,
+    "fetch p50/p99 ms": `${bare.p50.toFixed(2)} / ${bare.p99.toFixed(2)}`,
+    "client p50/p99 ms": `${effect.p50.toFixed(2)} / ${effect.p99.toFixed(2)}`,
+    goal: effect.rps / bare.rps >= 0.85 ? "ok (>= 85%)" : "MISSED (< 85%)"
+  })
+}
+
+// A 500-item ListNativeUsers page, made from the server's own native users (ids made unique).
+const page = await runtime.runPromise(
+  Effect.map(client.call("ListNativeUsers", { resourceId: id, limit: 500 }), (r) => r)
+)
+const raw = await (await fetch(`${server.url}/core.v1.ResourceService/ListNativeUsers`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-api-key": apiKey },
+  body: JSON.stringify({ resourceId: id, limit: 500 })
+})).json()
+const items = []
+for (let i = 0; items.length < 500; i++) {
+  const source = raw.nativeUsers[i % raw.nativeUsers.length]
+  items.push({ ...source, id: `${source.id}_${i}` })
+}
+const text = JSON.stringify({ nativeUsers: items, listMetadata: { count: 500, nextCursor: "" } })
+// The client's decoder (the schema compiled to a fast path, Effect's parser for errors) and, for
+// reference, Effect's parser alone.
+const clientDecode = makeDecoder(Operations.operations.ListNativeUsers.response)
+const decode = (u) => {
+  const r = clientDecode(u)
+  if (r._tag !== "Right") throw new Error("decode failed")
+  return r.right
+}
+const effectDecode = Schema.decodeUnknownSync(Operations.operations.ListNativeUsers.response)
+const check = decode(JSON.parse(text))
+if (check.nativeUsers.length !== 500 || page.nativeUsers.length === 0) throw new Error("bad page")
+if (JSON.stringify(check) !== JSON.stringify(effectDecode(JSON.parse(text)))) throw new Error("the fast path differs from Schema")
+
+const timeIt = (f, seconds = 2) => {
+  for (let i = 0; i < 50; i++) f()
+  const samples = []
+  const end = performance.now() + seconds * 1000
+  while (performance.now() < end) {
+    const t0 = performance.now()
+    f()
+    samples.push(performance.now() - t0)
+  }
+  samples.sort((a, b) => a - b)
+  return percentile(samples, 50)
+}
+const parseOnly = timeIt(() => JSON.parse(text))
+const parsed = JSON.parse(text)
+const decodeOnly = timeIt(() => decode(parsed))
+const both = timeIt(() => decode(JSON.parse(text)))
+const effectOnly = timeIt(() => effectDecode(parsed))
+rows.push({
+  scenario: `decode 500 NativeUsers (${(text.length / 1024).toFixed(0)} KiB)`,
+  "JSON.parse ms": parseOnly.toFixed(3),
+  "schema decode ms": decodeOnly.toFixed(3),
+  "parse+decode ms": both.toFixed(3),
+  "parse+decode / parse": `${(both / parseOnly).toFixed(2)}x`,
+  "Schema.decodeUnknownSync ms": effectOnly.toFixed(3),
+  goal: both / parseOnly <= 3 ? "ok (<= 3x)" : "MISSED (> 3x)"
+})
+
+console.log(`@data-access/client benchmark (Node ${process.version}, ${SECONDS} s per scenario, reference server on loopback)`)
+console.table(rows.slice(0, 2))
+console.table(rows.slice(2))
+
+await runtime.dispose()
+await Effect.runPromise(Scope.close(scope, Exit.void))

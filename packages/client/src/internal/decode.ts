@@ -1,0 +1,204 @@
+/**
+ * A fast path for decoding responses: the schema's AST compiled once into plain closures that
+ * return the decoded value or `FAIL`. It covers the node kinds the response schemas use and hands
+ * any other node to Effect's own parser, so it accepts exactly what the schema accepts. On any
+ * failure the caller decodes again with `Schema.decodeUnknownEither` to get the full error.
+ */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+
+const FAIL: unique symbol = Symbol("FAIL")
+type Decode = (u: unknown) => unknown
+
+const cache = new WeakMap<AST.AST, Decode>()
+
+const fromEither = (u: unknown): unknown => {
+  const e = u as Either.Either<unknown, unknown>
+  if (Either.isEither(e)) return Either.isRight(e) ? e.right : FAIL
+  return FAIL // an asynchronous or effectful parser: leave it to the slow path
+}
+
+const viaEffect = (ast: AST.AST): Decode => {
+  const parse = ParseResult.decodeUnknownEither(Schema.make(ast))
+  return (u) => {
+    const r = parse(u)
+    return Either.isRight(r) ? r.right : FAIL
+  }
+}
+
+const isRecord = (u: unknown): u is Record<PropertyKey, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const compileNode = (ast: AST.AST): Decode => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return (u) => (typeof u === "string" ? u : FAIL)
+    case "NumberKeyword":
+      return (u) => (typeof u === "number" ? u : FAIL)
+    case "BooleanKeyword":
+      return (u) => (typeof u === "boolean" ? u : FAIL)
+    case "BigIntKeyword":
+      return (u) => (typeof u === "bigint" ? u : FAIL)
+    case "UndefinedKeyword":
+      return (u) => (u === undefined ? u : FAIL)
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return (u) => u
+    case "Literal": {
+      const literal = ast.literal
+      return (u) => (u === literal ? u : FAIL)
+    }
+    case "Union": {
+      if (ast.types.every(AST.isLiteral)) {
+        const values = new Set<unknown>(ast.types.map((t) => (t as AST.Literal).literal))
+        return (u) => (values.has(u) ? u : FAIL)
+      }
+      const members = ast.types.map(compile)
+      return (u) => {
+        for (const member of members) {
+          const r = member(u)
+          if (r !== FAIL) return r
+        }
+        return FAIL
+      }
+    }
+    case "Refinement": {
+      const from = compile(ast.from)
+      return (u) => {
+        const a = from(u)
+        if (a === FAIL) return FAIL
+        return Option.isNone(ast.filter(a, AST.defaultParseOption, ast)) ? a : FAIL
+      }
+    }
+    case "Transformation": {
+      const from = compile(ast.from)
+      const to = compile(ast.to)
+      const kind = ast.transformation
+      switch (kind._tag) {
+        case "FinalTransformation":
+          return (u) => {
+            const a = from(u)
+            if (a === FAIL) return FAIL
+            const b = fromEither(kind.decode(a, AST.defaultParseOption, ast, u))
+            return b === FAIL ? FAIL : to(b)
+          }
+        case "ComposeTransformation":
+          return (u) => {
+            const a = from(u)
+            return a === FAIL ? FAIL : to(a)
+          }
+        case "TypeLiteralTransformation": {
+          // As Effect's parser does: each property transformation maps the field's Option.
+          const psts = kind.propertySignatureTransformations
+          const hasOwn = Object.prototype.hasOwnProperty
+          return (u) => {
+            const a = from(u) as Record<PropertyKey, unknown> | typeof FAIL
+            if (a === FAIL) return FAIL
+            for (const pst of psts) {
+              const present = hasOwn.call(a, pst.from)
+              const o = pst.decode(present ? Option.some(a[pst.from]) : Option.none())
+              // Avoid `delete` when the key stays (it would turn the object into a slow dictionary).
+              if (pst.from !== pst.to || Option.isNone(o)) {
+                if (present) delete a[pst.from]
+              }
+              if (Option.isSome(o)) a[pst.to] = o.value
+            }
+            return to(a)
+          }
+        }
+      }
+      return viaEffect(ast)
+    }
+    case "Declaration": {
+      const constructor = ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined
+      if (constructor?._tag === "effect/Redacted" && ast.typeParameters.length === 1) {
+        // Schema.RedactedFromSelf: a Redacted whose value decodes with the type parameter.
+        const inner = compile(ast.typeParameters[0]!)
+        return (u) => {
+          if (!Redacted.isRedacted(u)) return FAIL
+          const value = Redacted.value(u)
+          const r = inner(value)
+          return r === FAIL ? FAIL : r === value ? u : Redacted.make(r)
+        }
+      }
+      const parse = ast.decodeUnknown(...ast.typeParameters)
+      return (u) => fromEither(parse(u, AST.defaultParseOption, ast))
+    }
+    case "TupleType": {
+      if (ast.elements.length !== 0 || ast.rest.length !== 1) return viaEffect(ast)
+      const item = compile(ast.rest[0]!.type)
+      return (u) => {
+        if (!Array.isArray(u)) return FAIL
+        const out = new Array(u.length)
+        for (let i = 0; i < u.length; i++) {
+          const r = item(u[i])
+          if (r === FAIL) return FAIL
+          out[i] = r
+        }
+        return out
+      }
+    }
+    case "TypeLiteral": {
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+        return (u) => (u === null || u === undefined ? FAIL : u)
+      }
+      if (ast.indexSignatures.some((is) => is.parameter._tag !== "StringKeyword")) return viaEffect(ast)
+      if (ast.propertySignatures.some((ps) => typeof ps.name !== "string")) return viaEffect(ast)
+      const fields = ast.propertySignatures.map((ps) => ({ name: ps.name as string, optional: ps.isOptional, decode: compile(ps.type) }))
+      const index = ast.indexSignatures.map((is) => compile(is.type))
+      const hasOwn = Object.prototype.hasOwnProperty
+      return (u) => {
+        if (!isRecord(u)) return FAIL
+        const out: Record<string, unknown> = {}
+        for (const field of fields) {
+          const present = hasOwn.call(u, field.name)
+          if (!present && field.optional) continue
+          const r = field.decode(u[field.name])
+          if (r === FAIL) return FAIL
+          out[field.name] = r
+        }
+        for (const decode of index) {
+          for (const key of Object.keys(u)) {
+            const r = decode(u[key])
+            if (r === FAIL) return FAIL
+            out[key] = r
+          }
+        }
+        return out
+      }
+    }
+    case "Suspend": {
+      let inner: Decode | undefined
+      return (u) => (inner ??= compile(ast.f()))(u)
+    }
+    default:
+      return viaEffect(ast)
+  }
+}
+
+const compile = (ast: AST.AST): Decode => {
+  const cached = cache.get(ast)
+  if (cached !== undefined) return cached
+  // Placeholder for cycles through Suspend.
+  let self: Decode | undefined
+  cache.set(ast, (u) => self!(u))
+  self = compileNode(ast)
+  cache.set(ast, self)
+  return self
+}
+
+/**
+ * A decoder of unknown input: the compiled fast path, and Effect's parser for the error (or
+ * whenever the fast path cannot decide).
+ */
+export const makeDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
+  const fast = compile(schema.ast)
+  const slow = Schema.decodeUnknownEither(schema)
+  return (u) => {
+    const r = fast(u)
+    return r === FAIL ? slow(u) : Either.right(r as A)
+  }
+}
