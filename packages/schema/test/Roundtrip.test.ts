@@ -83,6 +83,32 @@ describe.each([
   }
 })
 
+const snakeKeys = (u: unknown): unknown =>
+  Array.isArray(u)
+    ? u.map(snakeKeys)
+    : u !== null && typeof u === "object"
+      ? Object.fromEntries(
+          Object.entries(u).map(([k, v]) => [ProtoJson.camelToSnake(k), snakeKeys(v)])
+        )
+      : u
+
+describe("requests as a server reads them", () => {
+  for (const [name, schema] of requests) {
+    const equivalence = Schema.equivalence(schema)
+    const encode = Schema.encodeSync(schema)
+    const decode = Schema.decodeUnknownSync(schema)
+    it.prop(
+      `${name}: snake_case keys and unknown fields read as the same value`,
+      { value: schema },
+      ({ value }) => {
+        const body = snakeKeys({ ...(wire(encode(value)) as object), some_future_field: { a: 1 } })
+        expect(equivalence(value, decode(ProtoJson.normalizeKeys(body)))).toBe(true)
+      },
+      { fastCheck: { numRuns: 40 } }
+    )
+  }
+})
+
 describe("responses in proto3 form", () => {
   for (const [name, schema] of responses) {
     const equivalence = Schema.equivalence(schema)
