@@ -72,6 +72,8 @@ export interface Options {
   readonly concurrency?: number | undefined
   /** Retry 429 and 503 answers after `Retry-After` (default true). */
   readonly retryThrottled?: boolean | undefined
+  /** Requests spent shrinking one failure to a minimal example (default 60). */
+  readonly shrinkBudget?: number | undefined
   /** Run only the case of this replay id. */
   readonly replay?: string | undefined
   /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
@@ -231,6 +233,7 @@ const toFinding = (
 
 interface Limits {
   readonly deadline: number | undefined
+  readonly shrinkBudget: number
   stoppedBy: string | undefined
 }
 
@@ -343,7 +346,7 @@ const runSuite = (
         const details = yield* Effect.promise(() =>
           fc.check(
             fc.asyncProperty(cases.arbitrary, async (a) => {
-              if (evals >= SHRINK_BUDGET || stopped()) return true
+              if (evals >= limits.shrinkBudget || stopped()) return true
               evals++
               const r = await runEither(a)
               if (Either.isLeft(r)) return true
@@ -431,7 +434,7 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   const global = globalSuites(ctx).filter((s) => s.checks.some((c) => selected.has(c)))
   if (global.length > 0 && (options.operations === undefined || options.operations.length === 0)) groups.push({ method: "_", writes: false, suites: global })
 
-  const limits: Limits = { deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)), stoppedBy: undefined }
+  const limits: Limits = { shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET, deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)), stoppedBy: undefined }
   const results: Array<SuiteResult> = []
   const total = groups.reduce((n, g) => n + g.suites.length, 0)
   let done = 0
