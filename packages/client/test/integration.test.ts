@@ -12,6 +12,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { ClientError, DataAccessClient, Services } from "../src/index.js"
 import { requestFor } from "./requests.js"
+import { makeCapture, printed } from "./capture.js"
 import { startServer } from "./server.js"
 
 const Client = DataAccessClient.DataAccessClient
@@ -163,5 +164,43 @@ describe("every error code the server produces decodes to its typed error", () =
       const decode = yield* Effect.flip(getResource(server.knownIds.resources[0]!)).pipe(Effect.provide(layer))
       expect(decode._tag).toBe("DecodeError")
       expect(decode._tag === "DecodeError" && decode.path).toBe("$.resource.id")
+    }).pipe(Effect.scoped))
+})
+
+/** Every secret inside a decoded value: the content of each Redacted. */
+const secretsIn = (u: unknown, out: Set<string> = new Set()): Set<string> => {
+  if (Redacted.isRedacted(u)) {
+    const v = Redacted.value(u)
+    if (typeof v === "string" && v.length >= 4) out.add(v)
+  } else if (Array.isArray(u)) u.forEach((x) => secretsIn(x, out))
+  else if (u !== null && typeof u === "object") Object.values(u).forEach((x) => secretsIn(x, out))
+  return out
+}
+
+describe("redaction against the reference server", () => {
+  it.live("no API key or secret field value reaches logs, spans, errors or printed values", () =>
+    Effect.gen(function*() {
+      const capture = makeCapture()
+      const { layer, server } = yield* startServer()
+      const values: Array<unknown> = []
+      const errors: Array<unknown> = []
+      yield* Effect.gen(function*() {
+        const client = yield* Client
+        const context = yield* contextOf(server)
+        for (const op of Operations.all) {
+          values.push(yield* client.call(op.method, requestFor[op.method](context as never) as never))
+        }
+        values.push(Chunk.toReadonlyArray(yield* Stream.runCollect(client.listNativeUsersStream({ resourceId: context.resourceId }))))
+        errors.push(yield* Effect.flip(client.getResource({ id: "resource_missing" })))
+        yield* Effect.logDebug("decoded", ...values)
+        yield* Effect.logError("failed", ...errors)
+      }).pipe(Effect.withSpan("redaction"), Effect.provide(Layer.merge(layer, capture.layer)))
+      const secrets = new Set([server.apiKeys[0]!, ...secretsIn(values)])
+      // The server returned secrets (passwords, webhook secrets, API keys of vendors) ...
+      expect(secrets.size).toBeGreaterThan(5)
+      expect(capture.spans.length).toBeGreaterThan(22)
+      const everything = [capture.dump(), ...values.map(printed), ...errors.map(printed)].join("\n")
+      // ... and none of them shows anywhere.
+      for (const secret of secrets) expect(everything.includes(secret), "a secret leaked").toBe(false)
     }).pipe(Effect.scoped))
 })

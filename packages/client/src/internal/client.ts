@@ -218,8 +218,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
               timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
               attempts: attemptNumber
             })
-        }),
-        Effect.withSpan(`${name} attempt`, { kind: "client", attributes: { "rpc.attempt": attemptNumber } })
+        })
       )
     })
 
@@ -250,6 +249,8 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       let attemptNumber = 0
       while (true) {
         attemptNumber++
+        // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
+        if (Option.isSome(span)) span.value.event("attempt", yield* Clock.currentTimeNanos, { "rpc.attempt": attemptNumber })
         const result = yield* Effect.either(attempt(body, attemptNumber, deadline, budgetMillis, attemptMillis))
         if (Either.isRight(result)) {
           yield* Effect.annotateCurrentSpan({ "rpc.attempts": attemptNumber })
