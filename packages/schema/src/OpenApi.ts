@@ -102,6 +102,9 @@ export const make = (options: {
       }
     }
   }
+  // Effect writes `unknown` as `{ "$id": "/schemas/unknown" }`; the same `$id` at two places is
+  // an invalid JSON Schema (a 2020-12 validator refuses the document), so it is left out.
+  for (const [name, schema] of Object.entries(defs)) defs[name] = withoutSchemaIds(schema)
   return {
     openapi: "3.1.0",
     info: {
@@ -118,4 +121,16 @@ export const make = (options: {
     },
     security: [{ apiKey: [] }]
   }
+}
+
+const withoutSchemaIds = (u: unknown): unknown => {
+  if (Array.isArray(u)) return u.map(withoutSchemaIds)
+  if (u !== null && typeof u === "object") {
+    return Object.fromEntries(
+      Object.entries(u)
+        .filter(([k, v]) => !(k === "$id" && typeof v === "string" && v.startsWith("/schemas/")))
+        .map(([k, v]) => [k, withoutSchemaIds(v)])
+    )
+  }
+  return u
 }
