@@ -69,7 +69,7 @@ const combine = (parts) => {
   const seconds = parts.reduce((a, p) => a + p.n / p.rps, 0)
   return { rps: n / seconds, p50: parts.map((p) => p.p50).sort((a, b) => a - b)[Math.floor(parts.length / 2)], p99: Math.max(...parts.map((p) => p.p99)), n }
 }
-const ROUNDS = 4
+const ROUNDS = 8
 const rows = []
 for (const concurrency of [1, 64]) {
   const bareParts = []
