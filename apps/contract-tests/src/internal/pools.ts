@@ -45,7 +45,7 @@ export const requestPropertyNames = (op: Op): ReadonlyArray<string> => {
 
 export const fromKnownIds = (k: KnownIds.KnownIds): Pools => ({
   ids: Object.fromEntries(idPoolNames.map((n) => [n, [...((k as unknown as Record<string, ReadonlyArray<string>>)[n] ?? [])]])),
-  users: [...k.users],
+  users: [...(k.users ?? [])],
   nativeUsersByResource: new Map()
 })
 

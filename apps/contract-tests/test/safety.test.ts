@@ -1,0 +1,66 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { Operations } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
+import * as ContractTests from "../src/ContractTests.js"
+import * as Embedded from "../src/Embedded.js"
+
+const writes = new Set((Operations.all as ReadonlyArray<Operations.Operation>).filter((o) => o.kind === "create" || o.kind === "update").map((o) => o.method))
+
+describe("running against a shared environment", () => {
+  it.scoped("read-only mode sends no Create or Update and reports them as skipped", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds, readOnly: true, examples: 3, seed: 3 })
+      expect(report.findings).toEqual([])
+      const seen = yield* server.requests
+      expect(seen.filter((r) => r.method !== undefined && writes.has(r.method))).toEqual([])
+      const skipped = report.cells.filter((c) => writes.has(c.operation))
+      expect(skipped.length).toBeGreaterThan(0)
+      for (const c of skipped) expect(c).toMatchObject({ passed: 0, failed: 0, skipReasons: ["read-only mode"] })
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("never sends more requests than --max-requests, and says the run stopped early", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), maxRequests: 150, examples: 50, seed: 3 })
+      const seen = yield* server.requests
+      expect(seen.length).toBeLessThanOrEqual(150)
+      expect(report.notes.join("\n")).toContain("stopped early: the request budget of 150 requests is spent")
+      expect(report.cells.some((c) => c.skipped > 0)).toBe(true)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("names it creates carry the ct-<runid>- prefix", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), operations: ["CreateConnector", "CreatePermission"], checks: ["valid-accepted"], examples: 5, seed: 3 })
+      expect(report.findings).toEqual([])
+      const ids = yield* server.currentKnownIds
+      const created = ids.connectors.filter((id) => !server.knownIds.connectors.includes(id))
+      expect(created.length).toBeGreaterThan(0)
+      for (const id of created) {
+        const c = yield* server.store.get("connectors", id)
+        expect(String(c?.name)).toMatch(new RegExp(`^ct-${report.runId}-`))
+      }
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("missing prerequisites are skipped with the reason, never passed", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({ examples: 3, seed: 5, server: { data: "empty" } })
+      expect(report.findings).toEqual([])
+      const get = report.cells.find((c) => c.operation === "GetResource" && c.check === "valid-accepted")
+      expect(get).toMatchObject({ passed: 0, failed: 0 })
+      expect(get?.skipReasons.join()).toContain("no resources ids")
+      const dd = report.cells.find((c) => c.operation === "CreateDataDiscoveryConfiguration" && c.check === "create-echo")
+      expect(dd?.passed).toBe(0)
+      expect(dd?.skipped).toBeGreaterThan(0)
+      // What needs nothing still runs.
+      expect(report.cells.find((c) => c.operation === "CreateConnector" && c.check === "create-echo")?.passed).toBeGreaterThan(0)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})

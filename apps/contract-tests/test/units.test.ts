@@ -1,0 +1,114 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as Checks from "../src/Checks.js"
+import * as Curl from "../src/Curl.js"
+import * as ReplayId from "../src/ReplayId.js"
+import * as Report from "../src/Report.js"
+import { ReferenceServer } from "@data-access/reference-server"
+
+describe("ReplayId", () => {
+  it("round-trips every part", () => {
+    const id = { family: "invalid", method: "ListSatellites", check: "invalid-rejected" as const, seed: -42, path: "17:3:0:1" }
+    const text = ReplayId.encode(id)
+    expect(text).toBe("ct1.invalid.ListSatellites.invalid-rejected.-42.17:3:0:1")
+    expect(ReplayId.decode(text)).toEqual(Either.right(id))
+  })
+
+  it("rejects ids it cannot read, saying why", () => {
+    for (const bad of ["", "ct1.valid.GetResource", "ct2.valid.GetResource.auth.1.0", "ct1.valid.GetResource.no-such-check.1.0", "ct1.valid.GetResource.auth.x.0", "ct1.valid.GetResource.auth.1.a:b"]) {
+      const r = ReplayId.decode(bad)
+      expect(Either.isLeft(r), bad).toBe(true)
+    }
+  })
+})
+
+describe("Curl.render", () => {
+  const base = { method: "POST", path: "/core.v1.ResourceService/GetResource", contentType: "application/json", headers: {}, protocolVersion: "1" } as const
+
+  it("reads the key from $DATA_ACCESS_API_KEY and quotes the body for a shell", () => {
+    const curl = Curl.render("http://127.0.0.1:8080/", { ...base, key: "valid", body: JSON.stringify({ id: "it's" }) })
+    expect(curl).toBe(
+      `curl -sS -i -X POST 'http://127.0.0.1:8080/core.v1.ResourceService/GetResource' -H "X-API-KEY: $DATA_ACCESS_API_KEY" -H 'Content-Type: application/json' -H 'Connect-Protocol-Version: 1' --data-binary '{"id":"it'\\''s"}'`
+    )
+  })
+
+  it("shows the secret fields of a body as [redacted], and the empty and missing key cases", () => {
+    const curl = Curl.render("http://x", {
+      ...base,
+      key: "empty",
+      body: JSON.stringify({ name: "n", biVendorA: { apiKey: "sk-live-123", apiSecret: "shh" }, certificate: "QUJD" })
+    })
+    expect(curl).not.toContain("sk-live-123")
+    expect(curl).not.toContain("shh")
+    expect(curl).not.toContain("QUJD")
+    expect(curl).toContain(`'X-API-KEY;'`)
+    expect(Curl.render("http://x", { ...base, key: "missing", body: "{}" })).not.toContain("X-API-KEY")
+  })
+})
+
+describe("Checks", () => {
+  it("has exactly the check ids the reference server's violation catalogue names, each with a meaning and a severity", () => {
+    for (const v of ReferenceServer.violations) expect(Checks.isCheckId(v.check), v.name).toBe(true)
+    expect(Checks.ids).toHaveLength(14)
+    for (const c of Checks.checks) {
+      expect(c.meaning.length).toBeGreaterThan(10)
+      expect(["critical", "major", "minor"]).toContain(c.severity)
+    }
+  })
+})
+
+describe("Report rendering", () => {
+  const finding: Report.Finding = {
+    check: "paging",
+    severity: "major",
+    operation: "ListSatellites",
+    cause: "count differs from items",
+    message: "listMetadata.count is 4 but the page has 3 items",
+    detail: "listMetadata.count = 4",
+    seed: 9,
+    replayId: "ct1.paging.ListSatellites.paging.9.2:0",
+    curl: "curl -sS -i -X POST 'http://h/core.v1.SatelliteService/ListSatellites' --data-binary '{\"limit\":3}'",
+    request: { method: "POST", path: "/core.v1.SatelliteService/ListSatellites", body: "{\"limit\":3}" },
+    response: { _tag: "Response", status: 200, contentType: "application/json", body: "{\"satellites\":[]}" },
+    occurrences: 2,
+    shrinkSteps: 1
+  }
+  const report: Report.Report = {
+    runId: "abc123",
+    seed: 9,
+    target: "http://h",
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 1234,
+    requests: 10,
+    examples: 5,
+    readOnly: false,
+    replay: undefined,
+    cells: [
+      { operation: "ListSatellites", check: "paging", passed: 3, failed: 2, skipped: 0, skipReasons: [] },
+      { operation: "GetResource", check: "stable-reads", passed: 0, failed: 0, skipped: 1, skipReasons: ["no resources ids <in the fixtures>"] }
+    ],
+    findings: [finding],
+    notes: []
+  }
+
+  it("JUnit: a failure with the finding's text, a skipped case with its reason, XML escaped", () => {
+    const xml = Report.toJUnit(report)
+    expect(xml).toContain(`<testcase classname="contract.ListSatellites" name="ListSatellites paging"`)
+    expect(xml).toContain(`<failure message="listMetadata.count is 4 but the page has 3 items" type="paging">`)
+    expect(xml).toContain(`ct1.paging.ListSatellites.paging.9.2:0`)
+    expect(xml).toContain(`<skipped message="no resources ids &lt;in the fixtures&gt;"/>`)
+    expect(xml).toContain(`{&quot;limit&quot;:3}`)
+  })
+
+  it("terminal: the finding, the operation by check table, the skip reasons and the verdict", () => {
+    const text = Report.toTerminal(report)
+    expect(text).toContain("[major] paging · ListSatellites · count differs from items")
+    expect(text).toContain("replay: contract-tests --replay ct1.paging.ListSatellites.paging.9.2:0")
+    expect(text).toMatch(/ListSatellites\s+F2/)
+    expect(text).toMatch(/GetResource\s+·\s+skip/)
+    expect(text).toContain("no resources ids <in the fixtures>: GetResource")
+    expect(text).toContain("FAIL: 1 findings")
+    expect(Report.exitCode(report)).toBe(1)
+    expect(Report.exitCode({ ...report, findings: [] })).toBe(0)
+  })
+})
