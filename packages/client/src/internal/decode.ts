@@ -182,12 +182,12 @@ const compileNode = (ast: AST.AST): Decode => {
 const compile = (ast: AST.AST): Decode => {
   const cached = cache.get(ast)
   if (cached !== undefined) return cached
-  // Placeholder for cycles through Suspend.
-  let self: Decode | undefined
-  cache.set(ast, (u) => self!(u))
-  self = compileNode(ast)
-  cache.set(ast, self)
-  return self
+  // A placeholder first, for cycles through Suspend.
+  const ref: { current: Decode | undefined } = { current: undefined }
+  cache.set(ast, (u) => ref.current!(u))
+  ref.current = compileNode(ast)
+  cache.set(ast, ref.current)
+  return ref.current
 }
 
 /**
