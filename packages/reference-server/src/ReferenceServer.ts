@@ -10,6 +10,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -123,6 +124,8 @@ export interface Options {
   readonly maxBodyBytes?: number
   /** Log one structured line per request (method, code, duration, request id). Default false. */
   readonly logRequests?: boolean
+  /** Open a tracing span per request (`@effect/platform`'s HTTP tracer). Default false: the request log and `X-Request-Id` identify requests. */
+  readonly tracing?: boolean
 }
 
 /**
@@ -227,7 +230,9 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       Effect.catchAllDefect((cause) => Effect.fail(new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })))
     )
     const knownIds = yield* allOf(store)
+    // The last MAX_RECORDED requests, in a ring.
     const recorded: Array<RecordedRequest> = []
+    let next = 0
     const log = options.logRequests === true
     const state: AppState = {
       store,
@@ -237,8 +242,9 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       injector: Faults.makeInjector(options.faults ?? Faults.none),
       onRequest: (entry) =>
         Effect.suspend(() => {
-          recorded.push(entry)
-          if (recorded.length > MAX_RECORDED) recorded.splice(0, recorded.length - MAX_RECORDED)
+          if (recorded.length < MAX_RECORDED) recorded.push(entry)
+          else recorded[next] = entry
+          next = (next + 1) % MAX_RECORDED
           return log
             ? Effect.logInfo("request").pipe(
                 Effect.annotateLogs({
@@ -262,7 +268,7 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
           Effect.sync(() => {
             state.injector = Faults.makeInjector(plan)
           }),
-        requests: Effect.sync(() => recorded.slice()),
+        requests: Effect.sync(() => (recorded.length < MAX_RECORDED ? recorded.slice() : [...recorded.slice(next), ...recorded.slice(0, next)])),
         seed: (fixtures) => Effect.zipRight(seedInto(store, fixtures), allOf(store)),
         currentKnownIds: allOf(store),
         store
@@ -328,7 +334,8 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     )
     // A server on a socket lives in real time, even when started from a test with a TestClock.
     yield* HttpServer.serveEffect(nodeApp(core.handle).pipe(Effect.withClock(Clock.make()))).pipe(
-      Effect.provideService(HttpServer.HttpServer, server)
+      Effect.provideService(HttpServer.HttpServer, server),
+      Effect.locally(HttpMiddleware.currentTracerDisabledWhen, options.tracing === true ? () => false : () => true)
     )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0

@@ -226,8 +226,41 @@ const relaxMinLength = (c: Compiled, body: Record<string, unknown>) => {
 
 const timeoutPattern = /^[0-9]{1,10}$/
 
+/**
+ * Writes a success body as JSON text. Stored objects never change in place (an update replaces
+ * them), so the text of each is computed once and reused by every response that carries it.
+ */
+const makeWriter = (emitDefaults: boolean) => {
+  const cache = new WeakMap<object, string>()
+  const shape = (value: unknown) => (emitDefaults ? value : ProtoJson.omitZeroValues(value))
+  const objectText = (o: object): string => {
+    let text = cache.get(o)
+    if (text === undefined) {
+      text = JSON.stringify(shape(o))
+      cache.set(o, text)
+    }
+    return text
+  }
+  return (op: Op, body: Json): string => {
+    if (op.wrapperKey === undefined && op.itemField === undefined) return JSON.stringify(shape(body))
+    const parts: Array<string> = []
+    for (const [key, value] of Object.entries(body)) {
+      if (Array.isArray(value)) {
+        if (value.length === 0 && !emitDefaults) continue
+        parts.push(`${JSON.stringify(key)}:[${value.map((v) => objectText(v as object)).join(",")}]`)
+      } else if (key === "listMetadata") {
+        parts.push(`"listMetadata":${JSON.stringify(shape(value))}`)
+      } else if (value !== null && typeof value === "object") {
+        parts.push(`${JSON.stringify(key)}:${objectText(value)}`)
+      }
+    }
+    return `{${parts.join(",")}}`
+  }
+}
+
 /** Builds the request pipeline over a state. */
 export const makeApp = (state: AppState) => {
+  const write = makeWriter(state.emitDefaults)
   const handle = (input: Input): Effect.Effect<Output> =>
     Effect.gen(function* () {
       const started = performance.now()
@@ -296,10 +329,15 @@ export const makeApp = (state: AppState) => {
           const result = yield* Effect.either(c.handler(decoded.right, ctx))
           if (Either.isLeft(result)) return new Fail(result.left)
           if (terminal?._tag === "DropConnection") return drop
-          let body: Json = state.emitDefaults ? result.right : (ProtoJson.omitZeroValues(result.right) as Json)
-          if (violations.size > 0) body = violateResponse(c.op, decoded.right, body, violations)
+          let text: string
+          if (violations.size > 0) {
+            const shaped = state.emitDefaults ? result.right : (ProtoJson.omitZeroValues(result.right) as Json)
+            text = JSON.stringify(violateResponse(c.op, decoded.right, shaped, violations))
+          } else {
+            text = write(c.op, result.right)
+          }
           const contentType = violations.has("success-content-type") ? "text/plain" : "application/json"
-          return response(200, { ...base, "content-type": contentType }, JSON.stringify(body))
+          return response(200, { ...base, "content-type": contentType }, text)
         })
         const millis = timeoutHeader === undefined ? undefined : Number(timeoutHeader)
         const timed: Effect.Effect<Output | Fail> =

@@ -1,0 +1,43 @@
+// One server process of the benchmark: `node bench/server.mjs reference` starts the reference
+// server (demo data, in memory); `node bench/server.mjs bare <bodies.json>` starts a bare
+// node:http server answering each path with fixed bytes. Each prints one JSON line with its URL.
+import * as Http from "node:http"
+import * as Fs from "node:fs"
+
+const mode = process.argv[2]
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0))
+
+if (mode === "reference") {
+  const { ReferenceServer } = await import("../dist/index.js")
+  const Effect = await import("effect/Effect")
+  Effect.runFork(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: ["bench-key"] })
+        console.log(JSON.stringify({ url: server.url, resourceId: server.knownIds.resources[0] }))
+        return yield* Effect.never
+      })
+    )
+  )
+} else if (mode === "bare") {
+  const bodies = JSON.parse(Fs.readFileSync(process.argv[3], "utf8"))
+  const buffers = new Map(Object.entries(bodies).map(([path, body]) => [path, Buffer.from(body)]))
+  const server = Http.createServer((req, res) => {
+    const chunks = []
+    req.on("data", (c) => chunks.push(c))
+    req.on("end", () => {
+      const body = buffers.get(req.url)
+      if (!body) {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(200, { "content-type": "application/json", "content-length": body.length, "x-request-id": "req_bare" })
+      res.end(body)
+    })
+  })
+  server.keepAliveTimeout = 5_000
+  server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })))
+} else {
+  console.error("usage: server.mjs reference | bare <bodies.json>")
+  process.exit(2)
+}
