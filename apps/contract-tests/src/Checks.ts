@@ -41,7 +41,7 @@ export const checks = [
   { id: "error-shape", meaning: "every error is a valid Connect error body whose code and HTTP status agree; an unknown id is not_found", severity: "major" },
   { id: "response-schema", meaning: "responses match the schemas strictly (types, enums, ranges, required fields, timestamps with `Z`), reported with the JSON path", severity: "major" },
   { id: "timestamps", meaning: "`createdAt` / `updatedAt` not after the response time (with clock skew), `expiresAt` after it", severity: "minor" },
-  { id: "valid-accepted", meaning: "valid generated requests (also with unknown fields) are not rejected with invalid_argument", severity: "major" },
+  { id: "valid-accepted", meaning: "valid generated requests (also with unknown fields, referencing existing objects) are accepted with 200, never rejected", severity: "major" },
   { id: "invalid-rejected", meaning: "requests breaking one rule of the interface are rejected with invalid_argument", severity: "major" },
   { id: "auth", meaning: "a missing, empty or wrong key is unauthenticated on every operation", severity: "critical" },
   { id: "protocol", meaning: "other methods 405 with `Allow: POST`, unknown routes 404 unimplemented, CreatePermission without `Connect-Protocol-Version` invalid_argument, 415 for other content types", severity: "major" },

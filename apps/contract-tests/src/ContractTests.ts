@@ -28,6 +28,7 @@ import { type KnownIds, Operations } from "@data-access/schema"
 import * as Checks from "./Checks.js"
 import * as Curl from "./Curl.js"
 import { type Exchange, makeTarget, post, type Target } from "./internal/http.js"
+import { secretFieldNames } from "./internal/ast.js"
 import * as Inspect from "./internal/inspect.js"
 import type { Outcome } from "./internal/outcome.js"
 import { fromKnownIds, type Pools, poolOfOperation, poolOfIdentifier, requestPropertyNames } from "./internal/pools.js"
@@ -92,6 +93,34 @@ export class RunError extends Schema.TaggedError<RunError>("@data-access/contrac
 }) {}
 
 const SHRINK_BUDGET = 60
+
+/** Existing objects an update operation may change (each put back afterwards). */
+const UPDATE_TARGETS = 5
+
+/**
+ * The update that puts an object back: its current values of the fields the update request can
+ * set (secrets left out: they cannot be read back). An update with only the id reads it.
+ */
+const snapshot = (target: Target, op: Op, id: string) =>
+  Effect.gen(function* () {
+    const e = yield* target.send(post(op.path, { id }))
+    const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none())))
+    const raw = op.wrapperKey === undefined ? json : (json as Record<string, unknown> | undefined)?.[op.wrapperKey]
+    const full = Option.getOrUndefined(
+      Option.flatMap(Schema.decodeUnknownOption(op.object)(raw), (a) => Schema.encodeOption(op.object)(a))
+    ) as Record<string, unknown> | undefined
+    if (full === undefined) return undefined
+    const body: Record<string, unknown> = { id }
+    const valid = Schema.is(Schema.encodedSchema(op.request))
+    const decodes = (b: unknown) => Option.isSome(Schema.decodeUnknownOption(op.request)(b))
+    for (const k of requestPropertyNames(op)) {
+      if (k === "id" || !(k in full) || secretFieldNames.has(k)) continue
+      const v = full[k]
+      if (typeof v === "object" && v !== null) continue
+      if (valid({ id, [k]: v }) && decodes({ id, [k]: v })) body[k] = v
+    }
+    return body
+  })
 
 /** FNV-1a over text, as a 31-bit seed. */
 const hashSeed = (text: string): number => {
@@ -425,11 +454,17 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     readOnly: options.readOnly ?? false,
     examples
   }
-  const groups: Array<{ readonly method: string; readonly writes: boolean; readonly suites: ReadonlyArray<Suite> }> = []
+  const groups: Array<{ readonly method: string; readonly writes: boolean; readonly suites: ReadonlyArray<Suite>; readonly restore?: ReadonlyArray<string> }> = []
   for (const op of allOps) {
     if (!methods.has(op.method)) continue
-    const suites = suitesOf(op, ctx).filter((s) => s.checks.some((c) => selected.has(c)))
-    if (suites.length > 0) groups.push({ method: op.method, writes: op.kind === "create" || op.kind === "update", suites })
+    // Updates touch at most UPDATE_TARGETS existing objects, put back once the operation is done.
+    const pool = op.kind === "update" ? poolOfOperation(op) : undefined
+    const targets = pool === undefined ? undefined : (pools.ids[pool] ?? []).slice(0, UPDATE_TARGETS)
+    const opCtx = pool === undefined || targets === undefined ? ctx : { ...ctx, pools: { ...pools, ids: { ...pools.ids, [pool]: targets } } }
+    const suites = suitesOf(op, opCtx).filter((s) => s.checks.some((c) => selected.has(c)))
+    if (suites.length > 0) {
+      groups.push({ method: op.method, writes: op.kind === "create" || op.kind === "update", suites, ...(targets && !ctx.readOnly ? { restore: targets } : {}) })
+    }
   }
   const global = globalSuites(ctx).filter((s) => s.checks.some((c) => selected.has(c)))
   if (global.length > 0 && (options.operations === undefined || options.operations.length === 0)) groups.push({ method: "_", writes: false, suites: global })
@@ -440,6 +475,14 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   let done = 0
   let findings = 0
   const runGroup = (g: (typeof groups)[number]) =>
+    g.restore === undefined || g.restore.length === 0
+      ? runSuites(g)
+      : Effect.gen(function* () {
+          const op = allOps.find((o) => o.method === g.method)!
+          const saved = yield* Effect.forEach(g.restore!, (id) => Effect.orElseSucceed(snapshot(target, op, id), () => undefined))
+          yield* runSuites(g).pipe(Effect.ensuring(Effect.forEach(saved, (body) => (body === undefined ? Effect.void : Effect.ignore(target.send(post(op.path, body)))), { discard: true })))
+        })
+  const runSuites = (g: (typeof groups)[number]) =>
     Effect.forEach(
       g.suites,
       (suite) =>

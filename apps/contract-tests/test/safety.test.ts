@@ -64,3 +64,27 @@ describe("running against a shared environment", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
+
+describe("updates of existing objects", () => {
+  it.scoped("touch at most 5 objects per update operation and put their fields back", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const before = yield* server.store.all("satellites")
+      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), operations: ["UpdateSatellite"], examples: 15, seed: 8 })
+      expect(report.findings).toEqual([])
+      const after = yield* server.store.all("satellites")
+      const changed = after.filter((s) => {
+        const old = before.find((b) => b.id === s.id)!
+        return old.updatedAt !== s.updatedAt
+      })
+      expect(changed.length).toBeGreaterThan(0)
+      expect(changed.length).toBeLessThanOrEqual(5)
+      for (const s of changed) {
+        const old = before.find((b) => b.id === s.id)!
+        const { updatedAt: _a, space: _s, ...rest } = s
+        const { updatedAt: _b, space: _t, ...oldRest } = old
+        expect(rest).toEqual(oldRest)
+      }
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})

@@ -112,3 +112,11 @@ describe("Report rendering", () => {
     expect(Report.exitCode({ ...report, findings: [] })).toBe(0)
   })
 })
+
+describe("README", () => {
+  it("lists every check with its meaning and severity, as exported", async () => {
+    const { readFileSync } = await import("node:fs")
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+    for (const c of Checks.checks) expect(readme).toContain(`| \`${c.id}\` | ${c.meaning} | ${c.severity} |`)
+  })
+})
