@@ -1,3 +1,4 @@
+/* global process, console, performance */
 // Benchmark: the default run (100 examples per operation plus the stateful, paging and search
 // checks) against the embedded reference server, as `contract-tests` with no flags runs it.
 // Prints wall time, requests, requests per second and the ratio to the 60 s goal.

@@ -225,6 +225,23 @@ const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined, readP
     return { pools, notes }
   })
 
+/** Values of secret fields in a request body (at least 4 characters), to scrub from any text. */
+const secretValues = (body: string | undefined): ReadonlyArray<string> => {
+  if (body === undefined) return []
+  const out: Array<string> = []
+  const go = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(go)
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (secretFieldNames.has(k) && typeof x === "string" && x.length >= 4) out.push(x)
+        else go(x)
+      }
+    }
+  }
+  go(Option.getOrUndefined(Option.liftThrowable(JSON.parse)(body)))
+  return out
+}
+
 const toFinding = (
   suite: Suite,
   failure: Failure,
@@ -232,10 +249,12 @@ const toFinding = (
   shrinkSteps: number,
   seed: number,
   baseUrl: string,
-  scrub: (s: string) => string
+  scrubKey: (s: string) => string
 ): Report.Finding => {
   const o = failure.outcome
   const e: Exchange | undefined = o.exchange
+  const secrets = secretValues(e?.request.body)
+  const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), scrubKey(s))
   const response: Report.Finding["response"] =
     e === undefined
       ? undefined

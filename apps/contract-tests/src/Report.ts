@@ -190,7 +190,17 @@ export const toTerminal = (report: Report): string => {
   const t = totals(report)
   if (report.findings.length > 0) {
     out.push(`Findings (${report.findings.length}):`, "")
-    for (const f of report.findings) out.push(findingText(f), "")
+    // The same check and cause on several operations: the first in full, the others by replay id.
+    const groups = new Map<string, Array<Finding>>()
+    for (const f of report.findings) {
+      const key = `${f.check}\u0000${f.cause}`
+      groups.set(key, [...(groups.get(key) ?? []), f])
+    }
+    for (const [first, ...others] of groups.values()) {
+      out.push(findingText(first!))
+      for (const f of others) out.push(`  also ${f.operation}: --replay ${f.replayId}`)
+      out.push("")
+    }
   }
   const ids = checks.map((c) => c.id).filter((id) => report.cells.some((c) => c.check === id))
   const ops = [...new Set(report.cells.map((c) => c.operation))]

@@ -150,7 +150,7 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           ),
           Effect.scoped,
           Effect.timeoutFail({ duration: options.timeout, onTimeout: () => `no response within ${Duration.format(options.timeout)}` }),
-          Effect.mapError((e) => (typeof e === "string" ? e : `${e._tag}: ${e.reason}`)),
+          Effect.mapError((e) => (typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`)),
           Effect.either,
           limiter
         )

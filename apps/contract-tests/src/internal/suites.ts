@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { Filter, Operations, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
-import { forEachProperty, secretFieldNames } from "./ast.js"
+import { forEachProperty, redactSecrets, secretFieldNames } from "./ast.js"
 import * as Gen from "./generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest, type Target } from "./http.js"
 import * as Inspect from "./inspect.js"
@@ -46,6 +46,12 @@ export interface Suite {
   readonly skip: string | undefined
   readonly cases: Cases
   readonly run: (a: any) => Effect.Effect<ReadonlyArray<Outcome>, BudgetExhausted>
+}
+
+/** A value as shown in a finding: JSON, secret fields redacted, long text cut. */
+const show = (v: unknown): string => {
+  const text = JSON.stringify(redactSecrets(v)) ?? "absent"
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
 }
 
 const isWrite = (op: Op) => op.kind === "create" || op.kind === "update"
@@ -124,7 +130,7 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): Outcome | undefined
     if (!known.has(k) || v === null || v === undefined || secretFieldNames.has(k)) continue
     if (props.has(k)) {
       if (!sameAsSent(v, full[k], (key) => secretFieldNames.has(key))) {
-        return fail("create-echo", `${k} differs`, `sent ${k} ${JSON.stringify(v)}, the created object has ${JSON.stringify(full[k])}`, e, `${k} = ${JSON.stringify(full[k])}`)
+        return fail("create-echo", `${k} differs`, `sent ${k} ${show(v)}, the created object has ${show(full[k])}`, e, `${k} = ${show(full[k])}`)
       }
       continue
     }
@@ -132,7 +138,7 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): Outcome | undefined
     if (m !== null && props.has(m[1]!) && asRecord(rawObj[m[1]!]) !== undefined) {
       const got = asRecord(rawObj[m[1]!])!.id
       if (got !== v) {
-        return fail("create-echo", `${k} differs`, `sent ${k} ${JSON.stringify(v)}, the created object's ${m[1]}.id is ${JSON.stringify(got)}`, e, `${m[1]}.id = ${JSON.stringify(got)}`)
+        return fail("create-echo", `${k} differs`, `sent ${k} ${show(v)}, the created object's ${m[1]}.id is ${JSON.stringify(got)}`, e, `${m[1]}.id = ${JSON.stringify(got)}`)
       }
     }
   }
@@ -520,7 +526,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const sentKeys = new Set(sent.map(([k]) => k))
         for (const [k, v] of sent) {
           if (!sameAsSent(v, after[k])) {
-            out.push(fail("update-semantics", `sent ${k} not applied`, `sent ${k} ${JSON.stringify(v)}, the update returned ${JSON.stringify(after[k])}`, e1, `${k} = ${JSON.stringify(after[k])}`))
+            out.push(fail("update-semantics", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
           }
         }
         for (const k of props) {
@@ -529,7 +535,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
           if (sentKeys.has(`${k}Id`)) continue
           const d = firstDifference(before[k], after[k])
           if (d !== undefined && !(isZero(before[k]) && isZero(after[k]))) {
-            out.push(fail("update-semantics", `unsent ${k} changed`, `${k} was not sent but changed (at ${d})`, e1, `${d}: before ${JSON.stringify(before[k]) ?? "absent"}`))
+            out.push(fail("update-semantics", `unsent ${k} changed`, `${k} was not sent but changed (at ${d})`, e1, `${d}: before ${show(before[k])}`))
           }
         }
         if (props.has("updatedAt")) {
@@ -555,7 +561,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
           }
           for (const [k, v] of sent) {
             if (!sameAsSent(v, full[k])) {
-              out.push(fail("update-semantics", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${JSON.stringify(full[k])}, sent ${JSON.stringify(v)}`, w.pages[w.pages.length - 1]?.exchange))
+              out.push(fail("update-semantics", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`, w.pages[w.pages.length - 1]?.exchange))
             }
           }
         }
