@@ -1,6 +1,8 @@
 // Benchmark: GetResource and ListSatellites (limit 100) on the reference server, beside a bare
 // node:http server answering the same bytes, each in its own process, with autocannon as the
-// load generator in this process. Prints throughput, latency percentiles and the ratio.
+// load generator in this process. A third server, a one-line @effect/platform HttpApp answering
+// the same bytes, shows what the framework alone costs. Prints throughput, latency percentiles
+// and the ratios to the bare server.
 //
 //   pnpm --filter @data-access/reference-server bench          (about 45 s)
 //   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_CONNECTIONS=20 node bench/run.mjs
@@ -12,9 +14,9 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const here = Path.dirname(fileURLToPath(import.meta.url))
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2.5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const KEY = "bench-key"
 
@@ -70,10 +72,15 @@ for (const s of scenarios) {
 const bodiesFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "bench-")), "bodies.json")
 Fs.writeFileSync(bodiesFile, JSON.stringify(bodies))
 const bare = await startServer("bare", bodiesFile)
+const platform = await startServer("platform", bodiesFile)
 
 // Rounds alternate between the two servers so that both see the same machine load; each
 // figure is the mean over the rounds.
-const servers = [["reference", url], ["bare node:http", bare.info.url]]
+const servers = [
+  ["reference", url],
+  ["bare node:http", bare.info.url],
+  ["@effect/platform floor", platform.info.url]
+]
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 const rows = []
 for (const s of scenarios) {
@@ -100,6 +107,7 @@ for (const s of scenarios) {
   }
 }
 await stop(bare)
+await stop(platform)
 await stop(reference)
 
 console.log(
@@ -107,4 +115,6 @@ console.log(
 )
 console.table(rows)
 const worst = Math.min(...rows.filter((r) => r.server === "reference").map((r) => parseInt(r["vs bare"], 10)))
+const floor = Math.max(...rows.filter((r) => r.server === "@effect/platform floor").map((r) => parseInt(r["vs bare"], 10)))
 console.log(`\nreference server throughput: at least ${worst}% of the bare node:http server (goal: 50%)`)
+console.log(`a one-line @effect/platform server reaches at most ${floor}% of it on this machine`)

@@ -1,6 +1,8 @@
 // One server process of the benchmark: `node bench/server.mjs reference` starts the reference
 // server (demo data, in memory); `node bench/server.mjs bare <bodies.json>` starts a bare
-// node:http server answering each path with fixed bytes. Each prints one JSON line with its URL.
+// node:http server answering each path with fixed bytes; `node bench/server.mjs platform
+// <bodies.json>` the same bytes from a one-line @effect/platform HttpApp (the framework's floor).
+// Each prints one JSON line with its URL.
 import * as Http from "node:http"
 import * as Fs from "node:fs"
 
@@ -15,6 +17,32 @@ if (mode === "reference") {
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({ apiKeys: ["bench-key"] })
         console.log(JSON.stringify({ url: server.url, resourceId: server.knownIds.resources[0] }))
+        return yield* Effect.never
+      })
+    )
+  )
+} else if (mode === "platform") {
+  // The floor of @effect/platform's Node server: the same bytes from a one-line HttpApp.
+  const bodies = JSON.parse(Fs.readFileSync(process.argv[3], "utf8"))
+  const Effect = await import("effect/Effect")
+  const HttpServer = await import("@effect/platform/HttpServer")
+  const HttpMiddleware = await import("@effect/platform/HttpMiddleware")
+  const HttpServerRequest = await import("@effect/platform/HttpServerRequest")
+  const HttpServerResponse = await import("@effect/platform/HttpServerResponse")
+  const NodeHttpServer = await import("@effect/platform-node/NodeHttpServer")
+  const buffers = new Map(Object.entries(bodies).map(([path, body]) => [path, new TextEncoder().encode(body)]))
+  const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.as(request.arrayBuffer, HttpServerResponse.uint8Array(buffers.get(request.url), { contentType: "application/json", headers: { "x-request-id": "req_platform" } }))
+  )
+  Effect.runFork(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* NodeHttpServer.make(() => Http.createServer({ keepAliveTimeout: 5_000 }), { port: 0, host: "127.0.0.1" })
+        yield* HttpServer.serveEffect(app).pipe(
+          Effect.provideService(HttpServer.HttpServer, server),
+          Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true)
+        )
+        console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address.port}` }))
         return yield* Effect.never
       })
     )

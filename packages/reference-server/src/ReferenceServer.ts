@@ -333,8 +333,9 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
       Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
     )
     // A server on a socket lives in real time, even when started from a test with a TestClock.
-    yield* HttpServer.serveEffect(nodeApp(core.handle).pipe(Effect.withClock(Clock.make()))).pipe(
+    yield* HttpServer.serveEffect(nodeApp(core.handle)).pipe(
       Effect.provideService(HttpServer.HttpServer, server),
+      Effect.withClock(Clock.make()),
       Effect.locally(HttpMiddleware.currentTracerDisabledWhen, options.tracing === true ? () => false : () => true)
     )
     const address = server.address

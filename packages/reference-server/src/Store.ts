@@ -52,6 +52,18 @@ const SECONDS_OFFSET = 62135596800n
  * @category ordering
  */
 export const sortKey = (object: Json): string => {
+  let key = sortKeys.get(object)
+  if (key === undefined) {
+    key = computeSortKey(object)
+    sortKeys.set(object, key)
+  }
+  return key
+}
+
+// Stored objects never change in place, so their keys are computed once.
+const sortKeys = new WeakMap<Json, string>()
+
+const computeSortKey = (object: Json): string => {
   const createdAt = object.createdAt
   if (typeof createdAt !== "string") return ""
   const t = Timestamp.parse(createdAt)

@@ -18,7 +18,7 @@ import type { Json } from "../Collections.js"
 import type { Decision, Injector, ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
 import { type Context, handlers } from "./handlers.js"
-import { ulid } from "./random.js"
+import { fastUlid } from "./random.js"
 
 type Op = Operations.Operations[Operations.MethodName]
 
@@ -264,7 +264,7 @@ export const makeApp = (state: AppState) => {
   const handle = (input: Input): Effect.Effect<Output> =>
     Effect.gen(function* () {
       const started = performance.now()
-      const requestId = `req_${ulid(Date.now())}`
+      const requestId = `req_${fastUlid(Date.now())}`
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
       const path = q === -1 ? input.url : input.url.slice(0, q)

@@ -44,6 +44,9 @@ export const ulid = (millis: number, random?: () => number): string => {
   return out
 }
 
+/** A ULID whose randomness comes from `Math.random` (request ids: unique enough, not secret). */
+export const fastUlid = (millis: number): string => ulid(millis, Math.random)
+
 /** An identifier as decisions.md section 5 describes: `<prefix>_<ulid>`. */
 export const makeId = (prefix: string, millis: number, random?: () => number): string => `${prefix}_${ulid(millis, random)}`
 
