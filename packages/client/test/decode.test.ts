@@ -79,6 +79,10 @@ describe("the fast decoder accepts and returns exactly what the schema does", ()
             if (Either.isRight(a) && Either.isRight(b)) {
               accepted++
               expect(comparable(a.right)).toEqual(comparable(b.right))
+              // The same keys in the same order, as a user's JSON.stringify or snapshot would show.
+              expect(JSON.stringify(a.right, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))).toBe(
+                JSON.stringify(b.right, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))
+              )
             } else rejected++
           }
         }),

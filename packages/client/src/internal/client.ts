@@ -264,7 +264,8 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         if (ScheduleDecision.isDone(decision)) return yield* error
         const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
         const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
-        const delay = Math.max(policyDelay, retryAfter ?? 0)
+        // Whole milliseconds: a fractional sleep would leave a TestClock between nanoseconds.
+        const delay = Math.ceil(Math.max(policyDelay, retryAfter ?? 0))
         if (now + delay >= deadline) return yield* error
         if (Option.isSome(span)) {
           const nanos = yield* Clock.currentTimeNanos

@@ -91,22 +91,45 @@ const compileNode = (ast: AST.AST): Decode => {
             return a === FAIL ? FAIL : to(a)
           }
         case "TypeLiteralTransformation": {
-          // As Effect's parser does: each property transformation maps the field's Option.
+          // As Effect's parser does: each property transformation maps the field's Option, then
+          // the result is decoded with `to`. Fields whose value came from `from` unchanged already
+          // satisfy their type there (see `trustedFields`); only the others are decoded again.
           const psts = kind.propertySignatureTransformations
           const hasOwn = Object.prototype.hasOwnProperty
+          const fields = trustedFields(ast.from, ast.to, psts)
           return (u) => {
             const a = from(u) as Record<PropertyKey, unknown> | typeof FAIL
             if (a === FAIL) return FAIL
-            for (const pst of psts) {
+            let substituted = 0
+            let added = false
+            for (let i = 0; i < psts.length; i++) {
+              const pst = psts[i]!
               const present = hasOwn.call(a, pst.from)
-              const o = pst.decode(present ? Option.some(a[pst.from]) : Option.none())
+              const original = present ? a[pst.from] : undefined
+              const o = pst.decode(present ? Option.some(original) : Option.none())
+              if (!present || Option.isNone(o) || o.value !== original) substituted |= 1 << i
+              if (!present && Option.isSome(o)) added = true
               // Avoid `delete` when the key stays (it would turn the object into a slow dictionary).
               if (pst.from !== pst.to || Option.isNone(o)) {
                 if (present) delete a[pst.from]
               }
               if (Option.isSome(o)) a[pst.to] = o.value
             }
-            return to(a)
+            if (fields === undefined) return to(a)
+            for (const field of fields) {
+              const present = hasOwn.call(a, field.name)
+              if (!present && field.optional) continue
+              const value = a[field.name]
+              if (field.trusted && present && value !== undefined && (field.pst < 0 || (substituted & (1 << field.pst)) === 0)) continue
+              const r = field.decode(value)
+              if (r === FAIL) return FAIL
+              a[field.name] = r
+            }
+            if (!added) return a
+            // A key added by a default went last: rebuild in `to`'s order, as Effect's parser does.
+            const out: Record<string, unknown> = {}
+            for (const field of fields) if (hasOwn.call(a, field.name)) out[field.name] = a[field.name]
+            return out
           }
         }
       }
@@ -177,6 +200,94 @@ const compileNode = (ast: AST.AST): Decode => {
     default:
       return viaEffect(ast)
   }
+}
+
+/**
+ * Whether every value of type `a` is a value of type `b`: the same node, or the same structure
+ * (declarations and filters only when they are the very same).
+ */
+const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
+  if (a === b) return true
+  if (depth > 20 || a._tag !== b._tag) return false
+  switch (a._tag) {
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "UnknownKeyword":
+      return true
+    case "Literal":
+      return a.literal === (b as AST.Literal).literal
+    case "Union": {
+      const bt = (b as AST.Union).types
+      return a.types.length === bt.length && a.types.every((t, i) => sameType(t, bt[i]!, depth + 1))
+    }
+    case "Refinement":
+      return a.filter === (b as AST.Refinement).filter && sameType(a.from, (b as AST.Refinement).from, depth + 1)
+    case "TupleType": {
+      const bb = b as AST.TupleType
+      return (
+        a.elements.length === 0 && bb.elements.length === 0 && a.rest.length === 1 && bb.rest.length === 1 &&
+        sameType(a.rest[0]!.type, bb.rest[0]!.type, depth + 1)
+      )
+    }
+    case "TypeLiteral": {
+      const bb = b as AST.TypeLiteral
+      return (
+        a.indexSignatures.length === 0 && bb.indexSignatures.length === 0 &&
+        a.propertySignatures.length === bb.propertySignatures.length &&
+        a.propertySignatures.every((ps, i) => {
+          const other = bb.propertySignatures[i]!
+          return ps.name === other.name && ps.isOptional === other.isOptional && sameType(ps.type, other.type, depth + 1)
+        })
+      )
+    }
+    default:
+      return false
+  }
+}
+
+interface ToField {
+  readonly name: string
+  readonly optional: boolean
+  /** A value decoded by `from` (and left as it was by the property transformation) needs no check. */
+  readonly trusted: boolean
+  /** The index of the field's property transformation, or -1. */
+  readonly pst: number
+  readonly decode: Decode
+}
+
+/**
+ * For a struct transformation (`optionalWith` defaults), the fields of `to` and whether a value
+ * decoded by `from` already has the type `to` expects: `from`'s field type, without the
+ * `undefined` an optional field adds, has the same Type side as `to`'s. Effect's decode output
+ * always satisfies the Type side of its schema, so checking it again cannot fail. `undefined` when
+ * the shapes are not plain structs with the same keys.
+ */
+const trustedFields = (
+  from: AST.AST,
+  to: AST.AST,
+  psts: ReadonlyArray<AST.PropertySignatureTransformation>
+): ReadonlyArray<ToField> | undefined => {
+  if (from._tag !== "TypeLiteral" || to._tag !== "TypeLiteral") return undefined
+  if (from.indexSignatures.length > 0 || to.indexSignatures.length > 0) return undefined
+  if (psts.length > 30 || psts.some((pst) => pst.from !== pst.to)) return undefined
+  if (to.propertySignatures.some((ps) => typeof ps.name !== "string")) return undefined
+  // The result is the transformed object itself, so it must have `to`'s keys in `to`'s order.
+  const names = (l: AST.TypeLiteral) => l.propertySignatures.map((ps) => String(ps.name)).join("\u0000")
+  if (names(from) !== names(to)) return undefined
+  return to.propertySignatures.map((ps) => {
+    const source = from.propertySignatures.find((f) => f.name === ps.name)
+    let sourceType = source?.type
+    if (sourceType !== undefined && AST.isUnion(sourceType) && sourceType.types.some(AST.isUndefinedKeyword)) {
+      const rest = sourceType.types.filter((t) => !AST.isUndefinedKeyword(t))
+      sourceType = rest.length === 1 ? rest[0]! : AST.Union.make(rest)
+    }
+    const trusted = sourceType !== undefined && sameType(AST.typeAST(sourceType), ps.type)
+    const pst = psts.findIndex((t) => t.to === ps.name)
+    return { name: ps.name as string, optional: ps.isOptional, trusted, pst, decode: compile(ps.type) }
+  })
 }
 
 const compile = (ast: AST.AST): Decode => {
