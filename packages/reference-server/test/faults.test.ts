@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
+import * as Fs from "node:fs"
 import { Faults, ReferenceServer } from "../src/index.js"
 import { type Reply, rpc, serverLayer, TestServer, walk } from "./helpers.js"
 
@@ -210,9 +211,11 @@ layer(serverLayer())("the violation catalogue", (it) => {
   it.effect("is exported as data, each naming a contract-test check", () =>
     Effect.sync(() => {
       expect(ReferenceServer.violations.length).toBe(Object.keys(probes).length)
+      const readme = Fs.readFileSync(new URL("../README.md", import.meta.url), "utf8")
       for (const v of ReferenceServer.violations) {
         expect(Schema.is(Faults.CheckId)(v.check)).toBe(true)
         expect(v.description.length).toBeGreaterThan(10)
+        expect(readme, `README documents ${v.name}`).toContain(`| \`${v.name}\` | \`${v.check}\` |`)
       }
     })
   )
