@@ -182,7 +182,9 @@ const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined, readP
         const items: Array<Record<string, unknown>> = []
         let cursor: string | undefined
         for (let page = 0; page < readPages; page++) {
-          const e = yield* target.send(post(op.path, cursor === undefined ? { ...body, limit: 500 } : { ...body, limit: 500, cursor }))
+          const sent = yield* Effect.either(target.send(post(op.path, cursor === undefined ? { ...body, limit: 500 } : { ...body, limit: 500, cursor })))
+          if (sent._tag === "Left") break
+          const e = sent.right
           const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))) as Record<string, unknown> | undefined
           const page_ = json?.[op.itemField ?? ""]
           if (!Array.isArray(page_)) break
@@ -424,6 +426,12 @@ const validateOptions = (options: Options) => {
   if (badChecks.length > 0) return Either.left(new RunError({ reason: "BadOptions", message: `unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})` }))
   if (options.examples !== undefined && (!Number.isInteger(options.examples) || options.examples < 1)) {
     return Either.left(new RunError({ reason: "BadOptions", message: "examples must be a positive integer" }))
+  }
+  if (options.maxRequests !== undefined && (!Number.isInteger(options.maxRequests) || options.maxRequests < 1)) {
+    return Either.left(new RunError({ reason: "BadOptions", message: "max-requests must be a positive integer" }))
+  }
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) {
+    return Either.left(new RunError({ reason: "BadOptions", message: "the rate limit must be a positive number of requests per second" }))
   }
   if (options.replay !== undefined) {
     const r = ReplayId.decode(options.replay)
