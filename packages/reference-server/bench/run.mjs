@@ -1,4 +1,4 @@
-/* global process, console, fetch, Buffer, TextEncoder */
+/* global process, console, fetch, Buffer */
 // Benchmark: GetResource and ListSatellites (limit 100) on the reference server, beside a bare
 // node:http server answering the same bytes, each in its own process, with autocannon as the
 // load generator in this process. A third server, a one-line @effect/platform HttpApp answering

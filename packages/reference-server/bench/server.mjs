@@ -1,4 +1,4 @@
-/* global process, console, fetch, Buffer, TextEncoder */
+/* global process, console, Buffer, TextEncoder */
 // One server process of the benchmark: `node bench/server.mjs reference` starts the reference
 // server (demo data, in memory); `node bench/server.mjs bare <bodies.json>` starts a bare
 // node:http server answering each path with fixed bytes; `node bench/server.mjs platform
