@@ -1,10 +1,11 @@
+import * as Headers from "@effect/platform/Headers"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { Services } from "../src/index.js"
 import { makeCapture } from "./capture.js"
-import { clientLayer, makeFake, resource, unavailable } from "./fake.js"
+import { API_KEY, clientLayer, makeFake, resource, unavailable } from "./fake.js"
 
 describe("observability", () => {
   it.effect("one span per call named after the operation, with rpc attributes, the response code and one event per attempt", () =>
@@ -36,5 +37,19 @@ describe("observability", () => {
       const http = capture.spans.filter((s) => s.attributes.has("http.request.method"))
       expect(http).toHaveLength(3)
       expect(String(http[0]!.attributes.get("http.request.header.x-api-key"))).toBe("<redacted>")
+    }))
+
+  it.effect("the API key stays redacted in HttpClient spans even when the redacted header list is replaced", () =>
+    Effect.gen(function*() {
+      const capture = makeCapture()
+      const fake = makeFake([{ status: 200, body: resource }])
+      yield* Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_1" })).pipe(
+        Effect.locally(Headers.currentRedactedNames, ["authorization"]),
+        Effect.provide(Layer.merge(clientLayer(fake), capture.layer))
+      )
+      const http = capture.spans.find((s) => s.attributes.has("http.request.header.x-api-key"))
+      expect(http).toBeDefined()
+      expect(String(http!.attributes.get("http.request.header.x-api-key"))).toBe("<redacted>")
+      expect(capture.dump()).not.toContain(API_KEY)
     }))
 })

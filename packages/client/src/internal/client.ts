@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
@@ -62,8 +63,13 @@ export type AnyOperation = Operations.Operations[Operations.MethodName]
 export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
 export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
 
-const ensureApiKeyRedacted = (names: ReadonlyArray<string | RegExp>): ReadonlyArray<string | RegExp> =>
-  names.some((n) => typeof n === "string" && n.toLowerCase() === "x-api-key") ? names : [...names, "x-api-key"]
+const hasApiKeyName = (names: ReadonlyArray<string | RegExp>): boolean =>
+  names.some((n) => (typeof n === "string" ? n.toLowerCase() === "x-api-key" : n.test("x-api-key")))
+
+/** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
+const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(Headers.currentRedactedNames), (names) =>
+    hasApiKeyName(names) ? effect : Effect.locally(effect, Headers.currentRedactedNames, [...names, "x-api-key"]))
 
 const header = (response: HttpClientResponse.HttpClientResponse, name: string): string | undefined => {
   const value = response.headers[name]
@@ -208,7 +214,6 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       return yield* httpClient.execute(request).pipe(
         Effect.mapError(toTransportError),
         Effect.flatMap(readResponse),
-        Effect.scoped,
         Effect.timeoutFail({
           duration: Duration.millis(limit),
           onTimeout: () =>
@@ -289,7 +294,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
               error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
             )
         }),
-        Effect.locallyWith(Headers.currentRedactedNames, ensureApiKeyRedacted)
+        keepApiKeyRedacted
       )
   )
 }
