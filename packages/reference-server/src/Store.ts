@@ -8,6 +8,7 @@
 import { Timestamp } from "@data-access/schema"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -220,5 +221,5 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
  * @since 0.1.0
  * @category layers
  */
-export const layerSqlite = (filename: string): Layer.Layer<Store, unknown> =>
+export const layerSqlite = (filename: string): Layer.Layer<Store, ConfigError.ConfigError> =>
   Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename })))
