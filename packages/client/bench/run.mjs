@@ -9,7 +9,7 @@
 //    Goal: JSON.parse + schema decode <= 3x JSON.parse.
 //
 // Run: pnpm --filter @data-access/client bench   (builds the client and the server first)
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
@@ -46,9 +46,10 @@ const { url: serverUrl, apiKey, resourceId: id } = JSON.parse(
 const server = { url: serverUrl }
 
 const runtime = ManagedRuntime.make(
-  DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey) }).pipe(Layer.provide(FetchHttpClient.layer), Layer.orDie)
+  DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey) }).pipe(Layer.orDie, Layer.provideMerge(FetchHttpClient.layer))
 )
 const client = await runtime.runPromise(DataAccessClient.DataAccessClient)
+const httpClient = await runtime.runPromise(HttpClient.HttpClient)
 
 const viaClient = () => runtime.runPromise(client.getResource({ id }))
 const url = `${server.url}/core.v1.ResourceService/GetResource`
@@ -63,9 +64,16 @@ const viaFetch = async () => {
   return response.json()
 }
 
+// For reference: @effect/platform's HttpClient alone (FetchHttpClient), the floor under the client.
+const rawRequest = HttpClientRequest.post(url, { headers: { "connect-protocol-version": "1", "x-api-key": apiKey } }).pipe(
+  HttpClientRequest.bodyText(body, "application/json")
+)
+const viaHttpClient = () => runtime.runPromise(Effect.flatMap(httpClient.execute(rawRequest), (r) => r.json))
+
 // Warm up both paths (JIT, connection pool).
 await measure(viaClient, 8, 1)
 await measure(viaFetch, 8, 1)
+await measure(viaHttpClient, 8, 1)
 
 // The machine is shared: alternate the two paths in short rounds so that both see the same noise.
 const combine = (parts) => {
@@ -78,17 +86,21 @@ const rows = []
 for (const concurrency of [1, 64]) {
   const bareParts = []
   const effectParts = []
+  const rawParts = []
   for (let round = 0; round < ROUNDS; round++) {
     bareParts.push(await measure(viaFetch, concurrency, SECONDS / ROUNDS))
     effectParts.push(await measure(viaClient, concurrency, SECONDS / ROUNDS))
+    rawParts.push(await measure(viaHttpClient, concurrency, SECONDS / ROUNDS / 2))
   }
   const bare = combine(bareParts)
   const effect = combine(effectParts)
+  const raw = combine(rawParts)
   rows.push({
     scenario: `GetResource c=${concurrency}`,
     "fetch calls/s": bare.rps.toFixed(0),
     "client calls/s": effect.rps.toFixed(0),
     "client/fetch": `${((effect.rps / bare.rps) * 100).toFixed(1)}%`,
+    "HttpClient alone/fetch": `${((raw.rps / bare.rps) * 100).toFixed(1)}%`,
     "fetch p50/p99 ms": `${bare.p50.toFixed(2)} / ${bare.p99.toFixed(2)}`,
     "client p50/p99 ms": `${effect.p50.toFixed(2)} / ${effect.p99.toFixed(2)}`,
     goal: effect.rps / bare.rps >= 0.85 ? "ok (>= 85%)" : "MISSED (< 85%)"
