@@ -44,6 +44,16 @@ describe("headers", () => {
       expect(fake.seen[0]!.headers["connect-timeout-ms"]).toBe("2000")
     }))
 
+  it.effect("without a finite deadline no Connect-Timeout-Ms is sent", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ status: 200, body: resource }])
+      yield* getResource({ timeout: Duration.infinity, attemptTimeout: Duration.infinity }).pipe(Effect.provide(clientLayer(fake)))
+      expect(fake.seen[0]!.headers["connect-timeout-ms"]).toBeUndefined()
+      const fake2 = makeFake([{ status: 200, body: resource }])
+      yield* getResource({ timeout: Duration.infinity, attemptTimeout: "400 days" }).pipe(Effect.provide(clientLayer(fake2)))
+      expect(fake2.seen[0]!.headers["connect-timeout-ms"]).toBe("9999999999")
+    }))
+
   it.effect("a trailing slash on the base URL is harmless and a bad base URL is a ConfigError", () =>
     Effect.gen(function*() {
       const fake = makeFake([{ status: 200, body: resource }])

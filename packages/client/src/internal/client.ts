@@ -106,6 +106,9 @@ const parseJson = (text: string): Either.Either<unknown, string> => {
   }
 }
 
+/** The largest value `Connect-Timeout-Ms` can carry (10 digits). */
+const MAX_TIMEOUT_HEADER = 9_999_999_999
+
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectErrorModule.ErrorBody)
 
 /** The span name of an operation: `ResourceService/GetResource`. */
@@ -204,16 +207,18 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       if (limit <= 0) {
         return yield* new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 })
       }
+      // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
+      const finite = Number.isFinite(limit)
       const request = HttpClientRequest.post(url, {
         headers: {
           ...baseHeaders,
-          "connect-timeout-ms": String(Math.max(1, Math.ceil(limit))),
+          ...(finite ? { "connect-timeout-ms": String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))) } : {}),
           "x-api-key": Redacted.value(config.apiKey)
         }
       }).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
-      return yield* httpClient.execute(request).pipe(
-        Effect.mapError(toTransportError),
-        Effect.flatMap(readResponse),
+      const exchange = httpClient.execute(request).pipe(Effect.mapError(toTransportError), Effect.flatMap(readResponse))
+      if (!finite) return yield* exchange
+      return yield* exchange.pipe(
         Effect.timeoutFail({
           duration: Duration.millis(limit),
           onTimeout: () =>
