@@ -160,6 +160,33 @@ describe("every error code the server produces decodes to its typed error", () =
       expect(deadline?.code).toBe("deadline_exceeded")
       yield* server.setFaults({ rules: [] })
 
+      // A wrong content type: unknown (a proxy or a misconfigured client, not retried away).
+      const textPlain = DataAccessClient.layer({
+        baseUrl: url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        retryPolicy: Schedule.stop,
+        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("content-type", "text/plain"))
+      }).pipe(Layer.provide(layerHttp), Layer.orDie)
+      const unknown = yield* codeOf(getResource(server.knownIds.resources[0]!)).pipe(Effect.provide(textPlain))
+      expect(unknown?.code).toBe("unknown")
+
+      // An unknown field that the server chokes on: internal.
+      yield* server.setFaults({ rules: [{ fault: { _tag: "Violation", name: "server-error-on-unknown-field" } }] })
+      const extraField = DataAccessClient.layer({
+        baseUrl: url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        retryPolicy: Schedule.stop,
+        transformClient: HttpClient.mapRequest((req) =>
+          req.body._tag === "Uint8Array"
+            ? HttpClientRequest.bodyText(req, JSON.stringify({ ...JSON.parse(new TextDecoder().decode(req.body.body)), futureField: 1 }), "application/json")
+            : req
+        )
+      }).pipe(Layer.provide(layerHttp), Layer.orDie)
+      const internal = yield* codeOf(getResource(server.knownIds.resources[0]!)).pipe(Effect.provide(extraField))
+      expect(internal?.code).toBe("internal")
+      expect(internal?.isRetryable).toBe(true)
+      yield* server.setFaults({ rules: [] })
+
       yield* server.setFaults({ rules: [{ fault: { _tag: "Violation", name: "wrong-field-type" } }] })
       const decode = yield* Effect.flip(getResource(server.knownIds.resources[0]!)).pipe(Effect.provide(layer))
       expect(decode._tag).toBe("DecodeError")
@@ -176,6 +203,19 @@ const secretsIn = (u: unknown, out: Set<string> = new Set()): Set<string> => {
   else if (u !== null && typeof u === "object") Object.values(u).forEach((x) => secretsIn(x, out))
   return out
 }
+
+describe("body size limit", () => {
+  it.live("a request over the server body limit decodes to resource_exhausted", () =>
+    Effect.gen(function*() {
+      const { layer, server } = yield* startServer({ maxBodyBytes: 256 })
+      const error = yield* Effect.flip(
+        Effect.flatMap(Services.PermissionsService, (s) =>
+          s.createPermission({ name: "big", description: "too big", code: "x".repeat(1000) }, { retryPolicy: Schedule.stop }))
+      ).pipe(Effect.provide(layer))
+      expect(error._tag === "ConnectError" && error.code).toBe("resource_exhausted")
+      expect((yield* server.requests).filter((r) => r.method === "CreatePermission")).toHaveLength(1)
+    }).pipe(Effect.scoped))
+})
 
 describe("redaction against the reference server", () => {
   it.live("no API key or secret field value reaches logs, spans, errors or printed values", () =>
