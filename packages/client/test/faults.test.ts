@@ -1,11 +1,14 @@
 import { ReferenceServer } from "@data-access/reference-server"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
-import { Services } from "../src/index.js"
+import { DataAccessClient, RetryPolicy, Services } from "../src/index.js"
 import { driveClock, startServer } from "./server.js"
 
 /** Records the (Test)Clock time at which each request leaves the client. */
@@ -118,6 +121,25 @@ describe("fault switches (TestClock for the waits)", () => {
       expect(error._tag).toBe("TransportError")
       expect(error._tag === "TransportError" && error.phase).toBe("connect")
       expect(rec.sent).toHaveLength(3)
+    }))
+})
+
+describe("transport errors with the fetch HttpClient", () => {
+  it.live("a refused connection is a TransportError in the connect phase with FetchHttpClient too", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const closed = yield* Scope.extend(ReferenceServer.start(), scope)
+      yield* Scope.close(scope, Exit.void)
+      const layer = DataAccessClient.layer({ baseUrl: closed.url, apiKey: Redacted.make("k"), retryPolicy: RetryPolicy.none }).pipe(
+        Layer.provide(FetchHttpClient.layer),
+        Layer.orDie
+      )
+      const error = yield* Effect.flip(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-refused" }))).pipe(
+        Effect.provide(layer)
+      )
+      expect(error._tag).toBe("TransportError")
+      expect(error._tag === "TransportError" && error.phase).toBe("connect")
+      expect(error._tag === "TransportError" && error.errorCode).toBe("ECONNREFUSED")
     }))
 })
 
