@@ -15,9 +15,9 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../Collections.js"
-import type { Decision, Injector, ViolationName } from "../Faults.js"
+import { type Decision, type Injector, nothing, type ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
-import { type Context, handlers } from "./handlers.js"
+import { handlers } from "./handlers.js"
 import { fastUlid } from "./random.js"
 
 type Op = Operations.Operations[Operations.MethodName]
@@ -261,122 +261,147 @@ const makeWriter = (emitDefaults: boolean) => {
 /** Builds the request pipeline over a state. */
 export const makeApp = (state: AppState) => {
   const write = makeWriter(state.emitDefaults)
+  /** The checks made before the body is read: an answer, or `undefined` to go on. */
+  const precheck = (input: Input, c: Compiled | undefined, path: string, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | undefined => {
+    if (c === undefined) return errorOutput(ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`), base, v, 404)
+    if (input.method !== "POST" && !v.has("wrong-method-accepted")) {
+      return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, v, 405)
+    }
+    const contentType = (input.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+    if (contentType !== "application/json" && !v.has("wrong-method-accepted")) {
+      const message = `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`
+      return errorOutput(ConnectError.make("unknown", message), base, v, 415)
+    }
+    if (!v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
+      return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, v)
+    }
+    for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
+      if (input.headers[name] !== value) return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, v)
+    }
+    const timeout = input.headers["connect-timeout-ms"]
+    if (timeout !== undefined && !timeoutPattern.test(timeout)) {
+      return errorOutput(ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds"), base, v)
+    }
+    return undefined
+  }
+
+  /** A transient, proxy or drop fault that answers before the operation runs. */
+  const terminalAnswer = (terminal: Decision["terminal"], base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | Fail | undefined => {
+    switch (terminal?._tag) {
+      case undefined:
+        return undefined
+      case "Unavailable":
+        return new Fail(ConnectError.make("unavailable", "the service is temporarily unavailable; try again"))
+      case "RateLimited": {
+        const headers = {
+          ...base,
+          "retry-after": String(terminal.retryAfterSeconds),
+          "x-ratelimit-limit": "100",
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds)
+        }
+        return errorOutput(ConnectError.make("resource_exhausted", "rate limit reached; retry after the Retry-After delay"), headers, v)
+      }
+      case "BareStatus":
+        return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
+      case "DropConnection":
+        return terminal.when === "before-handling" ? drop : undefined
+    }
+  }
+
+  /** Reads a body into a decoded request, or says why not. */
+  const prepare = (c: Compiled, method: string, bytes: Uint8Array | "too-large", v: ReadonlySet<ViolationName>): Fail | Readonly<Record<string, unknown>> => {
+    if (bytes === "too-large") return new Fail(ConnectError.make("resource_exhausted", `the request body is larger than ${state.maxBodyBytes} bytes`))
+    const parsed = parseBody(method !== "POST" && bytes.length === 0 ? new TextEncoder().encode("{}") : bytes)
+    if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
+    const relaxed = v.size > 0 ? violateRequest(c, parsed, v) : parsed
+    if (relaxed instanceof Fail) return relaxed
+    const decoded = v.has("ignored-min-length") ? relaxMinLength(c, relaxed) : c.decode(relaxed)
+    return Either.isLeft(decoded) ? new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left))) : decoded.right
+  }
+
+  /** The success answer. */
+  const finish = (c: Compiled, request: Readonly<Record<string, unknown>>, body: Json, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output => {
+    if (v.size === 0) return response(200, { ...base, "content-type": "application/json" }, write(c.op, body))
+    const shaped = state.emitDefaults ? body : (ProtoJson.omitZeroValues(body) as Json)
+    const text = JSON.stringify(violateResponse(c.op, request, shaped, v))
+    return response(200, { ...base, "content-type": v.has("success-content-type") ? "text/plain" : "application/json" }, text)
+  }
+
+  /** Latency, faults, body, decoding and the operation: what a deadline applies to. */
+  const work = (input: Input, c: Compiled, base: Record<string, string>, decision: Decision): Effect.Effect<Output | Fail> => {
+    const v = decision.violations
+    const run = Effect.suspend((): Effect.Effect<Output | Fail> => {
+      const early = terminalAnswer(decision.terminal, base, v)
+      if (early !== undefined) return Effect.succeed(early)
+      const contentLength = Number(input.headers["content-length"] ?? "0")
+      const body =
+        contentLength > state.maxBodyBytes
+          ? Effect.succeed("too-large" as const)
+          : Effect.orElseSucceed(input.body(state.maxBodyBytes), () => new Uint8Array(0))
+      return Effect.flatMap(body, (bytes) => {
+        const request = prepare(c, input.method, bytes, v)
+        if (request instanceof Fail) return Effect.succeed(request)
+        return Effect.match(c.handler(request, { store: state.store, stamp, violations: v }), {
+          onFailure: (error) => new Fail(error),
+          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(c, request, result, base, v))
+        })
+      })
+    })
+    return decision.latencyMillis > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(decision.latencyMillis)), run) : run
+  }
+
+  const record = (input: Input, c: Compiled | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
+    const headers: Record<string, string> = {}
+    for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !SECRET_HEADERS.has(k)) headers[k] = value
+    let code = "dropped"
+    if (output._tag === "Response") {
+      if (output.status === 200) code = "ok"
+      else if (output.headers["content-type"] === "text/plain") code = "bare-status"
+      else code = (JSON.parse(output.body) as { code?: string }).code ?? "invalid-error-body"
+    }
+    return {
+      requestId,
+      method: c?.op.method,
+      httpMethod: input.method,
+      path: truncate(path, 200),
+      headers,
+      code,
+      status: output._tag === "Response" ? output.status : 0,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000
+    }
+  }
+
   const handle = (input: Input): Effect.Effect<Output> =>
-    Effect.gen(function* () {
+    Effect.suspend(() => {
       const started = performance.now()
       const requestId = `req_${fastUlid(Date.now())}`
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
       const path = q === -1 ? input.url : input.url.slice(0, q)
       const c = compiled.get(path)
-      let decision: Decision = { latencyMillis: 0, terminal: undefined, violations: new Set() }
-      let violations: ReadonlySet<ViolationName> = decision.violations
-
-      const run: Effect.Effect<Output> = Effect.gen(function* () {
-        if (c === undefined) return errorOutput(ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`), base, violations, 404)
-        if (input.method !== "POST" && !violations.has("wrong-method-accepted")) {
-          return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, violations, 405)
-        }
-        const contentType = (input.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
-        if (contentType !== "application/json" && !violations.has("wrong-method-accepted")) {
-          return errorOutput(ConnectError.make("unknown", `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`), base, violations, 415)
-        }
-        if (!violations.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
-          return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, violations)
-        }
-        for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
-          if (input.headers[name] !== value) {
-            return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, violations)
-          }
-        }
-        const timeoutHeader = input.headers["connect-timeout-ms"]
-        if (timeoutHeader !== undefined && !timeoutPattern.test(timeoutHeader)) {
-          return errorOutput(ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds"), base, violations)
-        }
-        const work: Effect.Effect<Output | Fail> = Effect.gen(function* () {
-          if (decision.latencyMillis > 0) yield* Effect.sleep(Duration.millis(decision.latencyMillis))
-          const terminal = decision.terminal
-          if (terminal !== undefined) {
-            switch (terminal._tag) {
-              case "Unavailable":
-                return new Fail(ConnectError.make("unavailable", "the service is temporarily unavailable; try again"))
-              case "RateLimited": {
-                const reset = Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds
-                return errorOutput(ConnectError.make("resource_exhausted", "rate limit reached; retry after the Retry-After delay"), {
-                  ...base,
-                  "retry-after": String(terminal.retryAfterSeconds),
-                  "x-ratelimit-limit": "100",
-                  "x-ratelimit-remaining": "0",
-                  "x-ratelimit-reset": String(reset)
-                }, violations)
-              }
-              case "BareStatus":
-                return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
-              case "DropConnection":
-                if (terminal.when === "before-handling") return drop
-            }
-          }
-          const contentLength = Number(input.headers["content-length"] ?? "0")
-          const bytes = contentLength > state.maxBodyBytes ? "too-large" : yield* Effect.orElseSucceed(input.body(state.maxBodyBytes), () => new Uint8Array(0))
-          if (bytes === "too-large") return new Fail(ConnectError.make("resource_exhausted", `the request body is larger than ${state.maxBodyBytes} bytes`))
-          const parsed = parseBody(input.method !== "POST" && bytes.length === 0 ? new TextEncoder().encode("{}") : bytes)
-          if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
-          const relaxed = violations.size > 0 ? violateRequest(c, parsed, violations) : parsed
-          if (relaxed instanceof Fail) return relaxed
-          const decoded = violations.has("ignored-min-length") ? relaxMinLength(c, relaxed) : c.decode(relaxed)
-          if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left)))
-          const ctx: Context = { store: state.store, stamp, violations }
-          const result = yield* Effect.either(c.handler(decoded.right, ctx))
-          if (Either.isLeft(result)) return new Fail(result.left)
-          if (terminal?._tag === "DropConnection") return drop
-          let text: string
-          if (violations.size > 0) {
-            const shaped = state.emitDefaults ? result.right : (ProtoJson.omitZeroValues(result.right) as Json)
-            text = JSON.stringify(violateResponse(c.op, decoded.right, shaped, violations))
-          } else {
-            text = write(c.op, result.right)
-          }
-          const contentType = violations.has("success-content-type") ? "text/plain" : "application/json"
-          return response(200, { ...base, "content-type": contentType }, text)
-        })
-        const millis = timeoutHeader === undefined ? undefined : Number(timeoutHeader)
-        const timed: Effect.Effect<Output | Fail> =
+      const decision = c === undefined ? nothing : state.injector.decide(c.op.method)
+      const v = decision.violations
+      const early = precheck(input, c, path, base, v)
+      let answer: Effect.Effect<Output>
+      if (early !== undefined || c === undefined) {
+        answer = Effect.succeed(early ?? errorOutput(ConnectError.make("internal", "internal error"), base, v))
+      } else {
+        const timeout = input.headers["connect-timeout-ms"]
+        const millis = timeout === undefined ? undefined : Number(timeout)
+        const worked = work(input, c, base, decision)
+        const timed =
           millis === undefined
-            ? work
-            : Effect.map(Effect.timeoutOption(Effect.interruptible(work), Duration.millis(millis)), (o) =>
+            ? worked
+            : Effect.map(Effect.timeoutOption(Effect.interruptible(worked), Duration.millis(millis)), (o) =>
                 Option.getOrElse(o, () => new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`)))
               )
-        const out = yield* timed
-        return out instanceof Fail ? errorOutput(out.error, base, violations) : out
-      })
-
-      if (c !== undefined) {
-        decision = state.injector.decide(c.op.method)
-        violations = decision.violations
+        answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
       }
-      const output = yield* run.pipe(
-        Effect.catchAllDefect(() => Effect.succeed(errorOutput(ConnectError.make("internal", "internal error"), base, violations)))
+      return answer.pipe(
+        Effect.catchAllDefect(() => Effect.succeed(errorOutput(ConnectError.make("internal", "internal error"), base, v))),
+        Effect.tap((output) => state.onRequest(record(input, c, path, requestId, started, output)))
       )
-      const durationMs = performance.now() - started
-      const headers: Record<string, string> = {}
-      for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !SECRET_HEADERS.has(k)) headers[k] = value
-      let code = "dropped"
-      if (output._tag === "Response") {
-        if (output.status === 200) code = "ok"
-        else if (output.headers["content-type"] === "text/plain") code = "bare-status"
-        else code = (JSON.parse(output.body) as { code?: string }).code ?? "invalid-error-body"
-      }
-      yield* state.onRequest({
-        requestId,
-        method: c?.op.method,
-        httpMethod: input.method,
-        path: truncate(path, 200),
-        headers,
-        code,
-        status: output._tag === "Response" ? output.status : 0,
-        durationMs: Math.round(durationMs * 1000) / 1000
-      })
-      return output
     })
   return handle
 }
