@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -583,8 +584,11 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
 /**
  * Runs the contract checks against `options.baseUrl` and returns the report. Fails with a
  * `RunError` when the run cannot be made (bad options, target unreachable, key not accepted).
+ * It uses the wall clock even inside `it.effect` (whose `TestClock` would stall the waits).
  *
  * @since 0.1.0
  * @category running
  */
-export const run = (options: Options): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> => Effect.scoped(runScoped(options))
+export const run = (options: Options): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> =>
+  // Waits (Retry-After, rate limit, timeouts) follow the wall clock, also under a TestClock.
+  Effect.scoped(runScoped(options)).pipe(Effect.withClock(Clock.make()))

@@ -88,3 +88,42 @@ describe("updates of existing objects", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
+
+describe("transient answers and broken connections", () => {
+  it.scoped("429 with Retry-After and 503 are waited out and retried, not reported", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({
+        seed: 2,
+        examples: 5,
+        // One suite at a time: the server's seeded faults then fire on the same requests every run.
+        concurrency: 1,
+        operations: ["GetResource", "ListSatellites", "CreatePermission"],
+        server: {
+          faults: {
+            seed: 1,
+            rules: [
+              { fault: { _tag: "RateLimited", retryAfterSeconds: 0 }, probability: 0.15 },
+              { fault: { _tag: "Unavailable" }, probability: 0.1 }
+            ]
+          }
+        }
+      })
+      expect(report.findings).toEqual([])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("a dropped connection is a no-server-errors finding with the request that caused it", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({
+        seed: 2,
+        examples: 5,
+        operations: ["GetResource"],
+        checks: ["no-server-errors"],
+        server: { faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "DropConnection", when: "after-handling" } }] } }
+      })
+      const f = report.findings.find((x) => x.check === "no-server-errors" && x.operation === "GetResource")
+      expect(f?.response?._tag).toBe("NoResponse")
+      expect(f?.curl).toContain("/core.v1.ResourceService/GetResource")
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})

@@ -51,6 +51,9 @@ export interface Exchange {
   readonly durationMs: number
 }
 
+/** Retries of one request answered 429 or 503. */
+const MAX_RETRIES = 5
+
 /** A request with the usual defaults: POST, valid key, JSON, `Connect-Protocol-Version: 1`. */
 export const post = (path: string, body: unknown, overrides: Partial<RawRequest> = {}): RawRequest => ({
   method: "POST",
@@ -80,7 +83,7 @@ export interface TargetOptions {
   readonly rateLimit: number | undefined
   readonly timeout: Duration.Duration
   readonly maxRequests: number
-  /** Retry 429 and 503 answers (after `Retry-After`, at most 3 times). */
+  /** Retry 429 and 503 answers (after `Retry-After`, at most 5 times). */
   readonly retryThrottled: boolean
 }
 
@@ -170,7 +173,7 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
         while (true) {
           const exchange = yield* once(request)
           const status = Option.getOrUndefined(Option.map(exchange.response, (r) => r.status))
-          if (!options.retryThrottled || attempt >= 3 || (status !== 429 && status !== 503)) return exchange
+          if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) return exchange
           attempt++
           const retryAfter = Number(Option.getOrUndefined(exchange.response)?.headers["retry-after"] ?? "1")
           const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.2), 5) : 1
