@@ -301,7 +301,7 @@ const toServerResponse = (out: Extract<Output, { _tag: "Response" }>) => {
 /**
  * The server as an `HttpApp` over the Node request (drops need the socket).
  */
-const nodeApp = (handle: Core["handle"]) =>
+const nodeApp = (handle: Core["handle"], lifecycle: { readonly closing: boolean }) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
@@ -315,7 +315,7 @@ const nodeApp = (handle: Core["handle"]) =>
       incoming.socket.destroy()
       return HttpServerResponse.empty({ status: 500 })
     }
-    return toServerResponse(out)
+    return toServerResponse(lifecycle.closing ? { ...out, headers: { ...out.headers, connection: "close" } } : out)
   })
 
 /**
@@ -329,14 +329,24 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
   function* (options: Options = {}) {
     const core = yield* makeCore(options)
     const host = options.host ?? "127.0.0.1"
-    const server = yield* NodeHttpServer.make(() => Http.createServer({ keepAliveTimeout: 5_000 }), { port: options.port ?? 0, host }).pipe(
+    const nodeServer = Http.createServer({ keepAliveTimeout: 5_000 })
+    const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host }).pipe(
       Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
     )
+    const lifecycle = { closing: false }
     // A server on a socket lives in real time, even when started from a test with a TestClock.
-    yield* HttpServer.serveEffect(nodeApp(core.handle)).pipe(
+    yield* HttpServer.serveEffect(nodeApp(core.handle, lifecycle)).pipe(
       Effect.provideService(HttpServer.HttpServer, server),
       Effect.withClock(Clock.make()),
       Effect.locally(HttpMiddleware.currentTracerDisabledWhen, options.tracing === true ? () => false : () => true)
+    )
+    // On close, first stop keeping connections alive, so that the server closes as soon as the
+    // requests in flight are answered.
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        lifecycle.closing = true
+        nodeServer.closeIdleConnections()
+      })
     )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
