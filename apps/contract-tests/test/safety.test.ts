@@ -127,3 +127,16 @@ describe("transient answers and broken connections", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
+
+describe("time budget", () => {
+  it.scoped("stops starting examples once spent, and reports the rest as skipped with the reason", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({ seed: 1, examples: 200, operations: ["ListSatellites", "GetResource"], timeBudget: "300 millis" })
+      expect(report.findings).toEqual([])
+      expect(report.notes.join("\n")).toContain("stopped early: the time budget is spent")
+      const skipped = report.cells.filter((c) => c.skipReasons.includes("the time budget is spent"))
+      expect(skipped.length).toBeGreaterThan(0)
+      expect(report.durationMs).toBeLessThan(20_000)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})

@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { Operations } from "@data-access/schema"
+import { type Operations, ProtoJson } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 
@@ -34,6 +34,21 @@ const requiredFields = (op: Op): ReadonlySet<string> => {
 
 /** The run prefix of every name the runner creates: `ct-<runid>-`. */
 export const namePrefix = (runId: string): string => `ct-${runId}-`
+
+const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** The same request with snake_case keys at the top level (servers accept both spellings). */
+const toSnake = (body: Body): Body => Object.fromEntries(Object.entries(body).map(([k, v]) => [camelToSnake(k), v]))
+
+/** The same request with `null` ("not set") for every field it leaves out. */
+const withNulls = (body: Body, props: ReadonlyArray<string>): Body => {
+  const out: Body = { ...body }
+  for (const p of props) if (!(p in out)) out[p] = null
+  return out
+}
+
+/** The lowerCamelCase form of a request, as a server reads it. */
+export const normalizeKeys = (b: unknown): unknown => ProtoJson.normalizeKeys(b)
 
 const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
 
@@ -66,9 +81,11 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
     .record({
       base,
       picks: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
-      extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined)
+      extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined),
+      // Other spellings of the same request: snake_case keys, `null` for fields not set.
+      spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain")
     })
-    .map(({ base, picks, extra }) => {
+    .map(({ base, picks, extra, spelling }) => {
       const body: Body = { ...base }
       for (const { field, ref } of refs) {
         if (ref._tag === "User") {
@@ -108,9 +125,10 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
         const short = { ...body, name: (prefix + body.name).slice(0, 63) }
         body.name = Either.isRight(decode(named)) ? named.name : Either.isRight(decode(short)) ? short.name : body.name
       }
-      return extra === undefined ? body : { ...extra, ...body }
+      const spelled = spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
+      return extra === undefined ? spelled : { ...extra, ...spelled }
     })
-    .filter((b) => Either.isRight(decode(b)))
+    .filter((b) => Either.isRight(decode(normalizeKeys(b))))
   return { _tag: "Ok", arbitrary }
 }
 

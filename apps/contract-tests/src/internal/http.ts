@@ -176,7 +176,7 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) return exchange
           attempt++
           const retryAfter = Number(Option.getOrUndefined(exchange.response)?.headers["retry-after"] ?? "1")
-          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.2), 5) : 1
+          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.05), 5) : 1
           yield* Effect.sleep(Duration.seconds(seconds))
         }
       })

@@ -164,7 +164,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
         const va = validAccepted(e)
         if (va) out.push(va)
         if (op.kind === "create") {
-          const ce = createEcho(op, body, e)
+          const ce = createEcho(op, Gen.normalizeKeys(body) as Body, e)
           if (ce) out.push(ce)
         }
         return out
