@@ -175,8 +175,10 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           const status = Option.getOrUndefined(Option.map(exchange.response, (r) => r.status))
           if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) return exchange
           attempt++
-          const retryAfter = Number(Option.getOrUndefined(exchange.response)?.headers["retry-after"] ?? "1")
-          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.05), 5) : 1
+          // Retry-After when the answer has one (at most 5 s), else 0.1 s doubling.
+          const header = Option.getOrUndefined(exchange.response)?.headers["retry-after"]
+          const retryAfter = header === undefined ? Number.NaN : Number(header)
+          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.05), 5) : 0.1 * 2 ** (attempt - 1)
           yield* Effect.sleep(Duration.seconds(seconds))
         }
       })
