@@ -97,6 +97,7 @@ const compileNode = (ast: AST.AST): Decode => {
           const psts = kind.propertySignatureTransformations
           const hasOwn = Object.prototype.hasOwnProperty
           const fields = trustedFields(ast.from, ast.to, psts)
+          const keepsPresent = psts.map(keepsPresentValues)
           return (u) => {
             const a = from(u) as Record<PropertyKey, unknown> | typeof FAIL
             if (a === FAIL) return FAIL
@@ -106,6 +107,9 @@ const compileNode = (ast: AST.AST): Decode => {
               const pst = psts[i]!
               const present = hasOwn.call(a, pst.from)
               const original = present ? a[pst.from] : undefined
+              // A transformation that keeps every present value as it is (optionalWith defaults)
+              // needs no call for a present, non-null value.
+              if (present && keepsPresent[i] && original !== undefined && original !== null) continue
               const o = pst.decode(present ? Option.some(original) : Option.none())
               if (!present || Option.isNone(o) || o.value !== original) substituted |= 1 << i
               if (!present && Option.isSome(o)) added = true
@@ -246,6 +250,21 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
     default:
       return false
   }
+}
+
+const probes: ReadonlyArray<unknown> = ["probe", "", 7, 0, true, false, { probe: 1 }, [1], 10n]
+
+/**
+ * Whether a property transformation maps each present value to itself (as `optionalWith`'s
+ * defaults do), probed with values of every JSON type. Only such transformations are skipped
+ * for present values; the decoder's property test checks the result against Effect's parser.
+ */
+const keepsPresentValues = (pst: AST.PropertySignatureTransformation): boolean => {
+  if (pst.from !== pst.to) return false
+  return probes.every((probe) => {
+    const o = pst.decode(Option.some(probe))
+    return Option.isSome(o) && o.value === probe
+  })
 }
 
 interface ToField {
