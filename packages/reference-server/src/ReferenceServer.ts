@@ -295,7 +295,8 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
 
 const toServerResponse = (out: Extract<Output, { _tag: "Response" }>) => {
   const { "content-type": contentType, ...headers } = out.headers
-  return HttpServerResponse.text(out.body, { status: out.status, headers, contentType: contentType ?? "application/json" })
+  const options = { status: out.status, headers, contentType: contentType ?? "application/json" }
+  return typeof out.body === "string" ? HttpServerResponse.text(out.body, options) : HttpServerResponse.uint8Array(out.body, options)
 }
 
 /**

@@ -33,7 +33,7 @@ export interface Input {
 
 /** The answer: a response, or a connection to destroy without one. */
 export type Output =
-  | { readonly _tag: "Response"; readonly status: number; readonly headers: Record<string, string>; readonly body: string }
+  | { readonly _tag: "Response"; readonly status: number; readonly headers: Record<string, string>; readonly body: string | Uint8Array }
   | { readonly _tag: "Drop" }
 
 /** What the server saw, without secrets. */
@@ -120,7 +120,7 @@ const compiled: ReadonlyMap<string, Compiled> = new Map(
   ])
 )
 
-const response = (status: number, headers: Record<string, string>, body: string): Output => ({ _tag: "Response", status, headers, body })
+const response = (status: number, headers: Record<string, string>, body: string | Uint8Array): Output => ({ _tag: "Response", status, headers, body })
 const drop: Output = { _tag: "Drop" }
 
 class Fail {
@@ -227,34 +227,44 @@ const relaxMinLength = (c: Compiled, body: Record<string, unknown>) => {
 const timeoutPattern = /^[0-9]{1,10}$/
 
 /**
- * Writes a success body as JSON text. Stored objects never change in place (an update replaces
- * them), so the text of each is computed once and reused by every response that carries it.
+ * Writes a success body as JSON bytes. Stored objects never change in place (an update replaces
+ * them), so the bytes of each are computed once and reused by every response that carries it.
  */
 const makeWriter = (emitDefaults: boolean) => {
-  const cache = new WeakMap<object, string>()
+  const cache = new WeakMap<object, Buffer>()
   const shape = (value: unknown) => (emitDefaults ? value : ProtoJson.omitZeroValues(value))
-  const objectText = (o: object): string => {
-    let text = cache.get(o)
-    if (text === undefined) {
-      text = JSON.stringify(shape(o))
-      cache.set(o, text)
+  const objectBytes = (o: object): Buffer => {
+    let bytes = cache.get(o)
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(shape(o)))
+      cache.set(o, bytes)
     }
-    return text
+    return bytes
   }
-  return (op: Op, body: Json): string => {
-    if (op.wrapperKey === undefined && op.itemField === undefined) return JSON.stringify(shape(body))
-    const parts: Array<string> = []
+  const COMMA = Buffer.from(",")
+  return (op: Op, body: Json): Uint8Array => {
+    if (op.wrapperKey === undefined && op.itemField === undefined) return Buffer.from(JSON.stringify(shape(body)))
+    const parts: Array<Buffer> = []
+    let prefix = "{"
     for (const [key, value] of Object.entries(body)) {
       if (Array.isArray(value)) {
         if (value.length === 0 && !emitDefaults) continue
-        parts.push(`${JSON.stringify(key)}:[${value.map((v) => objectText(v as object)).join(",")}]`)
+        parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:[`))
+        value.forEach((v, i) => {
+          if (i > 0) parts.push(COMMA)
+          parts.push(objectBytes(v as object))
+        })
+        prefix = "],"
       } else if (key === "listMetadata") {
-        parts.push(`"listMetadata":${JSON.stringify(shape(value))}`)
+        parts.push(Buffer.from(`${prefix}"listMetadata":${JSON.stringify(shape(value))}`))
+        prefix = ","
       } else if (value !== null && typeof value === "object") {
-        parts.push(`${JSON.stringify(key)}:${objectText(value)}`)
+        parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:`), objectBytes(value))
+        prefix = ","
       }
     }
-    return `{${parts.join(",")}}`
+    parts.push(Buffer.from(prefix === "{" ? "{}" : prefix === "]," ? "]}" : "}"))
+    return Buffer.concat(parts)
   }
 }
 
@@ -358,7 +368,7 @@ export const makeApp = (state: AppState) => {
     if (output._tag === "Response") {
       if (output.status === 200) code = "ok"
       else if (output.headers["content-type"] === "text/plain") code = "bare-status"
-      else code = (JSON.parse(output.body) as { code?: string }).code ?? "invalid-error-body"
+      else code = (JSON.parse(String(output.body)) as { code?: string }).code ?? "invalid-error-body"
     }
     return {
       requestId,
