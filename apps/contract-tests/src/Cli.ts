@@ -40,6 +40,10 @@ const options = {
   excludeOperations: list("exclude-operations", "Leave out these operations"),
   checks: list("checks", "Only these checks (check ids)"),
   excludeChecks: list("exclude-checks", "Leave out these checks"),
+  createsPerOperation: Options.integer("creates-per-operation").pipe(
+    Options.optional,
+    Options.withDescription("Valid examples per Create operation, each making an object (default 25 against a target, --examples embedded)")
+  ),
   readOnly: Options.boolean("read-only").pipe(Options.withDescription("Send no Create or Update request")),
   rateLimit: Options.float("rate-limit").pipe(Options.optional, Options.withDescription("Requests per second (default 20 against a target, unlimited against the embedded server; 0 is unlimited)")),
   timeout: Options.integer("timeout-ms").pipe(Options.withDefault(10_000), Options.withDescription("Per-request timeout in milliseconds")),
@@ -89,6 +93,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         Embedded.run({
           ...common,
           rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
+          createsPerOperation: some(args.createsPerOperation),
           concurrency: some(args.concurrency) ?? 4
         }).pipe(
           Effect.catchTag("StartError", (e) => Effect.fail(new ContractTests.RunError({ reason: "Unreachable", message: `the embedded reference server did not start: ${e.message}` }))),
@@ -105,6 +110,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
             apiKey: args.apiKey.value,
             fixtures,
             rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
+            createsPerOperation: some(args.createsPerOperation) ?? 25,
             concurrency: some(args.concurrency) ?? 2
           })
         })

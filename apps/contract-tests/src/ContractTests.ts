@@ -58,6 +58,8 @@ export interface Options {
   /** Check ids to run (default: all). */
   readonly checks?: ReadonlyArray<string> | undefined
   readonly excludeChecks?: ReadonlyArray<string> | undefined
+  /** Valid examples per Create operation, each of which makes an object (default: `examples`). */
+  readonly createsPerOperation?: number | undefined
   /** Send no Create or Update request. */
   readonly readOnly?: boolean | undefined
   /** Requests per second; `undefined` is unlimited. */
@@ -480,7 +482,8 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     runId,
     skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
     readOnly: options.readOnly ?? false,
-    examples
+    examples,
+    createExamples: options.createsPerOperation ?? examples
   }
   const groups: Array<{ readonly method: string; readonly writes: boolean; readonly suites: ReadonlyArray<Suite>; readonly restore?: ReadonlyArray<string> }> = []
   for (const op of allOps) {

@@ -29,6 +29,8 @@ export interface Context {
   readonly skewMillis: number
   readonly readOnly: boolean
   readonly examples: number
+  /** Valid examples of a Create operation (each makes an object). */
+  readonly createExamples: number
 }
 
 export type Cases =
@@ -157,7 +159,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     checks,
     writes: isWrite(op),
     skip: undefined,
-    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: ctx.examples },
+    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples) : ctx.examples },
     run: (body: Body) =>
       Effect.map(send(ctx, post(op.path, body)), (e) => {
         const out = [...Inspect.basic(op, e, ctx.skewMillis)]
