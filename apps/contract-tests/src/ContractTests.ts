@@ -483,7 +483,8 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
     readOnly: options.readOnly ?? false,
     examples,
-    createExamples: options.createsPerOperation ?? examples
+    createExamples: options.createsPerOperation ?? examples,
+    seed
   }
   const groups: Array<{ readonly method: string; readonly writes: boolean; readonly suites: ReadonlyArray<Suite>; readonly restore?: ReadonlyArray<string> }> = []
   for (const op of allOps) {

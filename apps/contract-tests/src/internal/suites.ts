@@ -3,6 +3,7 @@
  * giving check outcomes. Everything is derived from the operation table: which suites an
  * operation gets depends on its kind and its request and response schemas.
  */
+import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
@@ -11,6 +12,7 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { Filter, Operations, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
+import * as Mutations from "../Mutations.js"
 import { forEachProperty, redactSecrets, secretFieldNames } from "./ast.js"
 import * as Gen from "./generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest, type Target } from "./http.js"
@@ -31,6 +33,8 @@ export interface Context {
   readonly examples: number
   /** Valid examples of a Create operation (each makes an object). */
   readonly createExamples: number
+  /** The run seed. */
+  readonly seed: number
 }
 
 export type Cases =
@@ -199,6 +203,37 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
     writes: isWrite(op),
     skip: undefined,
     cases: { _tag: "Property", arbitrary: g.arbitrary, examples: ctx.examples },
+    run: (m: Gen.Invalid) =>
+      Effect.map(send(ctx, post(op.path, m.body)), (e) =>
+        [Inspect.noServerErrors(e), Inspect.errorShape(e), rejected(e, m.rule)].filter((o): o is Outcome => o !== undefined)
+      )
+  }
+}
+
+/**
+ * Every rule once: the distinct mutations (by rule) of a few valid requests, each sent once, so
+ * that no rule depends on the luck of the random invalid examples.
+ */
+const rulesSuite = (op: Op, ctx: Context): Suite => {
+  const checks: Array<CheckId> = ["no-server-errors", "error-shape", "invalid-rejected"]
+  if (ctx.readOnly && isWrite(op)) return skipped("rules", op.method, checks, true, "read-only mode")
+  let cases: ReadonlyArray<Gen.Invalid> | undefined
+  const all = () => {
+    if (cases !== undefined) return cases
+    const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+    const bodies = g._tag === "Ok" ? fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: 25 }) : fc.sample(Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body), { seed: ctx.seed, numRuns: 25 })
+    const byRule = new Map<string, Gen.Invalid>()
+    for (const b of bodies) for (const m of Mutations.derive(op.request, b)) if (!byRule.has(m.rule)) byRule.set(m.rule, m)
+    cases = [...byRule.values()]
+    return cases
+  }
+  return {
+    family: "rules",
+    method: op.method,
+    checks,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Enumerated", get count() { return all().length }, at: (i) => all()[i] },
     run: (m: Gen.Invalid) =>
       Effect.map(send(ctx, post(op.path, m.body)), (e) =>
         [Inspect.noServerErrors(e), Inspect.errorShape(e), rejected(e, m.rule)].filter((o): o is Outcome => o !== undefined)
@@ -844,6 +879,7 @@ export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> =>
   [
     validSuite(op, ctx),
     invalidSuite(op, ctx),
+    rulesSuite(op, ctx),
     bodySuite(op, ctx),
     unknownIdSuite(op, ctx),
     authSuite(op, ctx),
