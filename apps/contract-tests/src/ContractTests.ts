@@ -566,7 +566,19 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     }
   }
   const order = (f: Report.Finding) => Checks.ids.indexOf(f.check) * 1000 + allOps.findIndex((o) => o.method === f.operation)
-  const allFindings = results.flatMap((r) => r.findings).sort((a, b) => order(a) - order(b))
+  // One finding per check, operation and cause across the suites of an operation: the most
+  // shrunk one is kept, the occurrences are summed.
+  const unique = new Map<string, Report.Finding>()
+  for (const f of results.flatMap((r) => r.findings)) {
+    const key = `${f.check}\u0000${f.operation}\u0000${f.cause}`
+    const seen = unique.get(key)
+    if (seen === undefined) unique.set(key, f)
+    else {
+      const keep = f.shrinkSteps > seen.shrinkSteps ? f : seen
+      unique.set(key, { ...keep, occurrences: seen.occurrences + f.occurrences })
+    }
+  }
+  const allFindings = [...unique.values()].sort((a, b) => order(a) - order(b))
   if (limits.stoppedBy !== undefined) notes.push(`stopped early: ${limits.stoppedBy}`)
   const report: Report.Report = {
     runId,

@@ -27,3 +27,24 @@ describe("each contract violation of the reference server is caught by its check
     )
   }
 })
+
+describe("findings", () => {
+  it.scoped("are shrunk to a minimal request: only the required field and the one unknown field that breaks it", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({
+        seed: 3,
+        examples: 30,
+        operations: ["ListSatellites"],
+        checks: ["valid-accepted"],
+        server: { faults: { rules: [{ fault: { _tag: "Violation", name: "rejects-unknown-field" } }] } }
+      })
+      expect(report.findings).toHaveLength(1)
+      const f = report.findings[0]!
+      expect(f.shrinkSteps).toBeGreaterThan(0)
+      const body = JSON.parse(f.request.body!) as Record<string, unknown>
+      expect(Object.keys(body)).toHaveLength(2)
+      expect(body).toHaveProperty("limit", 1)
+      expect(f.occurrences).toBeGreaterThan(1)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})

@@ -210,6 +210,12 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
   }
 }
 
+const requiredFieldsOf = (op: Op): ReadonlyArray<string> => {
+  const ast = Schema.encodedSchema(op.request).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  return tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : []
+}
+
 /**
  * Every rule once: the distinct mutations (by rule) of a few valid requests, each sent once, so
  * that no rule depends on the luck of the random invalid examples.
@@ -222,8 +228,13 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
     if (cases !== undefined) return cases
     const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
     const bodies = g._tag === "Ok" ? fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: 25 }) : fc.sample(Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body), { seed: ctx.seed, numRuns: 25 })
+    // Bodies with only their required fields first: the mutations of those are minimal.
+    const required = new Set(requiredFieldsOf(op))
+    const minimal = bodies
+      .map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k))))
+      .filter((b) => Gen.isValid(op, b))
     const byRule = new Map<string, Gen.Invalid>()
-    for (const b of bodies) for (const m of Mutations.derive(op.request, b)) if (!byRule.has(m.rule)) byRule.set(m.rule, m)
+    for (const b of [...minimal, ...bodies]) for (const m of Mutations.derive(op.request, b)) if (!byRule.has(m.rule)) byRule.set(m.rule, m)
     cases = [...byRule.values()]
     return cases
   }
