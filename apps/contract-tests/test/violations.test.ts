@@ -48,3 +48,25 @@ describe("findings", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
+
+describe("response-schema findings", () => {
+  for (const [violation, cause] of [
+    ["wrong-field-type", "resource.id: Type"],
+    ["missing-required-field", "resource.id: Missing"],
+    ["non-utc-timestamp", "resource.createdAt: not Z"]
+  ] as const) {
+    it.scoped(`name the JSON path (${violation})`, () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 1,
+          examples: 5,
+          operations: ["GetResource"],
+          checks: ["response-schema"],
+          server: { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } }
+        })
+        expect(report.findings.map((f) => f.cause)).toEqual([cause])
+        expect(report.findings[0]!.message).toContain("resource.")
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    )
+  }
+})
