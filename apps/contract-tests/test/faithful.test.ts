@@ -22,3 +22,12 @@ describe("against the faithful reference server", () => {
     )
   }
 })
+
+describe("against faithful variants of the reference server", () => {
+  it.scoped("every field written, zero values too (emitDefaults): zero findings", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({ seed: 77, examples: 15, server: { emitDefaults: true } })
+      expect(report.findings.map(Report.findingText)).toEqual([])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
