@@ -108,6 +108,11 @@ describe("contract-tests command line", () => {
       expect((yield* cli("--base-url", server.url, "--api-key", SECRET, "--replay", "ct1.nope")).code).toBe(2)
       const noKey = yield* cli("--base-url", server.url)
       expect(noKey.code).toBe(2)
+      const badFixtures = Path.join(tmp(), "ids.json")
+      Fs.writeFileSync(badFixtures, JSON.stringify({ resources: [""] }))
+      const fx = yield* cli("--base-url", server.url, "--api-key", SECRET, "--fixtures", badFixtures)
+      expect(fx.code).toBe(2)
+      expect(fx.err).toContain("is not a KnownIds document")
     })
   )
 
