@@ -15,6 +15,7 @@ import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf
 type Op = Operations.Operation
 type Body = Record<string, unknown>
 
+/** Generated cases, or why they cannot be made. */
 export type Generated<A> = { readonly _tag: "Ok"; readonly arbitrary: fc.Arbitrary<A> } | { readonly _tag: "Skip"; readonly reason: string }
 
 /** Unknown field names: never a field of the interface, in either spelling. */
@@ -168,4 +169,5 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
   }
 }
 
+/** Whether the request schema accepts a body. */
 export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))

@@ -21,6 +21,7 @@ export type KeyMode = "valid" | "missing" | "empty" | "wrong"
 /** The wrong key sent by the auth check: a made-up value, never a real key. */
 export const WRONG_KEY = "ct-not-a-valid-key-0000"
 
+/** A request as sent: method, path, which key, content type, headers, body. */
 export interface RawRequest {
   readonly method: string
   readonly path: string
@@ -33,6 +34,7 @@ export interface RawRequest {
   readonly body: string | undefined
 }
 
+/** A response as received, with its body parsed when it is JSON. */
 export interface RawResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
@@ -41,6 +43,7 @@ export interface RawResponse {
   readonly json: Option.Option<unknown>
 }
 
+/** One request and what came back (or why nothing came back). */
 export interface Exchange {
   readonly request: RawRequest
   /** `None` when no response came (timeout, connection dropped or refused). */
@@ -76,6 +79,7 @@ export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>("@data-
   }
 }
 
+/** How to reach the target and how hard to push it. */
 export interface TargetOptions {
   readonly baseUrl: string
   readonly apiKey: Redacted.Redacted<string>
@@ -87,6 +91,7 @@ export interface TargetOptions {
   readonly retryThrottled: boolean
 }
 
+/** Sends raw requests to the target within the rate limit and the request budget. */
 export interface Target {
   readonly baseUrl: string
   readonly send: (request: RawRequest) => Effect.Effect<Exchange, BudgetExhausted>

@@ -27,6 +27,7 @@ export const timestampFields: ReadonlySet<string> = (() => {
 /** Timestamp fields that name a future instant. */
 const futureFields = new Set(["expiresAt"])
 
+/** Whether a response says `Content-Type: application/json` (parameters allowed). */
 export const contentTypeIsJson = (r: RawResponse): boolean => /^application\/json\s*(;|$)/i.test(r.headers["content-type"] ?? "")
 
 /** The body shown in a finding: at most `max` characters, secrets redacted. */
@@ -41,6 +42,7 @@ const describeStatus = (e: Exchange): string =>
     onSome: (r) => `HTTP ${r.status}${Option.isSome(r.json) && typeof (r.json.value as any)?.code === "string" ? ` ${(r.json.value as any).code}` : ""}`
   })
 
+/** The HTTP status of an exchange, when a response came. */
 export const statusOf = (e: Exchange): number | undefined => Option.getOrUndefined(Option.map(e.response, (r) => r.status))
 
 /** The Connect code of an error response, when its body is a Connect error. */
@@ -51,6 +53,7 @@ export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
     )
   )
 
+/** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
 
 /** no-server-errors: a response came, and it is not a 5xx. */

@@ -3,6 +3,7 @@
 export const isZero = (v: unknown): boolean =>
   v === undefined || v === null || v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
 
+/** JSON text with sorted keys: equal values give equal text. */
 export const canonical = (v: unknown): string => {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`
   if (v !== null && typeof v === "object") {
@@ -49,7 +50,9 @@ export const sameAsSent = (sent: unknown, got: unknown, skip: (key: string) => b
   return sent === got
 }
 
+/** `space_id` → `spaceId`. */
 export const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
 
+/** The value as a JSON object, or `undefined`. */
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined

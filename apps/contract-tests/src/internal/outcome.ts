@@ -4,6 +4,7 @@
 import type { CheckId } from "../Checks.js"
 import type { Exchange } from "./http.js"
 
+/** One check's verdict on one case. */
 export interface Outcome {
   readonly check: CheckId
   readonly ok: boolean
@@ -17,8 +18,10 @@ export interface Outcome {
   readonly detail?: string | undefined
 }
 
+/** A passed check. */
 export const pass = (check: CheckId): Outcome => ({ check, ok: true, cause: "", message: "", exchange: undefined })
 
+/** A failed check with its cause, message, exchange and detail. */
 export const fail = (check: CheckId, cause: string, message: string, exchange: Exchange | undefined, detail?: string): Outcome => ({
   check,
   ok: false,

@@ -37,12 +37,14 @@ const isUserOperation = (op: Op): boolean => {
   return poolOfOperation(op) === undefined && props.includes("email") && props.includes("username") && props.includes("id")
 }
 
+/** The top-level field names of an operation's request (wire spelling). */
 export const requestPropertyNames = (op: Op): ReadonlyArray<string> => {
   const ast = Schema.encodedSchema(op.request).ast
   const tl = ast._tag === "Refinement" ? ast.from : ast
   return tl._tag === "TypeLiteral" ? tl.propertySignatures.map((p) => String(p.name)) : []
 }
 
+/** Pools from a KnownIds document. */
 export const fromKnownIds = (k: KnownIds.KnownIds): Pools => ({
   ids: Object.fromEntries(idPoolNames.map((n) => [n, [...((k as unknown as Record<string, ReadonlyArray<string>>)[n] ?? [])]])),
   users: [...(k.users ?? [])],
@@ -91,6 +93,7 @@ export const identityValues = (pools: Pools, identityType: string): ReadonlyArra
   }
 }
 
+/** The existing values a reference can take. */
 export const valuesOf = (pools: Pools, ref: Reference): ReadonlyArray<string> => {
   switch (ref._tag) {
     case "Pool":
@@ -102,5 +105,6 @@ export const valuesOf = (pools: Pools, ref: Reference): ReadonlyArray<string> =>
   }
 }
 
+/** A reference for people (`resources ids`). */
 export const describeReference = (ref: Reference): string =>
   ref._tag === "Pool" ? `${ref.pool} ids` : ref._tag === "User" ? "users" : "groups or users for identityId"

@@ -19,11 +19,13 @@ import { type BudgetExhausted, type Exchange, post, type RawRequest, type Target
 import * as Inspect from "./inspect.js"
 import { asRecord, canonical, firstDifference, isZero, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, type Outcome, pass } from "./outcome.js"
-import { type Pools, poolOfOperation, referenceOf, requestPropertyNames, valuesOf } from "./pools.js"
+import { type Pools, referenceOf, requestPropertyNames, valuesOf } from "./pools.js"
 
+/** An operation of the table, with its schemas widened. */
 export type Op = Operations.Operation
 type Body = Record<string, unknown>
 
+/** What every suite needs: the target, the pools, the run's settings. */
 export interface Context {
   readonly target: Target
   readonly pools: Pools
@@ -37,10 +39,12 @@ export interface Context {
   readonly seed: number
 }
 
+/** Generated cases (fast-check, shrinkable) or a fixed list (replayed by index). */
 export type Cases =
   | { readonly _tag: "Property"; readonly arbitrary: fc.Arbitrary<any>; readonly examples: number }
   | { readonly _tag: "Enumerated"; readonly count: number; readonly at: (i: number) => any }
 
+/** A family of cases of one operation and the checks they give outcomes for. */
 export interface Suite {
   readonly family: string
   /** The operation's method, or `_` for cases of the whole API. */
@@ -904,4 +908,3 @@ export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> =>
 /** Suites of the whole API, not tied to one operation. */
 export const globalSuites = (ctx: Context): ReadonlyArray<Suite> => [routesSuite(ctx)]
 
-export { poolOfOperation }
