@@ -338,11 +338,14 @@ const runSuite = (
         return
       }
       const byCheck = new Map<Checks.CheckId, boolean>()
+      const counted = new Set<string>()
       for (const o of r.right) {
         if (!selected.has(o.check)) continue
         byCheck.set(o.check, (byCheck.get(o.check) ?? true) && o.ok)
         if (!o.ok) {
           const key = `${o.check}\u0000${o.cause}`
+          if (counted.has(key)) continue
+          counted.add(key)
           const f = failures.get(key)
           if (f === undefined) failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
           else f.occurrences++
