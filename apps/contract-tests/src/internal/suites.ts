@@ -19,7 +19,7 @@ import { type BudgetExhausted, type Exchange, post, type RawRequest, type Target
 import * as Inspect from "./inspect.js"
 import { asRecord, canonical, firstDifference, isZero, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, type Outcome, pass } from "./outcome.js"
-import { type Pools, referenceOf, requestPropertyNames, valuesOf } from "./pools.js"
+import { describeReference, type Pools, referenceOf, requestPropertyNames, valuesOf } from "./pools.js"
 
 /** An operation of the table, with its schemas widened. */
 export type Op = Operations.Operation
@@ -530,6 +530,19 @@ const walk = (ctx: Context, op: Op, body: Body, maxPages: number): Effect.Effect
 const findById = (ctx: Context, reader: Op, id: string, base: Body) =>
   Effect.map(walk(ctx, reader, { ...base, limit: 500 }, 20), (w) => ({ item: w.items.find((x) => x.id === id), walk: w }))
 
+/** Why the required references of an operation cannot be filled, if they cannot. */
+const missingReference = (op: Op, pools: Pools): string | undefined => {
+  const encoded = Schema.encodedSchema(op.request).ast
+  const tl = encoded._tag === "TypeLiteral" ? encoded : undefined
+  for (const p of tl?.propertySignatures ?? []) {
+    const ref = referenceOf(op, String(p.name))
+    if (!p.isOptional && ref !== undefined && valuesOf(pools, ref).length === 0) {
+      return `no ${describeReference(ref)} in the fixtures or discovered (needed for ${String(p.name)})`
+    }
+  }
+  return undefined
+}
+
 /** A body with just the required references of an operation (for reads that list everything). */
 const requiredRefs = (op: Op, pools: Pools, n: number): Body | undefined => {
   const body: Body = {}
@@ -652,7 +665,7 @@ const MAX_WALK_PAGES = 40
 const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const checks: Array<CheckId> = ["paging"]
-  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("paging", op.method, checks, false, "no existing ids for the required references")
+  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("paging", op.method, checks, false, missingReference(op, ctx.pools) ?? "missing references")
   const reference = new Map<string, Walk>()
   return {
     family: "paging",
@@ -796,7 +809,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   const hasFilter = props.includes("filter")
   if (!hasSearch && !hasFilter) return undefined
   const checks: Array<CheckId> = ["search-filter"]
-  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, checks, false, "no existing ids for the required references")
+  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, checks, false, missingReference(op, ctx.pools) ?? "missing references")
   const filterKeys = literalsOfProperty(op, "filter", "key")
   const searchFields = literalsOfProperty(op, "searchFields", "searchFields")
   const operators = Filter.Operator.literals
