@@ -30,16 +30,17 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
  * @since 0.1.0
  * @category running
  */
-export const run = (
-  options: Options = {}
-): Effect.Effect<Report.Report, ContractTests.RunError | ReferenceServer.StartError, HttpClient.HttpClient | Scope.Scope> =>
-  Effect.gen(function* () {
-    const server = yield* ReferenceServer.start(options.server ?? {})
-    const { server: _server, ...rest } = options
-    return yield* ContractTests.run({
-      ...rest,
-      baseUrl: server.url,
-      apiKey: Redacted.make(server.apiKeys[0]!),
-      fixtures: server.knownIds
-    })
+export const run: (
+  options?: Options
+) => Effect.Effect<Report.Report, ContractTests.RunError | ReferenceServer.StartError, HttpClient.HttpClient | Scope.Scope> = Effect.fn(
+  "Embedded.run"
+)(function* (options: Options = {}) {
+  const server = yield* ReferenceServer.start(options.server ?? {})
+  const { server: _server, ...rest } = options
+  return yield* ContractTests.run({
+    ...rest,
+    baseUrl: server.url,
+    apiKey: Redacted.make(server.apiKeys[0]!),
+    fixtures: server.knownIds
   })
+})
