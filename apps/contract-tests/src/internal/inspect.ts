@@ -74,13 +74,13 @@ export const successShape = (e: Exchange): Outcome | undefined => {
   return pass("success-shape")
 }
 
-/** Statuses whose answer is the protocol's own (405, 415): the protocol check covers them. */
+/** Statuses of the protocol's own answers (405, 415): no code maps to them, so only the body is checked. */
 const protocolStatuses = new Set([405, 415])
 
 /** error-shape: an error is a Connect error body whose code agrees with the HTTP status. */
 export const errorShape = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
-  if (r === undefined || r.status === 200 || protocolStatuses.has(r.status)) return undefined
+  if (r === undefined || r.status === 200) return undefined
   if (!contentTypeIsJson(r)) {
     return fail("error-shape", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }
@@ -91,7 +91,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
     const path = issue ? issue.path.join(".") : ""
     return fail("error-shape", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
   }
-  if (!ConnectError.statusAgrees(decoded.right.code, r.status)) {
+  if (!protocolStatuses.has(r.status) && !ConnectError.statusAgrees(decoded.right.code, r.status)) {
     return fail(
       "error-shape",
       `status ${r.status} for ${decoded.right.code}`,

@@ -380,7 +380,7 @@ const expectStatus = (status: number, code?: string, header?: readonly [string, 
 }
 
 const protocolSuite = (op: Op, ctx: Context): Suite => {
-  const checks: Array<CheckId> = ["protocol", "no-server-errors"]
+  const checks: Array<CheckId> = ["protocol", "no-server-errors", "error-shape"]
   if (ctx.readOnly && isWrite(op)) return skipped("protocol", op.method, checks, true, "read-only mode")
   const cases: Array<ProtocolCase> = [
     ...(["GET", "PUT", "DELETE", "PATCH"] as const).map(
@@ -420,8 +420,10 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
         body ??= sampleBody(op, ctx)
         return Effect.map(send(ctx, c.request(body)), (e) => {
           const problem = c.expect(e)
+          const shape = Inspect.errorShape(e)
           return [
             Inspect.noServerErrors(e),
+            ...(shape === undefined ? [] : [shape]),
             problem === undefined ? pass("protocol") : fail("protocol", `${c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
           ]
         })
@@ -439,15 +441,17 @@ const routesSuite = (ctx: Context): Suite => {
   return {
     family: "routes",
     method: "_",
-    checks: ["protocol", "no-server-errors"],
+    checks: ["protocol", "no-server-errors", "error-shape"],
     writes: false,
     skip: undefined,
     cases: { _tag: "Enumerated", count: paths.length, at: (i) => paths[i] },
     run: (path: string) =>
       Effect.map(send(ctx, post(path, {})), (e) => {
         const problem = expectStatus(404, "unimplemented")(e)
+        const shape = Inspect.errorShape(e)
         return [
           Inspect.noServerErrors(e),
+          ...(shape === undefined ? [] : [shape]),
           problem === undefined ? pass("protocol") : fail("protocol", `unknown route: ${problem}`, `POST ${path} (an unknown route): ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
         ]
       })
