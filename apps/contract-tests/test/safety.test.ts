@@ -140,3 +140,27 @@ describe("time budget", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
+
+describe("selecting operations and checks", () => {
+  it.scoped("include and exclude lists decide which cells exist", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({
+        seed: 4,
+        examples: 3,
+        operations: ["GetResource", "ListSatellites", "UpdateSatellite"],
+        excludeOperations: ["UpdateSatellite"],
+        excludeChecks: ["paging", "auth"]
+      })
+      const ops = new Set(report.cells.map((c) => c.operation))
+      const checks = new Set(report.cells.map((c) => c.check))
+      expect([...ops].sort()).toEqual(["GetResource", "ListSatellites"])
+      expect(checks.has("paging")).toBe(false)
+      expect(checks.has("auth")).toBe(false)
+      expect(checks.has("search-filter")).toBe(true)
+      const only = yield* Embedded.run({ seed: 4, examples: 3, checks: ["stable-reads"] })
+      expect(new Set(only.cells.map((c) => c.check))).toEqual(new Set(["stable-reads"]))
+      const gets = (Operations.all as ReadonlyArray<Operations.Operation>).filter((o) => o.kind === "get").map((o) => o.method)
+      expect(new Set(only.cells.map((c) => c.operation))).toEqual(new Set(gets))
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
