@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 
 const root = new URL("..", import.meta.url).pathname
-const workspaces = ["packages", "apps", "examples"]
+const workspaces = ["packages", "apps", "tools", "examples"]
   .filter((dir) => existsSync(join(root, dir)))
   .flatMap((dir) =>
     existsSync(join(root, dir, "package.json"))

@@ -1,0 +1,50 @@
+// The workspace as the release sees it: the publishable packages (every workspace package that is
+// not private) and how to pack them the way `changeset publish` (pnpm publish) would.
+import { execFileSync } from "node:child_process"
+import { existsSync, readFileSync, readdirSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** The repository root. */
+export const root = fileURLToPath(new URL("../../../", import.meta.url))
+
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"))
+
+/** Every workspace package directory (from pnpm-workspace.yaml's globs: `dir/*` or `dir`). */
+export const workspaceDirs = () => {
+  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
+  const globs = [...yaml.split("packages:")[1].matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)].map((m) => m[1].trim())
+  return globs
+    .flatMap((glob) =>
+      glob.endsWith("/*")
+        ? readdirSync(join(root, glob.slice(0, -2))).map((name) => join(root, glob.slice(0, -2), name))
+        : [join(root, glob)]
+    )
+    .filter((dir) => existsSync(join(dir, "package.json")))
+}
+
+/** The packages a release publishes: `{ name, version, dir, pkg }`, in a stable order. */
+export const publishable = () =>
+  workspaceDirs()
+    .map((dir) => ({ dir, pkg: readJson(join(dir, "package.json")) }))
+    .filter(({ pkg }) => pkg.private !== true)
+    .map(({ dir, pkg }) => ({ name: pkg.name, version: pkg.version, dir, pkg }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+
+/** The tarball file name `pnpm pack` writes for a package. */
+export const tarballName = ({ name, version }) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`
+
+/**
+ * Packs every publishable package into `dest` with `pnpm pack` (which rewrites `workspace:^`
+ * ranges as `pnpm publish` does). Returns a map name -> tarball path.
+ */
+export const packAll = (dest) => {
+  const out = {}
+  for (const p of publishable()) {
+    execFileSync("pnpm", ["pack", "--pack-destination", dest], { cwd: p.dir, stdio: ["ignore", "ignore", "inherit"] })
+    const file = join(dest, tarballName(p))
+    if (!existsSync(file)) throw new Error(`pnpm pack did not write ${file}`)
+    out[p.name] = file
+  }
+  return out
+}

@@ -1,0 +1,122 @@
+// The packed tarballs, as `changeset publish` would upload them: publint and
+// @arethetypeswrong/cli (ESM-only profile: the packages are ESM) find nothing, every subpath
+// module resolves to types, `workspace:` ranges are rewritten, and nothing from the workspace
+// (tests, build info) leaks in.
+import { execFileSync, spawnSync } from "node:child_process"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, inject, it } from "vitest"
+// @ts-expect-error plain ESM helper without types
+import { publishable } from "../src/workspace.mjs"
+
+const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
+
+interface Pkg {
+  readonly name: string
+  readonly version: string
+  readonly dir: string
+  readonly pkg: Record<string, any>
+}
+const packages = publishable() as ReadonlyArray<Pkg>
+const versions = new Map(packages.map((p) => [p.name, p.version]))
+
+const list = (tarball: string) =>
+  execFileSync("tar", ["tzf", tarball], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ""))
+const packedManifest = (tarball: string) =>
+  JSON.parse(execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }))
+
+/** The public modules of a packed package: `dist/<Module>.d.ts`, not index, bin or internal. */
+const subpaths = (files: ReadonlyArray<string>) =>
+  files
+    .map((f) => /^dist\/([A-Za-z0-9]+)\.d\.ts$/.exec(f)?.[1])
+    .filter((m): m is string => m !== undefined && m !== "index" && m !== "bin")
+    .map((m) => `./${m}`)
+
+it("the release publishes the five packages", () => {
+  expect(packages.map((p) => p.name)).toEqual([
+    "@data-access/client",
+    "@data-access/contract-tests",
+    "@data-access/reference-server",
+    "@data-access/schema",
+    "@data-access/testing"
+  ])
+})
+
+describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
+  const tarball = () => inject("tarballs")[name]!
+
+  it("publint: no error, warning or suggestion", () => {
+    const run = spawnSync(bin("publint"), ["run", tarball(), "--strict", "--level", "suggestion"], {
+      encoding: "utf8"
+    })
+    expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
+    expect(run.stdout).toContain("All good!")
+  })
+
+  it("attw (esm-only profile): every entry point and module resolves to ESM with types", () => {
+    const files = list(tarball())
+    const modules = subpaths(files)
+    expect(modules.length).toBeGreaterThan(0)
+    const run = spawnSync(
+      bin("attw"),
+      [tarball(), "--profile", "esm-only", "--format", "ascii", "--no-color", "--include-entrypoints", ...modules],
+      { encoding: "utf8" }
+    )
+    expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
+    for (const m of [".", ...modules]) {
+      const entry = m === "." ? `"${name}"` : `"${name}/${m.slice(2)}"`
+      expect(run.stdout).toContain(entry)
+    }
+    expect(run.stdout).not.toMatch(/Resolution failed[^\n]*\n[^\n]*node16 \(from ESM\)/)
+  })
+
+  it("ships dist with types, the README and the license; no tests, build info or bench", () => {
+    const files = list(tarball())
+    expect(files).toContain("package.json")
+    expect(files).toContain("README.md")
+    expect(files).toContain("LICENSE")
+    expect(files).toContain("dist/index.js")
+    expect(files).toContain("dist/index.d.ts")
+    expect(files.filter((f) => /\.test\.ts$|tsbuildinfo$|^test\/|^bench\/|^reports\//.test(f))).toEqual([])
+  })
+
+  it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only", () => {
+    const manifest = packedManifest(tarball())
+    const deps: Record<string, string> = manifest.dependencies ?? {}
+    for (const [dep, range] of Object.entries(deps)) {
+      expect(range, dep).not.toMatch(/^workspace:/)
+      if (versions.has(dep)) expect(range, dep).toBe(`^${versions.get(dep)}`)
+    }
+    expect(deps).not.toHaveProperty("effect")
+    expect(deps).not.toHaveProperty("@effect/platform")
+    expect(manifest.peerDependencies).toHaveProperty("effect")
+    expect(manifest.type).toBe("module")
+    expect(manifest.sideEffects).toBe(false)
+    expect(manifest.exports["./internal/*"]).toBeNull()
+    expect(manifest.exports["."].types).toBe("./dist/index.d.ts")
+    expect(manifest.engines?.node).toBeDefined()
+    expect(manifest.publishConfig?.access).toBe("public")
+  })
+
+  it("every bin points at a file in the tarball that starts with a node shebang", () => {
+    const bins: Record<string, string> = p.pkg.bin ?? {}
+    const files = list(tarball())
+    for (const [cmd, file] of Object.entries(bins)) {
+      const path = file.replace(/^\.\//, "")
+      expect(files, cmd).toContain(path)
+      const text = execFileSync("tar", ["xzf", tarball(), "-O", `package/${path}`], { encoding: "utf8" })
+      expect(text.startsWith("#!/usr/bin/env node\n"), cmd).toBe(true)
+      // the bin imports the build, which must be packed too
+      for (const m of text.matchAll(/import\s+"(\.\.\/[^"]+)"/g)) expect(files, cmd).toContain(join("bin", m[1]!).replace(/^bin\/\.\.\//, ""))
+    }
+  })
+})
+
+it("the command-line packages have their bins", () => {
+  const byName = new Map(packages.map((p) => [p.name, p.pkg]))
+  expect(Object.keys(byName.get("@data-access/contract-tests")!.bin)).toEqual(["contract-tests"])
+  expect(Object.keys(byName.get("@data-access/reference-server")!.bin)).toEqual(["data-access-reference-server"])
+})

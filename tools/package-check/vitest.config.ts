@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
+    // The tests share one directory of packed tarballs (made once by the global setup) and
+    // spawn pnpm, tsc and servers: one file at a time keeps the 2-core CI machine calm.
+    fileParallelism: false,
+    globalSetup: ["test/pack.setup.ts"]
+  }
+})
