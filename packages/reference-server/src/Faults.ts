@@ -4,38 +4,23 @@
  *
  * @since 0.1.0
  */
-import { Operations } from "@data-access/schema"
+import { ContractChecks, Operations } from "@data-access/schema"
 import * as Schema from "effect/Schema"
 import { prng } from "./internal/random.js"
 
 /**
- * The contract-test check that must catch a violation (docs/architecture.md).
+ * The contract-test check that must catch a violation (`ContractChecks` of the schema package).
  *
  * @since 0.1.0
  * @category violations
  */
-export const CheckId = Schema.Literal(
-  "no-server-errors",
-  "success-shape",
-  "error-shape",
-  "response-schema",
-  "timestamps",
-  "valid-accepted",
-  "invalid-rejected",
-  "auth",
-  "protocol",
-  "create-echo",
-  "update-semantics",
-  "paging",
-  "search-filter",
-  "stable-reads"
-)
+export const CheckId = ContractChecks.CheckIdSchema
 
 /**
  * @since 0.1.0
  * @category violations
  */
-export type CheckId = typeof CheckId.Type
+export type CheckId = ContractChecks.CheckId
 
 /**
  * The catalogue of contract violations: each breaks one rule, where it applies, and names the

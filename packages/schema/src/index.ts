@@ -13,6 +13,11 @@ export * as ConnectError from "./ConnectError.js"
  * @since 0.1.0
  * @category modules
  */
+export * as ContractChecks from "./ContractChecks.js"
+/**
+ * @since 0.1.0
+ * @category modules
+ */
 export * as Filter from "./Filter.js"
 /**
  * @since 0.1.0
