@@ -36,20 +36,14 @@ export const Operator = Schema.Literal(
 export type Operator = typeof Operator.Type
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export const GroupOperator = Schema.Literal("and", "or")
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export const STRING_VALUE_TYPE = "type.googleapis.com/google.protobuf.StringValue"
 
@@ -65,11 +59,8 @@ export const StringValue = Schema.Struct({
 }).annotations({ identifier: "StringValue" })
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export interface Condition<K extends string> {
   readonly key: K
@@ -90,11 +81,8 @@ export interface ConditionEncoded<K extends string> {
 }
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export type Filter<K extends string> =
   | { readonly field: Condition<K> }
@@ -106,11 +94,8 @@ export type Filter<K extends string> =
     }
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export type FilterEncoded<K extends string> =
   | { readonly field: ConditionEncoded<K> }

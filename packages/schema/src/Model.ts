@@ -32,11 +32,8 @@ import { TimestampString } from "./Timestamp.js"
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category enums
-
  */
 export const ResourceTechnology = Schema.Literal(
   "ssh",
@@ -173,11 +170,8 @@ export const ListMetadata = Schema.Struct({
 export interface ListMetadata extends Schema.Schema.Type<typeof ListMetadata> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Space = Schema.Struct({
   id: Id,
@@ -194,11 +188,8 @@ export const Space = Schema.Struct({
 export interface Space extends Schema.Schema.Type<typeof Space> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Group = Schema.Struct({
   id: Id,
@@ -220,11 +211,8 @@ export interface Group extends Schema.Schema.Type<typeof Group> {}
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Connector = Schema.Struct({
   id: Id,
@@ -242,11 +230,8 @@ export const Connector = Schema.Struct({
 export interface Connector extends Schema.Schema.Type<typeof Connector> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const ConnectorHostname = Schema.Struct({
   id: Id,
@@ -267,11 +252,8 @@ export const ConnectorHostname = Schema.Struct({
 export interface ConnectorHostname extends Schema.Schema.Type<typeof ConnectorHostname> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Listener = Schema.Struct({
   id: Id,
@@ -289,11 +271,8 @@ export const Listener = Schema.Struct({
 export interface Listener extends Schema.Schema.Type<typeof Listener> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const ConnectorListenerLink = Schema.Struct({
   id: Id,
@@ -340,11 +319,8 @@ export const Resource = Schema.Struct({
 export interface Resource extends Schema.Schema.Type<typeof Resource> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Sidecar = Schema.Struct({
   id: Id,
@@ -363,11 +339,8 @@ export const Sidecar = Schema.Struct({
 export interface Sidecar extends Schema.Schema.Type<typeof Sidecar> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const SidecarResourceLink = Schema.Struct({
   id: Id,
@@ -383,11 +356,8 @@ export const SidecarResourceLink = Schema.Struct({
 export interface SidecarResourceLink extends Schema.Schema.Type<typeof SidecarResourceLink> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Satellite = Schema.Struct({
   id: Id,
@@ -410,11 +380,8 @@ export interface Satellite extends Schema.Schema.Type<typeof Satellite> {}
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const NativeUserBasic = Schema.Struct({
   username: str,
@@ -473,11 +440,8 @@ export const OpaqueObject = Schema.Record({
 })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const NativeUserIdentityLink = Schema.Struct({
   id: Id,
@@ -500,11 +464,8 @@ export interface NativeUserIdentityLink extends Schema.Schema.Type<typeof Native
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const ScenarioMonitor = Schema.Struct({
   id: Id,
@@ -521,11 +482,8 @@ export const ScenarioMonitor = Schema.Struct({
 export interface ScenarioMonitor extends Schema.Schema.Type<typeof ScenarioMonitor> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const PolicyStageConfiguration = Schema.Struct({
   id: Id,
@@ -574,11 +532,8 @@ export const WorkerSchedule = Schema.String.pipe(
 })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const PolicyDataLoader = Schema.Struct({
   id: Id,
@@ -620,11 +575,8 @@ export const DiscoverySchedule = Schema.String.pipe(
 })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const DataDiscoveryConfiguration = Schema.Struct({
   id: Id,
@@ -646,11 +598,8 @@ export interface DataDiscoveryConfiguration extends Schema.Schema.Type<
 > {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const Permission = Schema.Struct({
   id: Id,
@@ -673,11 +622,8 @@ export interface Permission extends Schema.Schema.Type<typeof Permission> {}
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const CatalogVendorA = Schema.Struct({
   webhookSecret: secret,
@@ -687,11 +633,8 @@ export const CatalogVendorA = Schema.Struct({
 }).annotations({ identifier: "CatalogVendorA" })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const DataCatalogIntegration = Schema.Struct({
   catalogVendorA: nested(CatalogVendorA),
@@ -708,11 +651,8 @@ export const DataCatalogIntegration = Schema.Struct({
 export interface DataCatalogIntegration extends Schema.Schema.Type<typeof DataCatalogIntegration> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const MdmVendorA = Schema.Struct({
   apiKey: secret,
@@ -740,11 +680,8 @@ export const MdmIntegration = Schema.Struct({
 export interface MdmIntegration extends Schema.Schema.Type<typeof MdmIntegration> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const BiVendorA = Schema.Struct({
   apiKey: secret,
@@ -752,11 +689,8 @@ export const BiVendorA = Schema.Struct({
 }).annotations({ identifier: "BiVendorA" })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const BiIntegration = Schema.Struct({
   biVendorA: nested(BiVendorA),
@@ -777,11 +711,8 @@ export interface BiIntegration extends Schema.Schema.Type<typeof BiIntegration> 
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const EncryptionKey = Schema.Struct({
   id: Id,
@@ -799,11 +730,8 @@ export const EncryptionKey = Schema.Struct({
 export interface EncryptionKey extends Schema.Schema.Type<typeof EncryptionKey> {}
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const LogQueryFilter = Schema.Struct({
   name: str,
@@ -811,11 +739,8 @@ export const LogQueryFilter = Schema.Struct({
 }).annotations({ identifier: "LogQueryFilter" })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const MetricAggregation = Schema.Struct({
   field: str,
@@ -823,11 +748,8 @@ export const MetricAggregation = Schema.Struct({
 }).annotations({ identifier: "MetricAggregation" })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const LogQuery = Schema.Struct({
   query: str,
@@ -838,11 +760,8 @@ export const LogQuery = Schema.Struct({
 }).annotations({ identifier: "LogQuery" })
 
 /**
-
  * @since 0.1.0
-
  * @category models
-
  */
 export const LogQueryMetadata = Schema.Struct({
   id: Id,

@@ -87,11 +87,8 @@ export const listFields = {
 } as const
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export const SatelliteFilterKeys = [
   "id",
@@ -109,11 +106,8 @@ export const SatelliteFilterKeys = [
 export const SatelliteFilter = Filter.make(SatelliteFilterKeys, "SatelliteFilter")
 
 /**
-
  * @since 0.1.0
-
  * @category filters
-
  */
 export const MdmFilterKeys = ["id", "name", "type", "created_at", "updated_at"] as const
 /**
@@ -139,22 +133,16 @@ const searchFields = <const L extends readonly [string, ...Array<string>]>(...fi
 // ---------------------------------------------------------------------------------------------
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListScenarioMonitorsRequest = Schema.Struct(listFields).annotations({
   identifier: "ListScenarioMonitorsRequest"
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreateNativeUserIdentityLinkRequest = Schema.Struct({
   nativeUserId: NonEmptyString,
@@ -164,11 +152,8 @@ export const CreateNativeUserIdentityLinkRequest = Schema.Struct({
 }).annotations({ identifier: "CreateNativeUserIdentityLinkRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const UpdateConnectorHostnameRequest = Schema.Struct({
   id: Id,
@@ -181,44 +166,32 @@ export const UpdateConnectorHostnameRequest = Schema.Struct({
 }).annotations({ identifier: "UpdateConnectorHostnameRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const GetResourceRequest = Schema.Struct({ id: Id }).annotations({
   identifier: "GetResourceRequest"
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListPolicyStageConfigurationsRequest = Schema.Struct(listFields).annotations({
   identifier: "ListPolicyStageConfigurationsRequest"
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const GetDataCatalogIntegrationRequest = Schema.Struct({ id: Id }).annotations({
   identifier: "GetDataCatalogIntegrationRequest"
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const GetPolicyStageConfigurationRequest = Schema.Struct({ id: Id }).annotations({
   identifier: "GetPolicyStageConfigurationRequest"
@@ -247,11 +220,8 @@ export const ConnectorName = Schema.String.pipe(
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreateConnectorRequest = Schema.Struct({
   name: ConnectorName,
@@ -260,11 +230,8 @@ export const CreateConnectorRequest = Schema.Struct({
 }).annotations({ identifier: "CreateConnectorRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptyString }).annotations(
   {
@@ -273,22 +240,16 @@ export const GetEncryptionKeysByKeyIdRequest = Schema.Struct({ keyId: NonEmptySt
 )
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListLogQueriesRequest = Schema.Struct(listFields).annotations({
   identifier: "ListLogQueriesRequest"
 })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListNativeUsersRequest = Schema.Struct({
   ...listFields,
@@ -296,11 +257,8 @@ export const ListNativeUsersRequest = Schema.Struct({
 }).annotations({ identifier: "ListNativeUsersRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const UpdateConnectorListenerLinkRequest = Schema.Struct({
   id: Id,
@@ -308,11 +266,8 @@ export const UpdateConnectorListenerLinkRequest = Schema.Struct({
 }).annotations({ identifier: "UpdateConnectorListenerLinkRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListIntegrationsMDMRequest = Schema.Struct({
   ...listFields,
@@ -322,11 +277,8 @@ export const ListIntegrationsMDMRequest = Schema.Struct({
 }).annotations({ identifier: "ListIntegrationsMDMRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreatePolicyDataLoaderRequest = Schema.Struct({
   name: NonEmptyString,
@@ -394,11 +346,8 @@ export const CreateHumanUserPasswordRequest = Schema.Struct({
 )
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreateDataDiscoveryConfigurationRequest = Schema.Struct({
   resourceId: NonEmptyString,
@@ -410,11 +359,8 @@ export const CreateDataDiscoveryConfigurationRequest = Schema.Struct({
 }).annotations({ identifier: "CreateDataDiscoveryConfigurationRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreatePermissionRequest = Schema.Struct({
   name: NonEmptyString,
@@ -425,11 +371,8 @@ export const CreatePermissionRequest = Schema.Struct({
 }).annotations({ identifier: "CreatePermissionRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreateBIIntegrationRequest = Schema.Struct({
   name: NonEmptyString,
@@ -442,11 +385,8 @@ export const CreateBIIntegrationRequest = Schema.Struct({
 }).annotations({ identifier: "CreateBIIntegrationRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const CreateIntegrationMDMRequest = Schema.Struct({
   mdmVendorA: Schema.Struct({
@@ -457,11 +397,8 @@ export const CreateIntegrationMDMRequest = Schema.Struct({
 }).annotations({ identifier: "CreateIntegrationMDMRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const UpdateSidecarResourceLinkRequest = Schema.Struct({
   id: Id,
@@ -469,11 +406,8 @@ export const UpdateSidecarResourceLinkRequest = Schema.Struct({
 }).annotations({ identifier: "UpdateSidecarResourceLinkRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const UpdateSatelliteRequest = Schema.Struct({
   id: Id,
@@ -483,11 +417,8 @@ export const UpdateSatelliteRequest = Schema.Struct({
 }).annotations({ identifier: "UpdateSatelliteRequest" })
 
 /**
-
  * @since 0.1.0
-
  * @category requests
-
  */
 export const ListSatellitesRequest = Schema.Struct({
   ...listFields,
