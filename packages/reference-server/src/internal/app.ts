@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../Collections.js"
@@ -184,6 +185,19 @@ const violateResponse = (op: Op, request: Readonly<Record<string, unknown>>, bod
     target.createdAt = `${shifted.slice(0, -1)}+02:00`
   }
   if (v.has("expires-at-in-past") && typeof target.expiresAt === "string") target.expiresAt = new Date(Date.now() - 3_600_000).toISOString()
+  if (v.has("unstable-read") && op.kind === "get" && typeof target.updatedAt === "string") target.updatedAt = stamp()
+  if (v.has("paging-count-mismatch") && op.kind === "list") {
+    const meta = (copy.listMetadata ?? {}) as Record<string, unknown>
+    copy.listMetadata = { ...meta, count: Number(meta.count ?? 0) + 1 }
+  }
+  if (v.has("echo-secret") && op.kind === "create") {
+    // Every vendor object sent comes back with its secrets revealed.
+    for (const [key, value] of Object.entries(request)) {
+      if (value === null || typeof value !== "object" || Redacted.isRedacted(value)) continue
+      const revealed = Object.fromEntries(Object.entries(value).map(([k, x]) => [k, Redacted.isRedacted(x) ? Redacted.value(x) : x]))
+      target[key] = { ...(target[key] as object | undefined), ...revealed }
+    }
+  }
   if (v.has("create-not-echoed") && op.kind === "create") {
     const key = Object.keys(request).find((k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string")
     if (key !== undefined) target[key] = `${String(target[key])}-changed`
@@ -192,11 +206,17 @@ const violateResponse = (op: Op, request: Readonly<Record<string, unknown>>, bod
 }
 
 /** Pre-decode request violations: a relaxed request, or an error. */
-const violateRequest = (c: Compiled, body: Record<string, unknown>, v: ReadonlySet<ViolationName>): Record<string, unknown> | Fail => {
+const violateRequest = (c: Compiled, input: Record<string, unknown>, v: ReadonlySet<ViolationName>): Record<string, unknown> | Fail => {
+  let body = input
   const unknownField = Object.keys(body).find((k) => !c.fields.has(k))
   if (unknownField !== undefined) {
     if (v.has("server-error-on-unknown-field")) return new Fail(ConnectError.make("internal", "internal error"))
     if (v.has("rejects-unknown-field")) return new Fail(ConnectError.make("invalid_argument", `${unknownField}: unknown field`))
+  }
+  if (c.op.kind === "list" && (v.has("order-ignored") || v.has("search-ignored") || v.has("filter-ignored"))) {
+    // The server behaves as if the field had not been sent.
+    const ignored = new Set([v.has("order-ignored") && "order", v.has("search-ignored") && "search", v.has("filter-ignored") && "filter"])
+    body = Object.fromEntries(Object.entries(body).filter(([k]) => !ignored.has(k)))
   }
   if (v.has("ignored-limit-range") && c.op.kind === "list") {
     const limit = body.limit

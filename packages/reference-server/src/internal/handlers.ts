@@ -63,9 +63,6 @@ const collectionOf = (op: Op): CollectionName => {
 
 const objectName = (c: CollectionName) => Collections.collections[c].prefix
 
-const unstable = (o: Json, ctx: Context): Json =>
-  ctx.violations.has("unstable-read") && "updatedAt" in o ? { ...o, updatedAt: ctx.stamp() } : o
-
 const makeGet = (op: Op): Handler => {
   const c = collectionOf(op)
   const key = op.wrapperKey!
@@ -75,7 +72,7 @@ const makeGet = (op: Op): Handler => {
         const keyId = String(req.keyId)
         const found = (yield* ctx.store.all(c)).filter((k) => k.keyId === keyId)
         if (found.length === 0) return yield* ConnectError.make("not_found", `keyId: no encryption key with key id ${JSON.stringify(keyId)}`)
-        return { [key]: found.map((o) => unstable(o, ctx)) }
+        return { [key]: found }
       })
   }
   return (req, ctx) =>
@@ -83,7 +80,7 @@ const makeGet = (op: Op): Handler => {
       const id = String(req.id)
       const found = yield* ctx.store.get(c, id)
       if (found === undefined) return yield* notFound("id", objectName(c), id)
-      return { [key]: unstable(found, ctx) }
+      return { [key]: found }
     })
 }
 
@@ -148,7 +145,7 @@ const makeList = (op: Op): Handler => {
     Effect.gen(function* () {
       const v = ctx.violations
       const limit = req.limit as number
-      const order: "asc" | "desc" = req.order === "desc" && !v.has("order-ignored") ? "desc" : "asc"
+      const order: "asc" | "desc" = req.order === "desc" ? "desc" : "asc"
       let start: CursorPosition | undefined
       if (typeof req.cursor === "string" && req.cursor !== "") {
         start = decodeCursor(req.cursor)
@@ -159,13 +156,13 @@ const makeList = (op: Op): Handler => {
       const scoped = scope?.(req)
       if (scoped) predicates.push(scoped)
       const search = typeof req.search === "string" ? req.search.toLowerCase() : ""
-      if (search !== "" && !v.has("search-ignored")) {
+      if (search !== "") {
         const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
         const keys = fields.length > 0 ? fields : ["name"]
         predicates.push((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(search)))
       }
       const filter = req.filter as Filter.Filter<string> | undefined
-      if (filter !== undefined && !v.has("filter-ignored")) predicates.push((item) => matches(filter, item))
+      if (filter !== undefined) predicates.push((item) => matches(filter, item))
       if (predicates.length > 0) items = items.filter((item) => predicates.every((p) => p(item)))
       // Items come ascending by (createdAt, id); a cursor resumes after its position.
       const n = items.length
@@ -196,7 +193,7 @@ const makeList = (op: Op): Handler => {
         listMetadata: {
           after: page.length > 0 ? String(page[page.length - 1]!.id) : "",
           before: page.length > 0 ? String(page[0]!.id) : "",
-          count: page.length + (v.has("paging-count-mismatch") ? 1 : 0),
+          count: page.length,
           nextCursor
         }
       }
@@ -391,7 +388,7 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
         sync: req.sync ?? false
       })
       // The secrets are stored, never echoed (the create-echo rule).
-      return ctx.violations.has("echo-secret") ? stored : { ...stored, biVendorA: {} }
+      return { ...stored, biVendorA: {} }
     }),
   CreateIntegrationMDM: (req, ctx) =>
     Effect.gen(function* () {
@@ -401,7 +398,7 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
         name: req.name,
         ...times(ctx)
       })
-      return ctx.violations.has("echo-secret") ? stored : { ...stored, mdmVendorA: { apiUrl: req.mdmVendorA.apiUrl ?? "" } }
+      return { ...stored, mdmVendorA: { apiUrl: req.mdmVendorA.apiUrl ?? "" } }
     })
 }
 
