@@ -111,46 +111,108 @@ const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
 const daysInMonth = (y: number, m: number) =>
   m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/
+const NOT_RFC3339 =
+  "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
+
+/** The value of the ASCII digit at `i`, or -1 (the regex `\d` without the `u` flag: 0-9 only). */
+const digitAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i) - 48
+  return c >= 0 && c <= 9 ? c : -1
+}
+
+/** The two-digit number at `i`, or -1. */
+const twoDigits = (text: string, i: number): number => {
+  const a = digitAt(text, i)
+  const b = digitAt(text, i + 1)
+  return a < 0 || b < 0 ? -1 : a * 10 + b
+}
+
+const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
 /**
  * Parses RFC 3339 text. Any offset is accepted; the result is the same instant in UTC. `T` and `Z`
  * are upper case, as proto3 JSON readers require. Returns a message explaining the rejection when
  * the text is not a valid timestamp of the interface.
  *
+ * The layout `YYYY-MM-DDTHH:MM:SS[.f+](Z|±HH:MM)` is read by position, character by character
+ * (the same grammar as the regex
+ * `^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$`,
+ * several times faster: responses carry two timestamps per object).
+ *
  * @since 0.1.0
  * @category parsing
  */
 export const parse = (text: string): Timestamp | string => {
-  const m = RFC3339.exec(text)
-  if (m === null) {
-    return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
+  const length = text.length
+  // The shortest valid text is 20 characters: 2024-01-31T12:00:00Z.
+  if (length < 20) return NOT_RFC3339
+  const y0 = digitAt(text, 0)
+  const y1 = digitAt(text, 1)
+  const y2 = digitAt(text, 2)
+  const y3 = digitAt(text, 3)
+  const month = twoDigits(text, 5)
+  const day = twoDigits(text, 8)
+  const hour = twoDigits(text, 11)
+  const minute = twoDigits(text, 14)
+  const second = twoDigits(text, 17)
+  if (
+    y0 < 0 || y1 < 0 || y2 < 0 || y3 < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 ||
+    text.charCodeAt(4) !== 45 /* - */ || text.charCodeAt(7) !== 45 /* - */ || text.charCodeAt(10) !== 84 /* T */ ||
+    text.charCodeAt(13) !== 58 /* : */ || text.charCodeAt(16) !== 58 /* : */
+  ) {
+    return NOT_RFC3339
   }
-  const [, ys, mos, ds, hs, mis, ss, frac, z, sign, ohs, oms] = m
-  const year = Number(ys)
-  const month = Number(mos)
-  const day = Number(ds)
-  const hour = Number(hs)
-  const minute = Number(mis)
-  const second = Number(ss)
+  // Optional fraction: a dot and at least one digit.
+  let i = 19
+  let fracDigits = 0
+  let fracValue = 0
+  if (text.charCodeAt(i) === 46 /* . */) {
+    i++
+    const start = i
+    while (i < length) {
+      const d = digitAt(text, i)
+      if (d < 0) break
+      // Only the first nine digits count; more are rejected below, after the calendar checks.
+      if (i - start < 9) fracValue = fracValue * 10 + d
+      i++
+    }
+    fracDigits = i - start
+    if (fracDigits === 0) return NOT_RFC3339
+  }
+  // The offset: Z, or ±hh:mm, and then the end of the text.
+  const designator = text.charCodeAt(i)
+  let utc = false
+  let sign = 0
+  let offsetHours = 0
+  let offsetMinutes = 0
+  if (designator === 90 /* Z */ && i + 1 === length) {
+    utc = true
+  } else if ((designator === 43 /* + */ || designator === 45 /* - */) && i + 6 === length) {
+    offsetHours = twoDigits(text, i + 1)
+    offsetMinutes = twoDigits(text, i + 4)
+    if (offsetHours < 0 || offsetMinutes < 0 || text.charCodeAt(i + 3) !== 58 /* : */) return NOT_RFC3339
+    sign = designator === 45 ? -1 : 1
+  } else {
+    return NOT_RFC3339
+  }
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
   if (year < 1) return "the year must be from 0001 to 9999"
-  if (month < 1 || month > 12) return `month ${mos} does not exist`
-  if (day < 1 || day > daysInMonth(year, month)) return `day ${ds} does not exist in ${ys}-${mos}`
-  if (hour > 23) return `hour ${hs} is out of range`
-  if (minute > 59) return `minute ${mis} is out of range`
-  if (second > 59) return `second ${ss} is out of range`
-  if (frac !== undefined && frac.length > 9) return "at most 9 fractional digits are allowed"
+  if (month < 1 || month > 12) return `month ${text.slice(5, 7)} does not exist`
+  if (day < 1 || day > daysInMonth(year, month)) {
+    return `day ${text.slice(8, 10)} does not exist in ${text.slice(0, 4)}-${text.slice(5, 7)}`
+  }
+  if (hour > 23) return `hour ${text.slice(11, 13)} is out of range`
+  if (minute > 59) return `minute ${text.slice(14, 16)} is out of range`
+  if (second > 59) return `second ${text.slice(17, 19)} is out of range`
+  if (fracDigits > 9) return "at most 9 fractional digits are allowed"
   let offset = 0
-  if (z === undefined) {
-    const oh = Number(ohs)
-    const om = Number(oms)
-    if (oh > 23 || om > 59) return `offset ${sign}${ohs}:${oms} is out of range`
-    offset = (sign === "-" ? -1 : 1) * (oh * 3600 + om * 60)
+  if (!utc) {
+    if (offsetHours > 23 || offsetMinutes > 59) return `offset ${text.slice(i, i + 6)} is out of range`
+    offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
   }
   const seconds =
     daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
-  const nanos = frac === undefined ? 0 : Number(frac.padEnd(9, "0"))
+  const nanos = fracValue * POWERS_OF_TEN[9 - fracDigits]!
   return (
     make(seconds, nanos) ??
     "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"

@@ -130,6 +130,90 @@ describe("Timestamp: rejected text", () => {
   })
 })
 
+// The regex reader `parse` had before it read the layout by position: the oracle it must agree
+// with, on every text, message for message.
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+const daysInMonth = (y: number, m: number) =>
+  m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
+const oracle = (text: string): string | { seconds: number; nanos: number } => {
+  const m = RFC3339.exec(text)
+  if (m === null) {
+    return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
+  }
+  const [, ys, mos, ds, hs, mis, ss, frac, z, sign, ohs, oms] = m
+  const [year, month, day, hour, minute, second] = [ys, mos, ds, hs, mis, ss].map(Number) as [number, number, number, number, number, number]
+  if (year < 1) return "the year must be from 0001 to 9999"
+  if (month < 1 || month > 12) return `month ${mos} does not exist`
+  if (day < 1 || day > daysInMonth(year, month)) return `day ${ds} does not exist in ${ys}-${mos}`
+  if (hour > 23) return `hour ${hs} is out of range`
+  if (minute > 59) return `minute ${mis} is out of range`
+  if (second > 59) return `second ${ss} is out of range`
+  if (frac !== undefined && frac.length > 9) return "at most 9 fractional digits are allowed"
+  let offset = 0
+  if (z === undefined) {
+    const oh = Number(ohs)
+    const om = Number(oms)
+    if (oh > 23 || om > 59) return `offset ${sign}${ohs}:${oms} is out of range`
+    offset = (sign === "-" ? -1 : 1) * (oh * 3600 + om * 60)
+  }
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day) // setUTCFullYear: years 1 to 99 are not 1900 + year
+  date.setUTCHours(hour, minute, second, 0)
+  const seconds = date.getTime() / 1000 - offset
+  const t = Timestamp.make(seconds, frac === undefined ? 0 : Number(frac.padEnd(9, "0")))
+  return t === undefined ? "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z" : { seconds: t.seconds, nanos: t.nanos }
+}
+const readable = (r: Timestamp.Timestamp | string) => (typeof r === "string" ? r : { seconds: r.seconds, nanos: r.nanos })
+
+describe("Timestamp: the reader agrees with the RFC 3339 grammar", () => {
+  // Texts near the layout: valid ones with one character replaced, dropped, doubled or appended.
+  const layoutChars = "0123456789-T:.Z+ zt/٣\n"
+  const nearLayout = FastCheck.tuple(
+    FastCheck.integer({ min: -62135596800, max: 253402300799 }),
+    FastCheck.integer({ min: 0, max: 999_999_999 }),
+    FastCheck.constantFrom("", ".1", ".12345", ".123456789", ".1234567890", ".", ".000"),
+    FastCheck.constantFrom("Z", "+00:00", "-05:30", "+23:59", "+24:00", "-00:60", "+0100", "z", "", "Z\n", "+01:00:00"),
+    FastCheck.array(
+      FastCheck.tuple(FastCheck.nat(40), FastCheck.constantFrom(...layoutChars), FastCheck.constantFrom("replace", "drop", "insert")),
+      { maxLength: 2 }
+    )
+  ).map(([seconds, nanos, frac, offset, edits]) => {
+    let text = Timestamp.format(new Timestamp.Timestamp({ seconds, nanos })).slice(0, 19) + frac + offset
+    for (const [at, c, how] of edits) {
+      const i = at % (text.length + 1)
+      text = how === "replace" ? text.slice(0, i) + c + text.slice(i + 1) : how === "drop" ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + c + text.slice(i)
+    }
+    return text
+  })
+  // Every calendar field out of range, in every combination.
+  const fields = FastCheck.tuple(
+    FastCheck.integer({ min: 0, max: 9999 }),
+    FastCheck.integer({ min: 0, max: 99 }),
+    FastCheck.integer({ min: 0, max: 99 }),
+    FastCheck.integer({ min: 0, max: 99 }),
+    FastCheck.integer({ min: 0, max: 99 }),
+    FastCheck.integer({ min: 0, max: 99 }),
+    FastCheck.constantFrom("Z", "+24:00", "-23:59", "+12:60", "+99:99", "-00:00")
+  ).map(([y, mo, d, h, mi, s, offset]) => {
+    const p = (n: number, w = 2) => String(n).padStart(w, "0")
+    return `${p(y, 4)}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}${offset}`
+  })
+
+  it.prop("near the layout", [nearLayout], ([text]) => {
+    expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
+  }, { fastCheck: { numRuns: 5000 } })
+
+  it.prop("every field in and out of range", [fields], ([text]) => {
+    expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
+  }, { fastCheck: { numRuns: 5000 } })
+
+  it.prop("any string", [FastCheck.string({ maxLength: 40 })], ([text]) => {
+    expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
+  })
+})
+
 describe("Timestamp: values and conversions", () => {
   it("make checks the range and the nanos", () => {
     expect(Timestamp.make(Timestamp.MIN_SECONDS)).toEqual(Timestamp.min)
