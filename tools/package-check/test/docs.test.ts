@@ -1,0 +1,132 @@
+// The generated documentation: docs/checks.md is what the generator makes of `Checks.checks`
+// today; the API reference generates for every public module and every export carries @since
+// and @category; every `@example` in the JSDoc and every complete TypeScript example of the
+// READMEs type-checks against the built packages.
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { Checks } from "@data-access/contract-tests"
+import { ReferenceServer } from "@data-access/reference-server"
+// @ts-expect-error plain ESM helper without types
+import { generate, modules } from "../src/api-doc.mjs"
+// @ts-expect-error plain ESM helper without types
+import { findingsPath, pagePath, render } from "../src/checks-doc.mjs"
+// @ts-expect-error plain ESM helper without types
+import { publishable, root } from "../src/workspace.mjs"
+
+interface Export {
+  readonly name: string
+  readonly kind: string
+  readonly since?: string
+  readonly category?: string
+  readonly examples: ReadonlyArray<string>
+}
+interface Module {
+  readonly package: string
+  readonly module: string
+  readonly since?: string
+  readonly description: string
+  readonly examples: ReadonlyArray<string>
+  readonly exports: ReadonlyArray<Export>
+}
+const all = modules() as ReadonlyArray<Module>
+
+describe("docs/checks.md", () => {
+  const findings = JSON.parse(readFileSync(findingsPath, "utf8")) as Record<string, { violation: string; text: string }>
+
+  it("is the page generated from Checks.checks and the violation catalogue (run `pnpm docs` when this fails)", () => {
+    const expected = render({ checks: Checks.checks, violations: ReferenceServer.violations, findings })
+    expect(readFileSync(pagePath, "utf8")).toBe(expected)
+  })
+
+  it("lists every check with its severity and a real example finding of that check", () => {
+    const page = readFileSync(pagePath, "utf8")
+    for (const c of Checks.checks) {
+      expect(page).toContain(`## ${c.id}\n`)
+      const f = findings[c.id]
+      expect(f, c.id).toBeDefined()
+      expect(f!.text.startsWith(`[${c.severity}] ${c.id} · `), c.id).toBe(true)
+      expect(ReferenceServer.violations.find((v) => v.name === f!.violation)?.check, c.id).toBe(c.id)
+      expect(f!.text).toContain("replay: contract-tests --replay ")
+      expect(f!.text).not.toContain("reference-key")
+    }
+  })
+})
+
+describe("API reference", () => {
+  it("covers every public module of every published package", () => {
+    const out = mkdtempSync(join(tmpdir(), "data-access-api-"))
+    try {
+      const files = generate(out) as ReadonlyArray<string>
+      for (const p of publishable() as ReadonlyArray<{ name: string; dir: string }>) {
+        const pages = files.filter((f) => f.startsWith(`${p.name.replace("@data-access/", "")}/`))
+        expect(pages.length, p.name).toBeGreaterThan(0)
+      }
+      expect(files.length).toBe(all.length + 1)
+      const retry = readFileSync(join(out, "client/RetryPolicy.md"), "utf8")
+      expect(retry).toContain("### defaultPolicy")
+      expect(retry).toContain("export declare const defaultPolicy")
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
+  })
+
+  it("every module and export has a description or tags: @since, and @category on exports", () => {
+    const missing: Array<string> = []
+    for (const m of all) {
+      if (!m.since) missing.push(`${m.package}/${m.module}: module @since`)
+      if (!m.description) missing.push(`${m.package}/${m.module}: module description`)
+      for (const e of m.exports) {
+        if (e.kind === "re-export") continue
+        if (!e.since) missing.push(`${m.package}/${m.module}.${e.name}: @since`)
+        if (!e.category) missing.push(`${m.package}/${m.module}.${e.name}: @category`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+})
+
+/** ```ts blocks of a markdown file that import a published package: complete programs. */
+const readmeExamples = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => /^import .* from "@data-access\//m.test(code))
+
+describe("examples type-check against the built packages", () => {
+  const here = fileURLToPath(new URL("..", import.meta.url))
+  const jsdoc = all.flatMap((m) => [
+    ...m.examples.map((code, i) => ({ name: `${m.package}/${m.module} example ${i + 1}`, code })),
+    ...m.exports.flatMap((e) => e.examples.map((code, i) => ({ name: `${m.package}/${m.module}.${e.name} example ${i + 1}`, code })))
+  ])
+  const readmes = [join(root, "README.md"), ...(publishable() as ReadonlyArray<{ dir: string }>).map((p) => join(p.dir, "README.md"))]
+    .filter((f) => existsSync(f))
+    .flatMap((f) => readmeExamples(f).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
+
+  it.each([
+    ["JSDoc @example blocks", jsdoc],
+    ["README examples", readmes]
+  ] as const)("%s", (_, examples) => {
+    expect(examples.length).toBeGreaterThan(0)
+    const dir = join(here, ".examples", _.split(" ")[0]!)
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    const files = examples.map((e, i) => {
+      const file = join(dir, `example${i}.ts`)
+      writeFileSync(file, `// ${e.name}\n${e.code}\nexport {}\n`)
+      return file
+    })
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../../../tsconfig.base.json",
+        compilerOptions: { noEmit: true, composite: false, incremental: false, noUnusedLocals: false, noUnusedParameters: false, declaration: false, declarationMap: false },
+        files: files.map((f) => relative(dir, f))
+      })
+    )
+    const tsc = spawnSync(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
+    const errors = tsc.stdout.replace(/example(\d+)\.ts/g, (_m, i) => examples[Number(i)]!.name)
+    expect(errors).toBe("")
+    expect(tsc.status).toBe(0)
+  })
+})
