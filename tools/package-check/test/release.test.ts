@@ -48,6 +48,7 @@ const snapshot = () =>
   )
 let before: Record<string, string>
 let version: ReturnType<typeof spawnSync>
+let status: ReturnType<typeof spawnSync>
 
 beforeAll(() => {
   before = snapshot()
@@ -62,6 +63,17 @@ beforeAll(() => {
   }
   // the changelog generator named in .changeset/config.json resolves from here
   symlinkSync(join(root, "node_modules"), join(copy, "node_modules"), "dir")
+  // `changeset status` compares with the base branch: make the copy a repository on main
+  const git = (...args: ReadonlyArray<string>) =>
+    spawnSync("git", ["-c", "user.name=release-check", "-c", "user.email=release-check@example.invalid", ...args], { cwd: copy, encoding: "utf8" })
+  git("init", "-q", "-b", "main")
+  git("add", "-A")
+  git("commit", "-q", "-m", "copy", "--no-gpg-sign")
+  status = spawnSync(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "status", "--output=status.json"], {
+    cwd: copy,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" }
+  })
   version = spawnSync(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "version"], {
     cwd: copy,
     encoding: "utf8",
@@ -85,6 +97,19 @@ it("the changesets config publishes publicly from main and moves internal ranges
   const config = readJson(join(root, ".changeset/config.json"))
   expect(config).toMatchObject({ access: "public", baseBranch: "main", updateInternalDependencies: "patch" })
   expect(config.ignore).toEqual([])
+})
+
+it("changeset status plans the releases the changesets ask for", () => {
+  expect({ status: status.status, stderr: String(status.stderr) }).toMatchObject({ status: 0 })
+  const planned = JSON.parse(readFileSync(join(copy, "status.json"), "utf8")) as {
+    releases: ReadonlyArray<{ name: string; type: string; oldVersion: string; newVersion: string }>
+  }
+  for (const p of published) {
+    const kinds = changesets.flatMap((c) => (c.releases[p.name] ? [c.releases[p.name]!] : []))
+    if (kinds.length === 0) continue
+    const kind = kinds.reduce((a, b) => (rank[a] >= rank[b] ? a : b))
+    expect(planned.releases.find((r) => r.name === p.name), p.name).toMatchObject({ type: kind, oldVersion: p.version, newVersion: bump(p.version, kind) })
+  }
 })
 
 it("changeset version succeeds on the copy", () => {
