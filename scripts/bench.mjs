@@ -1,3 +1,4 @@
+/* global process, console, URL */
 // `pnpm bench`: builds, then runs every workspace package's benchmark (`bench` script) one at a
 // time (the CI machine has 2 cores), and writes BENCHMARKS.md: the machine (cores, CPU, Node,
 // load average before and after each benchmark), one table of every figure and ratio the

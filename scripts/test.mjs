@@ -1,3 +1,4 @@
+/* global process, console, URL */
 // Runs every package's tests through turbo (dependency order, one package at a time so the
 // two-core CI machine is not oversubscribed), then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped".

@@ -1,3 +1,4 @@
+/* global process, console */
 // The API reference, generated from the JSDoc of the published packages' declarations
 // (dist/*.d.ts, so a build comes first: `pnpm docs` does both).
 //

@@ -1,3 +1,4 @@
+/* global process, console */
 // docs/checks.md: every check of the contract tests (`Checks.checks` of
 // @data-access/contract-tests), its meaning, severity, the reference server's violations that it
 // catches (`ReferenceServer.violations`) and a real example finding.

@@ -1,3 +1,4 @@
+/* global URL */
 // The workspace as the release sees it: the publishable packages (every workspace package that is
 // not private) and how to pack them the way `changeset publish` (pnpm publish) would.
 import { execFileSync } from "node:child_process"

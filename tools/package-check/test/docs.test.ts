@@ -125,6 +125,7 @@ describe("examples type-check against the built packages", () => {
       })
     )
     const tsc = spawnSync(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
+    rmSync(dir, { recursive: true, force: true })
     const errors = tsc.stdout.replace(/example(\d+)\.ts/g, (_m, i) => examples[Number(i)]!.name)
     expect(errors).toBe("")
     expect(tsc.status).toBe(0)
