@@ -76,7 +76,10 @@ beforeAll(() => {
   )
   copyFileSync(join(here, "fixtures/smoke-app.ts"), join(app, "main.ts"))
   const started = Date.now()
-  const install = run("pnpm", ["install", "--prefer-offline", "--config.confirmModulesPurge=false"])
+  // the workspace's store, also when the temp directory is on another file system (pnpm would
+  // otherwise start an empty store there, download everything and compile better-sqlite3 again)
+  const store = spawnSync("pnpm", ["store", "path"], { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" }).stdout.trim()
+  const install = run("pnpm", ["install", "--prefer-offline", "--store-dir", store, "--config.confirmModulesPurge=false"])
   expect({ status: install.status, output: install.stdout + install.stderr }).toMatchObject({ status: 0 })
   console.log(`smoke test: pnpm install of the tarballs took ${((Date.now() - started) / 1000).toFixed(1)} s`)
 })
