@@ -37,7 +37,7 @@ const all = modules() as ReadonlyArray<Module>
 describe("docs/checks.md", () => {
   const findings = JSON.parse(readFileSync(findingsPath, "utf8")) as Record<string, { violation: string; text: string }>
 
-  it("is the page generated from Checks.checks and the violation catalogue (run `pnpm docs` when this fails)", () => {
+  it("is the page generated from Checks.checks and the violation catalogue (run `pnpm docs:generate` when this fails)", () => {
     const expected = render({ checks: Checks.checks, violations: ReferenceServer.violations, findings })
     expect(readFileSync(pagePath, "utf8")).toBe(expected)
   })
