@@ -63,6 +63,8 @@ const readModule = (file, sourceFile) => {
       ts.isExportDeclaration(node) || ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export || node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
     const kind = kindOf(node)
     if (!exported || !kind) continue
+    // `export {}` (a module marker tsc writes) exports nothing
+    if (ts.isExportDeclaration(node) && !node.moduleSpecifier && node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length === 0) continue
     const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? []
     const jsdoc = ranges.filter((r) => text.slice(r.pos, r.pos + 3) === "/**").at(-1)
     const doc = jsdoc && !(first && jsdoc.pos === 0 && source.statements[0] === node && ts.isImportDeclaration(node)) ? commentText(text.slice(jsdoc.pos, jsdoc.end)) : ""
