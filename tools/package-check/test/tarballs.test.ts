@@ -62,7 +62,7 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(modules.length).toBeGreaterThan(0)
     const run = spawnSync(
       bin("attw"),
-      [tarball(), "--profile", "esm-only", "--format", "ascii", "--no-color", "--include-entrypoints", ...modules],
+      [tarball(), "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color", "--include-entrypoints", ...modules],
       { encoding: "utf8" }
     )
     expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
