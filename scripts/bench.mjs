@@ -13,53 +13,15 @@ import { spawn, spawnSync } from "node:child_process"
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import Os from "node:os"
 import { join, relative } from "node:path"
+import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 
-const root = new URL("..", import.meta.url).pathname
-const { values: args } = parseArgs({
-  options: { only: { type: "string" }, out: { type: "string", default: join(root, "BENCHMARKS.md") } }
-})
-
-const workspaces = ["packages", "apps", "tools", "examples"]
-  .filter((dir) => existsSync(join(root, dir)))
-  .flatMap((dir) =>
-    existsSync(join(root, dir, "package.json")) ? [join(root, dir)] : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
-  )
-  .filter((dir) => existsSync(join(dir, "package.json")))
-  .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
-  .filter(({ pkg }) => pkg.scripts?.bench && (!args.only || pkg.name.includes(args.only)))
-
-const load = () => Os.loadavg().map((n) => n.toFixed(2)).join(" / ")
-// eslint-disable-next-line no-control-regex
-const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, "")
-
-console.log(`building (turbo run build)...`)
-const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" })
-if (build.status !== 0) process.exit(build.status ?? 1)
-
-/** Runs one benchmark, echoing its output; resolves with the captured stdout and timings. */
-const runBench = ({ dir, pkg }) =>
-  new Promise((resolve) => {
-    const loadBefore = load()
-    const started = Date.now()
-    const child = spawn("pnpm", ["run", "--silent", "bench"], { cwd: dir, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } })
-    let out = ""
-    child.stdout.on("data", (d) => {
-      out += d
-      process.stdout.write(d)
-    })
-    child.stderr.on("data", (d) => process.stderr.write(d))
-    child.on("exit", (code) =>
-      resolve({ name: pkg.name, dir: relative(root, dir), code, out: stripAnsi(out), seconds: (Date.now() - started) / 1000, loadBefore, loadAfter: load() })
-    )
-  })
-
 /**
- * The figures of one benchmark's output: every row of every `console.table` (text columns name
- * the scenario; columns with `%`, `x`, `/` or "vs" in them are ratios), and every indented
- * "label   value" line.
+ * The figures of one benchmark's output: every row of every `console.table` (text cells name the
+ * scenario, numbers are figures, percentages, multiples and "vs" / "ratio" / "goal" columns are
+ * ratios), and every indented "label   value" line (a parenthesis with a ratio goes to ratios).
  */
-const figures = (out) => {
+export const figures = (out) => {
   const rows = []
   let header
   for (const line of out.split("\n")) {
@@ -92,43 +54,86 @@ const figures = (out) => {
   return rows
 }
 
-const results = []
-for (const w of workspaces) {
-  console.log(`\n=== ${w.pkg.name}: bench (load average ${load()})`)
-  results.push(await runBench(w))
+const main = async () => {
+  const root = new URL("..", import.meta.url).pathname
+  const { values: args } = parseArgs({
+    options: { only: { type: "string" }, out: { type: "string", default: join(root, "BENCHMARKS.md") } }
+  })
+
+  const workspaces = ["packages", "apps", "tools", "examples"]
+    .filter((dir) => existsSync(join(root, dir)))
+    .flatMap((dir) =>
+      existsSync(join(root, dir, "package.json")) ? [join(root, dir)] : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
+    )
+    .filter((dir) => existsSync(join(dir, "package.json")))
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
+    .filter(({ pkg }) => pkg.scripts?.bench && (!args.only || pkg.name.includes(args.only)))
+
+  const load = () => Os.loadavg().map((n) => n.toFixed(2)).join(" / ")
+  // eslint-disable-next-line no-control-regex
+  const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, "")
+
+  console.log(`building (turbo run build)...`)
+  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+
+  /** Runs one benchmark, echoing its output; resolves with the captured stdout and timings. */
+  const runBench = ({ dir, pkg }) =>
+    new Promise((resolve) => {
+      const loadBefore = load()
+      const started = Date.now()
+      const child = spawn("pnpm", ["run", "--silent", "bench"], { cwd: dir, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } })
+      let out = ""
+      child.stdout.on("data", (d) => {
+        out += d
+        process.stdout.write(d)
+      })
+      child.stderr.on("data", (d) => process.stderr.write(d))
+      child.on("exit", (code) =>
+        resolve({ name: pkg.name, dir: relative(root, dir), code, out: stripAnsi(out), seconds: (Date.now() - started) / 1000, loadBefore, loadAfter: load() })
+      )
+    })
+
+  const results = []
+  for (const w of workspaces) {
+    console.log(`\n=== ${w.pkg.name}: bench (load average ${load()})`)
+    results.push(await runBench(w))
+  }
+
+  const cpu = Os.cpus()
+  const head = (cmd, a) => spawnSync(cmd, a, { cwd: root, encoding: "utf8" }).stdout?.trim() ?? ""
+  const esc = (s) => String(s).replace(/\|/g, "\\|")
+  const lines = [
+    "# Benchmarks",
+    "",
+    "Written by `pnpm bench` (scripts/bench.mjs): every workspace package's `bench` script, one at a time,",
+    "after a build. Figures move with the machine and its load; compare runs on the same machine and",
+    "read the ratios (each benchmark measures against a baseline in the same run) before the raw figures.",
+    "",
+    "## Machine",
+    "",
+    `- ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${(Os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${Os.platform()} ${Os.release()}`,
+    `- Node ${process.version}`,
+    `- load average (1 / 5 / 15 min) at the start: ${results[0]?.loadBefore ?? load()}; per benchmark below`,
+    `- commit ${head("git", ["rev-parse", "--short", "HEAD"])}${head("git", ["status", "--porcelain", "--untracked-files=no"]) ? " (with uncommitted changes)" : ""}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    "## Results",
+    "",
+    "| benchmark | scenario | figures | ratios |",
+    "|---|---|---|---|"
+  ]
+  for (const r of results) {
+    const rows = figures(r.out)
+    if (r.code !== 0) lines.push(`| ${r.name} | **failed (exit ${r.code})** | | |`)
+    for (const row of rows) lines.push(`| ${r.name} | ${esc(row.scenario)} | ${esc(row.figures)} | ${esc(row.ratios)} |`)
+  }
+  lines.push("", "| benchmark | wall time | load average before | after |", "|---|---|---|---|")
+  for (const r of results) lines.push(`| ${r.name} (\`${r.dir}/bench\`) | ${r.seconds.toFixed(0)} s | ${r.loadBefore} | ${r.loadAfter} |`)
+  lines.push("", "## Full output", "")
+  for (const r of results) lines.push(`### ${r.name}`, "", "```", r.out.trimEnd(), "```", "")
+  writeFileSync(args.out, lines.join("\n"))
+  console.log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`)
+  process.exit(results.some((r) => r.code !== 0) ? 1 : 0)
 }
 
-const cpu = Os.cpus()
-const head = (cmd, a) => spawnSync(cmd, a, { cwd: root, encoding: "utf8" }).stdout?.trim() ?? ""
-const esc = (s) => String(s).replace(/\|/g, "\\|")
-const lines = [
-  "# Benchmarks",
-  "",
-  "Written by `pnpm bench` (scripts/bench.mjs): every workspace package's `bench` script, one at a time,",
-  "after a build. Figures move with the machine and its load; compare runs on the same machine and",
-  "read the ratios (each benchmark measures against a baseline in the same run) before the raw figures.",
-  "",
-  "## Machine",
-  "",
-  `- ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${(Os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${Os.platform()} ${Os.release()}`,
-  `- Node ${process.version}`,
-  `- load average (1 / 5 / 15 min) at the start: ${results[0]?.loadBefore ?? load()}; per benchmark below`,
-  `- commit ${head("git", ["rev-parse", "--short", "HEAD"])}${head("git", ["status", "--porcelain", "--untracked-files=no"]) ? " (with uncommitted changes)" : ""}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-  "",
-  "## Results",
-  "",
-  "| benchmark | scenario | figures | ratios |",
-  "|---|---|---|---|"
-]
-for (const r of results) {
-  const rows = figures(r.out)
-  if (r.code !== 0) lines.push(`| ${r.name} | **failed (exit ${r.code})** | | |`)
-  for (const row of rows) lines.push(`| ${r.name} | ${esc(row.scenario)} | ${esc(row.figures)} | ${esc(row.ratios)} |`)
-}
-lines.push("", "| benchmark | wall time | load average before | after |", "|---|---|---|---|")
-for (const r of results) lines.push(`| ${r.name} (\`${r.dir}/bench\`) | ${r.seconds.toFixed(0)} s | ${r.loadBefore} | ${r.loadAfter} |`)
-lines.push("", "## Full output", "")
-for (const r of results) lines.push(`### ${r.name}`, "", "```", r.out.trimEnd(), "```", "")
-writeFileSync(args.out, lines.join("\n"))
-console.log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`)
-process.exit(results.some((r) => r.code !== 0) ? 1 : 0)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
