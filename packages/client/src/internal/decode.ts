@@ -98,6 +98,8 @@ const compileNode = (ast: AST.AST): Decode => {
           const hasOwn = Object.prototype.hasOwnProperty
           const fields = trustedFields(ast.from, ast.to, psts)
           const keepsPresent = psts.map(keepsPresentValues)
+          const generated = fields !== undefined ? structDecoder(ast.from as AST.TypeLiteral, fields, psts, keepsPresent) : undefined
+          if (generated !== undefined) return generated
           return (u) => {
             const a = from(u) as Record<PropertyKey, unknown> | typeof FAIL
             if (a === FAIL) return FAIL
@@ -174,6 +176,10 @@ const compileNode = (ast: AST.AST): Decode => {
       }
       if (ast.indexSignatures.some((is) => is.parameter._tag !== "StringKeyword")) return viaEffect(ast)
       if (ast.propertySignatures.some((ps) => typeof ps.name !== "string")) return viaEffect(ast)
+      if (ast.indexSignatures.length === 0) {
+        const generated = structDecoder(ast, undefined, [], [])
+        if (generated !== undefined) return generated
+      }
       const fields = ast.propertySignatures.map((ps) => ({ name: ps.name as string, optional: ps.isOptional, decode: compile(ps.type) }))
       const index = ast.indexSignatures.map((is) => compile(is.type))
       const hasOwn = Object.prototype.hasOwnProperty
@@ -307,6 +313,88 @@ const trustedFields = (
     const pst = psts.findIndex((t) => t.to === ps.name)
     return { name: ps.name as string, optional: ps.isOptional, trusted, pst, decode: compile(ps.type) }
   })
+}
+
+/** Whether `new Function` is allowed here (a Content-Security-Policy may forbid it). */
+let canGenerate: boolean | undefined
+
+/**
+ * A struct decoder generated as straight-line code, one block per field with the key as a
+ * literal, so that V8 sees named (monomorphic) property reads and writes instead of one keyed
+ * loop over every struct of every schema. It does in one pass, field by field in `to`'s order,
+ * what the closures do in three (`from`, the property transformations, `to`), and builds the
+ * result in `to`'s order, as Effect's parser does. `fields` is undefined for a plain struct
+ * (no transformation). Returns undefined when code cannot be generated (the closures are used).
+ */
+const structDecoder = (
+  from: AST.TypeLiteral,
+  fields: ReadonlyArray<ToField> | undefined,
+  psts: ReadonlyArray<AST.PropertySignatureTransformation>,
+  keepsPresent: ReadonlyArray<boolean>
+): Decode | undefined => {
+  if (canGenerate === false) return undefined
+  if (from.indexSignatures.length > 0 || from.propertySignatures.some((ps) => typeof ps.name !== "string")) return undefined
+  const names = from.propertySignatures.map((ps) => ps.name as string)
+  if (names.length === 0) return undefined
+  if (fields !== undefined) {
+    if (fields.length !== names.length || fields.some((f, i) => f.name !== names[i])) return undefined
+    // A required `to` field without a transformation behind an optional `from` one would be added
+    // last by the closures: leave that rare shape to them.
+    if (fields.some((f, i) => !f.optional && f.pst < 0 && from.propertySignatures[i]!.isOptional)) return undefined
+  }
+  const fromDecoders = from.propertySignatures.map((ps) => compile(ps.type))
+  const toDecoders = fields?.map((f) => f.decode) ?? []
+  const pstDecoders = psts.map((pst) => pst.decode)
+  const lines: Array<string> = [
+    "if (typeof u !== 'object' || u === null || Array.isArray(u)) return F",
+    "const proto = Object.getPrototypeOf(u)",
+    // Only on a plain object does a defined value prove an own property without `hasOwnProperty`.
+    "const plain = proto === Object.prototype || proto === null",
+    "const out = {}",
+    "let v, present, o, sub"
+  ]
+  names.forEach((name, i) => {
+    const key = JSON.stringify(name)
+    const own = name in Object.prototype ? `hasOwn.call(u, ${key})` : `(plain && v !== undefined) || hasOwn.call(u, ${key})`
+    lines.push(`v = u[${key}]`, `present = ${own}`)
+    // `from`: a present field, or a required one, is decoded.
+    if (from.propertySignatures[i]!.isOptional) {
+      lines.push(`if (present) { v = D[${i}](v); if (v === F) return F }`)
+    } else {
+      lines.push(`v = D[${i}](v); if (v === F) return F; present = true`)
+    }
+    if (fields === undefined) {
+      lines.push(`if (present) out[${key}] = v`)
+      return
+    }
+    const field = fields[i]!
+    // The property transformation, as the closures apply it.
+    lines.push("sub = false")
+    if (field.pst >= 0) {
+      const j = field.pst
+      const skip = keepsPresent[j] ? "present && v !== undefined && v !== null" : "false"
+      lines.push(
+        `if (!(${skip})) {`,
+        `  o = P[${j}](present ? some(v) : none)`,
+        "  if (!present || isNone(o) || o.value !== v) sub = true",
+        "  if (isNone(o)) present = false; else { v = o.value; present = true }",
+        "}"
+      )
+    }
+    // `to`: decoded again unless `from` already gave a value of its type.
+    const trusted = field.trusted ? "v !== undefined && !sub" : "false"
+    lines.push(`if (present) { if (!(${trusted})) { v = T[${i}](v); if (v === F) return F } out[${key}] = v }`)
+    if (!field.optional) lines.push(`else { v = T[${i}](undefined); if (v === F) return F; out[${key}] = v }`)
+  })
+  lines.push("return out")
+  try {
+    const factory = new Function("F", "D", "T", "P", "hasOwn", "some", "none", "isNone", `return function decodeStruct(u) {\n${lines.join("\n")}\n}`)
+    canGenerate = true
+    return factory(FAIL, fromDecoders, toDecoders, pstDecoders, Object.prototype.hasOwnProperty, Option.some, Option.none(), Option.isNone) as Decode
+  } catch {
+    canGenerate = false
+    return undefined
+  }
 }
 
 const compile = (ast: AST.AST): Decode => {
