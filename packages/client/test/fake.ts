@@ -30,12 +30,14 @@ export const API_KEY = "test-api-key-5f0c1e9a"
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
 export const makeFake = (replies: ReadonlyArray<Reply>) => {
   const seen: Array<Seen> = []
+  /** How many hanging requests were interrupted (a timeout or the caller gave up). */
+  const interrupted = { count: 0 }
   const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
     Effect.flatMap(Clock.currentTimeMillis, (at) => {
       const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : undefined
       seen.push({ url: url.toString(), headers: { ...request.headers }, body, at })
       const reply = replies[Math.min(seen.length - 1, replies.length - 1)]!
-      if ("hang" in reply) return Effect.never
+      if ("hang" in reply) return Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted.count++))
       if ("transport" in reply) {
         const cause = Object.assign(new Error(`connect ${reply.transport} 127.0.0.1:9`), { code: reply.transport })
         return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause }))
@@ -52,7 +54,7 @@ export const makeFake = (replies: ReadonlyArray<Reply>) => {
       )
     })
   )
-  return { seen, layer: Layer.succeed(HttpClient.HttpClient, client) }
+  return { seen, interrupted, layer: Layer.succeed(HttpClient.HttpClient, client) }
 }
 
 /** The client layer over a fake. */

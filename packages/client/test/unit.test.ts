@@ -363,6 +363,63 @@ describe("deadlines (TestClock)", () => {
     }))
 })
 
+describe("deadlines (real time, fake HttpClient)", () => {
+  it.live("an attempt that hangs ends with a TimeoutError after the attempt timeout, and the request is interrupted", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ hang: true }])
+      const started = Date.now()
+      const error = failure(
+        yield* Effect.exit(
+          Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-1" }, { attemptTimeout: "150 millis" })).pipe(
+            Effect.provide(clientLayer(fake))
+          )
+        )
+      )
+      const elapsed = Date.now() - started
+      expect(error._tag === "TimeoutError" && error.scope).toBe("attempt")
+      expect(error._tag === "TimeoutError" && error.timeoutMillis).toBe(150)
+      expect(fake.seen).toHaveLength(1)
+      expect(fake.interrupted.count).toBe(1)
+      expect(elapsed).toBeGreaterThanOrEqual(145)
+      expect(elapsed).toBeLessThan(1500)
+    }))
+
+  it.live("the overall budget ends hanging attempts of a read with a TimeoutError of scope overall", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ hang: true }])
+      const error = failure(
+        yield* Effect.exit(
+          getResource({ attemptTimeout: "100 millis", timeout: "250 millis", retryPolicy: RetryPolicy.exponential({ base: "10 millis", jitter: false, retries: 5 }) })
+            .pipe(Effect.provide(clientLayer(fake)))
+        )
+      )
+      expect(error._tag === "TimeoutError" && error.scope).toBe("overall")
+      expect(error._tag === "TimeoutError" && error.timeoutMillis).toBe(250)
+      expect(fake.seen.length).toBeGreaterThanOrEqual(2)
+      expect(fake.interrupted.count).toBe(fake.seen.length)
+    }))
+
+  it.live("interrupting the caller interrupts the request in flight", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ hang: true }])
+      const fiber = yield* Effect.fork(getResource({ attemptTimeout: "10 seconds" }).pipe(Effect.provide(clientLayer(fake))))
+      yield* Effect.sleep("50 millis")
+      expect(fake.seen).toHaveLength(1)
+      yield* Fiber.interrupt(fiber)
+      expect(fake.interrupted.count).toBe(1)
+    }))
+
+  it.live("a response before the deadline is returned, and no timer fires later", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ status: 200, body: resource }])
+      const r = yield* getResource({ attemptTimeout: "100 millis" }).pipe(Effect.provide(clientLayer(fake)))
+      expect(r.resource?.id).toBe("resource_1")
+      yield* Effect.sleep("150 millis")
+      expect(fake.seen).toHaveLength(1)
+      expect(fake.interrupted.count).toBe(0)
+    }))
+})
+
 describe("paging", () => {
   const page = (ids: ReadonlyArray<string>, nextCursor?: string) => ({
     status: 200,

