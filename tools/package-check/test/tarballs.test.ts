@@ -101,11 +101,12 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(manifest.publishConfig?.access).toBe("public")
   })
 
-  it("every bin points at a file in the tarball that starts with a node shebang", () => {
+  it("every bin points at a committed file (linked at install, before any build) that is packed and starts with a node shebang", () => {
     const bins: Record<string, string> = p.pkg.bin ?? {}
     const files = list(tarball())
     for (const [cmd, file] of Object.entries(bins)) {
       const path = file.replace(/^\.\//, "")
+      expect(spawnSync("git", ["ls-files", "--error-unmatch", path], { cwd: p.dir }).status, `${cmd}: ${path} is not committed`).toBe(0)
       expect(files, cmd).toContain(path)
       const text = execFileSync("tar", ["xzf", tarball(), "-O", `package/${path}`], { encoding: "utf8" })
       expect(text.startsWith("#!/usr/bin/env node\n"), cmd).toBe(true)
