@@ -133,22 +133,25 @@ it("the app type-checks against the packed types and runs against the reference 
   })
 })
 
-it("./internal/* modules are not importable, the public modules are", () => {
+it("./internal/* modules are not importable; the public modules and openapi.json are", () => {
   const probe = run(process.execPath, [
     "--input-type=module",
     "-e",
-    `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy")]);
+    `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
      console.log(JSON.stringify(r.map((x) => x.status === "rejected" ? x.reason.code : "ok")))`
   ])
   expect(probe.stderr).toBe("")
-  expect(JSON.parse(probe.stdout)).toEqual(["ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ok", "ok"])
+  expect(JSON.parse(probe.stdout)).toEqual(["ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ok", "ok", "ok"])
 })
 
 describe("the command lines from the tarballs", () => {
-  it("contract-tests --help and data-access-reference-server --help", () => {
+  it("contract-tests --help (pnpm exec and npx) and data-access-reference-server --help", () => {
     const ct = run("pnpm", ["exec", "contract-tests", "--help"])
     expect({ status: ct.status, stderr: ct.stderr }).toMatchObject({ status: 0 })
     expect(ct.stdout).toContain("--base-url")
+    const npx = run("npx", ["--no", "--", "contract-tests", "--help"])
+    expect({ status: npx.status, stderr: npx.stderr }).toMatchObject({ status: 0 })
+    expect(npx.stdout).toContain("--examples")
     const rs = run("pnpm", ["exec", "data-access-reference-server", "--help"])
     expect({ status: rs.status, stderr: rs.stderr }).toMatchObject({ status: 0 })
     expect(rs.stdout).toContain("--port")
