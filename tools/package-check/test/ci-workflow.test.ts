@@ -2,7 +2,7 @@
 // store, every flag it passes exists in the runner's --help, and the JUnit report it writes is
 // the one it uploads (also when the tests fail).
 import { spawnSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readFileSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -44,5 +44,35 @@ describe("docs/ci/contract-tests.yml", () => {
     expect(junit.startsWith(upload.with.path)).toBe(true)
     const summary = steps.find((s) => s.with?.report_paths)
     expect(summary?.with.report_paths).toBe(junit)
+  })
+})
+
+describe("the contract-tests version the workflow installs", () => {
+  /** `^x.y.z` as npm reads it: same major, or for 0.x the same minor. */
+  const satisfiesCaret = (range: string, version: string) => {
+    const [ra, rb, rc] = range.replace(/^\^/, "").split(".").map(Number) as [number, number, number]
+    const [a, b, c] = version.split(".").map(Number) as [number, number, number]
+    if (a !== ra) return false
+    if (ra === 0) return b === rb && (rb !== 0 || c === rc) && c >= rc
+    return b > rb || (b === rb && c >= rc)
+  }
+  const bumps = { patch: 0, minor: 1, major: 2 } as const
+  const next = (version: string) => {
+    // the version the pending changesets make of it
+    const kinds = readdirSync(join(root, ".changeset"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md")
+      .flatMap((f) => [...readFileSync(join(root, ".changeset", f), "utf8").matchAll(/^"@data-access\/contract-tests":\s*(major|minor|patch)/gm)].map((m) => m[1] as keyof typeof bumps))
+    if (kinds.length === 0) return version
+    const kind = kinds.reduce((x, y) => (bumps[x] >= bumps[y] ? x : y))
+    const [a, b, c] = version.split(".").map(Number) as [number, number, number]
+    return kind === "major" ? `${a + 1}.0.0` : kind === "minor" ? `${a}.${b + 1}.0` : `${a}.${b}.${c + 1}`
+  }
+
+  it("is satisfied by the version the next release publishes", () => {
+    const range = String(workflow.jobs["contract-tests"].env.CONTRACT_TESTS_VERSION)
+    expect(range).toMatch(/^\^\d+\.\d+\.\d+$/)
+    const version = JSON.parse(readFileSync(join(binDir, "package.json"), "utf8")).version as string
+    const candidates = [version, next(version)].filter((v) => v !== "0.0.0")
+    expect(candidates.some((v) => satisfiesCaret(range, v)), `${range} vs ${candidates.join(", ")}`).toBe(true)
   })
 })
