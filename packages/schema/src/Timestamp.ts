@@ -81,8 +81,22 @@ export const make = (seconds: number, nanos = 0): Timestamp | undefined =>
   nanos <= 999_999_999 &&
   seconds >= MIN_SECONDS &&
   seconds <= MAX_SECONDS
-    ? new Timestamp({ seconds, nanos })
+    ? unsafeMake(seconds, nanos)
     : undefined
+
+/**
+ * `new Timestamp({ seconds, nanos })` without the constructor chain of `Data.TaggedClass` (an
+ * `Object.assign` of the argument, then the `_tag` field): the same prototype and the same own
+ * enumerable properties in the same order (`seconds`, `nanos`, `_tag`), so equality, hashing,
+ * printing and `instanceof` are unchanged. Decoding builds two per object, so it matters.
+ */
+const unsafeMake = (seconds: number, nanos: number): Timestamp => {
+  const t = Object.create(Timestamp.prototype) as { seconds: number; nanos: number; _tag: "Timestamp" }
+  t.seconds = seconds
+  t.nanos = nanos
+  t._tag = "Timestamp"
+  return t as Timestamp
+}
 
 const daysFromCivil = (y: number, m: number, d: number): number => {
   const yy = m <= 2 ? y - 1 : y

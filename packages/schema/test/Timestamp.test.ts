@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as Equal from "effect/Equal"
+import * as Hash from "effect/Hash"
 import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
@@ -223,6 +225,19 @@ describe("Timestamp: values and conversions", () => {
     expect(Timestamp.make(0, 1_000_000_000)).toBeUndefined()
     expect(Timestamp.make(0, -1)).toBeUndefined()
     expect(Timestamp.make(0.5)).toBeUndefined()
+  })
+
+  it("a parsed timestamp is indistinguishable from one built with new", () => {
+    const parsed = Timestamp.parse("2024-05-06T07:08:09.123456789Z") as Timestamp.Timestamp
+    const built = new Timestamp.Timestamp({ seconds: parsed.seconds, nanos: parsed.nanos })
+    expect(parsed).toBeInstanceOf(Timestamp.Timestamp)
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.getPrototypeOf(built))
+    expect(Object.getOwnPropertyNames(parsed)).toEqual(Object.getOwnPropertyNames(built))
+    expect(Object.getOwnPropertyDescriptors(parsed)).toEqual(Object.getOwnPropertyDescriptors(built))
+    expect(Equal.equals(parsed, built)).toBe(true)
+    expect(Hash.hash(parsed)).toBe(Hash.hash(built))
+    expect(Timestamp.make(parsed.seconds, parsed.nanos)).toStrictEqual(built)
+    expect(String(parsed)).toBe(String(built))
   })
 
   it("to and from Date and DateTime, at millisecond precision", () => {
