@@ -131,3 +131,16 @@ describe("examples type-check against the built packages", () => {
     expect(tsc.status).toBe(0)
   })
 })
+
+describe("READMEs", () => {
+  it.each((publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>).map((p) => [p.name, p] as const))(
+    "%s: the install command adds the package with every peer dependency",
+    (name, p) => {
+      const readme = readFileSync(join(p.dir, "README.md"), "utf8")
+      const installs = [...readme.matchAll(/^pnpm add (.*)$/gm)].map((m) => m[1]!.split(/\s+/))
+      const install = installs.find((words) => words.includes(name))
+      expect(install, `no "pnpm add ... ${name}" line`).toBeDefined()
+      for (const peer of Object.keys(p.pkg.peerDependencies ?? {})) expect(install, peer).toContain(peer)
+    }
+  )
+})
