@@ -187,35 +187,31 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     })
   }
 
-  const readResponse = (response: HttpClientResponse.HttpClientResponse) =>
-    Effect.gen(function*() {
-      const text = yield* Effect.mapError(response.text, toTransportError)
+  const decodeError = (path: string, message: string, requestId: string | undefined) =>
+    new DecodeError({
+      operation: name,
+      path,
+      message,
+      httpStatus: 200,
+      ...(requestId !== undefined ? { requestId } : {})
+    })
+
+  /** A 200: the decoded body, or a DecodeError naming the JSON path. */
+  const readSuccess = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<unknown, ClientError> => {
+    const json = parseJson(text)
+    if (Either.isLeft(json)) return Effect.fail(decodeError("$", `$: ${json.left}`, header(response, "x-request-id")))
+    const decoded = decode(json.right)
+    if (Either.isLeft(decoded)) {
+      const { message, path } = describeParseError(decoded.left)
+      return Effect.fail(decodeError(path, message, header(response, "x-request-id")))
+    }
+    return Effect.succeed(decoded.right)
+  }
+
+  /** Any other status: the Connect error of the body, or the one its status falls back to. */
+  const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<never, ClientError> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const requestId = header(response, "x-request-id")
-      if (response.status === 200) {
-        const json = parseJson(text)
-        if (Either.isLeft(json)) {
-          return yield* new DecodeError({
-            operation: name,
-            path: "$",
-            message: `$: ${json.left}`,
-            httpStatus: 200,
-            ...(requestId !== undefined ? { requestId } : {})
-          })
-        }
-        const decoded = decode(json.right)
-        if (Either.isLeft(decoded)) {
-          const { message, path } = describeParseError(decoded.left)
-          return yield* new DecodeError({
-            operation: name,
-            path,
-            message,
-            httpStatus: 200,
-            ...(requestId !== undefined ? { requestId } : {})
-          })
-        }
-        return decoded.right
-      }
-      const now = yield* Clock.currentTimeMillis
       const rateLimit = rateLimitOf(response, now)
       const extra = {
         httpStatus: response.status,
@@ -226,53 +222,71 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       const json = parseJson(text)
       const body = Either.isRight(json) ? decodeErrorBody(json.right) : Either.left(undefined)
       if (Either.isRight(body)) {
-        return yield* new ConnectError({
-          code: body.right.code,
-          message: body.right.message ?? "",
-          details: body.right.details ?? [],
-          ...extra
-        })
+        return Effect.fail(
+          new ConnectError({
+            code: body.right.code,
+            message: body.right.message ?? "",
+            details: body.right.details ?? [],
+            ...extra
+          })
+        )
       }
-      return yield* markStatusFallback(
-        new ConnectError({
-          code: ConnectErrorModule.codeFromStatus(response.status),
-          message: `HTTP ${response.status} without a Connect error body`,
-          ...extra
-        })
+      return Effect.fail(
+        markStatusFallback(
+          new ConnectError({
+            code: ConnectErrorModule.codeFromStatus(response.status),
+            message: `HTTP ${response.status} without a Connect error body`,
+            ...extra
+          })
+        )
       )
     })
 
-  const attempt = (body: unknown, attemptNumber: number, deadline: number, budgetMillis: number, attemptMillis: number) =>
-    Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const remaining = deadline - now
-      const overallBinds = remaining <= attemptMillis
-      const limit = overallBinds ? remaining : attemptMillis
-      if (limit <= 0) {
-        return yield* new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 })
+  const readResponse = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
+    Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
+      response.status === 200 ? readSuccess(response, text) : readFailure(response, text))
+
+  /** One attempt: plain code around the exchange (no generator), with the clock read once. */
+  const attempt = (
+    clock: Clock.Clock,
+    bodyText: string,
+    attemptNumber: number,
+    deadline: number,
+    budgetMillis: number,
+    attemptMillis: number
+  ): Effect.Effect<unknown, ClientError> => {
+    const now = clock.unsafeCurrentTimeMillis()
+    const remaining = deadline - now
+    const overallBinds = remaining <= attemptMillis
+    const limit = overallBinds ? remaining : attemptMillis
+    if (limit <= 0) {
+      return Effect.fail(new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 }))
+    }
+    // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
+    const finite = Number.isFinite(limit)
+    const request = HttpClientRequest.post(url, {
+      headers: {
+        ...baseHeaders,
+        ...(finite ? { "connect-timeout-ms": String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))) } : {}),
+        "x-api-key": Redacted.value(config.apiKey)
       }
-      // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-      const finite = Number.isFinite(limit)
-      const request = HttpClientRequest.post(url, {
-        headers: {
-          ...baseHeaders,
-          ...(finite ? { "connect-timeout-ms": String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))) } : {}),
-          "x-api-key": Redacted.value(config.apiKey)
-        }
-      }).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
-      const exchange = httpClient.execute(request).pipe(Effect.mapError(toTransportError), Effect.flatMap(readResponse))
-      if (!finite) return yield* exchange
-      const onTimeout = () =>
-        new TimeoutError({
-          operation: name,
-          scope: overallBinds ? "overall" : "attempt",
-          timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
-          attempts: attemptNumber
-        })
-      const clock = yield* Effect.clock
-      if (isLiveClock(clock) && limit <= MAX_TIMER_MILLIS) return yield* timeoutLive(exchange, limit, onTimeout)
-      return yield* Effect.timeoutFail(exchange, { duration: Duration.millis(limit), onTimeout })
-    })
+    }).pipe(HttpClientRequest.bodyText(bodyText, "application/json"))
+    const exchange = Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), readResponse)
+    if (!finite) return exchange
+    const onTimeout = () =>
+      new TimeoutError({
+        operation: name,
+        scope: overallBinds ? "overall" : "attempt",
+        timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
+        attempts: attemptNumber
+      })
+    if (isLiveClock(clock) && limit <= MAX_TIMER_MILLIS) return timeoutLive(exchange, limit, onTimeout)
+    return Effect.timeoutFail(exchange, { duration: Duration.millis(limit), onTimeout })
+  }
+
+  /** The span's `rpc.response.code` of a failure. */
+  const responseCode = (error: ClientError): string =>
+    error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
 
   return Effect.fn(name, {
     kind: "client",
@@ -283,45 +297,52 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     }
   })(
     function*(request: unknown, options?: CallOptions) {
+      // The call's span, read once; its attributes and events are set on it directly.
+      const span = yield* Effect.option(Effect.currentSpan)
+      const fail = (error: ClientError) => {
+        if (Option.isSome(span)) span.value.attribute("rpc.response.code", responseCode(error))
+        return Effect.fail(error)
+      }
       const encoded = encode(request)
       if (Either.isLeft(encoded)) {
         const { message, path } = describeParseError(encoded.left)
-        return yield* new InvalidRequestError({ operation: name, path, message })
+        return yield* fail(new InvalidRequestError({ operation: name, path, message }))
       }
-      const body = encoded.right
+      const bodyText = JSON.stringify(encoded.right)
       const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
       const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
       const attemptMillis = Duration.toMillis(
         options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
       )
-      const start = yield* Clock.currentTimeMillis
-      const deadline = start + budgetMillis
-      const span = yield* Effect.option(Effect.currentSpan)
+      const clock = yield* Effect.clock
+      const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
       let state: unknown = policy.initial
       let attemptNumber = 0
       while (true) {
         attemptNumber++
         // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
-        if (Option.isSome(span)) span.value.event("attempt", yield* Clock.currentTimeNanos, { "rpc.attempt": attemptNumber })
-        const result = yield* Effect.either(attempt(body, attemptNumber, deadline, budgetMillis, attemptMillis))
+        if (Option.isSome(span)) span.value.event("attempt", clock.unsafeCurrentTimeNanos(), { "rpc.attempt": attemptNumber })
+        const result = yield* Effect.either(attempt(clock, bodyText, attemptNumber, deadline, budgetMillis, attemptMillis))
         if (Either.isRight(result)) {
-          yield* Effect.annotateCurrentSpan({ "rpc.attempts": attemptNumber })
+          if (Option.isSome(span)) {
+            span.value.attribute("rpc.attempts", attemptNumber)
+            span.value.attribute("rpc.response.code", "ok")
+          }
           return result.right
         }
         const error = result.left
-        if (!isRetryable(error, op.safeToRetry)) return yield* error
-        const now = yield* Clock.currentTimeMillis
+        if (!isRetryable(error, op.safeToRetry)) return yield* fail(error)
+        const now = clock.unsafeCurrentTimeMillis()
         const [nextState, , decision] = yield* policy.step(now, error, state)
         state = nextState
-        if (ScheduleDecision.isDone(decision)) return yield* error
+        if (ScheduleDecision.isDone(decision)) return yield* fail(error)
         const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
         const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
         // Whole milliseconds: a fractional sleep would leave a TestClock between nanoseconds.
         const delay = Math.ceil(Math.max(policyDelay, retryAfter ?? 0))
-        if (now + delay >= deadline) return yield* error
+        if (now + delay >= deadline) return yield* fail(error)
         if (Option.isSome(span)) {
-          const nanos = yield* Clock.currentTimeNanos
-          span.value.event("retry", nanos, {
+          span.value.event("retry", clock.unsafeCurrentTimeNanos(), {
             "rpc.attempt": attemptNumber,
             "retry.delay_ms": delay,
             "retry.reason": error._tag === "ConnectError" ? error.code : error._tag
@@ -331,18 +352,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         if (delay > 0) yield* Effect.sleep(Duration.millis(delay))
       }
     },
-    (effect) =>
-      effect.pipe(
-        Effect.tapBoth({
-          onSuccess: () => Effect.annotateCurrentSpan("rpc.response.code", "ok"),
-          onFailure: (error) =>
-            Effect.annotateCurrentSpan(
-              "rpc.response.code",
-              error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
-            )
-        }),
-        keepApiKeyRedacted
-      )
+    keepApiKeyRedacted
   )
 }
 
