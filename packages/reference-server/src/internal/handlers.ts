@@ -166,28 +166,24 @@ const makeList = (op: Op): Handler => {
       if (predicates.length > 0) items = items.filter((item) => predicates.every((p) => p(item)))
       // Items come ascending by (createdAt, id); a cursor resumes after its position.
       const n = items.length
-      const keys = items.map(sortKey)
+      // Ordering keys (memoised per object by `sortKey`) are read only where needed: while
+      // skipping to a cursor's position and for the next cursor, not for every item.
       let from = 0
       if (start !== undefined) {
         const s = start
         if (order === "asc") {
-          while (from < n && compareKeys(keys[from]!, String(items[from]!.id), s.key, s.id) <= 0) from++
+          while (from < n && compareKeys(sortKey(items[from]!), String(items[from]!.id), s.key, s.id) <= 0) from++
         } else {
-          while (from < n && compareKeys(keys[n - 1 - from]!, String(items[n - 1 - from]!.id), s.key, s.id) >= 0) from++
+          while (from < n && compareKeys(sortKey(items[n - 1 - from]!), String(items[n - 1 - from]!.id), s.key, s.id) >= 0) from++
         }
       }
       const page: Array<Json> = []
-      const pageKeys: Array<string> = []
-      for (let i = from; i < Math.min(n, from + limit); i++) {
-        const j = order === "asc" ? i : n - 1 - i
-        page.push(items[j]!)
-        pageKeys.push(keys[j]!)
-      }
+      for (let i = from; i < Math.min(n, from + limit); i++) page.push(items[order === "asc" ? i : n - 1 - i]!)
       const more = from + page.length < n
       let cursorIndex = page.length - 1
       if (v.has("paging-duplicates") && page.length >= 2) cursorIndex = page.length - 2
       const nextCursor =
-        more && page.length > 0 ? encodeCursor({ order, key: pageKeys[cursorIndex]!, id: String(page[cursorIndex]!.id) }) : ""
+        more && page.length > 0 ? encodeCursor({ order, key: sortKey(page[cursorIndex]!), id: String(page[cursorIndex]!.id) }) : ""
       return {
         [itemField]: page,
         listMetadata: {
