@@ -69,7 +69,11 @@ export interface AppState {
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie"])
 const SECRET_FIELDS = new Set(["apiKey", "apiSecret", "password", "secret", "webhookSecret", "certificate", "privateKey"])
 
-const sha256 = (s: string) => Crypto.createHash("sha256").update(s).digest()
+// One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
+const sha256: (s: string) => Buffer =
+  typeof Crypto.hash === "function"
+    ? (s) => Crypto.hash("sha256", s, "buffer")
+    : (s) => Crypto.createHash("sha256").update(s).digest()
 
 /** Hashes API keys for comparison without keeping or leaking them. */
 export const hashKeys = (keys: ReadonlyArray<string>): ReadonlyArray<Buffer> => keys.map(sha256)
