@@ -132,10 +132,12 @@ const isLiveClock = (clock: Clock.Clock): boolean => clock.sleep === liveClockSl
  * exchange on loopback; this costs about 6 µs.)
  */
 const timeoutLive = <A, E, E2>(exchange: Effect.Effect<A, E>, millis: number, onTimeout: () => E2): Effect.Effect<A, E | E2> =>
-  Effect.flatMap(Effect.runtime<never>(), (runtime) => {
+  // The runtime is read outside the mask, so that the exchange runs interruptible; starting it
+  // and registering for its exit happen with no interruption in between (no orphaned request).
+  Effect.flatMap(Effect.runtime<never>(), (runtime) => Effect.uninterruptibleMask((restore) => {
     const child = Runtime.runFork(runtime)(exchange)
     return Effect.flatMap(
-      Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
+      restore(Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
         const observer = (exit: Exit.Exit<A, E>) => {
           clearTimeout(timer)
           resume(Effect.succeed(exit))
@@ -150,10 +152,10 @@ const timeoutLive = <A, E, E2>(exchange: Effect.Effect<A, E>, millis: number, on
           child.removeObserver(observer)
           return Fiber.interrupt(child)
         })
-      }),
+      })),
       (exit): Effect.Effect<A, E | E2> => (exit === undefined ? Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())) : exit)
     )
-  })
+  }))
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`

@@ -270,10 +270,12 @@ const liveClockSleep = Clock.make().sleep
 const deadline = <A, E>(work: Effect.Effect<A, E>, millis: number): Effect.Effect<Option.Option<A>, E> =>
   Effect.clockWith((clock) => {
     if (clock.sleep !== liveClockSleep || millis > MAX_TIMER_MILLIS) return Effect.timeoutOption(work, Duration.millis(millis))
-    return Effect.flatMap(Effect.runtime<never>(), (runtime) => {
+    // The runtime is read outside the mask, so that the work runs interruptible; starting it and
+    // registering for its exit happen with no interruption in between (no orphaned work).
+    return Effect.flatMap(Effect.runtime<never>(), (runtime) => Effect.uninterruptibleMask((restore) => {
       const child = Runtime.runFork(runtime)(work)
       return Effect.flatMap(
-        Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
+        restore(Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
           const observer = (exit: Exit.Exit<A, E>) => {
             clearTimeout(timer)
             resume(Effect.succeed(exit))
@@ -288,11 +290,11 @@ const deadline = <A, E>(work: Effect.Effect<A, E>, millis: number): Effect.Effec
             child.removeObserver(observer)
             return Fiber.interrupt(child)
           })
-        }),
+        })),
         (exit): Effect.Effect<Option.Option<A>, E> =>
           exit === undefined ? Effect.as(Fiber.interrupt(child), Option.none()) : Effect.map(exit, Option.some)
       )
-    })
+    }))
   })
 
 /**
