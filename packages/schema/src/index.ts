@@ -18,6 +18,11 @@ export * as ContractChecks from "./ContractChecks.js"
  * @since 0.1.0
  * @category modules
  */
+export * as Deadline from "./Deadline.js"
+/**
+ * @since 0.1.0
+ * @category modules
+ */
 export * as Filter from "./Filter.js"
 /**
  * @since 0.1.0

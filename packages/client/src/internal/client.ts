@@ -4,6 +4,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as ConnectErrorModule from "@data-access/schema/ConnectError"
+import * as Deadline from "@data-access/schema/Deadline"
 import * as Operations from "@data-access/schema/Operations"
 import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
 import * as Chunk from "effect/Chunk"
@@ -11,12 +12,9 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
 import type * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
@@ -113,49 +111,6 @@ const parseJson = (text: string): Either.Either<unknown, string> => {
 const MAX_TIMEOUT_HEADER = 9_999_999_999
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectErrorModule.ErrorBody)
-
-/** The largest delay a JS timer keeps (longer ones fire at once). */
-const MAX_TIMER_MILLIS = 2 ** 31 - 1
-
-const liveClockSleep = Clock.make().sleep
-
-/** Whether the clock is Effect's own real-time clock (not a TestClock or a user's clock). */
-const isLiveClock = (clock: Clock.Clock): boolean => clock.sleep === liveClockSleep
-
-/**
- * `Effect.timeoutFail` on the real-time clock, with one fiber instead of two and a plain timer
- * instead of a sleeping fiber: the exchange runs in a fiber started from the caller's runtime
- * (its context, so the call's span, and its fiber refs); whichever comes first, its exit or the
- * timer, resumes the caller. On time-out the exchange is interrupted (and awaited) before the
- * error is returned, as `timeoutFail` does; interrupting the caller interrupts it too.
- * (`timeoutFail`'s race of two forked fibers costs about 100 µs a call, as much as a whole HTTP
- * exchange on loopback; this costs about 6 µs.)
- */
-const timeoutLive = <A, E, E2>(exchange: Effect.Effect<A, E>, millis: number, onTimeout: () => E2): Effect.Effect<A, E | E2> =>
-  // The runtime is read outside the mask, so that the exchange runs interruptible; starting it
-  // and registering for its exit happen with no interruption in between (no orphaned request).
-  Effect.flatMap(Effect.runtime<never>(), (runtime) => Effect.uninterruptibleMask((restore) => {
-    const child = Runtime.runFork(runtime)(exchange)
-    return Effect.flatMap(
-      restore(Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
-        const observer = (exit: Exit.Exit<A, E>) => {
-          clearTimeout(timer)
-          resume(Effect.succeed(exit))
-        }
-        const timer = setTimeout(() => {
-          child.removeObserver(observer)
-          resume(Effect.succeed(undefined))
-        }, millis)
-        child.addObserver(observer)
-        return Effect.suspend(() => {
-          clearTimeout(timer)
-          child.removeObserver(observer)
-          return Fiber.interrupt(child)
-        })
-      })),
-      (exit): Effect.Effect<A, E | E2> => (exit === undefined ? Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())) : exit)
-    )
-  }))
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`
@@ -282,8 +237,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
         attempts: attemptNumber
       })
-    if (isLiveClock(clock) && limit <= MAX_TIMER_MILLIS) return timeoutLive(exchange, limit, onTimeout)
-    return Effect.timeoutFail(exchange, { duration: Duration.millis(limit), onTimeout })
+    return Effect.flatMap(Deadline.timeoutOption(exchange, limit), (o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(onTimeout())))
   }
 
   /** The span's `rpc.response.code` of a failure. */

@@ -5,17 +5,13 @@
  *
  * @internal
  */
-import { ConnectError, Operations, ProtoJson } from "@data-access/schema"
+import { ConnectError, Deadline, Operations, ProtoJson } from "@data-access/schema"
 import * as Crypto from "node:crypto"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Runtime from "effect/Runtime"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
@@ -254,49 +250,6 @@ const relaxMinLength = (c: Compiled, body: Record<string, unknown>) => {
 
 const timeoutPattern = /^[0-9]{1,10}$/
 
-/** The largest delay a JS timer keeps (longer ones fire at once). */
-const MAX_TIMER_MILLIS = 2 ** 31 - 1
-const liveClockSleep = Clock.make().sleep
-
-/**
- * `Effect.timeoutOption` for `Connect-Timeout-Ms`. On Effect's own real-time clock (a server on a
- * socket), with one fiber and a plain timer instead of `timeoutOption`'s race of two forked
- * fibers (which costs as much as the rest of a GetResource): the work runs in a fiber started
- * from the request fiber's runtime; whichever ends first, its exit or the timer, resumes the
- * request; on time-out the work is interrupted and awaited, then `None`; interrupting the
- * request (the client went away) interrupts the work. Any other clock (a TestClock behind the
- * in-process client) keeps `Effect.timeoutOption`.
- */
-const deadline = <A, E>(work: Effect.Effect<A, E>, millis: number): Effect.Effect<Option.Option<A>, E> =>
-  Effect.clockWith((clock) => {
-    if (clock.sleep !== liveClockSleep || millis > MAX_TIMER_MILLIS) return Effect.timeoutOption(work, Duration.millis(millis))
-    // The runtime is read outside the mask, so that the work runs interruptible; starting it and
-    // registering for its exit happen with no interruption in between (no orphaned work).
-    return Effect.flatMap(Effect.runtime<never>(), (runtime) => Effect.uninterruptibleMask((restore) => {
-      const child = Runtime.runFork(runtime)(work)
-      return Effect.flatMap(
-        restore(Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
-          const observer = (exit: Exit.Exit<A, E>) => {
-            clearTimeout(timer)
-            resume(Effect.succeed(exit))
-          }
-          const timer = setTimeout(() => {
-            child.removeObserver(observer)
-            resume(Effect.succeed(undefined))
-          }, millis)
-          child.addObserver(observer)
-          return Effect.suspend(() => {
-            clearTimeout(timer)
-            child.removeObserver(observer)
-            return Fiber.interrupt(child)
-          })
-        })),
-        (exit): Effect.Effect<Option.Option<A>, E> =>
-          exit === undefined ? Effect.as(Fiber.interrupt(child), Option.none()) : Effect.map(exit, Option.some)
-      )
-    }))
-  })
-
 /**
  * Writes a success body as JSON bytes. Stored objects never change in place (an update replaces
  * them), so the bytes of each are computed once and reused by every response that carries it.
@@ -474,7 +427,7 @@ export const makeApp = (state: AppState) => {
         const timed =
           millis === undefined
             ? worked
-            : Effect.map(deadline(Effect.interruptible(worked), millis), (o) =>
+            : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) =>
                 Option.getOrElse(o, () => new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`)))
               )
         answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
