@@ -105,29 +105,6 @@ const paged = <const Key extends string, O extends Schema.Schema.AnyNoContext>(
     })
   }).annotations({ identifier: `${method}Response` })
 
-const get = <
-  const Service extends string,
-  const Method extends string,
-  R extends Schema.Schema.AnyNoContext,
-  const Key extends string,
-  O extends Schema.Schema.AnyNoContext
->(
-  service: Service,
-  method: Method,
-  request: R,
-  key: Key,
-  object: O
-) =>
-  op({
-    service,
-    method,
-    kind: "get",
-    request,
-    response: wrapped(method, key, object),
-    wrapperKey: key,
-    object
-  })
-
 const list = <
   const Service extends string,
   const Method extends string,
@@ -152,10 +129,11 @@ const list = <
     object: item
   })
 
-const write = <
+/** An operation whose response wraps one object (or, for a non-paged read, an array) under a key. */
+const wrapping = <
   const Service extends string,
   const Method extends string,
-  const K extends "create" | "update",
+  const K extends "get" | "create" | "update",
   R extends Schema.Schema.AnyNoContext,
   const Key extends string,
   O extends Schema.Schema.AnyNoContext
@@ -194,7 +172,7 @@ export const operations = {
     "monitors",
     Model.ScenarioMonitor
   ),
-  CreateNativeUserIdentityLink: write(
+  CreateNativeUserIdentityLink: wrapping(
     "ResourceService",
     "CreateNativeUserIdentityLink",
     "create",
@@ -202,7 +180,7 @@ export const operations = {
     "link",
     Model.NativeUserIdentityLink
   ),
-  UpdateConnectorHostname: write(
+  UpdateConnectorHostname: wrapping(
     "ConnectorService",
     "UpdateConnectorHostname",
     "update",
@@ -217,9 +195,10 @@ export const operations = {
     "satellites",
     Model.Satellite
   ),
-  GetResource: get(
+  GetResource: wrapping(
     "ResourceService",
     "GetResource",
+    "get",
     Req.GetResourceRequest,
     "resource",
     Model.Resource
@@ -231,21 +210,23 @@ export const operations = {
     "policyStageConfigurations",
     Model.PolicyStageConfiguration
   ),
-  GetDataCatalogIntegration: get(
+  GetDataCatalogIntegration: wrapping(
     "IntegrationDataCatalogService",
     "GetDataCatalogIntegration",
+    "get",
     Req.GetDataCatalogIntegrationRequest,
     "integration",
     Model.DataCatalogIntegration
   ),
-  GetPolicyStageConfiguration: get(
+  GetPolicyStageConfiguration: wrapping(
     "PoliciesService",
     "GetPolicyStageConfiguration",
+    "get",
     Req.GetPolicyStageConfigurationRequest,
     "policyStageConfiguration",
     Model.PolicyStageConfiguration
   ),
-  CreateConnector: write(
+  CreateConnector: wrapping(
     "ConnectorService",
     "CreateConnector",
     "create",
@@ -278,7 +259,7 @@ export const operations = {
     "nativeUsers",
     Model.NativeUser
   ),
-  UpdateConnectorListenerLink: write(
+  UpdateConnectorListenerLink: wrapping(
     "ConnectorService",
     "UpdateConnectorListenerLink",
     "update",
@@ -293,7 +274,7 @@ export const operations = {
     "integrations",
     Model.MdmIntegration
   ),
-  CreatePolicyDataLoader: write(
+  CreatePolicyDataLoader: wrapping(
     "PolicyDataLoaderService",
     "CreatePolicyDataLoader",
     "create",
@@ -312,7 +293,7 @@ export const operations = {
     wrapperKey: undefined,
     object: Model.HumanUserPassword
   }),
-  CreateDataDiscoveryConfiguration: write(
+  CreateDataDiscoveryConfiguration: wrapping(
     "ResourceService",
     "CreateDataDiscoveryConfiguration",
     "create",
@@ -320,7 +301,7 @@ export const operations = {
     "dataDiscoveryConfiguration",
     Model.DataDiscoveryConfiguration
   ),
-  CreatePermission: write(
+  CreatePermission: wrapping(
     "PermissionsService",
     "CreatePermission",
     "create",
@@ -329,7 +310,7 @@ export const operations = {
     Model.Permission,
     { "connect-protocol-version": "1" }
   ),
-  CreateBIIntegration: write(
+  CreateBIIntegration: wrapping(
     "IntegrationBIService",
     "CreateBIIntegration",
     "create",
@@ -337,7 +318,7 @@ export const operations = {
     "integration",
     Model.BiIntegration
   ),
-  CreateIntegrationMDM: write(
+  CreateIntegrationMDM: wrapping(
     "IntegrationMDMService",
     "CreateIntegrationMDM",
     "create",
@@ -345,7 +326,7 @@ export const operations = {
     "integration",
     Model.MdmIntegration
   ),
-  UpdateSidecarResourceLink: write(
+  UpdateSidecarResourceLink: wrapping(
     "SidecarService",
     "UpdateSidecarResourceLink",
     "update",
@@ -353,7 +334,7 @@ export const operations = {
     "link",
     Model.SidecarResourceLink
   ),
-  UpdateSatellite: write(
+  UpdateSatellite: wrapping(
     "SatelliteService",
     "UpdateSatellite",
     "update",
