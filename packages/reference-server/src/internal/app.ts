@@ -17,8 +17,9 @@ import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../Collections.js"
 import { type Decision, type Injector, nothing, type ViolationName } from "../Faults.js"
-import type { StoreService } from "../Store.js"
-import { handlers } from "./handlers.js"
+import { sortKey, type StoreService } from "../Store.js"
+import { decodeCursor, encodeCursor } from "./cursor.js"
+import { type Handler, handlers } from "./handlers.js"
 import { fastUlid } from "./random.js"
 
 type Op = Operations.Operations[Operations.MethodName]
@@ -110,7 +111,7 @@ interface Compiled {
   readonly op: Op
   readonly decode: (u: unknown) => Either.Either<Readonly<Record<string, unknown>>, ParseResult.ParseError>
   readonly fields: ReadonlySet<string>
-  readonly handler: NonNullable<ReturnType<typeof handlers.get>>
+  readonly handler: Handler
 }
 
 const compiled: ReadonlyMap<string, Compiled> = new Map(
@@ -207,6 +208,38 @@ const violateResponse = (op: Op, request: Readonly<Record<string, unknown>>, bod
     if (key !== undefined) target[key] = `${String(target[key])}-changed`
   }
   return copy
+}
+
+/**
+ * The store an update handler sees under update-ignored (the change is dropped, the object
+ * stays as it was) or updated-at-not-moved (the change is kept with the old `updatedAt`).
+ */
+const violateStore = (store: StoreService, v: ReadonlySet<ViolationName>): StoreService => ({
+  ...store,
+  modify: (c, id, f) =>
+    store.modify(c, id, (current) => {
+      if (v.has("update-ignored")) return Effect.succeed(current)
+      return Effect.map(f(current), ({ updatedAt: _, ...next }): Json => (current.updatedAt === undefined ? next : { ...next, updatedAt: current.updatedAt }))
+    })
+})
+
+/** paging-duplicates: the next cursor points at the page's next-to-last item, so the next page repeats the last. */
+const pointCursorBack = (op: Op, body: Json): Json => {
+  const items = op.itemField === undefined ? undefined : body[op.itemField]
+  const meta = body.listMetadata as Json | undefined
+  const cursor = typeof meta?.nextCursor === "string" ? decodeCursor(meta.nextCursor) : undefined
+  if (cursor === undefined || !Array.isArray(items) || items.length < 2) return body
+  const back = items[items.length - 2] as Json
+  return { ...body, listMetadata: { ...meta, nextCursor: encodeCursor({ order: cursor.order, key: sortKey(back), id: String(back.id) }) } }
+}
+
+/** The violations that act around an operation: on the store an update sees, on a list's cursor. */
+const violateHandler = (op: Op, handler: Handler, v: ReadonlySet<ViolationName>): Handler => {
+  if (op.kind === "update" && (v.has("update-ignored") || v.has("updated-at-not-moved"))) {
+    return (request, ctx) => handler(request, { ...ctx, store: violateStore(ctx.store, v) })
+  }
+  if (op.kind === "list" && v.has("paging-duplicates")) return (request, ctx) => Effect.map(handler(request, ctx), (body) => pointCursorBack(op, body))
+  return handler
 }
 
 /** Pre-decode request violations: a relaxed request, or an error. */
@@ -376,7 +409,8 @@ export const makeApp = (state: AppState) => {
       return Effect.flatMap(body, (bytes) => {
         const request = prepare(c, input.method, bytes, v)
         if (request instanceof Fail) return Effect.succeed(request)
-        return Effect.match(c.handler(request, { store: state.store, stamp, violations: v }), {
+        const handler = v.size > 0 ? violateHandler(c.op, c.handler, v) : c.handler
+        return Effect.match(handler(request, { store: state.store, stamp }), {
           onFailure: (error) => new Fail(error),
           onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(c, request, result, base, v))
         })

@@ -10,9 +10,9 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Collections from "../Collections.js"
 import type { CollectionName, Json } from "../Collections.js"
-import type { ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
 import { compareKeys, sortKey } from "../Store.js"
+import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.js"
 import { makeId, token } from "./random.js"
 
 type Op = Operations.Operations[Operations.MethodName]
@@ -24,7 +24,6 @@ export interface Context {
   readonly store: StoreService
   /** A timestamp earlier than now, strictly later than every one given before (RFC 3339 text). */
   readonly stamp: () => string
-  readonly violations: ReadonlySet<ViolationName>
 }
 
 /** The outcome of a handler: the response body in wire form, every field written. */
@@ -109,28 +108,6 @@ const compareTimestamps = (key: string, a: string, b: string): number | undefine
 export const matches = (filter: Filter.Filter<string>, item: Json): boolean =>
   Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps)
 
-interface CursorPosition {
-  readonly order: "asc" | "desc"
-  readonly key: string
-  readonly id: string
-}
-
-const encodeCursor = (p: CursorPosition): string => Buffer.from(JSON.stringify(["c1", p.order, p.key, p.id])).toString("base64url")
-
-const decodeCursor = (cursor: string): CursorPosition | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
-  } catch {
-    return undefined
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== "c1") return undefined
-  const [, order, key, id] = parsed as Array<unknown>
-  if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string") return undefined
-  return { order, key, id }
-}
-
 /** Per-operation scoping of a list: which items the request asks for, beyond search and filter. */
 const listScopes: { readonly [M in Operations.ListMethod]?: (req: Operations.RequestOf<M>) => ((item: Json) => boolean) | undefined } = {
   ListNativeUsers: (req) => (item) => item.resourceId === req.resourceId,
@@ -143,7 +120,6 @@ const makeList = (op: Op): Handler => {
   const scope = listScopes[op.method as Operations.ListMethod] as ((req: Req) => ((item: Json) => boolean) | undefined) | undefined
   return (req, ctx) =>
     Effect.gen(function* () {
-      const v = ctx.violations
       const limit = req.limit as number
       const order: "asc" | "desc" = req.order === "desc" ? "desc" : "asc"
       let start: CursorPosition | undefined
@@ -180,10 +156,8 @@ const makeList = (op: Op): Handler => {
       const page: Array<Json> = []
       for (let i = from; i < Math.min(n, from + limit); i++) page.push(items[order === "asc" ? i : n - 1 - i]!)
       const more = from + page.length < n
-      let cursorIndex = page.length - 1
-      if (v.has("paging-duplicates") && page.length >= 2) cursorIndex = page.length - 2
-      const nextCursor =
-        more && page.length > 0 ? encodeCursor({ order, key: sortKey(page[cursorIndex]!), id: String(page[cursorIndex]!.id) }) : ""
+      const last = page[page.length - 1]
+      const nextCursor = more && last !== undefined ? encodeCursor({ order, key: sortKey(last), id: String(last.id) }) : ""
       return {
         [itemField]: page,
         listMetadata: {
@@ -226,17 +200,15 @@ const makeUpdate = (op: Op): Handler => {
   return (req, ctx) =>
     Effect.gen(function* () {
       const id = String(req.id)
-      const v = ctx.violations
       const updated = yield* ctx.store.modify(c, id, (current) =>
         Effect.gen(function* () {
-          if (v.has("update-ignored")) return current
           const next: Mutable = { ...current }
           for (const [k, value] of Object.entries(req)) {
             if (k === "id" || value === undefined || !fields.has(k)) continue
             if (typeof value === "string" || typeof value === "boolean" || typeof value === "number") next[k] = value
           }
           if (extra) yield* extra(req, next, ctx)
-          if (fields.has("updatedAt") && !v.has("updated-at-not-moved")) next.updatedAt = ctx.stamp()
+          if (fields.has("updatedAt")) next.updatedAt = ctx.stamp()
           return next as Json
         })
       )

@@ -1,0 +1,30 @@
+/**
+ * List cursors: a position in an ordered collection, opaque to clients (base64url of JSON).
+ *
+ * @internal
+ */
+
+/** Where a page ended: the order it was read in and the last item's sort key and id. */
+export interface CursorPosition {
+  readonly order: "asc" | "desc"
+  readonly key: string
+  readonly id: string
+}
+
+/** Writes a position as an opaque cursor. */
+export const encodeCursor = (p: CursorPosition): string => Buffer.from(JSON.stringify(["c1", p.order, p.key, p.id])).toString("base64url")
+
+/** Reads a cursor written by `encodeCursor`; `undefined` for anything else. */
+export const decodeCursor = (cursor: string): CursorPosition | undefined => {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
+  } catch {
+    return undefined
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== "c1") return undefined
+  const [, order, key, id] = parsed as Array<unknown>
+  if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string") return undefined
+  return { order, key, id }
+}
