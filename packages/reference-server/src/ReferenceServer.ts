@@ -335,18 +335,33 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
       Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
     )
     const lifecycle = { closing: false }
+    // The requests being answered: once closing, the last one to finish ends every connection left.
+    let inFlight = 0
+    nodeServer.on("request", (_request: Http.IncomingMessage, response: Http.ServerResponse) => {
+      inFlight++
+      response.once("close", () => {
+        inFlight--
+        if (lifecycle.closing && inFlight === 0) nodeServer.closeAllConnections()
+      })
+    })
     // A server on a socket lives in real time, even when started from a test with a TestClock.
     yield* HttpServer.serveEffect(nodeApp(core.handle, lifecycle)).pipe(
       Effect.provideService(HttpServer.HttpServer, server),
       Effect.withClock(Clock.make()),
       Effect.locally(HttpMiddleware.currentTracerDisabledWhen, options.tracing === true ? () => false : () => true)
     )
-    // On close, first stop keeping connections alive, so that the server closes as soon as the
-    // requests in flight are answered.
+    // On close: stop listening; answer the requests in flight, and any that arrive on a connection
+    // already open, with `Connection: close`; end the connections with no request in flight (idle
+    // keep-alive ones, and those opened but silent) at once, or when the last request is answered.
+    // This finalizer waits for every connection to end, so the request handler is still attached
+    // meanwhile: @effect/platform-node's own release removes it first and closes the server after,
+    // which left a request read in between unanswered and the close hanging.
     yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
+      Effect.async<void>((resume) => {
         lifecycle.closing = true
-        nodeServer.closeIdleConnections()
+        nodeServer.close(() => resume(Effect.void))
+        if (inFlight === 0) nodeServer.closeAllConnections()
+        else nodeServer.closeIdleConnections()
       })
     )
     const address = server.address
