@@ -1,10 +1,12 @@
 /**
- * Connect deadlines (`Connect-Timeout-Ms`) as an Effect combinator that both sides of a call use:
+ * Connect deadlines (`Connect-Timeout-Ms`) as Effect combinators that both sides of a call use:
  * the client bounds each attempt, the server bounds each handler.
  *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
@@ -18,47 +20,92 @@ const MAX_TIMER_MILLIS = 2 ** 31 - 1
 const liveClockSleep = Clock.make().sleep
 
 /**
- * `Effect.timeoutOption`, made cheap for a hot path. On Effect's own real-time clock the work
- * runs in one fiber started from the caller's runtime (its context, span and fiber refs) and a
- * plain timer races it: whichever ends first resumes the caller. On time-out the work is
- * interrupted and awaited, then `None`; interrupting the caller interrupts the work. With any
- * other clock (a `TestClock`, a user's clock) it is `Effect.timeoutOption` itself.
- * (`timeoutOption`'s race of two forked fibers costs about 100 µs, as much as a whole HTTP
- * exchange on loopback; this costs a few.)
+ * Whether a deadline of `millis` on `clock` can be kept by a plain JS timer: `clock` is Effect's
+ * own real-time clock (not a `TestClock` or a user's clock) and `millis` fits a timer. The
+ * combinators here use a timer exactly then, and fall back to Effect's own otherwise.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const usesRealTimer = (clock: Clock.Clock, millis: number): boolean =>
+  clock.sleep === liveClockSleep && millis <= MAX_TIMER_MILLIS
+
+/**
+ * The race of `self` against a plain timer when the fiber runs on Effect's own real-time clock;
+ * with any other clock (a `TestClock`, a user's clock), Effect's own `timeoutOption`.
+ *
+ * The work runs in one fiber started from the caller's context, fiber refs and runtime flags
+ * (its span, its interruptibility), and the caller waits in one `Effect.async` that the work's
+ * exit or the timer resumes: on time-out the work is interrupted and awaited, then `onTimeout`;
+ * interrupting the caller interrupts the work. Starting the work and registering for its exit
+ * happen in the one register callback, so no work is ever orphaned. (Effect's `timeoutOption`
+ * races two forked fibers, which costs about as much as a whole HTTP exchange on loopback; this
+ * forks one and takes three steps of the caller's fiber.)
+ */
+const race = <A, E, R, B, E2>(
+  self: Effect.Effect<A, E, R>,
+  millis: number,
+  onTimeout: () => Effect.Effect<B, E2>
+): Effect.Effect<A | B, E | E2, R> =>
+  Effect.withFiberRuntime<A | B, E | E2, R>((fiber, status) => {
+    const clock = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
+    if (!usesRealTimer(clock, millis)) return fallback(self, millis, onTimeout)
+    const runtime = Runtime.make({
+      context: fiber.currentContext as Context.Context<R>,
+      fiberRefs: fiber.getFiberRefs(),
+      runtimeFlags: status.runtimeFlags
+    })
+    return Effect.async<A | B, E | E2>((resume) => {
+      const child = Runtime.runFork(runtime)(self)
+      const observer = (exit: Exit.Exit<A, E>) => {
+        clearTimeout(timer)
+        resume(exit)
+      }
+      const timer = setTimeout(() => {
+        child.removeObserver(observer)
+        resume(Effect.zipRight(Fiber.interrupt(child), onTimeout()))
+      }, millis)
+      child.addObserver(observer)
+      return Effect.suspend(() => {
+        clearTimeout(timer)
+        child.removeObserver(observer)
+        return Fiber.interrupt(child)
+      })
+    })
+  })
+
+const fallback = <A, E, R, B, E2>(
+  self: Effect.Effect<A, E, R>,
+  millis: number,
+  onTimeout: () => Effect.Effect<B, E2>
+): Effect.Effect<A | B, E | E2, R> =>
+  Effect.flatMap(
+    Effect.timeoutOption(self, Duration.millis(millis)),
+    (o): Effect.Effect<A | B, E2> => (Option.isSome(o) ? Effect.succeed(o.value) : onTimeout())
+  )
+
+/**
+ * `Effect.timeoutOption`, made cheap for a hot path: `Some` of the value of `self` if it ends
+ * within `millis`, otherwise `None` once `self` has been interrupted. On Effect's own real-time
+ * clock the work runs in one fiber and a plain timer races it; with any other clock (a
+ * `TestClock`, a user's clock) it is `Effect.timeoutOption` itself.
  *
  * @since 0.1.0
  * @category combinators
  */
 export const timeoutOption = <A, E, R>(self: Effect.Effect<A, E, R>, millis: number): Effect.Effect<Option.Option<A>, E, R> =>
-  Effect.clockWith((clock) => {
-    if (clock.sleep !== liveClockSleep || millis > MAX_TIMER_MILLIS) return Effect.timeoutOption(self, Duration.millis(millis))
-    // The runtime is read outside the mask, so that the work runs interruptible; starting it and
-    // registering for its exit happen with no interruption in between (no orphaned work).
-    return Effect.flatMap(Effect.runtime<R>(), (runtime) =>
-      Effect.uninterruptibleMask((restore) => {
-        const child = Runtime.runFork(runtime)(self)
-        return Effect.flatMap(
-          restore(
-            Effect.async<Exit.Exit<A, E> | undefined>((resume) => {
-              const observer = (exit: Exit.Exit<A, E>) => {
-                clearTimeout(timer)
-                resume(Effect.succeed(exit))
-              }
-              const timer = setTimeout(() => {
-                child.removeObserver(observer)
-                resume(Effect.succeed(undefined))
-              }, millis)
-              child.addObserver(observer)
-              return Effect.suspend(() => {
-                clearTimeout(timer)
-                child.removeObserver(observer)
-                return Fiber.interrupt(child)
-              })
-            })
-          ),
-          (exit): Effect.Effect<Option.Option<A>, E> =>
-            exit === undefined ? Effect.as(Fiber.interrupt(child), Option.none()) : Effect.map(exit, Option.some)
-        )
-      })
-    )
-  })
+  race(Effect.map(self, Option.some), millis, () => Effect.succeedNone)
+
+/**
+ * `Effect.timeoutFail`, made cheap for a hot path: the result of `self` if it ends within
+ * `millis`, otherwise, once `self` has been interrupted, a failure with `onTimeout()`. The same
+ * race as {@link timeoutOption}, without an `Option` to unwrap.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const timeoutFail = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  millis: number,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2, R> => race(self, millis, () => Effect.fail(onTimeout()))

@@ -58,3 +58,55 @@ describe("Deadline.timeoutOption", () => {
     })
   )
 })
+
+describe("Deadline.timeoutFail", () => {
+  it.live("on the real clock: work that ends in time gives its value or its own failure", () =>
+    Effect.gen(function* () {
+      expect(yield* Deadline.timeoutFail(Effect.as(Effect.sleep("5 millis"), 42), 1000, () => "late")).toBe(42)
+      expect(yield* Effect.flip(Deadline.timeoutFail(Effect.fail("boom"), 1000, () => "late"))).toBe("boom")
+    })
+  )
+
+  it.live("on the real clock: late work fails with onTimeout after it has been interrupted", () =>
+    Effect.gen(function* () {
+      const interrupted = yield* Deferred.make<void>()
+      const work = Effect.never.pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
+      const error = yield* Effect.flip(Deadline.timeoutFail(work, 30, () => "late"))
+      expect(error).toBe("late")
+      expect(yield* Deferred.isDone(interrupted)).toBe(true)
+    })
+  )
+
+  it.live("the work runs in the caller's span", () =>
+    Effect.gen(function* () {
+      const inner = yield* Deadline.timeoutFail(Effect.currentSpan, 1000, () => "late").pipe(Effect.withSpan("caller"))
+      expect(inner.name).toBe("caller")
+    })
+  )
+
+  it.effect("under a TestClock the deadline follows that clock", () =>
+    Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(Deadline.timeoutFail(Effect.never, 1000, () => "late")))
+      yield* TestClock.adjust("999 millis")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Fiber.join(fiber)).toBe("late")
+    })
+  )
+})
+
+describe("Deadline.usesRealTimer", () => {
+  it.live("is true on Effect's own clock for delays a timer keeps", () =>
+    Effect.gen(function* () {
+      const clock = yield* Effect.clock
+      expect(Deadline.usesRealTimer(clock, 1000)).toBe(true)
+      expect(Deadline.usesRealTimer(clock, 2 ** 31)).toBe(false)
+    })
+  )
+
+  it.effect("is false under a TestClock", () =>
+    Effect.gen(function* () {
+      expect(Deadline.usesRealTimer(yield* Effect.clock, 1000)).toBe(false)
+    })
+  )
+})
