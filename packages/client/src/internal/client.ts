@@ -1,4 +1,5 @@
 import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -12,10 +13,10 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
+import type * as Tracer from "effect/Tracer"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
@@ -69,8 +70,10 @@ const hasApiKeyName = (names: ReadonlyArray<string | RegExp>): boolean =>
 
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(FiberRef.get(Headers.currentRedactedNames), (names) =>
-    hasApiKeyName(names) ? effect : Effect.locally(effect, Headers.currentRedactedNames, [...names, "x-api-key"]))
+  Effect.withFiberRuntime((fiber) => {
+    const names = fiber.getFiberRef(Headers.currentRedactedNames)
+    return hasApiKeyName(names) ? effect : Effect.locally(effect, Headers.currentRedactedNames, [...names, "x-api-key"])
+  })
 
 const header = (response: HttpClientResponse.HttpClientResponse, name: string): string | undefined => {
   const value = response.headers[name]
@@ -123,12 +126,15 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   const name = spanName(op)
   const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
   const decode = makeDecoder(op.response as Schema.Schema<unknown, unknown>)
-  const url = `${config.baseUrl}${op.path}`
-  const baseHeaders: Record<string, string> = {
-    "connect-protocol-version": "1",
-    "user-agent": config.userAgent,
-    ...op.requiredHeaders
-  }
+  // The request without its body and deadline, built once: every attempt adds only those.
+  const baseRequest = HttpClientRequest.post(`${config.baseUrl}${op.path}`, {
+    headers: {
+      "connect-protocol-version": "1",
+      "user-agent": config.userAgent,
+      ...op.requiredHeaders,
+      "x-api-key": Redacted.value(config.apiKey)
+    }
+  })
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
     if (error._tag === "RequestError" && error.reason !== "Transport") {
@@ -206,7 +212,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   /** One attempt: plain code around the exchange (no generator), with the clock read once. */
   const attempt = (
     clock: Clock.Clock,
-    bodyText: string,
+    body: HttpBody.HttpBody,
     attemptNumber: number,
     deadline: number,
     budgetMillis: number,
@@ -221,15 +227,13 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     }
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
     const finite = Number.isFinite(limit)
-    const request = HttpClientRequest.post(url, {
-      headers: {
-        ...baseHeaders,
-        ...(finite ? { "connect-timeout-ms": String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))) } : {}),
-        "x-api-key": Redacted.value(config.apiKey)
-      }
-    }).pipe(HttpClientRequest.bodyText(bodyText, "application/json"))
-    const exchange = Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), readResponse)
-    if (!finite) return exchange
+    const request = HttpClientRequest.setBody(
+      finite
+        ? HttpClientRequest.setHeader(baseRequest, "connect-timeout-ms", String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))))
+        : baseRequest,
+      body
+    )
+    if (!finite) return exchange(request)
     const onTimeout = () =>
       new TimeoutError({
         operation: name,
@@ -237,79 +241,106 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
         attempts: attemptNumber
       })
-    return Effect.flatMap(Deadline.timeoutOption(exchange, limit), (o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(onTimeout())))
+    return Deadline.timeoutFail(exchange(request), limit, onTimeout)
   }
+
+  /** The exchange: the response, read whole and decoded. */
+  const exchange = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
+    Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), readResponse)
 
   /** The span's `rpc.response.code` of a failure. */
   const responseCode = (error: ClientError): string =>
     error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
 
-  return Effect.fn(name, {
-    kind: "client",
+  const spanOptions = {
+    kind: "client" as const,
     attributes: {
       "rpc.system": "connect_rpc",
       "rpc.service": `${Operations.PACKAGE}.${op.service}`,
       "rpc.method": op.method
+    },
+    // A stack trace per call costs more than the rest of the span; the span's name says where it is from.
+    captureStackTrace: false
+  }
+
+  /**
+   * The attempts of one call, as a loop of plain functions (no generator): attempt, and on a
+   * retryable failure step the policy, wait, and attempt again.
+   */
+  const attempts = (
+    span: Tracer.Span,
+    clock: Clock.Clock,
+    body: HttpBody.HttpBody,
+    policy: Schedule.Schedule<unknown, ClientError>,
+    budgetMillis: number,
+    attemptMillis: number
+  ): Effect.Effect<unknown, ClientError> => {
+    const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
+    const fail = (error: ClientError) => {
+      span.attribute("rpc.response.code", responseCode(error))
+      return Effect.fail(error)
     }
-  })(
-    function*(request: unknown, options?: CallOptions) {
-      // The call's span, read once; its attributes and events are set on it directly.
-      const span = yield* Effect.option(Effect.currentSpan)
-      const fail = (error: ClientError) => {
-        if (Option.isSome(span)) span.value.attribute("rpc.response.code", responseCode(error))
-        return Effect.fail(error)
-      }
-      const encoded = encode(request)
-      if (Either.isLeft(encoded)) {
-        const { message, path } = describeParseError(encoded.left)
-        return yield* fail(new InvalidRequestError({ operation: name, path, message }))
-      }
-      const bodyText = JSON.stringify(encoded.right)
-      const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
-      const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
-      const attemptMillis = Duration.toMillis(
-        options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
-      )
-      const clock = yield* Effect.clock
-      const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
-      let state: unknown = policy.initial
-      let attemptNumber = 0
-      while (true) {
-        attemptNumber++
-        // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
-        if (Option.isSome(span)) span.value.event("attempt", clock.unsafeCurrentTimeNanos(), { "rpc.attempt": attemptNumber })
-        const result = yield* Effect.either(attempt(clock, bodyText, attemptNumber, deadline, budgetMillis, attemptMillis))
-        if (Either.isRight(result)) {
-          if (Option.isSome(span)) {
-            span.value.attribute("rpc.attempts", attemptNumber)
-            span.value.attribute("rpc.response.code", "ok")
-          }
-          return result.right
-        }
-        const error = result.left
-        if (!isRetryable(error, op.safeToRetry)) return yield* fail(error)
-        const now = clock.unsafeCurrentTimeMillis()
-        const [nextState, , decision] = yield* policy.step(now, error, state)
-        state = nextState
-        if (ScheduleDecision.isDone(decision)) return yield* fail(error)
-        const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
-        const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
-        // Whole milliseconds: a fractional sleep would leave a TestClock between nanoseconds.
-        const delay = Math.ceil(Math.max(policyDelay, retryAfter ?? 0))
-        if (now + delay >= deadline) return yield* fail(error)
-        if (Option.isSome(span)) {
-          span.value.event("retry", clock.unsafeCurrentTimeNanos(), {
-            "rpc.attempt": attemptNumber,
-            "retry.delay_ms": delay,
-            "retry.reason": error._tag === "ConnectError" ? error.code : error._tag
+    const loop = (attemptNumber: number, state: unknown): Effect.Effect<unknown, ClientError> => {
+      // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
+      span.event("attempt", clock.unsafeCurrentTimeNanos(), { "rpc.attempt": attemptNumber })
+      return Effect.matchEffect(attempt(clock, body, attemptNumber, deadline, budgetMillis, attemptMillis), {
+        onSuccess: (value) => {
+          span.attribute("rpc.attempts", attemptNumber)
+          span.attribute("rpc.response.code", "ok")
+          return Effect.succeed(value)
+        },
+        onFailure: (error) => {
+          if (!isRetryable(error, op.safeToRetry)) return fail(error)
+          const now = clock.unsafeCurrentTimeMillis()
+          return Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) => {
+            if (ScheduleDecision.isDone(decision)) return fail(error)
+            const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
+            const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
+            // Whole milliseconds: a fractional sleep would leave a TestClock between nanoseconds.
+            const delay = Math.ceil(Math.max(policyDelay, retryAfter ?? 0))
+            if (now + delay >= deadline) return fail(error)
+            const reason = error._tag === "ConnectError" ? error.code : error._tag
+            span.event("retry", clock.unsafeCurrentTimeNanos(), {
+              "rpc.attempt": attemptNumber,
+              "retry.delay_ms": delay,
+              "retry.reason": reason
+            })
+            // The next attempt is built after the wait: it reads the clock for its own deadline.
+            const next = Effect.suspend(() => loop(attemptNumber + 1, nextState))
+            return Effect.zipRight(
+              Effect.logDebug(`${name}: attempt ${attemptNumber} failed (${reason}); retrying in ${Math.round(delay)} ms`),
+              delay > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(delay)), next) : next
+            )
           })
         }
-        yield* Effect.logDebug(`${name}: attempt ${attemptNumber} failed (${error._tag === "ConnectError" ? error.code : error._tag}); retrying in ${Math.round(delay)} ms`)
-        if (delay > 0) yield* Effect.sleep(Duration.millis(delay))
-      }
-    },
-    keepApiKeyRedacted
-  )
+      })
+    }
+    return loop(1, policy.initial)
+  }
+
+  // Everything below runs when the effect runs (not when the method is called), once per run.
+  return (request, options) =>
+    keepApiKeyRedacted(
+      Effect.useSpan(name, spanOptions, (span) => {
+        const encoded = encode(request)
+        if (Either.isLeft(encoded)) {
+          const { message, path } = describeParseError(encoded.left)
+          const error = new InvalidRequestError({ operation: name, path, message })
+          span.attribute("rpc.response.code", responseCode(error))
+          return Effect.fail(error)
+        }
+        const body = HttpBody.text(JSON.stringify(encoded.right), "application/json")
+        const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
+        const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
+        const attemptMillis = Duration.toMillis(
+          options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
+        )
+        return Effect.withParentSpan(
+          Effect.clockWith((clock) => attempts(span, clock, body, policy, budgetMillis, attemptMillis)),
+          span
+        )
+      })
+    )
 }
 
 /** The item type of a List response: the element type of its one array field. */
