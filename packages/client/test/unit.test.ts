@@ -175,6 +175,24 @@ describe("errors", () => {
     }))
 })
 
+describe("a call is a description", () => {
+  it.effect("nothing is sent until the effect runs, and each run sends its own request with its own deadline", () =>
+    Effect.gen(function*() {
+      const fake = makeFake([{ status: 200, body: resource }])
+      const layer = clientLayer(fake)
+      const service = yield* Effect.provide(Services.ResourceService, layer)
+      const call = service.getResource({ id: "resource_1" }, { timeout: "3 seconds" })
+      expect(fake.seen).toHaveLength(0)
+      yield* Effect.provide(call, layer)
+      yield* TestClock.adjust("1 second")
+      yield* Effect.provide(call, layer)
+      expect(fake.seen).toHaveLength(2)
+      expect(fake.seen.map((r) => r.body)).toEqual([{ id: "resource_1" }, { id: "resource_1" }])
+      expect(fake.seen.map((r) => r.headers["connect-timeout-ms"])).toEqual(["3000", "3000"])
+      expect(fake.seen[1]!.at - fake.seen[0]!.at).toBe(1000)
+    }))
+})
+
 
 describe("retries (TestClock)", () => {
   it.effect("a read retries transient errors with the default backoff (2 retries, 500 ms then 1 s, jittered)", () =>
