@@ -160,6 +160,22 @@ export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>
 /**
  * The error channel of every client method.
  *
+ * @example
+ * ```ts
+ * import { Services } from "@data-access/client"
+ * import { Effect, Option } from "effect"
+ *
+ * // a resource that does not exist is `None`; every other error stays in the error channel
+ * const findResource = (id: string) =>
+ *   Effect.gen(function*() {
+ *     const resources = yield* Services.ResourceService
+ *     const { resource } = yield* resources.getResource({ id })
+ *     return Option.some(resource)
+ *   }).pipe(
+ *     Effect.catchTag("ConnectError", (error) => error.code === "not_found" ? Effect.succeedNone : Effect.fail(error))
+ *   )
+ * ```
+ *
  * @since 0.1.0
  * @category models
  */
@@ -252,6 +268,20 @@ export const isRetryableWrite = (error: ClientError): boolean => {
 /**
  * Whether an error may be retried for an operation: reads use `isRetryableRead`, writes
  * `isRetryableWrite`.
+ *
+ * @example
+ * ```ts
+ * import { ClientError, Services } from "@data-access/client"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const resources = yield* Services.ResourceService
+ *   return yield* resources.getResource({ id: "resource_01h45ytscbebyvny4gc8cr8ma2" })
+ * }).pipe(
+ *   // a read is safe to retry (`true`); pass `false` for a create or an update
+ *   Effect.tapError((error) => Effect.logWarning(ClientError.isRetryable(error, true) ? "transient: try later" : "permanent", error))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category retries

@@ -15,6 +15,23 @@ import * as internal from "./internal/client.js"
  * Follows cursors from page to page: `fetchPage(undefined)` first, then `fetchPage(nextCursor)`
  * until `nextCursor` is `""`. Fails with `CursorRepeatedError` if a cursor repeats.
  *
+ * @example
+ * ```ts
+ * import { Paging, Services } from "@data-access/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * // every native user of a resource, 200 a page, from the plain List call (what
+ * // `listNativeUsersStream` does; `pages` fits any cursor-paged source)
+ * const nativeUsers = (resourceId: string) =>
+ *   Stream.unwrap(Effect.gen(function*() {
+ *     const resources = yield* Services.ResourceService
+ *     return Paging.pages("ResourceService/ListNativeUsers", (cursor) =>
+ *       resources.listNativeUsers({ resourceId, limit: 200, ...(cursor === undefined ? {} : { cursor }) }).pipe(
+ *         Effect.map((page) => ({ items: page.nativeUsers, nextCursor: page.listMetadata.nextCursor }))
+ *       ))
+ *   }))
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */

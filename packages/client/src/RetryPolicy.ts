@@ -14,6 +14,19 @@ import type { ClientError } from "./ClientError.js"
  * A retry policy: a `Schedule` whose input is the error of the failed attempt. Any `Schedule`
  * that accepts a `ClientError` (or `unknown`) fits, e.g. `Schedule.recurs(3)`.
  *
+ * @example
+ * ```ts
+ * import { RetryPolicy, Services } from "@data-access/client"
+ * import { Effect, Schedule } from "effect"
+ *
+ * // a fixed 1 s wait, at most 3 retries, for one call
+ * const everySecond: RetryPolicy.RetryPolicy = Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(3)))
+ * const program = Effect.gen(function*() {
+ *   const resources = yield* Services.ResourceService
+ *   return yield* resources.getResource({ id: "resource_01h45ytscbebyvny4gc8cr8ma2" }, { retryPolicy: everySecond })
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category models
  */
@@ -42,6 +55,19 @@ export interface ExponentialOptions {
  * Exponential backoff: `base`, `base * factor`, ... capped at `cap`, optionally jittered, at most
  * `retries` retries.
  *
+ * @example
+ * ```ts
+ * import { DataAccessClient, RetryPolicy } from "@data-access/client"
+ * import { Redacted } from "effect"
+ *
+ * // every call of this client: up to 5 retries, waiting 200 ms, 400 ms, ... at most 5 s
+ * const Client = DataAccessClient.layer({
+ *   baseUrl: "https://api.example.com",
+ *   apiKey: Redacted.make("key"),
+ *   retryPolicy: RetryPolicy.exponential({ retries: 5, base: "200 millis", cap: "5 seconds" })
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -65,6 +91,18 @@ export const defaultPolicy: RetryPolicy = exponential()
 
 /**
  * Never retry.
+ *
+ * @example
+ * ```ts
+ * import { RetryPolicy, Services } from "@data-access/client"
+ * import { Effect } from "effect"
+ *
+ * // this call only: one attempt, no retry, whatever the layer's policy
+ * const program = Effect.gen(function*() {
+ *   const resources = yield* Services.ResourceService
+ *   return yield* resources.getResource({ id: "resource_01h45ytscbebyvny4gc8cr8ma2" }, { retryPolicy: RetryPolicy.none })
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category constructors

@@ -103,7 +103,26 @@ export class PermissionsService extends Context.Tag("@data-access/client/Permiss
 export class PoliciesService extends Context.Tag("@data-access/client/PoliciesService")<PoliciesService, ServiceClient<"PoliciesService">>() {}
 /** @since 0.1.0 @category tags */
 export class PolicyDataLoaderService extends Context.Tag("@data-access/client/PolicyDataLoaderService")<PolicyDataLoaderService, ServiceClient<"PolicyDataLoaderService">>() {}
-/** @since 0.1.0 @category tags */
+/**
+ * The client of the API's `ResourceService`, provided by `DataAccessClient.layer`.
+ *
+ * @example
+ * ```ts
+ * import { Services } from "@data-access/client"
+ * import { Effect, Stream } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const resources = yield* Services.ResourceService
+ *   const { resource } = yield* resources.getResource({ id: "resource_01h45ytscbebyvny4gc8cr8ma2" })
+ *   yield* resources.listNativeUsersStream({ resourceId: resource.id }, { pageSize: 50 }).pipe(
+ *     Stream.runForEach((user) => Effect.log(user.username))
+ *   )
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category tags
+ */
 export class ResourceService extends Context.Tag("@data-access/client/ResourceService")<ResourceService, ServiceClient<"ResourceService">>() {}
 /** @since 0.1.0 @category tags */
 export class SatelliteService extends Context.Tag("@data-access/client/SatelliteService")<SatelliteService, ServiceClient<"SatelliteService">>() {}
