@@ -116,6 +116,24 @@ export interface FaultRule extends Schema.Schema.Type<typeof FaultRule> {}
 /**
  * A fault plan: rules checked in order on every request to a known operation.
  *
+ * @example
+ * ```ts
+ * import { Faults, ReferenceServer } from "@data-access/reference-server"
+ * import { Effect } from "effect"
+ *
+ * // GetResource answers 300 ms late; ListNativeUsers repeats an item across pages, twice
+ * const plan: Faults.FaultPlan = {
+ *   rules: [
+ *     { methods: ["GetResource"], fault: { _tag: "Latency", millis: 300 } },
+ *     { methods: ["ListNativeUsers"], fault: { _tag: "Violation", name: "paging-duplicates" }, times: 2 }
+ *   ]
+ * }
+ * const program = Effect.scoped(Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.start({ faults: plan })
+ *   yield* server.setFaults(Faults.none) // a faithful server again
+ * }))
+ * ```
+ *
  * @since 0.1.0
  * @category models
  */

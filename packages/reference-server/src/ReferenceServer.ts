@@ -323,6 +323,21 @@ const nodeApp = (handle: Core["handle"], lifecycle: { readonly closing: boolean 
  * Starts the server on a port (0: an ephemeral one) inside the current scope; closing the scope
  * stops it after the requests in flight have been answered.
  *
+ * @example
+ * ```ts
+ * import { DataAccessClient, Services } from "@data-access/client"
+ * import { ReferenceServer } from "@data-access/reference-server"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.start() // an ephemeral loopback port, demo data
+ *   const Client = DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!) })
+ *   const read = Effect.flatMap(Services.ResourceService, (resources) => resources.getResource({ id: server.knownIds.resources[0]! }))
+ *   return yield* read.pipe(Effect.provide(Client))
+ * }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)) // the server stops with the scope
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -392,6 +407,21 @@ const bodyBytes = (request: import("@effect/platform/HttpClientRequest").HttpCli
 /**
  * An `HttpClient` that calls the server in process, without a socket, and the server itself
  * (`InProcess`: url `http://reference.invalid`).
+ *
+ * @example
+ * ```ts
+ * import { DataAccessClient, Services } from "@data-access/client"
+ * import { ReferenceServer } from "@data-access/reference-server"
+ * import { Effect, Layer, Redacted } from "effect"
+ *
+ * const Client = DataAccessClient.layer({ baseUrl: "http://reference.invalid", apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY) })
+ * const program = Effect.gen(function*() {
+ *   const server = yield* ReferenceServer.InProcess
+ *   const resources = yield* Services.ResourceService
+ *   return yield* resources.getResource({ id: server.knownIds.resources[0]! })
+ * })
+ * program.pipe(Effect.provide(Client.pipe(Layer.provideMerge(ReferenceServer.layerHttpClient()))))
+ * ```
  *
  * @since 0.1.0
  * @category layers
