@@ -605,6 +605,24 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
  * `RunError` when the run cannot be made (bad options, target unreachable, key not accepted).
  * It uses the wall clock even inside `it.effect` (whose `TestClock` would stall the waits).
  *
+ * @example
+ * ```ts
+ * import { ContractTests, Report } from "@data-access/contract-tests"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const program = ContractTests.run({
+ *   baseUrl: "https://staging.example.com",
+ *   apiKey: Redacted.make("key"),
+ *   examples: 20,
+ *   readOnly: true // no Create or Update request
+ * }).pipe(
+ *   Effect.tap((report) => Effect.log(Report.toTerminal(report))),
+ *   Effect.map(Report.exitCode),
+ *   Effect.provide(NodeHttpClient.layerUndici)
+ * )
+ * ```
+ *
  * @since 0.1.0
  * @category running
  */

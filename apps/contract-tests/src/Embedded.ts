@@ -27,6 +27,23 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
  * Starts the reference server and runs against it. The server's known ids are the fixtures; the
  * default rate is unlimited.
  *
+ * @example
+ * ```ts
+ * import { Embedded } from "@data-access/contract-tests"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * // a server that accepts any API key: the `auth` check must report it
+ * const program = Embedded.run({
+ *   examples: 10,
+ *   server: { faults: { rules: [{ fault: { _tag: "Violation", name: "auth-ignored" } }] } }
+ * }).pipe(
+ *   Effect.map((report) => report.findings.filter((finding) => finding.check === "auth")),
+ *   Effect.scoped,
+ *   Effect.provide(NodeHttpClient.layerUndici)
+ * )
+ * ```
+ *
  * @since 0.1.0
  * @category running
  */
