@@ -5,12 +5,17 @@
  * ```ts
  * import { ContractTests } from "@data-access/contract-tests"
  * import { NodeHttpClient } from "@effect/platform-node"
- * import { Redacted } from "effect"
+ * import { expect, it } from "@effect/vitest"
+ * import { Config, Effect } from "effect"
  *
- * const report = yield* ContractTests.run({ baseUrl, apiKey: Redacted.make(key), examples: 20 }).pipe(
- *   Effect.provide(NodeHttpClient.layerUndici)
+ * it.live("staging meets the contract", () =>
+ *   Effect.gen(function* () {
+ *     const baseUrl = yield* Config.string("DATA_ACCESS_BASE_URL")
+ *     const apiKey = yield* Config.redacted("DATA_ACCESS_API_KEY")
+ *     const report = yield* ContractTests.run({ baseUrl, apiKey, examples: 20, readOnly: true })
+ *     expect(report.findings).toEqual([])
+ *   }).pipe(Effect.provide(NodeHttpClient.layerUndici))
  * )
- * expect(report.findings).toEqual([])
  * ```
  *
  * @since 0.1.0
