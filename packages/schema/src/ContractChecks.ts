@@ -46,12 +46,13 @@ export const checks = [
   { id: "valid-accepted", meaning: "valid generated requests (also with unknown fields, referencing existing objects) are accepted with 200, never rejected", severity: "major" },
   { id: "invalid-rejected", meaning: "requests breaking one rule of the interface are rejected with invalid_argument", severity: "major" },
   { id: "auth", meaning: "a missing, empty or wrong key is unauthenticated on every operation", severity: "critical" },
-  { id: "protocol", meaning: "other methods 405 with `Allow: POST`, unknown routes 404 unimplemented, CreatePermission without `Connect-Protocol-Version` invalid_argument, 415 for other content types", severity: "major" },
-  { id: "create-echo", meaning: "creates echo what was sent, and never echo secrets", severity: "critical" },
+  { id: "protocol", meaning: "other methods 405 with `Allow: POST`, unknown routes 404 unimplemented, CreatePermission without `Connect-Protocol-Version` invalid_argument, 415 for other content types, bodies up to 1 MiB served, deadlines as Connect says", severity: "major" },
+  { id: "create-echo", meaning: "creates return the object made from what was sent (the linked identity included)", severity: "critical" },
+  { id: "secrets", meaning: "no error body carries the value of a secret field that was sent", severity: "critical" },
   { id: "update-semantics", meaning: "only sent fields change, `updatedAt` moves forward, a later read shows the change", severity: "major" },
-  { id: "paging", meaning: "`count` equals the items and never exceeds `limit`; walking all pages returns every item once and ends; `order` respected", severity: "major" },
-  { id: "search-filter", meaning: "`search` and `filter` return only (and all) matching items", severity: "major" },
-  { id: "stable-reads", meaning: "the same Get twice gives the same object", severity: "minor" }
+  { id: "paging", meaning: "`count` equals the items and never exceeds `limit`; walking all pages returns every item once and ends; `nextCursor`, `after` / `before` and `order` as decided", severity: "major" },
+  { id: "search-filter", meaning: "`search`, `filter`, `spaceId` and `keyId` return only (and all) matching items, under any choice a faithful server may make", severity: "major" },
+  { id: "stable-reads", meaning: "a Get returns the object it names, the same twice", severity: "minor" }
 ] as const satisfies ReadonlyArray<{ readonly id: string; readonly meaning: string; readonly severity: Severity }>
 
 /**

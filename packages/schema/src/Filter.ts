@@ -130,18 +130,13 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
       override: true
     })
   })
+  // `value` is absent for `empty` / `not_empty`; for the others the documents do not say that
+  // it is required, so an absent value reads as the empty string.
   const ConditionSchema = Schema.Struct({
     key: Key,
     operator: Operator,
     value: opt(StringValue)
   })
-    .pipe(
-      Schema.filter((c) =>
-        valueless.has(c.operator) || c.value !== undefined
-          ? undefined
-          : { path: ["value"], message: `operator ${c.operator} needs a value` }
-      )
-    )
     .annotations({ identifier: `${identifier}Condition` })
   const self: Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> = Schema.Union(
     Schema.Struct({ field: ConditionSchema }),

@@ -147,7 +147,8 @@ export const ListScenarioMonitorsRequest = Schema.Struct(listFields).annotations
 export const CreateNativeUserIdentityLinkRequest = Schema.Struct({
   nativeUserId: NonEmptyString,
   identityId: NonEmptyString,
-  identityType: IdentityType,
+  // A request enum with no empty value: a faithful server may require it or default it (section 10).
+  identityType: opt(IdentityType),
   terminationProtection: opt(Schema.Boolean)
 }).annotations({ identifier: "CreateNativeUserIdentityLinkRequest" })
 

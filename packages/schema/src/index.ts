@@ -15,6 +15,11 @@ export * as ConnectError from "./ConnectError.js"
  */
 export * as ContractChecks from "./ContractChecks.js"
 /**
+ * @since 0.2.0
+ * @category modules
+ */
+export * as ContractRules from "./ContractRules.js"
+/**
  * @since 0.1.0
  * @category modules
  */

@@ -254,6 +254,18 @@ const valueOf = (v: string) => ({
 })
 
 describe("reading requests", () => {
+  // decisions.md section 10: formats "not shown", absent request enums and a condition without a
+  // value are choices of each server; the schema holds only the musts, so it accepts them.
+  it("accepts what only a server's own choices could reject", () => {
+    const schedule = { resourceId: "r", nativeUserId: "n", schedule: "weekly" }
+    expect(decode(Requests.CreateDataDiscoveryConfigurationRequest, schedule)).toEqual(schedule)
+    const loader = { name: "n", key: "k", workerCode: "print(1)", workerSchedule: "every 5 minutes" }
+    expect(decode(Requests.CreatePolicyDataLoaderRequest, loader)).toEqual(loader)
+    const link = { nativeUserId: "n", identityId: "g" }
+    expect(decode(Requests.CreateNativeUserIdentityLinkRequest, link)).toEqual(link)
+    const filter = { field: { key: "name", operator: "equals" } }
+    expect(decode(Requests.ListSatellitesRequest, { limit: 1, filter })).toEqual({ limit: 1, filter })
+  })
   it("null means not set and unknown fields are ignored", () => {
     expect(
       decode(Requests.ListSatellitesRequest, {
@@ -444,13 +456,6 @@ describe("reading requests", () => {
       "at least 9 characters"
     ],
     [
-      "a workerSchedule of five fields",
-      Requests.CreatePolicyDataLoaderRequest,
-      { ...pdl, workerSchedule: "*/5 * * * *" },
-      ["workerSchedule"],
-      "six-field cron"
-    ],
-    [
       "an empty workerCode",
       Requests.CreatePolicyDataLoaderRequest,
       { ...pdl, workerCode: "" },
@@ -505,13 +510,6 @@ describe("reading requests", () => {
       { resourceId: "r", nativeUserId: "n", schedule: "6h", deletionPolicy: "purge" },
       ["deletionPolicy"],
       `actual "purge"`
-    ],
-    [
-      "a schedule that is neither 6h..24h nor cron",
-      Requests.CreateDataDiscoveryConfigurationRequest,
-      { resourceId: "r", nativeUserId: "n", schedule: "weekly" },
-      ["schedule"],
-      "must be 6h, 12h, 18h, 24h or a five-field cron expression"
     ],
     [
       "a BI api key that is empty",
@@ -610,20 +608,6 @@ describe("reading requests", () => {
       { ...listOk, filter: { field: { key: "name", operator: "like", value: valueOf("x") } } },
       ["filter", "field", "operator"],
       `actual "like"`
-    ],
-    [
-      "a condition without a value for equals",
-      Requests.ListSatellitesRequest,
-      { ...listOk, filter: { field: { key: "name", operator: "equals" } } },
-      ["filter", "field", "value"],
-      "operator equals needs a value"
-    ],
-    [
-      "a condition with a null value for starts_with",
-      Requests.ListSatellitesRequest,
-      { ...listOk, filter: { field: { key: "name", operator: "starts_with", value: null } } },
-      ["filter", "field", "value"],
-      "operator starts_with needs a value"
     ],
     [
       "a value that is not a StringValue",

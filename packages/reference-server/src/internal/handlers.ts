@@ -246,11 +246,13 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
       const nativeUser = yield* ctx.store.get("nativeUsers", req.nativeUserId)
       if (nativeUser === undefined) return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       const identity: Mutable = {}
-      if (req.identityType === "group") {
+      // An absent identityType takes the first listed value (decisions.md section 10).
+      const identityType = req.identityType ?? "user"
+      if (identityType === "group") {
         const group = yield* ctx.store.get("groups", req.identityId)
         if (group === undefined) return yield* notFound("identityId", "group", req.identityId)
         identity.group = group
-      } else if (req.identityType === "user") {
+      } else if (identityType === "user") {
         const user = yield* ctx.store.get("users", req.identityId)
         if (user === undefined) return yield* notFound("identityId", "user", req.identityId)
         identity.user = { id: user.id, email: user.email, username: user.username }

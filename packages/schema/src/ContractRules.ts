@@ -1,0 +1,622 @@
+/**
+ * The rules a server of this API must follow, as data: every must of `interface.md` and
+ * `decisions.md` (sections 1 to 9), each with the sentence that makes it a must, the contract
+ * check that tests it and the reference server's violation that breaks it.
+ *
+ * A contract-test finding always names one of these rules, so every finding rests on a quoted
+ * must. What the documents leave open (decisions.md section 10) is not a rule: `latitude` lists
+ * those choices, and `notes` the observations about them that are reported but never fail a run.
+ *
+ * @since 0.2.0
+ */
+import type { CheckId } from "./ContractChecks.js"
+
+/**
+ * Where a rule is written: the document, its section and a verbatim quote (whitespace may differ).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Source {
+  readonly doc: "interface.md" | "decisions.md"
+  readonly section: string
+  readonly quote: string
+}
+
+/**
+ * One must.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Rule {
+  readonly id: RuleId
+  /** The must, in one sentence. */
+  readonly must: string
+  readonly source: Source
+  /** The contract check whose findings report a break of this rule. */
+  readonly check: CheckId
+  /** The reference server's violation (`Faults.violations`) that breaks it. */
+  readonly violation: string
+}
+
+const i = (section: string, quote: string): Source => ({ doc: "interface.md", section, quote })
+const d = (section: string, quote: string): Source => ({ doc: "decisions.md", section, quote })
+
+/**
+ * Every rule, grouped by check in report order.
+ *
+ * @since 0.2.0
+ * @category rules
+ */
+export const rules = [
+  // no-server-errors
+  {
+    id: "errors.no-internal-for-client-faults",
+    must: "A request, valid or not, never gets a 5xx or a dropped connection: bad input is invalid_argument, unknown fields are ignored.",
+    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    check: "no-server-errors",
+    violation: "server-error-on-unknown-field"
+  },
+  // success-shape
+  {
+    id: "wire.success",
+    must: "A success is HTTP 200 with `Content-Type: application/json` and a JSON object body.",
+    source: d("1. Wire rules", "HTTP 200, `Content-Type: application/json`, body the response object."),
+    check: "success-shape",
+    violation: "success-content-type"
+  },
+  // error-shape
+  {
+    id: "errors.connect-body",
+    must: "Every non-200 answer (but 405 and 415) carries a Connect error body with a known `code`.",
+    source: d("2. Errors", "Every non-200 response carries a Connect error body"),
+    check: "error-shape",
+    violation: "invalid-error-body"
+  },
+  {
+    id: "errors.status-agrees",
+    must: "The HTTP status of an error is the one the Connect mapping gives its code.",
+    source: d("2. Errors", "The 16 codes and their HTTP statuses (current Connect mapping)"),
+    check: "error-shape",
+    violation: "wrong-status-for-code"
+  },
+  {
+    id: "errors.unknown-id",
+    must: "A Get or Update whose id names nothing is not_found.",
+    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    check: "error-shape",
+    violation: "unknown-id-invalid"
+  },
+  {
+    id: "errors.unknown-reference",
+    must: "A Create (or UpdateSatellite) whose referenced id names nothing, or CreateHumanUserPassword for an unknown user, is not_found.",
+    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    check: "error-shape",
+    violation: "unknown-reference-accepted"
+  },
+  // secrets
+  {
+    id: "secrets.not-in-errors",
+    must: "No error message or body carries the value of a secret field of the request.",
+    source: d("8. Secrets", "no log line, span attribute, error message or report may print them"),
+    check: "secrets",
+    violation: "secret-in-error"
+  },
+  // response-schema
+  {
+    id: "response.schema",
+    must: "A success body has the operation's wrapper and fields with their types, enum values and ranges; `id` and min-length-1 fields are present.",
+    source: d("1. Wire rules", "Fields that the interface marks min length 1 (and `id` everywhere) are always present."),
+    check: "response-schema",
+    violation: "missing-required-field"
+  },
+  {
+    id: "response.field-types",
+    must: "Every field of a response has its JSON type: strings, booleans, int32 numbers, objects, arrays.",
+    source: i("Resources and their fields", "Types: string, boolean, integer, timestamp (RFC 3339 string), object, array."),
+    check: "response-schema",
+    violation: "wrong-field-type"
+  },
+  {
+    id: "timestamps.utc-z",
+    must: "Timestamps in responses are RFC 3339 in UTC with the suffix `Z`.",
+    source: i("What the service does", "A parser accepts other offsets; a serializer always writes `Z`."),
+    check: "response-schema",
+    violation: "non-utc-timestamp"
+  },
+  {
+    id: "timestamps.fraction-digits",
+    must: "Timestamps in responses have 0, 3, 6 or 9 fractional digits.",
+    source: d("1. Wire rules", "Writers emit 0, 3, 6 or 9 fractional digits."),
+    check: "response-schema",
+    violation: "timestamp-fraction-digits"
+  },
+  {
+    id: "int64.as-string",
+    must: "`relativeTime` (int64) is written as a JSON string.",
+    source: d("1. Wire rules", "`relativeTime` (saved log query) is int64: written as a JSON string (`\"3600\"`)"),
+    check: "response-schema",
+    violation: "int64-as-number"
+  },
+  // timestamps
+  {
+    id: "timestamps.past",
+    must: "`createdAt` and `updatedAt` are earlier than the time of the response.",
+    source: i("What the service does", "Every `createdAt` and `updatedAt` value is a timestamp earlier than the time of the response."),
+    check: "timestamps",
+    violation: "created-at-in-future"
+  },
+  {
+    id: "timestamps.expires-future",
+    must: "`expiresAt` of a new human user password is later than the time of the response.",
+    source: i("Resources and their fields", "| expiresAt | timestamp | later than the time of the response |"),
+    check: "timestamps",
+    violation: "expires-at-in-past"
+  },
+  // valid-accepted
+  {
+    id: "wire.unknown-fields-ignored",
+    must: "Unknown request fields are ignored, not rejected.",
+    source: d("1. Wire rules", "Ignored by the server (proto3 JSON discards unknown fields)."),
+    check: "valid-accepted",
+    violation: "rejects-unknown-field"
+  },
+  {
+    id: "wire.snake-case",
+    must: "Request field names are accepted in lowerCamelCase and in snake_case.",
+    source: d("1. Wire rules", "lowerCamelCase; a server also accepts the snake_case form (`resource_id`)."),
+    check: "valid-accepted",
+    violation: "rejects-snake-case"
+  },
+  {
+    id: "wire.null-is-unset",
+    must: "`null` for a request field means not set, as if it were absent.",
+    source: d("1. Wire rules", "Means \"not set\", the same as an absent field."),
+    check: "valid-accepted",
+    violation: "rejects-null"
+  },
+  {
+    id: "lists.limit-accepted",
+    must: "Every `limit` from 1 to 500 is accepted.",
+    source: d("3. Lists", "1 to 500; 0, negative, above 500 or absent is invalid_argument."),
+    check: "valid-accepted",
+    violation: "limit-off-by-one"
+  },
+  // invalid-rejected
+  {
+    id: "fields.min-length",
+    must: "A string under its min length (1, or 9 for `workerSchedule`) is invalid_argument.",
+    source: i("Limits", "| minimum string length 1 | the create-request fields marked above"),
+    check: "invalid-rejected",
+    violation: "ignored-min-length"
+  },
+  {
+    id: "lists.limit-range",
+    must: "A `limit` of 0, negative, above 500 or absent is invalid_argument.",
+    source: d("3. Lists", "1 to 500; 0, negative, above 500 or absent is invalid_argument."),
+    check: "invalid-rejected",
+    violation: "ignored-limit-range"
+  },
+  {
+    id: "fields.enum",
+    must: "A value outside an enum (`status`, `order`, `identityType`, `searchFields`...) is invalid_argument.",
+    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    check: "invalid-rejected",
+    violation: "ignored-enum"
+  },
+  {
+    id: "fields.json-type",
+    must: "A field of the wrong JSON type (a string for a number, a number for a string, a fraction for an int32...) is invalid_argument.",
+    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    check: "invalid-rejected",
+    violation: "ignored-json-type"
+  },
+  {
+    id: "fields.required",
+    must: "A required request field that is missing (or `null`) is invalid_argument.",
+    source: d("6. Request fields the interface does not show", "Request fields (required unless marked optional)"),
+    check: "invalid-rejected",
+    violation: "ignored-required"
+  },
+  {
+    id: "fields.one-of",
+    must: "CreateHumanUserPassword with none or two of `email`, `username`, `id` is invalid_argument.",
+    source: d("6. Request fields the interface does not show", "None, or two at once: invalid_argument."),
+    check: "invalid-rejected",
+    violation: "ignored-one-of"
+  },
+  {
+    id: "fields.connector-name",
+    must: "A CreateConnector `name` outside 3 to 63 characters of `0-9`, `a-z` and `-` is invalid_argument.",
+    source: d("6. Request fields the interface does not show", "`name` (3 to 63 characters, `^[0-9a-z-]+$`)"),
+    check: "invalid-rejected",
+    violation: "ignored-connector-name-pattern"
+  },
+  {
+    id: "wire.empty-body",
+    must: "A zero-length body is invalid_argument.",
+    source: d("1. Wire rules", "a zero-length body is rejected (`invalid_argument`)"),
+    check: "invalid-rejected",
+    violation: "empty-body-accepted"
+  },
+  {
+    id: "wire.json-object-body",
+    must: "A body that is not a JSON object (malformed JSON, an array, a string) is invalid_argument.",
+    source: d("1. Wire rules", "`POST`, `Content-Type: application/json`, body a JSON object."),
+    check: "invalid-rejected",
+    violation: "non-object-body-accepted"
+  },
+  {
+    id: "lists.unknown-cursor",
+    must: "A cursor the server never gave is invalid_argument.",
+    source: d("3. Lists", "An unknown cursor is invalid_argument."),
+    check: "invalid-rejected",
+    violation: "unknown-cursor-accepted"
+  },
+  {
+    id: "filter.unknown-key",
+    must: "A filter with an unknown `key` or `operator` is invalid_argument.",
+    source: d("3. Lists", "An unknown key or operator is invalid_argument."),
+    check: "invalid-rejected",
+    violation: "unknown-filter-key-accepted"
+  },
+  {
+    id: "filter.group-not-empty",
+    must: "A filter group with no filters is invalid_argument.",
+    source: d("3. Lists", "(at least one)"),
+    check: "invalid-rejected",
+    violation: "empty-group-accepted"
+  },
+  // auth
+  {
+    id: "auth.key-required",
+    must: "A missing, empty or unknown `X-API-KEY` is unauthenticated (401) on every operation.",
+    source: d("2. Errors", "| `X-API-KEY` missing, empty, or not a known key | unauthenticated |"),
+    check: "auth",
+    violation: "auth-ignored"
+  },
+  // protocol
+  {
+    id: "protocol.method",
+    must: "Another HTTP method than POST is 405 with `Allow: POST`.",
+    source: d("1. Wire rules", "`405`, with an `Allow: POST` header."),
+    check: "protocol",
+    violation: "wrong-method-accepted"
+  },
+  {
+    id: "protocol.unknown-route",
+    must: "An unknown service or method is 404 with the Connect code unimplemented.",
+    source: d("1. Wire rules", "`404` with Connect code `unimplemented`."),
+    check: "protocol",
+    violation: "unknown-route-wrong-code"
+  },
+  {
+    id: "protocol.content-type",
+    must: "Another content type than `application/json` is 415.",
+    source: d("1. Wire rules", "| Wrong content type | `415`. |"),
+    check: "protocol",
+    violation: "content-type-ignored"
+  },
+  {
+    id: "protocol.version-header",
+    must: "CreatePermission without `Connect-Protocol-Version: 1` is invalid_argument.",
+    source: d("2. Errors", "| `Connect-Protocol-Version` missing or not `1` on CreatePermission | invalid_argument |"),
+    check: "protocol",
+    violation: "version-header-ignored"
+  },
+  {
+    id: "protocol.body-limit",
+    must: "A body of up to 1 MiB is not refused for its size; a body refused for its size is resource_exhausted.",
+    source: d("10. Latitude: where a faithful server may choose", "be any size of at least 1 MiB; above it, resource_exhausted."),
+    check: "protocol",
+    violation: "small-body-limit"
+  },
+  {
+    id: "protocol.deadline",
+    must: "A call whose `Connect-Timeout-Ms` deadline passes answers deadline_exceeded (or succeeds when it finished first).",
+    source: d("2. Errors", "| The deadline from `Connect-Timeout-Ms` passed | deadline_exceeded |"),
+    check: "protocol",
+    violation: "deadline-wrong-code"
+  },
+  // create-echo
+  {
+    id: "echo.create",
+    must: "A create returns the complete object, with the values it was sent.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "create-echo",
+    violation: "create-not-echoed"
+  },
+  {
+    id: "echo.identity-group",
+    must: "CreateNativeUserIdentityLink with `identityType: group` returns the linked group.",
+    source: d("6. Request fields the interface does not show", "The response of CreateNativeUserIdentityLink names the linked identity: `group` when `identityType` is `group`"),
+    check: "create-echo",
+    violation: "identity-link-wrong-group"
+  },
+  // update-semantics
+  {
+    id: "updates.apply",
+    must: "An update changes the fields it sends, and a later read shows the change.",
+    source: d("4. Updates", "Update requests change only the fields present in the request"),
+    check: "update-semantics",
+    violation: "update-ignored"
+  },
+  {
+    id: "updates.partial",
+    must: "An update leaves every field it does not send as it is.",
+    source: d("4. Updates", "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."),
+    check: "update-semantics",
+    violation: "update-clears-unsent"
+  },
+  {
+    id: "updates.null-unchanged",
+    must: "A field sent as `null` in an update stays as it is.",
+    source: d("4. Updates", "absent or `null` leaves a field as it is."),
+    check: "update-semantics",
+    violation: "update-null-clears"
+  },
+  {
+    id: "updates.stored",
+    must: "What an update returns is what later reads show.",
+    source: d("4. Updates", "An update returns the whole object and moves `updatedAt` forward."),
+    check: "update-semantics",
+    violation: "update-not-stored"
+  },
+  {
+    id: "updates.updated-at",
+    must: "An update moves `updatedAt` forward.",
+    source: d("4. Updates", "An update returns the whole object and moves `updatedAt` forward."),
+    check: "update-semantics",
+    violation: "updated-at-not-moved"
+  },
+  // paging
+  {
+    id: "lists.count",
+    must: "`listMetadata.count` is the number of items in the page.",
+    source: d("3. Lists", "| `listMetadata.count` | Number of items in this page. |"),
+    check: "paging",
+    violation: "paging-count-mismatch"
+  },
+  {
+    id: "lists.limit-respected",
+    must: "A page holds at most `limit` items.",
+    source: i("Endpoints", "| limit | integer (int32) | at most 500 |"),
+    check: "paging",
+    violation: "limit-exceeded"
+  },
+  {
+    id: "lists.walk-once",
+    must: "Walking every page once yields every item exactly once, and ends.",
+    source: d("3. Lists", "walking every page once yields every item exactly once"),
+    check: "paging",
+    violation: "paging-duplicates"
+  },
+  {
+    id: "lists.walk-complete",
+    must: "Walking the pages misses no item.",
+    source: d("3. Lists", "Paging walks a stable snapshot order: walking every page once yields every item exactly once"),
+    check: "paging",
+    violation: "paging-skips"
+  },
+  {
+    id: "lists.next-cursor",
+    must: "`nextCursor` is set when more items follow, and empty or absent on the last page.",
+    source: d("3. Lists", "Set when more items follow; empty or absent on the last page."),
+    check: "paging",
+    violation: "next-cursor-on-last-page"
+  },
+  {
+    id: "lists.after-before",
+    must: "`after` / `before` are the ids of the last / first item of the page.",
+    source: d("3. Lists", "The id of the last / first item in this page (empty when the page is empty)."),
+    check: "paging",
+    violation: "after-before-swapped"
+  },
+  {
+    id: "lists.order",
+    must: "Items come by `createdAt` then `id`, ascending unless `order` is `desc`.",
+    source: d("3. Lists", "`asc` or `desc` (by `createdAt`, ties by `id`); absent means `asc`."),
+    check: "paging",
+    violation: "order-ignored"
+  },
+  // search-filter
+  {
+    id: "search.match",
+    must: "`search` returns the items whose `searchFields` contain the term, and only those.",
+    source: d("3. Lists", "Case-insensitive substring match against the fields named in `searchFields` (default: `name`)."),
+    check: "search-filter",
+    violation: "search-ignored"
+  },
+  {
+    id: "search.case-insensitive",
+    must: "`search` ignores case.",
+    source: d("3. Lists", "Case-insensitive substring match"),
+    check: "search-filter",
+    violation: "search-case-sensitive"
+  },
+  {
+    id: "search.fields",
+    must: "`search` looks in the fields named in `searchFields`, `name` when none is named.",
+    source: d("3. Lists", "against the fields named in `searchFields` (default: `name`)."),
+    check: "search-filter",
+    violation: "search-fields-ignored"
+  },
+  {
+    id: "filter.match",
+    must: "`filter` returns the items its conditions match, and only those.",
+    source: d("3. Lists", "A filter is either one condition or a group, nestable to any depth"),
+    check: "search-filter",
+    violation: "filter-ignored"
+  },
+  {
+    id: "filter.group-operator",
+    must: "A group `and` needs every filter to match, `or` at least one.",
+    source: d("3. Lists", "group: `{\"group\": {\"operator\": \"and\" | \"or\", \"filters\": [<filter>, ...]}}`"),
+    check: "search-filter",
+    violation: "filter-or-as-and"
+  },
+  {
+    id: "lists.space-scope",
+    must: "ListSatellites with `spaceId` returns only the satellites of that space.",
+    source: d("3. Lists", "Optional: only satellites of that space."),
+    check: "search-filter",
+    violation: "space-filter-ignored"
+  },
+  {
+    id: "keys.by-key-id",
+    must: "GetEncryptionKeysByKeyId returns the keys whose provider-side `keyId` is the one sent.",
+    source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
+    check: "search-filter",
+    violation: "key-id-ignored"
+  },
+  // stable-reads
+  {
+    id: "reads.named-object",
+    must: "A Get returns the object its id names.",
+    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    check: "stable-reads",
+    violation: "get-wrong-object"
+  },
+  {
+    id: "reads.stable",
+    must: "Reading an object changes nothing: two Gets with no update between return the same object.",
+    source: d("4. Updates", "An update returns the whole object and moves `updatedAt` forward."),
+    check: "stable-reads",
+    violation: "unstable-read"
+  }
+] as const satisfies ReadonlyArray<Omit<Rule, "id"> & { readonly id: string }>
+
+/**
+ * A rule id (`lists.count`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RuleId = (typeof rules)[number]["id"]
+
+/**
+ * Finds a rule by id.
+ *
+ * @since 0.2.0
+ * @category rules
+ */
+export const byId: ReadonlyMap<RuleId, Rule> = new Map(rules.map((r) => [r.id, r as Rule]))
+
+/**
+ * The rule of an id (every `RuleId` has one).
+ *
+ * @since 0.2.0
+ * @category rules
+ */
+export const get = (id: RuleId): Rule => byId.get(id)!
+
+/**
+ * Whether a string is a rule id.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isRuleId = (s: string): s is RuleId => byId.has(s as RuleId)
+
+/**
+ * One choice a faithful server may make where the documents are silent (a row of decisions.md
+ * section 10), and the reference server's switch that makes the other choice.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Latitude {
+  readonly name: string
+  readonly topic: string
+  /** What the reference server does by default. */
+  readonly byDefault: string
+  /** What it does with the switch on. */
+  readonly switched: string
+}
+
+const row = (name: string, topic: string, byDefault: string, switched: string): Latitude => ({ name, topic, byDefault, switched })
+
+/**
+ * The rows of decisions.md section 10, each with the reference server's two faithful choices.
+ *
+ * @since 0.2.0
+ * @category latitude
+ */
+export const latitude = [
+  row("strict-formats", "Formats that are \"not shown\"", "accepts any string of the required length", "validates `workerSchedule` (six-field cron), `schedule` (6h/12h/18h/24h or five-field cron), `key`, `code`, `workerCode`, `apiUrl`, `decryptorUri` and emails"),
+  row("string-limits", "Length and character limits of names and other strings", "accepts any length and any character", "rejects strings over 255 characters or with control characters (invalid_argument)"),
+  row("unique-names", "Uniqueness of names", "accepts duplicate names", "rejects a create whose name is taken with already_exists"),
+  row("require-enums", "Request enums with no empty value when absent", "applies the default (`status`: `draft`, others the first listed value)", "rejects the request (invalid_argument)"),
+  row("identity-any-kind", "`identityId` with `identityType: resource_hostname`", "names a connector hostname", "names an object of any kind"),
+  row("strict-time-filter", "Filter on `created_at` / `updated_at`", "compares a value that is not a timestamp as text", "rejects a value that is not an RFC 3339 timestamp (invalid_argument)"),
+  row("strict-filter-types", "String operators on non-string keys; `lower_than` / `greater_than` on booleans", "applies them to the value's JSON text", "rejects them (invalid_argument)"),
+  row("filter-case-insensitive", "Case of the string filter operators", "compares case-sensitively", "compares case-insensitively"),
+  row("reject-empty-filter", "An empty filter", "matches every item", "rejects it (invalid_argument)"),
+  row("parent-not-found", "A parent id that names nothing in a read", "answers an empty page / empty array", "answers not_found"),
+  row("return-secrets", "Secret fields in responses", "leaves them out", "returns the stored value"),
+  row("space-empty-ignored", "`spaceId: \"\"` on UpdateSatellite", "takes the satellite out of its space", "treats it as not set"),
+  row("cursor-bound", "A cursor used with another `filter`, `search`, `spaceId` or `order`", "continues the walk", "rejects it (invalid_argument)"),
+  row("body-before-auth", "A request that breaks several rules", "checks the key before the body", "checks the body before the key, and reports the last broken field rule"),
+  row("empty-protocol-bodies", "Body of the 405 and 415 answers", "a Connect error body", "empty"),
+  row("body-limit-1mib", "Body size limit", "4 MiB", "1 MiB"),
+  row("lenient-deadline", "A deadline so short that the call finishes first", "answers deadline_exceeded once the deadline passes, even if the work is done", "answers normally when the work finished, checking the deadline only before it starts"),
+  row("rate-limit-headers", "`X-Request-Id`, `X-Ratelimit-*` headers; rate limits", "sends `X-Request-Id`, no rate-limit headers", "sends `X-Ratelimit-Limit` / `-Remaining` / `-Reset`, no `X-Request-Id`"),
+  row("empty-page-meta", "Empty page `listMetadata.after` / `before`", "leaves them out", "writes `\"\"`"),
+  row("connect-get", "`binary` Connect codec, Connect GET, compression", "answers 415 / 405", "serves Connect GET (`?encoding=json&message=...`) and gzip request bodies")
+] as const satisfies ReadonlyArray<Latitude>
+
+/**
+ * A latitude switch name (`unique-names`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type LatitudeName = (typeof latitude)[number]["name"]
+
+/**
+ * The latitude switch names.
+ *
+ * @since 0.2.0
+ * @category latitude
+ */
+export const latitudeNames: ReadonlyArray<LatitudeName> = latitude.map((l) => l.name)
+
+/**
+ * An observation that is not a must: reported, never a failure.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface NoteKind {
+  readonly id: NoteId
+  readonly meaning: string
+  readonly source: Source
+}
+
+/**
+ * The kinds of notes a run may report.
+ *
+ * @since 0.2.0
+ * @category notes
+ */
+export const notes = [
+  {
+    id: "secret-returned",
+    meaning: "a response returns the value of a secret field (clients redact it either way)",
+    source: d("10. Latitude: where a faithful server may choose", "return the stored value, or leave it out. Clients redact it either way.")
+  },
+  {
+    id: "format-not-validated",
+    meaning: "a value outside the formats seen in use (section 7) was accepted",
+    source: d("10. Latitude: where a faithful server may choose", "Section 7 lists the values seen in use, not a grammar a server must enforce.")
+  }
+] as const satisfies ReadonlyArray<{ readonly id: string; readonly meaning: string; readonly source: Source }>
+
+/**
+ * A note kind id.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type NoteId = (typeof notes)[number]["id"]
