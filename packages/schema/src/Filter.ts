@@ -86,6 +86,7 @@ export interface ConditionEncoded<K extends string> {
  */
 export type Filter<K extends string> =
   | { readonly field: Condition<K> }
+  | Empty
   | {
       readonly group: {
         readonly operator: "and" | "or"
@@ -99,12 +100,34 @@ export type Filter<K extends string> =
  */
 export type FilterEncoded<K extends string> =
   | { readonly field: ConditionEncoded<K> }
+  | { readonly field?: null | undefined; readonly group?: null | undefined }
   | {
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [FilterEncoded<K>, ...Array<FilterEncoded<K>>]
       }
     }
+
+/**
+ * An empty filter: `{}`, or `field` and `group` both absent or `null`. The documents leave its
+ * meaning open (decisions.md section 10): a server may match every item or reject it.
+ *
+ * @since 0.2.0
+ * @category filters
+ */
+export interface Empty {
+  readonly field?: undefined
+  readonly group?: undefined
+}
+
+/**
+ * Whether a filter is empty (neither a condition nor a group).
+ *
+ * @since 0.2.0
+ * @category filters
+ */
+export const isEmpty = <K extends string>(filter: Filter<K>): filter is Empty =>
+  !("field" in filter && filter.field !== undefined) && !("group" in filter && filter.group !== undefined)
 
 /**
  * Operators that compare against no value.
@@ -151,7 +174,11 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
           })
         })
       })
-    })
+    }),
+    // Last: its type side (an object with no field) matches any object when encoding.
+    Schema.Struct({ field: Schema.optional(Schema.Null), group: Schema.optional(Schema.Null) }).pipe(
+      Schema.transform(Schema.Struct({}), { strict: false, decode: () => ({}), encode: () => ({}) })
+    )
   ).annotations({
     identifier,
     arbitrary: () => (fc) => {
@@ -202,7 +229,8 @@ export const evaluate = <K extends string>(
   get: (key: K) => string,
   compareTimestamps: (key: K, a: string, b: string) => number | undefined = () => undefined
 ): boolean => {
-  if ("group" in filter) {
+  if (isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
     const results = filter.group.filters.map((f) => evaluate(f, get, compareTimestamps))
     return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
   }

@@ -184,7 +184,7 @@ describe("generated values reach the boundaries", () => {
       r.filter === undefined ? [] : [r.filter]
     )
     expect(filters.some((f) => "field" in f)).toBe(true)
-    expect(filters.some((f) => "group" in f && f.group.filters.some((g) => "group" in g))).toBe(
+    expect(filters.some((f) => "group" in f && f.group?.filters.some((g) => "group" in g))).toBe(
       true
     )
   })
