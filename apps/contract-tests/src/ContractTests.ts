@@ -30,15 +30,17 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
-import { type KnownIds, Operations } from "@data-access/schema"
+import { ContractRules, type KnownIds, Operations } from "@data-access/schema"
 import * as Checks from "./Checks.js"
 import * as Curl from "./Curl.js"
 import { type Exchange, makeTarget, post, type Target } from "./internal/http.js"
 import { secretFieldNames } from "./internal/ast.js"
 import * as Inspect from "./internal/inspect.js"
-import type { Outcome } from "./internal/outcome.js"
+import { isNote, type Note, type Outcome } from "./internal/outcome.js"
 import { fromKnownIds, type Pools, poolOfOperation, poolOfIdentifier, requestPropertyNames } from "./internal/pools.js"
-import { type Context, globalSuites, type Op, type Suite, suitesOf } from "./internal/suites.js"
+import type { Context, Op, Suite } from "./internal/context.js"
+import { globalSuites, suitesOf } from "./internal/families/index.js"
+import * as Baseline from "./Baseline.js"
 import * as ReplayId from "./ReplayId.js"
 import type * as Report from "./Report.js"
 
@@ -85,6 +87,8 @@ export interface Options {
   readonly shrinkBudget?: number | undefined
   /** Run only the case of this replay id. */
   readonly replay?: string | undefined
+  /** Known findings: reported as known, not failing the run (see `Baseline`). */
+  readonly baseline?: Baseline.Baseline | undefined
   /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
   readonly progress?: ((line: string) => void) | undefined
 }
@@ -166,6 +170,7 @@ interface SuiteResult {
   readonly suite: Suite
   readonly counts: Map<Checks.CheckId, { passed: number; failed: number; skipped: number; reasons: Set<string> }>
   readonly findings: Array<Report.Finding>
+  readonly observations: Array<Report.Observation>
 }
 
 const selectList = (all: ReadonlyArray<string>, include: ReadonlyArray<string> | undefined, exclude: ReadonlyArray<string> | undefined) =>
@@ -272,8 +277,11 @@ const toFinding = (
           onNone: () => ({ _tag: "NoResponse" as const, error: scrub(e.transportError ?? "no response") }),
           onSome: (r) => ({ _tag: "Response" as const, status: r.status, contentType: r.headers["content-type"], body: scrub(Inspect.excerpt(r, 800)) })
         })
+  const rule = ContractRules.get(o.rule!)
   return {
     check: o.check,
+    rule: rule.id,
+    source: `${rule.source.doc} § ${rule.source.section}: “${rule.source.quote}”`,
     severity: Checks.byId.get(o.check)!.severity,
     operation: suite.method,
     cause: scrub(o.cause),
@@ -314,7 +322,20 @@ const runSuite = (
       return c
     }
     const checksOf = suite.checks.filter((c) => selected.has(c))
-    const result: SuiteResult = { suite, counts, findings: [] }
+    const result: SuiteResult = { suite, counts, findings: [], observations: [] }
+    const noted = new Set<string>()
+    const observe = (n: Note) => {
+      const key = `${n.note}\u0000${n.message}`
+      if (noted.has(key)) return
+      noted.add(key)
+      const e = n.exchange
+      result.observations.push({
+        note: n.note,
+        operation: suite.method,
+        message: scrub(n.message),
+        curl: e === undefined ? "" : scrub(Curl.render(baseUrl, e.request))
+      })
+    }
     if (suite.skip !== undefined) {
       for (const c of checksOf) {
         const x = cell(c)
@@ -344,11 +365,16 @@ const runSuite = (
       }
       const byCheck = new Map<Checks.CheckId, boolean>()
       const counted = new Set<string>()
-      for (const o of r.right) {
+      for (const v of r.right) {
+        if (isNote(v)) {
+          observe(v)
+          continue
+        }
+        const o: Outcome = v
         if (!selected.has(o.check)) continue
         byCheck.set(o.check, (byCheck.get(o.check) ?? true) && o.ok)
         if (!o.ok) {
-          const key = `${o.check}\u0000${o.cause}`
+          const key = `${o.rule}\u0000${o.cause}`
           if (counted.has(key)) continue
           counted.add(key)
           const f = failures.get(key)
@@ -403,7 +429,7 @@ const runSuite = (
       let steps = 0
       if (cases._tag === "Property" && replayPath === undefined && !stopped()) {
         let evals = 0
-        const { check, cause } = failure.outcome
+        const { rule, cause } = failure.outcome
         const details = yield* Effect.promise(() =>
           fc.check(
             fc.asyncProperty(cases.arbitrary, async (a) => {
@@ -411,8 +437,8 @@ const runSuite = (
               evals++
               const r = await runEither(a)
               if (Either.isLeft(r)) return true
-              const same = r.right.find((o) => !o.ok && o.check === check && o.cause === cause)
-              if (same === undefined) return true
+              const same = r.right.find((o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause)
+              if (same === undefined || isNote(same)) return true
               best = { ...failure, value: a, outcome: same }
               return false
             }),
@@ -455,6 +481,68 @@ const validateOptions = (options: Options) => {
 /** The first List operation that needs nothing but `limit`: the probe of reachability and auth. */
 const probeOperation = allOps.find((o) => o.kind === "list" && Schema.is(Schema.encodedSchema(o.request))({ limit: 1 }))!
 
+/** Whether an answer is Connect JSON: a JSON object body with a JSON content type. */
+const speaksConnect = (e: Exchange): boolean =>
+  Option.match(e.response, {
+    onNone: () => true,
+    onSome: (r) => Inspect.contentTypeIsJson(r) && Option.isSome(r.json) && typeof r.json.value === "object" && r.json.value !== null && !Array.isArray(r.json.value)
+  })
+
+/** The first rule of each check: what a target that does not speak Connect JSON breaks under it. */
+const firstRuleOf = (check: Checks.CheckId): ContractRules.RuleId | undefined => ContractRules.rules.find((r) => r.check === check)?.id
+
+const notConnectReport = (
+  run: { readonly runId: string; readonly seed: number; readonly started: number; readonly target: string; readonly requests: number; readonly examples: number; readonly readOnly: boolean; readonly replay: string | undefined },
+  checks: ReadonlyArray<Checks.CheckId>,
+  probe: Exchange,
+  scrub: (s: string) => string
+): Report.Report => {
+  const r = Option.getOrUndefined(probe.response)!
+  const what = `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}`
+  const body = scrub(Inspect.excerpt(r, 300))
+  const findings = checks.flatMap((check): Array<Report.Finding> => {
+    const ruleId = firstRuleOf(check)
+    if (ruleId === undefined) return []
+    const rule = ContractRules.get(ruleId)
+    return [
+      {
+        check,
+        rule: ruleId,
+        source: `${rule.source.doc} § ${rule.source.section}: “${rule.source.quote}”`,
+        severity: Checks.byId.get(check)!.severity,
+        operation: "_",
+        cause: "the target does not speak Connect JSON",
+        message: `the target answers ${what}, not Connect JSON, to ${probe.request.path} and to an unknown route; no ${check} case can be judged`,
+        detail: undefined,
+        seed: run.seed,
+        replayId: "",
+        curl: scrub(Curl.render(run.target, probe.request)),
+        request: { method: probe.request.method, path: probe.request.path, body: Curl.displayBody(probe.request.body) },
+        response: { _tag: "Response", status: r.status, contentType: r.headers["content-type"], body },
+        occurrences: 1,
+        shrinkSteps: 0
+      }
+    ]
+  })
+  return {
+    runId: run.runId,
+    seed: run.seed,
+    target: run.target,
+    startedAt: new Date(run.started).toISOString(),
+    durationMs: Date.now() - run.started,
+    requests: run.requests,
+    examples: run.examples,
+    readOnly: run.readOnly,
+    replay: run.replay,
+    cells: findings.map((f) => ({ operation: "_", check: f.check, passed: 0, failed: 1, skipped: 0, skipReasons: [] })),
+    findings,
+    known: [],
+    fixed: [],
+    observations: [],
+    notes: [`the target does not speak Connect JSON (${what}); the run stopped after ${run.requests} requests`]
+  }
+}
+
 const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   const started = Date.now()
   const replay = yield* validateOptions(options)
@@ -480,6 +568,15 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     return yield* new RunError({ reason: "Unauthenticated", message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}` })
   }
   progress(`contract-tests: run ${runId}, seed ${seed}, ${examples} examples per operation against ${target.baseUrl}`)
+  // A target that does not answer Connect JSON at all (an HTML page, a proxy's error page) gets
+  // one finding per check that says so, not one per request.
+  if (!speaksConnect(probe)) {
+    const route = yield* target.send(post(`/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`, {})).pipe(Effect.orDie)
+    if (!speaksConnect(route)) {
+      const selectedChecks = selectList(Checks.ids, options.checks, options.excludeChecks) as Array<Checks.CheckId>
+      return notConnectReport({ runId, seed, started, target: target.baseUrl, requests: yield* target.sent, examples, readOnly: options.readOnly ?? false, replay: options.replay }, selectedChecks, probe, scrub)
+    }
+  }
   const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
   progress(notes[0]!)
   const methods = new Set(selectList(allOps.map((o) => o.method), options.operations, options.excludeOperations))
@@ -578,7 +675,7 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   // shrunk one is kept, the occurrences are summed.
   const unique = new Map<string, Report.Finding>()
   for (const f of results.flatMap((r) => r.findings)) {
-    const key = `${f.check}\u0000${f.operation}\u0000${f.cause}`
+    const key = Baseline.key(f)
     const seen = unique.get(key)
     if (seen === undefined) unique.set(key, f)
     else {
@@ -588,6 +685,13 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   }
   const allFindings = [...unique.values()].sort((a, b) => order(a) - order(b))
   if (limits.stoppedBy !== undefined) notes.push(`stopped early: ${limits.stoppedBy}`)
+  const ran = (operation: string, rule: ContractRules.RuleId) => {
+    const check = ContractRules.get(rule).check
+    return cells.some((c) => c.operation === operation && c.check === check && c.passed + c.failed > 0)
+  }
+  const split = options.baseline === undefined ? { findings: allFindings, known: [], fixed: [] } : Baseline.apply(options.baseline, allFindings, ran)
+  const observed = new Map<string, Report.Observation>()
+  for (const o of results.flatMap((r) => r.observations)) observed.set(`${o.note}\u0000${o.operation}\u0000${o.message}`, o)
   const report: Report.Report = {
     runId,
     seed,
@@ -599,7 +703,10 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
     readOnly: ctx.readOnly,
     replay: options.replay,
     cells,
-    findings: allFindings,
+    findings: split.findings,
+    known: split.known,
+    fixed: split.fixed.map((e) => ({ rule: e.rule, operation: e.operation, cause: e.cause })),
+    observations: [...observed.values()],
     notes: notes.map(scrub)
   }
   return report

@@ -23,14 +23,39 @@ import * as AST from "effect/SchemaAST"
 export interface Mutation {
   /** A stable label of the broken rule (`limit: above maximum 500`); findings are deduplicated by it. */
   readonly rule: string
+  /** What kind of rule it breaks. */
+  readonly kind: MutationKind
+  /** Where: the path of the changed value. */
+  readonly path: ReadonlyArray<string | number>
   /** The JSON body, one rule broken. */
   readonly body: unknown
 }
 
 type Path = ReadonlyArray<string | number>
 
+/**
+ * The kinds of rules a mutation breaks.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type MutationKind =
+  | "min-length"
+  | "max-length"
+  | "minimum"
+  | "maximum"
+  | "integer"
+  | "pattern"
+  | "across-fields"
+  | "literal"
+  | "enum"
+  | "empty-array"
+  | "required"
+  | "json-type"
+
 interface Candidate {
   readonly rule: string
+  readonly kind: MutationKind
   readonly path: Path
   /** `undefined` with `remove: true` deletes the key. */
   readonly value: unknown
@@ -90,22 +115,22 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       const js = jsonSchemaOf(ast) ?? {}
       const s = typeof value === "string" ? value : ""
       if (typeof js.minLength === "number" && js.minLength >= 1) {
-        out.push({ rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: s.slice(0, js.minLength - 1) })
+        out.push({ kind: "min-length", rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: s.slice(0, js.minLength - 1) })
       }
       if (typeof js.maxLength === "number") {
-        out.push({ rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
+        out.push({ kind: "max-length", rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
       }
       if (typeof js.minimum === "number" && js.minimum > -2147483648) {
-        out.push({ rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
+        out.push({ kind: "minimum", rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
       }
       if (typeof js.maximum === "number" && js.maximum < 2147483647) {
-        out.push({ rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
+        out.push({ kind: "maximum", rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
       }
       if (js.type === "integer") {
-        out.push({ rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
+        out.push({ kind: "integer", rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
       }
       if (typeof js.pattern === "string") {
-        for (const v of ["", "NOT VALID!", "a"]) out.push({ rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
+        for (const v of ["", "NOT VALID!", "a"]) out.push({ kind: "pattern", rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
       }
       if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
         // A rule across fields (one-of): try each optional field removed and each absent one set.
@@ -115,8 +140,8 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
           const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
           for (const p of from.propertySignatures) {
             const name = String(p.name)
-            if (name in obj) out.push({ rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
-            else out.push({ rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
+            if (name in obj) out.push({ kind: "across-fields", rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
+            else out.push({ kind: "across-fields", rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
           }
         }
       }
@@ -127,12 +152,12 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       candidates(ast.from, value, path, out, depth + 1)
       return
     case "Literal":
-      if (ast.literal !== null) out.push({ rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
+      if (ast.literal !== null) out.push({ kind: "literal", rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
       return
     case "Union": {
       const members = ast.types.filter((t) => !isNullish(t))
       if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
-        out.push({ rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
+        out.push({ kind: "enum", rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
         return
       }
       for (const m of members) {
@@ -145,7 +170,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       return
     case "TupleType": {
       if (!present || !Array.isArray(value)) return
-      if (ast.elements.length > 0) out.push({ rule: `${pathText(path)}: empty array`, path, value: [] })
+      if (ast.elements.length > 0) out.push({ kind: "empty-array", rule: `${pathText(path)}: empty array`, path, value: [] })
       const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
       if (elem !== undefined) {
         if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
@@ -165,10 +190,10 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         const at = [...path, name]
         const v = obj[name]
         if (!p.isOptional) {
-          out.push({ rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
-          out.push({ rule: `${pathText(at)}: required field null`, path: at, value: null })
+          out.push({ kind: "required", rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
+          out.push({ kind: "required", rule: `${pathText(at)}: required field null`, path: at, value: null })
         }
-        out.push({ rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
+        out.push({ kind: "json-type", rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
         candidates(p.type, v, at, out, depth + 1)
       }
       return
@@ -213,7 +238,7 @@ export const derive = (schema: Schema.Schema.AnyNoContext, encoded: unknown): Re
     const key = JSON.stringify(body)
     if (seen.has(key)) continue
     seen.add(key)
-    if (Option.isNone(decode(body))) result.push({ rule: c.rule, body })
+    if (Option.isNone(decode(body))) result.push({ rule: c.rule, kind: c.kind, path: c.path, body })
   }
   return result
 }

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import type { ContractRules } from "@data-access/schema"
 import { type CheckId, checks, type Severity } from "./Checks.js"
 
 /**
@@ -32,6 +33,10 @@ export interface Cell {
  */
 export interface Finding {
   readonly check: CheckId
+  /** The must it breaks (`ContractRules.rules`). */
+  readonly rule: ContractRules.RuleId
+  /** Where the must is written: document, section and quote. */
+  readonly source: string
   readonly severity: Severity
   readonly operation: string
   /** What differs, without values: findings are deduplicated by check, operation and cause. */
@@ -56,6 +61,33 @@ export interface Finding {
 }
 
 /**
+ * An observation that is not a must (a secret returned, a format not validated): reported, never
+ * a failure.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Observation {
+  readonly note: ContractRules.NoteId
+  readonly operation: string
+  readonly message: string
+  /** The request as a `curl` command; the key is read from `$DATA_ACCESS_API_KEY`. */
+  readonly curl: string
+}
+
+/**
+ * A baseline entry that did not reproduce (see `Baseline`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Fixed {
+  readonly rule: string
+  readonly operation: string
+  readonly cause: string
+}
+
+/**
  * A whole run.
  *
  * @since 0.1.0
@@ -73,7 +105,14 @@ export interface Report {
   /** Set for a `--replay` run. */
   readonly replay: string | undefined
   readonly cells: ReadonlyArray<Cell>
+  /** Findings that fail the run (not in the baseline). */
   readonly findings: ReadonlyArray<Finding>
+  /** Findings listed in the baseline: reported, not failing. */
+  readonly known: ReadonlyArray<Finding>
+  /** Baseline entries that no longer reproduce. */
+  readonly fixed: ReadonlyArray<Fixed>
+  /** Observations that are not musts. */
+  readonly observations: ReadonlyArray<Observation>
   /** Run-level remarks: budget spent, time budget spent, what discovery found. */
   readonly notes: ReadonlyArray<string>
 }
@@ -134,6 +173,7 @@ export const findingText = (f: Finding): string => {
   const lines = [
     `[${f.severity}] ${f.check} · ${f.operation} · ${f.cause}`,
     `  ${f.message}`,
+    `  rule ${f.rule}: ${f.source}`,
     ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
     `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
     `  ${f.curl}`
@@ -159,7 +199,7 @@ export const toJUnit = (report: Report): string => {
         const fs = report.findings.filter((f) => f.operation === op && f.check === c.check)
         const name = `${op === "_" ? "(api)" : op} ${c.check}`
         const head = `    <testcase classname="${xml(`contract.${op === "_" ? "api" : op}`)}" name="${xml(name)}" assertions="${c.passed + c.failed}">`
-        if (c.failed > 0 || fs.length > 0) {
+        if (fs.length > 0) {
           return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map(findingText).join("\n\n"))}</failure>\n    </testcase>`
         }
         if (c.passed === 0 && c.skipped > 0) return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
@@ -167,12 +207,21 @@ export const toJUnit = (report: Report): string => {
       })
   const suites = ops.map((op) => {
     const cells = report.cells.filter((c) => c.operation === op)
-    const failures = cells.filter((c) => c.failed > 0).length
+    const failures = cells.filter((c) => report.findings.some((f) => f.operation === op && f.check === c.check)).length
     const skipped = cells.filter((c) => c.failed === 0 && c.passed === 0 && c.skipped > 0).length
     return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
   })
-  const failures = report.cells.filter((c) => c.failed > 0).length
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract-tests" tests="${report.cells.length}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.startedAt)}">\n<!-- seed ${report.seed}, run ${xml(report.runId)}, ${report.requests} requests, ${t.passed} passed / ${t.failed} failed / ${t.skipped} skipped examples -->\n${suites.join("\n")}\n</testsuites>\n`
+  const failures = report.cells.filter((c) => c.failed > 0 && report.findings.some((f) => f.operation === c.operation && f.check === c.check)).length
+  const properties = report.observations.map((o, i) => `    <property name="note.${i + 1}.${xml(o.note)}" value="${xml(`${o.operation}: ${o.message}`)}"/>`)
+  const out = [
+    ...report.observations.map((o) => `note [${o.note}] ${o.operation}: ${o.message}\n  ${o.curl}`),
+    ...report.known.map((f) => `known (baseline): ${f.check} · ${f.operation} · ${f.cause}`),
+    ...report.fixed.map((f) => `fixed (in the baseline, no longer found): ${f.rule} · ${f.operation} · ${f.cause}`)
+  ]
+  const extra =
+    (properties.length > 0 ? `  <properties>\n${properties.join("\n")}\n  </properties>\n` : "") +
+    (out.length > 0 ? `  <system-out>${xml(out.join("\n"))}</system-out>\n` : "")
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract-tests" tests="${report.cells.length}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.startedAt)}">\n<!-- seed ${report.seed}, run ${xml(report.runId)}, ${report.requests} requests, ${t.passed} passed / ${t.failed} failed / ${t.skipped} skipped examples -->\n${extra ? `<testsuite name="(run)" tests="0" failures="0" errors="0" skipped="0">\n${extra}</testsuite>\n` : ""}${suites.join("\n")}\n</testsuites>\n`
 }
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length))
@@ -224,10 +273,22 @@ export const toTerminal = (report: Report): string => {
     out.push("", "Skipped:")
     for (const [r, where] of reasons) out.push(`  ${r}: ${[...new Set(where.map((w) => w.split("/")[0]))].join(", ")}`)
   }
+  if (report.known.length > 0) {
+    out.push("", `Known findings (in the baseline, not failing the run): ${report.known.length}`)
+    for (const f of report.known) out.push(`  ${f.check} · ${f.operation} · ${f.cause}`)
+  }
+  if (report.fixed.length > 0) {
+    out.push("", `Fixed (in the baseline, no longer found): ${report.fixed.length}`)
+    for (const f of report.fixed) out.push(`  ${f.rule} · ${f.operation} · ${f.cause}`)
+  }
+  if (report.observations.length > 0) {
+    out.push("", `Notes (observations that are not musts; they never fail a run): ${report.observations.length}`)
+    for (const o of report.observations) out.push(`  [${o.note}] ${o.operation}: ${o.message}`)
+  }
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(
     "",
-    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
+    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings${report.known.length > 0 ? ` (+${report.known.length} known)` : ""} · ${report.observations.length} notes · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
   )
   return out.join("\n")
 }

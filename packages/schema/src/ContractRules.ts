@@ -177,6 +177,13 @@ export const rules = [
     violation: "rejects-null"
   },
   {
+    id: "fields.valid-accepted",
+    must: "A request that keeps every rule (optional fields left out or set to any allowed value) is accepted with 200.",
+    source: i("Endpoints", "The success response is described as Success; its body is a single wrapper object as listed in the table."),
+    check: "valid-accepted",
+    violation: "requires-optional-field"
+  },
+  {
     id: "lists.limit-accepted",
     must: "Every `limit` from 1 to 500 is accepted.",
     source: d("3. Lists", "1 to 500; 0, negative, above 500 or absent is invalid_argument."),

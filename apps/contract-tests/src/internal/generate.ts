@@ -10,6 +10,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type Operations, ProtoJson } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
+import * as AST from "effect/SchemaAST"
+import { secretFieldNames } from "./ast.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 
 type Op = Operations.Operation
@@ -53,10 +55,73 @@ export const normalizeKeys = (b: unknown): unknown => ProtoJson.normalizeKeys(b)
 
 const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
 
+/** The string literals of an optional enum field with no empty value (`status`, `identityType`...). */
+const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
+  const members = ast._tag === "Union" ? ast.types : [ast]
+  const literals = members.filter((m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword")
+  if (literals.length === 0 || !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")) return undefined
+  const values = literals.map((m) => (m as AST.Literal).literal as string)
+  return values.includes("") ? undefined : values
+}
+
+/**
+ * Request enums with no empty value: a faithful server may reject them when absent or apply a
+ * default (decisions.md section 10), so requests expected to be accepted always send them.
+ */
+export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const ast = Schema.encodedSchema(op.request).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  const out = new Map<string, ReadonlyArray<string>>()
+  if (tl._tag !== "TypeLiteral") return out
+  for (const p of tl.propertySignatures) {
+    const values = p.isOptional ? enumLiterals(p.type) : undefined
+    if (values !== undefined) out.set(String(p.name), values)
+  }
+  return out
+}
+
+/** Values of the formats a server may validate (decisions.md section 7), for fields sent with any string. */
+const seenFormats: Readonly<Record<string, string>> = {
+  apiUrl: "https://mdm.example.com/api",
+  decryptorUri: "https://decryptor.example.com/decrypt"
+}
+
+/**
+ * A generated value made safe under every faithful choice: strings without control characters,
+ * at most 255 characters, not blank; format fields from the values seen in use; secrets long and
+ * distinctive (so that a leak is recognisable).
+ */
+const tame = (v: unknown, key: string | undefined, n: number): unknown => {
+  if (typeof v === "string") {
+    if (key !== undefined && secretFieldNames.has(key)) return v === "" ? v : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
+    if (key !== undefined && key in seenFormats && v !== "") return seenFormats[key]
+    // eslint-disable-next-line no-control-regex
+    const clean = v.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 255)
+    return clean !== "" && clean.trim() === "" ? "ct" : clean
+  }
+  if (Array.isArray(v)) return v.map((x) => tame(x, undefined, n))
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tame(x, k, n)]))
+  return v
+}
+
+/** Base64 text of a secret, where the schema wants bytes. */
+const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
+  if (decodes(body)) return body
+  const out: Body = { ...body }
+  for (const [k, v] of Object.entries(body)) if (secretFieldNames.has(k) && typeof v === "string") out[k] = Buffer.from(v).toString("base64")
+  return out
+}
+
 /**
  * Valid encoded requests of an operation, or the reason they cannot be made (a referenced list is
  * empty).
  */
+/**
+ * The identity types valid requests use: the object kind a `resource_hostname` names is a server's
+ * choice (decisions.md section 10), so links name groups and users.
+ */
+const IDENTITY_TYPES = ["group", "user"] as const
+
 export const valid = (op: Op, pools: Pools, runId: string, options: { readonly unknownFields: boolean }): Generated<Body> => {
   const props = requestPropertyNames(op)
   const required = requiredFields(op)
@@ -67,16 +132,18 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
   for (const { field, ref } of refs) {
     if (ref._tag === "User" && pools.users.length === 0) return { _tag: "Skip", reason: "no users in the fixtures" }
     if (ref._tag === "Identity") {
-      if (["group", "user", "resource_hostname"].every((t) => identityValues(pools, t).length === 0)) {
-        return { _tag: "Skip", reason: "no groups, users or connector hostnames for identityId" }
+      if (IDENTITY_TYPES.every((t) => identityValues(pools, t).length === 0)) {
+        return { _tag: "Skip", reason: "no groups or users for identityId" }
       }
     } else if (required.has(field) && valuesOf(pools, ref).length === 0) {
       return { _tag: "Skip", reason: `no ${describeReference(ref)} in the fixtures or discovered (needed for ${field})` }
     }
   }
   const decode = Schema.decodeUnknownEither(op.request)
+  const decodes = (b: unknown) => Either.isRight(decode(b))
   const encode = Schema.encodeSync(op.request)
   const prefix = namePrefix(runId)
+  const enums = alwaysSentEnums(op)
   const base = Arbitrary.make(op.request).map((a) => encode(a) as Body)
   const arbitrary = fc
     .record({
@@ -87,15 +154,16 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
       spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain")
     })
     .map(({ base, picks, extra, spelling }) => {
-      const body: Body = { ...base }
+      const body: Body = asBase64(tame(base, undefined, picks[2]) as Body, decodes)
+      for (const [field, values] of enums) if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
       for (const { field, ref } of refs) {
         if (ref._tag === "User") {
           if (field in body && body[field] !== undefined) body[field] = pick(pools.users, picks[0])[ref.field]
           continue
         }
         if (ref._tag === "Identity") {
-          const types = ["group", "user", "resource_hostname"].filter((t) => identityValues(pools, t).length > 0)
-          const type = typeof body.identityType === "string" && types.includes(body.identityType) ? body.identityType : pick(types, picks[1])
+          const types = IDENTITY_TYPES.filter((t) => identityValues(pools, t).length > 0)
+          const type = types.find((t) => t === body.identityType) ?? pick(types, picks[1])
           body.identityType = type
           body[field] = pick(identityValues(pools, type), picks[2])
           continue
@@ -171,3 +239,22 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
 
 /** Whether the request schema accepts a body. */
 export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))
+
+/** The same request in its plain form: lowerCamelCase names, no unknown field, no `null`. */
+export const plainForm = (op: Op, body: Body): Body => {
+  const props = new Set(requestPropertyNames(op))
+  const normalized = (normalizeKeys(body) ?? {}) as Body
+  return Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
+}
+
+/** Whether two bodies are the same JSON. */
+export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/** Whether a body has a field the operation does not know (in either spelling). */
+export const hasUnknownFields = (op: Op, body: Body): boolean => {
+  const props = new Set(requestPropertyNames(op))
+  return Object.keys((normalizeKeys(body) ?? {}) as Body).some((k) => !props.has(k))
+}
+
+/** Whether a body spells a field name in snake_case. */
+export const hasSnakeCase = (body: Body): boolean => Object.keys(body).some((k) => k.includes("_"))

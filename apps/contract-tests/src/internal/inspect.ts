@@ -6,7 +6,8 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, Operations, Timestamp } from "@data-access/schema"
+import { ConnectError, Operations, Primitives, Timestamp } from "@data-access/schema"
+import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf, redactSecrets, secretFieldNames } from "./ast.js"
 import type { Exchange, RawResponse } from "./http.js"
 import { fail, type Outcome, pass } from "./outcome.js"
@@ -19,6 +20,32 @@ export const timestampFields: ReadonlySet<string> = (() => {
   for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
     forEachProperty(op.response.ast, (p) => {
       if (typeof p.name === "string" && identifierOf(p.type) === "Timestamp") names.add(p.name)
+    })
+  }
+  return names
+})()
+
+const contains = (ast: AST.AST, target: AST.AST, depth = 0): boolean => {
+  if (ast === target) return true
+  if (depth > 8) return false
+  switch (ast._tag) {
+    case "Transformation":
+      return contains(ast.from, target, depth + 1) || contains(ast.to, target, depth + 1)
+    case "Union":
+      return ast.types.some((t) => contains(t, target, depth + 1))
+    case "Refinement":
+      return contains(ast.from, target, depth + 1)
+    default:
+      return false
+  }
+}
+
+/** Names of the int64 fields of every response (`relativeTime`), written as JSON strings. */
+export const int64Fields: ReadonlySet<string> = (() => {
+  const names = new Set<string>()
+  for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
+    forEachProperty(op.response.ast, (p) => {
+      if (typeof p.name === "string" && contains(p.type, Primitives.Int64.ast)) names.add(p.name)
     })
   }
   return names
@@ -56,44 +83,53 @@ export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
 /** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
 
-/** no-server-errors: a response came, and it is not a 5xx. */
+/**
+ * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary
+ * overload that decisions.md section 2 allows) is not held against the server.
+ */
 export const noServerErrors = (e: Exchange): Outcome =>
   Option.match(e.response, {
-    onNone: () => fail("no-server-errors", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
+    onNone: () => fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
     onSome: (r) =>
-      r.status >= 500 ? fail("no-server-errors", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r)) : pass("no-server-errors")
+      r.status >= 500 && !(r.status === 503 && codeOf(e) === "unavailable")
+        ? fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
+        : pass("no-server-errors")
   })
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */
 export const successShape = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200) return undefined
-  if (!contentTypeIsJson(r)) return fail("success-shape", "content type", `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`, e)
+  if (!contentTypeIsJson(r)) return fail("wire.success", "content type", `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`, e)
   const j = Option.getOrUndefined(r.json)
-  if (j === null || typeof j !== "object" || Array.isArray(j)) return fail("success-shape", "body not a JSON object", "the 200 body is not a JSON object", e, excerpt(r))
+  if (j === null || typeof j !== "object" || Array.isArray(j)) return fail("wire.success", "body not a JSON object", "the 200 body is not a JSON object", e, excerpt(r))
   return pass("success-shape")
 }
 
-/** Statuses of the protocol's own answers (405, 415): no code maps to them, so only the body is checked. */
+/**
+ * Statuses of the protocol's own answers (405, 415): no code maps to them, and their body may be
+ * empty (decisions.md section 10), so only a body that is there is checked.
+ */
 const protocolStatuses = new Set([405, 415])
 
 /** error-shape: an error is a Connect error body whose code agrees with the HTTP status. */
 export const errorShape = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
+  if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape")
   if (!contentTypeIsJson(r)) {
-    return fail("error-shape", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
+    return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }
   const body = Option.getOrUndefined(r.json)
   const decoded = Schema.decodeUnknownEither(ConnectError.ErrorBody)(body)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
     const path = issue ? issue.path.join(".") : ""
-    return fail("error-shape", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
+    return fail("errors.connect-body", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
   }
   if (!protocolStatuses.has(r.status) && !ConnectError.statusAgrees(decoded.right.code, r.status)) {
     return fail(
-      "error-shape",
+      "errors.status-agrees",
       `status ${r.status} for ${decoded.right.code}`,
       `code ${decoded.right.code} came with HTTP ${r.status}, expected ${ConnectError.statusOf(decoded.right.code)}`,
       e,
@@ -142,15 +178,38 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
     const secret = issue.path.some((p) => secretFieldNames.has(String(p)))
     const shown = secret ? "[redacted]" : JSON.stringify(redactSecrets(valueAt(json, issue.path))) ?? "absent"
     const message = secret ? `${issue._tag} (secret field, value not shown)` : issue.message.replace(/"[^"]{60,}"/g, "\"…\"")
-    return fail("response-schema", `${at}: ${issue._tag}`, `response ${at || "(body)"}: ${message}`, e, `${at || "(body)"} = ${shown}`)
+    return fail(issue._tag === "Type" ? "response.field-types" : "response.schema", `${at}: ${issue._tag}`, `response ${at || "(body)"}: ${message}`, e, `${at || "(body)"} = ${shown}`)
   }
   let bad: Outcome | undefined
   forEachTimestamp(json, (path, _name, value) => {
-    if (bad === undefined && typeof value === "string" && !value.endsWith("Z")) {
-      const at = normalizePath(path)
-      bad = fail("response-schema", `${at}: not Z`, `response ${at}: timestamp ${JSON.stringify(value)} is not written in UTC with Z`, e, `${at} = ${JSON.stringify(value)}`)
+    if (bad !== undefined || typeof value !== "string") return
+    const at = normalizePath(path)
+    if (!value.endsWith("Z")) {
+      bad = fail("timestamps.utc-z", `${at}: not Z`, `response ${at}: timestamp ${JSON.stringify(value)} is not written in UTC with Z`, e, `${at} = ${JSON.stringify(value)}`)
+      return
+    }
+    const fraction = /\.([0-9]*)Z$/.exec(value)?.[1]
+    if (fraction !== undefined && ![3, 6, 9].includes(fraction.length)) {
+      bad = fail("timestamps.fraction-digits", `${at}: ${fraction.length} fractional digits`, `response ${at}: timestamp ${JSON.stringify(value)} has ${fraction.length} fractional digits, not 0, 3, 6 or 9`, e, `${at} = ${JSON.stringify(value)}`)
     }
   })
+  if (bad === undefined && int64Fields.size > 0) {
+    const go = (v: unknown, path: ReadonlyArray<PropertyKey>): void => {
+      if (bad !== undefined) return
+      if (Array.isArray(v)) v.forEach((x, i) => go(x, [...path, i]))
+      else if (v !== null && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) {
+          if (int64Fields.has(k) && typeof x === "number") {
+            const at = normalizePath([...path, k])
+            bad = fail("int64.as-string", `${at}: int64 as a number`, `response ${at}: the int64 ${x} is written as a JSON number, not a string`, e, `${at} = ${x}`)
+            return
+          }
+          go(x, [...path, k])
+        }
+      }
+    }
+    go(json, [])
+  }
   return bad ?? pass("response-schema")
 }
 
@@ -169,10 +228,10 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
     const millis = Timestamp.toEpochMillis(t)
     if (futureFields.has(name)) {
       if (millis <= e.receivedAt - skewMillis) {
-        bad = fail("timestamps", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+        bad = fail("timestamps.expires-future", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
       }
     } else if (millis > e.receivedAt + skewMillis) {
-      bad = fail("timestamps", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+      bad = fail("timestamps.past", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
     }
   })
   return bad ?? (seen ? pass("timestamps") : undefined)

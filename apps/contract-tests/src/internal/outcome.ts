@@ -1,14 +1,18 @@
 /**
- * What one case found: a passed or failed check, with the exchange that shows it.
+ * What one case found: a passed check, a failed rule (its check derived), or a note that never
+ * fails a run — each with the exchange that shows it.
  */
+import { ContractRules } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
 import type { Exchange } from "./http.js"
 
-/** One check's verdict on one case. */
+/** One verdict on one case. */
 export interface Outcome {
   readonly check: CheckId
+  /** The rule a failure breaks (`undefined` for a pass). */
+  readonly rule: ContractRules.RuleId | undefined
   readonly ok: boolean
-  /** Deduplication key of a failure: one finding per check, operation and cause. No values in it. */
+  /** Deduplication key of a failure: one finding per rule, operation and cause. No values in it. */
   readonly cause: string
   /** What went wrong, for people. Never holds a secret. */
   readonly message: string
@@ -18,15 +22,33 @@ export interface Outcome {
   readonly detail?: string | undefined
 }
 
-/** A passed check. */
-export const pass = (check: CheckId): Outcome => ({ check, ok: true, cause: "", message: "", exchange: undefined })
+/** An observation that is not a must. */
+export interface Note {
+  readonly _tag: "Note"
+  readonly note: ContractRules.NoteId
+  readonly message: string
+  readonly exchange: Exchange | undefined
+}
 
-/** A failed check with its cause, message, exchange and detail. */
-export const fail = (check: CheckId, cause: string, message: string, exchange: Exchange | undefined, detail?: string): Outcome => ({
-  check,
+/** A passed check. */
+export const pass = (check: CheckId): Outcome => ({ check, rule: undefined, ok: true, cause: "", message: "", exchange: undefined })
+
+/** A broken rule, reported under the rule's check, with its cause, message, exchange and detail. */
+export const fail = (rule: ContractRules.RuleId, cause: string, message: string, exchange: Exchange | undefined, detail?: string): Outcome => ({
+  check: ContractRules.get(rule).check,
+  rule,
   ok: false,
   cause,
   message,
   exchange,
   detail
 })
+
+/** A note. */
+export const note = (id: ContractRules.NoteId, message: string, exchange: Exchange | undefined): Note => ({ _tag: "Note", note: id, message, exchange })
+
+/** A suite's case yields outcomes and notes. */
+export type Verdict = Outcome | Note
+
+/** Whether a verdict is a note. */
+export const isNote = (v: Verdict): v is Note => "_tag" in v && v._tag === "Note"

@@ -1,0 +1,128 @@
+/**
+ * What every check family shares: the run context, the suite shape, and small helpers over the
+ * operation table (objects of a response, property names, the `skipped` suite).
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as fc from "effect/FastCheck"
+import * as Schema from "effect/Schema"
+import type { Operations } from "@data-access/schema"
+import type { CheckId } from "../Checks.js"
+import { redactSecrets } from "./ast.js"
+import type { BudgetExhausted, RawRequest, Target } from "./http.js"
+import { asRecord } from "./json.js"
+import type { Verdict } from "./outcome.js"
+import type { Pools } from "./pools.js"
+
+/** An operation of the table, with its schemas widened. */
+export type Op = Operations.Operation
+export type Body = Record<string, unknown>
+
+/** What every suite needs: the target, the pools, the run's settings. */
+export interface Context {
+  readonly target: Target
+  readonly pools: Pools
+  readonly runId: string
+  readonly skewMillis: number
+  readonly readOnly: boolean
+  readonly examples: number
+  /** Valid examples of a Create operation (each makes an object). */
+  readonly createExamples: number
+  /** The run seed. */
+  readonly seed: number
+}
+
+/** Generated cases (fast-check, shrinkable) or a fixed list (replayed by index). */
+export type Cases =
+  | { readonly _tag: "Property"; readonly arbitrary: fc.Arbitrary<any>; readonly examples: number }
+  | { readonly _tag: "Enumerated"; readonly count: number; readonly at: (i: number) => any }
+
+/** A family of cases of one operation and the checks they give outcomes for. */
+export interface Suite {
+  readonly family: string
+  /** The operation's method, or `_` for cases of the whole API. */
+  readonly method: string
+  readonly checks: ReadonlyArray<CheckId>
+  /** Whether its requests can create or change objects. */
+  readonly writes: boolean
+  /** Why it does not run (missing prerequisites, read-only mode). */
+  readonly skip: string | undefined
+  readonly cases: Cases
+  readonly run: (a: any) => Effect.Effect<ReadonlyArray<Verdict>, BudgetExhausted>
+}
+
+/**
+ * A check family: the checks it reports on and how it makes its suites, per operation and for
+ * the whole API. The registry of families is `families/index.ts`.
+ */
+export interface Family {
+  readonly name: string
+  readonly checks: ReadonlyArray<CheckId>
+  readonly suites: (op: Op, ctx: Context) => ReadonlyArray<Suite>
+  readonly global?: (ctx: Context) => ReadonlyArray<Suite>
+}
+
+/** A value as shown in a finding: JSON, secret fields redacted, long text cut. */
+export const show = (v: unknown): string => {
+  const text = JSON.stringify(redactSecrets(v)) ?? "absent"
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}
+
+export const isWrite = (op: Op) => op.kind === "create" || op.kind === "update"
+
+const nonce = { n: 0 }
+
+/**
+ * A create's `name` made unique at send time (a server may reject duplicates, decisions.md
+ * section 10), kept valid for the request schema; other bodies are sent as they are.
+ */
+export const uniqueNames = (op: Op, body: unknown): unknown => {
+  const b = asRecord(body)
+  if (op.kind !== "create" || b === undefined || typeof b.name !== "string" || b.name === "") return body
+  const suffix = `-${(++nonce.n).toString(36)}`
+  const decodes = (x: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(x))
+  if (!decodes(b)) return body
+  for (const name of [b.name + suffix, b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix]) {
+    if (decodes({ ...b, name })) return { ...b, name }
+  }
+  return body
+}
+
+/** Sends a request. */
+export const send = (ctx: Context, request: RawRequest) => ctx.target.send(request)
+
+const none: Cases = { _tag: "Enumerated", count: 0, at: () => undefined }
+
+export const skipped = (family: string, method: string, checks: ReadonlyArray<CheckId>, writes: boolean, reason: string): Suite => ({
+  family,
+  method,
+  checks,
+  writes,
+  skip: reason,
+  cases: none,
+  run: () => Effect.succeed([])
+})
+
+export const scaled = (ctx: Context, divisor: number, min: number) => Math.max(min, Math.ceil(ctx.examples / divisor))
+
+export const objectOf = (op: Op, json: unknown): unknown => {
+  const r = asRecord(json)
+  return op.wrapperKey === undefined ? r : r?.[op.wrapperKey]
+}
+
+/** The object with every default filled in (absent zero values read as their zero value). */
+export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Record<string, unknown> | undefined =>
+  Either.getOrUndefined(Either.flatMap(Schema.decodeUnknownEither(schema)(raw), (a) => Schema.encodeEither(schema)(a))) as
+    | Record<string, unknown>
+    | undefined
+
+export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
+  const ast = Schema.encodedSchema(op.object).ast
+  return new Set(ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => String(p.name)) : [])
+}
+
+export const requiredFieldsOf = (op: Op): ReadonlyArray<string> => {
+  const ast = Schema.encodedSchema(op.request).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  return tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : []
+}

@@ -1,0 +1,54 @@
+/** The API key: a missing, empty or wrong `X-API-KEY` is unauthenticated on every operation. */
+import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import type { CheckId } from "../../Checks.js"
+import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import * as Gen from "../generate.js"
+import { post } from "../http.js"
+import * as Inspect from "../inspect.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+
+/** A body for cases where only headers or methods matter: a valid request if one can be made. */
+export const sampleBody = (op: Op, ctx: Context): Body => {
+  const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+  const arb = g._tag === "Ok" ? g.arbitrary : fc.constant({})
+  return uniqueNames(op, fc.sample(arb, { seed: 1, numRuns: 1 })[0] ?? {}) as Body
+}
+
+const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape"]
+
+const authSuite = (op: Op, ctx: Context): Suite => {
+  if (ctx.readOnly && isWrite(op)) return skipped("auth", op.method, CHECKS, true, "read-only mode")
+  const modes = ["missing", "empty", "wrong"] as const
+  let body: Body | undefined
+  return {
+    family: "auth",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: modes.length, at: (i) => modes[i] },
+    run: (mode: (typeof modes)[number]) =>
+      Effect.suspend(() => {
+        body ??= sampleBody(op, ctx)
+        return Effect.map(send(ctx, post(op.path, body, { key: mode })), (e) => {
+          const out: Array<Outcome> = [Inspect.noServerErrors(e)]
+          const shape = Inspect.errorShape(e)
+          if (shape) out.push(shape)
+          const status = Inspect.statusOf(e)
+          if (status !== undefined) {
+            const code = Inspect.codeOf(e)
+            out.push(
+              status === 401 && code === "unauthenticated"
+                ? pass("auth")
+                : fail("auth.key-required", `${mode} key: got ${code ?? `HTTP ${status}`}`, `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
+            )
+          }
+          return out
+        })
+      })
+  }
+}
+
+export const auth: Family = { name: "auth", checks: CHECKS, suites: (op, ctx) => [authSuite(op, ctx)] }

@@ -1,0 +1,23 @@
+/**
+ * The check families, in run order: one list, from which the runner builds every suite. Each
+ * family's module holds its checks and the rules they judge; `checks` of every family together
+ * cover the catalogue (`ContractChecks.checks`), which a test asserts.
+ */
+import type { Context, Family, Op, Suite } from "../context.js"
+import { auth } from "./auth.js"
+import { invalid } from "./invalid.js"
+import { paging } from "./paging.js"
+import { protocol } from "./protocol.js"
+import { reads } from "./reads.js"
+import { references } from "./references.js"
+import { search } from "./search.js"
+import { updates } from "./updates.js"
+import { valid } from "./valid.js"
+
+export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, updates, reads, paging, search]
+
+/** Every suite of an operation, in run order. */
+export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))
+
+/** Suites of the whole API, not tied to one operation. */
+export const globalSuites = (ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.global?.(ctx) ?? [])

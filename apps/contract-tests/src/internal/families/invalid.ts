@@ -1,0 +1,238 @@
+/**
+ * Invalid requests: each breaks exactly one must (a field rule, the body, a cursor, a filter) and
+ * is rejected with invalid_argument; no error body carries a secret that was sent; a value outside
+ * the formats seen in use that is accepted is a note.
+ */
+import * as Arbitrary from "effect/Arbitrary"
+import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { type ContractRules, Filter } from "@data-access/schema"
+import type { CheckId } from "../../Checks.js"
+import * as Mutations from "../../Mutations.js"
+import { secretFieldNames } from "../ast.js"
+import { type Body, type Context, type Family, isWrite, type Op, requiredFieldsOf, send, skipped, type Suite, uniqueNames } from "../context.js"
+import * as Gen from "../generate.js"
+import { type Exchange, post } from "../http.js"
+import * as Inspect from "../inspect.js"
+import { fail, note, type Outcome, pass, type Verdict } from "../outcome.js"
+import { requestPropertyNames } from "../pools.js"
+import { requiredRefs } from "../walk.js"
+
+/** The must a mutation breaks; `undefined` for a mutation no must backs (it is not sent). */
+export const ruleOfMutation = (m: Mutations.Mutation): ContractRules.RuleId | undefined => {
+  const inFilter = m.path.includes("filter")
+  switch (m.kind) {
+    case "min-length":
+      return "fields.min-length"
+    case "max-length":
+    case "pattern":
+      return "fields.connector-name"
+    case "minimum":
+    case "maximum":
+      return "lists.limit-range"
+    case "integer":
+    case "json-type":
+      return "fields.json-type"
+    case "across-fields":
+      return "fields.one-of"
+    case "enum":
+      return inFilter ? "filter.unknown-key" : "fields.enum"
+    case "literal":
+      // The `@type` of a filter value: the documents show one, but do not make others invalid.
+      return undefined
+    case "empty-array":
+      return inFilter ? "filter.group-not-empty" : undefined
+    case "required":
+      return m.path[0] === "limit" ? "lists.limit-range" : "fields.required"
+  }
+}
+
+/** An invalid request: the must it breaks, a label without values, the body (text or JSON). */
+export interface Invalid {
+  readonly rule: ContractRules.RuleId
+  readonly label: string
+  readonly body: unknown
+  readonly text?: string
+}
+
+const fromMutation = (m: Mutations.Mutation): Invalid | undefined => {
+  const rule = ruleOfMutation(m)
+  return rule === undefined ? undefined : { rule, label: m.rule, body: m.body }
+}
+
+/** Values of secret fields in a request body (at least 6 characters). */
+export const secretValues = (body: unknown): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const go = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(go)
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        const camel = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+        if (secretFieldNames.has(camel) && typeof x === "string" && x.length >= 6) out.push(x)
+        else go(x)
+      }
+    }
+  }
+  go(body)
+  return out
+}
+
+/** secrets: an error answer to a request with secrets carries none of them. */
+export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  const secrets = secretValues(body)
+  if (r === undefined || r.status === 200 || secrets.length === 0) return undefined
+  const leaked = secrets.some((s) => r.text.includes(s) || r.text.includes(JSON.stringify(s).slice(1, -1)))
+  return leaked
+    ? fail("secrets.not-in-errors", "secret in the error body", `the ${Inspect.summary(e)} answer quotes a secret field's value that the request sent (value not shown)`, { ...e, response: Option.some({ ...r, text: "[not shown: it holds a secret]", json: Option.none() }) })
+    : pass("secrets")
+}
+
+const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
+  const status = Inspect.statusOf(e)
+  if (status === undefined) return undefined
+  const code = Inspect.codeOf(e)
+  if (status === 400 && code === "invalid_argument") return pass("invalid-rejected")
+  const got = code ?? `HTTP ${status}`
+  return fail(c.rule, `${c.label}: got ${got}`, `an invalid request (${c.label}) got ${got}, expected invalid_argument`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) }))
+}
+
+const judge = (op: Op, ctx: Context, c: Invalid) =>
+  Effect.map(
+    send(ctx, c.text !== undefined ? { ...post(op.path, undefined), body: c.text } : post(op.path, uniqueNames(op, c.body))),
+    (e): ReadonlyArray<Verdict> =>
+      [Inspect.noServerErrors(e), Inspect.errorShape(e), rejected(e, c), secretsKept(c.body, e)].filter((o): o is Outcome => o !== undefined)
+  )
+
+const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "invalid-rejected", "secrets"]
+
+const invalidSuite = (op: Op, ctx: Context): Suite => {
+  if (ctx.readOnly && isWrite(op)) return skipped("invalid", op.method, CHECKS, true, "read-only mode")
+  const v = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+  // Without existing ids, a placeholder still lets every rule be broken on its own.
+  const bodies = v._tag === "Ok" ? v.arbitrary : Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
+  const arbitrary = bodies
+    .map((b) => Mutations.derive(op.request, b).flatMap((m) => fromMutation(m) ?? []))
+    .filter((ms) => ms.length > 0)
+    .chain((ms) => fc.constantFrom(...ms))
+  return {
+    family: "invalid",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Property", arbitrary, examples: ctx.examples },
+    run: (c: Invalid) => judge(op, ctx, c)
+  }
+}
+
+const SV = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
+
+/** Cases no generated body reaches reliably: unknown cursors, filter keys and operators, empty groups. */
+const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
+  if (op.kind !== "list") return []
+  const base = requiredRefs(op, ctx.pools, 0)
+  if (base === undefined) return []
+  const props = requestPropertyNames(op)
+  const out: Array<Invalid> = [{ rule: "lists.unknown-cursor", label: "cursor: unknown", body: { ...base, limit: 10, cursor: `ct-unknown-cursor-${ctx.runId}` } }]
+  if (props.includes("filter")) {
+    out.push(
+      { rule: "filter.unknown-key", label: "filter: unknown key", body: { ...base, limit: 10, filter: { field: { key: "ct_no_such_key", operator: "equals", value: SV("x") } } } },
+      { rule: "filter.unknown-key", label: "filter: unknown operator", body: { ...base, limit: 10, filter: { field: { key: "name", operator: "ct_like", value: SV("x") } } } },
+      { rule: "filter.group-not-empty", label: "filter: empty group", body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } } }
+    )
+  }
+  return out
+}
+
+/** Fields whose format a server may validate or not (decisions.md section 10), and a value outside the formats seen in use. */
+const formatProbes: Readonly<Record<string, string>> = { workerSchedule: "ct: not a cron schedule", schedule: "ct-weekly" }
+
+interface FormatProbe {
+  readonly probe: string
+  readonly body: Body
+}
+
+/**
+ * Every rule once: the distinct mutations (by rule) of a few valid requests, each sent once, so
+ * that no rule depends on the luck of the random invalid examples; then the list cases and the
+ * format probes.
+ */
+const rulesSuite = (op: Op, ctx: Context): Suite => {
+  if (ctx.readOnly && isWrite(op)) return skipped("rules", op.method, CHECKS, true, "read-only mode")
+  let cases: ReadonlyArray<Invalid | FormatProbe> | undefined
+  const all = () => {
+    if (cases !== undefined) return cases
+    const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+    const bodies = g._tag === "Ok" ? fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: 25 }) : fc.sample(Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body), { seed: ctx.seed, numRuns: 25 })
+    // Bodies with only their required fields first: the mutations of those are minimal.
+    const required = new Set(requiredFieldsOf(op))
+    const minimal = bodies.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k)))).filter((b) => Gen.isValid(op, b))
+    const byRule = new Map<string, Invalid>()
+    for (const b of [...minimal, ...bodies]) {
+      for (const m of Mutations.derive(op.request, b)) {
+        const c = fromMutation(m)
+        if (c !== undefined && !byRule.has(c.label)) byRule.set(c.label, c)
+      }
+    }
+    const probes: Array<FormatProbe> = []
+    if (g._tag === "Ok" && bodies[0] !== undefined && op.kind === "create") {
+      for (const [field, value] of Object.entries(formatProbes)) {
+        const body = { ...bodies[0], [field]: value }
+        if (field in bodies[0] && Gen.isValid(op, body)) probes.push({ probe: field, body })
+      }
+    }
+    cases = [...byRule.values(), ...listCases(op, ctx), ...probes]
+    return cases
+  }
+  return {
+    family: "rules",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: {
+      _tag: "Enumerated",
+      get count() {
+        return all().length
+      },
+      at: (i) => all()[i]
+    },
+    run: (c: Invalid | FormatProbe) =>
+      "probe" in c
+        ? Effect.map(send(ctx, post(op.path, uniqueNames(op, c.body))), (e): ReadonlyArray<Verdict> => [
+            Inspect.noServerErrors(e),
+            ...(Inspect.statusOf(e) === 200 ? [note("format-not-validated", `${c.probe} ${JSON.stringify(c.body[c.probe])} was accepted (the format seen in use is not enforced)`, e)] : [])
+          ])
+        : judge(op, ctx, c)
+  }
+}
+
+/** Bodies that are not a valid request at all: empty, not JSON, not an object, `{}` when something is required. */
+const bodySuite = (op: Op, ctx: Context): Suite => {
+  if (ctx.readOnly && isWrite(op)) return skipped("body", op.method, CHECKS, true, "read-only mode")
+  const cases: Array<Invalid> = [
+    { rule: "wire.empty-body", label: "empty body", body: undefined, text: "" },
+    { rule: "wire.json-object-body", label: "malformed JSON", body: undefined, text: "{" },
+    { rule: "wire.json-object-body", label: "JSON array body", body: undefined, text: "[]" },
+    { rule: "wire.json-object-body", label: "JSON string body", body: undefined, text: JSON.stringify("text") }
+  ]
+  if (!Gen.isValid(op, {})) cases.push({ rule: op.kind === "list" ? "lists.limit-range" : "fields.required", label: "empty object", body: undefined, text: "{}" })
+  return {
+    family: "body",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: cases.length, at: (i) => cases[i] },
+    run: (c: Invalid) => judge(op, ctx, c)
+  }
+}
+
+export const invalid: Family = {
+  name: "invalid",
+  checks: CHECKS,
+  suites: (op, ctx) => [invalidSuite(op, ctx), rulesSuite(op, ctx), bodySuite(op, ctx)]
+}

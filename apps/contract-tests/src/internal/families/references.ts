@@ -1,0 +1,89 @@
+/**
+ * Ids that name nothing: a Get or Update of an unknown id, and a Create (or UpdateSatellite)
+ * referencing an unknown object or user, are not_found.
+ */
+import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import type { ContractRules } from "@data-access/schema"
+import type { CheckId } from "../../Checks.js"
+import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import * as Gen from "../generate.js"
+import { type Exchange, post } from "../http.js"
+import * as Inspect from "../inspect.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { referenceOf, requestPropertyNames } from "../pools.js"
+
+const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape"]
+
+const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): ReadonlyArray<Outcome> => {
+  const out: Array<Outcome> = [Inspect.noServerErrors(e)]
+  const status = Inspect.statusOf(e)
+  if (status === undefined || status >= 500) return out
+  const code = Inspect.codeOf(e)
+  if (code === "not_found" && status === 404) out.push(Inspect.errorShape(e) ?? pass("error-shape"))
+  else {
+    const got = code ?? `HTTP ${status}`
+    out.push(fail(rule, `${what}: got ${got}`, `${what} got ${got}, expected not_found`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
+  }
+  return out
+}
+
+const missingId = (runId: string) => fc.stringMatching(/^[0-9a-z]{26}$/).map((suffix) => `ct-missing-${runId}-${suffix}`)
+
+const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if ((op.kind !== "get" && op.kind !== "update") || !requestPropertyNames(op).includes("id")) return undefined
+  if (ctx.readOnly && isWrite(op)) return skipped("unknown_id", op.method, CHECKS, true, "read-only mode")
+  const g = Gen.unknownId(op, ctx.pools, ctx.runId)
+  if (g._tag === "Skip") return skipped("unknown_id", op.method, CHECKS, isWrite(op), g.reason)
+  return {
+    family: "unknown_id",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: Math.max(3, Math.ceil(ctx.examples / 20)) },
+    run: (body: Body) => Effect.map(send(ctx, post(op.path, body)), (e) => notFound(e, "errors.unknown-id", "an id that names nothing"))
+  }
+}
+
+/** The fields of a write that reference an existing object or user (not the object's own `id`). */
+const referenceFields = (op: Op): ReadonlyArray<string> =>
+  requestPropertyNames(op).filter((f) => {
+    if (op.kind === "update" && f === "id") return false
+    const ref = referenceOf(op, f)
+    return ref !== undefined
+  })
+
+const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (!isWrite(op)) return undefined
+  const fields = referenceFields(op)
+  if (fields.length === 0) return undefined
+  if (ctx.readOnly) return skipped("unknown_ref", op.method, CHECKS, true, "read-only mode")
+  const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+  if (g._tag === "Skip") return skipped("unknown_ref", op.method, CHECKS, true, g.reason)
+  const arbitrary = fc
+    .tuple(g.arbitrary, fc.nat(), missingId(ctx.runId))
+    .map(([b, n, missing]) => {
+      const present = fields.filter((f) => typeof b[f] === "string" && b[f] !== "")
+      const field = present.length > 0 ? present[n % present.length]! : fields[n % fields.length]!
+      return { field, body: { ...b, [field]: field === "email" ? `${missing}@example.com` : missing } }
+    })
+    .filter(({ body }) => Gen.isValid(op, body))
+  return {
+    family: "unknown_ref",
+    method: op.method,
+    checks: CHECKS,
+    writes: true,
+    skip: undefined,
+    cases: { _tag: "Property", arbitrary, examples: Math.max(3, Math.ceil(ctx.examples / 20)) },
+    run: ({ field, body }: { field: string; body: Body }) =>
+      Effect.map(send(ctx, post(op.path, uniqueNames(op, body))), (e) => notFound(e, "errors.unknown-reference", `${field} naming nothing`))
+  }
+}
+
+export const references: Family = {
+  name: "references",
+  checks: CHECKS,
+  suites: (op, ctx) => [unknownIdSuite(op, ctx), unknownReferenceSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+}

@@ -1,0 +1,270 @@
+/**
+ * `search`, `filter` and `spaceId` of the List operations: the items returned match, and every
+ * matching item is returned. Where a faithful server may choose (decisions.md section 10: the case
+ * of the string operators, timestamps compared as text or instants), an item passes when some
+ * allowed choice explains it; requests stay clear of the other choices (no string operators on
+ * times or booleans, timestamps as values of time keys, no `type` key, whose values are not decided).
+ */
+import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
+import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
+import type { CheckId } from "../../Checks.js"
+import { type Body, type Context, type Family, fullObject, type Op, skipped, type Suite } from "../context.js"
+import * as Inspect from "../inspect.js"
+import { snakeToCamel } from "../json.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { forEachProperty } from "../ast.js"
+import { requestPropertyNames } from "../pools.js"
+import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
+import * as AST from "effect/SchemaAST"
+
+const literalsOf = (ast: AST.AST): Array<string> => {
+  switch (ast._tag) {
+    case "Literal":
+      return typeof ast.literal === "string" ? [ast.literal] : []
+    case "Union":
+      return ast.types.flatMap(literalsOf)
+    case "Refinement":
+      return literalsOf(ast.from)
+    case "Transformation":
+      return literalsOf(ast.to)
+    case "TupleType":
+      return [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)].flatMap(literalsOf)
+    default:
+      return []
+  }
+}
+
+/** The literals of a request property found anywhere under `under` (the filter `key`s, the `searchFields`). */
+const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<string> => {
+  const out = new Set<string>()
+  forEachProperty(op.request.ast, (p) => {
+    if (p.name !== under) return
+    if (under === name) literalsOf(p.type).forEach((l) => out.add(l))
+    else forEachProperty(p.type, (q) => q.name === name && literalsOf(q.type).forEach((l) => out.add(l)))
+  })
+  return [...out]
+}
+
+/** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */
+const UNDECIDED_KEYS = new Set(["type"])
+
+type Row = { readonly raw: Record<string, unknown>; readonly full: Record<string, unknown> }
+type Kind = "string" | "boolean" | "time"
+
+const valueOf = (row: Row, key: string): unknown => row.full[snakeToCamel(key)]
+
+/** A field's text for search and filters: strings as they are, booleans and numbers as JSON text. */
+const textOf = (row: Row, key: string): string => {
+  const v = valueOf(row, key)
+  return typeof v === "string" ? v : typeof v === "boolean" || typeof v === "number" ? String(v) : ""
+}
+
+const kindOf = (rows: ReadonlyArray<Row>, key: string): Kind =>
+  /_at$/.test(key) ? "time" : rows.some((r) => typeof valueOf(r, key) === "boolean") ? "boolean" : "string"
+
+/** One reading of the filter: the case of string operators, and whether time keys compare as instants or text. */
+interface Reading {
+  readonly caseInsensitive: boolean
+  readonly timeEqualsAsText: boolean
+}
+
+const readings: ReadonlyArray<Reading> = [
+  { caseInsensitive: false, timeEqualsAsText: false },
+  { caseInsensitive: true, timeEqualsAsText: false },
+  { caseInsensitive: false, timeEqualsAsText: true },
+  { caseInsensitive: true, timeEqualsAsText: true }
+]
+
+const instant = (s: string) => {
+  const t = Timestamp.parse(s)
+  return t instanceof Timestamp.Timestamp ? t : undefined
+}
+
+/** The runner's own evaluation of a filter under one reading (decisions.md section 3). */
+export const evaluate = (filter: Filter.Filter<string>, get: (key: string) => string, reading: Reading): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => evaluate(f, get, reading))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field!
+  const raw = get(key)
+  const rawExpected = filter.field!.value?.value ?? ""
+  const fold = (s: string) => (reading.caseInsensitive ? s.toLowerCase() : s)
+  const actual = fold(raw)
+  const expected = fold(rawExpected)
+  const time = /_at$/.test(key) ? [instant(raw), instant(rawExpected)] : undefined
+  const compare = (): number => {
+    if (time !== undefined && time[0] !== undefined && time[1] !== undefined) return Timestamp.Order(time[0], time[1])
+    return actual < expected ? -1 : actual > expected ? 1 : 0
+  }
+  const equal = () => (time !== undefined && !reading.timeEqualsAsText && time[0] && time[1] ? Timestamp.Order(time[0], time[1]) === 0 : actual === expected)
+  switch (operator) {
+    case "equals":
+      return equal()
+    case "not_equals":
+      return !equal()
+    case "contains":
+      return actual.includes(expected)
+    case "not_contains":
+      return !actual.includes(expected)
+    case "empty":
+      return raw === ""
+    case "not_empty":
+      return raw !== ""
+    case "starts_with":
+      return actual.startsWith(expected)
+    case "ends_with":
+      return actual.endsWith(expected)
+    case "lower_than":
+      return compare() < 0
+    case "greater_than":
+      return compare() > 0
+  }
+}
+
+const OPERATORS: Record<Kind, ReadonlyArray<Filter.Operator>> = {
+  string: Filter.Operator.literals,
+  time: ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"],
+  boolean: ["equals", "not_equals"]
+}
+
+interface SearchCase {
+  readonly mode: "search" | "filter" | "space"
+  readonly item: number
+  readonly field: number
+  readonly start: number
+  readonly length: number
+  readonly upper: boolean
+  readonly operators: ReadonlyArray<number>
+  readonly group: "and" | "or" | undefined
+  readonly ref: number
+}
+
+const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
+
+const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list") return undefined
+  const props = requestPropertyNames(op)
+  const filterKeys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k))
+  const searchFields = literalsOfProperty(op, "searchFields", "searchFields").filter((k) => !UNDECIDED_KEYS.has(k))
+  const modes = [
+    ...(props.includes("search") ? (["search"] as const) : []),
+    ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),
+    ...(props.includes("spaceId") ? (["space"] as const) : [])
+  ]
+  if (modes.length === 0) return undefined
+  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, CHECKS, false, missingReference(op, ctx.pools) ?? "missing references")
+  const reference = everything(ctx, op)
+  return {
+    family: "search",
+    method: op.method,
+    checks: CHECKS,
+    writes: false,
+    skip: undefined,
+    cases: {
+      _tag: "Property",
+      arbitrary: fc.record({
+        mode: fc.constantFrom(...modes),
+        item: fc.nat(),
+        field: fc.nat(),
+        start: fc.nat({ max: 8 }),
+        length: fc.nat({ max: 8 }),
+        upper: fc.boolean(),
+        operators: fc.array(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }),
+        group: fc.constantFrom(undefined, "and", "or"),
+        ref: fc.nat({ max: 1000 })
+      }),
+      examples: Math.max(5, Math.ceil(ctx.examples / 5))
+    },
+    run: (c: SearchCase) =>
+      Effect.gen(function* () {
+        const base = requiredRefs(op, ctx.pools, c.ref)!
+        const all = yield* reference(base)
+        if (all.error !== undefined || !all.ended) return []
+        const toRow = (raw: Record<string, unknown>): Row => ({ raw, full: fullObject(op.object, raw) ?? raw })
+        const rows = all.items.map(toRow)
+        const sample = rows.length === 0 ? undefined : rows[c.item % rows.length]
+        const sampleText = (k: string) => (sample === undefined ? "" : textOf(sample, k))
+        const cut = (s: string) => {
+          const from = Math.min(c.start, s.length)
+          const piece = s.slice(from, from + (c.length === 0 ? s.length : c.length))
+          return c.upper ? piece.toUpperCase() : piece
+        }
+        let body: Body
+        // An item certainly matches (under every reading) / may match (under some reading).
+        let certain: (row: Row) => boolean
+        let possible: (row: Row) => boolean
+        let described: string
+        let rule: ContractRules.RuleId = "search.match"
+        // The rule a missing item points to more closely than "no match".
+        let missRule: ContractRules.RuleId = "search.match"
+        if (c.mode === "search") {
+          const fields = searchFields.length === 0 ? ["name"] : [searchFields[c.field % searchFields.length]!]
+          const term = cut(sampleText(fields[0]!))
+          // `name` is the default: sometimes leave searchFields out to test that too.
+          const explicit = searchFields.length > 0 && !(c.upper && fields[0] === "name" && c.start % 2 === 0)
+          body = { ...base, limit: 500, search: term, ...(explicit ? { searchFields: fields } : {}) }
+          certain = (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
+          possible = certain
+          described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
+          missRule = term !== term.toLowerCase() ? "search.case-insensitive" : fields[0] !== "name" ? "search.fields" : "search.match"
+        } else if (c.mode === "space") {
+          const spaceId = sampleText("space_id")
+          body = { ...base, limit: 500, ...(spaceId === "" ? {} : { spaceId }) }
+          certain = (row) => spaceId === "" || textOf(row, "space_id") === spaceId
+          possible = certain
+          described = `spaceId ${JSON.stringify(spaceId)}`
+          rule = "lists.space-scope"
+          missRule = rule
+        } else {
+          const conditions = c.operators.map((o, i) => {
+            const k = filterKeys[(c.field + i) % filterKeys.length]!
+            const kind = kindOf(rows, k)
+            const operators = OPERATORS[kind]
+            const operator = operators[o % operators.length]!
+            const whole = sampleText(k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
+            const v = operator === "lower_than" || operator === "greater_than" || operator === "equals" || operator === "not_equals" ? whole : cut(whole)
+            return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
+          })
+          const filter = (c.group === undefined || conditions.length === 1 ? conditions[0]! : { group: { operator: c.group, filters: conditions } }) as Filter.Filter<string>
+          body = { ...base, limit: 500, filter }
+          certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          possible = (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r))
+          described = `filter ${JSON.stringify(filter)}`
+          rule = c.group === "or" && conditions.length > 1 ? "filter.group-operator" : "filter.match"
+          missRule = rule
+        }
+        const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
+        const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
+        if (w.error !== undefined) {
+          const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
+          return [fail(rule, `${c.mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
+        }
+        if (!w.ended) return []
+        // Returned items are judged by their own content; a matching item counts as missing only
+        // when two reads of everything both have it (objects may change meanwhile).
+        const wrong = w.items.filter((raw) => !possible(toRow(raw))).map((x) => String(x.id))
+        const got = new Set(w.items.map((x) => String(x.id)))
+        let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
+        if (missing.length > 0) {
+          const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
+          if (again.error === undefined && again.ended) {
+            const still = new Set(again.items.map(toRow).filter(certain).map((r) => String(r.raw.id)))
+            missing = missing.filter((id) => still.has(id))
+          }
+        }
+        const out: Array<Outcome> = []
+        if (wrong.length > 0) out.push(fail(rule, `${c.mode} returns non-matching items`, `${described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, lastExchange))
+        if (missing.length > 0) out.push(fail(missRule, `${c.mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
+        return out.length === 0 ? [pass("search-filter")] : out
+      })
+  }
+}
+
+export const search: Family = {
+  name: "search",
+  checks: CHECKS,
+  suites: (op, ctx) => [searchSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+}
