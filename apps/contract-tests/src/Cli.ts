@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { KnownIds } from "@data-access/schema"
+import * as Baseline from "./Baseline.js"
 import * as ContractTests from "./ContractTests.js"
 import * as Embedded from "./Embedded.js"
 import * as Report from "./Report.js"
@@ -54,6 +55,11 @@ const options = {
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file")),
   json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file")),
   replay: Options.text("replay").pipe(Options.optional, Options.withDescription("Run only the case of this replay id (printed with each finding)")),
+  baseline: Options.file("baseline", { exists: "yes" }).pipe(
+    Options.optional,
+    Options.withDescription("Known findings (a file from --write-baseline): reported as known, not failing the run; new findings fail it; entries no longer found are reported as fixed")
+  ),
+  writeBaseline: Options.file("write-baseline").pipe(Options.optional, Options.withDescription("Write this run's findings (new and known) to this file, for --baseline")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress lines on stderr"))
 }
 
@@ -72,6 +78,13 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         Effect.mapError((e) => new ContractTests.RunError({ reason: "BadOptions", message: `the fixtures file ${args.fixtures.pipe(Option.getOrElse(() => ""))} is not a KnownIds document: ${e.message}` }))
       )
     }
+    let baseline: Baseline.Baseline | undefined
+    if (Option.isSome(args.baseline)) {
+      const text = yield* fs.readFileString(args.baseline.value)
+      baseline = yield* Baseline.decodeJson(text).pipe(
+        Effect.mapError((e) => new ContractTests.RunError({ reason: "BadOptions", message: `the baseline file ${args.baseline.pipe(Option.getOrElse(() => ""))} is not a baseline: ${e.message}` }))
+      )
+    }
     const rate = some(args.rateLimit)
     const common = {
       seed: some(args.seed),
@@ -86,6 +99,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       clockSkew: `${args.clockSkew} millis`,
       maxRequests: some(args.maxRequests),
       replay: some(args.replay),
+      baseline,
       progress: args.quiet ? undefined : stderr
     } satisfies Partial<ContractTests.Options>
     const report = yield* Option.match(args.baseUrl, {
@@ -119,6 +133,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     const scrub = (s: string) => (key !== undefined && key.length >= 4 ? s.split(key).join("[redacted]") : s)
     if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, scrub(Report.toJUnit(report)))
     if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, scrub(Report.toJson(report)))
+    if (Option.isSome(args.writeBaseline)) yield* fs.writeFileString(args.writeBaseline.value, scrub(Baseline.toJson(Baseline.fromReport(report))))
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
     yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(

@@ -5,6 +5,8 @@
  * @since 0.1.0
  */
 
+/** @since 0.2.0 */
+export * as Baseline from "./Baseline.js"
 /** @since 0.1.0 */
 export * as Checks from "./Checks.js"
 /** @since 0.1.0 */

@@ -49,7 +49,7 @@ describe("Curl.render", () => {
 describe("Checks", () => {
   it("has exactly the check ids the reference server's violation catalogue names, each with a meaning and a severity", () => {
     for (const v of ReferenceServer.violations) expect(Checks.isCheckId(v.check), v.name).toBe(true)
-    expect(Checks.ids).toHaveLength(14)
+    expect(Checks.ids).toHaveLength(15)
     for (const c of Checks.checks) {
       expect(c.meaning.length).toBeGreaterThan(10)
       expect(["critical", "major", "minor"]).toContain(c.severity)
@@ -60,6 +60,8 @@ describe("Checks", () => {
 describe("Report rendering", () => {
   const finding: Report.Finding = {
     check: "paging",
+    rule: "lists.count",
+    source: "decisions.md § 3. Lists: “| `listMetadata.count` | Number of items in this page. |”",
     severity: "major",
     operation: "ListSatellites",
     cause: "count differs from items",
@@ -88,7 +90,17 @@ describe("Report rendering", () => {
       { operation: "GetResource", check: "stable-reads", passed: 0, failed: 0, skipped: 1, skipReasons: ["no resources ids <in the fixtures>"] }
     ],
     findings: [finding],
+    known: [],
+    fixed: [],
+    observations: [],
     notes: []
+  }
+  const withNotes: Report.Report = {
+    ...report,
+    findings: [],
+    known: [{ ...finding, cause: "after/before", rule: "lists.after-before" }],
+    fixed: [{ rule: "lists.order", operation: "ListSatellites", cause: "order desc not respected" }],
+    observations: [{ note: "secret-returned", operation: "CreateBIIntegration", message: "the response returns the secret sent in biVendorA.apiKey (value not shown)", curl: "curl ..." }]
   }
 
   it("JUnit: a failure with the finding's text, a skipped case with its reason, XML escaped", () => {
@@ -110,6 +122,22 @@ describe("Report rendering", () => {
     expect(text).toContain("FAIL: 1 findings")
     expect(Report.exitCode(report)).toBe(1)
     expect(Report.exitCode({ ...report, findings: [] })).toBe(0)
+    expect(text).toContain("rule lists.count: decisions.md § 3. Lists")
+  })
+
+  it("notes, known and fixed findings are reported and never fail the run (terminal, JUnit, JSON)", () => {
+    const text = Report.toTerminal(withNotes)
+    expect(text).toContain("[secret-returned] CreateBIIntegration: the response returns the secret sent in biVendorA.apiKey")
+    expect(text).toContain("Known findings (in the baseline, not failing the run): 1")
+    expect(text).toContain("Fixed (in the baseline, no longer found): 1")
+    expect(text).toContain("PASS: 0 findings (+1 known) · 1 notes")
+    expect(Report.exitCode(withNotes)).toBe(0)
+    const xml = Report.toJUnit(withNotes)
+    expect(xml).not.toContain("<failure")
+    expect(xml).toContain(`failures="0"`)
+    expect(xml).toContain(`<property name="note.1.secret-returned"`)
+    expect(xml).toContain("<system-out>note [secret-returned] CreateBIIntegration")
+    expect(JSON.parse(Report.toJson(withNotes)).observations).toHaveLength(1)
   })
 })
 
