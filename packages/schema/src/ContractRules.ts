@@ -62,7 +62,7 @@ export const rules = [
   {
     id: "wire.success",
     must: "A success is HTTP 200 with `Content-Type: application/json` and a JSON object body.",
-    source: d("1. Wire rules", "HTTP 200, `Content-Type: application/json`, body the response object."),
+    source: d("1. Wire rules (all operations)", "HTTP 200, `Content-Type: application/json`, body the response object."),
     check: "success-shape",
     violation: "success-content-type"
   },
@@ -107,7 +107,7 @@ export const rules = [
   {
     id: "response.schema",
     must: "A success body has the operation's wrapper and fields with their types, enum values and ranges; `id` and min-length-1 fields are present.",
-    source: d("1. Wire rules", "Fields that the interface marks min length 1 (and `id` everywhere) are always present."),
+    source: d("1. Wire rules (all operations)", "Fields that the interface marks min length 1 (and `id` everywhere) are always present."),
     check: "response-schema",
     violation: "missing-required-field"
   },
@@ -128,14 +128,14 @@ export const rules = [
   {
     id: "timestamps.fraction-digits",
     must: "Timestamps in responses have 0, 3, 6 or 9 fractional digits.",
-    source: d("1. Wire rules", "Writers emit 0, 3, 6 or 9 fractional digits."),
+    source: d("1. Wire rules (all operations)", "Writers emit 0, 3, 6 or 9 fractional digits."),
     check: "response-schema",
     violation: "timestamp-fraction-digits"
   },
   {
     id: "int64.as-string",
     must: "`relativeTime` (int64) is written as a JSON string.",
-    source: d("1. Wire rules", "`relativeTime` (saved log query) is int64: written as a JSON string (`\"3600\"`)"),
+    source: d("1. Wire rules (all operations)", "`relativeTime` (saved log query) is int64: written as a JSON string (`\"3600\"`)"),
     check: "response-schema",
     violation: "int64-as-number"
   },
@@ -158,21 +158,21 @@ export const rules = [
   {
     id: "wire.unknown-fields-ignored",
     must: "Unknown request fields are ignored, not rejected.",
-    source: d("1. Wire rules", "Ignored by the server (proto3 JSON discards unknown fields)."),
+    source: d("1. Wire rules (all operations)", "Ignored by the server (proto3 JSON discards unknown fields)."),
     check: "valid-accepted",
     violation: "rejects-unknown-field"
   },
   {
     id: "wire.snake-case",
     must: "Request field names are accepted in lowerCamelCase and in snake_case.",
-    source: d("1. Wire rules", "lowerCamelCase; a server also accepts the snake_case form (`resource_id`)."),
+    source: d("1. Wire rules (all operations)", "lowerCamelCase; a server also accepts the snake_case form (`resource_id`)."),
     check: "valid-accepted",
     violation: "rejects-snake-case"
   },
   {
     id: "wire.null-is-unset",
     must: "`null` for a request field means not set, as if it were absent.",
-    source: d("1. Wire rules", "Means \"not set\", the same as an absent field."),
+    source: d("1. Wire rules (all operations)", "Means \"not set\", the same as an absent field."),
     check: "valid-accepted",
     violation: "rejects-null"
   },
@@ -243,14 +243,14 @@ export const rules = [
   {
     id: "wire.empty-body",
     must: "A zero-length body is invalid_argument.",
-    source: d("1. Wire rules", "a zero-length body is rejected (`invalid_argument`)"),
+    source: d("1. Wire rules (all operations)", "a zero-length body is rejected (`invalid_argument`)"),
     check: "invalid-rejected",
     violation: "empty-body-accepted"
   },
   {
     id: "wire.json-object-body",
     must: "A body that is not a JSON object (malformed JSON, an array, a string) is invalid_argument.",
-    source: d("1. Wire rules", "`POST`, `Content-Type: application/json`, body a JSON object."),
+    source: d("1. Wire rules (all operations)", "`POST`, `Content-Type: application/json`, body a JSON object."),
     check: "invalid-rejected",
     violation: "non-object-body-accepted"
   },
@@ -287,21 +287,21 @@ export const rules = [
   {
     id: "protocol.method",
     must: "Another HTTP method than POST is 405 with `Allow: POST`.",
-    source: d("1. Wire rules", "`405`, with an `Allow: POST` header."),
+    source: d("1. Wire rules (all operations)", "`405`, with an `Allow: POST` header."),
     check: "protocol",
     violation: "wrong-method-accepted"
   },
   {
     id: "protocol.unknown-route",
     must: "An unknown service or method is 404 with the Connect code unimplemented.",
-    source: d("1. Wire rules", "`404` with Connect code `unimplemented`."),
+    source: d("1. Wire rules (all operations)", "`404` with Connect code `unimplemented`."),
     check: "protocol",
     violation: "unknown-route-wrong-code"
   },
   {
     id: "protocol.content-type",
     must: "Another content type than `application/json` is 415.",
-    source: d("1. Wire rules", "| Wrong content type | `415`. |"),
+    source: d("1. Wire rules (all operations)", "| Wrong content type | `415`. |"),
     check: "protocol",
     violation: "content-type-ignored"
   },
