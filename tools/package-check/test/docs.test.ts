@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { Checks } from "@data-access/contract-tests"
 import { ReferenceServer } from "@data-access/reference-server"
+import { ContractRules } from "@data-access/schema"
 // @ts-expect-error plain ESM helper without types
 import { generate, modules } from "../src/api-doc.mjs"
 // @ts-expect-error plain ESM helper without types
@@ -38,8 +39,14 @@ describe("docs/checks.md", () => {
   const findings = JSON.parse(readFileSync(findingsPath, "utf8")) as Record<string, { violation: string; text: string }>
 
   it("is the page generated from Checks.checks and the violation catalogue (run `pnpm docs:generate` when this fails)", () => {
-    const expected = render({ checks: Checks.checks, violations: ReferenceServer.violations, findings })
+    const expected = render({ checks: Checks.checks, violations: ReferenceServer.violations, findings, rules: ContractRules.rules, latitude: ContractRules.latitude, notes: ContractRules.notes })
     expect(readFileSync(pagePath, "utf8")).toBe(expected)
+  })
+
+  it("shows every rule under its check, with its source and violation, and every latitude switch", () => {
+    const page = readFileSync(pagePath, "utf8")
+    for (const r of ContractRules.rules) expect(page).toContain(`| \`${r.id}\` |`)
+    for (const l of ContractRules.latitude) expect(page).toContain(`| \`${l.name}\` |`)
   })
 
   it("lists every check with its severity and a real example finding of that check", () => {
