@@ -1,0 +1,61 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { ContractChecks } from "@data-access/schema"
+import * as Baseline from "../src/Baseline.js"
+import * as ContractTests from "../src/ContractTests.js"
+import * as Embedded from "../src/Embedded.js"
+import * as Report from "../src/Report.js"
+
+/** A server that answers an HTML page to everything (a proxy's error page, a web site). */
+const htmlServer = Effect.acquireRelease(
+  Effect.async<Http.Server>((resume) => {
+    const server = Http.createServer((req, res) => {
+      req.resume()
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Welcome</body></html>")
+    })
+    server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+  }),
+  (server) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+)
+
+describe("a target that does not speak Connect JSON", () => {
+  it.scoped("gets one clear finding per check that says so, after a handful of requests", () =>
+    Effect.gen(function* () {
+      const server = yield* htmlServer
+      const port = (server.address() as AddressInfo).port
+      const report = yield* ContractTests.run({ baseUrl: `http://127.0.0.1:${port}`, apiKey: Redacted.make("key-of-the-test"), seed: 1, examples: 10 })
+      expect(report.findings).toHaveLength(ContractChecks.ids.length)
+      expect(new Set(report.findings.map((f) => f.check)).size).toBe(ContractChecks.ids.length)
+      for (const f of report.findings) expect(f.message).toContain("not Connect JSON")
+      expect(report.requests).toBeLessThan(5)
+      expect(Report.exitCode(report)).toBe(1)
+      expect(Report.toTerminal(report)).not.toContain("key-of-the-test")
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
+
+describe("a baseline", () => {
+  const violation = { faults: { rules: [{ fault: { _tag: "Violation" as const, name: "paging-count-mismatch" as const } }] } }
+  const options = { seed: 4, examples: 5, operations: ["ListSatellites"], checks: ["paging"] }
+  it.scoped("lists known findings without failing, fails on new ones, and reports entries no longer found as fixed", () =>
+    Effect.gen(function* () {
+      const first = yield* Embedded.run({ ...options, server: violation }).pipe(Effect.scoped)
+      expect(first.findings.length).toBeGreaterThan(0)
+      const baseline = (yield* Baseline.decodeJson(Baseline.toJson(Baseline.fromReport(first))))
+      const again = yield* Embedded.run({ ...options, baseline, server: violation }).pipe(Effect.scoped)
+      expect(again.findings).toEqual([])
+      expect(again.known.map((f) => f.cause)).toEqual(first.findings.map((f) => f.cause))
+      expect(Report.exitCode(again)).toBe(0)
+      const another = yield* Embedded.run({ ...options, baseline, server: { faults: { rules: [{ fault: { _tag: "Violation", name: "paging-duplicates" } }] } } }).pipe(Effect.scoped)
+      expect(another.findings.some((f) => f.rule === "lists.walk-once")).toBe(true)
+      expect(Report.exitCode(another)).toBe(1)
+      const fixed = yield* Embedded.run({ ...options, baseline }).pipe(Effect.scoped)
+      expect(fixed.findings).toEqual([])
+      expect(fixed.fixed.map((f) => f.rule)).toEqual(first.findings.map((f) => f.rule))
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
