@@ -47,7 +47,8 @@ describe("contract-tests command line", () => {
       const r = yield* cli("--base-url", server.url, "--api-key", SECRET, "--fixtures", fixtures, "--examples", "3", "--creates-per-operation", "2", "--rate-limit", "0", "--seed", "4", "--junit", junit, "--json", json)
       expect(r.code, r.out + r.err).toBe(0)
       const created = (yield* server.currentKnownIds).connectors.filter((id) => !server.knownIds.connectors.includes(id))
-      expect(created).toHaveLength(2)
+      // The two valid examples, and the one request the protocol check sends with a 1 ms deadline.
+      expect(created).toHaveLength(3)
       expect(r.err).toContain("[1/")
       expect(r.out).toContain("PASS: 0 findings")
       const files = Fs.readFileSync(junit, "utf8") + Fs.readFileSync(json, "utf8")
@@ -63,7 +64,7 @@ describe("contract-tests command line", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start({
         apiKeys: [SECRET],
-        faults: { rules: [{ fault: { _tag: "Violation", name: "wrong-status-for-code" } }, { methods: ["CreateBIIntegration"], fault: { _tag: "Violation", name: "echo-secret" } }] }
+        faults: { rules: [{ fault: { _tag: "Violation", name: "wrong-status-for-code" } }, { methods: ["CreateBIIntegration"], fault: { _tag: "Violation", name: "secret-in-error" } }] }
       })
       const dir = tmp()
       const json = Path.join(dir, "report.json")
@@ -73,13 +74,14 @@ describe("contract-tests command line", () => {
       const report = JSON.parse(Fs.readFileSync(json, "utf8")) as Report.Report
       const checks = new Set(report.findings.map((f) => f.check))
       expect(checks).toContain("error-shape")
-      expect(checks).toContain("create-echo")
+      expect(checks).toContain("secrets")
       for (const text of [r.out, r.err, Fs.readFileSync(json, "utf8"), Fs.readFileSync(junit, "utf8")]) expect(text).not.toContain(SECRET)
       expect(r.out).toContain("$DATA_ACCESS_API_KEY")
       expect(Fs.readFileSync(junit, "utf8")).toContain("<failure")
-      // The secrets the create sent are shown redacted, never as sent.
-      const echo = report.findings.find((f) => f.check === "create-echo")!
-      expect(echo.request.body).toContain("[redacted]")
+      // The secrets the create sent are shown redacted, never as sent, and the body that leaks them is not shown.
+      const leak = report.findings.find((f) => f.check === "secrets")!
+      expect(leak.request.body).toContain("[redacted]")
+      expect(leak.response?._tag === "Response" && leak.response.body).toContain("not shown")
       // Replaying a finding's id runs one case and finds the same thing.
       const finding = report.findings.find((f) => f.check === "error-shape")!
       expect(r.out).toContain(finding.replayId)
