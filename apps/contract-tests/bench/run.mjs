@@ -1,17 +1,26 @@
 /* global process, console, performance */
 // Benchmark: the default run (100 examples per operation plus the stateful, paging and search
 // checks) against the embedded reference server, as `contract-tests` with no flags runs it.
-// Prints wall time, requests, requests per second and the ratio to the 60 s goal.
+// Prints wall time, requests, requests per second and the ratio to the 15 s goal. Then the
+// self-proof: every violation of the reference server's catalogue over 5 seeds with the default
+// options (caught when a finding names the check of the violation's rule), and the faithful
+// server with each latitude switch and with all of them over the same seeds (every finding there
+// is a false alarm). Two runs at a time.
 //
 //   pnpm --filter @data-access/contract-tests bench          (build first)
 //   BENCH_RUNS=1 BENCH_EXAMPLES=100 node bench/run.mjs
+//   BENCH_PROOF_SEEDS=1 BENCH_PROOF_EXAMPLES=20 node bench/run.mjs   a quicker self-proof
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
+import { ContractRules } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
 import { Embedded, Report } from "../dist/index.js"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 2)
 const EXAMPLES = Number(process.env.BENCH_EXAMPLES ?? 100)
-const GOAL_SECONDS = 60
+const GOAL_SECONDS = 15
+const PROOF_SEEDS = Array.from({ length: Number(process.env.BENCH_PROOF_SEEDS ?? 5) }, (_, i) => 1 + i)
+const PROOF_EXAMPLES = Number(process.env.BENCH_PROOF_EXAMPLES ?? 100)
 
 const results = []
 for (let i = 0; i < RUNS; i++) {
@@ -37,3 +46,42 @@ console.log(`  median wall time   ${median.toFixed(1)} s   (goal ${GOAL_SECONDS}
 console.log(`  requests per run   ${requests.toFixed(0)}`)
 console.log(`  requests / second  ${(requests / median).toFixed(0)}`)
 if (results.some((r) => r.findings > 0)) console.log("  WARNING: findings against the faithful server")
+
+// Self-proof: recall over the violations, false alarms over the latitude variants.
+const runOnce = (options) =>
+  Effect.runPromise(Embedded.run({ examples: PROOF_EXAMPLES, ...options }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+const pool = async (jobs, width = 2) => {
+  const results = new Array(jobs.length)
+  let next = 0
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < jobs.length) {
+      const i = next++
+      results[i] = await jobs[i]()
+    }
+  }))
+  return results
+}
+const proofStarted = performance.now()
+const violationJobs = ReferenceServer.violations.flatMap((v) =>
+  PROOF_SEEDS.map((seed) => async () => {
+    const check = ContractRules.get(v.rule).check
+    const report = await runOnce({ seed, server: { faults: { rules: [{ fault: { _tag: "Violation", name: v.name } }] } } })
+    return { name: v.name, seed, caught: report.findings.some((f) => f.check === check), exact: report.findings.some((f) => f.rule === v.rule) }
+  })
+)
+const caught = await pool(violationJobs)
+const missed = caught.filter((c) => !c.caught)
+const variants = [...ContractRules.latitude.map((l) => [l.name]), "all"]
+const latitudeJobs = variants.flatMap((latitude) => PROOF_SEEDS.map((seed) => async () => {
+  const report = await runOnce({ seed, server: { latitude } })
+  return { latitude, seed, findings: report.findings }
+}))
+const faithful = await pool([...PROOF_SEEDS.map((seed) => async () => ({ latitude: "none", seed, findings: (await runOnce({ seed })).findings })), ...latitudeJobs])
+const falseAlarms = faithful.flatMap((r) => r.findings.map((f) => ({ ...r, f })))
+console.log("")
+console.log(`self-proof: ${PROOF_SEEDS.length} seeds, ${PROOF_EXAMPLES} examples, ${((performance.now() - proofStarted) / 1000).toFixed(0)} s`)
+console.log(`  violations caught   ${caught.length - missed.length}/${caught.length}   (${((100 * (caught.length - missed.length)) / caught.length).toFixed(1)}%, ${ReferenceServer.violations.length} violations x ${PROOF_SEEDS.length} seeds)`)
+console.log(`  named by their rule   ${caught.filter((c) => c.exact).length}/${caught.length}`)
+console.log(`  findings on the latitude variants   ${falseAlarms.length}   (${faithful.length} runs: no switch, ${ContractRules.latitude.length} switches alone, all)`)
+for (const m of missed) console.log(`  MISSED: ${m.name} seed ${m.seed}`)
+for (const a of falseAlarms) console.log(`  FALSE ALARM: latitude ${a.latitude} seed ${a.seed}: ${Report.findingText(a.f).split("\n")[0]}`)
