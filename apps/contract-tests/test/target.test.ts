@@ -17,7 +17,9 @@ const htmlServer = Effect.acquireRelease(
       req.resume()
       res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Welcome</body></html>")
     })
-    server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+    server.listen(0, "127.0.0.1", () => {
+      resume(Effect.succeed(server))
+    })
   }),
   (server) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
 )

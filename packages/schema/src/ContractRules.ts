@@ -90,7 +90,7 @@ export const rules = [
   },
   {
     id: "errors.unknown-reference",
-    must: "A Create (or UpdateSatellite) whose referenced id names nothing, or CreateHumanUserPassword for an unknown user, is not_found.",
+    must: "A Create whose referenced id names nothing, or CreateHumanUserPassword for an unknown user, is not_found.",
     source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
     check: "error-shape",
     violation: "unknown-reference-accepted"

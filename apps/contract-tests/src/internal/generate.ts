@@ -189,6 +189,12 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
           }
         }
       }
+      // `linkedDbUserId` may or may not be checked as a reference (the documents do not say): an existing native user's id is right either way.
+      if (typeof body.linkedDbUserId === "string" && body.linkedDbUserId !== "") {
+        const users = pools.ids.nativeUsers ?? []
+        if (users.length > 0) body.linkedDbUserId = pick(users, picks[0])
+        else delete body.linkedDbUserId
+      }
       if ((op.kind === "create" || op.kind === "update") && typeof body.name === "string") {
         const named = { ...body, name: prefix + body.name }
         const short = { ...body, name: (prefix + body.name).slice(0, 63) }

@@ -56,7 +56,8 @@ const referenceFields = (op: Op): ReadonlyArray<string> =>
   })
 
 const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
-  if (!isWrite(op)) return undefined
+  // decisions.md section 2 names referenced ids on Create; an Update's references are not named.
+  if (op.kind !== "create") return undefined
   const fields = referenceFields(op)
   if (fields.length === 0) return undefined
   if (ctx.readOnly) return skipped("unknown_ref", op.method, CHECKS, true, "read-only mode")
