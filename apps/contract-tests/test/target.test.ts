@@ -21,7 +21,10 @@ const htmlServer = Effect.acquireRelease(
       resume(Effect.succeed(server))
     })
   }),
-  (server) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+  (server) =>
+    Effect.async<void>((resume) => {
+      server.close(() => resume(Effect.void))
+    })
 )
 
 describe("a target that does not speak Connect JSON", () => {
