@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { ContractChecks, Operations } from "@data-access/schema"
+import { ContractChecks, ContractRules, Operations } from "@data-access/schema"
 import * as Schema from "effect/Schema"
 import { prng } from "./internal/random.js"
 
@@ -23,38 +23,116 @@ export const CheckId = ContractChecks.CheckIdSchema
 export type CheckId = ContractChecks.CheckId
 
 /**
- * The catalogue of contract violations: each breaks one rule, where it applies, and names the
- * check that must catch it.
+ * One contract violation: the rule of `ContractRules` it breaks (and nothing else, as far as it
+ * can), the contract-test check that reports it (the rule's check) and what it does.
+ *
+ * @since 0.2.0
+ * @category violations
+ */
+export interface Violation<N extends string = string> {
+  readonly name: N
+  readonly rule: ContractRules.RuleId
+  /** The check of `rule` (`ContractRules.get(rule).check`). */
+  readonly check: CheckId
+  readonly description: string
+}
+
+const violation = <const N extends string>(name: N, rule: ContractRules.RuleId, description: string): Violation<N> => ({
+  name,
+  rule,
+  check: ContractRules.get(rule).check,
+  description
+})
+
+/**
+ * The catalogue of contract violations: each breaks one rule of `ContractRules.rules` where it
+ * applies, and every rule names the violation that breaks it.
  *
  * @since 0.1.0
  * @category violations
  */
 export const violations = [
-  { name: "wrong-field-type", check: "response-schema", description: "The returned object's `id` (HumanUserPassword: `username`) is a JSON number." },
-  { name: "missing-required-field", check: "response-schema", description: "The returned object has no `id` (HumanUserPassword: no `password`)." },
-  { name: "non-utc-timestamp", check: "response-schema", description: "`createdAt` is written with a `+02:00` offset instead of `Z`." },
-  { name: "wrong-status-for-code", check: "error-shape", description: "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400)." },
-  { name: "invalid-error-body", check: "error-shape", description: "Error bodies are `{\"error\": \"...\"}` without a Connect `code`." },
-  { name: "server-error-on-unknown-field", check: "no-server-errors", description: "A request with a field the operation does not know gets 500 internal." },
-  { name: "rejects-unknown-field", check: "valid-accepted", description: "A request with a field the operation does not know gets invalid_argument." },
-  { name: "ignored-min-length", check: "invalid-rejected", description: "Empty strings are accepted where the interface requires min length 1." },
-  { name: "ignored-limit-range", check: "invalid-rejected", description: "List `limit` outside 1 to 500 (or absent) is clamped instead of rejected." },
-  { name: "auth-ignored", check: "auth", description: "A missing, empty or unknown `X-API-KEY` is accepted." },
-  { name: "wrong-method-accepted", check: "protocol", description: "Other HTTP methods than POST are served instead of answered 405." },
-  { name: "success-content-type", check: "success-shape", description: "Successful responses say `Content-Type: text/plain`." },
-  { name: "created-at-in-future", check: "timestamps", description: "`createdAt` of returned objects is one day after the response time." },
-  { name: "expires-at-in-past", check: "timestamps", description: "CreateHumanUserPassword's `expiresAt` is one hour before the response time." },
-  { name: "create-not-echoed", check: "create-echo", description: "A create's response changes a string field it was sent (`name`, `description`, ...)." },
-  { name: "echo-secret", check: "create-echo", description: "CreateBIIntegration and CreateIntegrationMDM return the secrets they were sent." },
-  { name: "update-ignored", check: "update-semantics", description: "Updates change nothing and return the object as it was." },
-  { name: "updated-at-not-moved", check: "update-semantics", description: "Updates keep the old `updatedAt`." },
-  { name: "paging-duplicates", check: "paging", description: "`nextCursor` points one item back, so the next page repeats the last item." },
-  { name: "paging-count-mismatch", check: "paging", description: "`listMetadata.count` is one more than the number of items." },
-  { name: "order-ignored", check: "paging", description: "`order: desc` is ignored; pages are always ascending." },
-  { name: "search-ignored", check: "search-filter", description: "`search` is ignored." },
-  { name: "filter-ignored", check: "search-filter", description: "`filter` is ignored." },
-  { name: "unstable-read", check: "stable-reads", description: "Each Get returns a fresh `updatedAt`, so two reads differ." }
-] as const satisfies ReadonlyArray<{ readonly name: string; readonly check: CheckId; readonly description: string }>
+  // no-server-errors
+  violation("server-error-on-unknown-field", "errors.no-internal-for-client-faults", "A request with a field the operation does not know gets 500 internal."),
+  // success-shape
+  violation("success-content-type", "wire.success", "Successful responses say `Content-Type: text/plain`."),
+  // error-shape
+  violation("invalid-error-body", "errors.connect-body", "Error bodies are `{\"error\": \"...\"}` without a Connect `code`."),
+  violation("wrong-status-for-code", "errors.status-agrees", "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400)."),
+  violation("unknown-id-invalid", "errors.unknown-id", "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found."),
+  violation(
+    "unknown-reference-accepted",
+    "errors.unknown-reference",
+    "Referenced ids that name nothing are accepted (CreateConnector `spaceId`, CreateDataDiscoveryConfiguration `resourceId` / `nativeUserId`, CreateNativeUserIdentityLink `nativeUserId` / `identityId`, UpdateSatellite `spaceId`); CreateHumanUserPassword for an unknown user answers for the first user."
+  ),
+  // secrets
+  violation("secret-in-error", "secrets.not-in-errors", "invalid_argument error messages quote the request body as received, secret fields (`apiKey`, `apiSecret`, `certificate`, `privateKey`, `password`...) included."),
+  // response-schema
+  violation("missing-required-field", "response.schema", "The returned object has no `id` (HumanUserPassword: no `password`)."),
+  violation("wrong-field-type", "response.field-types", "The returned object's `id` (HumanUserPassword: `username`) is a JSON number."),
+  violation("non-utc-timestamp", "timestamps.utc-z", "`createdAt` is written with a `+02:00` offset instead of `Z`."),
+  violation("timestamp-fraction-digits", "timestamps.fraction-digits", "`createdAt` of the object a Get, create or update returns is written with 2 fractional digits (`...:00.12Z`)."),
+  violation("int64-as-number", "int64.as-string", "`relativeTime` of saved log queries is written as a JSON number."),
+  // timestamps
+  violation("created-at-in-future", "timestamps.past", "`createdAt` of returned objects is one day after the response time."),
+  violation("expires-at-in-past", "timestamps.expires-future", "CreateHumanUserPassword's `expiresAt` is one hour before the response time."),
+  // valid-accepted
+  violation("rejects-unknown-field", "wire.unknown-fields-ignored", "A request with a field the operation does not know gets invalid_argument."),
+  violation("rejects-snake-case", "wire.snake-case", "A request that names one of its fields in snake_case (`resource_id`) gets invalid_argument."),
+  violation("rejects-null", "wire.null-is-unset", "A request with `null` for a field gets invalid_argument."),
+  violation("requires-optional-field", "fields.valid-accepted", "A create or update that leaves out an optional field gets invalid_argument."),
+  violation("limit-off-by-one", "lists.limit-accepted", "`limit: 500` gets invalid_argument."),
+  // invalid-rejected
+  violation("ignored-min-length", "fields.min-length", "Strings under their min length (1; 9 for `workerSchedule`) are accepted, padded with `x`."),
+  violation("ignored-limit-range", "lists.limit-range", "List `limit` outside 1 to 500 (or absent) is clamped instead of rejected."),
+  violation("ignored-enum", "fields.enum", "A request enum value outside its list (`status`, `workerRuntime`, `deletionPolicy`, `identityType`, `order`, `searchFields` entries) is taken as the first listed value."),
+  violation("ignored-json-type", "fields.json-type", "An optional request field of the wrong JSON type is taken as not set, and a fractional `limit` is truncated."),
+  violation("ignored-required", "fields.required", "A missing or `null` required string field is taken as `\"missing\"` (a required object as `{}`, a missing `limit` as 100)."),
+  violation("ignored-one-of", "fields.one-of", "CreateHumanUserPassword with two or none of `email`, `username`, `id` uses the first one set (none: the first user)."),
+  violation("ignored-connector-name-pattern", "fields.connector-name", "CreateConnector accepts any non-empty `name`."),
+  violation("empty-body-accepted", "wire.empty-body", "A zero-length body is read as `{}`, its required fields taken as `ignored-required` takes them."),
+  violation("non-object-body-accepted", "wire.json-object-body", "A body that is malformed JSON, an array or a string is read as `{}`, its required fields taken as `ignored-required` takes them."),
+  violation("unknown-cursor-accepted", "lists.unknown-cursor", "A cursor the server never gave starts at the first page."),
+  violation("unknown-filter-key-accepted", "filter.unknown-key", "A filter condition with an unknown key or operator matches every item."),
+  violation("empty-group-accepted", "filter.group-not-empty", "A filter group with no filters matches every item."),
+  // auth
+  violation("auth-ignored", "auth.key-required", "A missing, empty or unknown `X-API-KEY` is accepted."),
+  // protocol
+  violation("wrong-method-accepted", "protocol.method", "Other HTTP methods than POST are served instead of answered 405."),
+  violation("unknown-route-wrong-code", "protocol.unknown-route", "Unknown routes get 404 with the code not_found instead of unimplemented."),
+  violation("content-type-ignored", "protocol.content-type", "Requests with another content type than `application/json` are served as JSON instead of answered 415."),
+  violation("version-header-ignored", "protocol.version-header", "CreatePermission is served without `Connect-Protocol-Version` (or with another value)."),
+  violation("small-body-limit", "protocol.body-limit", "Bodies over 64 KiB get resource_exhausted."),
+  violation("deadline-wrong-code", "protocol.deadline", "A call with `Connect-Timeout-Ms` under 100 answers canceled (499) at once; a passed deadline answers canceled instead of deadline_exceeded."),
+  // create-echo
+  violation("create-not-echoed", "echo.create", "A create's response changes a string field it was sent (`name`, `description`, ...)."),
+  violation("identity-link-wrong-group", "echo.identity-group", "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`."),
+  // update-semantics
+  violation("update-ignored", "updates.apply", "Updates change nothing and return the object as it was."),
+  violation("update-clears-unsent", "updates.partial", "An update resets every field it was not sent to its zero value (`id`, `createdAt`, `updatedAt` and nested objects aside)."),
+  violation("update-null-clears", "updates.null-unchanged", "A field sent as `null` in an update is reset to its zero value."),
+  violation("update-not-stored", "updates.stored", "An update returns the changed object but stores nothing."),
+  violation("updated-at-not-moved", "updates.updated-at", "Updates keep the old `updatedAt`."),
+  // paging
+  violation("paging-count-mismatch", "lists.count", "`listMetadata.count` is one more than the number of items."),
+  violation("limit-exceeded", "lists.limit-respected", "Pages hold `limit` + 1 items when there are that many."),
+  violation("paging-duplicates", "lists.walk-once", "`nextCursor` points one item back, so the next page repeats the last item."),
+  violation("paging-skips", "lists.walk-complete", "`nextCursor` points one item ahead, so each next page skips an item."),
+  violation("next-cursor-on-last-page", "lists.next-cursor", "The last page carries a `nextCursor`, which leads to an empty page."),
+  violation("after-before-swapped", "lists.after-before", "`listMetadata.after` and `before` are swapped."),
+  violation("order-ignored", "lists.order", "`order: desc` is ignored; pages are always ascending."),
+  // search-filter
+  violation("search-ignored", "search.match", "`search` is ignored."),
+  violation("search-case-sensitive", "search.case-insensitive", "`search` compares case-sensitively."),
+  violation("search-fields-ignored", "search.fields", "`search` looks only in `name`, whatever `searchFields` says."),
+  violation("filter-ignored", "filter.match", "`filter` is ignored."),
+  violation("filter-or-as-and", "filter.group-operator", "A filter group with `operator: or` is evaluated as `and`."),
+  violation("space-filter-ignored", "lists.space-scope", "ListSatellites ignores `spaceId`."),
+  violation("key-id-ignored", "keys.by-key-id", "GetEncryptionKeysByKeyId returns every key, whatever `keyId` says."),
+  // stable-reads
+  violation("get-wrong-object", "reads.named-object", "A Get of an existing id returns another object of the same collection (the first one that is not it)."),
+  violation("unstable-read", "reads.stable", "Each Get returns a fresh `updatedAt`, so two reads differ.")
+] as const
 
 /**
  * A violation's name.
@@ -194,7 +272,11 @@ export const nothing: Decision = { latencyMillis: 0, terminal: undefined, violat
  * @category models
  */
 export interface Injector {
-  readonly decide: (method: Operations.MethodName) => Decision
+  /**
+   * What fires on a request to an operation. For a path that names no operation (`undefined`),
+   * only the violations of rules without `methods` fire (`unknown-route-wrong-code`).
+   */
+  readonly decide: (method: Operations.MethodName | undefined) => Decision
 }
 
 /**
@@ -213,7 +295,8 @@ export const makeInjector = (plan: FaultPlan): Injector => {
       let terminal: Decision["terminal"] = undefined
       let active: Set<ViolationName> | undefined
       plan.rules.forEach((rule, i) => {
-        if (rule.methods && !rule.methods.includes(method)) return
+        if (rule.methods && (method === undefined || !rule.methods.includes(method))) return
+        if (method === undefined && rule.fault._tag !== "Violation") return
         if (rule.times !== undefined && fired[i]! >= rule.times) return
         if (rule.probability !== undefined && rule.probability < 1 && random() >= rule.probability) return
         const fault = rule.fault

@@ -74,14 +74,13 @@ export type FaultRule = Faults.FaultRule
 export type ViolationName = Faults.ViolationName
 
 /**
- * The catalogue of contract violations: name, the contract-test check that must catch it, and
- * what it does.
+ * The catalogue of contract violations: name, the rule of `ContractRules` it breaks, the
+ * contract-test check that must catch it (the rule's check), and what it does.
  *
  * @since 0.1.0
  * @category faults
  */
-export const violations: ReadonlyArray<{ readonly name: ViolationName; readonly check: Faults.CheckId; readonly description: string }> =
-  Faults.violations
+export const violations: ReadonlyArray<Faults.Violation<ViolationName>> = Faults.violations
 
 /**
  * Decoded fixtures (see `Fixtures.Fixtures`); every collection optional.

@@ -15,11 +15,11 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../Collections.js"
-import { type Decision, type Injector, nothing, type ViolationName } from "../Faults.js"
+import type { Decision, Injector, ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
 import { type Handler, handlers } from "./handlers.js"
 import { fastUlid } from "./random.js"
-import { relaxMinLength, violateHandler, violateRequest, violateResponse } from "./violations.js"
+import * as Violations from "./violations.js"
 
 type Op = Operations.Operations[Operations.MethodName]
 
@@ -169,6 +169,12 @@ const errorOutput = (
 
 const timeoutPattern = /^[0-9]{1,10}$/
 
+/** What a body-less request other than POST is read as. */
+const EMPTY_OBJECT = new TextEncoder().encode("{}")
+
+/** The body limit under the small-body-limit violation: 64 KiB. */
+const SMALL_BODY_LIMIT = 64 * 1024
+
 /**
  * Writes a success body as JSON bytes. Stored objects never change in place (an update replaces
  * them), so the bytes of each are computed once and reused by every response that carries it.
@@ -216,12 +222,15 @@ export const makeApp = (state: AppState) => {
   const write = makeWriter(state.emitDefaults)
   /** The checks made before the body is read: an answer, or `undefined` to go on. */
   const precheck = (input: Input, c: Compiled | undefined, path: string, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | undefined => {
-    if (c === undefined) return errorOutput(ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`), base, v, 404)
+    if (c === undefined) {
+      const code = v.has("unknown-route-wrong-code") ? "not_found" : "unimplemented"
+      return errorOutput(ConnectError.make(code, `no operation at ${truncate(path, 200)}`), base, v, 404)
+    }
     if (input.method !== "POST" && !v.has("wrong-method-accepted")) {
       return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, v, 405)
     }
     const contentType = (input.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
-    if (contentType !== "application/json" && !v.has("wrong-method-accepted")) {
+    if (contentType !== "application/json" && !v.has("content-type-ignored")) {
       const message = `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`
       return errorOutput(ConnectError.make("unknown", message), base, v, 415)
     }
@@ -229,7 +238,7 @@ export const makeApp = (state: AppState) => {
       return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, v)
     }
     for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
-      if (input.headers[name] !== value) return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, v)
+      if (input.headers[name] !== value && !v.has("version-header-ignored")) return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, v)
     }
     const timeout = input.headers["connect-timeout-ms"]
     if (timeout !== undefined && !timeoutPattern.test(timeout)) {
@@ -263,42 +272,56 @@ export const makeApp = (state: AppState) => {
   }
 
   /** Reads a body into a decoded request, or says why not. */
-  const prepare = (c: Compiled, method: string, bytes: Uint8Array | "too-large", v: ReadonlySet<ViolationName>): Fail | Readonly<Record<string, unknown>> => {
-    if (bytes === "too-large") return new Fail(ConnectError.make("resource_exhausted", `the request body is larger than ${state.maxBodyBytes} bytes`))
-    const parsed = parseBody(method !== "POST" && bytes.length === 0 ? new TextEncoder().encode("{}") : bytes)
+  const prepare = (c: Compiled, method: string, bytes: Uint8Array, violated: Violations.Violated | undefined): Fail | Readonly<Record<string, unknown>> => {
+    const input = method !== "POST" && bytes.length === 0 ? EMPTY_OBJECT : bytes
+    const parsed = violated === undefined ? parseBody(input) : violated.parse(input, parseBody)
     if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
-    const relaxed = v.size > 0 ? violateRequest(c, parsed, v) : parsed
+    if (parsed instanceof ConnectError.ConnectError) return new Fail(parsed)
+    const relaxed = violated === undefined ? parsed : violated.before(parsed)
     if (relaxed instanceof ConnectError.ConnectError) return new Fail(relaxed)
-    const decoded = v.has("ignored-min-length") ? relaxMinLength(c, relaxed) : c.decode(relaxed)
-    return Either.isLeft(decoded) ? new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left))) : decoded.right
+    const decoded = c.decode(relaxed)
+    if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left)))
+    return violated === undefined ? decoded.right : violated.after(decoded.right)
   }
 
   /** The success answer. */
-  const finish = (c: Compiled, request: Readonly<Record<string, unknown>>, body: Json, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output => {
-    if (v.size === 0) return response(200, { ...base, "content-type": "application/json" }, write(c.op, body))
+  const finish = (
+    c: Compiled,
+    request: Readonly<Record<string, unknown>>,
+    body: Json,
+    base: Record<string, string>,
+    v: ReadonlySet<ViolationName>,
+    violated: Violations.Violated | undefined
+  ): Output => {
+    if (violated === undefined) return response(200, { ...base, "content-type": "application/json" }, write(c.op, body))
     const shaped = state.emitDefaults ? body : (ProtoJson.omitZeroValues(body) as Json)
-    const text = JSON.stringify(violateResponse(c.op, request, shaped, v, stamp))
+    const text = JSON.stringify(violated.response(request, shaped))
     return response(200, { ...base, "content-type": v.has("success-content-type") ? "text/plain" : "application/json" }, text)
   }
 
   /** Latency, faults, body, decoding and the operation: what a deadline applies to. */
   const work = (input: Input, c: Compiled, base: Record<string, string>, decision: Decision): Effect.Effect<Output | Fail> => {
     const v = decision.violations
+    // The violations' transforms exist only while one is on: the faithful path runs none of them.
+    const violated = v.size > 0 ? Violations.make(c.op, c.fields, v, stamp) : undefined
+    const maxBodyBytes = v.has("small-body-limit") ? Math.min(SMALL_BODY_LIMIT, state.maxBodyBytes) : state.maxBodyBytes
     const run = Effect.suspend((): Effect.Effect<Output | Fail> => {
       const early = terminalAnswer(decision.terminal, base, v)
       if (early !== undefined) return Effect.succeed(early)
       const contentLength = Number(input.headers["content-length"] ?? "0")
       const body =
-        contentLength > state.maxBodyBytes
+        contentLength > maxBodyBytes
           ? Effect.succeed("too-large" as const)
-          : Effect.orElseSucceed(input.body(state.maxBodyBytes), () => new Uint8Array(0))
-      return Effect.flatMap(body, (bytes) => {
-        const request = prepare(c, input.method, bytes, v)
-        if (request instanceof Fail) return Effect.succeed(request)
-        const handler = v.size > 0 ? violateHandler(c.op, c.handler, v) : c.handler
+          : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
+      return Effect.flatMap(body, (bytes): Effect.Effect<Output | Fail> => {
+        if (bytes === "too-large") return Effect.succeed(new Fail(ConnectError.make("resource_exhausted", `the request body is larger than ${maxBodyBytes} bytes`)))
+        const request = prepare(c, input.method, bytes, violated)
+        const fail = violated === undefined ? (error: ConnectError.ConnectError) => new Fail(error) : (error: ConnectError.ConnectError) => new Fail(violated.error(error, bytes))
+        if (request instanceof Fail) return Effect.succeed(fail(request.error))
+        const handler = violated === undefined ? c.handler : violated.handler(c.handler)
         return Effect.match(handler(request, { store: state.store, stamp }), {
-          onFailure: (error) => new Fail(error),
-          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(c, request, result, base, v))
+          onFailure: fail,
+          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(c, request, result, base, v, violated))
         })
       })
     })
@@ -334,7 +357,7 @@ export const makeApp = (state: AppState) => {
       const q = input.url.indexOf("?")
       const path = q === -1 ? input.url : input.url.slice(0, q)
       const c = compiled.get(path)
-      const decision = c === undefined ? nothing : state.injector.decide(c.op.method)
+      const decision = state.injector.decide(c?.op.method)
       const v = decision.violations
       const early = precheck(input, c, path, base, v)
       let answer: Effect.Effect<Output>
@@ -343,14 +366,20 @@ export const makeApp = (state: AppState) => {
       } else {
         const timeout = input.headers["connect-timeout-ms"]
         const millis = timeout === undefined ? undefined : Number(timeout)
-        const worked = work(input, c, base, decision)
-        const timed =
-          millis === undefined
-            ? worked
-            : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) =>
-                Option.getOrElse(o, () => new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`)))
-              )
-        answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
+        // deadline-wrong-code: a short deadline is canceled at once, a passed one canceled too.
+        const passed = v.has("deadline-wrong-code") ? "canceled" : "deadline_exceeded"
+        if (millis !== undefined && millis < 100 && v.has("deadline-wrong-code")) {
+          answer = Effect.succeed(errorOutput(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`), base, v))
+        } else {
+          const worked = work(input, c, base, decision)
+          const timed =
+            millis === undefined
+              ? worked
+              : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) =>
+                  Option.getOrElse(o, () => new Fail(ConnectError.make(passed, `the deadline of ${millis} ms passed`)))
+                )
+          answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
+        }
       }
       return answer.pipe(
         Effect.catchAllDefect(() => Effect.succeed(errorOutput(ConnectError.make("internal", "internal error"), base, v))),
