@@ -1,10 +1,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
 import { ContractRules } from "@data-access/schema"
-import { ReferenceServer } from "@data-access/reference-server"
-import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
 import * as Report from "../src/Report.js"
 
@@ -30,32 +27,6 @@ describe("against the faithful reference server", () => {
   it.scoped("every field written, zero values too (emitDefaults): zero findings", () =>
     Effect.gen(function* () {
       const report = yield* Embedded.run({ seed: 77, examples: 15, server: { emitDefaults: true } })
-      expect(report.findings.map(Report.findingText)).toEqual([])
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-  )
-})
-
-describe("against the reference server making the other faithful choice (latitude switches)", () => {
-  ContractRules.latitude.forEach((l, i) => {
-    it.scoped(`--latitude ${l.name}: zero findings`, () =>
-      Effect.gen(function* () {
-        const report = yield* Embedded.run({ seed: 100 + i, examples: 10, server: { latitude: [l.name] } })
-        expect(report.findings.map(Report.findingText)).toEqual([])
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
-  })
-  for (const seed of SEEDS) {
-    it.scoped(`--latitude all, seed ${seed}: zero findings`, () =>
-      Effect.gen(function* () {
-        const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: "all" } })
-        expect(report.findings.map(Report.findingText)).toEqual([])
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
-  }
-  it.scoped("--latitude all as a target over HTTP (ContractTests.run with a base URL and fixtures): zero findings", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({ latitude: "all", apiKeys: ["target-key-1234"] })
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make("target-key-1234"), fixtures: server.knownIds, seed: 9, examples: 10 })
       expect(report.findings.map(Report.findingText)).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
