@@ -109,7 +109,7 @@ export const violations = [
   violation("identity-link-wrong-group", "echo.identity-group", "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`."),
   // update-semantics
   violation("update-ignored", "updates.apply", "Updates change nothing and return the object as it was."),
-  violation("update-clears-unsent", "updates.partial", "An update resets every field it was not sent to its zero value (`id`, `createdAt`, `updatedAt` and nested objects aside)."),
+  violation("update-clears-unsent", "updates.partial", "An update that sends a field resets every field it was not sent to its zero value (`id`, `createdAt`, `updatedAt` and nested objects aside); one that sends only its id changes nothing."),
   violation("update-null-clears", "updates.null-unchanged", "A field sent as `null` in an update is reset to its zero value."),
   violation("update-not-stored", "updates.stored", "An update returns the changed object but stores nothing."),
   violation("updated-at-not-moved", "updates.updated-at", "Updates keep the old `updatedAt`."),

@@ -483,11 +483,14 @@ layer(serverLayer())("violations in detail", (it) => {
       const id = s.knownIds.satellites[33]!
       const before = yield* satelliteById(s, id)
       yield* on(s, "update-clears-unsent")
+      const read = yield* rpc(s, "UpdateSatellite", { id })
       const cleared = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: !before.terminationProtection, name: null })
       yield* on(s, "update-null-clears")
       yield* rpc(s, "UpdateSatellite", { id, name: "renamed" })
       const nulled = yield* rpc(s, "UpdateSatellite", { id, name: null })
       yield* s.setFaults(Faults.none)
+      // An update that sends only the id reads the object.
+      expect(read.json.satellite).toMatchObject({ name: before.name, satelliteType: before.satelliteType, spaceId: before.spaceId })
       // Sent as null is not "not sent": update-clears-unsent leaves it (update-null-clears' rule).
       expect(cleared.json.satellite.name).toBe(before.name)
       expect(cleared.json.satellite.terminationProtection ?? false).toBe(!before.terminationProtection)

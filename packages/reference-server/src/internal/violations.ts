@@ -282,18 +282,23 @@ const zeroOf = (c: CollectionName): Json => {
 
 const UNCLEARED = new Set(["id", "createdAt", "updatedAt"])
 
-/** The store an update handler sees: the update-semantics violations. */
+/**
+ * The store an update handler sees: the update-semantics violations. update-clears-unsent acts on
+ * an update that sends a field: one that sends only its id (a read) changes nothing, so the state
+ * before an update can still be seen.
+ */
 const updateStore = (store: StoreService, v: ReadonlySet<ViolationName>, sent: Body): StoreService => ({
   ...store,
   modify: <E>(c: CollectionName, id: string, f: (current: Json) => Effect.Effect<Json, E>) => {
+    const clearsUnsent = v.has("update-clears-unsent") && Object.keys(sent).some((k) => k !== "id")
     let returned: Json | undefined
     const modified = store.modify(c, id, (current) =>
       Effect.map(f(current), (changed): Json => {
         let next: Record<string, unknown> = v.has("update-ignored") ? { ...current } : { ...changed }
-        if (v.has("update-clears-unsent") || v.has("update-null-clears")) {
+        if (clearsUnsent || v.has("update-null-clears")) {
           for (const [k, zero] of Object.entries(zeroOf(c))) {
             if (UNCLEARED.has(k) || (zero !== null && typeof zero === "object")) continue
-            if ((v.has("update-clears-unsent") && !(k in sent)) || (v.has("update-null-clears") && sent[k] === null)) next[k] = zero
+            if ((clearsUnsent && !(k in sent)) || (v.has("update-null-clears") && sent[k] === null)) next[k] = zero
           }
         }
         if (v.has("updated-at-not-moved")) {
