@@ -16,11 +16,13 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import * as Collections from "./Collections.js"
@@ -160,7 +162,9 @@ export interface Running {
 export class InProcess extends Context.Tag("@data-access/reference-server/InProcess")<InProcess, Running>() {}
 
 /**
- * The server could not start: its port, its store or its fixtures.
+ * The server could not start: its port, its store or its fixtures. A SQLite store without
+ * `@effect/sql-sqlite-node` installed (an optional peer dependency) fails with reason `Store`
+ * and `packageName` naming the package to add.
  *
  * @since 0.1.0
  * @category errors
@@ -168,6 +172,8 @@ export class InProcess extends Context.Tag("@data-access/reference-server/InProc
 export class StartError extends Data.TaggedError("StartError")<{
   readonly reason: "Listen" | "Store" | "Fixtures"
   readonly message: string
+  /** The package the store needs and could not load (`@effect/sql-sqlite-node`, `better-sqlite3`). */
+  readonly packageName?: string
   readonly cause?: unknown
 }> {}
 
@@ -211,7 +217,14 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       options.store?._tag === "Sqlite" ? Store.layerSqlite(options.store.filename) : Store.layerMemory
     const scope = yield* Effect.scope
     const storeContext = yield* Layer.buildWithScope(storeLayer, scope).pipe(
-      Effect.catchAllCause((cause) => Effect.fail(new StartError({ reason: "Store", message: "the store could not be opened", cause })))
+      Effect.catchAllCause((cause) =>
+        Effect.fail(
+          Option.match(Option.filter(Cause.failureOption(cause), (e) => e instanceof Store.SqliteUnavailableError), {
+            onNone: () => new StartError({ reason: "Store", message: "the store could not be opened", cause }),
+            onSome: (e) => new StartError({ reason: "Store", message: e.message, packageName: e.packageName, cause: e })
+          })
+        )
+      )
     )
     const store = Context.get(storeContext, Store.Store)
     const seeding = Effect.gen(function* () {

@@ -7,11 +7,13 @@
  */
 import { Timestamp } from "@data-access/schema"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Cause from "effect/Cause"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { CollectionName, Json } from "./Collections.js"
 
 /**
@@ -216,10 +218,57 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
 })
 
 /**
- * The store in a SQLite file (created when missing).
+ * What the SQLite store needs and the application has not installed: `@effect/sql-sqlite-node`
+ * (an optional peer dependency) or `better-sqlite3` (which it brings), or `better-sqlite3` is
+ * installed without its native addon (its build was not allowed: `pnpm approve-builds`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SqliteUnavailableError extends Data.TaggedError("SqliteUnavailableError")<{
+  /** The package to add (or to build). */
+  readonly packageName: string
+  readonly reason: "NotInstalled" | "NotBuilt"
+  readonly cause: unknown
+}> {
+  override get message() {
+    return this.reason === "NotInstalled"
+      ? `the SQLite store needs ${this.packageName}, which is not installed: add it with \`npm install ${installSpec(this.packageName)}\` or \`pnpm add ${installSpec(this.packageName)}\``
+      : `the SQLite store needs the native addon of ${this.packageName}, which was not built (the package manager did not run its install script): allow its build and install again (pnpm: \`pnpm approve-builds\`)`
+  }
+}
+
+/** The optional peer dependency, with the range this package supports (Effect 3). */
+const SQLITE_PACKAGE = "@effect/sql-sqlite-node"
+const installSpec = (packageName: string) => (packageName === SQLITE_PACKAGE ? `${SQLITE_PACKAGE}@^0.53` : packageName)
+
+/** `import()` of the SQLite client, with a missing package as a `SqliteUnavailableError`. */
+const importSqlite = Effect.tryPromise({
+  try: () => import("@effect/sql-sqlite-node/SqliteClient"),
+  catch: (cause) =>
+    new SqliteUnavailableError({
+      packageName: /Cannot find (?:package|module) '([^']+)'/.exec(String(cause))?.[1] ?? SQLITE_PACKAGE,
+      reason: "NotInstalled",
+      cause
+    })
+})
+
+/** What better-sqlite3 throws (a defect of the layer) when its compiled addon is missing. */
+const isAddonMissing = (defect: unknown) => defect instanceof Error && defect.message.includes("better_sqlite3.node")
+
+/**
+ * The store in a SQLite file (created when missing). `@effect/sql-sqlite-node` is imported when
+ * the layer is built; without it the layer fails with a `SqliteUnavailableError`.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerSqlite = (filename: string): Layer.Layer<Store, ConfigError.ConfigError> =>
-  Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename })))
+export const layerSqlite = (filename: string): Layer.Layer<Store, ConfigError.ConfigError | SqliteUnavailableError> =>
+  Layer.unwrapEffect(Effect.map(importSqlite, (SqliteClient) => Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename }))))).pipe(
+    Layer.catchAllCause((cause) =>
+      Option.match(Option.filter(Cause.dieOption(cause), isAddonMissing), {
+        onNone: () => Layer.failCause(cause),
+        onSome: (defect) => Layer.fail(new SqliteUnavailableError({ packageName: "better-sqlite3", reason: "NotBuilt", cause: defect }))
+      })
+    )
+  )
