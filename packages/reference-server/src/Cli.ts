@@ -39,7 +39,7 @@ const apiKey = Options.text("api-key").pipe(
 )
 const store = Options.text("store").pipe(
   Options.optional,
-  Options.withDescription("SQLite file to keep the data in (created when missing); default: in memory")
+  Options.withDescription("SQLite file to keep the data in (created when missing; needs @effect/sql-sqlite-node installed); default: in memory")
 )
 const fixtures = Options.file("fixtures").pipe(Options.optional, Options.withDescription("JSON fixtures file to load (see the README)"))
 const noDemo = Options.boolean("no-demo").pipe(Options.withDescription("Start an empty store instead of the built-in demo data"))
