@@ -16,7 +16,7 @@ import { generate, modules } from "../src/api-doc.mjs"
 // @ts-expect-error plain ESM helper without types
 import { findingsPath, pagePath, render } from "../src/checks-doc.mjs"
 // @ts-expect-error plain ESM helper without types
-import { publishable, root } from "../src/workspace.mjs"
+import { installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
 
 interface Export {
   readonly name: string
@@ -96,10 +96,6 @@ describe("API reference", () => {
   })
 })
 
-/** ```ts blocks of a markdown file that import a published package: complete programs. */
-const readmeExamples = (file: string) =>
-  [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => /^import .* from "@data-access\//m.test(code))
-
 describe("examples type-check against the built packages", () => {
   const here = fileURLToPath(new URL("..", import.meta.url))
   const jsdoc = all.flatMap((m) => [
@@ -108,7 +104,7 @@ describe("examples type-check against the built packages", () => {
   ])
   const readmes = [join(root, "README.md"), ...(publishable() as ReadonlyArray<{ dir: string }>).map((p) => join(p.dir, "README.md"))]
     .filter((f) => existsSync(f))
-    .flatMap((f) => readmeExamples(f).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
+    .flatMap((f) => (readmeExamples(f) as ReadonlyArray<string>).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
 
   it.each([
     ["JSDoc @example blocks", jsdoc],
@@ -140,14 +136,29 @@ describe("examples type-check against the built packages", () => {
 })
 
 describe("READMEs", () => {
-  it.each((publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>).map((p) => [p.name, p] as const))(
-    "%s: the install command adds the package with every peer dependency",
+  const packages = publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>
+  const ours = new Set(packages.map((p) => p.name))
+
+  it.each(packages.map((p) => [p.name, p] as const))(
+    "%s: an npm and a pnpm install line add the package with every required peer dependency, in a range of the peer's; every other package named carries a range; the Effect line is named",
     (name, p) => {
-      const readme = readFileSync(join(p.dir, "README.md"), "utf8")
-      const installs = [...readme.matchAll(/^pnpm add (.*)$/gm)].map((m) => m[1]!.split(/\s+/))
-      const install = installs.find((words) => words.includes(name))
-      expect(install, `no "pnpm add ... ${name}" line`).toBeDefined()
-      for (const peer of Object.keys(p.pkg.peerDependencies ?? {})) expect(install, peer).toContain(peer)
+      const file = join(p.dir, "README.md")
+      const commands = installCommands(file) as ReadonlyArray<{ manager: "npm" | "pnpm"; words: ReadonlyArray<string> }>
+      const optional = new Set(Object.keys(p.pkg.peerDependenciesMeta ?? {}).filter((peer) => p.pkg.peerDependenciesMeta[peer].optional === true))
+      for (const manager of ["npm", "pnpm"] as const) {
+        const words = commands.filter((c) => c.manager === manager).flatMap((c) => c.words.slice(2))
+        expect(words, `no "${manager}" line adding ${name}`).toContain(name)
+        const named = new Map(words.flatMap((w) => (packageOf(w) === undefined ? [] : [[packageOf(w) as string, w.slice((packageOf(w) as string).length + 1)] as const])))
+        for (const [peer, peerRange] of Object.entries<string>(p.pkg.peerDependencies ?? {})) {
+          if (optional.has(peer)) continue
+          const range = named.get(peer)
+          expect(range, `${manager}: ${peer}`).toBeDefined()
+          // "^3.22" names the line of the peer range "^3.22.4" (it installs the newest 3.x)
+          expect(peerRange === range || peerRange.startsWith(`${range}.`), `${manager}: ${peer}@${range} against the peer range ${peerRange}`).toBe(true)
+        }
+        for (const [dep, range] of named) if (!ours.has(dep)) expect(range, `${manager}: ${dep} without a range installs its latest`).not.toBe("")
+      }
+      expect(readFileSync(file, "utf8")).toMatch(/Effect 3 line/)
     }
   )
 })
