@@ -325,8 +325,11 @@ const caseSensitiveSearch = (store: StoreService, search: string, keys: Readonly
   all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search))))
 })
 
-/** ignored-one-of with none of email, username and id set: the request stands for the first user. */
-const FIRST_USER = "\u0000first-user"
+/**
+ * ignored-one-of with none of email, username and id set: the request stands for the first user
+ * (printable, so that a latitude switch that rejects control characters lets it through).
+ */
+const FIRST_USER = "~first-user~"
 
 const collectionOf = (op: Op): CollectionName | undefined => Collections.bySchema(op.object)
 
