@@ -217,9 +217,25 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
 }
 
 /**
+ * Options of `evaluate`.
+ *
+ * @since 0.2.0
+ * @category filters
+ */
+export interface EvaluateOptions {
+  /**
+   * Compare the string operators (`equals`, `not_equals`, `contains`, `not_contains`,
+   * `starts_with`, `ends_with`) without regard to case. Default false: case-sensitive. The
+   * documents leave the case open (decisions.md section 10); `search` is always case-insensitive.
+   */
+  readonly caseInsensitive?: boolean | undefined
+}
+
+/**
  * Evaluates a filter against an object's snake_case field values (strings; timestamps as their
- * RFC 3339 text). `lower_than` / `greater_than` compare strings, or instants for the keys named in
- * `timestampKeys`.
+ * RFC 3339 text). The string operators compare case-sensitively unless `options.caseInsensitive`;
+ * `lower_than` / `greater_than` compare strings, or instants where `compareTimestamps` says how.
+ * An empty filter matches every object.
  *
  * @since 0.1.0
  * @category filters
@@ -227,25 +243,27 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
 export const evaluate = <K extends string>(
   filter: Filter<K>,
   get: (key: K) => string,
-  compareTimestamps: (key: K, a: string, b: string) => number | undefined = () => undefined
+  compareTimestamps: (key: K, a: string, b: string) => number | undefined = () => undefined,
+  options?: EvaluateOptions
 ): boolean => {
   if (isEmpty(filter)) return true
   if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => evaluate(f, get, compareTimestamps))
+    const results = filter.group.filters.map((f) => evaluate(f, get, compareTimestamps, options))
     return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
   }
   const { key, operator } = filter.field
   const actual = get(key)
   const expected = filter.field.value?.value ?? ""
-  const a = actual.toLowerCase()
-  const e = expected.toLowerCase()
+  const caseInsensitive = options?.caseInsensitive === true
+  const a = caseInsensitive ? actual.toLowerCase() : actual
+  const e = caseInsensitive ? expected.toLowerCase() : expected
   const compare = () =>
     compareTimestamps(key, actual, expected) ?? (actual < expected ? -1 : actual > expected ? 1 : 0)
   switch (operator) {
     case "equals":
-      return actual === expected
+      return a === e
     case "not_equals":
-      return actual !== expected
+      return a !== e
     case "contains":
       return a.includes(e)
     case "not_contains":

@@ -40,14 +40,18 @@ describe("Filter.evaluate", () => {
     ["equals", "space_id", "", true],
     ["not_equals", "name", "Edge-Paris", true],
     ["not_equals", "name", "Edge-Berlin", false],
-    ["contains", "name", "berlin", true],
+    ["contains", "name", "Berlin", true],
+    ["contains", "name", "berlin", false],
     ["contains", "name", "paris", false],
     ["not_contains", "name", "paris", true],
-    ["not_contains", "name", "EDGE", false],
-    ["starts_with", "name", "edge-", true],
-    ["starts_with", "name", "berlin", false],
-    ["ends_with", "name", "BERLIN", true],
-    ["ends_with", "name", "edge", false],
+    ["not_contains", "name", "EDGE", true],
+    ["not_contains", "name", "Edge", false],
+    ["starts_with", "name", "Edge-", true],
+    ["starts_with", "name", "edge-", false],
+    ["starts_with", "name", "Berlin", false],
+    ["ends_with", "name", "Berlin", true],
+    ["ends_with", "name", "BERLIN", false],
+    ["ends_with", "name", "Edge", false],
     ["lower_than", "name", "F", true],
     ["lower_than", "name", "Edge-Berlin", false],
     ["greater_than", "name", "Edge-A", true],
@@ -56,6 +60,32 @@ describe("Filter.evaluate", () => {
     ["greater_than", "satellite_type", "ai", false]
   ] as const)("%s on %s with %j is %s", (operator, key, value, expected) => {
     expect(run(field(key, operator, value))).toBe(expected)
+  })
+
+  it.each([
+    ["equals", "edge-berlin", true, false],
+    ["equals", "EDGE-BERLIN", true, false],
+    ["not_equals", "edge-berlin", false, true],
+    ["contains", "berlin", true, false],
+    ["not_contains", "EDGE", false, true],
+    ["starts_with", "edge-", true, false],
+    ["ends_with", "BERLIN", true, false],
+    ["ends_with", "edge", false, false]
+  ] as const)("%s on name with %j: %s case-insensitively, %s by default", (operator, value, insensitive, sensitive) => {
+    const f = field("name", operator, value)
+    expect(Filter.evaluate(f, get, compareTimestamps, { caseInsensitive: true })).toBe(insensitive)
+    expect(run(f)).toBe(sensitive)
+  })
+
+  it("caseInsensitive leaves lower_than / greater_than alone", () => {
+    expect(Filter.evaluate(field("name", "lower_than", "a"), get, compareTimestamps, { caseInsensitive: true })).toBe(true)
+    expect(run(field("name", "lower_than", "a"))).toBe(true)
+  })
+
+  it("an empty filter matches every object, alone or in a group", () => {
+    const empty = {} as F
+    expect(run(empty)).toBe(true)
+    expect(run(and(empty, field("satellite_type", "equals", "ai")))).toBe(true)
   })
 
   it.each([
@@ -86,7 +116,7 @@ describe("Filter.evaluate", () => {
     expect(run(and(yes, no))).toBe(false)
     expect(run(or(no, yes))).toBe(true)
     expect(run(or(no, no))).toBe(false)
-    expect(run(and(yes, or(no, field("name", "contains", "berlin"))))).toBe(true)
+    expect(run(and(yes, or(no, field("name", "contains", "Berlin"))))).toBe(true)
     expect(run(or(no, and(yes, field("space_id", "not_empty"))))).toBe(false)
     let deep: F = yes
     for (let i = 0; i < 30; i++) deep = i % 2 === 0 ? and(deep) : or(no, deep)
@@ -104,7 +134,7 @@ describe("Filter.evaluate", () => {
               field: {
                 key: "name",
                 operator: "starts_with",
-                value: { "@type": Filter.STRING_VALUE_TYPE, value: "edge" }
+                value: { "@type": Filter.STRING_VALUE_TYPE, value: "Edge" }
               }
             },
             { field: { key: "space_id", operator: "empty" } }
