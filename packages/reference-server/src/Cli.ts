@@ -9,10 +9,12 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Faults from "./Faults.js"
 import * as Fixtures from "./Fixtures.js"
+import * as Latitude from "./Latitude.js"
 import { describeParseError } from "./internal/app.js"
 import * as ReferenceServer from "./ReferenceServer.js"
 
@@ -50,6 +52,12 @@ const maxBodyBytes = Options.integer("max-body-bytes").pipe(
   Options.withDefault(ReferenceServer.DEFAULT_MAX_BODY_BYTES),
   Options.withDescription("Largest accepted request body in bytes")
 )
+const latitude = Options.text("latitude").pipe(
+  Options.repeated,
+  Options.withDescription(
+    `Make the other faithful choice where decisions.md section 10 leaves one (repeatable, or comma separated; "all" for every one): ${Latitude.names.join(", ")}`
+  )
+)
 const quiet = Options.boolean("quiet").pipe(Options.withDescription("Do not log one line per request"))
 
 const describe = (e: unknown) => (ParseResult.isParseError(e) ? describeParseError(e) : e instanceof Error ? e.message : String(e))
@@ -80,12 +88,13 @@ const keysFromEnv = Config.string("DATA_ACCESS_API_KEYS").pipe(
  */
 export const command = Command.make(
   "data-access-reference-server",
-  { port, host, apiKey, store, fixtures, noDemo, faults, writeIds, emitDefaults, maxBodyBytes, quiet },
+  { port, host, apiKey, store, fixtures, noDemo, faults, writeIds, emitDefaults, maxBodyBytes, latitude, quiet },
   Effect.fn("Cli.run")(function* (flags) {
     const envKeys = yield* keysFromEnv.pipe(Effect.orElseSucceed(() => [] as Array<string>))
     const apiKeys = flags.apiKey.length > 0 ? flags.apiKey : envKeys.length > 0 ? envKeys : [ReferenceServer.DEFAULT_API_KEY]
     const plan = Option.isSome(flags.faults) ? yield* readFaults(flags.faults.value) : Faults.none
     const extra = Option.isSome(flags.fixtures) ? yield* readFixtures(flags.fixtures.value) : undefined
+    const switches = yield* Either.mapLeft(Latitude.parse(flags.latitude), (e) => new CliError(`--latitude: ${e.message}`))
     const server = yield* ReferenceServer.start({
       port: flags.port,
       host: flags.host,
@@ -96,6 +105,7 @@ export const command = Command.make(
       faults: plan,
       emitDefaults: flags.emitDefaults,
       maxBodyBytes: flags.maxBodyBytes,
+      latitude: switches,
       logRequests: !flags.quiet
     }).pipe(Effect.mapError((e) => new CliError(e.message)))
     if (Option.isSome(flags.writeIds)) {
@@ -105,7 +115,8 @@ export const command = Command.make(
       )
     }
     const keySource = flags.apiKey.length > 0 ? "--api-key" : envKeys.length > 0 ? "DATA_ACCESS_API_KEYS" : "the default key"
-    yield* Console.log(`data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource})`)
+    const choices = server.latitude.length > 0 ? `; latitude: ${server.latitude.join(", ")}` : ""
+    yield* Console.log(`data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource}${choices})`)
     return yield* Effect.never
   }, Effect.scoped)
 ).pipe(Command.withDescription("A faithful reference server of the data-access management API (Connect, JSON)"))

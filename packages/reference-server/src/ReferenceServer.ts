@@ -20,6 +20,7 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -28,10 +29,12 @@ import * as Http from "node:http"
 import * as Collections from "./Collections.js"
 import * as Faults from "./Faults.js"
 import * as FixturesModule from "./Fixtures.js"
+import * as LatitudeModule from "./Latitude.js"
 import * as Store from "./Store.js"
 import { type AppState, hashKeys, type Input, makeApp, type Output, type RecordedRequest } from "./internal/app.js"
 import { demoData } from "./internal/demo.js"
 import { normalize } from "./internal/handlers.js"
+import * as Latitude from "./internal/latitude.js"
 
 export type {
   /**
@@ -127,7 +130,29 @@ export interface Options {
   readonly logRequests?: boolean
   /** Open a tracing span per request (`@effect/platform`'s HTTP tracer). Default false: the request log and `X-Request-Id` identify requests. */
   readonly tracing?: boolean
+  /**
+   * Latitude switches to turn on (see `latitude`): where decisions.md section 10 lets a faithful
+   * server choose, each makes the other choice. `"all"` turns every one on. Default: none.
+   */
+  readonly latitude?: LatitudeModule.Selection | undefined
 }
+
+/**
+ * A latitude switch name (see `latitude`).
+ *
+ * @since 0.2.0
+ * @category latitude
+ */
+export type LatitudeName = LatitudeModule.LatitudeName
+
+/**
+ * The latitude switches: name, topic, what the server does by default and with the switch on
+ * (`ContractRules.latitude` of `@data-access/schema`).
+ *
+ * @since 0.2.0
+ * @category latitude
+ */
+export const latitude: typeof LatitudeModule.latitude = LatitudeModule.latitude
 
 /**
  * A running server (or its in-process twin).
@@ -151,6 +176,8 @@ export interface Running {
   readonly currentKnownIds: Effect.Effect<KnownIds.KnownIds>
   /** The store itself, for assertions. */
   readonly store: Store.StoreService
+  /** The latitude switches that are on, in the order of `latitude`. */
+  readonly latitude: ReadonlyArray<LatitudeName>
 }
 
 /**
@@ -170,7 +197,7 @@ export class InProcess extends Context.Tag("@data-access/reference-server/InProc
  * @category errors
  */
 export class StartError extends Data.TaggedError("StartError")<{
-  readonly reason: "Listen" | "Store" | "Fixtures"
+  readonly reason: "Listen" | "Store" | "Fixtures" | "Latitude"
   readonly message: string
   /** The package the store needs and could not load (`@effect/sql-sqlite-node`, `better-sqlite3`). */
   readonly packageName?: string
@@ -213,6 +240,9 @@ interface Core {
 const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope> =>
   Effect.gen(function* () {
     const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
+    const on = yield* Either.mapLeft(LatitudeModule.resolve(options.latitude), (e) => new StartError({ reason: "Latitude", message: e.message }))
+    const latitude = Latitude.make(on)
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     const storeLayer =
       options.store?._tag === "Sqlite" ? Store.layerSqlite(options.store.filename) : Store.layerMemory
     const scope = yield* Effect.scope
@@ -250,7 +280,8 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       store,
       apiKeyHashes: hashKeys(apiKeys),
       emitDefaults: options.emitDefaults === true,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxBodyBytes: latitude === undefined ? maxBodyBytes : latitude.maxBodyBytes(maxBodyBytes),
+      latitude,
       injector: Faults.makeInjector(options.faults ?? Faults.none),
       onRequest: (entry) =>
         Effect.suspend(() => {
@@ -272,7 +303,7 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
         })
     }
     return {
-      handle: makeApp(state),
+      handle: latitude === undefined ? makeApp(state) : latitude.around(makeApp(state)),
       running: {
         apiKeys,
         knownIds,
@@ -283,7 +314,8 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
         requests: Effect.sync(() => (recorded.length < MAX_RECORDED ? recorded.slice() : [...recorded.slice(next), ...recorded.slice(0, next)])),
         seed: (fixtures) => Effect.zipRight(seedInto(store, fixtures), allOf(store)),
         currentKnownIds: allOf(store),
-        store
+        store,
+        latitude: LatitudeModule.names.filter((n) => on.has(n))
       }
     }
   })

@@ -179,7 +179,6 @@ const notFound: { readonly [M in Operations.MethodName]?: (ids: KnownIds.KnownId
   GetResource: () => [["unknown id", { id: "resource_00000000000000000000000000" }]],
   GetDataCatalogIntegration: (ids) => [["id of another type", { id: ids.resources[0] }]],
   GetPolicyStageConfiguration: () => [["unknown id", { id: "nope" }]],
-  GetEncryptionKeysByKeyId: () => [["unknown key id", { keyId: "arn:aws:kms:none" }]],
   UpdateConnectorHostname: () => [["unknown id", { id: "hostname_x", managedTls: true }]],
   UpdateConnectorListenerLink: () => [["unknown id", { id: "listenerlink_x" }]],
   UpdateSidecarResourceLink: () => [["unknown id", { id: "sidecarlink_x" }]],
@@ -376,14 +375,26 @@ layer(serverLayer({ apiKeys: ["test-key-one", "test-key-two"] }))("every operati
       const reply = yield* rpc(server, "GetEncryptionKeysByKeyId", { key_id: server.knownIds.encryptionKeyIds[0] })
       expect(reply.json.encryptionKeys.length).toBe(2)
       for (const k of reply.json.encryptionKeys) expect(k.keyId).toBe(server.knownIds.encryptionKeyIds[0])
+      // A key id that names no key is an empty array (not_found under the parent-not-found latitude switch).
+      const none = yield* rpc(server, "GetEncryptionKeysByKeyId", { keyId: "arn:aws:kms:none" })
+      expect([none.status, none.json]).toEqual([200, {}])
     })
   )
 
-  it.effect("stored secrets of fixtures are returned as the API returns them", () =>
+  it.effect("stored secrets are left out of responses (the return-secrets latitude switch returns them)", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
+      const stored = (yield* server.store.get("dataCatalogIntegrations", server.knownIds.dataCatalogIntegrations[0]!)) as any
+      expect(stored.catalogVendorA.webhookSecret).toMatch(/^demo-whsec-/)
       const reply = yield* rpc(server, "GetDataCatalogIntegration", { id: server.knownIds.dataCatalogIntegrations[0] })
-      expect(reply.json.integration.catalogVendorA.webhookSecret).toMatch(/^demo-whsec-/)
+      expect(reply.json.integration.catalogVendorA).toEqual({ generalizedMetadataServiceUrl: expect.any(String), syncedEntities: expect.any(Array) })
+      const users = yield* rpc(server, "ListNativeUsers", { limit: 500, resourceId: server.knownIds.resources[0] })
+      const withSecrets = yield* Effect.forEach(users.json.nativeUsers, (u: any) => server.store.get("nativeUsers", u.id))
+      expect(withSecrets.some((u: any) => u.secret !== "" || u.basic?.password)).toBe(true)
+      for (const user of users.json.nativeUsers) {
+        expect(user.secret).toBeUndefined()
+        expect(user.basic?.password).toBeUndefined()
+      }
     })
   )
 })

@@ -18,6 +18,7 @@ import type { Json } from "../Collections.js"
 import type { Decision, Injector, ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
 import { type Handler, handlers } from "./handlers.js"
+import type { Latitude } from "./latitude.js"
 import { fastUlid } from "./random.js"
 import * as Violations from "./violations.js"
 
@@ -60,6 +61,8 @@ export interface AppState {
   readonly maxBodyBytes: number
   injector: Injector
   readonly onRequest: (entry: RecordedRequest) => Effect.Effect<void>
+  /** The latitude switches that are on; `undefined` when none is. */
+  readonly latitude?: Latitude | undefined
 }
 
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie"])
@@ -176,16 +179,29 @@ const EMPTY_OBJECT = new TextEncoder().encode("{}")
 const SMALL_BODY_LIMIT = 64 * 1024
 
 /**
+ * A stored object without the values of its secret fields, at any depth (decisions.md section
+ * 10: a server may leave them out; the return-secrets latitude switch keeps them).
+ */
+const withoutSecrets = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSecrets)
+  if (value === null || typeof value !== "object") return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) if (!SECRET_FIELDS.has(k)) out[k] = withoutSecrets(v)
+  return out
+}
+
+/**
  * Writes a success body as JSON bytes. Stored objects never change in place (an update replaces
  * them), so the bytes of each are computed once and reused by every response that carries it.
  */
-const makeWriter = (emitDefaults: boolean) => {
+const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
   const cache = new WeakMap<object, Buffer>()
   const shape = (value: unknown) => (emitDefaults ? value : ProtoJson.omitZeroValues(value))
+  const shapeObject = keepSecrets ? shape : (o: object) => shape(withoutSecrets(o))
   const objectBytes = (o: object): Buffer => {
     let bytes = cache.get(o)
     if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(shape(o)))
+      bytes = Buffer.from(JSON.stringify(shapeObject(o)))
       cache.set(o, bytes)
     }
     return bytes
@@ -219,7 +235,12 @@ const makeWriter = (emitDefaults: boolean) => {
 
 /** Builds the request pipeline over a state. */
 export const makeApp = (state: AppState) => {
-  const write = makeWriter(state.emitDefaults)
+  const keepSecrets = state.latitude?.returnSecrets === true
+  const write = makeWriter(state.emitDefaults, keepSecrets)
+  // The operations, their decode and handler wrapped by the latitude switches that are on.
+  const routes = state.latitude?.routes(compiled) ?? compiled
+  const keyFirst = state.latitude?.keyAfterBody !== true
+  const lenientDeadline = state.latitude?.lenientDeadline === true
   /** The checks made before the body is read: an answer, or `undefined` to go on. */
   const precheck = (input: Input, c: Compiled | undefined, path: string, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | undefined => {
     if (c === undefined) {
@@ -234,7 +255,13 @@ export const makeApp = (state: AppState) => {
       const message = `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`
       return errorOutput(ConnectError.make("unknown", message), base, v, 415)
     }
-    if (!v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
+    // Compression is a server's choice (decisions.md section 10); unsupported, it is unimplemented.
+    const encoding = input.headers["content-encoding"]
+    if (encoding !== undefined && encoding !== "identity") {
+      const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
+      return errorOutput(ConnectError.make("unimplemented", message), { ...base, "accept-encoding": "identity" }, v)
+    }
+    if (keyFirst && !v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
       return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, v)
     }
     for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
@@ -294,7 +321,8 @@ export const makeApp = (state: AppState) => {
     violated: Violations.Violated | undefined
   ): Output => {
     if (violated === undefined) return response(200, { ...base, "content-type": "application/json" }, write(c.op, body))
-    const shaped = state.emitDefaults ? body : (ProtoJson.omitZeroValues(body) as Json)
+    const visible = keepSecrets ? body : Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)]))
+    const shaped = state.emitDefaults ? visible : (ProtoJson.omitZeroValues(visible) as Json)
     const text = JSON.stringify(violated.response(request, shaped))
     return response(200, { ...base, "content-type": v.has("success-content-type") ? "text/plain" : "application/json" }, text)
   }
@@ -318,6 +346,10 @@ export const makeApp = (state: AppState) => {
         const request = prepare(c, input.method, bytes, violated)
         const fail = violated === undefined ? (error: ConnectError.ConnectError) => new Fail(error) : (error: ConnectError.ConnectError) => new Fail(violated.error(error, bytes))
         if (request instanceof Fail) return Effect.succeed(fail(request.error))
+        // body-before-auth: the key is checked once the body passed.
+        if (!keyFirst && !v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
+          return Effect.succeed(fail(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required")))
+        }
         const handler = violated === undefined ? c.handler : violated.handler(c.handler)
         return Effect.match(handler(request, { store: state.store, stamp }), {
           onFailure: fail,
@@ -356,7 +388,7 @@ export const makeApp = (state: AppState) => {
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
       const path = q === -1 ? input.url : input.url.slice(0, q)
-      const c = compiled.get(path)
+      const c = routes.get(path)
       const decision = state.injector.decide(c?.op.method)
       const v = decision.violations
       const early = precheck(input, c, path, base, v)
@@ -372,12 +404,14 @@ export const makeApp = (state: AppState) => {
           answer = Effect.succeed(errorOutput(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`), base, v))
         } else {
           const worked = work(input, c, base, decision)
+          const late = () => new Fail(ConnectError.make(passed, `the deadline of ${millis} ms passed`))
           const timed =
             millis === undefined
               ? worked
-              : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) =>
-                  Option.getOrElse(o, () => new Fail(ConnectError.make(passed, `the deadline of ${millis} ms passed`)))
-                )
+              : lenientDeadline
+                ? // lenient-deadline: checked before the work starts, which then runs to its end.
+                  performance.now() - started < millis ? worked : Effect.succeed(late())
+                : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) => Option.getOrElse(o, late))
           answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
         }
       }

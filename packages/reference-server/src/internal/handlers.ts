@@ -69,9 +69,8 @@ const makeGet = (op: Op): Handler => {
     return (req, ctx) =>
       Effect.gen(function* () {
         const keyId = String(req.keyId)
-        const found = (yield* ctx.store.all(c)).filter((k) => k.keyId === keyId)
-        if (found.length === 0) return yield* ConnectError.make("not_found", `keyId: no encryption key with key id ${JSON.stringify(keyId)}`)
-        return { [key]: found }
+        // A key id that names nothing is an empty array (not_found under the parent-not-found latitude switch).
+        return { [key]: (yield* ctx.store.all(c)).filter((k) => k.keyId === keyId) }
       })
   }
   return (req, ctx) =>
@@ -87,7 +86,8 @@ const makeGet = (op: Op): Handler => {
 // List
 // ---------------------------------------------------------------------------------------------
 
-const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
+/** `space_id` to `spaceId`. */
+export const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
 
 /** The value of a filter or search key (snake_case) of a listed object, as a string. */
 export const fieldValue = (item: Json, key: string): string => {
@@ -105,8 +105,8 @@ const compareTimestamps = (key: string, a: string, b: string): number | undefine
 }
 
 /** Whether an item matches a filter (decisions.md section 3). */
-export const matches = (filter: Filter.Filter<string>, item: Json): boolean =>
-  Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps)
+export const matches = (filter: Filter.Filter<string>, item: Json, options?: Filter.EvaluateOptions): boolean =>
+  Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps, options)
 
 /** Per-operation scoping of a list: which items the request asks for, beyond search and filter. */
 const listScopes: { readonly [M in Operations.ListMethod]?: (req: Operations.RequestOf<M>) => ((item: Json) => boolean) | undefined } = {
@@ -124,8 +124,10 @@ const makeList = (op: Op): Handler => {
       const order: "asc" | "desc" = req.order === "desc" ? "desc" : "asc"
       let start: CursorPosition | undefined
       if (typeof req.cursor === "string" && req.cursor !== "") {
+        // A cursor continues the walk from its position in the order asked now, whatever the
+        // request it came from (the cursor-bound latitude switch rejects a change).
         start = decodeCursor(req.cursor)
-        if (start === undefined || start.order !== order) return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
+        if (start === undefined) return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
       }
       let items = yield* ctx.store.all(c)
       const predicates: Array<(item: Json) => boolean> = []

@@ -1,0 +1,543 @@
+/**
+ * The latitude switches (`ContractRules.latitude`, decisions.md section 10): where the documents
+ * let a faithful server choose, the reference server makes one choice by default and the other
+ * while a switch is on. `make` builds the switches once, at start; with none on it builds
+ * nothing, and the request path runs none of this. What a switch changes:
+ *
+ * - `routes`: an operation's decode, followed by checks and rewrites of the decoded request
+ *   (formats, string limits, enums, filters, cursors), and its handler, wrapped (the store it
+ *   sees, what it answers);
+ * - `around`: the whole request and its answer (Connect GET, gzip bodies, headers, the bodies of
+ *   405 and 415, empty page metadata);
+ * - flags the pipeline reads once (`keyAfterBody`, `lenientDeadline`, `returnSecrets`,
+ *   `maxBodyBytes`).
+ *
+ * Each switch makes a faithful choice: no must of sections 1 to 9 breaks, alone or together.
+ *
+ * @internal
+ */
+import { ConnectError, type ContractRules, Filter, Operations, Timestamp } from "@data-access/schema"
+import * as Crypto from "node:crypto"
+import * as Zlib from "node:zlib"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
+import * as Collections from "../Collections.js"
+import type { CollectionName } from "../Collections.js"
+import type { StoreService } from "../Store.js"
+import type { Compiled, Input, Output } from "./app.js"
+import { type Handler, matches, normalize, snakeToCamel } from "./handlers.js"
+
+type LatitudeName = ContractRules.LatitudeName
+type Op = Operations.Operations[Operations.MethodName]
+type Req = Readonly<Record<string, unknown>>
+type Handle = (input: Input) => Effect.Effect<Output>
+
+/** The switches that are on, built for a server. */
+export interface Latitude {
+  readonly on: ReadonlySet<LatitudeName>
+  /** The operations with their decode and handler wrapped by the switches. */
+  readonly routes: (compiled: ReadonlyMap<string, Compiled>) => ReadonlyMap<string, Compiled>
+  /** Around the whole request. */
+  readonly around: (handle: Handle) => Handle
+  /** body-before-auth: the key is checked once the body is read and decoded. */
+  readonly keyAfterBody: boolean
+  /** lenient-deadline: the deadline is checked before the work starts, not during it. */
+  readonly lenientDeadline: boolean
+  /** return-secrets: responses carry the stored values of secret fields. */
+  readonly returnSecrets: boolean
+  /** The body size limit, given the one configured. */
+  readonly maxBodyBytes: (configured: number) => number
+}
+
+/** body-limit-1mib: 1 MiB. */
+const ONE_MIB = 1024 * 1024
+
+// ---------------------------------------------------------------------------------------------
+// Checks and rewrites of a decoded request
+// ---------------------------------------------------------------------------------------------
+
+/** A broken rule of a decoded request: where, and the rule. */
+interface Issue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/** Checks a decoded request (adding to `issues`) and returns it, rewritten or not. */
+type Step = (request: Req, issues: Array<Issue>) => Req
+
+const parseError = ({ message, path }: Issue): ParseResult.ParseError => {
+  const type = new ParseResult.Type(SchemaAST.unknownKeyword, undefined, message)
+  const [first, ...rest] = path
+  return new ParseResult.ParseError({ issue: first === undefined ? type : new ParseResult.Pointer([first, ...rest], undefined, type) })
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === "object" && !Array.isArray(u)
+
+/** Calls `f` with every string of a decoded request (secrets aside), its path and its field's name. */
+const eachString = (
+  value: unknown,
+  path: Array<PropertyKey>,
+  field: string,
+  skip: ReadonlySet<string>,
+  f: (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
+): void => {
+  if (typeof value === "string") f(value, path, field)
+  else if (Array.isArray(value)) value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
+  else if (isRecord(value) && !Redacted.isRedacted(value)) {
+    for (const [k, x] of Object.entries(value)) if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
+  }
+}
+
+const CRON_ITEM = "(?:\\*|\\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/[0-9]+)?"
+const CRON_FIELD = `${CRON_ITEM}(?:,${CRON_ITEM})*`
+const cron = (fields: number) => new RegExp(`^${CRON_FIELD}(?: +${CRON_FIELD}){${fields - 1}}$`)
+const SIX_FIELD_CRON = cron(6)
+const FIVE_FIELD_CRON = cron(5)
+
+const isHttpUrl = (s: string): boolean => {
+  if (!URL.canParse(s)) return false
+  const url = new URL(s)
+  return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
+}
+
+const notBlank = (s: string) => /\S/.test(s)
+
+/** strict-formats: the formats decisions.md section 7 shows, by field name. */
+const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]>> = {
+  workerSchedule: [(s) => SIX_FIELD_CRON.test(s), "must be a six-field cron expression with seconds first (*/30 * * * * *)"],
+  schedule: [(s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s), "must be 6h, 12h, 18h, 24h or a five-field cron expression"],
+  email: [(s) => /^[^@]+@[^@]+$/.test(s), "must be an email address (one @ with text on both sides)"],
+  apiUrl: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
+  decryptorUri: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
+  key: [notBlank, "must not be blank"],
+  code: [notBlank, "must not be blank"],
+  workerCode: [notBlank, "must not be blank"]
+}
+
+/** A filter's `key` names a filter key, not a format. */
+const NOT_FORMATS: ReadonlySet<string> = new Set(["filter"])
+
+const strictFormats: Step = (request, issues) => {
+  eachString(request, [], "", NOT_FORMATS, (s, path, field) => {
+    const format = formats[field]
+    if (format !== undefined && !format[0](s)) issues.push({ path, message: format[1] })
+  })
+  return request
+}
+
+const MAX_CHARACTERS = 255
+/** Fields that hold source code or a server's own token: no length limit. */
+const UNLIMITED: ReadonlySet<string> = new Set(["cursor", "code", "workerCode"])
+/** Fields that may hold several lines: tabs and line breaks are not refused there. */
+const MULTILINE: ReadonlySet<string> = new Set(["code", "workerCode", "description"])
+const CONTROL = /\p{Cc}/u
+const LINE_BREAKS = /[\t\n\r]/g
+const NOTHING: ReadonlySet<string> = new Set()
+
+/** string-limits: no string over 255 characters, none with control characters. */
+const stringLimits: Step = (request, issues) => {
+  eachString(request, [], "", NOTHING, (s, path, field) => {
+    if (!UNLIMITED.has(field) && s.length > MAX_CHARACTERS && [...s].length > MAX_CHARACTERS) {
+      issues.push({ path, message: `must be at most ${MAX_CHARACTERS} characters` })
+    }
+    if (CONTROL.test(MULTILINE.has(field) ? s.replace(LINE_BREAKS, "") : s)) issues.push({ path, message: "must not contain control characters" })
+  })
+  return request
+}
+
+/** require-enums: the request enums with no empty value (decisions.md section 10). */
+const REQUIRED_ENUMS = ["workerRuntime", "deletionPolicy", "identityType", "status"] as const
+
+const requireEnums =
+  (fields: ReadonlyArray<string>): Step =>
+  (request, issues) => {
+    for (const field of fields) if (request[field] === undefined) issues.push({ path: [field], message: "is required (this server applies no default)" })
+    return request
+  }
+
+type AnyFilter = Filter.Filter<string>
+
+/** Calls the functions with every condition and every empty filter of a decoded filter. */
+const eachFilter = (
+  filter: AnyFilter,
+  path: ReadonlyArray<PropertyKey>,
+  onCondition: (condition: Filter.Condition<string>, path: ReadonlyArray<PropertyKey>) => void,
+  onEmpty: (path: ReadonlyArray<PropertyKey>) => void
+): void => {
+  if (Filter.isEmpty(filter)) onEmpty(path)
+  else if ("group" in filter && filter.group !== undefined) {
+    filter.group.filters.forEach((f, i) => eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty))
+  } else if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
+}
+
+const STRING_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["contains", "not_contains", "starts_with", "ends_with"])
+const ORDER_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["lower_than", "greater_than"])
+
+const isTimeKey = (key: string) => key.endsWith("_at")
+
+/** Whether a filter key of a collection holds booleans (read from an object of zero values). */
+const booleanKeysOf = (c: CollectionName): ((key: string) => boolean) => {
+  const zero = normalize(c, { id: "zero" })
+  return (key) => typeof zero[snakeToCamel(key)] === "boolean"
+}
+
+/** reject-empty-filter, strict-time-filter, strict-filter-types. */
+const filterChecks = (on: ReadonlySet<LatitudeName>, isBoolean: (key: string) => boolean): Step => {
+  const rejectEmpty = on.has("reject-empty-filter")
+  const strictTime = on.has("strict-time-filter")
+  const strictTypes = on.has("strict-filter-types")
+  return (request, issues) => {
+    const filter = request.filter as AnyFilter | undefined
+    if (filter === undefined) return request
+    eachFilter(
+      filter,
+      ["filter"],
+      ({ key, operator, value }, path) => {
+        const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
+        if (strictTypes && kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
+          issues.push({ path: [...path, "operator"], message: `${operator} does not apply to ${key} (${kind})` })
+        }
+        if (strictTime && isTimeKey(key) && !Filter.valueless.has(operator) && typeof Timestamp.parse(value?.value ?? "") === "string") {
+          issues.push({ path: [...path, "value", "value"], message: `must be an RFC 3339 timestamp for ${key}` })
+        }
+      },
+      (path) => {
+        if (rejectEmpty) issues.push({ path, message: "an empty filter is not accepted; send a field or a group, or no filter" })
+      }
+    )
+    return request
+  }
+}
+
+/** space-empty-ignored: `spaceId: ""` on UpdateSatellite is not set. */
+const spaceEmptyIgnored: Step = (request) => {
+  if (request.spaceId !== "") return request
+  const { spaceId: _, ...rest } = request
+  return rest
+}
+
+// ---------------------------------------------------------------------------------------------
+// cursor-bound: a cursor carries a digest of the request that produced it
+// ---------------------------------------------------------------------------------------------
+
+/** The digest of what a walk depends on: filter, search, spaceId and order. */
+const walkDigest = (request: Req): string => {
+  const filter = request.filter as AnyFilter | undefined
+  const walk = [filter === undefined || Filter.isEmpty(filter) ? null : filter, request.search ?? "", request.spaceId ?? "", request.order === "desc" ? "desc" : "asc"]
+  return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)
+}
+
+const cursorBound: Step = (request, issues) => {
+  const cursor = request.cursor
+  if (typeof cursor !== "string" || cursor === "") return request
+  const dot = cursor.lastIndexOf(".")
+  if (dot === -1) {
+    issues.push({ path: ["cursor"], message: "unknown cursor; pass back listMetadata.nextCursor" })
+  } else if (cursor.slice(dot + 1) !== walkDigest(request)) {
+    issues.push({ path: ["cursor"], message: "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor" })
+  }
+  return { ...request, cursor: dot === -1 ? cursor : cursor.slice(0, dot) }
+}
+
+const bindNextCursor =
+  (op: Op, handler: Handler): Handler =>
+  (request, ctx) =>
+    Effect.map(handler(request, ctx), (body) => {
+      const meta = body.listMetadata as Readonly<Record<string, unknown>> | undefined
+      if (typeof meta?.nextCursor !== "string" || meta.nextCursor === "" || op.kind !== "list") return body
+      return { ...body, listMetadata: { ...meta, nextCursor: `${meta.nextCursor}.${walkDigest(request)}` } }
+    })
+
+// ---------------------------------------------------------------------------------------------
+// Handlers
+// ---------------------------------------------------------------------------------------------
+
+const collectionOf = (op: Op): CollectionName | undefined => Collections.bySchema(op.object)
+
+const CASE_INSENSITIVE: Filter.EvaluateOptions = { caseInsensitive: true }
+
+/** filter-case-insensitive: the items the filter keeps, compared without regard to case (the request's `filter` is then left out). */
+const caseInsensitiveFilter =
+  (c: CollectionName, handler: Handler): Handler =>
+  (request, ctx) => {
+    const filter = request.filter as AnyFilter | undefined
+    if (filter === undefined || Filter.isEmpty(filter)) return handler(request, ctx)
+    const { filter: _, ...rest } = request
+    const store: StoreService = {
+      ...ctx.store,
+      all: (name) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => matches(filter, item, CASE_INSENSITIVE))) : ctx.store.all(name))
+    }
+    return handler(rest, { ...ctx, store })
+  }
+
+/** identity-any-kind: a `resource_hostname` identity names an object of any kind. */
+const identityAnyKind =
+  (handler: Handler): Handler =>
+  (request, ctx) => {
+    if (request.identityType !== "resource_hostname") return handler(request, ctx)
+    const id = String(request.identityId)
+    return Effect.gen(function* () {
+      for (const c of Collections.names) {
+        if ((yield* ctx.store.get(c, id)) === undefined) continue
+        if (c === "connectorHostnames") break
+        // Another kind of object: the link names it by its id.
+        const store: StoreService = {
+          ...ctx.store,
+          get: (name, i) => (name === "connectorHostnames" && i === id ? Effect.succeed({ id }) : ctx.store.get(name, i))
+        }
+        return yield* handler(request, { ...ctx, store })
+      }
+      return yield* handler(request, ctx)
+    })
+  }
+
+const notFound = (field: string, what: string, id: string) => ConnectError.make("not_found", `${field}: no ${what} with ${field === "keyId" ? "key id" : "id"} ${JSON.stringify(id)}`)
+
+/** parent-not-found: a parent id that names nothing is not_found, not an empty answer. */
+const parentNotFound = (op: Op, handler: Handler): Handler => {
+  switch (op.method) {
+    case "ListNativeUsers":
+      return (request, ctx) =>
+        Effect.flatMap(ctx.store.get("resources", String(request.resourceId)), (resource) =>
+          resource === undefined ? Effect.fail(notFound("resourceId", "resource", String(request.resourceId))) : handler(request, ctx)
+        )
+    case "GetEncryptionKeysByKeyId":
+      return (request, ctx) =>
+        Effect.flatMap(handler(request, ctx), (body) => {
+          const keys = body[op.wrapperKey!]
+          return Array.isArray(keys) && keys.length === 0 ? Effect.fail(notFound("keyId", "encryption key", String(request.keyId))) : Effect.succeed(body)
+        })
+    default:
+      return handler
+  }
+}
+
+const truncate = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n)}...` : s)
+
+/** unique-names: a create whose name is taken is already_exists. Creates are taken one at a time, so two at once cannot both win. */
+const uniqueNames =
+  (c: CollectionName, lock: Effect.Semaphore, handler: Handler): Handler =>
+  (request, ctx) =>
+    lock.withPermits(1)(
+      Effect.flatMap(ctx.store.all(c), (objects) =>
+        objects.some((o) => o.name === request.name)
+          ? Effect.fail(ConnectError.make("already_exists", `name: a ${Collections.collections[c].prefix} named ${JSON.stringify(truncate(String(request.name)))} already exists`))
+          : handler(request, ctx)
+      )
+    )
+
+// ---------------------------------------------------------------------------------------------
+// Around the request
+// ---------------------------------------------------------------------------------------------
+
+const pathOf = (url: string) => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+const utf8 = new TextDecoder("utf-8")
+
+const parseJson = (body: string | Uint8Array): Record<string, unknown> | undefined => {
+  try {
+    const value: unknown = JSON.parse(typeof body === "string" ? body : utf8.decode(body))
+    return isRecord(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const lists: ReadonlyMap<string, Op> = new Map(Operations.all.filter((o) => o.kind === "list").map((o) => [o.path, o]))
+
+/** empty-page-meta: an empty page writes `after` and `before` as `""`. */
+const emptyPageMeta =
+  (handle: Handle): Handle =>
+  (input) =>
+    Effect.map(handle(input), (out) => {
+      const op = lists.get(pathOf(input.url))
+      if (out._tag !== "Response" || out.status !== 200 || op === undefined) return out
+      const body = parseJson(out.body)
+      const items = body?.[op.itemField!]
+      if (body === undefined || (Array.isArray(items) && items.length > 0)) return out
+      const meta = isRecord(body.listMetadata) ? body.listMetadata : {}
+      return { ...out, body: JSON.stringify({ ...body, listMetadata: { after: "", before: "", ...meta } }) }
+    })
+
+/** empty-protocol-bodies: the 405 and 415 answers have an empty body. */
+const emptyProtocolBodies =
+  (handle: Handle): Handle =>
+  (input) =>
+    Effect.map(handle(input), (out) =>
+      out._tag === "Response" && (out.status === 405 || out.status === 415) ? { ...out, headers: { ...out.headers, "content-type": "text/plain" }, body: "" } : out
+    )
+
+const RATE_LIMIT = 10_000
+const RATE_WINDOW_SECONDS = 60
+
+/** rate-limit-headers: `X-Ratelimit-*` on every answer (a fixed window that nothing enforces), no `X-Request-Id`. */
+const rateLimitHeaders = (handle: Handle): Handle => {
+  let windowEnd = 0
+  let used = 0
+  return (input) =>
+    Effect.map(handle(input), (out) => {
+      if (out._tag !== "Response") return out
+      const now = Math.floor(Date.now() / 1000)
+      if (now >= windowEnd) {
+        windowEnd = now - (now % RATE_WINDOW_SECONDS) + RATE_WINDOW_SECONDS
+        used = 0
+      }
+      used++
+      const { "x-request-id": _, ...headers } = out.headers
+      return {
+        ...out,
+        headers: {
+          "x-ratelimit-limit": String(RATE_LIMIT),
+          "x-ratelimit-remaining": String(Math.max(0, RATE_LIMIT - used)),
+          "x-ratelimit-reset": String(windowEnd),
+          // A rate-limited answer keeps its own figures.
+          ...headers
+        }
+      }
+    })
+}
+
+/** connect-get: a Connect GET (`?encoding=json&message=...`) of a read, as the POST it stands for. */
+const fromConnectGet = (input: Input): Input | undefined => {
+  const q = input.url.indexOf("?")
+  if (q === -1) return undefined
+  const path = input.url.slice(0, q)
+  const op = Operations.byPath.get(path)
+  if (op === undefined || (op.kind !== "get" && op.kind !== "list")) return undefined
+  const params = new URLSearchParams(input.url.slice(q + 1))
+  const encoding = params.get("encoding")
+  if (encoding === null) return undefined
+  const message = params.get("message") ?? ""
+  // Node's base64 decoder reads the URL-safe alphabet too, padded or not.
+  const bytes = params.get("base64") === "1" ? Buffer.from(message, "base64") : Buffer.from(message, "utf8")
+  const { "content-encoding": _, ...headers } = input.headers
+  const compression = params.get("compression")
+  return {
+    method: "POST",
+    url: path,
+    headers: {
+      ...headers,
+      "content-type": `application/${encoding}`,
+      "content-length": String(bytes.length),
+      ...(compression !== null && compression !== "identity" ? { "content-encoding": compression } : {}),
+      ...(params.get("connect") === "v1" ? { "connect-protocol-version": "1" } : {})
+    },
+    body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
+  }
+}
+
+/** connect-get: a gzip body, decompressed (the size limit applies to what it decompresses to). */
+const gunzipped = (input: Input): Input => {
+  const { "content-encoding": _, ...headers } = input.headers
+  return {
+    ...input,
+    headers,
+    body: (max) =>
+      Effect.map(input.body(max), (bytes) => {
+        if (bytes === "too-large") return bytes
+        try {
+          return Zlib.gunzipSync(bytes, { maxOutputLength: max + 1 })
+        } catch (error) {
+          // Over the limit; or not gzip, which then reads as a body that is not JSON.
+          return (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? ("too-large" as const) : bytes
+        }
+      })
+  }
+}
+
+const connectGet =
+  (handle: Handle): Handle =>
+  (input) => {
+    const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
+    return handle(request.headers["content-encoding"] === "gzip" ? gunzipped(request) : request)
+  }
+
+// ---------------------------------------------------------------------------------------------
+// Building
+// ---------------------------------------------------------------------------------------------
+
+/** body-before-auth: a decode that reports the last broken field rule. */
+const lastIssueDecode = (op: Op): Compiled["decode"] => {
+  const decode = Schema.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
+  return (u) =>
+    Either.mapLeft(decode(u), (error) => {
+      const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+      const last = issues[issues.length - 1]
+      return last === undefined ? error : parseError({ path: last.path, message: last.message })
+    })
+}
+
+/** The switches named, or `undefined` when none is on. */
+export const make = (on: ReadonlySet<LatitudeName>): Latitude | undefined => {
+  if (on.size === 0) return undefined
+  const lastIssue = on.has("body-before-auth")
+  const lock = Effect.unsafeMakeSemaphore(1)
+
+  const stepsOf = (c: Compiled): ReadonlyArray<Step> => {
+    const { op, fields } = c
+    const steps: Array<Step> = []
+    if (on.has("strict-formats")) steps.push(strictFormats)
+    if (on.has("string-limits")) steps.push(stringLimits)
+    const enums = REQUIRED_ENUMS.filter((f) => fields.has(f))
+    if (on.has("require-enums") && op.kind === "create" && enums.length > 0) steps.push(requireEnums(enums))
+    const collection = collectionOf(op)
+    if (fields.has("filter") && collection !== undefined && (on.has("reject-empty-filter") || on.has("strict-time-filter") || on.has("strict-filter-types"))) {
+      steps.push(filterChecks(on, booleanKeysOf(collection)))
+    }
+    if (on.has("space-empty-ignored") && op.method === "UpdateSatellite") steps.push(spaceEmptyIgnored)
+    if (on.has("cursor-bound") && op.kind === "list") steps.push(cursorBound)
+    return steps
+  }
+
+  const decodeOf = (c: Compiled): Compiled["decode"] => {
+    const decode = lastIssue ? lastIssueDecode(c.op) : c.decode
+    const steps = stepsOf(c)
+    if (steps.length === 0) return decode
+    return (u) => {
+      const decoded = decode(u)
+      if (Either.isLeft(decoded)) return decoded
+      const issues: Array<Issue> = []
+      let request = decoded.right
+      for (const step of steps) request = step(request, issues)
+      const issue = lastIssue ? issues[issues.length - 1] : issues[0]
+      return issue === undefined ? Either.right(request) : Either.left(parseError(issue))
+    }
+  }
+
+  // Innermost first: the cursor is bound to the request as sent, before a filter is taken out.
+  const handlerOf = ({ op, fields, handler }: Compiled): Handler => {
+    const collection = collectionOf(op)
+    let h = handler
+    if (on.has("filter-case-insensitive") && fields.has("filter") && collection !== undefined) h = caseInsensitiveFilter(collection, h)
+    if (on.has("identity-any-kind") && op.method === "CreateNativeUserIdentityLink") h = identityAnyKind(h)
+    if (on.has("parent-not-found")) h = parentNotFound(op, h)
+    if (on.has("unique-names") && op.kind === "create" && fields.has("name") && collection !== undefined) h = uniqueNames(collection, lock, h)
+    if (on.has("cursor-bound") && op.kind === "list") h = bindNextCursor(op, h)
+    return h
+  }
+
+  return {
+    on,
+    routes: (compiled) => new Map([...compiled].map(([path, c]) => [path, { ...c, decode: decodeOf(c), handler: handlerOf(c) }])),
+    around: (handle) => {
+      // The first wrapped is the innermost.
+      let h = handle
+      if (on.has("empty-page-meta")) h = emptyPageMeta(h)
+      if (on.has("empty-protocol-bodies")) h = emptyProtocolBodies(h)
+      if (on.has("rate-limit-headers")) h = rateLimitHeaders(h)
+      if (on.has("connect-get")) h = connectGet(h)
+      return h
+    },
+    keyAfterBody: on.has("body-before-auth"),
+    lenientDeadline: on.has("lenient-deadline"),
+    returnSecrets: on.has("return-secrets"),
+    maxBodyBytes: (configured) => (on.has("body-limit-1mib") ? Math.min(configured, ONE_MIB) : configured)
+  }
+}
