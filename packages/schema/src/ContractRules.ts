@@ -542,7 +542,12 @@ export interface Latitude {
   readonly switched: string
 }
 
-const row = (name: string, topic: string, byDefault: string, switched: string): Latitude => ({ name, topic, byDefault, switched })
+const row = <const N extends string>(name: N, topic: string, byDefault: string, switched: string): Latitude & { readonly name: N } => ({
+  name,
+  topic,
+  byDefault,
+  switched
+})
 
 /**
  * The rows of decisions.md section 10, each with the reference server's two faithful choices.
