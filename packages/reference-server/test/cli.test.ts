@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Cli from "../src/Cli.js"
+import { Latitude } from "../src/index.js"
 import { rpc } from "./helpers.js"
 
 /** Runs the CLI in process until it prints its URL; returns the URL and the running fiber. */
@@ -103,6 +104,41 @@ describe("CLI", () => {
       }
       const all = logs.join("\n")
       for (const secret of ["env-key-1", "env-key-2", "not-a-key", "bi-secret-key", "bi-secret-secret"]) expect(all).not.toContain(secret)
+    })
+  )
+
+  it.scoped("--latitude turns switches on, repeated or comma separated, or all", () =>
+    Effect.gen(function* () {
+      const some = yield* launch(["--port", "0", "--quiet", "--latitude", "unique-names", "--latitude", "strict-formats,return-secrets"])
+      expect(some.lines.join("\n")).toContain("latitude: strict-formats, unique-names, return-secrets")
+      const server = { url: some.url, apiKeys: ["reference-key"] }
+      const first = yield* rpc(server, "CreateConnector", { name: "cli-edge" })
+      const second = yield* rpc(server, "CreateConnector", { name: "cli-edge" })
+      expect([first.status, second.status, second.json.code]).toEqual([200, 409, "already_exists"])
+      const loader = { name: "cli-loader", key: "k", workerCode: "x", workerSchedule: "every minute", workerRuntime: "python3.11", status: "draft" }
+      expect((yield* rpc(server, "CreatePolicyDataLoader", loader)).json.code).toBe("invalid_argument")
+      const ids = yield* rpc(server, "ListIntegrationsMDM", { limit: 1 })
+      expect(ids.json.integrations[0].mdmVendorA.apiKey).toMatch(/^demo-mdm-key-/)
+      // not switched on: the default choices
+      expect((yield* rpc(server, "ListSatellites", { limit: 1, filter: {} })).status).toBe(200)
+      yield* Fiber.interrupt(some.fiber)
+
+      const all = yield* launch(["--port", "0", "--quiet", "--latitude", "all"])
+      const reply = yield* rpc({ url: all.url, apiKeys: ["reference-key"] }, "ListSatellites", { limit: 1, filter: {} })
+      expect([reply.status, reply.headers.get("x-ratelimit-limit"), reply.headers.has("x-request-id")]).toEqual([400, "10000", false])
+      yield* Fiber.interrupt(all.fiber)
+    })
+  )
+
+  it.effect("an unknown --latitude name is an error that lists the known ones", () =>
+    Effect.gen(function* () {
+      const error = yield* Cli.run(["node", "data-access-reference-server", "--port", "0", "--latitude", "unique-names,no-such-switch"]).pipe(
+        Effect.provide(NodeContext.layer),
+        Effect.flip
+      )
+      const message = String((error as Error).message)
+      expect(message).toContain('--latitude: unknown latitude switch "no-such-switch"')
+      for (const name of Latitude.names) expect(message).toContain(name)
     })
   )
 

@@ -3,35 +3,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { rpc, serverLayer, TestServer } from "./helpers.js"
+import { rpc, serverLayer, TestServer, valid } from "./helpers.js"
 
 const ID = /^[a-z]+_[0-9a-hjkmnp-tv-z]{26}$/
-
-/** One valid request per operation, built from the ids the server holds. */
-const valid: { readonly [M in Operations.MethodName]: (ids: KnownIds.KnownIds) => Record<string, unknown> } = {
-  ListScenarioMonitors: () => ({ limit: 10 }),
-  CreateNativeUserIdentityLink: (ids) => ({ nativeUserId: ids.nativeUsers[0], identityId: ids.groups[0], identityType: "group", terminationProtection: true }),
-  UpdateConnectorHostname: (ids) => ({ id: ids.connectorHostnames[0], hostname: "db9.example.com", managedTls: true, certificate: "Y2VydA==", privateKey: "a2V5" }),
-  ListSatellites: () => ({ limit: 5, order: "desc", search: "eu-west", searchFields: ["name"] }),
-  GetResource: (ids) => ({ id: ids.resources[0] }),
-  ListPolicyStageConfigurations: () => ({ limit: 10 }),
-  GetDataCatalogIntegration: (ids) => ({ id: ids.dataCatalogIntegrations[0] }),
-  GetPolicyStageConfiguration: (ids) => ({ id: ids.policyStageConfigurations[0] }),
-  CreateConnector: (ids) => ({ name: "edge-test-1", terminationProtection: true, spaceId: ids.spaces[0] }),
-  GetEncryptionKeysByKeyId: (ids) => ({ keyId: ids.encryptionKeyIds[0] }),
-  ListLogQueries: () => ({ limit: 3 }),
-  ListNativeUsers: (ids) => ({ limit: 50, resourceId: ids.resources[0] }),
-  UpdateConnectorListenerLink: (ids) => ({ id: ids.connectorListenerLinks[0], terminationProtection: false }),
-  ListIntegrationsMDM: () => ({ limit: 20, filter: { field: { key: "name", operator: "contains", value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "berlin" } } } }),
-  CreatePolicyDataLoader: () => ({ name: "crm", description: "CRM attributes", key: "crm", workerRuntime: "nodejs18.x", workerCode: "export default () => ({})", workerSchedule: "*/30 * * * * *", status: "active", terminationProtection: false }),
-  CreateHumanUserPassword: (ids) => ({ username: ids.users[0]!.username }),
-  CreateDataDiscoveryConfiguration: (ids) => ({ resourceId: ids.resources[0], nativeUserId: ids.nativeUsers[0], database: "orders", schedule: "12h", deletionPolicy: "delete", path: "/public" }),
-  CreatePermission: () => ({ name: "read-only", description: "Read only access", code: "package x\nallow := true", status: "dry-run", terminationProtection: true }),
-  CreateBIIntegration: (ids) => ({ name: "Finance BI", biVendorA: { apiKey: "bi-key-123", apiSecret: "bi-secret-456" }, linkedDbUserId: ids.nativeUsers[0], sync: true }),
-  CreateIntegrationMDM: () => ({ name: "Fleet Oslo", mdmVendorA: { apiKey: "mdm-key-789", apiUrl: "https://mdm-oslo.example.com" } }),
-  UpdateSidecarResourceLink: (ids) => ({ id: ids.sidecarResourceLinks[0], terminationProtection: true }),
-  UpdateSatellite: (ids) => ({ id: ids.satellites[0], name: "renamed-satellite", spaceId: ids.spaces[1] })
-}
 
 type Rule = readonly [description: string, body: Record<string, unknown>, field: string]
 
