@@ -51,7 +51,11 @@ export type InProcess = ReferenceServer.InProcess
  * @category models
  */
 export interface Options {
-  /** Options of the in-process reference server (`data`, `fixtures`, `faults`, `emitDefaults`...). */
+  /**
+   * Options of the in-process reference server (`data`, `fixtures`, `faults`, `emitDefaults`...);
+   * `latitude` turns on the server's other faithful choices (`ReferenceServer.latitude`), to test
+   * code against a server that makes them.
+   */
   readonly server?: ReferenceServer.Options | undefined
   /**
    * Client options. The retry policy defaults to `testRetryPolicy` (2 retries without waiting), so

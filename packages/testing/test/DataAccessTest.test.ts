@@ -2,6 +2,7 @@ import { ClientError, DataAccessClient, RetryPolicy, Services } from "@data-acce
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { DataAccessTest } from "../src/index.js"
 
@@ -70,4 +71,29 @@ describe("options", () => {
       const page = yield* client.listSatellites({ limit: 10 })
       expect(page.satellites).toEqual([])
     }).pipe(Effect.provide(DataAccessTest.layer({ server: { data: "empty" } }))))
+
+  it.effect("latitude switches make the server's other faithful choices", () =>
+    Effect.gen(function*() {
+      const read = Effect.gen(function*() {
+        const client = yield* DataAccessClient.DataAccessClient
+        const server = yield* DataAccessTest.InProcess
+        const unknownKey = yield* Effect.either(client.getEncryptionKeysByKeyId({ keyId: "arn:aws:kms:none" }))
+        const { integration } = yield* client.getDataCatalogIntegration({ id: server.knownIds.dataCatalogIntegrations[0]! })
+        return {
+          switches: server.latitude,
+          unknownKey: unknownKey._tag === "Right" ? unknownKey.right.encryptionKeys.length : unknownKey.left._tag === "ConnectError" && unknownKey.left.code,
+          webhookSecret: Redacted.value(integration.catalogVendorA.webhookSecret)
+        }
+      })
+      const byDefault = yield* read.pipe(Effect.provide(DataAccessTest.layer()))
+      expect(byDefault).toEqual({ switches: [], unknownKey: 0, webhookSecret: "" })
+      const switched = yield* read.pipe(
+        Effect.provide(DataAccessTest.layer({ server: { latitude: ["parent-not-found", "return-secrets"] } }))
+      )
+      expect(switched).toEqual({
+        switches: ["parent-not-found", "return-secrets"],
+        unknownKey: "not_found",
+        webhookSecret: expect.stringMatching(/^demo-whsec-/)
+      })
+    }))
 })
