@@ -82,7 +82,7 @@ describe("options", () => {
         return {
           switches: server.latitude,
           unknownKey: unknownKey._tag === "Right" ? unknownKey.right.encryptionKeys.length : unknownKey.left._tag === "ConnectError" && unknownKey.left.code,
-          webhookSecret: Redacted.value(integration.catalogVendorA.webhookSecret)
+          webhookSecret: integration.catalogVendorA === undefined ? undefined : Redacted.value(integration.catalogVendorA.webhookSecret)
         }
       })
       const byDefault = yield* read.pipe(Effect.provide(DataAccessTest.layer()))
