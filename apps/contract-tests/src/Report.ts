@@ -32,6 +32,8 @@ export interface Cell {
  * @category models
  */
 export interface Finding {
+  /** The party a conformance proxy's finding blames (`Proxy`); absent in a run's findings. */
+  readonly side?: "client" | "server" | undefined
   readonly check: CheckId
   /** The must it breaks (`ContractRules.rules`). */
   readonly rule: ContractRules.RuleId
@@ -171,11 +173,13 @@ const xml = (s: string): string =>
  */
 export const findingText = (f: Finding): string => {
   const lines = [
-    `[${f.severity}] ${f.check} · ${f.operation} · ${f.cause}`,
+    `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.operation} · ${f.cause}`,
     `  ${f.message}`,
     `  rule ${f.rule}: ${f.source}`,
     ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
-    `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
+    f.side !== undefined
+      ? `  seen ${f.occurrences} time${f.occurrences === 1 ? "" : "s"}`
+      : `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
     `  ${f.curl}`
   ]
   if (f.response?._tag === "Response") lines.push(`  → HTTP ${f.response.status} ${f.response.contentType ?? ""} ${f.response.body}`.trimEnd())

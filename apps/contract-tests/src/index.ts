@@ -19,6 +19,8 @@ export * as Curl from "./Curl.js"
 export * as Embedded from "./Embedded.js"
 /** @since 0.1.0 */
 export * as Mutations from "./Mutations.js"
+/** @since 0.3.0 */
+export * as Proxy from "./Proxy.js"
 /** @since 0.1.0 */
 export * as ReplayId from "./ReplayId.js"
 /** @since 0.1.0 */

@@ -1,0 +1,507 @@
+/**
+ * The conformance proxy: a reverse proxy in front of a deployment that relays every exchange
+ * unchanged (method, path, query, headers but the hop-by-hop ones, body bytes; status, headers
+ * and body back) and checks each against every rule one exchange can decide. A request that
+ * breaks a rule of the interface is a `client` finding; an answer that breaks one is a `server`
+ * finding. Bodies stream through; at most `checkedBytes` of each are kept for the checks.
+ *
+ * `GET /__contract/report` on the proxy answers the report so far (`?format=json`, `terminal`
+ * or `junit`); it is never forwarded.
+ *
+ * @since 0.3.0
+ */
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeStream from "@effect/platform-node/NodeStream"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Http from "node:http"
+import { ContractRules } from "@data-access/schema"
+import * as Checks from "./Checks.js"
+import * as Curl from "./Curl.js"
+import { secretFieldNames } from "./internal/ast.js"
+import * as Rules from "./internal/exchangeRules.js"
+import type { Exchange, KeyMode, RawRequest } from "./internal/http.js"
+import * as Inspect from "./internal/inspect.js"
+import type { Outcome } from "./internal/outcome.js"
+import * as Report from "./Report.js"
+
+/**
+ * Which party an exchange's finding blames: the `client` sent a request that breaks a rule, the
+ * `server` answered in a way that breaks one.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Side = "client" | "server"
+
+/**
+ * A finding of the proxy: a run's finding with the side it blames. `seed` is 0 and `replayId`
+ * empty (live traffic is not replayable); `curl` reproduces the request.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Finding extends Report.Finding {
+  readonly side: Side
+}
+
+/**
+ * The findings that fail: `client`, `server`, `any` (either) or `none`.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type FailOn = "client" | "server" | "any" | "none"
+
+/**
+ * Options of the proxy.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Options {
+  /** The deployment to relay to (`https://staging.example.com`). */
+  readonly target: string
+  /** The port to listen on; 0 (the default) picks a free one. */
+  readonly port?: number | undefined
+  /** The interface to listen on (default `127.0.0.1`). */
+  readonly host?: string | undefined
+  /** Also flag requests only a lenient server accepts (decisions.md section 10). */
+  readonly strictClient?: boolean | undefined
+  /** Allowed clock difference with the server (default 5 seconds). */
+  readonly clockSkew?: Duration.DurationInput | undefined
+  /** Bytes of each body kept for the checks (default 4 MiB); a longer body is relayed, not checked. */
+  readonly checkedBytes?: number | undefined
+  /** Called once per new finding (first occurrence), e.g. to log it. */
+  readonly onFinding?: ((finding: Finding) => void) | undefined
+}
+
+/**
+ * A running proxy.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Proxy {
+  /** The proxy's base URL (`http://127.0.0.1:43121`). */
+  readonly url: string
+  readonly target: string
+  /** The report of the exchanges so far (every finished exchange checked first). */
+  readonly report: Effect.Effect<Report.Report & { readonly findings: ReadonlyArray<Finding> }>
+  /** The findings so far, deduplicated by side, rule, operation and cause. */
+  readonly findings: Effect.Effect<ReadonlyArray<Finding>>
+}
+
+/**
+ * The proxy could not listen.
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class ProxyError extends Schema.TaggedError<ProxyError>("@data-access/contract-tests/ProxyError")("ProxyError", {
+  message: Schema.String
+}) {}
+
+/**
+ * The path of the report endpoint on the proxy's port.
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const REPORT_PATH = "/__contract/report"
+
+/**
+ * The rules the server side of one exchange is checked against (the reference server's
+ * violations of these rules show on single exchanges).
+ *
+ * @since 0.3.0
+ * @category rules
+ */
+export const serverRules: ReadonlyArray<ContractRules.RuleId> = Rules.serverRules
+
+/**
+ * The exit code of a proxy report under `--fail-on`: 1 when a finding of a failing side is in it.
+ *
+ * @since 0.3.0
+ * @category running
+ */
+export const exitCode = (findings: ReadonlyArray<Finding>, failOn: FailOn): 0 | 1 =>
+  findings.some((f) => failOn === "any" || f.side === failOn) ? 1 : 0
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"])
+
+const relayable = (headers: Readonly<Record<string, string>>, drop: ReadonlySet<string>): Record<string, string> => {
+  const named = new Set((headers["connection"] ?? "").split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== ""))
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k) && !named.has(k) && !drop.has(k)) out[k] = v
+  return out
+}
+
+/** Headers left out of reproductions: secrets, and what curl sets itself. */
+const NOT_SHOWN = new Set(["x-api-key", "authorization", "cookie", "proxy-authorization", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
+
+/** Keeps at most `limit` bytes of a body and counts them all. */
+const makeTee = (limit: number) => {
+  const parts: Array<Uint8Array> = []
+  let kept = 0
+  let total = 0
+  return {
+    add: (chunk: Uint8Array) => {
+      total += chunk.length
+      if (kept + chunk.length <= limit) {
+        parts.push(chunk)
+        kept += chunk.length
+      }
+    },
+    /** The whole body, or `undefined` when it was longer than the limit. */
+    bytes: (): Uint8Array | undefined => (total > limit ? undefined : Buffer.concat(parts)),
+    total: () => total
+  }
+}
+
+const decoder = new TextDecoder("utf-8")
+
+/** Values of secret fields in a JSON body (4 characters or more), to scrub from any text. */
+const secretValues = (body: unknown): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const go = (v: unknown, depth: number): void => {
+    if (depth > 64) return
+    if (Array.isArray(v)) v.forEach((x) => go(x, depth + 1))
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (secretFieldNames.has(k) && typeof x === "string" && x.length >= 4) out.push(x)
+        else go(x, depth + 1)
+      }
+    }
+  }
+  go(body, 0)
+  return out
+}
+
+interface Job {
+  readonly request: Rules.SeenRequest
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array | undefined
+  readonly transportError: string | undefined
+  readonly started: number
+  readonly receivedAt: number
+  readonly key: string | undefined
+}
+
+type Work = { readonly _tag: "Job"; readonly job: Job } | { readonly _tag: "Flush"; readonly done: Deferred.Deferred<void> }
+
+interface Cell {
+  passed: number
+  failed: number
+}
+
+/**
+ * Starts the proxy in the caller's scope, listening until the scope closes.
+ *
+ * @example
+ * ```ts
+ * import { Proxy } from "@data-access/contract-tests"
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function* () {
+ *   const proxy = yield* Proxy.start({ target: "http://127.0.0.1:8080", port: 9090 })
+ *   // ... point a client at proxy.url ...
+ *   const report = yield* proxy.report
+ *   return report.findings.filter((f) => f.side === "server")
+ * }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+ * ```
+ *
+ * @since 0.3.0
+ * @category running
+ */
+export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpClient.HttpClient | Scope.Scope> = Effect.fn("Proxy.start")(
+  function* (options: Options) {
+    const target = options.target.replace(/\/+$/, "")
+    const limit = options.checkedBytes ?? 4 * 1024 * 1024
+    const skewMillis = Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds"))
+    const strict = options.strictClient === true
+    const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
+    const startedAt = Date.now()
+    const runId = `proxy-${startedAt.toString(36)}`
+
+    const findings = new Map<string, { finding: Finding; count: number }>()
+    const cells = new Map<string, Cell>()
+    const keys = new Set<string>()
+    let exchanges = 0
+
+    const cell = (operation: string, check: Checks.CheckId) => {
+      const k = `${operation}\u0000${check}`
+      let c = cells.get(k)
+      if (c === undefined) cells.set(k, (c = { passed: 0, failed: 0 }))
+      return c
+    }
+
+    const record = (side: Side, operation: string, o: Outcome, e: Exchange, scrub: (s: string) => string) => {
+      const c = cell(operation, o.check)
+      if (o.ok || o.rule === undefined) {
+        c.passed++
+        return
+      }
+      c.failed++
+      const k = `${side}\u0000${o.rule}\u0000${operation}\u0000${o.cause}`
+      const seen = findings.get(k)
+      if (seen !== undefined) {
+        seen.count++
+        return
+      }
+      const rule = ContractRules.get(o.rule)
+      const shown = o.exchange ?? e
+      const response: Report.Finding["response"] = Option.match(shown.response, {
+        onNone: () => ({ _tag: "NoResponse" as const, error: scrub(shown.transportError ?? "no response") }),
+        onSome: (r) => ({ _tag: "Response" as const, status: r.status, contentType: r.headers["content-type"], body: scrub(Inspect.excerpt(r, 800)) })
+      })
+      const finding: Finding = {
+        side,
+        check: o.check,
+        rule: rule.id,
+        source: `${rule.source.doc} § ${rule.source.section}: “${rule.source.quote}”`,
+        severity: Checks.byId.get(o.check)!.severity,
+        operation,
+        cause: scrub(o.cause),
+        message: scrub(o.message),
+        detail: o.detail === undefined ? undefined : scrub(o.detail),
+        seed: 0,
+        replayId: "",
+        curl: scrub(Curl.render(target, shown.request)),
+        request: { method: shown.request.method, path: shown.request.path, body: shown.request.body === undefined ? undefined : scrub(Curl.displayBody(shown.request.body) ?? "") },
+        response,
+        occurrences: 1,
+        shrinkSteps: 0
+      }
+      findings.set(k, { finding, count: 1 })
+      options.onFinding?.(finding)
+    }
+
+    const check = (job: Job): void => {
+      exchanges++
+      if (job.key !== undefined && job.key.length >= 4) keys.add(job.key)
+      const r = job.request
+      const op = Rules.operationOf(r.path)
+      const parsed = Rules.parseBody(r)
+      const breaches = Rules.clientBreaches(op, r, parsed, strict)
+      const bodyText = r.body === undefined ? undefined : decoder.decode(r.body)
+      const secrets = [...(parsed._tag === "Object" ? secretValues(parsed.value) : []), ...keys]
+      const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), s)
+      const keyMode: KeyMode = r.keyPresent ? "valid" : r.headers["x-api-key"] === undefined ? "missing" : "empty"
+      const shownHeaders: Record<string, string> = {}
+      for (const [k, v] of Object.entries(r.headers)) if (!NOT_SHOWN.has(k)) shownHeaders[k] = v
+      const raw: RawRequest = {
+        method: r.method,
+        path: r.path + (r.query === "" ? "" : `?${r.query}`),
+        key: keyMode,
+        contentType: r.headers["content-type"],
+        headers: shownHeaders,
+        protocolVersion: r.headers["connect-protocol-version"],
+        body: bodyText ?? (r.bodyBytes > 0 ? `[${r.bodyBytes} bytes, not kept]` : undefined)
+      }
+      const text = job.body === undefined ? "" : decoder.decode(job.body)
+      const e: Exchange = {
+        request: raw,
+        response:
+          job.transportError !== undefined
+            ? Option.none()
+            : Option.some({
+                status: job.status,
+                headers: job.headers,
+                text,
+                json: text === "" ? Option.none() : (Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>)
+              }),
+        transportError: job.transportError,
+        receivedAt: job.receivedAt,
+        durationMs: job.receivedAt - job.started
+      }
+      const name = op?.method ?? "_"
+      const clientName = `${name} (client)`
+      for (const b of breaches) {
+        const rule = ContractRules.get(b.rule)
+        const latitude = b.latitude === undefined ? undefined : ContractRules.latitude.find((l) => l.name === b.latitude)
+        record("client", clientName, {
+          check: rule.check,
+          rule: b.rule,
+          ok: false,
+          cause: latitude === undefined ? b.cause : `lenient (${latitude.name}): ${b.cause}`,
+          message: latitude === undefined ? `the request breaks ${b.rule}: ${b.message}` : `${b.message} (decisions.md section 10, ${latitude.topic}: ${latitude.byDefault} / ${latitude.switched})`,
+          exchange: e,
+          detail: undefined
+        }, e, scrub)
+      }
+      if (breaches.length === 0) record("client", clientName, { check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined }, e, scrub)
+      const complete = job.body !== undefined || job.transportError !== undefined
+      for (const o of Rules.serverOutcomes(op, r, e, parsed, breaches, skewMillis, complete)) record("server", name, o, e, scrub)
+    }
+
+    const queue = yield* Queue.unbounded<Work>()
+    yield* Effect.addFinalizer(() => Queue.shutdown(queue))
+    yield* Queue.take(queue).pipe(
+      Effect.flatMap((w) =>
+        w._tag === "Flush"
+          ? Deferred.succeed(w.done, undefined)
+          : Effect.sync(() => check(w.job)).pipe(Effect.catchAllDefect((d) => Effect.logWarning("contract-tests proxy: a check failed", d)))
+      ),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    const flush = Effect.gen(function* () {
+      const done = yield* Deferred.make<void>()
+      yield* Queue.offer(queue, { _tag: "Flush", done })
+      yield* Deferred.await(done)
+    })
+
+    const currentFindings = Effect.map(flush, () => {
+      const all = [...findings.values()].map(({ finding, count }) => ({ ...finding, occurrences: count }))
+      const order = (f: Finding) => (f.side === "server" ? 0 : 1) * 1e6 + Checks.ids.indexOf(f.check) * 1000
+      return all.sort((a, b) => order(a) - order(b))
+    })
+
+    const report = Effect.map(currentFindings, (fs) => {
+      const reportCells: Array<Report.Cell> = [...cells.entries()]
+        .map(([k, c]) => {
+          const [operation, check] = k.split("\u0000") as [string, Checks.CheckId]
+          return { operation, check, passed: c.passed, failed: c.failed, skipped: 0, skipReasons: [] }
+        })
+        .sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)))
+      return {
+        runId,
+        seed: 0,
+        target,
+        startedAt: new Date(startedAt).toISOString(),
+        durationMs: Date.now() - startedAt,
+        requests: exchanges,
+        examples: exchanges,
+        readOnly: false,
+        replay: undefined,
+        cells: reportCells,
+        findings: fs,
+        known: [],
+        fixed: [],
+        observations: [],
+        notes: [
+          `conformance proxy in front of ${target}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${strict ? " (strict client)" : ""}`
+        ]
+      }
+    })
+
+    const forward = Effect.gen(function* () {
+      const req = yield* HttpServerRequest.HttpServerRequest
+      const url = req.url
+      const q = url.indexOf("?")
+      const path = q === -1 ? url : url.slice(0, q)
+      if (path === REPORT_PATH && req.method === "GET") {
+        const format = new URLSearchParams(q === -1 ? "" : url.slice(q + 1)).get("format") ?? "json"
+        const r = yield* report
+        return format === "terminal"
+          ? HttpServerResponse.text(Report.toTerminal(r) + "\n")
+          : format === "junit"
+            ? HttpServerResponse.text(Report.toJUnit(r), { contentType: "application/xml" })
+            : HttpServerResponse.text(Report.toJson(r), { contentType: "application/json" })
+      }
+      const started = Date.now()
+      const incoming = req.headers as Readonly<Record<string, string>>
+      const headers = relayable(incoming, new Set(["host"]))
+      const requestTee = makeTee(limit)
+      let requestDone = !((incoming["content-length"] !== undefined && incoming["content-length"] !== "0") || incoming["transfer-encoding"] !== undefined)
+      const hasBody = !requestDone
+      let outgoing = HttpClientRequest.make(req.method as "POST")(target + url)
+      if (hasBody) {
+        const body = req.stream.pipe(
+          Stream.mapChunks((c) => {
+            for (const x of c) requestTee.add(x)
+            return c
+          }),
+          Stream.onEnd(Effect.sync(() => {
+            requestDone = true
+          }))
+        )
+        outgoing = HttpClientRequest.setBody(outgoing, HttpBody.raw(NodeStream.toReadableNever(body)))
+      }
+      outgoing = HttpClientRequest.setHeaders(outgoing, headers)
+      const key = incoming["x-api-key"]
+      const seen = (): Rules.SeenRequest => ({
+        method: req.method,
+        path,
+        query: q === -1 ? "" : url.slice(q + 1),
+        headers: incoming,
+        keyPresent: key !== undefined && key !== "",
+        // A body the server answered before reading to its end is not known whole.
+        body: requestDone ? requestTee.bytes() : undefined,
+        bodyBytes: requestTee.total()
+      })
+      const enqueue = (job: Job) => Queue.offer(queue, { _tag: "Job", job })
+      return yield* client.execute(outgoing).pipe(
+        Effect.map((res) => {
+          const responseTee = makeTee(limit)
+          const responseHeaders = res.headers as Readonly<Record<string, string>>
+          const relayed = res.stream.pipe(
+            Stream.mapChunks((c) => {
+              for (const x of c) responseTee.add(x)
+              return c
+            }),
+            Stream.onEnd(
+              Effect.suspend(() =>
+                enqueue({
+                  request: seen(),
+                  status: res.status,
+                  headers: responseHeaders,
+                  body: responseTee.bytes(),
+                  transportError: undefined,
+                  started,
+                  receivedAt: Date.now(),
+                  key
+                })
+              )
+            )
+          )
+          return HttpServerResponse.raw(NodeStream.toReadableNever(relayed), {
+            status: res.status,
+            headers: relayable(responseHeaders, new Set())
+          })
+        }),
+        Effect.catchAll((error) =>
+          Effect.as(
+            enqueue({
+              request: seen(),
+              status: 0,
+              headers: {},
+              body: undefined,
+              transportError: `${error._tag} (${error.reason})`,
+              started,
+              receivedAt: Date.now(),
+              key
+            }),
+            HttpServerResponse.text(JSON.stringify({ code: "unavailable", message: `contract-tests proxy: ${target} did not answer (${error.reason})` }), {
+              status: 502,
+              contentType: "application/json"
+            })
+          )
+        )
+      )
+    })
+
+    const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }).pipe(
+      Effect.mapError((e) => new ProxyError({ message: `the proxy could not listen: ${e.message}` }))
+    )
+    yield* server.serve(forward)
+    const address = server.address
+    const url = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : `unix:${address.path}`
+    return { url, target, report, findings: currentFindings } satisfies Proxy
+  }
+)

@@ -1,0 +1,275 @@
+/**
+ * The rules one exchange can decide, for the conformance proxy: what the request breaks (the
+ * client's side) and what the answer breaks (the server's side). Both reuse the runner's
+ * response inspection and the operation table; nothing here lists the operations.
+ */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { type ContractRules, Operations, ProtoJson } from "@data-access/schema"
+import type { CheckId } from "../Checks.js"
+import { secretsKept } from "./families/invalid.js"
+import type { Exchange } from "./http.js"
+import * as Inspect from "./inspect.js"
+import { asRecord } from "./json.js"
+import { fail, type Outcome, pass } from "./outcome.js"
+
+type Op = Operations.Operation
+
+/** A request as the proxy saw it (header names lower case, the key left out). */
+export interface SeenRequest {
+  readonly method: string
+  /** The path, without the query. */
+  readonly path: string
+  readonly query: string
+  readonly headers: Readonly<Record<string, string>>
+  /** Whether an `X-API-KEY` header with a value came. */
+  readonly keyPresent: boolean
+  /** The body's bytes, when the whole body was kept (it fitted the checking limit). */
+  readonly body: Uint8Array | undefined
+  /** The body's length in bytes. */
+  readonly bodyBytes: number
+}
+
+/** A request rule the request breaks: the rule, a cause without values, a message. */
+export interface Breach {
+  readonly rule: ContractRules.RuleId
+  readonly cause: string
+  readonly message: string
+  /** A lenient-server form (`--strict-client`): the row of decisions.md section 10 it relies on. */
+  readonly latitude?: ContractRules.LatitudeName | undefined
+}
+
+/** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
+export type ParsedBody =
+  | { readonly _tag: "Object"; readonly value: Record<string, unknown> }
+  | { readonly _tag: "Invalid"; readonly breach: Breach }
+  | { readonly _tag: "Unknown" }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+export const parseBody = (r: SeenRequest): ParsedBody => {
+  if (r.body === undefined) return { _tag: "Unknown" }
+  if (r.body.length === 0) {
+    return { _tag: "Invalid", breach: { rule: "wire.empty-body", cause: "empty body", message: "the request body is empty (send {} for no fields)" } }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(utf8.decode(r.body))
+  } catch {
+    return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not JSON", message: "the request body is not UTF-8 JSON" } }
+  }
+  const normalized = ProtoJson.normalizeKeys(value)
+  const record = asRecord(normalized)
+  if (record === undefined) {
+    const what = normalized === undefined ? `nested deeper than ${ProtoJson.MAX_DEPTH} levels` : Array.isArray(value) ? "an array" : `a JSON ${value === null ? "null" : typeof value}`
+    return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not a JSON object", message: `the request body is ${what}, not a JSON object` } }
+  }
+  return { _tag: "Object", value: record }
+}
+
+/** The request rule a decoding issue breaks, read from its path and message. */
+const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): ContractRules.RuleId => {
+  const path = issue.path.map(String)
+  const message = issue.message
+  if (path.includes("filter")) return /at least one filter/.test(message) ? "filter.group-not-empty" : issue._tag === "Missing" ? "fields.required" : "filter.unknown-key"
+  if (path[0] === "limit") return "lists.limit-range"
+  if (/exactly one of/.test(message)) return "fields.one-of"
+  if (/3 to 63 characters/.test(message)) return "fields.connector-name"
+  if (/min length|must not be empty/.test(message)) return "fields.min-length"
+  if (issue._tag === "Missing") return "fields.required"
+  if (/ must be [^ ]+( or |, )/.test(message)) return "fields.enum"
+  return "fields.json-type"
+}
+
+/** The request schema's first issue, as a breach; `undefined` when the body decodes. */
+export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | undefined => {
+  const decoded = Schema.decodeUnknownEither(op.request, { errors: "all" })(body)
+  if (Either.isRight(decoded)) return undefined
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
+  if (issue === undefined) return { rule: "fields.json-type", cause: "body: invalid", message: "the request does not decode" }
+  const at = issue.path.map(String).join(".") || "(body)"
+  // The message names the rule, never a value: values may be secrets.
+  const message = issue.message.replace(/, actual .*$/s, "").replace(/"[^"]*"/g, (s) => (s.length > 40 ? "\"…\"" : s))
+  return { rule: ruleOfIssue(issue), cause: `${at}: ${issue._tag}`, message: `request ${at}: ${message}` }
+}
+
+/** Whether a request is a Connect GET (`?encoding=json&message=...`), which a server may serve. */
+const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
+
+const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+
+/** The 1 MiB every server serves (decisions.md section 10). */
+export const GUARANTEED_BODY_BYTES = 1024 * 1024
+
+/** The longest string every server accepts (decisions.md section 10, string-limits). */
+const SAFE_STRING_LENGTH = 255
+
+/**
+ * Forms only a lenient server accepts (`--strict-client`): a body over 1 MiB, a compressed body,
+ * a Connect GET, strings over 255 characters or with control characters, an empty filter,
+ * `spaceId: ""` on an update.
+ */
+const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
+  const out: Array<Breach> = []
+  if (r.bodyBytes > GUARANTEED_BODY_BYTES) {
+    out.push({ rule: "protocol.body-limit", latitude: "body-limit-1mib", cause: "body over 1 MiB", message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB` })
+  }
+  const encoding = r.headers["content-encoding"]
+  if (encoding !== undefined && encoding !== "identity") {
+    out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "compressed body", message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}: a server may leave compression unimplemented` })
+  }
+  if (isConnectGet(r)) out.push({ rule: "protocol.method", latitude: "connect-get", cause: "Connect GET", message: "a Connect GET: a server may answer 405" })
+  if (body !== undefined) {
+    let long: string | undefined
+    let control: string | undefined
+    let emptyFilter = false
+    const go = (v: unknown, path: string, depth: number): void => {
+      if (depth > 16) return
+      if (typeof v === "string") {
+        if (v.length > SAFE_STRING_LENGTH) long ??= path
+        // eslint-disable-next-line no-control-regex
+        if (/[\u0000-\u001f\u007f]/.test(v)) control ??= path
+      } else if (Array.isArray(v)) v.forEach((x) => go(x, `${path}[]`, depth + 1))
+      else if (v !== null && typeof v === "object") {
+        if (path.endsWith("filter") && Object.keys(v).length === 0) emptyFilter = true
+        for (const [k, x] of Object.entries(v)) go(x, path === "" ? k : `${path}.${k}`, depth + 1)
+      }
+    }
+    go(body, "", 0)
+    if (long !== undefined) out.push({ rule: "fields.valid-accepted", latitude: "string-limits", cause: `${long}: over ${SAFE_STRING_LENGTH} characters`, message: `request ${long}: a string over ${SAFE_STRING_LENGTH} characters: a server may refuse it` })
+    if (control !== undefined) out.push({ rule: "fields.valid-accepted", latitude: "string-limits", cause: `${control}: control characters`, message: `request ${control}: control characters: a server may refuse them` })
+    if (emptyFilter) out.push({ rule: "fields.valid-accepted", latitude: "reject-empty-filter", cause: "empty filter", message: "an empty filter: a server may refuse it" })
+    if (op?.kind === "update" && body.spaceId === "") {
+      out.push({ rule: "fields.valid-accepted", latitude: "space-empty-ignored", cause: "spaceId: empty", message: "spaceId \"\" on an update: a server may read it as not set" })
+    }
+  }
+  return out
+}
+
+/** What a request breaks: must-level breaches, and with `strict` the lenient forms too. */
+export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedBody, strict: boolean): ReadonlyArray<Breach> => {
+  const out: Array<Breach> = []
+  if (op === undefined) {
+    out.push({ rule: "protocol.unknown-route", cause: "unknown route", message: "no operation of the interface has this path" })
+    return out
+  }
+  if (r.method !== "POST" && !isConnectGet(r)) {
+    out.push({ rule: "protocol.method", cause: `method ${r.method.slice(0, 16)}`, message: `${r.method.slice(0, 16)} instead of POST` })
+  } else if (r.method === "POST") {
+    const ct = contentTypeOf(r)
+    if (ct !== "application/json") {
+      out.push({ rule: "protocol.content-type", cause: "content type", message: `Content-Type ${JSON.stringify(ct.slice(0, 60))} instead of application/json` })
+    }
+  }
+  if (!r.keyPresent) out.push({ rule: "auth.key-required", cause: "no X-API-KEY", message: "no X-API-KEY header (or an empty one)" })
+  for (const [name, value] of Object.entries(op.requiredHeaders)) {
+    if (r.headers[name] !== value) {
+      out.push({ rule: "protocol.version-header", cause: `header ${name}`, message: `${op.method} needs the header ${name}: ${value}` })
+    }
+  }
+  if (r.method === "POST") {
+    const encoding = r.headers["content-encoding"]
+    const compressed = encoding !== undefined && encoding !== "identity"
+    if (body._tag === "Invalid" && !compressed) out.push(body.breach)
+    else if (body._tag === "Object") {
+      const breach = decodeBreach(op, body.value)
+      if (breach !== undefined) out.push(breach)
+    }
+  }
+  if (strict) out.push(...lenientForms(op, r, body._tag === "Object" ? body.value : undefined))
+  return out
+}
+
+/** The rules whose breaks the server-side checks of one exchange report. */
+export const serverRules: ReadonlyArray<ContractRules.RuleId> = [
+  "errors.no-internal-for-client-faults",
+  "wire.success",
+  "errors.connect-body",
+  "errors.status-agrees",
+  "secrets.not-in-errors",
+  "response.schema",
+  "response.field-types",
+  "timestamps.utc-z",
+  "timestamps.fraction-digits",
+  "int64.as-string",
+  "timestamps.past",
+  "timestamps.expires-future",
+  // a request that breaks one of these rules is not served
+  "protocol.unknown-route",
+  "protocol.method",
+  "protocol.content-type",
+  "protocol.version-header",
+  "auth.key-required",
+  "wire.empty-body",
+  "wire.json-object-body",
+  "fields.required",
+  "fields.min-length",
+  "fields.enum",
+  "fields.json-type",
+  "fields.one-of",
+  "fields.connector-name",
+  "lists.limit-range",
+  "filter.unknown-key",
+  "filter.group-not-empty"
+]
+
+/** The answer to a request that breaks a must: never a success, and the protocol's own statuses. */
+const refused = (op: Op | undefined, r: SeenRequest, e: Exchange, breaches: ReadonlyArray<Breach>): ReadonlyArray<Outcome> => {
+  const response = Option.getOrUndefined(e.response)
+  const musts = breaches.filter((b) => b.latitude === undefined)
+  if (response === undefined || musts.length === 0) return []
+  const first = musts[0]!
+  const got = `${Inspect.summary(e)}`
+  const code = Inspect.codeOf(e)
+  const check: CheckId = "invalid-rejected"
+  // Without a key, a server may check the key first (401) whatever else the request breaks.
+  if (!r.keyPresent && response.status === 401 && code === "unauthenticated") return [pass("auth")]
+  if (op === undefined) {
+    // An unknown route is 404 with the code unimplemented (an empty body is no Connect error: error-shape says so).
+    if (response.status === 404 && (code === "unimplemented" || code === undefined)) return [pass("protocol")]
+    return [fail("protocol.unknown-route", `unknown route: got ${got}`, `an unknown route got ${got}, expected 404 unimplemented`, e, Inspect.excerpt(response, 300))]
+  }
+  if (first.rule === "protocol.method") {
+    if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol")]
+    return [fail("protocol.method", `${first.cause}: got ${got}`, `${first.message} got ${got}, expected 405 with Allow: POST`, e, Inspect.excerpt(response, 300))]
+  }
+  if (first.rule === "protocol.content-type") {
+    if (response.status === 415) return [pass("protocol")]
+    return [fail("protocol.content-type", `content type: got ${got}`, `${first.message} got ${got}, expected 415`, e, Inspect.excerpt(response, 300))]
+  }
+  if (response.status === 200) {
+    return [fail(first.rule, `${first.cause}: got 200`, `a request that breaks ${first.rule} (${first.message}) was served with 200, expected an error`, e, Inspect.excerpt(response, 300))]
+  }
+  return [pass(check)]
+}
+
+/**
+ * The server's side of an exchange: the answer's shape, schema, codes, timestamps and secrets,
+ * and that a request breaking a must was not served.
+ */
+export const serverOutcomes = (
+  op: Op | undefined,
+  r: SeenRequest,
+  e: Exchange,
+  body: ParsedBody,
+  breaches: ReadonlyArray<Breach>,
+  skewMillis: number,
+  complete: boolean
+): ReadonlyArray<Outcome> => {
+  const out: Array<Outcome> = [Inspect.noServerErrors(e)]
+  if (complete) {
+    const add = (o: Outcome | undefined) => o !== undefined && out.push(o)
+    add(Inspect.successShape(e))
+    add(Inspect.errorShape(e))
+    if (op !== undefined) add(Inspect.responseSchema(op, e))
+    add(Inspect.timestamps(e, skewMillis))
+    if (body._tag === "Object") add(secretsKept(body.value, e))
+  }
+  out.push(...refused(op, r, e, breaches))
+  return out
+}
+
+/** The operation a path names. */
+export const operationOf = (path: string): Op | undefined => Operations.byPath.get(path) as Op | undefined
