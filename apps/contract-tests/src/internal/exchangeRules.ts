@@ -87,7 +87,10 @@ const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): ContractRules.Rule
 export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | undefined => {
   const decoded = Schema.decodeUnknownEither(op.request, { errors: "all" })(body)
   if (Either.isRight(decoded)) return undefined
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+  // A message the schema wrote (a range, a one-of, a filter rule) says more than the members of a
+  // union that did not match (`Expected null`, `is missing`).
+  const issue = issues.find((i) => i._tag !== "Missing" && !/^Expected /.test(i.message)) ?? issues[0]
   if (issue === undefined) return { rule: "fields.json-type", cause: "body: invalid", message: "the request does not decode" }
   const at = issue.path.map(String).join(".") || "(body)"
   // The message names the rule, never a value: values may be secrets.
@@ -249,6 +252,15 @@ const refused = (op: Op | undefined, r: SeenRequest, e: Exchange, breaches: Read
  * The server's side of an exchange: the answer's shape, schema, codes, timestamps and secrets,
  * and that a request breaking a must was not served.
  */
+/**
+ * Whether the request uses a form a server may leave unimplemented (decisions.md section 10:
+ * compression, Connect GET), so that 501 unimplemented is a faithful answer.
+ */
+const optionalForm = (r: SeenRequest): boolean => {
+  const encoding = r.headers["content-encoding"]
+  return (encoding !== undefined && encoding !== "identity") || isConnectGet(r)
+}
+
 export const serverOutcomes = (
   op: Op | undefined,
   r: SeenRequest,
@@ -258,7 +270,8 @@ export const serverOutcomes = (
   skewMillis: number,
   complete: boolean
 ): ReadonlyArray<Outcome> => {
-  const out: Array<Outcome> = [Inspect.noServerErrors(e)]
+  const unimplemented = optionalForm(r) && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
+  const out: Array<Outcome> = [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e)]
   if (complete) {
     const add = (o: Outcome | undefined) => o !== undefined && out.push(o)
     add(Inspect.successShape(e))

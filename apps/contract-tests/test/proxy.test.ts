@@ -1,0 +1,268 @@
+import { DataAccessClient, Services } from "@data-access/client"
+import { ContractRules, Operations } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as ContractTests from "../src/ContractTests.js"
+import * as Proxy from "../src/Proxy.js"
+import * as Report from "../src/Report.js"
+
+const KEY = ReferenceServer.DEFAULT_API_KEY
+
+/** The reference server (with an optional violation) and the proxy in front of it. */
+const setup = (violation?: ReferenceServer.ViolationName, strictClient = false) =>
+  Effect.gen(function* () {
+    const server = yield* ReferenceServer.start(violation === undefined ? {} : { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } })
+    const proxy = yield* Proxy.start({ target: server.url, strictClient })
+    return { server, proxy }
+  })
+
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: Uint8Array
+}
+
+const send = (base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {}) =>
+  Effect.promise(async (): Promise<Answer> => {
+    const res = await fetch(base + path, {
+      method: init.method ?? "POST",
+      headers: init.headers ?? { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1" },
+      ...(init.body === undefined ? {} : { body: init.body })
+    })
+    const headers: Record<string, string> = {}
+    res.headers.forEach((v, k) => (headers[k] = v))
+    return { status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) }
+  })
+
+const rpc = (base: string, method: string, body: unknown, headers?: Record<string, string>) => {
+  const path = `/core.v1.${servicePath(method)}/${method}`
+  return send(base, path, { body: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) })
+}
+
+const servicePath = (method: string): string => Operations.all.find((o) => o.method === method)?.service ?? "NoService"
+
+/** Headers a relay may change: its own connection handling, the date, the request id of each answer. */
+const comparable = (h: Record<string, string>) => {
+  const { date: _d, connection: _c, "keep-alive": _k, "x-request-id": _r, "transfer-encoding": _t, ...rest } = h
+  return rest
+}
+
+const text = (a: Answer) => new TextDecoder().decode(a.body)
+
+describe("the conformance proxy", () => {
+  it.scoped("relays a realistic client session (the typed client) with zero findings", () =>
+    Effect.gen(function* () {
+      const { proxy, server } = yield* setup()
+      const client = DataAccessClient.layer({ baseUrl: proxy.url, apiKey: Redacted.make(KEY) }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+      yield* Effect.gen(function* () {
+        const satellites = yield* Services.SatelliteService
+        const connectors = yield* Services.ConnectorService
+        const resources = yield* Services.ResourceService
+        const permissions = yield* Services.PermissionsService
+        const page = yield* satellites.listSatellites({ limit: 5, order: "desc" })
+        yield* satellites.listSatellitesStream({}, { pageSize: 7 }).pipe(Stream.runCollect)
+        const first = page.satellites[0]!
+        yield* satellites.updateSatellite({ id: first.id, name: `${first.name}-renamed` })
+        const { connector } = yield* connectors.createConnector({ name: "proxy-test-connector" })
+        yield* connectors.createConnector({ name: "proxy-test-two", spaceId: connector.spaceId })
+        yield* permissions.createPermission({ name: "read", description: "reads", code: "perm.read" })
+        yield* resources.listNativeUsers({ limit: 3, resourceId: server.knownIds.resources[0]! })
+        yield* resources.getResource({ id: server.knownIds.resources[0]! })
+        yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
+      }).pipe(Effect.provide(client))
+      const report = yield* proxy.report
+      expect(report.findings.map(Report.findingText)).toEqual([])
+      expect(report.requests).toBeGreaterThanOrEqual(10)
+      expect(Report.totals(report).passed).toBeGreaterThan(20)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("the contract tests run through it against the faithful server: no server finding; the invalid requests they send are client findings", () =>
+    Effect.gen(function* () {
+      const { proxy, server } = yield* setup()
+      yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: server.knownIds, seed: 7, examples: 4, rateLimit: undefined, concurrency: 4, shrinkBudget: 2 })
+      const report = yield* proxy.report
+      expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+      const clientRules = new Set(report.findings.filter((f) => f.side === "client").map((f) => f.rule))
+      for (const rule of ["lists.limit-range", "fields.required", "protocol.content-type", "protocol.method", "auth.key-required", "protocol.version-header"] as const) {
+        expect(clientRules, rule).toContain(rule)
+      }
+      // Nothing in a report holds the key.
+      expect(Report.toJson(report)).not.toContain(KEY)
+      expect(Report.toJUnit(report)).not.toContain(KEY)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  describe("every violation a single exchange shows is a server finding under its rule", () => {
+    const decidable = ReferenceServer.violations.filter((v) => Proxy.serverRules.includes(v.rule))
+    it("covers the violations of the proxy's server rules", () => {
+      expect(decidable.length).toBeGreaterThan(20)
+    })
+    for (const violation of decidable) {
+      const rule = ContractRules.get(violation.rule)
+      it.scoped(`${violation.name} → ${rule.id}`, () =>
+        Effect.gen(function* () {
+          const { proxy, server } = yield* setup(violation.name)
+          yield* ContractTests.run({
+            baseUrl: proxy.url,
+            apiKey: Redacted.make(KEY),
+            fixtures: server.knownIds,
+            seed: 1,
+            examples: 2,
+            rateLimit: undefined,
+            concurrency: 4,
+            shrinkBudget: 0,
+            checks: [rule.check]
+          })
+          const findings = yield* proxy.findings
+          const server_ = findings.filter((f) => f.side === "server")
+          expect(server_.map((f) => f.rule), violation.description).toContain(rule.id)
+          expect(JSON.stringify(findings)).not.toContain(KEY)
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+  })
+
+  it.scoped("a client that breaks request rules gets client findings; snake_case and null do not", () =>
+    Effect.gen(function* () {
+      const { proxy } = yield* setup()
+      yield* rpc(proxy.url, "ListSatellites", { limit: 5, space_id: null, order: null, search_fields: ["name"] })
+      yield* rpc(proxy.url, "UpdateSatellite", { id: "satellite_unknown", termination_protection: null })
+      expect(yield* proxy.findings).toEqual([])
+      const noVersion = yield* rpc(proxy.url, "CreatePermission", { name: "n", description: "d", code: "c" }, { "content-type": "application/json", "x-api-key": KEY })
+      expect(noVersion.status).toBe(400)
+      const tooMany = yield* rpc(proxy.url, "ListSatellites", { limit: 501 })
+      expect(tooMany.status).toBe(400)
+      const findings = yield* proxy.findings
+      expect(findings.map((f) => [f.side, f.rule, f.operation]).sort()).toEqual([
+        ["client", "lists.limit-range", "ListSatellites (client)"],
+        ["client", "protocol.version-header", "CreatePermission (client)"]
+      ])
+      const limit = findings.find((f) => f.rule === "lists.limit-range")!
+      expect(limit.curl).toContain("$DATA_ACCESS_API_KEY")
+      expect(limit.curl).not.toContain(KEY)
+      expect(limit.request.body).toBe(JSON.stringify({ limit: 501 }))
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("--strict-client flags what only a lenient server accepts; the default does not", () =>
+    Effect.gen(function* () {
+      const lenient = { limit: 5, search: "x".repeat(300) }
+      const { proxy } = yield* setup()
+      yield* rpc(proxy.url, "ListSatellites", lenient)
+      expect(yield* proxy.findings).toEqual([])
+      const strict = yield* setup(undefined, true)
+      yield* rpc(strict.proxy.url, "ListSatellites", lenient)
+      const findings = yield* strict.proxy.findings
+      expect(findings.map((f) => [f.side, f.cause])).toEqual([["client", "lenient (string-limits): search: over 255 characters"]])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("secrets stay out of findings: the key and secret fields of the request", () =>
+    Effect.gen(function* () {
+      const { proxy } = yield* setup("secret-in-error")
+      const secret = "s3cr3t-value-never-shown"
+      const answer = yield* rpc(proxy.url, "CreateBIIntegration", { biVendorA: { apiKey: secret, apiSecret: secret } })
+      expect(text(answer)).toContain(secret)
+      const findings = yield* proxy.findings
+      expect(findings.map((f) => `${f.side} ${f.rule}`).sort()).toEqual(["client fields.required", "server secrets.not-in-errors"])
+      const all = JSON.stringify(findings) + Report.toTerminal(yield* proxy.report)
+      expect(all).not.toContain(secret)
+      expect(all).not.toContain(KEY)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("relays status, headers and body bytes as a direct call gets them", () =>
+    Effect.gen(function* () {
+      const { proxy, server } = yield* setup()
+      const json = { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1" }
+      const cases: ReadonlyArray<[string, Parameters<typeof send>[2]]> = [
+        ["/core.v1.SatelliteService/ListSatellites", { body: JSON.stringify({ limit: 3 }) }],
+        ["/core.v1.SatelliteService/ListSatellites?x=%20y&z", { body: JSON.stringify({ limit: 500 }) }],
+        [`/core.v1.ResourceService/GetResource`, { body: JSON.stringify({ id: server.knownIds.resources[0] }) }],
+        ["/core.v1.ResourceService/GetResource", { body: JSON.stringify({ id: "nope" }) }],
+        ["/core.v1.ResourceService/GetResource", { body: "" }],
+        ["/core.v1.ResourceService/GetResource", { body: "{not json" }],
+        ["/core.v1.ResourceService/GetResource", { method: "GET", headers: { "x-api-key": KEY } }],
+        ["/core.v1.ResourceService/GetResource", { method: "PUT", headers: json, body: "{}" }],
+        ["/core.v1.ResourceService/GetResource", { headers: { ...json, "content-type": "text/plain" }, body: "{}" }],
+        ["/core.v1.ResourceService/GetResource", { headers: { ...json, "x-api-key": "" }, body: "{}" }],
+        ["/core.v1.NoService/Nothing", { body: "{}" }],
+        ["/core.v1.SatelliteService/ListSatellites", { body: JSON.stringify({ limit: 2, search: "é".repeat(400_000) }) }]
+      ]
+      for (const [path, init] of cases) {
+        const direct = yield* send(server.url, path, init)
+        const relayed = yield* send(proxy.url, path, init)
+        expect(relayed.status, path).toBe(direct.status)
+        expect(comparable(relayed.headers), path).toEqual(comparable(direct.headers))
+        expect(Buffer.from(relayed.body).equals(Buffer.from(direct.body)), `${path}: ${text(relayed).slice(0, 200)}`).toBe(true)
+      }
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("hostile traffic: no crash, every answer relayed as the direct one", () =>
+    Effect.gen(function* () {
+      const { proxy, server } = yield* setup()
+      const encoder = new TextEncoder()
+      const json = (v: unknown) => encoder.encode(JSON.stringify(v))
+      const nest = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)
+      const bodies = FastCheck.sample(
+        FastCheck.oneof(
+          FastCheck.jsonValue({ maxDepth: 4 }).map(json),
+          FastCheck.dictionary(FastCheck.constantFrom("id", "limit", "name", "filter", "cursor", "order", "search"), FastCheck.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }).map(json),
+          FastCheck.constantFrom('{"__proto__":{"polluted":true},"limit":5}', '{"constructor":{"prototype":{"x":1}},"limit":1}', '{"toString":1,"limit":10}').map((s) => encoder.encode(s)),
+          FastCheck.integer({ min: 60, max: 3_000 }).map((d) => encoder.encode(`{"limit":1,"filter":${nest(d)}}`)),
+          FastCheck.uint8Array({ minLength: 0, maxLength: 64 }),
+          FastCheck.uint8Array({ minLength: 1, maxLength: 16 }).map((b) => new Uint8Array([...encoder.encode('{"search":"'), 0xc3, 0x28, ...b, ...encoder.encode('","limit":2}')]))
+        ),
+        { numRuns: 150, seed: 42 }
+      )
+      const paths = ["/core.v1.SatelliteService/ListSatellites", "/core.v1.ResourceService/GetResource", "/core.v1.ResourceService/ListNativeUsers", "/core.v1.x/%2e%2e", "/"]
+      const headerSets: ReadonlyArray<Record<string, string>> = [
+        { "content-type": "application/json", "x-api-key": KEY },
+        { "content-type": "application/json; charset=utf-8", "x-api-key": KEY, "connect-timeout-ms": "abc" },
+        { "content-type": "application/json", "x-api-key": KEY, "content-encoding": "gzip" },
+        { "content-type": "application/grpc", "x-api-key": KEY }
+      ]
+      let i = 0
+      for (const body of bodies) {
+        const path = paths[i % paths.length]!
+        const headers = headerSets[i % headerSets.length]!
+        i++
+        const direct = yield* send(server.url, path, { headers, body })
+        const relayed = yield* send(proxy.url, path, { headers, body })
+        expect(relayed.status).toBe(direct.status)
+        expect(text(relayed)).toBe(text(direct))
+      }
+      // Still serving, and nothing blamed on the (faithful) server.
+      const after = yield* rpc(proxy.url, "ListSatellites", { limit: 1 })
+      expect(after.status).toBe(200)
+      const report = yield* proxy.report
+      expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+      expect(report.requests).toBe(bodies.length + 1)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("answers the report on GET /__contract/report in the run's formats", () =>
+    Effect.gen(function* () {
+      const { proxy } = yield* setup()
+      yield* rpc(proxy.url, "ListSatellites", { limit: 0 })
+      const json = yield* send(proxy.url, `${Proxy.REPORT_PATH}`, { method: "GET", headers: {} })
+      const report = JSON.parse(text(json)) as Report.Report
+      expect(report.findings.map((f) => f.rule)).toEqual(["lists.limit-range"])
+      const terminal = text(yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=terminal`, { method: "GET", headers: {} }))
+      expect(terminal).toContain("client · invalid-rejected · ListSatellites (client)")
+      const junit = yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=junit`, { method: "GET", headers: {} })
+      expect(junit.headers["content-type"]).toContain("xml")
+      expect(text(junit)).toContain("<testsuites")
+      expect(Proxy.exitCode(report.findings as ReadonlyArray<Proxy.Finding>, "server")).toBe(0)
+      expect(Proxy.exitCode(report.findings as ReadonlyArray<Proxy.Finding>, "any")).toBe(1)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
