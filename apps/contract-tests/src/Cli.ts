@@ -18,6 +18,7 @@ import { KnownIds } from "@data-access/schema"
 import * as Baseline from "./Baseline.js"
 import * as ContractTests from "./ContractTests.js"
 import * as Embedded from "./Embedded.js"
+import * as Proxy from "./Proxy.js"
 import * as Report from "./Report.js"
 
 const list = (name: string, description: string) =>
@@ -146,6 +147,72 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     )
   )
 
+const proxyOptions = {
+  target: Options.text("target").pipe(Options.withDescription("The deployment to relay to (https://staging.example.com)")),
+  port: Options.integer("port").pipe(Options.withDefault(8788), Options.withDescription("The port to listen on (0 picks a free one)")),
+  host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("The interface to listen on")),
+  failOn: Options.choice("fail-on", ["any", "server", "client", "none"]).pipe(
+    Options.withDefault("any" as const),
+    Options.withDescription("Which findings make the exit code 1 at shutdown: any (default), server, client or none")
+  ),
+  strictClient: Options.boolean("strict-client").pipe(Options.withDescription("Also flag requests that only a lenient server accepts (decisions.md section 10)")),
+  clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
+  junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file (at shutdown and on SIGUSR2)")),
+  json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file (at shutdown and on SIGUSR2)")),
+  quiet: Options.boolean("quiet").pipe(Options.withDescription("No live finding lines on stderr"))
+}
+
+type ProxyParsed = Command.Command.ParseConfig<typeof proxyOptions>
+
+/** The proxy until SIGINT or SIGTERM; reports then (and on SIGUSR2), exit code by --fail-on. */
+const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const stderr = (line: string) => process.stderr.write(line + "\n")
+    const proxy = yield* Proxy.start({
+      target: args.target,
+      port: args.port,
+      host: args.host,
+      strictClient: args.strictClient,
+      clockSkew: `${args.clockSkew} millis`,
+      onFinding: args.quiet ? undefined : (f) => stderr(`contract-tests proxy: ${f.side} · ${f.rule} · ${f.operation} · ${f.cause} · ${f.request.method} ${f.request.path}`)
+    })
+    const write = Effect.gen(function* () {
+      const report = yield* proxy.report
+      if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
+      if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, Report.toJson(report))
+      return report
+    })
+    stderr(`contract-tests proxy: ${proxy.url} → ${proxy.target} (report: GET ${proxy.url}${Proxy.REPORT_PATH}[?format=terminal|junit]; SIGUSR2 writes the report files; SIGINT or SIGTERM stops)`)
+    const onUsr2 = () => {
+      Effect.runFork(write.pipe(Effect.tap((r) => Effect.sync(() => stderr(Report.toTerminal(r)))), Effect.ignoreLogged))
+    }
+    process.on("SIGUSR2", onUsr2)
+    // The command runs until the process is signalled: the runtime interrupts it, and the
+    // finalizer writes the reports and leaves the exit code in process.exitCode for bin.ts.
+    const shutdown = write.pipe(
+      Effect.flatMap((report) =>
+        Effect.gen(function* () {
+          process.removeListener("SIGUSR2", onUsr2)
+          process.stdout.write(Report.toTerminal(report) + "\n")
+          const code = Proxy.exitCode(report.findings, args.failOn)
+          process.exitCode = code
+          yield* Ref.set(exitCode, code)
+        })
+      ),
+      Effect.catchAll((e) => Effect.sync(() => stderr(`contract-tests proxy: the report could not be written: ${e.message}`)))
+    )
+    yield* Effect.never.pipe(Effect.ensuring(shutdown))
+  }).pipe(
+    Effect.scoped,
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        process.stderr.write(`contract-tests proxy: ${e.message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )
+
 /**
  * Runs the command line with `argv` (as `process.argv`) and returns the exit code: 0 all pass,
  * 1 findings, 2 the run could not be made (bad flags, target unreachable, key not accepted).
@@ -157,8 +224,14 @@ export const main = (argv: ReadonlyArray<string>): Effect.Effect<number, never, 
   Effect.gen(function* () {
     // --help and --version run no command and leave 0.
     const exitCode = yield* Ref.make(0)
+    const proxy = Command.make("proxy", proxyOptions, (args) => executeProxy(args, exitCode)).pipe(
+      Command.withDescription(
+        "A conformance proxy: relays every exchange to --target unchanged and checks it (client and server findings); reports at SIGINT/SIGTERM, on SIGUSR2 and at GET /__contract/report"
+      )
+    )
     const command = Command.make("contract-tests", options, (args) => execute(args, exitCode)).pipe(
-      Command.withDescription("Property-based contract tests of the data-access management API")
+      Command.withDescription("Property-based contract tests of the data-access management API"),
+      Command.withSubcommands([proxy])
     )
     const cli = Command.run(command, { name: "contract-tests", version: "0.1.0" })
     const ok = yield* cli(argv).pipe(

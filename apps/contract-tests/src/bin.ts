@@ -15,6 +15,14 @@ main(process.argv).pipe(
   Effect.provide(Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)),
   NodeRuntime.runMain({
     disableErrorReporting: true,
-    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 2)
+    // `contract-tests proxy` ends when signalled: its finalizer leaves the exit code in process.exitCode.
+    teardown: (exit, onExit) =>
+      onExit(
+        Exit.isSuccess(exit) && typeof exit.value === "number"
+          ? exit.value
+          : Exit.isInterrupted(exit) && typeof process.exitCode === "number"
+            ? process.exitCode
+            : 2
+      )
   })
 )

@@ -1,5 +1,5 @@
 import { DataAccessClient, Services } from "@data-access/client"
-import { ContractRules, Operations } from "@data-access/schema"
+import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
