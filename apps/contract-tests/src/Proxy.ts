@@ -482,7 +482,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
               status: 0,
               headers: {},
               body: undefined,
-              transportError: `${error._tag} (${error.reason})`,
+              transportError: `${error._tag} (${error.reason}): ${String((error.cause as { message?: unknown } | undefined)?.message ?? error.message).slice(0, 200)}`,
               started,
               receivedAt: Date.now(),
               key
