@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type Operations, ProtoJson } from "@data-access/schema"
+import { Filter, type Operations, ProtoJson } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import * as AST from "effect/SchemaAST"
 import { secretFieldNames } from "./ast.js"
@@ -57,7 +57,8 @@ const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
 
 /** The string literals of an optional enum field with no empty value (`status`, `identityType`...). */
 const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
-  const members = ast._tag === "Union" ? ast.types : [ast]
+  const flatten = (a: AST.AST): ReadonlyArray<AST.AST> => (a._tag === "Union" ? a.types.flatMap(flatten) : [a])
+  const members = flatten(ast)
   const literals = members.filter((m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword")
   if (literals.length === 0 || !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")) return undefined
   const values = literals.map((m) => (m as AST.Literal).literal as string)
@@ -104,6 +105,50 @@ const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   return v
 }
 
+/** Whether a property of an object schema holds booleans. */
+const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {
+  const out = new Set<string>()
+  const holdsBoolean = (a: AST.AST): boolean =>
+    a._tag === "BooleanKeyword" || (a._tag === "Union" && a.types.some(holdsBoolean)) || (a._tag === "Refinement" && holdsBoolean(a.from))
+  const ast = Schema.encodedSchema(schema).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  if (tl._tag === "TypeLiteral") for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
+  return out
+}
+
+const TIME_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"]
+const BOOLEAN_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals"]
+const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12-31T23:59:59Z"] as const
+
+/**
+ * A filter every faithful server accepts (decisions.md section 10: a server may reject an empty
+ * filter, a time key compared with a value that is not a timestamp, string operators on time and
+ * boolean keys, order operators on booleans): conditions keep their key and get an operator and a
+ * value of the key's kind; empty filters and empty groups go. Undefined when nothing is left.
+ */
+const acceptedFilter = (filter: unknown, isBoolean: (key: string) => boolean, n: number): unknown => {
+  const f = asRecordOf(filter)
+  if (f === undefined) return undefined
+  const group = asRecordOf(f.group)
+  if (group !== undefined) {
+    const filters = (Array.isArray(group.filters) ? group.filters : []).map((x) => acceptedFilter(x, isBoolean, n)).filter((x) => x !== undefined)
+    return filters.length === 0 ? undefined : { group: { ...group, filters } }
+  }
+  const field = asRecordOf(f.field)
+  if (field === undefined || typeof field.key !== "string" || typeof field.operator !== "string") return undefined
+  const key = field.key
+  const kind = /_at$/.test(key) ? "time" : isBoolean(key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) ? "boolean" : "string"
+  const allowed = kind === "time" ? TIME_OPERATORS : kind === "boolean" ? BOOLEAN_OPERATORS : Filter.Operator.literals
+  const operator = (allowed as ReadonlyArray<string>).includes(field.operator) ? (field.operator as Filter.Operator) : pick(allowed, n)
+  if (Filter.valueless.has(operator)) return { field: { key, operator } }
+  const sent = asRecordOf(field.value)?.value
+  const value = kind === "time" ? pick(SAMPLE_TIMES, n) : kind === "boolean" ? pick(["true", "false"], n) : typeof sent === "string" ? sent : ""
+  return { field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } }
+}
+
+const asRecordOf = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+
 /** Base64 text of a secret, where the schema wants bytes. */
 const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
   if (decodes(body)) return body
@@ -144,6 +189,7 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
   const encode = Schema.encodeSync(op.request)
   const prefix = namePrefix(runId)
   const enums = alwaysSentEnums(op)
+  const booleans = booleanProperties(op.object)
   const base = Arbitrary.make(op.request).map((a) => encode(a) as Body)
   const arbitrary = fc
     .record({
@@ -156,6 +202,11 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
     .map(({ base, picks, extra, spelling }) => {
       const body: Body = asBase64(tame(base, undefined, picks[2]) as Body, decodes)
       for (const [field, values] of enums) if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
+      if ("filter" in body) {
+        const filter = acceptedFilter(body.filter, (k) => booleans.has(k), picks[1])
+        if (filter === undefined) delete body.filter
+        else body.filter = filter
+      }
       for (const { field, ref } of refs) {
         if (ref._tag === "User") {
           if (field in body && body[field] !== undefined) body[field] = pick(pools.users, picks[0])[ref.field]

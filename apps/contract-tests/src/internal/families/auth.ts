@@ -9,19 +9,27 @@ import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
-/** A body for cases where only headers or methods matter: a valid request if one can be made. */
-export const sampleBody = (op: Op, ctx: Context): Body => {
+/** A body for cases where only headers or methods matter: a valid request if one can be made (`valid`), else `{}`. */
+export const sampleBody = (op: Op, ctx: Context): { readonly body: Body; readonly valid: boolean } => {
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
-  const arb = g._tag === "Ok" ? g.arbitrary : fc.constant({})
-  return uniqueNames(op, fc.sample(arb, { seed: 1, numRuns: 1 })[0] ?? {}) as Body
+  if (g._tag === "Skip") return { body: {}, valid: false }
+  return { body: uniqueNames(op, fc.sample(g.arbitrary, { seed: 1, numRuns: 1 })[0] ?? {}) as Body, valid: true }
 }
+
+/**
+ * Answers to a wrong key that are right: unauthenticated; and when no valid body could be made (no
+ * objects to reference), also the answer to the body, since a server may check the body before
+ * the key (decisions.md section 10).
+ */
+const rightAnswer = (valid: boolean, status: number, code: string | undefined) =>
+  (status === 401 && code === "unauthenticated") || (!valid && ((status === 400 && code === "invalid_argument") || (status === 404 && code === "not_found")))
 
 const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape"]
 
 const authSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("auth", op.method, CHECKS, true, "read-only mode")
   const modes = ["missing", "empty", "wrong"] as const
-  let body: Body | undefined
+  let sample: ReturnType<typeof sampleBody> | undefined
   return {
     family: "auth",
     method: op.method,
@@ -31,7 +39,8 @@ const authSuite = (op: Op, ctx: Context): Suite => {
     cases: { _tag: "Enumerated", count: modes.length, at: (i) => modes[i] },
     run: (mode: (typeof modes)[number]) =>
       Effect.suspend(() => {
-        body ??= sampleBody(op, ctx)
+        sample ??= sampleBody(op, ctx)
+        const { body, valid } = sample
         return Effect.map(send(ctx, post(op.path, body, { key: mode })), (e) => {
           const out: Array<Outcome> = [Inspect.noServerErrors(e)]
           const shape = Inspect.errorShape(e)
@@ -40,7 +49,7 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           if (status !== undefined) {
             const code = Inspect.codeOf(e)
             out.push(
-              status === 401 && code === "unauthenticated"
+              rightAnswer(valid, status, code)
                 ? pass("auth")
                 : fail("auth.key-required", `${mode} key: got ${code ?? `HTTP ${status}`}`, `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
             )
