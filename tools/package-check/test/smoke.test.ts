@@ -129,7 +129,7 @@ it("the app type-checks against the packed types and runs against the reference 
     inProcess: expected,
     sameEffect: { code: "not_found", timestamp: "2025-01-01T01:00:00.500Z" },
     operations: 22,
-    checks: 14
+    checks: 15
   })
 })
 
