@@ -13,6 +13,8 @@
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -171,6 +173,11 @@ const makeTee = (limit: number) => {
 }
 
 const decoder = new TextDecoder("utf-8")
+
+const EMPTY = new Uint8Array(0)
+
+/** A `Content-Length` value as a number; `undefined` when absent or not one. */
+const lengthOf = (header: string | undefined): number | undefined => (header !== undefined && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined)
 
 /** Values of secret fields in a JSON body (4 characters or more), to scrub from any text. */
 const secretValues = (body: unknown): ReadonlyArray<string> => {
@@ -417,11 +424,36 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       const started = Date.now()
       const incoming = req.headers as Readonly<Record<string, string>>
       const headers = relayable(incoming, new Set(["host"]))
-      const requestTee = makeTee(limit)
-      let requestDone = !((incoming["content-length"] !== undefined && incoming["content-length"] !== "0") || incoming["transfer-encoding"] !== undefined)
-      const hasBody = !requestDone
+      const key = incoming["x-api-key"]
+      const query = q === -1 ? "" : url.slice(q + 1)
+      const seenWith = (body: Uint8Array | undefined, bodyBytes: number): Rules.SeenRequest => ({
+        method: req.method,
+        path,
+        query,
+        headers: incoming,
+        keyPresent: key !== undefined && key !== "",
+        body,
+        bodyBytes
+      })
+      const enqueue = (job: Job) => Queue.unsafeOffer(queue, { _tag: "Job", job })
+      // Without Content-Length or Transfer-Encoding a request has no body.
+      const requestLength = incoming["transfer-encoding"] !== undefined ? undefined : incoming["content-length"] === undefined ? 0 : lengthOf(incoming["content-length"])
       let outgoing = HttpClientRequest.make(req.method as "POST")(target + url)
-      if (hasBody) {
+      let seen: () => Rules.SeenRequest
+      if (requestLength === 0) {
+        seen = () => seenWith(EMPTY, 0)
+      } else if (requestLength !== undefined && requestLength <= limit) {
+        // A body the checks keep whole: read it once and send the bytes.
+        const read = yield* HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(limit)).pipe(Effect.option)
+        // The client went away before sending its body: nothing was relayed, nothing to check.
+        if (Option.isNone(read)) return HttpServerResponse.empty({ status: 400 })
+        const bytes = new Uint8Array(read.value)
+        outgoing = HttpClientRequest.setBody(outgoing, HttpBody.raw(bytes))
+        seen = () => seenWith(bytes, bytes.length)
+      } else {
+        // A longer body, or one of unknown length, streams through; the tee keeps what fits.
+        const requestTee = makeTee(limit)
+        let requestDone = false
         const body = req.stream.pipe(
           Stream.mapChunks((c) => {
             for (const x of c) requestTee.add(x)
@@ -432,51 +464,39 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
           }))
         )
         outgoing = HttpClientRequest.setBody(outgoing, HttpBody.raw(NodeStream.toReadableNever(body)))
+        // A body the server answered before reading to its end is not known whole.
+        seen = () => seenWith(requestDone ? requestTee.bytes() : undefined, requestTee.total())
       }
       outgoing = HttpClientRequest.setHeaders(outgoing, headers)
-      const key = incoming["x-api-key"]
-      const seen = (): Rules.SeenRequest => ({
-        method: req.method,
-        path,
-        query: q === -1 ? "" : url.slice(q + 1),
-        headers: incoming,
-        keyPresent: key !== undefined && key !== "",
-        // A body the server answered before reading to its end is not known whole.
-        body: requestDone ? requestTee.bytes() : undefined,
-        bodyBytes: requestTee.total()
-      })
-      const enqueue = (job: Job) => Queue.offer(queue, { _tag: "Job", job })
-      return yield* client.execute(outgoing).pipe(
-        Effect.map((res) => {
-          const responseTee = makeTee(limit)
-          const responseHeaders = res.headers as Readonly<Record<string, string>>
-          const relayed = res.stream.pipe(
-            Stream.mapChunks((c) => {
-              for (const x of c) responseTee.add(x)
-              return c
-            }),
-            Stream.onEnd(
-              Effect.suspend(() =>
-                enqueue({
-                  request: seen(),
-                  status: res.status,
-                  headers: responseHeaders,
-                  body: responseTee.bytes(),
-                  transportError: undefined,
-                  started,
-                  receivedAt: Date.now(),
-                  key
-                })
-              )
+      const relay = Effect.flatMap(client.execute(outgoing), (res) => {
+        const responseHeaders = res.headers as Readonly<Record<string, string>>
+        const init = { status: res.status, headers: relayable(responseHeaders, new Set()) }
+        const responseLength = responseHeaders["transfer-encoding"] === undefined ? lengthOf(responseHeaders["content-length"]) : undefined
+        if (responseLength !== undefined && responseLength <= limit) {
+          // An answer the checks keep whole: read it once, relay the bytes, check it after.
+          return Effect.map(res.arrayBuffer, (buffer) => {
+            const body = new Uint8Array(buffer)
+            enqueue({ request: seen(), status: res.status, headers: responseHeaders, body, transportError: undefined, started, receivedAt: Date.now(), key })
+            return HttpServerResponse.raw(body, init)
+          })
+        }
+        const responseTee = makeTee(limit)
+        const relayed = res.stream.pipe(
+          Stream.mapChunks((c) => {
+            for (const x of c) responseTee.add(x)
+            return c
+          }),
+          Stream.onEnd(
+            Effect.sync(() =>
+              enqueue({ request: seen(), status: res.status, headers: responseHeaders, body: responseTee.bytes(), transportError: undefined, started, receivedAt: Date.now(), key })
             )
           )
-          return HttpServerResponse.raw(NodeStream.toReadableNever(relayed), {
-            status: res.status,
-            headers: relayable(responseHeaders, new Set())
-          })
-        }),
+        )
+        return Effect.succeed(HttpServerResponse.raw(NodeStream.toReadableNever(relayed), init))
+      })
+      return yield* relay.pipe(
         Effect.catchAll((error) =>
-          Effect.as(
+          Effect.sync(() => {
             enqueue({
               request: seen(),
               status: 0,
@@ -486,12 +506,12 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
               started,
               receivedAt: Date.now(),
               key
-            }),
-            HttpServerResponse.text(JSON.stringify({ code: "unavailable", message: `contract-tests proxy: ${target} did not answer (${error.reason})` }), {
+            })
+            return HttpServerResponse.text(JSON.stringify({ code: "unavailable", message: `contract-tests proxy: ${target} did not answer (${error.reason})` }), {
               status: 502,
               contentType: "application/json"
             })
-          )
+          })
         )
       )
     })
@@ -499,7 +519,9 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }).pipe(
       Effect.mapError((e) => new ProxyError({ message: `the proxy could not listen: ${e.message}` }))
     )
-    yield* server.serve(forward)
+    // No spans for relayed exchanges (server or client side): the proxy adds none of its own to the
+    // traffic it relays, and they cost as much as the relay itself.
+    yield* server.serve(forward).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true), Effect.withTracerEnabled(false))
     const address = server.address
     const url = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : `unix:${address.path}`
     return { url, target, report, findings: currentFindings } satisfies Proxy
