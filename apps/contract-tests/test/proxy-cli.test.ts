@@ -1,0 +1,142 @@
+// `contract-tests proxy` as a CI job runs it: the built command line in its own process, a
+// reference server behind it, traffic through it, the report on demand, SIGUSR2 and SIGTERM.
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { ReferenceServer } from "@data-access/reference-server"
+import type * as Report from "../src/Report.js"
+
+const SECRET = "proxy-cli-KEY-5e4d3c2b1a"
+const bin = fileURLToPath(new URL("../bin/contract-tests.js", import.meta.url))
+
+interface ProxyProcess {
+  readonly url: string
+  readonly output: () => { readonly stdout: string; readonly stderr: string }
+  /** Waits until stderr matches. */
+  readonly stderrMatches: (pattern: RegExp) => Effect.Effect<void>
+  readonly signal: (signal: NodeJS.Signals) => void
+  /** The exit code once the process has exited. */
+  readonly exited: Effect.Effect<number | null>
+}
+
+/** `contract-tests proxy --port 0 ARGS` in its own process; its URL once it listens (from its first stderr line). */
+const proxyProcess = (args: ReadonlyArray<string>) =>
+  Effect.acquireRelease(
+    Effect.async<ProxyProcess, Error>((resume) => {
+      const child = spawn(process.execPath, [bin, "proxy", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+      let stdout = ""
+      let stderr = ""
+      let listening = false
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+      child.stdout.on("data", (d) => (stdout += d))
+      child.stderr.on("data", (d) => {
+        stderr += d
+        const m = /^contract-tests proxy: (http:\/\/\S+) → /m.exec(stderr)
+        if (m !== null && !listening) {
+          listening = true
+          resume(
+            Effect.succeed({
+              url: m[1]!,
+              output: () => ({ stdout, stderr }),
+              stderrMatches: (pattern) =>
+                Effect.promise(async () => {
+                  while (!pattern.test(stderr)) await new Promise((r) => setTimeout(r, 20))
+                }),
+              signal: (signal) => child.kill(signal),
+              exited: Effect.promise(() => exited)
+            })
+          )
+        }
+      })
+      void exited.then((code) => {
+        if (!listening) resume(Effect.fail(new Error(`contract-tests proxy exited with ${code} before listening: ${stderr}`)))
+      })
+    }),
+    (proxy) => Effect.sync(() => proxy.signal("SIGKILL"))
+  )
+
+const rpc = (base: string, method: string, body: unknown) =>
+  Effect.promise(() =>
+    fetch(`${base}/core.v1.SatelliteService/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": SECRET },
+      body: JSON.stringify(body)
+    }).then(async (res) => ({ status: res.status, body: await res.text() }))
+  )
+
+const waitForFile = (file: string) =>
+  Effect.promise(async () => {
+    while (!Fs.existsSync(file) || Fs.statSync(file).size === 0) await new Promise((r) => setTimeout(r, 20))
+    return Fs.readFileSync(file, "utf8")
+  })
+
+describe("contract-tests proxy, the command line in its own process", () => {
+  it.scoped(
+    "relays traffic, logs each finding live, reports on GET, writes the files on SIGUSR2, and at SIGTERM prints the report and exits by --fail-on; the key appears nowhere",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-proxy-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+        const json = Path.join(dir, "report.json")
+        const junit = Path.join(dir, "junit.xml")
+        const proxy = yield* proxyProcess(["--target", server.url, "--fail-on", "client", "--json", json, "--junit", junit])
+
+        const direct = yield* rpc(server.url, "ListSatellites", { limit: 2 })
+        const relayed = yield* rpc(proxy.url, "ListSatellites", { limit: 2 })
+        expect(relayed).toEqual(direct)
+        expect(relayed.status).toBe(200)
+        // A client that breaks a request rule: the server's answer is relayed, the client is flagged.
+        const tooMany = yield* rpc(proxy.url, "ListSatellites", { limit: 501 })
+        expect(tooMany.status).toBe(400)
+        yield* proxy.stderrMatches(/client · lists\.limit-range · ListSatellites/)
+
+        const onDemand = yield* Effect.promise(() => fetch(`${proxy.url}/__contract/report`).then((r) => r.json() as Promise<Report.Report>))
+        expect(onDemand.findings.map((f) => [f.side, f.rule])).toEqual([["client", "lists.limit-range"]])
+
+        proxy.signal("SIGUSR2")
+        const written = JSON.parse(yield* waitForFile(json)) as Report.Report
+        expect(written.findings.map((f) => f.rule)).toEqual(["lists.limit-range"])
+        expect(yield* waitForFile(junit)).toMatch(/<testsuites[^>]*failures="1"/)
+
+        proxy.signal("SIGTERM")
+        expect(yield* proxy.exited).toBe(1)
+        const { stderr, stdout } = proxy.output()
+        expect(stdout).toMatch(/FAIL: 1 findings/)
+        expect(stdout).toContain("lists.limit-range")
+        for (const text of [stdout, stderr, Fs.readFileSync(json, "utf8"), Fs.readFileSync(junit, "utf8")]) expect(text).not.toContain(SECRET)
+      })
+  )
+
+  it.scoped("--fail-on server: client findings alone exit 0 at SIGTERM", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
+      const proxy = yield* proxyProcess(["--target", server.url, "--fail-on", "server", "--quiet"])
+      expect((yield* rpc(proxy.url, "ListSatellites", { limit: 501 })).status).toBe(400)
+      const onDemand = yield* Effect.promise(() => fetch(`${proxy.url}/__contract/report?format=terminal`).then((r) => r.text()))
+      expect(onDemand).toMatch(/FAIL: 1 findings/)
+      proxy.signal("SIGTERM")
+      expect(yield* proxy.exited).toBe(0)
+      // --quiet: no live finding line, the report still printed at shutdown
+      expect(proxy.output().stderr).not.toContain("lists.limit-range")
+      expect(proxy.output().stdout).toContain("lists.limit-range")
+    })
+  )
+
+  it.effect("a port already taken: exit 2 with the reason", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const port = new URL(server.url).port
+      const child = spawn(process.execPath, [bin, "proxy", "--target", server.url, "--port", port], { stdio: ["ignore", "pipe", "pipe"] })
+      let stderr = ""
+      child.stderr.on("data", (d) => (stderr += d))
+      const code = yield* Effect.promise(() => new Promise<number | null>((resolve) => child.on("exit", resolve)))
+      expect(code).toBe(2)
+      expect(stderr).toContain("the proxy could not listen")
+    }).pipe(Effect.scoped)
+  )
+})
