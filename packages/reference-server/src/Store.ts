@@ -234,7 +234,7 @@ export class SqliteUnavailableError extends Data.TaggedError("SqliteUnavailableE
   override get message() {
     return this.reason === "NotInstalled"
       ? `the SQLite store needs ${this.packageName}, which is not installed: add it with \`npm install ${installSpec(this.packageName)}\` or \`pnpm add ${installSpec(this.packageName)}\``
-      : `the SQLite store needs the native addon of ${this.packageName}, which was not built (the package manager did not run its install script): allow its build and install again (pnpm: \`pnpm approve-builds\`)`
+      : `the SQLite store needs the native addon of ${this.packageName}, which was not built (the package manager did not run its install script): allow its install script and install again (pnpm: \`pnpm approve-builds\`; npm: \`allowScripts\` in package.json)`
   }
 }
 

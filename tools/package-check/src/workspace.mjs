@@ -55,15 +55,20 @@ export const readmeExamples = (file) =>
   [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => /^import .* from "@data-access\//m.test(code))
 
 /**
- * The install commands of a markdown file, in order: each line of its ```sh blocks that runs
- * `npm install` or `pnpm add` into a project (not `-g`), as `{ manager, words }`.
+ * The install lines of a markdown file, in order: each line of its ```sh blocks with a command
+ * that runs `npm install` or `pnpm add` into a project (not `-g`), as `{ manager, line, words }`:
+ * the whole line (other commands chained with `&&` included) and the install command's words.
  */
 export const installCommands = (file) =>
   [...readFileSync(file, "utf8").matchAll(/```sh\n([\s\S]*?)```/g)]
     .flatMap((m) => m[1].split("\n"))
-    .map((line) => line.trim().split(/\s+/))
-    .filter((words) => ((words[0] === "npm" && words[1] === "install") || (words[0] === "pnpm" && words[1] === "add")) && !words.includes("-g"))
-    .map((words) => ({ manager: words[0], words }))
+    .flatMap((line) => {
+      const words = line
+        .split("&&")
+        .map((command) => command.trim().split(/\s+/))
+        .find((w) => ((w[0] === "npm" && w[1] === "install") || (w[0] === "pnpm" && w[1] === "add")) && !w.includes("-g"))
+      return words ? [{ manager: words[0], line: line.trim(), words }] : []
+    })
 
 /** The package an install argument names (`effect@^3.22` -> `effect`); undefined for a flag. */
 export const packageOf = (word) => (word.startsWith("-") ? undefined : word.replace(/^(@?[^@]+)@.*$/, "$1"))

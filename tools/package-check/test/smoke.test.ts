@@ -1,211 +1,571 @@
-// Packed-install smoke test: a temporary project in os.tmpdir() (outside the workspace) installs
-// the packed tarballs with pnpm (the shared store, --prefer-offline), with effect,
-// @effect/platform and @effect/platform-node as its own dependencies at the workspace's versions.
-// Then: the app type-checks and runs against the reference server, the tree holds exactly one
-// copy of effect, ./internal/* is not importable, and both command lines run from the tarballs.
+// Packed-install smoke test, as a new user installs. For pnpm and for npm, an empty project in
+// os.tmpdir() (outside the workspace) runs the install lines of every README verbatim, with only
+// our package names replaced by the packed tarballs. The project holds nothing else but the
+// overrides that point our packages' dependencies on each other at the tarballs too (their
+// ^0.0.0 ranges name versions the registry does not have) and an .npmrc that makes the install
+// prefer the shared npm cache / pnpm store. @data-access/testing's lines run first, in the empty
+// project; then the others. Then: no native module in the tree, the READMEs' first examples run
+// (the client's five lines against the reference server's command line, the test layer's as a
+// test), an app over every package type-checks and runs, one copy of effect, ./internal/* closed,
+// the command lines, a SQLite store without @effect/sql-sqlite-node (a StartError naming it) and
+// with it (the reference server README's SQLite line: installed with pnpm, whose store reuses the
+// workspace's build of better-sqlite3; resolved with --dry-run by npm, whose build would compile
+// for a minute). Last, the client's line without its ranges (what `effect@latest` gives today)
+// meets each package manager's peer-dependency check: npm refuses it, pnpm warns.
 import { spawn, spawnSync } from "node:child_process"
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { basename, dirname, join, relative } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { Checks } from "@data-access/contract-tests"
+import { Operations } from "@data-access/schema"
+// @ts-expect-error plain ESM helper without types
+import { installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+
+type Manager = "pnpm" | "npm"
+interface Package {
+  readonly name: string
+  readonly dir: string
+  readonly pkg: Record<string, any>
+}
 
 const here = dirname(fileURLToPath(import.meta.url))
-/** The version the workspace resolved for a dependency (the app pins the same). */
-const workspaceVersion = (name: string) => {
-  for (const dir of [new URL("../", import.meta.url), new URL("../../../", import.meta.url)]) {
-    const manifest = join(fileURLToPath(dir), "node_modules", name, "package.json")
-    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8")).version as string
-  }
-  throw new Error(`${name} is not installed in the workspace`)
-}
 const tsc = fileURLToPath(new URL("../node_modules/.bin/tsc", import.meta.url))
+const packages = publishable() as ReadonlyArray<Package>
+const ours = new Set(packages.map((p) => p.name))
+const packageNamed = (name: string) => packages.find((p) => p.name === name)!
+const readmeOf = (name: string) => join(packageNamed(name).dir, "README.md")
+/** The optional peer dependency of the reference server's SQLite store. */
+const SQLITE = "@effect/sql-sqlite-node"
+interface InstallLine {
+  readonly manager: Manager
+  /** The whole line, as the README shows it. */
+  readonly line: string
+  /** The words of its install command. */
+  readonly words: ReadonlyArray<string>
+}
+/** Whether an install line is the reference server's opt-in SQLite line. */
+const isSqliteLine = (l: InstallLine) => l.words.some((w) => packageOf(w) === SQLITE)
+/** A README's install lines for one package manager. */
+const linesOf = (name: string, manager: Manager) =>
+  (installCommands(readmeOf(name)) as ReadonlyArray<InstallLine>).filter(
+    (c) => c.manager === manager
+  )
+/** The test layer's README first (its lines in the empty project), then the others. */
+const readmeOrder = [
+  "@data-access/testing",
+  ...packages.map((p) => p.name).filter((n) => n !== "@data-access/testing")
+]
 
-let app: string
-const run = (cmd: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  spawnSync(cmd, args, { cwd: app, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 180_000 })
+// The user's shell, not the `pnpm run` this test runs in: no lifecycle or pnpm-set npm_* variables.
+const keptNpmConfig =
+  /^npm_config_(registry|cafile|cache|userconfig|proxy|https_proxy|noproxy|strict_ssl)$/i
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(npm|pnpm)_/i.test(k) || keptNpmConfig.test(k))
+) as Record<string, string>
+const sh = (
+  cwd: string,
+  cmd: string,
+  args: ReadonlyArray<string>,
+  extra: Record<string, string> = {}
+) =>
+  spawnSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...env, NO_COLOR: "1", ...extra },
+    timeout: 240_000
+  })
+const outputOf = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr
 
-beforeAll(() => {
-  const tarballs = inject("tarballs")
-  app = mkdtempSync(join(tmpdir(), "data-access-smoke-"))
-  const file = (name: string) => `file:${tarballs[name]}`
-  const internal = ["@data-access/schema", "@data-access/client", "@data-access/reference-server", "@data-access/testing", "@data-access/contract-tests"]
+/** The workspace's pnpm store (also when the temp directory is on another file system). */
+const pnpmStore = () =>
+  spawnSync("pnpm", ["store", "path"], { cwd: here, encoding: "utf8" }).stdout.trim()
+
+/**
+ * An empty project for a package manager: a package.json with only the overrides of our packages
+ * (npm matches an override against the spec it saves for a direct dependency, a relative file:
+ * path), and an .npmrc that prefers the shared cache or store.
+ */
+const emptyProject = (manager: Manager, tarballs: Record<string, string>, preferOffline = true) => {
+  const dir = mkdtempSync(join(tmpdir(), `data-access-smoke-${manager}-`))
+  const overrides = Object.fromEntries(
+    Object.entries(tarballs).map(([n, file]) => [
+      n,
+      `file:${manager === "npm" ? relative(dir, file) : file}`
+    ])
+  )
   writeFileSync(
-    join(app, "package.json"),
+    join(dir, "package.json"),
     JSON.stringify(
       {
         name: "smoke-app",
         private: true,
         type: "module",
-        dependencies: {
-          ...Object.fromEntries(internal.map((n) => [n, file(n)])),
-          effect: workspaceVersion("effect"),
-          "@effect/platform": workspaceVersion("@effect/platform"),
-          "@effect/platform-node": workspaceVersion("@effect/platform-node")
-        },
-        devDependencies: { "@types/node": workspaceVersion("@types/node") },
-        pnpm: {
-          // the tarballs' own ranges (^0.0.0...) name versions the registry may not have yet
-          overrides: Object.fromEntries(internal.map((n) => [n, file(n)])),
-          onlyBuiltDependencies: ["better-sqlite3"],
-          ignoredBuiltDependencies: ["@parcel/watcher", "msgpackr-extract"]
-        }
+        ...(manager === "npm" ? { overrides } : { pnpm: { overrides } })
       },
       null,
       2
     )
   )
-  writeFileSync(
-    join(app, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        types: ["node"],
-        outDir: "dist"
-      },
-      files: ["main.ts"]
-    })
-  )
-  copyFileSync(join(here, "fixtures/smoke-app.ts"), join(app, "main.ts"))
+  const npmrc =
+    manager === "npm"
+      ? ["audit=false", "fund=false", "update-notifier=false"]
+      : [`store-dir=${pnpmStore()}`]
+  writeFileSync(join(dir, ".npmrc"), [...npmrc, `prefer-offline=${preferOffline}`, ""].join("\n"))
+  return dir
+}
+
+/** Runs an install line verbatim in a shell, with our package names replaced by the tarball paths. */
+const installLine = (
+  dir: string,
+  line: string,
+  tarballs: Record<string, string>,
+  extra: ReadonlyArray<string> = []
+) => {
   const started = Date.now()
-  // the workspace's store, also when the temp directory is on another file system (pnpm would
-  // otherwise start an empty store there, download everything and compile better-sqlite3 again)
-  const store = spawnSync("pnpm", ["store", "path"], { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" }).stdout.trim()
-  const install = run("pnpm", ["install", "--prefer-offline", "--store-dir", store, "--config.confirmModulesPurge=false"])
-  expect({ status: install.status, output: install.stdout + install.stderr }).toMatchObject({ status: 0 })
-  console.log(`smoke test: pnpm install of the tarballs took ${((Date.now() - started) / 1000).toFixed(1)} s`)
-})
-
-afterAll(() => {
-  if (app) rmSync(app, { recursive: true, force: true })
-})
-
-it("the app is outside the workspace", () => {
-  const root = fileURLToPath(new URL("../../../", import.meta.url))
-  expect(realpathSync(app).startsWith(realpathSync(root))).toBe(false)
-  expect(realpathSync(realpathSync(join(app, "node_modules/@data-access/client"))).startsWith(realpathSync(root))).toBe(false)
-})
-
-it("exactly one copy of effect and of @effect/platform is installed, and every package resolves it", () => {
-  const store = readdirSync(join(app, "node_modules/.pnpm"))
-  expect(store.filter((d) => /^effect@/.test(d))).toEqual([`effect@${workspaceVersion("effect")}`])
-  expect(store.filter((d) => /^@effect\+platform@/.test(d))).toHaveLength(1)
-  const appEffect = realpathSync(createRequire(join(app, "package.json")).resolve("effect"))
-  for (const name of ["schema", "client", "reference-server", "testing", "contract-tests"]) {
-    const pkgDir = realpathSync(join(app, "node_modules/@data-access", name))
-    expect(realpathSync(createRequire(join(pkgDir, "package.json")).resolve("effect")), name).toBe(appEffect)
-  }
-  const listed = run("pnpm", ["list", "effect", "--depth", "Infinity", "--json"])
-  expect(listed.status).toBe(0)
-  // every place effect appears in the dependency tree, at any depth: one version, one path
-  const seen = new Set<string>()
-  const walk = (deps: Record<string, any> | undefined): void => {
-    for (const [name, node] of Object.entries(deps ?? {})) {
-      if (name === "effect") seen.add(`${node.version} ${node.path}`)
-      walk(node.dependencies)
-    }
-  }
-  for (const project of JSON.parse(listed.stdout)) walk({ ...project.dependencies, ...project.devDependencies })
-  expect([...seen]).toEqual([`${workspaceVersion("effect")} ${join(realpathSync(app), "node_modules/.pnpm", `effect@${workspaceVersion("effect")}`, "node_modules/effect")}`])
-})
-
-it("the app type-checks against the packed types and runs against the reference server", () => {
-  const compiled = run(tsc, ["-p", "tsconfig.json"])
-  expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toMatchObject({ status: 0 })
-  const ran = run(process.execPath, ["dist/main.js"])
-  expect({ status: ran.status, stderr: ran.stderr }).toMatchObject({ status: 0 })
-  const result = JSON.parse(ran.stdout.trim().split("\n").at(-1)!)
-  const expected = { firstPage: 5, all: 230, missing: "not_found 404" }
-  expect(result).toEqual({
-    overHttp: expected,
-    inProcess: expected,
-    sameEffect: { code: "not_found", timestamp: "2025-01-01T01:00:00.500Z" },
-    operations: 22,
-    checks: 15
-  })
-})
-
-it("./internal/* modules are not importable; the public modules and openapi.json are", () => {
-  const probe = run(process.execPath, [
-    "--input-type=module",
-    "-e",
-    `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
-     console.log(JSON.stringify(r.map((x) => x.status === "rejected" ? x.reason.code : "ok")))`
+  const result = sh(dir, "sh", [
+    "-c",
+    [line.replace(/\S+/g, (w) => tarballs[w] ?? w), ...extra].join(" ")
   ])
-  expect(probe.stderr).toBe("")
-  expect(JSON.parse(probe.stdout)).toEqual(["ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ERR_PACKAGE_PATH_NOT_EXPORTED", "ok", "ok", "ok"])
-})
-
-describe("the command lines from the tarballs", () => {
-  it("contract-tests --help (pnpm exec and npx) and data-access-reference-server --help", () => {
-    const ct = run("pnpm", ["exec", "contract-tests", "--help"])
-    expect({ status: ct.status, stderr: ct.stderr }).toMatchObject({ status: 0 })
-    expect(ct.stdout).toContain("--base-url")
-    const npx = run("npx", ["--no", "--", "contract-tests", "--help"])
-    expect({ status: npx.status, stderr: npx.stderr }).toMatchObject({ status: 0 })
-    expect(npx.stdout).toContain("--examples")
-    const rs = run("pnpm", ["exec", "data-access-reference-server", "--help"])
-    expect({ status: rs.status, stderr: rs.stderr }).toMatchObject({ status: 0 })
-    expect(rs.stdout).toContain("--port")
-  })
-
-  it("contract-tests --examples 5 against the embedded reference server passes", () => {
-    const ct = run("pnpm", ["exec", "contract-tests", "--examples", "5", "--quiet", "--seed", "1"])
-    expect({ status: ct.status, stdout: ct.stdout.slice(-2000), stderr: ct.stderr }).toMatchObject({ status: 0 })
-    expect(ct.stdout).toMatch(/PASS: 0 findings/)
-  })
-
-  it("the reference server's command line serves, and contract-tests against its URL writes a JUnit report", async () => {
-    const server = spawn(join(app, "node_modules/.bin/data-access-reference-server"), ["--port", "0", "--api-key", "smoke-key", "--quiet"], {
-      cwd: app,
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("the reference server printed no URL in 30 s")), 30_000)
-        server.on("exit", (code) => reject(new Error(`the reference server exited with ${code}`)))
-        createInterface({ input: server.stdout! }).on("line", (line) => {
-          const m = /listening on (http:\/\/\S+)/.exec(line)
-          if (m) {
-            clearTimeout(timer)
-            resolve(m[1]!)
-          }
-        })
-      })
-      const ct = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
-        const child = spawn("pnpm", ["exec", "contract-tests", "--base-url", url, "--examples", "3", "--rate-limit", "0", "--quiet", "--seed", "2", "--junit", "junit.xml"], {
-          cwd: app,
-          env: { ...process.env, NO_COLOR: "1", DATA_ACCESS_API_KEY: "smoke-key" }
-        })
-        let stdout = ""
-        child.stdout.on("data", (d) => (stdout += d))
-        child.on("exit", (status) => resolve({ status, stdout }))
-      })
-      expect({ status: ct.status, stdout: ct.stdout.slice(-2000) }).toMatchObject({ status: 0 })
-      expect(ct.stdout).toContain(url)
-      expect(ct.stdout).not.toContain("smoke-key")
-      const junit = readFileSync(join(app, "junit.xml"), "utf8")
-      expect(junit).toMatch(/<testsuites[^>]*failures="0"/)
-      expect(junit).not.toContain("smoke-key")
-    } finally {
-      server.kill("SIGTERM")
-    }
-    const code = await new Promise<number | null>((resolve) => (server.exitCode !== null ? resolve(server.exitCode) : server.on("exit", resolve)))
-    expect(code).toBe(0)
-  })
-})
-
-it("the tarballs carry no workspace: range (pnpm pack rewrote them)", () => {
-  for (const name of ["client", "testing", "contract-tests", "reference-server"]) {
-    const manifest = readFileSync(join(app, "node_modules/@data-access", name, "package.json"), "utf8")
-    expect(manifest).not.toContain("workspace:")
+  return {
+    line,
+    status: result.status,
+    output: outputOf(result),
+    seconds: (Date.now() - started) / 1000
   }
+}
+
+/** Every installed package directory, by package name, and every build/Release directory (symlinks not followed: each copy once). */
+const copiesIn = (dir: string) => {
+  const copies = new Map<string, Array<string>>()
+  const builds: Array<string> = []
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue
+      const path = join(d, entry.name)
+      if (entry.name === "Release" && basename(d) === "build") builds.push(relative(dir, path))
+      const manifest = join(path, "package.json")
+      if (basename(d) === "node_modules" || basename(dirname(d)) === "node_modules") {
+        if (existsSync(manifest)) {
+          const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name
+          if (name !== undefined && (name === entry.name || name.endsWith(`/${entry.name}`)))
+            copies.set(name, [...(copies.get(name) ?? []), relative(dir, path)])
+        }
+      }
+      walk(path)
+    }
+  }
+  walk(join(dir, "node_modules"))
+  return { copies, builds }
+}
+/** What of a native build the tree holds: better-sqlite3 anywhere, any compiled build/Release. */
+const nativeIn = (dir: string) => {
+  const { builds, copies } = copiesIn(dir)
+  return { betterSqlite3: copies.get("better-sqlite3") ?? [], builds }
+}
+
+/** Starts the packed reference server's command line; resolves once it prints its URL. */
+const startServer = async (dir: string, args: ReadonlyArray<string>) => {
+  const server = spawn(
+    join(dir, "node_modules/.bin/data-access-reference-server"),
+    ["--port", "0", ...args],
+    {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "inherit"]
+    }
+  )
+  const lines: Array<string> = []
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error("the reference server printed no URL in 30 s")),
+      30_000
+    )
+    server.on("exit", (code) => reject(new Error(`the reference server exited with ${code}`)))
+    createInterface({ input: server.stdout! }).on("line", (line) => {
+      lines.push(line)
+      const m = /listening on (http:\/\/\S+)/.exec(line)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    })
+  })
+  const stop = () => {
+    server.kill("SIGTERM")
+    return new Promise<number | null>((resolve) =>
+      server.exitCode !== null ? resolve(server.exitCode) : server.on("exit", resolve)
+    )
+  }
+  return { url, lines, stop }
+}
+
+/** A README's first example, as the file name it is compiled from. */
+const exampleFile = (name: string) => `readme-${name.replace("@data-access/", "")}.ts`
+const firstExample = (name: string) => (readmeExamples(readmeOf(name)) as ReadonlyArray<string>)[0]!
+/** The first examples that are programs (run with node); the test layer's is a test (vitest). */
+const programs = ["@data-access/schema", "@data-access/client", "@data-access/reference-server"]
+
+describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines", (manager) => {
+  let app: string
+  let afterTesting: ReturnType<typeof nativeIn>
+  let compiled: { status: number | null; output: string }
+  const run = (cmd: string, args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
+    sh(app, cmd, args, extra)
+  const exec = (bin: string, args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
+    manager === "pnpm"
+      ? run("pnpm", ["exec", bin, ...args], extra)
+      : run("npx", ["--no", "--", bin, ...args], extra)
+
+  beforeAll(() => {
+    const tarballs = inject("tarballs")
+    app = emptyProject(manager, tarballs)
+    const installs: Array<ReturnType<typeof installLine>> = []
+    for (const name of readmeOrder) {
+      for (const l of linesOf(name, manager)) {
+        if (isSqliteLine(l)) continue // the opt-in SQLite line: its own test below
+        const done = installLine(app, l.line, tarballs)
+        installs.push(done)
+        expect({
+          line: done.line,
+          status: done.status,
+          output: done.output.slice(-3000)
+        }).toMatchObject({ status: 0 })
+      }
+      if (name === "@data-access/testing") afterTesting = nativeIn(app)
+    }
+    const total = installs.reduce((s, i) => s + i.seconds, 0)
+    console.log(
+      `smoke test (${manager}): ${installs.length} README install lines took ${total.toFixed(1)} s (${installs.map((i) => i.seconds.toFixed(1)).join(" + ")})`
+    )
+    // The READMEs' first programs and the app over every package, compiled with a strict tsconfig.
+    for (const name of programs) writeFileSync(join(app, exampleFile(name)), firstExample(name))
+    copyFileSync(join(here, "fixtures/smoke-app.ts"), join(app, "main.ts"))
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          // Node's types for the app's `process` (no README line installs them): the workspace's
+          typeRoots: [fileURLToPath(new URL("../node_modules/@types", import.meta.url))],
+          types: ["node"],
+          outDir: "dist"
+        },
+        files: ["main.ts", ...programs.map(exampleFile)]
+      })
+    )
+    const tscRun = run(tsc, ["-p", "tsconfig.json"])
+    compiled = { status: tscRun.status, output: outputOf(tscRun) }
+  })
+
+  afterAll(() => {
+    if (app) rmSync(app, { recursive: true, force: true })
+  })
+
+  it("@data-access/testing's README lines in an empty project install no native module: no better-sqlite3, nothing compiled; nor do all the READMEs' lines", () => {
+    expect(afterTesting).toEqual({ betterSqlite3: [], builds: [] })
+    expect(nativeIn(app)).toEqual({ betterSqlite3: [], builds: [] })
+  })
+
+  it("the test layer's README example passes as a test", () => {
+    writeFileSync(join(app, "readme.test.ts"), firstExample("@data-access/testing"))
+    const tested = exec("vitest", ["run", "readme.test.ts"])
+    expect({ status: tested.status, output: outputOf(tested).slice(-3000) }).toMatchObject({
+      status: 0
+    })
+    expect(tested.stdout).toMatch(/Tests\s+1 passed/)
+  })
+
+  it("the READMEs' first programs and the app over every package type-check against the packed types", () => {
+    expect(compiled).toEqual({ status: 0, output: "" })
+  })
+
+  it("the client README's five lines read a resource from the packed reference server's command line", async () => {
+    const id = /resource_[0-9a-z]{26}/.exec(firstExample("@data-access/client"))![0]
+    const resource = {
+      id,
+      name: "from-the-client-readme",
+      technology: "postgres",
+      hostname: "db.internal",
+      port: 5432,
+      createdAt: "2025-01-07T10:00:00Z",
+      updatedAt: "2025-01-07T10:00:00Z"
+    }
+    writeFileSync(join(app, "fixtures.json"), JSON.stringify({ resources: [resource] }))
+    const server = await startServer(app, ["--api-key", "smoke-key", "--fixtures", "fixtures.json"])
+    try {
+      const ran = run(
+        process.execPath,
+        [join("dist", exampleFile("@data-access/client").replace(/\.ts$/, ".js"))],
+        {
+          DATA_ACCESS_BASE_URL: server.url,
+          DATA_ACCESS_API_KEY: "smoke-key"
+        }
+      )
+      expect({ status: ran.status, output: outputOf(ran) }).toEqual({ status: 0, output: "" })
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+    const served = server.lines
+      .filter((l) => l.includes('"GetResource"'))
+      .map((l) => JSON.parse(l) as { annotations?: Record<string, unknown> })
+    expect(served.map((l) => l.annotations?.status)).toEqual([200])
+  })
+
+  it("the schema and reference-server READMEs' first programs run", () => {
+    for (const name of ["@data-access/schema", "@data-access/reference-server"]) {
+      const ran = run(process.execPath, [join("dist", exampleFile(name).replace(/\.ts$/, ".js"))])
+      expect({ name, status: ran.status, output: outputOf(ran) }).toEqual({
+        name,
+        status: 0,
+        output: ""
+      })
+    }
+  })
+
+  it("the app runs against the reference server over a socket and in process", () => {
+    const ran = run(process.execPath, ["dist/main.js"])
+    expect({ status: ran.status, stderr: ran.stderr }).toMatchObject({ status: 0 })
+    const result = JSON.parse(ran.stdout.trim().split("\n").at(-1)!)
+    const expected = { firstPage: 5, all: 230, missing: "not_found 404" }
+    expect(result).toEqual({
+      overHttp: expected,
+      inProcess: expected,
+      sameEffect: { code: "not_found", timestamp: "2025-01-01T01:00:00.500Z" },
+      operations: Operations.all.length,
+      checks: Checks.checks.length
+    })
+  })
+
+  it("the app and every package are outside the workspace", () => {
+    expect(realpathSync(app).startsWith(realpathSync(root))).toBe(false)
+    for (const p of packages)
+      expect(
+        realpathSync(join(app, "node_modules", p.name)).startsWith(realpathSync(root)),
+        p.name
+      ).toBe(false)
+  })
+
+  it("exactly one copy of effect and of @effect/platform is installed, and every package resolves it", () => {
+    const { copies } = copiesIn(app)
+    expect(copies.get("effect")).toHaveLength(1)
+    expect(copies.get("@effect/platform")).toHaveLength(1)
+    const appEffect = realpathSync(createRequire(join(app, "package.json")).resolve("effect"))
+    expect(appEffect.startsWith(realpathSync(join(app, copies.get("effect")![0]!)))).toBe(true)
+    for (const p of packages) {
+      const pkgDir = realpathSync(join(app, "node_modules", p.name))
+      expect(
+        realpathSync(createRequire(join(pkgDir, "package.json")).resolve("effect")),
+        p.name
+      ).toBe(appEffect)
+    }
+  })
+
+  it("./internal/* modules are not importable; the public modules and openapi.json are", () => {
+    const probe = run(process.execPath, [
+      "--input-type=module",
+      "-e",
+      `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
+       console.log(JSON.stringify(r.map((x) => x.status === "rejected" ? x.reason.code : "ok")))`
+    ])
+    expect(probe.stderr).toBe("")
+    expect(JSON.parse(probe.stdout)).toEqual([
+      "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "ok",
+      "ok",
+      "ok"
+    ])
+  })
+
+  it("the tarballs carry no workspace: range (pnpm pack rewrote them)", () => {
+    for (const p of packages)
+      expect(readFileSync(join(app, "node_modules", p.name, "package.json"), "utf8")).not.toContain(
+        "workspace:"
+      )
+  })
+
+  describe("the command lines from the tarballs", () => {
+    it("contract-tests --help and data-access-reference-server --help", () => {
+      const ct = exec("contract-tests", ["--help"])
+      expect({ status: ct.status, stderr: ct.stderr }).toMatchObject({ status: 0 })
+      expect(ct.stdout).toContain("--base-url")
+      const rs = exec("data-access-reference-server", ["--help"])
+      expect({ status: rs.status, stderr: rs.stderr }).toMatchObject({ status: 0 })
+      expect(rs.stdout).toContain("--port")
+    })
+
+    // The same packed files with either package manager: these run once, with pnpm.
+    if (manager === "pnpm") {
+      it("contract-tests --examples 5 against the embedded reference server passes", () => {
+        const ct = exec("contract-tests", ["--examples", "5", "--quiet", "--seed", "1"])
+        expect({
+          status: ct.status,
+          stdout: ct.stdout.slice(-2000),
+          stderr: ct.stderr
+        }).toMatchObject({ status: 0 })
+        expect(ct.stdout).toMatch(/PASS: 0 findings/)
+      })
+
+      it("the reference server's command line serves, and contract-tests against its URL writes a JUnit report", async () => {
+        const server = await startServer(app, ["--api-key", "smoke-key", "--quiet"])
+        try {
+          const ct = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+            const child = spawn(
+              "pnpm",
+              [
+                "exec",
+                "contract-tests",
+                "--base-url",
+                server.url,
+                "--examples",
+                "3",
+                "--rate-limit",
+                "0",
+                "--quiet",
+                "--seed",
+                "2",
+                "--junit",
+                "junit.xml"
+              ],
+              {
+                cwd: app,
+                env: { ...env, NO_COLOR: "1", DATA_ACCESS_API_KEY: "smoke-key" }
+              }
+            )
+            let stdout = ""
+            child.stdout.on("data", (d) => (stdout += d))
+            child.on("exit", (status) => resolve({ status, stdout }))
+          })
+          expect({ status: ct.status, stdout: ct.stdout.slice(-2000) }).toMatchObject({ status: 0 })
+          expect(ct.stdout).toContain(server.url)
+          expect(ct.stdout).not.toContain("smoke-key")
+          const junit = readFileSync(join(app, "junit.xml"), "utf8")
+          expect(junit).toMatch(/<testsuites[^>]*failures="0"/)
+          expect(junit).not.toContain("smoke-key")
+        } finally {
+          expect(await server.stop()).toBe(0)
+        }
+      })
+    }
+  })
+
+  it(`a SQLite store without ${SQLITE}: ReferenceServer.start fails with a StartError naming it, and the command line says what to add`, () => {
+    const started = run(process.execPath, [
+      "--input-type=module",
+      "-e",
+      `import { ReferenceServer } from "@data-access/reference-server"
+       import { Effect } from "effect"
+       const e = await Effect.runPromise(ReferenceServer.start({ store: { _tag: "Sqlite", filename: "store.sqlite" } }).pipe(Effect.scoped, Effect.flip))
+       console.log(JSON.stringify({ tag: e._tag, reason: e.reason, packageName: e.packageName, message: e.message }))`
+    ])
+    expect(started.stderr).toBe("")
+    expect(JSON.parse(started.stdout)).toEqual({
+      tag: "StartError",
+      reason: "Store",
+      packageName: SQLITE,
+      message: expect.stringContaining(`npm install ${SQLITE}@^0.53`)
+    })
+    const cli = exec("data-access-reference-server", ["--port", "0", "--store", "store.sqlite"])
+    expect(cli.status).not.toBe(0)
+    expect(outputOf(cli)).toContain(
+      `the SQLite store needs ${SQLITE}, which is not installed: add it with \`npm install ${SQLITE}@^0.53\` or \`pnpm add ${SQLITE}@^0.53\``
+    )
+    expect(existsSync(join(app, "store.sqlite"))).toBe(false)
+  })
+
+  // Last: it adds better-sqlite3 to the project.
+  it(`the reference-server README's SQLite line: ${manager === "pnpm" ? "installed, a store opens and keeps its data" : "resolves on the registry (--dry-run)"}`, async () => {
+    const lines = linesOf("@data-access/reference-server", manager).filter(isSqliteLine)
+    expect(lines).toHaveLength(1)
+    const tarballs = inject("tarballs")
+    if (manager === "npm") {
+      const done = installLine(app, lines[0]!.line, tarballs, ["--dry-run"])
+      expect({ status: done.status, output: done.output.slice(-3000) }).toMatchObject({ status: 0 })
+      expect(done.output).toMatch(/add better-sqlite3 \d/)
+      expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8")).allowScripts).toEqual({
+        "better-sqlite3": true
+      })
+      return
+    }
+    const done = installLine(app, lines[0]!.line, tarballs)
+    console.log(`smoke test (pnpm): the SQLite line took ${done.seconds.toFixed(1)} s`)
+    expect({ status: done.status, output: done.output.slice(-3000) }).toMatchObject({ status: 0 })
+    expect(nativeIn(app).betterSqlite3).not.toEqual([])
+    const first = await startServer(app, [
+      "--store",
+      "store.sqlite",
+      "--quiet",
+      "--write-ids",
+      "ids.json"
+    ])
+    expect(await first.stop()).toBe(0)
+    const ids = JSON.parse(readFileSync(join(app, "ids.json"), "utf8")) as {
+      satellites: ReadonlyArray<string>
+    }
+    expect(ids.satellites.length).toBeGreaterThan(0)
+    const second = await startServer(app, [
+      "--store",
+      "store.sqlite",
+      "--quiet",
+      "--no-demo",
+      "--write-ids",
+      "ids-again.json"
+    ])
+    expect(await second.stop()).toBe(0)
+    expect(JSON.parse(readFileSync(join(app, "ids-again.json"), "utf8"))).toEqual(ids)
+  })
+})
+
+describe.each(["pnpm", "npm"] as const)("Effect 4 with %s", (manager) => {
+  it("the client's README line without its ranges (effect@latest is Effect 4) meets the peer-dependency check: npm refuses, pnpm warns, naming effect", () => {
+    const tarballs = inject("tarballs")
+    // fresh registry metadata: what a user gets today
+    const dir = emptyProject(manager, tarballs, false)
+    try {
+      const client = packageNamed("@data-access/client")
+      const words = linesOf(client.name, manager)[0]!.words.map((w) =>
+        packageOf(w) !== undefined && !ours.has(packageOf(w)!) ? packageOf(w)! : w
+      )
+      expect(words).toContain("effect")
+      const line = words.join(" ")
+      const peer = client.pkg.peerDependencies.effect as string
+      if (manager === "npm") {
+        const done = installLine(dir, line, tarballs, ["--dry-run"])
+        expect(done.status).not.toBe(0)
+        expect(done.output).toContain("ERESOLVE")
+        expect(done.output).toContain(`peer effect@"${peer}"`)
+        return
+      }
+      // pnpm add never stops on a peer: it warns
+      const added = installLine(dir, line, tarballs, ["--lockfile-only"])
+      expect({ status: added.status, output: added.output.slice(-3000) }).toMatchObject({
+        status: 0
+      })
+      expect(added.output).toMatch(
+        new RegExp(`✕ unmet peer effect@${peer.replace(/[.^]/g, "\\$&")}: found (?!3\\.)\\d`)
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
