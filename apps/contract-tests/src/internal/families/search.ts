@@ -130,6 +130,9 @@ const OPERATORS: Record<Kind, ReadonlyArray<Filter.Operator>> = {
   boolean: ["equals", "not_equals"]
 }
 
+/** Operators that match the item their value comes from. */
+const SELECTING: ReadonlySet<Filter.Operator> = new Set(["equals", "contains", "starts_with", "ends_with"])
+
 interface SearchCase {
   readonly mode: "search" | "filter" | "space"
   readonly item: number
@@ -138,6 +141,9 @@ interface SearchCase {
   readonly length: number
   readonly upper: boolean
   readonly operators: ReadonlyArray<number>
+  /** How far from `item` the sample of the second condition is. */
+  readonly other: number
+  /** One condition, or a group of two. */
   readonly group: "and" | "or" | undefined
   readonly ref: number
 }
@@ -172,11 +178,12 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         start: fc.nat({ max: 8 }),
         length: fc.nat({ max: 8 }),
         upper: fc.boolean(),
-        operators: fc.array(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }),
+        operators: fc.array(fc.nat({ max: 9 }), { minLength: 2, maxLength: 2 }),
+        other: fc.nat(),
         group: fc.constantFrom(undefined, "and", "or"),
         ref: fc.nat({ max: 1000 })
       }),
-      examples: Math.max(5, Math.ceil(ctx.examples / 5))
+      examples: Math.max(5, Math.ceil(ctx.examples / 2))
     },
     run: (c: SearchCase) =>
       Effect.gen(function* () {
@@ -185,8 +192,10 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (all.error !== undefined || !all.ended) return []
         const toRow = (raw: Record<string, unknown>): Row => ({ raw, full: fullObject(op.object, raw) ?? raw })
         const rows = all.items.map(toRow)
-        const sample = rows.length === 0 ? undefined : rows[c.item % rows.length]
-        const sampleText = (k: string) => (sample === undefined ? "" : textOf(sample, k))
+        const sampleAt = (i: number) => (rows.length === 0 ? undefined : rows[i % rows.length])
+        const sample = sampleAt(c.item)
+        const textAt = (row: Row | undefined, k: string) => (row === undefined ? "" : textOf(row, k))
+        const sampleText = (k: string) => textAt(sample, k)
         const cut = (s: string) => {
           const from = Math.min(c.start, s.length)
           const piece = s.slice(from, from + (c.length === 0 ? s.length : c.length))
@@ -219,16 +228,20 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           rule = "lists.space-scope"
           missRule = rule
         } else {
-          const conditions = c.operators.map((o, i) => {
+          // The second condition of a group describes another item, and the conditions of an `or`
+          // group each select their own item, so that `and` and `or` give different answers.
+          const either = c.group === "or"
+          const conditions = c.operators.slice(0, c.group === undefined ? 1 : 2).map((o, i) => {
             const k = filterKeys[(c.field + i) % filterKeys.length]!
+            const from = i === 0 ? sample : sampleAt(c.item + 1 + (c.other % Math.max(1, rows.length - 1)))
             const kind = kindOf(rows, k)
-            const operators = OPERATORS[kind]
+            const operators = either ? OPERATORS[kind].filter((x) => SELECTING.has(x)) : OPERATORS[kind]
             const operator = operators[o % operators.length]!
-            const whole = sampleText(k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
+            const whole = textAt(from, k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
             const v = operator === "lower_than" || operator === "greater_than" || operator === "equals" || operator === "not_equals" ? whole : cut(whole)
             return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
           })
-          const filter = (c.group === undefined || conditions.length === 1 ? conditions[0]! : { group: { operator: c.group, filters: conditions } }) as Filter.Filter<string>
+          const filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: c.group, filters: conditions } }) as Filter.Filter<string>
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           possible = (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r))
