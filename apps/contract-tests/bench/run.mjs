@@ -84,4 +84,4 @@ console.log(`  violations caught   ${caught.length - missed.length}/${caught.len
 console.log(`  named by their rule   ${caught.filter((c) => c.exact).length}/${caught.length}`)
 console.log(`  findings on the latitude variants   ${falseAlarms.length}   (${faithful.length} runs: no switch, ${ContractRules.latitude.length} switches alone, all)`)
 for (const m of missed) console.log(`  MISSED: ${m.name} seed ${m.seed}`)
-for (const a of falseAlarms) console.log(`  FALSE ALARM: latitude ${a.latitude} seed ${a.seed}: ${Report.findingText(a.f).split("\n")[0]}`)
+for (const a of falseAlarms) console.log(`  FALSE ALARM: latitude ${a.latitude} seed ${a.seed}: ${Report.findingText(a.f).replaceAll("\n", "\n    ")}`)

@@ -256,16 +256,19 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           return [fail(rule, `${c.mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
         }
         if (!w.ended) return []
-        // Returned items are judged by their own content; a matching item counts as missing only
-        // when two reads of everything both have it (objects may change meanwhile).
+        // Returned items are judged by their own content. A matching item counts as missing only
+        // when it matches in a second read of everything and the same request leaves it out again
+        // (objects may change while the reads run, on a shared deployment as anywhere).
         const wrong = w.items.filter((raw) => !possible(toRow(raw))).map((x) => String(x.id))
         const got = new Set(w.items.map((x) => String(x.id)))
         let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
         if (missing.length > 0) {
           const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-          if (again.error === undefined && again.ended) {
+          const retry = yield* walk(ctx, op, body, MAX_WALK_PAGES)
+          if (again.error === undefined && again.ended && retry.error === undefined && retry.ended) {
             const still = new Set(again.items.map(toRow).filter(certain).map((r) => String(r.raw.id)))
-            missing = missing.filter((id) => still.has(id))
+            const gotAgain = new Set(retry.items.map((x) => String(x.id)))
+            missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
           }
         }
         const out: Array<Outcome> = []
