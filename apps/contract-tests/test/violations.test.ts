@@ -18,7 +18,7 @@ describe("each contract violation of the reference server is caught by its rule'
         for (const seed of SEEDS) {
           const report = yield* Embedded.run({
             seed,
-            // search and filter cases are a fifth of the examples: more of them for the oracles' rules
+            // search and filter cases are half the examples: more of them for the oracles' rules
             examples: rule.check === "search-filter" ? 60 : 10,
             shrinkBudget: 10,
             checks: [rule.check],

@@ -59,6 +59,7 @@ export const violations = [
   // error-shape
   violation("invalid-error-body", "errors.connect-body", "Error bodies are `{\"error\": \"...\"}` without a Connect `code`."),
   violation("wrong-status-for-code", "errors.status-agrees", "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400)."),
+  violation("rate-limit-without-retry-after", "errors.retry-after", "Every 20th request to a known route is rate limited: resource_exhausted (429) without `Retry-After`."),
   violation("unknown-id-invalid", "errors.unknown-id", "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found."),
   violation(
     "unknown-reference-accepted",

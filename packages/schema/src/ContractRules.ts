@@ -82,6 +82,13 @@ export const rules = [
     violation: "wrong-status-for-code"
   },
   {
+    id: "errors.retry-after",
+    must: "A rate-limited call (resource_exhausted to a body of at most 1 MiB) carries `Retry-After` in seconds.",
+    source: d("2. Errors", "| Rate limit reached | resource_exhausted, with `Retry-After` (seconds) |"),
+    check: "error-shape",
+    violation: "rate-limit-without-retry-after"
+  },
+  {
     id: "errors.unknown-id",
     must: "A Get or Update whose id names nothing is not_found.",
     source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),

@@ -191,6 +191,7 @@ export const serverRules: ReadonlyArray<ContractRules.RuleId> = [
   "wire.success",
   "errors.connect-body",
   "errors.status-agrees",
+  "errors.retry-after",
   "secrets.not-in-errors",
   "response.schema",
   "response.field-types",

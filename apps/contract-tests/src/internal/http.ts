@@ -52,6 +52,8 @@ export interface Exchange {
   /** Local clock (epoch millis) when the response was complete. */
   readonly receivedAt: number
   readonly durationMs: number
+  /** The 429 and 503 answers to the same request that were retried before this one. */
+  readonly retried?: ReadonlyArray<RawResponse>
 }
 
 /** Retries of one request answered 429 or 503. */
@@ -175,13 +177,18 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
     const send = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.gen(function* () {
         let attempt = 0
+        const retried: Array<RawResponse> = []
         while (true) {
           const exchange = yield* once(request)
-          const status = Option.getOrUndefined(Option.map(exchange.response, (r) => r.status))
-          if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) return exchange
+          const response = Option.getOrUndefined(exchange.response)
+          const status = response?.status
+          if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) {
+            return retried.length === 0 ? exchange : { ...exchange, retried }
+          }
+          retried.push(response!)
           attempt++
           // Retry-After when the answer has one (at most 5 s), else 0.1 s doubling.
-          const header = Option.getOrUndefined(exchange.response)?.headers["retry-after"]
+          const header = response?.headers["retry-after"]
           const retryAfter = header === undefined ? Number.NaN : Number(header)
           const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.05), 5) : 0.1 * 2 ** (attempt - 1)
           yield* Effect.sleep(Duration.seconds(seconds))

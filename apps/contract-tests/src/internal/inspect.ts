@@ -72,13 +72,11 @@ const describeStatus = (e: Exchange): string =>
 /** The HTTP status of an exchange, when a response came. */
 export const statusOf = (e: Exchange): number | undefined => Option.getOrUndefined(Option.map(e.response, (r) => r.status))
 
+const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
+  Option.flatMap(r.json, (j) => Option.map(Schema.decodeUnknownOption(ConnectError.ErrorBody)(j), (b) => b.code))
+
 /** The Connect code of an error response, when its body is a Connect error. */
-export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
-  Option.getOrUndefined(
-    Option.flatMap(e.response, (r) =>
-      Option.flatMap(r.json, (j) => Option.map(Schema.decodeUnknownOption(ConnectError.ErrorBody)(j), (b) => b.code))
-    )
-  )
+export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.getOrUndefined(Option.flatMap(e.response, responseCode))
 
 /** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
@@ -112,8 +110,40 @@ export const successShape = (e: Exchange): Outcome | undefined => {
  */
 const protocolStatuses = new Set([405, 415])
 
-/** error-shape: an error is a Connect error body whose code agrees with the HTTP status. */
+/** Bodies up to this size are never refused for their size (decisions.md section 10). */
+const SERVED_BODY_BYTES = 1024 * 1024
+
+/** `Retry-After` as a number of seconds. */
+const retryAfterSeconds = /^\s*\d+(\.\d+)?\s*$/
+
+/**
+ * A rate limit answered without `Retry-After` in seconds: resource_exhausted to a body that no
+ * server may refuse for its size, in the answer or in one the runner retried before it.
+ */
+const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
+  if (e.request.body !== undefined && Buffer.byteLength(e.request.body) > SERVED_BODY_BYTES) return undefined
+  const answers = [...(e.retried ?? []), ...Option.toArray(e.response)]
+  const bare = answers.find(
+    (r) => Option.getOrUndefined(responseCode(r)) === "resource_exhausted" && !retryAfterSeconds.test(r.headers["retry-after"] ?? "")
+  )
+  if (bare === undefined) return undefined
+  const header = bare.headers["retry-after"]
+  return fail(
+    "errors.retry-after",
+    header === undefined ? "rate limited without Retry-After" : "Retry-After not in seconds",
+    `resource_exhausted (HTTP ${bare.status}) to a body of at most 1 MiB came with ${header === undefined ? "no Retry-After header" : `Retry-After ${JSON.stringify(header.slice(0, 60))}`}, expected a number of seconds`,
+    e,
+    excerpt(bare, 300)
+  )
+}
+
+/**
+ * error-shape: an error is a Connect error body whose code agrees with the HTTP status, and a
+ * rate limit says when to retry.
+ */
 export const errorShape = (e: Exchange): Outcome | undefined => {
+  const limited = rateLimitWithoutRetryAfter(e)
+  if (limited !== undefined) return limited
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
   if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape")

@@ -178,6 +178,9 @@ const EMPTY_OBJECT = new TextEncoder().encode("{}")
 /** The body limit under the small-body-limit violation: 64 KiB. */
 const SMALL_BODY_LIMIT = 64 * 1024
 
+/** Under the rate-limit-without-retry-after violation, every 20th request is rate limited. */
+const RATE_LIMIT_EVERY = 20
+
 /**
  * A stored object without the values of its secret fields, at any depth (decisions.md section
  * 10: a server may leave them out; the return-secrets latitude switch keeps them).
@@ -241,6 +244,7 @@ export const makeApp = (state: AppState) => {
   const routes = state.latitude?.routes(compiled) ?? compiled
   const keyFirst = state.latitude?.keyAfterBody !== true
   const lenientDeadline = state.latitude?.lenientDeadline === true
+  let rateLimitCounter = 0
   /** The checks made before the body is read: an answer, or `undefined` to go on. */
   const precheck = (input: Input, c: Compiled | undefined, path: string, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | undefined => {
     if (c === undefined) {
@@ -395,6 +399,8 @@ export const makeApp = (state: AppState) => {
       let answer: Effect.Effect<Output>
       if (early !== undefined || c === undefined) {
         answer = Effect.succeed(early ?? errorOutput(ConnectError.make("internal", "internal error"), base, v))
+      } else if (v.has("rate-limit-without-retry-after") && ++rateLimitCounter % RATE_LIMIT_EVERY === 0) {
+        answer = Effect.succeed(errorOutput(ConnectError.make("resource_exhausted", "rate limit reached"), base, v))
       } else {
         const timeout = input.headers["connect-timeout-ms"]
         const millis = timeout === undefined ? undefined : Number(timeout)
