@@ -30,6 +30,10 @@ const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server) => Ef
   // error-shape
   "invalid-error-body": (s) => rpc(s, "GetResource", {}).pipe(Effect.map((r) => !isErrorBody(r.json))),
   "wrong-status-for-code": (s) => rpc(s, "GetResource", { id: "nope" }).pipe(Effect.map((r) => !ConnectError.statusAgrees(r.json.code, r.status))),
+  "rate-limit-without-retry-after": (s) =>
+    Effect.forEach(Array.from({ length: 20 }), () => rpc(s, "GetResource", { id: s.knownIds.resources[0] })).pipe(
+      Effect.map((answers) => answers.some((r) => r.status === 429 && r.json.code === "resource_exhausted" && r.headers.get("retry-after") === null))
+    ),
   "unknown-id-invalid": (s) =>
     Effect.gen(function* () {
       const get = yield* rpc(s, "GetResource", { id: "resource_nope" })
