@@ -10,6 +10,7 @@
 //   pnpm --filter @data-access/contract-tests bench          (build first)
 //   BENCH_RUNS=1 BENCH_EXAMPLES=100 node bench/run.mjs
 //   BENCH_PROOF_SEEDS=1 BENCH_PROOF_EXAMPLES=20 node bench/run.mjs   a quicker self-proof
+//   BENCH_PROOF_VIOLATIONS=name,name node bench/run.mjs   only these violations (empty: none)
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import { ContractRules } from "@data-access/schema"
@@ -21,6 +22,10 @@ const EXAMPLES = Number(process.env.BENCH_EXAMPLES ?? 100)
 const GOAL_SECONDS = 15
 const PROOF_SEEDS = Array.from({ length: Number(process.env.BENCH_PROOF_SEEDS ?? 5) }, (_, i) => 1 + i)
 const PROOF_EXAMPLES = Number(process.env.BENCH_PROOF_EXAMPLES ?? 100)
+const PROOF_VIOLATIONS = process.env.BENCH_PROOF_VIOLATIONS?.split(",").filter((name) => name !== "")
+const unknown = (PROOF_VIOLATIONS ?? []).filter((name) => !ReferenceServer.violations.some((v) => v.name === name))
+if (unknown.length > 0) throw new Error(`BENCH_PROOF_VIOLATIONS: no violation named ${unknown.join(", ")}`)
+const proofViolations = ReferenceServer.violations.filter((v) => PROOF_VIOLATIONS === undefined || PROOF_VIOLATIONS.includes(v.name))
 
 const results = []
 for (let i = 0; i < RUNS; i++) {
@@ -62,7 +67,7 @@ const pool = async (jobs, width = 2) => {
   return results
 }
 const proofStarted = performance.now()
-const violationJobs = ReferenceServer.violations.flatMap((v) =>
+const violationJobs = proofViolations.flatMap((v) =>
   PROOF_SEEDS.map((seed) => async () => {
     const check = ContractRules.get(v.rule).check
     const report = await runOnce({ seed, server: { faults: { rules: [{ fault: { _tag: "Violation", name: v.name } }] } } })
@@ -80,7 +85,7 @@ const faithful = await pool([...PROOF_SEEDS.map((seed) => async () => ({ latitud
 const falseAlarms = faithful.flatMap((r) => r.findings.map((f) => ({ ...r, f })))
 console.log("")
 console.log(`self-proof: ${PROOF_SEEDS.length} seeds, ${PROOF_EXAMPLES} examples, ${((performance.now() - proofStarted) / 1000).toFixed(0)} s`)
-console.log(`  violations caught   ${caught.length - missed.length}/${caught.length}   (${((100 * (caught.length - missed.length)) / caught.length).toFixed(1)}%, ${ReferenceServer.violations.length} violations x ${PROOF_SEEDS.length} seeds)`)
+console.log(`  violations caught   ${caught.length - missed.length}/${caught.length}   (${caught.length === 0 ? "-" : ((100 * (caught.length - missed.length)) / caught.length).toFixed(1)}%, ${proofViolations.length} violations x ${PROOF_SEEDS.length} seeds)`)
 console.log(`  named by their rule   ${caught.filter((c) => c.exact).length}/${caught.length}`)
 console.log(`  findings on the latitude variants   ${falseAlarms.length}   (${faithful.length} runs: no switch, ${ContractRules.latitude.length} switches alone, all)`)
 for (const m of missed) console.log(`  MISSED: ${m.name} seed ${m.seed}`)

@@ -333,7 +333,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
               }),
         transportError: job.transportError,
         receivedAt: job.receivedAt,
-        durationMs: job.receivedAt - job.started
+        durationMs: job.receivedAt - job.started,
+        requestBytes: r.body === undefined ? Number.POSITIVE_INFINITY : r.bodyBytes
       }
       const name = op?.method ?? "_"
       const clientName = `${name} (client)`

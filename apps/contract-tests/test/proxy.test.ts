@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as ContractTests from "../src/ContractTests.js"
@@ -96,6 +97,27 @@ describe("the conformance proxy", () => {
       // Nothing in a report holds the key.
       expect(Report.toJson(report)).not.toContain(KEY)
       expect(Report.toJUnit(report)).not.toContain(KEY)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("a rate limit needs Retry-After in seconds; a body refused for its size does not", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({
+        latitude: ["body-limit-1mib"],
+        faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "RateLimited", retryAfterSeconds: 1 } }] }
+      })
+      const proxy = yield* Proxy.start({ target: server.url })
+      const limited = yield* rpc(proxy.url, "GetResource", { id: server.knownIds.resources[0] })
+      expect([limited.status, limited.headers["retry-after"]]).toEqual([429, "1"])
+      // 2 MiB is kept whole by the proxy; 5 MiB streams through and may be answered before its end,
+      // or the connection closed (a server need not read a body it refuses).
+      for (const size of [2, 5]) {
+        const body = JSON.stringify({ limit: 1, padding: "a".repeat(size * 1024 * 1024) })
+        const refused = yield* send(proxy.url, "/core.v1.SatelliteService/ListSatellites", { body }).pipe(Effect.map(Option.some), Effect.catchAllDefect(() => Effect.succeedNone))
+        if (size === 2 || Option.isSome(refused)) expect(Option.map(refused, (a) => JSON.parse(text(a)).code), `${size} MiB`).toEqual(Option.some("resource_exhausted"))
+      }
+      const findings = yield* proxy.findings
+      expect(findings.filter((f) => f.rule === "errors.retry-after").map(Report.findingText)).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 

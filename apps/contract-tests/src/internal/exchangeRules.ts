@@ -103,8 +103,6 @@ const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)en
 
 const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
-/** The 1 MiB every server serves (decisions.md section 10). */
-export const GUARANTEED_BODY_BYTES = 1024 * 1024
 
 /** The longest string every server accepts (decisions.md section 10, string-limits). */
 const SAFE_STRING_LENGTH = 255
@@ -116,7 +114,7 @@ const SAFE_STRING_LENGTH = 255
  */
 const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
-  if (r.bodyBytes > GUARANTEED_BODY_BYTES) {
+  if (r.bodyBytes > Inspect.GUARANTEED_BODY_BYTES) {
     out.push({ rule: "protocol.body-limit", latitude: "body-limit-1mib", cause: "body over 1 MiB", message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB` })
   }
   const encoding = r.headers["content-encoding"]

@@ -54,6 +54,11 @@ export interface Exchange {
   readonly durationMs: number
   /** The 429 and 503 answers to the same request that were retried before this one. */
   readonly retried?: ReadonlyArray<RawResponse>
+  /**
+   * The size of the request body in bytes when `request.body` is not the whole body (a relayed
+   * body too long to keep: its byte count; one not seen to its end: infinity).
+   */
+  readonly requestBytes?: number
 }
 
 /** Retries of one request answered 429 or 503. */

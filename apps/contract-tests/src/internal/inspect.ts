@@ -110,8 +110,8 @@ export const successShape = (e: Exchange): Outcome | undefined => {
  */
 const protocolStatuses = new Set([405, 415])
 
-/** Bodies up to this size are never refused for their size (decisions.md section 10). */
-const SERVED_BODY_BYTES = 1024 * 1024
+/** The 1 MiB every server serves: bodies up to this size are never refused for their size (decisions.md section 10). */
+export const GUARANTEED_BODY_BYTES = 1024 * 1024
 
 /** `Retry-After` as a number of seconds. */
 const retryAfterSeconds = /^\s*\d+(\.\d+)?\s*$/
@@ -121,7 +121,8 @@ const retryAfterSeconds = /^\s*\d+(\.\d+)?\s*$/
  * server may refuse for its size, in the answer or in one the runner retried before it.
  */
 const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
-  if (e.request.body !== undefined && Buffer.byteLength(e.request.body) > SERVED_BODY_BYTES) return undefined
+  const bytes = e.requestBytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body))
+  if (bytes > GUARANTEED_BODY_BYTES) return undefined
   const answers = [...(e.retried ?? []), ...Option.toArray(e.response)]
   const bare = answers.find(
     (r) => Option.getOrUndefined(responseCode(r)) === "resource_exhausted" && !retryAfterSeconds.test(r.headers["retry-after"] ?? "")
