@@ -103,7 +103,6 @@ const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)en
 
 const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
-
 /** The longest string every server accepts (decisions.md section 10, string-limits). */
 const SAFE_STRING_LENGTH = 255
 
