@@ -61,6 +61,12 @@ export interface Exchange {
   readonly requestBytes?: number
 }
 
+/** The wait an answer asks for: its `Retry-After` header as a number of seconds, if it has one. */
+export const retryAfterSeconds = (r: RawResponse): number | undefined => {
+  const header = r.headers["retry-after"]
+  return header !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(header) ? Number(header) : undefined
+}
+
 /** Retries of one request answered 429 or 503. */
 const MAX_RETRIES = 5
 
@@ -193,9 +199,8 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           retried.push(response!)
           attempt++
           // Retry-After when the answer has one (at most 5 s), else 0.1 s doubling.
-          const header = response?.headers["retry-after"]
-          const retryAfter = header === undefined ? Number.NaN : Number(header)
-          const seconds = Number.isFinite(retryAfter) ? Math.min(Math.max(retryAfter, 0.05), 5) : 0.1 * 2 ** (attempt - 1)
+          const retryAfter = response === undefined ? undefined : retryAfterSeconds(response)
+          const seconds = retryAfter !== undefined ? Math.min(Math.max(retryAfter, 0.05), 5) : 0.1 * 2 ** (attempt - 1)
           yield* Effect.sleep(Duration.seconds(seconds))
         }
       })

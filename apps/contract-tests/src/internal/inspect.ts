@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import { ConnectError, Operations, Primitives, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf, redactSecrets, secretFieldNames } from "./ast.js"
-import type { Exchange, RawResponse } from "./http.js"
+import { type Exchange, type RawResponse, retryAfterSeconds } from "./http.js"
 import { fail, type Outcome, pass } from "./outcome.js"
 
 type Op = Operations.Operation
@@ -113,21 +113,16 @@ const protocolStatuses = new Set([405, 415])
 /** The 1 MiB every server serves: bodies up to this size are never refused for their size (decisions.md section 10). */
 export const GUARANTEED_BODY_BYTES = 1024 * 1024
 
-/** `Retry-After` as a number of seconds. */
-const retryAfterSeconds = /^\s*\d+(\.\d+)?\s*$/
-
 /**
  * A rate limit answered without `Retry-After` in seconds: resource_exhausted to a body that no
  * server may refuse for its size, in the answer or in one the runner retried before it.
  */
 const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
+  const answers = e.retried === undefined ? Option.toArray(e.response) : [...e.retried, ...Option.toArray(e.response)]
+  const bare = answers.find((r) => r.status !== 200 && retryAfterSeconds(r) === undefined && Option.getOrUndefined(responseCode(r)) === "resource_exhausted")
+  if (bare === undefined) return undefined
   const bytes = e.requestBytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body))
   if (bytes > GUARANTEED_BODY_BYTES) return undefined
-  const answers = [...(e.retried ?? []), ...Option.toArray(e.response)]
-  const bare = answers.find(
-    (r) => Option.getOrUndefined(responseCode(r)) === "resource_exhausted" && !retryAfterSeconds.test(r.headers["retry-after"] ?? "")
-  )
-  if (bare === undefined) return undefined
   const header = bare.headers["retry-after"]
   return fail(
     "errors.retry-after",

@@ -181,6 +181,8 @@ const SMALL_BODY_LIMIT = 64 * 1024
 /** Under the rate-limit-without-retry-after violation, every 20th request is rate limited. */
 const RATE_LIMIT_EVERY = 20
 
+const RATE_LIMITED = "rate limit reached; retry after the Retry-After delay"
+
 /**
  * A stored object without the values of its secret fields, at any depth (decisions.md section
  * 10: a server may leave them out; the return-secrets latitude switch keeps them).
@@ -280,6 +282,10 @@ export const makeApp = (state: AppState) => {
 
   /** A transient, proxy or drop fault that answers before the operation runs. */
   const terminalAnswer = (terminal: Decision["terminal"], base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | Fail | undefined => {
+    // rate-limit-without-retry-after: the rate limit below, without its headers, now and then.
+    if (v.has("rate-limit-without-retry-after") && ++rateLimitCounter % RATE_LIMIT_EVERY === 0) {
+      return errorOutput(ConnectError.make("resource_exhausted", RATE_LIMITED), base, v)
+    }
     switch (terminal?._tag) {
       case undefined:
         return undefined
@@ -293,7 +299,7 @@ export const makeApp = (state: AppState) => {
           "x-ratelimit-remaining": "0",
           "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds)
         }
-        return errorOutput(ConnectError.make("resource_exhausted", "rate limit reached; retry after the Retry-After delay"), headers, v)
+        return errorOutput(ConnectError.make("resource_exhausted", RATE_LIMITED), headers, v)
       }
       case "BareStatus":
         return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
@@ -399,8 +405,6 @@ export const makeApp = (state: AppState) => {
       let answer: Effect.Effect<Output>
       if (early !== undefined || c === undefined) {
         answer = Effect.succeed(early ?? errorOutput(ConnectError.make("internal", "internal error"), base, v))
-      } else if (v.has("rate-limit-without-retry-after") && ++rateLimitCounter % RATE_LIMIT_EVERY === 0) {
-        answer = Effect.succeed(errorOutput(ConnectError.make("resource_exhausted", "rate limit reached"), base, v))
       } else {
         const timeout = input.headers["connect-timeout-ms"]
         const millis = timeout === undefined ? undefined : Number(timeout)
