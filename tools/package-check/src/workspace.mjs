@@ -1,10 +1,10 @@
 /* global URL */
 // The workspace as the release sees it: the publishable packages (every workspace package that is
 // not private) and how to pack them the way `changeset publish` (pnpm publish) would.
-import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { commandOutput } from "./command.mjs"
 
 /** The repository root. */
 export const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -37,12 +37,13 @@ export const tarballName = ({ name, version }) => `${name.replace(/^@/, "").repl
 
 /**
  * Packs every publishable package into `dest` with `pnpm pack` (which rewrites `workspace:^`
- * ranges as `pnpm publish` does). Returns a map name -> tarball path.
+ * ranges as `pnpm publish` does), one after the other. Resolves with a map name -> tarball path;
+ * rejects with pnpm's stderr when a pack fails.
  */
-export const packAll = (dest) => {
+export const packAll = async (dest) => {
   const out = {}
   for (const p of publishable()) {
-    execFileSync("pnpm", ["pack", "--pack-destination", dest], { cwd: p.dir, stdio: ["ignore", "ignore", "inherit"] })
+    await commandOutput("pnpm", ["pack", "--pack-destination", dest], { cwd: p.dir })
     const file = join(dest, tarballName(p))
     if (!existsSync(file)) throw new Error(`pnpm pack did not write ${file}`)
     out[p.name] = file

@@ -1,6 +1,5 @@
 // scripts/bench.mjs turns each benchmark's printed tables into the one table of BENCHMARKS.md:
 // checked on real `console.table` output, and the committed BENCHMARKS.md covers every benchmark.
-import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
@@ -8,9 +7,10 @@ import { expect, it } from "vitest"
 import { figures } from "../../../scripts/bench.mjs"
 // @ts-expect-error plain ESM helper without types
 import { root, workspaceDirs } from "../src/workspace.mjs"
+import { runCommand } from "../src/command.mjs"
 
-it("reads figures, ratios and the scenario from console.table output and summary lines", () => {
-  const printed = spawnSync(
+it("reads figures, ratios and the scenario from console.table output and summary lines", async () => {
+  const { stdout: printed } = await runCommand(
     process.execPath,
     [
       "-e",
@@ -20,7 +20,7 @@ it("reads figures, ratios and the scenario from console.table output and summary
        console.log("  requests per run   9000")`
     ],
     { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } }
-  ).stdout
+  )
   expect(figures(printed)).toEqual([
     {
       scenario: "GetResource c=1",

@@ -1,7 +1,6 @@
 // docs/ci/contract-tests.yml, the GitHub Actions example: valid YAML, the key only from the secret
 // store, every flag it passes exists in the runner's --help, and the JUnit report it writes is
 // the one it uploads (also when the tests fail).
-import { spawnSync } from "node:child_process"
 import { readFileSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -9,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { parse } from "yaml"
 // @ts-expect-error plain ESM helper without types
 import { root } from "../src/workspace.mjs"
+import { runCommand } from "../src/command.mjs"
 
 const text = readFileSync(join(root, "docs/ci/contract-tests.yml"), "utf8")
 const workflow = parse(text)
@@ -29,8 +29,8 @@ describe("docs/ci/contract-tests.yml", () => {
     expect(runStep.run).not.toContain("--api-key")
   })
 
-  it("every flag it passes is an option of the runner", () => {
-    const help = spawnSync(process.execPath, [join(binDir, "bin/contract-tests.js"), "--help"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+  it("every flag it passes is an option of the runner", async () => {
+    const help = await runCommand(process.execPath, [join(binDir, "bin/contract-tests.js"), "--help"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
     expect(help.status).toBe(0)
     const flags = [...new Set([...String(runStep.run).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!))].filter((f) => f !== "yes")
     expect(flags.length).toBeGreaterThan(5)

@@ -2,7 +2,6 @@
 // today; the API reference generates for every public module and every export carries @since
 // and @category; every `@example` in the JSDoc and every complete TypeScript example of the
 // READMEs type-checks against the built packages.
-import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
@@ -17,6 +16,7 @@ import { generate, modules } from "../src/api-doc.mjs"
 import { findingsPath, pagePath, render } from "../src/checks-doc.mjs"
 // @ts-expect-error plain ESM helper without types
 import { installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+import { runCommand } from "../src/command.mjs"
 
 interface Export {
   readonly name: string
@@ -109,7 +109,7 @@ describe("examples type-check against the built packages", () => {
   it.each([
     ["JSDoc @example blocks", jsdoc],
     ["README examples", readmes]
-  ] as const)("%s", (_, examples) => {
+  ] as const)("%s", async (_, examples) => {
     expect(examples.length).toBeGreaterThan(0)
     const dir = join(here, ".examples", _.split(" ")[0]!)
     rmSync(dir, { recursive: true, force: true })
@@ -127,7 +127,7 @@ describe("examples type-check against the built packages", () => {
         files: files.map((f) => relative(dir, f))
       })
     )
-    const tsc = spawnSync(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
+    const tsc = await runCommand(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
     rmSync(dir, { recursive: true, force: true })
     const errors = tsc.stdout.replace(/example(\d+)\.ts/g, (_m, i) => examples[Number(i)]!.name)
     expect(errors).toBe("")

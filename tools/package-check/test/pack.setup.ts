@@ -14,9 +14,9 @@ declare module "vitest" {
   }
 }
 
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   const packDir = mkdtempSync(join(tmpdir(), "data-access-packs-"))
-  const tarballs = packAll(packDir) as Record<string, string>
+  const tarballs = (await packAll(packDir)) as Record<string, string>
   project.provide("packDir", packDir)
   project.provide("tarballs", tarballs)
   return () => rmSync(packDir, { recursive: true, force: true })

@@ -2,11 +2,11 @@
 // workspace package.json files and changelogs are copied to a temporary directory and
 // `changeset version` (what `pnpm version-packages` runs) is applied there. The real working
 // tree is never touched (checked).
-import { spawnSync } from "node:child_process"
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { type CommandResult, runCommand } from "../src/command.mjs"
 // @ts-expect-error plain ESM helper without types
 import { publishable, root, workspaceDirs } from "../src/workspace.mjs"
 
@@ -47,10 +47,10 @@ const snapshot = () =>
       .map((f) => [f, readFileSync(f, "utf8")])
   )
 let before: Record<string, string>
-let version: ReturnType<typeof spawnSync>
-let status: ReturnType<typeof spawnSync>
+let version: CommandResult
+let status: CommandResult
 
-beforeAll(() => {
+beforeAll(async () => {
   before = snapshot()
   copy = mkdtempSync(join(tmpdir(), "data-access-release-"))
   copyFileSync(join(root, "package.json"), join(copy, "package.json"))
@@ -65,16 +65,16 @@ beforeAll(() => {
   symlinkSync(join(root, "node_modules"), join(copy, "node_modules"), "dir")
   // `changeset status` compares with the base branch: make the copy a repository on main
   const git = (...args: ReadonlyArray<string>) =>
-    spawnSync("git", ["-c", "user.name=release-check", "-c", "user.email=release-check@example.invalid", ...args], { cwd: copy, encoding: "utf8" })
-  git("init", "-q", "-b", "main")
-  git("add", "-A")
-  git("commit", "-q", "-m", "copy", "--no-gpg-sign")
-  status = spawnSync(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "status", "--output=status.json"], {
+    runCommand("git", ["-c", "user.name=release-check", "-c", "user.email=release-check@example.invalid", ...args], { cwd: copy, encoding: "utf8" })
+  await git("init", "-q", "-b", "main")
+  await git("add", "-A")
+  await git("commit", "-q", "-m", "copy", "--no-gpg-sign")
+  status = await runCommand(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "status", "--output=status.json"], {
     cwd: copy,
     encoding: "utf8",
     env: { ...process.env, CI: "true" }
   })
-  version = spawnSync(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "version"], {
+  version = await runCommand(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "version"], {
     cwd: copy,
     encoding: "utf8",
     env: { ...process.env, CI: "true" }

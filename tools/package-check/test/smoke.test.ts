@@ -12,7 +12,7 @@
 // workspace's build of better-sqlite3; resolved with --dry-run by npm, whose build would compile
 // for a minute). Last, the client's line without its ranges (what `effect@latest` gives today)
 // meets each package manager's peer-dependency check: npm refuses it, pnpm warns.
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import {
   copyFileSync,
   existsSync,
@@ -33,6 +33,7 @@ import { Checks } from "@data-access/contract-tests"
 import { Operations } from "@data-access/schema"
 // @ts-expect-error plain ESM helper without types
 import { installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+import { runCommand } from "../src/command.mjs"
 
 type Manager = "pnpm" | "npm"
 interface Package {
@@ -81,7 +82,7 @@ const sh = (
   args: ReadonlyArray<string>,
   extra: Record<string, string> = {}
 ) =>
-  spawnSync(cmd, args, {
+  runCommand(cmd, args, {
     cwd,
     encoding: "utf8",
     env: { ...env, NO_COLOR: "1", ...extra },
@@ -90,15 +91,19 @@ const sh = (
 const outputOf = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr
 
 /** The workspace's pnpm store (also when the temp directory is on another file system). */
-const pnpmStore = () =>
-  spawnSync("pnpm", ["store", "path"], { cwd: here, encoding: "utf8" }).stdout.trim()
+const pnpmStore = async () =>
+  (await runCommand("pnpm", ["store", "path"], { cwd: here, encoding: "utf8" })).stdout.trim()
 
 /**
  * An empty project for a package manager: a package.json with only the overrides of our packages
  * (npm matches an override against the spec it saves for a direct dependency, a relative file:
  * path), and an .npmrc that prefers the shared cache or store.
  */
-const emptyProject = (manager: Manager, tarballs: Record<string, string>, preferOffline = true) => {
+const emptyProject = async (
+  manager: Manager,
+  tarballs: Record<string, string>,
+  preferOffline = true
+) => {
   const dir = mkdtempSync(join(tmpdir(), `data-access-smoke-${manager}-`))
   const overrides = Object.fromEntries(
     Object.entries(tarballs).map(([n, file]) => [
@@ -122,20 +127,20 @@ const emptyProject = (manager: Manager, tarballs: Record<string, string>, prefer
   const npmrc =
     manager === "npm"
       ? ["audit=false", "fund=false", "update-notifier=false"]
-      : [`store-dir=${pnpmStore()}`]
+      : [`store-dir=${await pnpmStore()}`]
   writeFileSync(join(dir, ".npmrc"), [...npmrc, `prefer-offline=${preferOffline}`, ""].join("\n"))
   return dir
 }
 
 /** Runs an install line verbatim in a shell, with our package names replaced by the tarball paths. */
-const installLine = (
+const installLine = async (
   dir: string,
   line: string,
   tarballs: Record<string, string>,
   extra: ReadonlyArray<string> = []
 ) => {
   const started = Date.now()
-  const result = sh(dir, "sh", [
+  const result = await sh(dir, "sh", [
     "-c",
     [line.replace(/\S+/g, (w) => tarballs[w] ?? w), ...extra].join(" ")
   ])
@@ -229,14 +234,14 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       ? run("pnpm", ["exec", bin, ...args], extra)
       : run("npx", ["--no", "--", bin, ...args], extra)
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const tarballs = inject("tarballs")
-    app = emptyProject(manager, tarballs)
-    const installs: Array<ReturnType<typeof installLine>> = []
+    app = await emptyProject(manager, tarballs)
+    const installs: Array<Awaited<ReturnType<typeof installLine>>> = []
     for (const name of readmeOrder) {
       for (const l of linesOf(name, manager)) {
         if (isSqliteLine(l)) continue // the opt-in SQLite line: its own test below
-        const done = installLine(app, l.line, tarballs)
+        const done = await installLine(app, l.line, tarballs)
         installs.push(done)
         expect({
           line: done.line,
@@ -272,7 +277,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
         files: ["main.ts", ...programs.map(exampleFile)]
       })
     )
-    const tscRun = run(tsc, ["-p", "tsconfig.json"])
+    const tscRun = await run(tsc, ["-p", "tsconfig.json"])
     compiled = { status: tscRun.status, output: outputOf(tscRun) }
   })
 
@@ -285,9 +290,9 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     expect(nativeIn(app)).toEqual({ betterSqlite3: [], builds: [] })
   })
 
-  it("the test layer's README example passes as a test", () => {
+  it("the test layer's README example passes as a test", async () => {
     writeFileSync(join(app, "readme.test.ts"), firstExample("@data-access/testing"))
-    const tested = exec("vitest", ["run", "readme.test.ts"])
+    const tested = await exec("vitest", ["run", "readme.test.ts"])
     expect({ status: tested.status, output: outputOf(tested).slice(-3000) }).toMatchObject({
       status: 0
     })
@@ -312,7 +317,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     writeFileSync(join(app, "fixtures.json"), JSON.stringify({ resources: [resource] }))
     const server = await startServer(app, ["--api-key", "smoke-key", "--fixtures", "fixtures.json"])
     try {
-      const ran = run(
+      const ran = await run(
         process.execPath,
         [join("dist", exampleFile("@data-access/client").replace(/\.ts$/, ".js"))],
         {
@@ -330,9 +335,9 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     expect(served.map((l) => l.annotations?.status)).toEqual([200])
   })
 
-  it("the schema and reference-server READMEs' first programs run", () => {
+  it("the schema and reference-server READMEs' first programs run", async () => {
     for (const name of ["@data-access/schema", "@data-access/reference-server"]) {
-      const ran = run(process.execPath, [join("dist", exampleFile(name).replace(/\.ts$/, ".js"))])
+      const ran = await run(process.execPath, [join("dist", exampleFile(name).replace(/\.ts$/, ".js"))])
       expect({ name, status: ran.status, output: outputOf(ran) }).toEqual({
         name,
         status: 0,
@@ -341,8 +346,8 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     }
   })
 
-  it("the app runs against the reference server over a socket and in process", () => {
-    const ran = run(process.execPath, ["dist/main.js"])
+  it("the app runs against the reference server over a socket and in process", async () => {
+    const ran = await run(process.execPath, ["dist/main.js"])
     expect({ status: ran.status, stderr: ran.stderr }).toMatchObject({ status: 0 })
     const result = JSON.parse(ran.stdout.trim().split("\n").at(-1)!)
     const expected = { firstPage: 5, all: 230, missing: "not_found 404" }
@@ -379,8 +384,8 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     }
   })
 
-  it("./internal/* modules are not importable; the public modules and openapi.json are", () => {
-    const probe = run(process.execPath, [
+  it("./internal/* modules are not importable; the public modules and openapi.json are", async () => {
+    const probe = await run(process.execPath, [
       "--input-type=module",
       "-e",
       `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
@@ -405,19 +410,19 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
   })
 
   describe("the command lines from the tarballs", () => {
-    it("contract-tests --help and data-access-reference-server --help", () => {
-      const ct = exec("contract-tests", ["--help"])
+    it("contract-tests --help and data-access-reference-server --help", async () => {
+      const ct = await exec("contract-tests", ["--help"])
       expect({ status: ct.status, stderr: ct.stderr }).toMatchObject({ status: 0 })
       expect(ct.stdout).toContain("--base-url")
-      const rs = exec("data-access-reference-server", ["--help"])
+      const rs = await exec("data-access-reference-server", ["--help"])
       expect({ status: rs.status, stderr: rs.stderr }).toMatchObject({ status: 0 })
       expect(rs.stdout).toContain("--port")
     })
 
     // The same packed files with either package manager: these run once, with pnpm.
     if (manager === "pnpm") {
-      it("contract-tests --examples 5 against the embedded reference server passes", () => {
-        const ct = exec("contract-tests", ["--examples", "5", "--quiet", "--seed", "1"])
+      it("contract-tests --examples 5 against the embedded reference server passes", async () => {
+        const ct = await exec("contract-tests", ["--examples", "5", "--quiet", "--seed", "1"])
         expect({
           status: ct.status,
           stdout: ct.stdout.slice(-2000),
@@ -429,33 +434,28 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       it("the reference server's command line serves, and contract-tests against its URL writes a JUnit report", async () => {
         const server = await startServer(app, ["--api-key", "smoke-key", "--quiet"])
         try {
-          const ct = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
-            const child = spawn(
-              "pnpm",
-              [
-                "exec",
-                "contract-tests",
-                "--base-url",
-                server.url,
-                "--examples",
-                "3",
-                "--rate-limit",
-                "0",
-                "--quiet",
-                "--seed",
-                "2",
-                "--junit",
-                "junit.xml"
-              ],
-              {
-                cwd: app,
-                env: { ...env, NO_COLOR: "1", DATA_ACCESS_API_KEY: "smoke-key" }
-              }
-            )
-            let stdout = ""
-            child.stdout.on("data", (d) => (stdout += d))
-            child.on("exit", (status) => resolve({ status, stdout }))
-          })
+          const ct = await runCommand(
+            "pnpm",
+            [
+              "exec",
+              "contract-tests",
+              "--base-url",
+              server.url,
+              "--examples",
+              "3",
+              "--rate-limit",
+              "0",
+              "--quiet",
+              "--seed",
+              "2",
+              "--junit",
+              "junit.xml"
+            ],
+            {
+              cwd: app,
+              env: { ...env, NO_COLOR: "1", DATA_ACCESS_API_KEY: "smoke-key" }
+            }
+          )
           expect({ status: ct.status, stdout: ct.stdout.slice(-2000) }).toMatchObject({ status: 0 })
           expect(ct.stdout).toContain(server.url)
           expect(ct.stdout).not.toContain("smoke-key")
@@ -469,8 +469,8 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     }
   })
 
-  it(`a SQLite store without ${SQLITE}: ReferenceServer.start fails with a StartError naming it, and the command line says what to add`, () => {
-    const started = run(process.execPath, [
+  it(`a SQLite store without ${SQLITE}: ReferenceServer.start fails with a StartError naming it, and the command line says what to add`, async () => {
+    const started = await run(process.execPath, [
       "--input-type=module",
       "-e",
       `import { ReferenceServer } from "@data-access/reference-server"
@@ -485,7 +485,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       packageName: SQLITE,
       message: expect.stringContaining(`npm install ${SQLITE}@^0.53`)
     })
-    const cli = exec("data-access-reference-server", ["--port", "0", "--store", "store.sqlite"])
+    const cli = await exec("data-access-reference-server", ["--port", "0", "--store", "store.sqlite"])
     expect(cli.status).not.toBe(0)
     expect(outputOf(cli)).toContain(
       `the SQLite store needs ${SQLITE}, which is not installed: add it with \`npm install ${SQLITE}@^0.53\` or \`pnpm add ${SQLITE}@^0.53\``
@@ -499,7 +499,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     expect(lines).toHaveLength(1)
     const tarballs = inject("tarballs")
     if (manager === "npm") {
-      const done = installLine(app, lines[0]!.line, tarballs, ["--dry-run"])
+      const done = await installLine(app, lines[0]!.line, tarballs, ["--dry-run"])
       expect({ status: done.status, output: done.output.slice(-3000) }).toMatchObject({ status: 0 })
       expect(done.output).toMatch(/add better-sqlite3 \d/)
       expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8")).allowScripts).toEqual({
@@ -507,7 +507,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       })
       return
     }
-    const done = installLine(app, lines[0]!.line, tarballs)
+    const done = await installLine(app, lines[0]!.line, tarballs)
     console.log(`smoke test (pnpm): the SQLite line took ${done.seconds.toFixed(1)} s`)
     expect({ status: done.status, output: done.output.slice(-3000) }).toMatchObject({ status: 0 })
     expect(nativeIn(app).betterSqlite3).not.toEqual([])
@@ -537,10 +537,10 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
 })
 
 describe.each(["pnpm", "npm"] as const)("Effect 4 with %s", (manager) => {
-  it("the client's README line without its ranges (effect@latest is Effect 4) meets the peer-dependency check: npm refuses, pnpm warns, naming effect", () => {
+  it("the client's README line without its ranges (effect@latest is Effect 4) meets the peer-dependency check: npm refuses, pnpm warns, naming effect", async () => {
     const tarballs = inject("tarballs")
     // fresh registry metadata: what a user gets today
-    const dir = emptyProject(manager, tarballs, false)
+    const dir = await emptyProject(manager, tarballs, false)
     try {
       const client = packageNamed("@data-access/client")
       const words = linesOf(client.name, manager)[0]!.words.map((w) =>
@@ -550,14 +550,14 @@ describe.each(["pnpm", "npm"] as const)("Effect 4 with %s", (manager) => {
       const line = words.join(" ")
       const peer = client.pkg.peerDependencies.effect as string
       if (manager === "npm") {
-        const done = installLine(dir, line, tarballs, ["--dry-run"])
+        const done = await installLine(dir, line, tarballs, ["--dry-run"])
         expect(done.status).not.toBe(0)
         expect(done.output).toContain("ERESOLVE")
         expect(done.output).toContain(`peer effect@"${peer}"`)
         return
       }
       // pnpm add never stops on a peer: it warns
-      const added = installLine(dir, line, tarballs, ["--lockfile-only"])
+      const added = await installLine(dir, line, tarballs, ["--lockfile-only"])
       expect({ status: added.status, output: added.output.slice(-3000) }).toMatchObject({
         status: 0
       })

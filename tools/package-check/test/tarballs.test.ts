@@ -2,12 +2,12 @@
 // @arethetypeswrong/cli (ESM-only profile: the packages are ESM) find nothing, every subpath
 // module resolves to types, `workspace:` ranges are rewritten, and nothing from the workspace
 // (tests, build info) leaks in.
-import { execFileSync, spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, inject, it } from "vitest"
 // @ts-expect-error plain ESM helper without types
 import { publishable } from "../src/workspace.mjs"
+import { commandOutput, runCommand } from "../src/command.mjs"
 
 const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
 
@@ -20,13 +20,13 @@ interface Pkg {
 const packages = publishable() as ReadonlyArray<Pkg>
 const versions = new Map(packages.map((p) => [p.name, p.version]))
 
-const list = (tarball: string) =>
-  execFileSync("tar", ["tzf", tarball], { encoding: "utf8" })
+const list = async (tarball: string) =>
+  (await commandOutput("tar", ["tzf", tarball], { encoding: "utf8" }))
     .split("\n")
     .filter(Boolean)
     .map((f) => f.replace(/^package\//, ""))
-const packedManifest = (tarball: string) =>
-  JSON.parse(execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }))
+const packedManifest = async (tarball: string) =>
+  JSON.parse(await commandOutput("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }))
 
 /** The public modules of a packed package: `dist/<Module>.d.ts`, not index, bin or internal. */
 const subpaths = (files: ReadonlyArray<string>) =>
@@ -48,19 +48,19 @@ it("the release publishes the five packages", () => {
 describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
   const tarball = () => inject("tarballs")[name]!
 
-  it("publint: no error, warning or suggestion", () => {
-    const run = spawnSync(bin("publint"), ["run", tarball(), "--strict", "--level", "suggestion"], {
+  it("publint: no error, warning or suggestion", async () => {
+    const run = await runCommand(bin("publint"), ["run", tarball(), "--strict", "--level", "suggestion"], {
       encoding: "utf8"
     })
     expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
     expect(run.stdout).toContain("All good!")
   })
 
-  it("attw (esm-only profile): every entry point and module resolves to ESM with types", () => {
-    const files = list(tarball())
+  it("attw (esm-only profile): every entry point and module resolves to ESM with types", async () => {
+    const files = await list(tarball())
     const modules = subpaths(files)
     expect(modules.length).toBeGreaterThan(0)
-    const run = spawnSync(
+    const run = await runCommand(
       bin("attw"),
       [tarball(), "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color", "--include-entrypoints", ...modules],
       { encoding: "utf8" }
@@ -73,8 +73,8 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(run.stdout).not.toMatch(/Resolution failed[^\n]*\n[^\n]*node16 \(from ESM\)/)
   })
 
-  it("ships dist with types, the README and the license; no tests, build info or bench", () => {
-    const files = list(tarball())
+  it("ships dist with types, the README and the license; no tests, build info or bench", async () => {
+    const files = await list(tarball())
     expect(files).toContain("package.json")
     expect(files).toContain("README.md")
     expect(files).toContain("LICENSE")
@@ -83,8 +83,8 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(files.filter((f) => /\.test\.ts$|tsbuildinfo$|^test\/|^bench\/|^reports\//.test(f))).toEqual([])
   })
 
-  it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only", () => {
-    const manifest = packedManifest(tarball())
+  it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only", async () => {
+    const manifest = await packedManifest(tarball())
     const deps: Record<string, string> = manifest.dependencies ?? {}
     for (const [dep, range] of Object.entries(deps)) {
       expect(range, dep).not.toMatch(/^workspace:/)
@@ -101,14 +101,14 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(manifest.publishConfig?.access).toBe("public")
   })
 
-  it("every bin points at a committed file (linked at install, before any build) that is packed and starts with a node shebang", () => {
+  it("every bin points at a committed file (linked at install, before any build) that is packed and starts with a node shebang", async () => {
     const bins: Record<string, string> = p.pkg.bin ?? {}
-    const files = list(tarball())
+    const files = await list(tarball())
     for (const [cmd, file] of Object.entries(bins)) {
       const path = file.replace(/^\.\//, "")
-      expect(spawnSync("git", ["ls-files", "--error-unmatch", path], { cwd: p.dir }).status, `${cmd}: ${path} is not committed`).toBe(0)
+      expect((await runCommand("git", ["ls-files", "--error-unmatch", path], { cwd: p.dir })).status, `${cmd}: ${path} is not committed`).toBe(0)
       expect(files, cmd).toContain(path)
-      const text = execFileSync("tar", ["xzf", tarball(), "-O", `package/${path}`], { encoding: "utf8" })
+      const text = await commandOutput("tar", ["xzf", tarball(), "-O", `package/${path}`], { encoding: "utf8" })
       expect(text.startsWith("#!/usr/bin/env node\n"), cmd).toBe(true)
       // the bin imports the build, which must be packed too
       for (const m of text.matchAll(/import\s+"(\.\.\/[^"]+)"/g)) expect(files, cmd).toContain(join("bin", m[1]!).replace(/^bin\/\.\.\//, ""))
