@@ -10,7 +10,7 @@ import * as Schema from "effect/Schema"
 import { type ContractRules, Operations, ProtoJson } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
 import { secretsKept } from "./families/invalid.js"
-import type { Exchange } from "./http.js"
+import { type Exchange, GUARANTEED_BODY_BYTES } from "./http.js"
 import * as Inspect from "./inspect.js"
 import { asRecord } from "./json.js"
 import { fail, type Outcome, pass } from "./outcome.js"
@@ -113,7 +113,7 @@ const SAFE_STRING_LENGTH = 255
  */
 const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
-  if (r.bodyBytes > Inspect.GUARANTEED_BODY_BYTES) {
+  if (r.bodyBytes > GUARANTEED_BODY_BYTES) {
     out.push({ rule: "protocol.body-limit", latitude: "body-limit-1mib", cause: "body over 1 MiB", message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB` })
   }
   const encoding = r.headers["content-encoding"]

@@ -67,6 +67,20 @@ export const retryAfterSeconds = (r: RawResponse): number | undefined => {
   return header !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(header) ? Number(header) : undefined
 }
 
+/** The 1 MiB every server serves: bodies up to this size are never refused for their size (decisions.md section 10). */
+export const GUARANTEED_BODY_BYTES = 1024 * 1024
+
+/** The request body's size in bytes: `requestBytes` when the exchange kept only part of it. */
+export const requestBytesOf = (e: Exchange): number =>
+  e.requestBytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body))
+
+/**
+ * A 429 without `Retry-After` to a body over 1 MiB is the server refusing the body for its size
+ * (resource_exhausted), not a rate limit: the same body is refused again, so it is not retried.
+ */
+const isSizeRefusal = (e: Exchange, r: RawResponse): boolean =>
+  r.status === 429 && retryAfterSeconds(r) === undefined && requestBytesOf(e) > GUARANTEED_BODY_BYTES
+
 /** Retries of one request answered 429 or 503. */
 const MAX_RETRIES = 5
 
@@ -193,7 +207,7 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           const exchange = yield* once(request)
           const response = Option.getOrUndefined(exchange.response)
           const status = response?.status
-          if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503)) {
+          if (!options.retryThrottled || attempt >= MAX_RETRIES || (status !== 429 && status !== 503) || isSizeRefusal(exchange, response!)) {
             return retried.length === 0 ? exchange : { ...exchange, retried }
           }
           retried.push(response!)

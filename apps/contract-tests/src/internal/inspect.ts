@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import { ConnectError, Operations, Primitives, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf, redactSecrets, secretFieldNames } from "./ast.js"
-import { type Exchange, type RawResponse, retryAfterSeconds } from "./http.js"
+import { type Exchange, GUARANTEED_BODY_BYTES, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
 import { fail, type Outcome, pass } from "./outcome.js"
 
 type Op = Operations.Operation
@@ -110,9 +110,6 @@ export const successShape = (e: Exchange): Outcome | undefined => {
  */
 const protocolStatuses = new Set([405, 415])
 
-/** The 1 MiB every server serves: bodies up to this size are never refused for their size (decisions.md section 10). */
-export const GUARANTEED_BODY_BYTES = 1024 * 1024
-
 /**
  * A rate limit answered without `Retry-After` in seconds: resource_exhausted to a body that no
  * server may refuse for its size, in the answer or in one the runner retried before it.
@@ -121,8 +118,7 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
   const answers = e.retried === undefined ? Option.toArray(e.response) : [...e.retried, ...Option.toArray(e.response)]
   const bare = answers.find((r) => r.status !== 200 && retryAfterSeconds(r) === undefined && Option.getOrUndefined(responseCode(r)) === "resource_exhausted")
   if (bare === undefined) return undefined
-  const bytes = e.requestBytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body))
-  if (bytes > GUARANTEED_BODY_BYTES) return undefined
+  if (requestBytesOf(e) > GUARANTEED_BODY_BYTES) return undefined
   const header = bare.headers["retry-after"]
   return fail(
     "errors.retry-after",
