@@ -29,6 +29,26 @@ const extras: fc.Arbitrary<Body> = fc.dictionary(
   { maxKeys: 2 }
 )
 
+const encodedRequestCache = new WeakMap<Op["request"], fc.Arbitrary<Body>>()
+
+/**
+ * Encoded requests straight from the request schema, before any fix-up. Deriving an arbitrary
+ * from a schema builds fast-check's pattern machinery (`stringMatching`), which costs more than a
+ * whole narrowed run's requests; arbitraries are immutable, so each schema's is built once.
+ */
+export const encodedRequests = (op: Op): fc.Arbitrary<Body> => {
+  let arbitrary = encodedRequestCache.get(op.request)
+  if (arbitrary === undefined) {
+    const encode = Schema.encodeSync(op.request)
+    arbitrary = Arbitrary.make(op.request).map((a) => encode(a) as Body)
+    encodedRequestCache.set(op.request, arbitrary)
+  }
+  return arbitrary
+}
+
+/** The 26-character random suffix of a made-up id (built once, like `encodedRequests`). */
+export const idSuffix: fc.Arbitrary<string> = fc.stringMatching(/^[0-9a-z]{26}$/)
+
 const requiredFields = (op: Op): ReadonlySet<string> => {
   const ast = Schema.encodedSchema(op.request).ast
   const tl = ast._tag === "Refinement" ? ast.from : ast
@@ -186,11 +206,10 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
   }
   const decode = Schema.decodeUnknownEither(op.request)
   const decodes = (b: unknown) => Either.isRight(decode(b))
-  const encode = Schema.encodeSync(op.request)
   const prefix = namePrefix(runId)
   const enums = alwaysSentEnums(op)
   const booleans = booleanProperties(op.object)
-  const base = Arbitrary.make(op.request).map((a) => encode(a) as Body)
+  const base = encodedRequests(op)
   const arbitrary = fc
     .record({
       base,
@@ -269,8 +288,7 @@ export const invalid = (op: Op, pools: Pools, runId: string): Generated<Invalid>
   const v = valid(op, pools, runId, { unknownFields: false })
   if (v._tag === "Skip") {
     // Without existing ids, a placeholder still lets every rule be broken on its own.
-    const placeholder = Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
-    return { _tag: "Ok", arbitrary: mutate(op, placeholder) }
+    return { _tag: "Ok", arbitrary: mutate(op, encodedRequests(op)) }
   }
   return { _tag: "Ok", arbitrary: mutate(op, v.arbitrary) }
 }
@@ -285,11 +303,11 @@ const mutate = (op: Op, bodies: fc.Arbitrary<Body>): fc.Arbitrary<Invalid> =>
 export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> => {
   if (!requestPropertyNames(op).includes("id")) return { _tag: "Skip", reason: "the request has no id" }
   const v = valid(op, pools, runId, { unknownFields: false })
-  const base = v._tag === "Ok" ? v.arbitrary : Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
+  const base = v._tag === "Ok" ? v.arbitrary : encodedRequests(op)
   return {
     _tag: "Ok",
     arbitrary: fc
-      .tuple(base, fc.stringMatching(/^[0-9a-z]{26}$/))
+      .tuple(base, idSuffix)
       .map(([b, suffix]) => ({ ...b, id: `ct-missing-${runId}-${suffix}` }))
   }
 }

@@ -3,11 +3,9 @@
  * is rejected with invalid_argument; no error body carries a secret that was sent; a value outside
  * the formats seen in use that is accepted is a note.
  */
-import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { type ContractRules, Filter } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import * as Mutations from "../../Mutations.js"
@@ -112,7 +110,7 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("invalid", op.method, CHECKS, true, "read-only mode")
   const v = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   // Without existing ids, a placeholder still lets every rule be broken on its own.
-  const bodies = v._tag === "Ok" ? v.arbitrary : Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body)
+  const bodies = v._tag === "Ok" ? v.arbitrary : Gen.encodedRequests(op)
   const arbitrary = bodies
     .map((b) => Mutations.derive(op.request, b).flatMap((m) => fromMutation(m) ?? []))
     .filter((ms) => ms.length > 0)
@@ -166,7 +164,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
   const all = () => {
     if (cases !== undefined) return cases
     const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
-    const bodies = g._tag === "Ok" ? fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: 25 }) : fc.sample(Arbitrary.make(op.request).map((a) => Schema.encodeSync(op.request)(a) as Body), { seed: ctx.seed, numRuns: 25 })
+    const bodies = fc.sample(g._tag === "Ok" ? g.arbitrary : Gen.encodedRequests(op), { seed: ctx.seed, numRuns: 25 })
     // Bodies with only their required fields first: the mutations of those are minimal.
     const required = new Set(requiredFieldsOf(op))
     const minimal = bodies.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k)))).filter((b) => Gen.isValid(op, b))

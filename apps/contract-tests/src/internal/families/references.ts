@@ -29,7 +29,7 @@ const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): Readon
   return out
 }
 
-const missingId = (runId: string) => fc.stringMatching(/^[0-9a-z]{26}$/).map((suffix) => `ct-missing-${runId}-${suffix}`)
+const missingId = (runId: string) => Gen.idSuffix.map((suffix) => `ct-missing-${runId}-${suffix}`)
 
 const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
   if ((op.kind !== "get" && op.kind !== "update") || !requestPropertyNames(op).includes("id")) return undefined
