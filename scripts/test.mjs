@@ -1,9 +1,10 @@
 /* global process, console, URL */
 // Runs every package's tests through turbo (dependency order, one package at a time so the
 // two-core CI machine is not oversubscribed), then prints one summary line over all packages:
-// "Tests: N passed, N failed, N skipped".
+// "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
+// summary), so the next slow suite is visible.
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 
 const root = new URL("..", import.meta.url).pathname
@@ -19,11 +20,33 @@ const workspaces = ["packages", "apps", "tools", "examples"]
 const reportOf = (dir) => join(dir, "reports", "vitest.json")
 for (const dir of workspaces) rmSync(reportOf(dir), { force: true })
 
+const summaries = join(root, ".turbo", "runs")
+const started = Date.now()
 const run = spawnSync(
   "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
+  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
   { cwd: root, stdio: "inherit" }
 )
+
+// Each task's wall time from the summary turbo wrote for this run (the newest one, written after it started).
+const summaryFile = existsSync(summaries)
+  ? readdirSync(summaries)
+      .map((name) => join(summaries, name))
+      .filter((file) => file.endsWith(".json") && statSync(file).mtimeMs >= started)
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
+  : undefined
+const durations = new Map()
+if (summaryFile !== undefined) {
+  for (const task of JSON.parse(readFileSync(summaryFile, "utf8")).tasks ?? []) {
+    const { startTime, endTime } = task.execution ?? {}
+    if (typeof startTime !== "number" || typeof endTime !== "number") continue
+    durations.set(task.taskId, { seconds: (endTime - startTime) / 1000, cached: task.cache?.status === "HIT" })
+  }
+}
+const durationOf = (name, task) => {
+  const d = durations.get(`${name}#${task}`)
+  return d === undefined ? "" : d.cached ? `${task} cached` : `${task} ${d.seconds.toFixed(1)} s`
+}
 
 let passed = 0
 let failed = 0
@@ -40,9 +63,11 @@ for (const dir of workspaces) {
   passed += report.numPassedTests
   failed += report.numFailedTests
   skipped += report.numPendingTests + report.numTodoTests
-  console.log(`${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
+  const times = [durationOf(pkg.name, "build"), durationOf(pkg.name, "test")].filter((t) => t !== "").join(", ")
+  console.log(`${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${times === "" ? "" : ` (${times})`}`)
 }
 for (const name of missing) console.log(`${name}: no test report (its tests did not run)`)
 const status = run.status ?? 1
+console.log(`All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s`)
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(status !== 0 || failed > 0 || missing.length > 0 ? status || 1 : 0)
