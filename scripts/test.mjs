@@ -1,6 +1,7 @@
 /* global process, console, URL */
-// Runs every package's tests through turbo (dependency order, one package at a time so the
-// two-core CI machine is not oversubscribed), then prints one summary line over all packages:
+// Runs every package's tests through turbo (dependency order, two tasks at a time: the packed
+// install checks of package-check wait mostly on the registry and the compiler, so they run beside
+// the CPU-bound contract tests), then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
 // summary), so the next slow suite is visible.
 import { spawnSync } from "node:child_process"
@@ -24,7 +25,7 @@ const summaries = join(root, ".turbo", "runs")
 const started = Date.now()
 const run = spawnSync(
   "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=1", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
+  ["exec", "turbo", "run", "test", "--concurrency=2", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
   { cwd: root, stdio: "inherit" }
 )
 
