@@ -112,6 +112,24 @@ describe("transient answers and broken connections", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
+  it.scoped("a body refused for its size (resource_exhausted without Retry-After to 5 MiB) is sent once, not retried as a rate limit", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({})
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        fixtures: server.knownIds,
+        seed: 1,
+        examples: 3,
+        checks: ["protocol"]
+      })
+      expect(report.findings).toEqual([])
+      const refused = (yield* server.requests).filter((r) => r.code === "resource_exhausted")
+      expect(refused).toHaveLength(1)
+      expect(refused[0]!.status).toBe(429)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   it.scoped("a dropped connection is a no-server-errors finding with the request that caused it", () =>
     Effect.gen(function* () {
       const report = yield* Embedded.run({
