@@ -294,14 +294,16 @@ const cases: { readonly [N in Latitude.LatitudeName]: Case } = {
           yield* rpc(s, `/core.v1.PermissionsService/CreatePermission?connect=v1&encoding=json&message=${encodeURIComponent(JSON.stringify(valid.CreatePermission(s.knownIds)))}`, undefined, {
             httpMethod: "GET"
           }),
-          yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "gzip" }, raw: Zlib.gzipSync(JSON.stringify({ id })) })
+          yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "gzip" }, raw: Zlib.gzipSync(JSON.stringify({ id })) }),
+          yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "deflate" }, raw: Zlib.deflateSync(JSON.stringify({ id })) }),
+          yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "br" }, raw: Zlib.brotliCompressSync(JSON.stringify({ id })) })
         ]
         return replies.map((r) => (r.status === 200 ? r.json.resource.id === id : seen(r)))
       }),
-    byDefault: ["405 unimplemented", "405 unimplemented", "405 unimplemented", "501 unimplemented"],
-    switched: [true, true, "405 unimplemented", true],
+    byDefault: ["405 unimplemented", "405 unimplemented", "405 unimplemented", "501 unimplemented", "501 unimplemented", "501 unimplemented"],
+    switched: [true, true, "405 unimplemented", true, true, true],
     // empty-protocol-bodies: the 405 has no body
-    underAll: [true, true, "405 (empty body)", true]
+    underAll: [true, true, "405 (empty body)", true, true, true]
   }
 }
 

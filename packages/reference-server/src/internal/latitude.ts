@@ -7,7 +7,7 @@
  * - `routes`: an operation's decode, followed by checks and rewrites of the decoded request
  *   (formats, string limits, enums, filters, cursors), and its handler, wrapped (the store it
  *   sees, what it answers);
- * - `around`: the whole request and its answer (Connect GET, gzip bodies, headers, the bodies of
+ * - `around`: the whole request and its answer (Connect GET, compressed bodies, headers, the bodies of
  *   405 and 415, empty page metadata);
  * - flags the pipeline reads once (`keyAfterBody`, `lenientDeadline`, `returnSecrets`,
  *   `maxBodyBytes`).
@@ -17,8 +17,8 @@
  * @internal
  */
 import { ConnectError, type ContractRules, Filter, Operations, Timestamp } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
-import * as Zlib from "node:zlib"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
@@ -433,8 +433,8 @@ const fromConnectGet = (input: Input): Input | undefined => {
   }
 }
 
-/** connect-get: a gzip body, decompressed (the size limit applies to what it decompresses to). */
-const gunzipped = (input: Input): Input => {
+/** connect-get: a compressed body (gzip, deflate, br), decompressed (the size limit applies to what it decompresses to). */
+const decompressed = (input: Input, encoding: Compression.Encoding): Input => {
   const { "content-encoding": _, ...headers } = input.headers
   return {
     ...input,
@@ -442,12 +442,8 @@ const gunzipped = (input: Input): Input => {
     body: (max) =>
       Effect.map(input.body(max), (bytes) => {
         if (bytes === "too-large") return bytes
-        try {
-          return Zlib.gunzipSync(bytes, { maxOutputLength: max + 1 })
-        } catch (error) {
-          // Over the limit; or not gzip, which then reads as a body that is not JSON.
-          return (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? ("too-large" as const) : bytes
-        }
+        // Over the limit; or not what it says it is, which then reads as a body that is not JSON.
+        return Either.getOrElse(Compression.decompress(bytes, encoding, max), (e) => (e.reason === "TooLarge" ? ("too-large" as const) : bytes))
       })
   }
 }
@@ -456,7 +452,8 @@ const connectGet =
   (handle: Handle): Handle =>
   (input) => {
     const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
-    return handle(request.headers["content-encoding"] === "gzip" ? gunzipped(request) : request)
+    const encoding = Compression.parseContentEncoding(request.headers["content-encoding"])
+    return handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request)
   }
 
 // ---------------------------------------------------------------------------------------------
