@@ -29,6 +29,8 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Http from "node:http"
 import { ContractRules } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
+import * as Either from "effect/Either"
 import * as Checks from "./Checks.js"
 import * as Curl from "./Curl.js"
 import { secretFieldNames } from "./internal/ast.js"
@@ -151,7 +153,7 @@ const relayable = (headers: Readonly<Record<string, string>>, drop: ReadonlySet<
 }
 
 /** Headers left out of reproductions: secrets, and what curl sets itself. */
-const NOT_SHOWN = new Set(["x-api-key", "authorization", "cookie", "proxy-authorization", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
+const NOT_SHOWN = new Set(["x-api-key", "content-encoding", "authorization", "cookie", "proxy-authorization", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
 
 /** Keeps at most `limit` bytes of a body and counts them all. */
 const makeTee = (limit: number) => {
@@ -178,6 +180,23 @@ const EMPTY = new Uint8Array(0)
 
 /** A `Content-Length` value as a number; `undefined` when absent or not one. */
 const lengthOf = (header: string | undefined): number | undefined => (header !== undefined && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined)
+
+/**
+ * A relayed body as the checks read it: decompressed by its `Content-Encoding` (within the
+ * checking limit), or `undefined` when it cannot be (an encoding not read here, corrupt data, too
+ * large once decompressed): such a body is relayed and counted unchecked, never judged.
+ */
+const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undefined, limit: number): Uint8Array | undefined => {
+  if (bytes === undefined) return undefined
+  const encoding = Compression.parseContentEncoding(contentEncoding)
+  if (encoding._tag === "Identity") return bytes
+  if (encoding._tag === "Unsupported") return undefined
+  return Either.getOrUndefined(Compression.decompress(bytes, encoding.encoding, limit))
+}
+
+/** Whether an answer is in the binary codec (to a binary request): a faithful choice whose body is not read. */
+const isBinaryAnswer = (headers: Readonly<Record<string, string>>): boolean =>
+  (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === Rules.PROTO_CONTENT_TYPE
 
 /** Values of secret fields in a JSON body (4 characters or more), to scrub from any text. */
 const secretValues = (body: unknown): ReadonlyArray<string> => {
@@ -248,6 +267,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     const cells = new Map<string, Cell>()
     const keys = new Set<string>()
     let exchanges = 0
+    /** Exchanges whose request or answer body could not be read (binary codec, unknown or corrupt encoding). */
+    let unchecked = 0
 
     const cell = (operation: string, check: Checks.CheckId) => {
       const k = `${operation}\u0000${check}`
@@ -300,11 +321,19 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     const check = (job: Job): void => {
       exchanges++
       if (job.key !== undefined && job.key.length >= 4) keys.add(job.key)
-      const r = job.request
+      // What the checks read: bodies decompressed; a request body that cannot be is Unknown.
+      const sent = job.request
+      const sentBody = readable(sent.body, sent.headers["content-encoding"], limit)
+      const r: Rules.SeenRequest = sentBody === sent.body ? sent : { ...sent, body: sentBody, bodyBytes: sentBody?.length ?? sent.bodyBytes }
+      const answerBody = readable(job.body, job.headers["content-encoding"], limit)
+      const binary = Rules.isBinaryCodec(r) && isBinaryAnswer(job.headers)
+      const requestUnread = sent.body !== undefined && sent.body.length > 0 && sentBody === undefined
+      const answerUnread = job.body !== undefined && answerBody === undefined
+      if (requestUnread || answerUnread || binary) unchecked++
       const op = Rules.operationOf(r.path)
       const parsed = Rules.parseBody(r)
       const breaches = Rules.clientBreaches(op, r, parsed, strict)
-      const bodyText = r.body === undefined ? undefined : decoder.decode(r.body)
+      const bodyText = r.body === undefined || Rules.isBinaryCodec(r) ? undefined : decoder.decode(r.body)
       const secrets = [...(parsed._tag === "Object" ? secretValues(parsed.value) : []), ...keys]
       const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), s)
       const keyMode: KeyMode = r.keyPresent ? "valid" : r.headers["x-api-key"] === undefined ? "missing" : "empty"
@@ -317,9 +346,9 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
         contentType: r.headers["content-type"],
         headers: shownHeaders,
         protocolVersion: r.headers["connect-protocol-version"],
-        body: bodyText ?? (r.bodyBytes > 0 ? `[${r.bodyBytes} bytes, not kept]` : undefined)
+        body: bodyText ?? (r.bodyBytes > 0 ? `[${r.bodyBytes} bytes, not read]` : undefined)
       }
-      const text = job.body === undefined ? "" : decoder.decode(job.body)
+      const text = answerBody === undefined || binary ? "" : decoder.decode(answerBody)
       const e: Exchange = {
         request: raw,
         response:
@@ -352,7 +381,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
         }, e, scrub)
       }
       if (breaches.length === 0) record("client", clientName, { check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined }, e, scrub)
-      const complete = job.body !== undefined || job.transportError !== undefined
+      // The answer's body is judged only when it was read whole and decoded, and is not binary.
+      const complete = (answerBody !== undefined && !binary) || job.transportError !== undefined
       for (const o of Rules.serverOutcomes(op, r, e, parsed, breaches, skewMillis, complete)) record("server", name, o, e, scrub)
     }
 
@@ -403,7 +433,10 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
         fixed: [],
         observations: [],
         notes: [
-          `conformance proxy in front of ${target}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${strict ? " (strict client)" : ""}`
+          `conformance proxy in front of ${target}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${strict ? " (strict client)" : ""}`,
+          ...(unchecked === 0
+            ? []
+            : [`${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`])
         ]
       }
     })

@@ -49,8 +49,16 @@ export type ParsedBody =
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
+const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+
+/** The binary codec's content type: a server may serve it or answer 415 (decisions.md section 10). */
+export const PROTO_CONTENT_TYPE = "application/proto"
+
+/** Whether a request is in the binary codec, whose body the proxy does not read. */
+export const isBinaryCodec = (r: SeenRequest): boolean => r.method === "POST" && contentTypeOf(r) === PROTO_CONTENT_TYPE
+
 export const parseBody = (r: SeenRequest): ParsedBody => {
-  if (r.body === undefined) return { _tag: "Unknown" }
+  if (r.body === undefined || isBinaryCodec(r)) return { _tag: "Unknown" }
   if (r.body.length === 0) {
     return { _tag: "Invalid", breach: { rule: "wire.empty-body", cause: "empty body", message: "the request body is empty (send {} for no fields)" } }
   }
@@ -101,14 +109,12 @@ export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | un
 /** Whether a request is a Connect GET (`?encoding=json&message=...`), which a server may serve. */
 const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
 
-const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
-
 /** The longest string every server accepts (decisions.md section 10, string-limits). */
 const SAFE_STRING_LENGTH = 255
 
 /**
  * Forms only a lenient server accepts (`--strict-client`): a body over 1 MiB, a compressed body,
- * a Connect GET, strings over 255 characters or with control characters, an empty filter,
+ * a Connect GET, the binary codec, strings over 255 characters or with control characters, an empty filter,
  * `spaceId: ""` on an update.
  */
 const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
@@ -121,6 +127,7 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
     out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "compressed body", message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}: a server may leave compression unimplemented` })
   }
   if (isConnectGet(r)) out.push({ rule: "protocol.method", latitude: "connect-get", cause: "Connect GET", message: "a Connect GET: a server may answer 405" })
+  if (isBinaryCodec(r)) out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "binary codec", message: `Content-Type ${PROTO_CONTENT_TYPE}: a server may answer 415` })
   if (body !== undefined) {
     let long: string | undefined
     let control: string | undefined
@@ -159,7 +166,7 @@ export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedB
     out.push({ rule: "protocol.method", cause: `method ${r.method.slice(0, 16)}`, message: `${r.method.slice(0, 16)} instead of POST` })
   } else if (r.method === "POST") {
     const ct = contentTypeOf(r)
-    if (ct !== "application/json") {
+    if (ct !== "application/json" && ct !== PROTO_CONTENT_TYPE) {
       out.push({ rule: "protocol.content-type", cause: "content type", message: `Content-Type ${JSON.stringify(ct.slice(0, 60))} instead of application/json` })
     }
   }
@@ -170,9 +177,8 @@ export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedB
     }
   }
   if (r.method === "POST") {
-    const encoding = r.headers["content-encoding"]
-    const compressed = encoding !== undefined && encoding !== "identity"
-    if (body._tag === "Invalid" && !compressed) out.push(body.breach)
+    // `body` is what the proxy read: decompressed, or Unknown when it could not be.
+    if (body._tag === "Invalid") out.push(body.breach)
     else if (body._tag === "Object") {
       const breach = decodeBreach(op, body.value)
       if (breach !== undefined) out.push(breach)
