@@ -139,7 +139,9 @@ const parseJson = (text: string): Option.Option<unknown> => {
 /** Builds the target: rate limit, request budget, per-request timeout, throttling retries. */
 export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
+    // No span and no trace headers per request: the runner sends thousands of requests, and the
+    // target is judged on exactly the headers each case sets (the run itself is one span).
+    const client = HttpClient.withTracerPropagation(HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true), false)
     const counter = yield* Ref.make(0)
     const limiter =
       options.rateLimit === undefined
