@@ -106,6 +106,30 @@ export class RunError extends Schema.TaggedError<RunError>("@data-access/contrac
 
 const SHRINK_BUDGET = 60
 
+/**
+ * An arbitrary whose shrink candidates stop coming once `spent()` says so. fast-check walks every
+ * candidate of a value until one fails; a property that passes them all once the request budget
+ * is spent would still have each candidate generated (for a request with many fields, hundreds of
+ * them, each deriving its mutations): the walk ends with the budget instead.
+ */
+class ShrinkBudgeted<T> extends fc.Arbitrary<T> {
+  constructor(
+    readonly inner: fc.Arbitrary<T>,
+    readonly spent: () => boolean
+  ) {
+    super()
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.inner.generate(mrng, biasFactor)
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value)
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.spent() ? fc.Stream.nil() : this.inner.shrink(value, context).takeWhile(() => !this.spent())
+  }
+}
+
 /** Existing objects an update operation may change (each put back afterwards). */
 const UPDATE_TARGETS = 5
 
@@ -430,10 +454,11 @@ const runSuite = (
       if (cases._tag === "Property" && replayPath === undefined && !stopped()) {
         let evals = 0
         const { rule, cause } = failure.outcome
+        const spent = () => evals >= limits.shrinkBudget || stopped()
         const details = yield* Effect.promise(() =>
           fc.check(
-            fc.asyncProperty(cases.arbitrary, async (a) => {
-              if (evals >= limits.shrinkBudget || stopped()) return true
+            fc.asyncProperty(new ShrinkBudgeted(cases.arbitrary, spent), async (a) => {
+              if (spent()) return true
               evals++
               const r = await runEither(a)
               if (Either.isLeft(r)) return true
