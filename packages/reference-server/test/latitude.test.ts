@@ -298,12 +298,19 @@ const cases: { readonly [N in Latitude.LatitudeName]: Case } = {
           yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "deflate" }, raw: Zlib.deflateSync(JSON.stringify({ id })) }),
           yield* rpc(s, "GetResource", undefined, { headers: { "content-encoding": "br" }, raw: Zlib.brotliCompressSync(JSON.stringify({ id })) })
         ]
-        return replies.map((r) => (r.status === 200 ? r.json.resource.id === id : seen(r)))
+        // A larger answer to a client that offers encodings (fetch decompresses it again).
+        const page = yield* rpc(s, "ListSatellites", { limit: 50 }, { headers: { "accept-encoding": "br, gzip" } })
+        const small = yield* rpc(s, "GetResource", { id }, { headers: { "accept-encoding": "gzip" } })
+        return [
+          ...replies.map((r) => (r.status === 200 ? r.json.resource.id === id : seen(r))),
+          `${page.headers.get("content-encoding") ?? "identity"} ${page.json.satellites.length}`,
+          small.headers.get("content-encoding") ?? "identity"
+        ]
       }),
-    byDefault: ["405 unimplemented", "405 unimplemented", "405 unimplemented", "501 unimplemented", "501 unimplemented", "501 unimplemented"],
-    switched: [true, true, "405 unimplemented", true, true, true],
+    byDefault: ["405 unimplemented", "405 unimplemented", "405 unimplemented", "501 unimplemented", "501 unimplemented", "501 unimplemented", "identity 50", "identity"],
+    switched: [true, true, "405 unimplemented", true, true, true, "br 50", "identity"],
     // empty-protocol-bodies: the 405 has no body
-    underAll: [true, true, "405 (empty body)", true, true, true]
+    underAll: [true, true, "405 (empty body)", true, true, true, "br 50", "identity"]
   }
 }
 

@@ -582,7 +582,7 @@ export const latitude = [
   row("lenient-deadline", "A deadline so short that the call finishes first", "answers deadline_exceeded once the deadline passes, even if the work is done", "answers normally when the work finished, checking the deadline only before it starts"),
   row("rate-limit-headers", "`X-Request-Id`, `X-Ratelimit-*` headers; rate limits", "sends `X-Request-Id`, no rate-limit headers", "sends `X-Ratelimit-Limit` / `-Remaining` / `-Reset`, no `X-Request-Id`"),
   row("empty-page-meta", "Empty page `listMetadata.after` / `before`", "leaves them out", "writes `\"\"`"),
-  row("connect-get", "`binary` Connect codec, Connect GET, compression", "answers 415 / 405", "serves Connect GET (`?encoding=json&message=...`) and compressed request bodies (gzip, deflate, br)")
+  row("connect-get", "`binary` Connect codec, Connect GET, compression", "answers 415 / 405", "serves Connect GET (`?encoding=json&message=...`) and compressed request bodies (gzip, deflate, br); compresses answers of 1 KiB or more for a client that offers an encoding")
 ] as const satisfies ReadonlyArray<Latitude>
 
 /**

@@ -448,12 +448,27 @@ const decompressed = (input: Input, encoding: Compression.Encoding): Input => {
   }
 }
 
+/** Answers from this size up are compressed for a client that offers an encoding, as Connect servers do. */
+const COMPRESS_FROM_BYTES = 1024
+
+/** connect-get: an answer of at least 1 KiB compressed with the first encoding the client offers (`Accept-Encoding`). */
+const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Output => {
+  const encoding = Compression.parseAcceptEncoding(acceptEncoding)[0]
+  if (out._tag !== "Response" || encoding === undefined || out.headers["content-encoding"] !== undefined) return out
+  const bytes = typeof out.body === "string" ? Buffer.from(out.body) : out.body
+  if (bytes.length < COMPRESS_FROM_BYTES) return out
+  const body = Compression.compress(bytes, encoding)
+  return { ...out, headers: { ...out.headers, "content-encoding": encoding }, body }
+}
+
 const connectGet =
   (handle: Handle): Handle =>
   (input) => {
     const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
     const encoding = Compression.parseContentEncoding(request.headers["content-encoding"])
-    return handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request)
+    return Effect.map(handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request), (out) =>
+      compressedAnswer(out, input.headers["accept-encoding"])
+    )
   }
 
 // ---------------------------------------------------------------------------------------------
