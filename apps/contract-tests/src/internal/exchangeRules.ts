@@ -13,7 +13,8 @@ import { secretsKept } from "./families/invalid.js"
 import { type Exchange, GUARANTEED_BODY_BYTES } from "./http.js"
 import * as Inspect from "./inspect.js"
 import { asRecord } from "./json.js"
-import { fail, type Outcome, pass } from "./outcome.js"
+import * as Oracles from "./oracles.js"
+import { fail, isNote, type Outcome, pass } from "./outcome.js"
 
 type Op = Operations.Operation
 
@@ -188,8 +189,8 @@ export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedB
   return out
 }
 
-/** The rules whose breaks the server-side checks of one exchange report. */
-export const serverRules: ReadonlyArray<ContractRules.RuleId> = [
+/** The rules whose breaks the server-side checks of one exchange report: the answer's own checks, then the oracles of the registry. */
+const answerRules: ReadonlyArray<ContractRules.RuleId> = [
   "errors.no-internal-for-client-faults",
   "wire.success",
   "errors.connect-body",
@@ -221,6 +222,18 @@ export const serverRules: ReadonlyArray<ContractRules.RuleId> = [
   "filter.unknown-key",
   "filter.group-not-empty"
 ]
+
+export const serverRules: ReadonlyArray<ContractRules.RuleId> = [...answerRules, ...Oracles.registryRules]
+
+/**
+ * The request in its canonical encoding (the request schema's own: int64 as strings, timestamps in
+ * `Z`), as the oracles compare it with the answer; `undefined` when it does not decode.
+ */
+const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknown> | undefined => {
+  const decoded = Schema.decodeUnknownEither(op.request)(body)
+  if (Either.isLeft(decoded)) return undefined
+  return asRecord(Either.getOrUndefined(Schema.encodeEither(op.request)(decoded.right)))
+}
 
 /** The answer to a request that breaks a must: never a success, and the protocol's own statuses. */
 const refused = (op: Op | undefined, r: SeenRequest, e: Exchange, breaches: ReadonlyArray<Breach>): ReadonlyArray<Outcome> => {
@@ -283,6 +296,11 @@ export const serverOutcomes = (
     if (op !== undefined) add(Inspect.responseSchema(op, e))
     add(Inspect.timestamps(e, skewMillis))
     if (body._tag === "Object") add(secretsKept(body.value, e))
+    // A success to a request that breaks no must: every oracle of one exchange judges it.
+    const sent = op !== undefined && body._tag === "Object" && breaches.every((b) => b.latitude !== undefined) ? canonical(op, body.value) : undefined
+    if (op !== undefined && sent !== undefined && Inspect.statusOf(e) === 200) {
+      for (const oracle of Oracles.registry) for (const v of oracle.judge(op, sent, e)) if (!isNote(v)) out.push(v)
+    }
   }
   out.push(...refused(op, r, e, breaches))
   return out

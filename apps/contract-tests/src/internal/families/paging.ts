@@ -7,7 +7,8 @@ import * as fc from "effect/FastCheck"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { compareItems, everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
+import { orderFailure, outOfOrder, pageRules } from "../oracles.js"
+import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -39,14 +40,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (w.error !== undefined) return []
         const out: Array<Outcome> = []
         w.pages.forEach((p, i) => {
-          const count = typeof p.meta.count === "number" ? p.meta.count : 0
-          if (count !== p.items.length) out.push(fail("lists.count", "count differs from items", `listMetadata.count is ${count} but the page has ${p.items.length} items`, p.exchange, `listMetadata.count = ${count}`))
-          if (p.items.length > limit) out.push(fail("lists.limit-respected", "more items than limit", `a page has ${p.items.length} items, more than limit ${limit}`, p.exchange))
-          const first = p.items[0]?.id ?? ""
-          const last = p.items[p.items.length - 1]?.id ?? ""
-          if ((p.meta.after ?? "") !== last || (p.meta.before ?? "") !== first) {
-            out.push(fail("lists.after-before", "after/before", `listMetadata.after/before are ${JSON.stringify(p.meta.after ?? "")}/${JSON.stringify(p.meta.before ?? "")}, expected the ids of the last/first item ${JSON.stringify(last)}/${JSON.stringify(first)}`, p.exchange))
-          }
+          out.push(...pageRules(limit, p, p.exchange))
           // A cursor is set only when more items follow: the page it leads to is not empty.
           const next = w.pages[i + 1]
           if (next !== undefined && next.items.length === 0 && typeof p.meta.nextCursor === "string" && p.meta.nextCursor !== "") {
@@ -76,13 +70,9 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
           if (missing.length > 0) out.push(fail("lists.walk-complete", "walk misses items", `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`, lastExchange))
           if (extra.length > 0) out.push(fail("lists.walk-once", "walk returns unknown items", `walking the pages returned ${extra.length} items a single read does not have`, lastExchange))
         }
-        const sign = order === "desc" ? -1 : 1
-        for (let i = 1; i < w.items.length; i++) {
-          if (sign * compareItems(w.items[i - 1]!, w.items[i]!) > 0) {
-            out.push(fail("lists.order", `order ${order ?? "default"} not respected`, `items ${String(w.items[i - 1]!.id)} and ${String(w.items[i]!.id)} are not in ${order ?? "asc (default)"} order of createdAt then id`, w.pages.find((p) => p.items.includes(w.items[i]!))?.exchange))
-            break
-          }
-        }
+        // Across the whole walk, not only within a page.
+        const pair = outOfOrder(w.items, order)
+        if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
         return out.length === 0 ? [pass("paging")] : out
       })
   }

@@ -7,11 +7,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
+import { type ContractRules, Filter } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, fullObject, type Op, skipped, type Suite } from "../context.js"
+import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import * as Inspect from "../inspect.js"
 import { snakeToCamel } from "../json.js"
+import { evaluate, nonMatching, readings, type Row, rowOf, textOf, UNDECIDED_KEYS } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
@@ -46,83 +47,10 @@ const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<
   return [...out]
 }
 
-/** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */
-const UNDECIDED_KEYS = new Set(["type"])
-
-type Row = { readonly raw: Record<string, unknown>; readonly full: Record<string, unknown> }
 type Kind = "string" | "boolean" | "time"
 
-const valueOf = (row: Row, key: string): unknown => row.full[snakeToCamel(key)]
-
-/** A field's text for search and filters: strings as they are, booleans and numbers as JSON text. */
-const textOf = (row: Row, key: string): string => {
-  const v = valueOf(row, key)
-  return typeof v === "string" ? v : typeof v === "boolean" || typeof v === "number" ? String(v) : ""
-}
-
 const kindOf = (rows: ReadonlyArray<Row>, key: string): Kind =>
-  /_at$/.test(key) ? "time" : rows.some((r) => typeof valueOf(r, key) === "boolean") ? "boolean" : "string"
-
-/** One reading of the filter: the case of string operators, and whether time keys compare as instants or text. */
-interface Reading {
-  readonly caseInsensitive: boolean
-  readonly timeEqualsAsText: boolean
-}
-
-const readings: ReadonlyArray<Reading> = [
-  { caseInsensitive: false, timeEqualsAsText: false },
-  { caseInsensitive: true, timeEqualsAsText: false },
-  { caseInsensitive: false, timeEqualsAsText: true },
-  { caseInsensitive: true, timeEqualsAsText: true }
-]
-
-const instant = (s: string) => {
-  const t = Timestamp.parse(s)
-  return t instanceof Timestamp.Timestamp ? t : undefined
-}
-
-/** The runner's own evaluation of a filter under one reading (decisions.md section 3). */
-export const evaluate = (filter: Filter.Filter<string>, get: (key: string) => string, reading: Reading): boolean => {
-  if (Filter.isEmpty(filter)) return true
-  if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => evaluate(f, get, reading))
-    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-  }
-  const { key, operator } = filter.field!
-  const raw = get(key)
-  const rawExpected = filter.field!.value?.value ?? ""
-  const fold = (s: string) => (reading.caseInsensitive ? s.toLowerCase() : s)
-  const actual = fold(raw)
-  const expected = fold(rawExpected)
-  const time = /_at$/.test(key) ? [instant(raw), instant(rawExpected)] : undefined
-  const compare = (): number => {
-    if (time !== undefined && time[0] !== undefined && time[1] !== undefined) return Timestamp.Order(time[0], time[1])
-    return actual < expected ? -1 : actual > expected ? 1 : 0
-  }
-  const equal = () => (time !== undefined && !reading.timeEqualsAsText && time[0] && time[1] ? Timestamp.Order(time[0], time[1]) === 0 : actual === expected)
-  switch (operator) {
-    case "equals":
-      return equal()
-    case "not_equals":
-      return !equal()
-    case "contains":
-      return actual.includes(expected)
-    case "not_contains":
-      return !actual.includes(expected)
-    case "empty":
-      return raw === ""
-    case "not_empty":
-      return raw !== ""
-    case "starts_with":
-      return actual.startsWith(expected)
-    case "ends_with":
-      return actual.endsWith(expected)
-    case "lower_than":
-      return compare() < 0
-    case "greater_than":
-      return compare() > 0
-  }
-}
+  /_at$/.test(key) ? "time" : rows.some((r) => typeof r.full[snakeToCamel(key)] === "boolean") ? "boolean" : "string"
 
 const OPERATORS: Record<Kind, ReadonlyArray<Filter.Operator>> = {
   string: Filter.Operator.literals,
@@ -190,7 +118,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         const base = requiredRefs(op, ctx.pools, c.ref)!
         const all = yield* reference(base)
         if (all.error !== undefined || !all.ended) return []
-        const toRow = (raw: Record<string, unknown>): Row => ({ raw, full: fullObject(op.object, raw) ?? raw })
+        const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
         const rows = all.items.map(toRow)
         const sampleAt = (i: number) => (rows.length === 0 ? undefined : rows[i % rows.length])
         const sample = sampleAt(c.item)
@@ -202,9 +130,9 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           return c.upper ? piece.toUpperCase() : piece
         }
         let body: Body
-        // An item certainly matches (under every reading) / may match (under some reading).
+        // An item certainly matches (under every reading); returned items are judged by the
+        // shared oracle (some reading selects them).
         let certain: (row: Row) => boolean
-        let possible: (row: Row) => boolean
         let described: string
         let rule: ContractRules.RuleId = "search.match"
         // The rule a missing item points to more closely than "no match".
@@ -216,14 +144,12 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           const explicit = searchFields.length > 0 && !(c.upper && fields[0] === "name" && c.start % 2 === 0)
           body = { ...base, limit: 500, search: term, ...(explicit ? { searchFields: fields } : {}) }
           certain = (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
-          possible = certain
           described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
           missRule = term !== term.toLowerCase() ? "search.case-insensitive" : fields[0] !== "name" ? "search.fields" : "search.match"
         } else if (c.mode === "space") {
           const spaceId = sampleText("space_id")
           body = { ...base, limit: 500, ...(spaceId === "" ? {} : { spaceId }) }
           certain = (row) => spaceId === "" || textOf(row, "space_id") === spaceId
-          possible = certain
           described = `spaceId ${JSON.stringify(spaceId)}`
           rule = "lists.space-scope"
           missRule = rule
@@ -244,7 +170,6 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           const filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: c.group, filters: conditions } }) as Filter.Filter<string>
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
-          possible = (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
           rule = c.group === "or" && conditions.length > 1 ? "filter.group-operator" : "filter.match"
           missRule = rule
@@ -259,7 +184,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         // Returned items are judged by their own content. A matching item counts as missing only
         // when it matches in a second read of everything and the same request leaves it out again
         // (objects may change while the reads run, on a shared deployment as anywhere).
-        const wrong = w.items.filter((raw) => !possible(toRow(raw))).map((x) => String(x.id))
+        const wrong = nonMatching(op, body, w.items, lastExchange, c.mode)
         const got = new Set(w.items.map((x) => String(x.id)))
         let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
         if (missing.length > 0) {
@@ -272,7 +197,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           }
         }
         const out: Array<Outcome> = []
-        if (wrong.length > 0) out.push(fail(rule, `${c.mode} returns non-matching items`, `${described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, lastExchange))
+        if (wrong !== undefined) out.push(wrong)
         if (missing.length > 0) out.push(fail(missRule, `${c.mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
         return out.length === 0 ? [pass("search-filter")] : out
       })

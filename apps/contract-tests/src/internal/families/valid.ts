@@ -6,14 +6,12 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { secretFieldNames } from "../ast.js"
-import { type Body, type Context, type Family, fullObject, isWrite, objectOf, objectPropertyNames, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
+import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
+import { createEcho } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { asRecord, sameAsSent } from "../json.js"
-import { fail, note, type Outcome, pass, type Verdict } from "../outcome.js"
-import { requestPropertyNames } from "../pools.js"
+import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 
 const statusText = (e: Exchange) => Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
 const rejectedBy = (e: Exchange) => {
@@ -42,57 +40,6 @@ const labels: Partial<Record<ContractRules.RuleId, string>> = {
   "wire.unknown-fields-ignored": "unknown field",
   "wire.snake-case": "snake_case names",
   "wire.null-is-unset": "null for unset fields"
-}
-
-/** create-echo: sent fields read back unchanged, the linked group named; a secret returned is a note. */
-export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdict> => {
-  const r = Option.getOrUndefined(e.response)
-  if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return []
-  const raw = objectOf(op, r.json.value)
-  const full = fullObject(op.object, raw)
-  if (full === undefined) return []
-  const props = objectPropertyNames(op)
-  const known = new Set(requestPropertyNames(op))
-  const rawObj = asRecord(raw) ?? {}
-  const out: Array<Verdict> = []
-  // Secrets: returning one is a server's choice (decisions.md section 10), reported as a note.
-  const echoed: Array<string> = []
-  const findEchoes = (s: unknown, got: unknown, path: string): void => {
-    const so = asRecord(s)
-    const go = asRecord(got)
-    if (so === undefined || go === undefined) return
-    for (const [k, v] of Object.entries(so)) {
-      const at = path ? `${path}.${k}` : k
-      if (secretFieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v) echoed.push(at)
-      else findEchoes(v, go[k], at)
-    }
-  }
-  findEchoes(sent, rawObj, "")
-  if (echoed.length > 0) out.push(note("secret-returned", `the response returns the secret sent in ${echoed.join(", ")} (value not shown)`, e))
-  for (const [k, v] of Object.entries(sent)) {
-    if (!known.has(k) || v === null || v === undefined || secretFieldNames.has(k)) continue
-    if (props.has(k)) {
-      if (!sameAsSent(v, full[k], (key) => secretFieldNames.has(key))) {
-        return [...out, fail("echo.create", `${k} differs`, `sent ${k} ${show(v)}, the created object has ${show(full[k])}`, e, `${k} = ${show(full[k])}`)]
-      }
-      continue
-    }
-    const m = /^(.+)Id$/.exec(k)
-    if (m !== null && props.has(m[1]!) && asRecord(rawObj[m[1]!]) !== undefined) {
-      const got = asRecord(rawObj[m[1]!])!.id
-      if (got !== v) {
-        return [...out, fail("echo.create", `${k} differs`, `sent ${k} ${show(v)}, the created object's ${m[1]}.id is ${JSON.stringify(got)}`, e, `${m[1]}.id = ${JSON.stringify(got)}`)]
-      }
-    }
-  }
-  // The linked identity: a `group` link names its group (decisions.md section 6).
-  if (sent.identityType === "group" && typeof sent.identityId === "string" && props.has("group")) {
-    const group = asRecord(rawObj.group)
-    if (group?.id !== sent.identityId) {
-      return [...out, fail("echo.identity-group", "linked group not returned", `a link to group ${JSON.stringify(sent.identityId)} came back with group ${show(rawObj.group)}`, e, `group = ${show(rawObj.group)}`)]
-    }
-  }
-  return [...out, pass("create-echo")]
 }
 
 const validSuite = (op: Op, ctx: Context): Suite => {
