@@ -1,4 +1,4 @@
-/* global process, console, performance */
+/* global process, console, performance, fetch */
 // Benchmark: the default run (100 examples per operation plus the stateful, paging and search
 // checks) against the embedded reference server, as `contract-tests` with no flags runs it.
 // Prints wall time, requests, requests per second, the ratio to the 3 s goal, the same server's own
