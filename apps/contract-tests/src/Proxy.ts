@@ -194,10 +194,6 @@ const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undef
   return Either.getOrUndefined(Compression.decompress(bytes, encoding.encoding, limit))
 }
 
-/** Whether an answer is in the binary codec (to a binary request): a faithful choice whose body is not read. */
-const isBinaryAnswer = (headers: Readonly<Record<string, string>>): boolean =>
-  (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === Rules.PROTO_CONTENT_TYPE
-
 /** Values of secret fields in a JSON body (4 characters or more), to scrub from any text. */
 const secretValues = (body: unknown): ReadonlyArray<string> => {
   const out: Array<string> = []
@@ -326,7 +322,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       const sentBody = readable(sent.body, sent.headers["content-encoding"], limit)
       const r: Rules.SeenRequest = sentBody === sent.body ? sent : { ...sent, body: sentBody, bodyBytes: sentBody?.length ?? sent.bodyBytes }
       const answerBody = readable(job.body, job.headers["content-encoding"], limit)
-      const binary = Rules.isBinaryCodec(r) && isBinaryAnswer(job.headers)
+      // A binary answer to a binary request: a faithful choice whose body is not read.
+      const binary = Rules.isBinaryCodec(r) && Rules.isBinaryContentType(job.headers)
       const requestUnread = sent.body !== undefined && sent.body.length > 0 && sentBody === undefined
       const answerUnread = job.body !== undefined && answerBody === undefined
       if (requestUnread || answerUnread || binary) unchecked++

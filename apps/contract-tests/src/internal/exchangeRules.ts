@@ -50,13 +50,19 @@ export type ParsedBody =
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
-const contentTypeOf = (r: SeenRequest): string => (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+/** The media type of a `Content-Type` header, lower case, without its parameters. */
+const mediaType = (header: string | undefined): string => (header ?? "").split(";")[0]!.trim().toLowerCase()
+
+const contentTypeOf = (r: SeenRequest): string => mediaType(r.headers["content-type"])
 
 /** The binary codec's content type: a server may serve it or answer 415 (decisions.md section 10). */
-export const PROTO_CONTENT_TYPE = "application/proto"
+const PROTO_CONTENT_TYPE = "application/proto"
+
+/** Whether headers (a request's or an answer's) say the body is in the binary codec. */
+export const isBinaryContentType = (headers: Readonly<Record<string, string>>): boolean => mediaType(headers["content-type"]) === PROTO_CONTENT_TYPE
 
 /** Whether a request is in the binary codec, whose body the proxy does not read. */
-export const isBinaryCodec = (r: SeenRequest): boolean => r.method === "POST" && contentTypeOf(r) === PROTO_CONTENT_TYPE
+export const isBinaryCodec = (r: SeenRequest): boolean => r.method === "POST" && isBinaryContentType(r.headers)
 
 export const parseBody = (r: SeenRequest): ParsedBody => {
   if (r.body === undefined || isBinaryCodec(r)) return { _tag: "Unknown" }
@@ -92,10 +98,16 @@ const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): ContractRules.Rule
   return "fields.json-type"
 }
 
+/** Bodies that decoded, and what they decoded to: the oracles reuse it (decoding is a proxy's largest cost). */
+const decodedBodies = new WeakMap<Record<string, unknown>, unknown>()
+
 /** The request schema's first issue, as a breach; `undefined` when the body decodes. */
 export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | undefined => {
   const decoded = Schema.decodeUnknownEither(op.request, { errors: "all" })(body)
-  if (Either.isRight(decoded)) return undefined
+  if (Either.isRight(decoded)) {
+    decodedBodies.set(body, decoded.right)
+    return undefined
+  }
   const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
   // A message the schema wrote (a range, a one-of, a filter rule) says more than the members of a
   // union that did not match (`Expected null`, `is missing`).
@@ -230,7 +242,7 @@ export const serverRules: ReadonlyArray<ContractRules.RuleId> = [...answerRules,
  * `Z`), as the oracles compare it with the answer; `undefined` when it does not decode.
  */
 const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknown> | undefined => {
-  const decoded = Schema.decodeUnknownEither(op.request)(body)
+  const decoded = decodedBodies.has(body) ? Either.right(decodedBodies.get(body)) : Schema.decodeUnknownEither(op.request)(body)
   if (Either.isLeft(decoded)) return undefined
   return asRecord(Either.getOrUndefined(Schema.encodeEither(op.request)(decoded.right)))
 }

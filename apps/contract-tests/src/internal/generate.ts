@@ -12,6 +12,7 @@ import { Filter, type Operations, ProtoJson } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import * as AST from "effect/SchemaAST"
 import { secretFieldNames } from "./ast.js"
+import { OPERATORS } from "./oracles.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 
 type Op = Operations.Operation
@@ -136,8 +137,6 @@ const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {
   return out
 }
 
-const TIME_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"]
-const BOOLEAN_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals"]
 const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12-31T23:59:59Z"] as const
 
 /**
@@ -158,7 +157,7 @@ const acceptedFilter = (filter: unknown, isBoolean: (key: string) => boolean, n:
   if (field === undefined || typeof field.key !== "string" || typeof field.operator !== "string") return undefined
   const key = field.key
   const kind = /_at$/.test(key) ? "time" : isBoolean(key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) ? "boolean" : "string"
-  const allowed = kind === "time" ? TIME_OPERATORS : kind === "boolean" ? BOOLEAN_OPERATORS : Filter.Operator.literals
+  const allowed = OPERATORS[kind]
   const operator = (allowed as ReadonlyArray<string>).includes(field.operator) ? (field.operator as Filter.Operator) : pick(allowed, n)
   if (Filter.valueless.has(operator)) return { field: { key, operator } }
   const sent = asRecordOf(field.value)?.value

@@ -161,8 +161,19 @@ export const evaluate = (filter: Filter.Filter<string>, get: (key: string) => st
 /** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */
 export const UNDECIDED_KEYS: ReadonlySet<string> = new Set(["type"])
 
-/** Operators of a time key whose outcome every reading decides (string operators on times depend on the server's text form). */
-const TIME_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"])
+/** The kind of a filter key's values: text, a timestamp (`*_at`), or a boolean. */
+export type KeyKind = "string" | "boolean" | "time"
+
+/**
+ * The operators whose outcome every reading decides, per kind of key: string operators on times
+ * depend on the server's text form of a timestamp, and booleans are only equal or not. Valid
+ * requests use only these; the oracles judge only filters made of them.
+ */
+export const OPERATORS: Record<KeyKind, ReadonlyArray<Filter.Operator>> = {
+  string: Filter.Operator.literals,
+  time: ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"],
+  boolean: ["equals", "not_equals"]
+}
 
 /**
  * Whether a filter stays where every faithful server's answer is decided by the readings: no key
@@ -174,7 +185,7 @@ const judgeable = (filter: Filter.Filter<string>): boolean => {
   const field = filter.field
   if (field === undefined || UNDECIDED_KEYS.has(field.key)) return false
   if (!/_at$/.test(field.key)) return true
-  if (!TIME_OPERATORS.has(field.operator)) return false
+  if (!OPERATORS.time.includes(field.operator)) return false
   return Filter.valueless.has(field.operator) || instant(field.value?.value ?? "") !== undefined
 }
 
@@ -202,10 +213,11 @@ export const selection = (sent: Body): { readonly rule: ContractRules.RuleId; re
   return tests.length === 0 ? undefined : { rule: tests[0]!.rule, described: tests.map((t) => t.described).join(" and "), matches: (row) => tests.every((t) => t.matches(row)) }
 }
 
+/** What a request selects (`selection`). */
+export type Selection = NonNullable<ReturnType<typeof selection>>
+
 /** The returned items that no allowed reading of the request selects: a failure of the selection's rule. */
-export const nonMatching = (op: Op, sent: Body, items: ReadonlyArray<Record<string, unknown>>, e: Exchange | undefined, mode = "selection"): Outcome | undefined => {
-  const s = selection(sent)
-  if (s === undefined) return undefined
+export const nonMatching = (op: Op, s: Selection, items: ReadonlyArray<Record<string, unknown>>, e: Exchange | undefined, mode = "selection"): Outcome | undefined => {
   const wrong = items.filter((raw) => !s.matches(rowOf(op, raw))).map((x) => String(x.id))
   return wrong.length === 0 ? undefined : fail(s.rule, `${mode} returns non-matching items`, `${s.described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, e)
 }
@@ -216,8 +228,9 @@ const matching: ExchangeOracle = {
   rules: ["search.match", "filter.match", "lists.space-scope"],
   judge: (op, sent, e) => {
     const json = successJson(e)
-    if (op.kind !== "list" || json === undefined || selection(sent) === undefined) return []
-    const wrong = nonMatching(op, sent, itemsOf(op, json), e)
+    const s = op.kind === "list" && json !== undefined ? selection(sent) : undefined
+    if (s === undefined) return []
+    const wrong = nonMatching(op, s, itemsOf(op, json), e)
     return wrong === undefined ? [pass("search-filter")] : [wrong]
   }
 }

@@ -12,7 +12,7 @@ import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import * as Inspect from "../inspect.js"
 import { snakeToCamel } from "../json.js"
-import { evaluate, nonMatching, readings, type Row, rowOf, textOf, UNDECIDED_KEYS } from "../oracles.js"
+import { evaluate, type KeyKind, nonMatching, OPERATORS, readings, type Row, rowOf, selection, textOf, UNDECIDED_KEYS } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
@@ -47,16 +47,8 @@ const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<
   return [...out]
 }
 
-type Kind = "string" | "boolean" | "time"
-
-const kindOf = (rows: ReadonlyArray<Row>, key: string): Kind =>
+const kindOf = (rows: ReadonlyArray<Row>, key: string): KeyKind =>
   /_at$/.test(key) ? "time" : rows.some((r) => typeof r.full[snakeToCamel(key)] === "boolean") ? "boolean" : "string"
-
-const OPERATORS: Record<Kind, ReadonlyArray<Filter.Operator>> = {
-  string: Filter.Operator.literals,
-  time: ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"],
-  boolean: ["equals", "not_equals"]
-}
 
 /** Operators that match the item their value comes from. */
 const SELECTING: ReadonlySet<Filter.Operator> = new Set(["equals", "contains", "starts_with", "ends_with"])
@@ -184,7 +176,8 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         // Returned items are judged by their own content. A matching item counts as missing only
         // when it matches in a second read of everything and the same request leaves it out again
         // (objects may change while the reads run, on a shared deployment as anywhere).
-        const wrong = nonMatching(op, body, w.items, lastExchange, c.mode)
+        const selected = selection(body)
+        const wrong = selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, c.mode)
         const got = new Set(w.items.map((x) => String(x.id)))
         let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
         if (missing.length > 0) {
