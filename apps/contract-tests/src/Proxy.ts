@@ -329,7 +329,9 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       if (requestUnread || answerUnread || binary) unchecked++
       const op = Rules.operationOf(r.path)
       const parsed = Rules.parseBody(r)
-      const breaches = Rules.clientBreaches(op, r, parsed, strict)
+      const breaches = Rules.clientBreaches(op, r, parsed)
+      // Forms only a lenient server accepts are the client's findings under --strict-client alone.
+      const reported = strict ? breaches : breaches.filter((b) => b.latitude === undefined)
       const bodyText = r.body === undefined || Rules.isBinaryCodec(r) ? undefined : decoder.decode(r.body)
       const secrets = [...(parsed._tag === "Object" ? secretValues(parsed.value) : []), ...keys]
       const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), s)
@@ -364,7 +366,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       }
       const name = op?.method ?? "_"
       const clientName = `${name} (client)`
-      for (const b of breaches) {
+      for (const b of reported) {
         const rule = ContractRules.get(b.rule)
         const latitude = b.latitude === undefined ? undefined : ContractRules.latitude.find((l) => l.name === b.latitude)
         record("client", clientName, {
@@ -377,7 +379,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
           detail: undefined
         }, e, scrub)
       }
-      if (breaches.length === 0) record("client", clientName, { check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined }, e, scrub)
+      if (reported.length === 0) record("client", clientName, { check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined }, e, scrub)
       // The answer's body is judged only when it was read whole and decoded, and is not binary.
       const complete = (answerBody !== undefined && !binary) || job.transportError !== undefined
       for (const o of Rules.serverOutcomes(op, r, e, parsed, breaches, skewMillis, complete)) record("server", name, o, e, scrub)

@@ -1,4 +1,5 @@
 import { DataAccessClient, Services } from "@data-access/client"
+import { ContractRules, type KnownIds } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import { ReferenceServer } from "@data-access/reference-server"
 import { NodeHttpClient } from "@effect/platform-node"
@@ -20,7 +21,7 @@ const KEY = ReferenceServer.DEFAULT_API_KEY
 
 interface Front {
   /** What the server does with an answer before sending it. */
-  readonly answer?: (answer: { status: number; headers: Record<string, string>; body: Uint8Array }, acceptEncoding: string | undefined) => { headers: Record<string, string>; body: Uint8Array }
+  readonly answer?: (answer: { status: number; headers: Record<string, string>; body: Uint8Array }, acceptEncoding: string | undefined) => { status?: number; headers: Record<string, string>; body: Uint8Array }
   /** Serve `application/proto` requests with 200 and these bytes (a binary-codec server). */
   readonly binary?: Uint8Array
 }
@@ -62,7 +63,7 @@ const frontServer = (front: Front) =>
             if (!["content-length", "connection", "keep-alive", "transfer-encoding", "date"].includes(k)) answer.headers[k] = v
           })
           const out = front.answer?.(answer, req.headers["accept-encoding"]) ?? answer
-          res.writeHead(answer.status, { ...out.headers, "content-length": String(out.body.length) })
+          res.writeHead(out.status ?? answer.status, { ...out.headers, "content-length": String(out.body.length) })
           res.end(out.body)
         })()
       })
@@ -199,4 +200,80 @@ describe("the proxy on real traffic", () => {
       expect((yield* wrong.findings).filter((f) => f.side === "server").map((f) => f.rule)).toContain("wire.success")
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
+
+  it.scoped("Connect GET: served by a server that supports it, refused with 405 by one that does not; both faithful, the client lenient only under --strict-client", () =>
+    Effect.gen(function* () {
+      const serving = yield* ReferenceServer.start({ latitude: ["connect-get"] })
+      const refusing = yield* ReferenceServer.start({})
+      const message = encodeURIComponent(JSON.stringify({ id: serving.knownIds.resources[0] }))
+      const path = `/core.v1.ResourceService/GetResource?encoding=json&message=${message}`
+      for (const [server, status] of [[serving, 200], [refusing, 405]] as const) {
+        for (const strictClient of [false, true]) {
+          const proxy = yield* Proxy.start({ target: server.url, strictClient })
+          const answer = yield* Effect.promise(async () => {
+            const res = await fetch(proxy.url + path, { headers: { "x-api-key": KEY, "accept-encoding": "gzip, deflate, br" } })
+            return { status: res.status, body: await res.text() }
+          })
+          expect(answer.status).toBe(status)
+          if (status === 200) expect(JSON.parse(answer.body).resource.id).toBe(serving.knownIds.resources[0])
+          const findings = yield* proxy.findings
+          expect(findings.filter((f) => f.side === "server").map(Report.findingText), `${status}`).toEqual([])
+          expect(findings.filter((f) => f.side === "client").map((f) => f.cause)).toEqual(strictClient ? ["lenient (connect-get): Connect GET"] : [])
+        }
+      }
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("deadline_exceeded (504) to a call with Connect-Timeout-Ms is faithful; to a call without a deadline it is a server error", () =>
+    Effect.gen(function* () {
+      const deadline = JSON.stringify({ code: "deadline_exceeded", message: "the deadline passed" })
+      const front = yield* frontServer({ answer: (a) => ({ status: 504, headers: { ...a.headers, "content-type": "application/json" }, body: new TextEncoder().encode(deadline) }) })
+      const proxy = yield* Proxy.start({ target: front.url })
+      const timed = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }), { "connect-timeout-ms": "1" })
+      expect([timed.status, timed.text]).toEqual([504, deadline])
+      expect(yield* serverFindings(proxy)).toEqual([])
+      yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }))
+      expect((yield* proxy.findings).map((f) => `${f.side} ${f.rule}`)).toEqual(["server errors.no-internal-for-client-faults"])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  describe("each latitude switch of the reference server, with a client's traffic through the proxy: zero server findings", () => {
+    /** A session of the typed client: lists, a stream, creates, an update, reads and a not_found. */
+    const session = (url: string, knownIds: KnownIds.KnownIds) =>
+      Effect.gen(function* () {
+        const satellites = yield* Services.SatelliteService
+        const connectors = yield* Services.ConnectorService
+        const resources = yield* Services.ResourceService
+        const permissions = yield* Services.PermissionsService
+        const page = yield* satellites.listSatellites({ limit: 5, order: "desc", search: "a" })
+        const first = page.satellites[0]!
+        yield* satellites.updateSatellite({ id: first.id, name: `${first.name}-renamed` })
+        const { connector } = yield* connectors.createConnector({ name: "proxy-latitude-connector" })
+        yield* connectors.createConnector({ name: "proxy-latitude-two", spaceId: connector.spaceId })
+        yield* permissions.createPermission({ name: "read", description: "reads", code: "perm.read", status: "draft" })
+        yield* resources.listNativeUsers({ limit: 3, resourceId: knownIds.resources[0]! })
+        yield* resources.getResource({ id: knownIds.resources[0]! })
+        yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
+      }).pipe(Effect.provide(DataAccessClient.layer({ baseUrl: url, apiKey: Redacted.make(KEY) }).pipe(Layer.provide(NodeHttpClient.layerUndici))))
+    for (const name of ContractRules.latitudeNames) {
+      it.scoped(name, () =>
+        Effect.gen(function* () {
+          const server = yield* ReferenceServer.start({ latitude: [name] })
+          const proxy = yield* Proxy.start({ target: server.url })
+          yield* session(proxy.url, server.knownIds)
+          const report = yield* proxy.report
+          expect(report.requests).toBeGreaterThanOrEqual(8)
+          expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+    it.scoped("all switches at once, with the contract tests' traffic: no server finding", () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ latitude: "all" })
+        const proxy = yield* Proxy.start({ target: server.url })
+        yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: server.knownIds, seed: 3, examples: 3, rateLimit: undefined, concurrency: 4, shrinkBudget: 0 })
+        expect(yield* serverFindings(proxy)).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    )
+  })
 })

@@ -639,3 +639,40 @@ export const notes = [
  * @category models
  */
 export type NoteId = (typeof notes)[number]["id"]
+
+/**
+ * The request fields whose format decisions.md section 10 lets a server validate or not (the
+ * "not shown" formats of its first row): a request with one of them may be refused by a faithful
+ * server whatever the value, so no single answer to it decides `fields.valid-accepted`.
+ *
+ * @since 0.3.0
+ * @category latitude
+ */
+export const formatFields: ReadonlySet<string> = new Set(["workerSchedule", "schedule", "key", "code", "workerCode", "apiUrl", "decryptorUri", "email"])
+
+/**
+ * The rules that no single exchange decides, each with what else it needs. Every other rule is
+ * decided by one request and its answer, so a judge of observed traffic (the conformance proxy)
+ * applies it; a test holds the two lists together.
+ *
+ * @since 0.3.0
+ * @category rules
+ */
+export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
+  "errors.unknown-id": "knowing that the id names nothing (a read of what exists)",
+  "errors.unknown-reference": "knowing that the referenced id names nothing",
+  "lists.unknown-cursor": "knowing that the server never gave the cursor",
+  "protocol.deadline": "the time the work takes without a deadline, to tell a late answer from a slow one",
+  "updates.partial": "the object before the update",
+  "updates.null-unchanged": "the object before the update",
+  "updates.stored": "a later read",
+  "updates.updated-at": "the object's `updatedAt` before the update",
+  "updates.apply": "a later read showing the change",
+  "lists.walk-once": "every page of the walk",
+  "lists.walk-complete": "every page of the walk and every item",
+  "lists.next-cursor": "the next page",
+  "search.case-insensitive": "every item, to see one left out",
+  "search.fields": "every item, to see one left out",
+  "filter.group-operator": "every item, to see one left out",
+  "reads.stable": "a second read"
+}

@@ -4,17 +4,14 @@
  * response inspection and the operation table; nothing here lists the operations.
  */
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type ContractRules, Operations, ProtoJson } from "@data-access/schema"
-import type { CheckId } from "../Checks.js"
-import { secretsKept } from "./families/invalid.js"
 import { type Exchange, GUARANTEED_BODY_BYTES } from "./http.js"
-import * as Inspect from "./inspect.js"
 import { asRecord } from "./json.js"
 import * as Oracles from "./oracles.js"
-import { fail, isNote, type Outcome, pass } from "./outcome.js"
+import type { Breach, RequestRule } from "./oracles.js"
+import { isNote, type Outcome } from "./outcome.js"
 
 type Op = Operations.Operation
 
@@ -33,18 +30,11 @@ export interface SeenRequest {
   readonly bodyBytes: number
 }
 
-/** A request rule the request breaks: the rule, a cause without values, a message. */
-export interface Breach {
-  readonly rule: ContractRules.RuleId
-  readonly cause: string
-  readonly message: string
-  /** A lenient-server form (`--strict-client`): the row of decisions.md section 10 it relies on. */
-  readonly latitude?: ContractRules.LatitudeName | undefined
-}
+export type { Breach } from "./oracles.js"
 
 /** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
 export type ParsedBody =
-  | { readonly _tag: "Object"; readonly value: Record<string, unknown> }
+  | { readonly _tag: "Object"; readonly value: Record<string, unknown>; readonly asSent: Record<string, unknown> }
   | { readonly _tag: "Invalid"; readonly breach: Breach }
   | { readonly _tag: "Unknown" }
 
@@ -81,11 +71,11 @@ export const parseBody = (r: SeenRequest): ParsedBody => {
     const what = normalized === undefined ? `nested deeper than ${ProtoJson.MAX_DEPTH} levels` : Array.isArray(value) ? "an array" : `a JSON ${value === null ? "null" : typeof value}`
     return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not a JSON object", message: `the request body is ${what}, not a JSON object` } }
   }
-  return { _tag: "Object", value: record }
+  return { _tag: "Object", value: record, asSent: value as Record<string, unknown> }
 }
 
 /** The request rule a decoding issue breaks, read from its path and message. */
-const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): ContractRules.RuleId => {
+const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): RequestRule => {
   const path = issue.path.map(String)
   const message = issue.message
   if (path.includes("filter")) return /at least one filter/.test(message) ? "filter.group-not-empty" : issue._tag === "Missing" ? "fields.required" : "filter.unknown-key"
@@ -168,8 +158,8 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
   return out
 }
 
-/** What a request breaks: must-level breaches, and with `strict` the lenient forms too. */
-export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedBody, strict: boolean): ReadonlyArray<Breach> => {
+/** What a request breaks: must-level breaches, then the forms only a lenient server accepts (`latitude` set). */
+export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedBody): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
   if (op === undefined) {
     out.push({ rule: "protocol.unknown-route", cause: "unknown route", message: "no operation of the interface has this path" })
@@ -197,45 +187,12 @@ export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedB
       if (breach !== undefined) out.push(breach)
     }
   }
-  if (strict) out.push(...lenientForms(op, r, body._tag === "Object" ? body.value : undefined))
+  out.push(...lenientForms(op, r, body._tag === "Object" ? body.value : undefined))
   return out
 }
 
-/** The rules whose breaks the server-side checks of one exchange report: the answer's own checks, then the oracles of the registry. */
-const answerRules: ReadonlyArray<ContractRules.RuleId> = [
-  "errors.no-internal-for-client-faults",
-  "wire.success",
-  "errors.connect-body",
-  "errors.status-agrees",
-  "errors.retry-after",
-  "secrets.not-in-errors",
-  "response.schema",
-  "response.field-types",
-  "timestamps.utc-z",
-  "timestamps.fraction-digits",
-  "int64.as-string",
-  "timestamps.past",
-  "timestamps.expires-future",
-  // a request that breaks one of these rules is not served
-  "protocol.unknown-route",
-  "protocol.method",
-  "protocol.content-type",
-  "protocol.version-header",
-  "auth.key-required",
-  "wire.empty-body",
-  "wire.json-object-body",
-  "fields.required",
-  "fields.min-length",
-  "fields.enum",
-  "fields.json-type",
-  "fields.one-of",
-  "fields.connector-name",
-  "lists.limit-range",
-  "filter.unknown-key",
-  "filter.group-not-empty"
-]
-
-export const serverRules: ReadonlyArray<ContractRules.RuleId> = [...answerRules, ...Oracles.registryRules]
+/** The rules the server-side checks of one exchange judge: every oracle of the registry. */
+export const serverRules: ReadonlyArray<ContractRules.RuleId> = Oracles.registryRules
 
 /**
  * The request in its canonical encoding (the request schema's own: int64 as strings, timestamps in
@@ -247,40 +204,6 @@ const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknow
   return asRecord(Either.getOrUndefined(Schema.encodeEither(op.request)(decoded.right)))
 }
 
-/** The answer to a request that breaks a must: never a success, and the protocol's own statuses. */
-const refused = (op: Op | undefined, r: SeenRequest, e: Exchange, breaches: ReadonlyArray<Breach>): ReadonlyArray<Outcome> => {
-  const response = Option.getOrUndefined(e.response)
-  const musts = breaches.filter((b) => b.latitude === undefined)
-  if (response === undefined || musts.length === 0) return []
-  const first = musts[0]!
-  const got = `${Inspect.summary(e)}`
-  const code = Inspect.codeOf(e)
-  const check: CheckId = "invalid-rejected"
-  // Without a key, a server may check the key first (401) whatever else the request breaks.
-  if (!r.keyPresent && response.status === 401 && code === "unauthenticated") return [pass("auth")]
-  if (op === undefined) {
-    // An unknown route is 404 with the code unimplemented (an empty body is no Connect error: error-shape says so).
-    if (response.status === 404 && (code === "unimplemented" || code === undefined)) return [pass("protocol")]
-    return [fail("protocol.unknown-route", `unknown route: got ${got}`, `an unknown route got ${got}, expected 404 unimplemented`, e, Inspect.excerpt(response, 300))]
-  }
-  if (first.rule === "protocol.method") {
-    if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol")]
-    return [fail("protocol.method", `${first.cause}: got ${got}`, `${first.message} got ${got}, expected 405 with Allow: POST`, e, Inspect.excerpt(response, 300))]
-  }
-  if (first.rule === "protocol.content-type") {
-    if (response.status === 415) return [pass("protocol")]
-    return [fail("protocol.content-type", `content type: got ${got}`, `${first.message} got ${got}, expected 415`, e, Inspect.excerpt(response, 300))]
-  }
-  if (response.status === 200) {
-    return [fail(first.rule, `${first.cause}: got 200`, `a request that breaks ${first.rule} (${first.message}) was served with 200, expected an error`, e, Inspect.excerpt(response, 300))]
-  }
-  return [pass(check)]
-}
-
-/**
- * The server's side of an exchange: the answer's shape, schema, codes, timestamps and secrets,
- * and that a request breaking a must was not served.
- */
 /**
  * Whether the request uses a form a server may leave unimplemented (decisions.md section 10:
  * compression, Connect GET), so that 501 unimplemented is a faithful answer.
@@ -290,6 +213,10 @@ const optionalForm = (r: SeenRequest): boolean => {
   return (encoding !== undefined && encoding !== "identity") || isConnectGet(r)
 }
 
+/**
+ * The server's side of an exchange: every oracle of the registry on it. `breaches` are the
+ * request's, with its lenient forms (whatever `--strict-client` says: the oracles need them).
+ */
 export const serverOutcomes = (
   op: Op | undefined,
   r: SeenRequest,
@@ -299,23 +226,10 @@ export const serverOutcomes = (
   skewMillis: number,
   complete: boolean
 ): ReadonlyArray<Outcome> => {
-  const unimplemented = optionalForm(r) && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
-  const out: Array<Outcome> = [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e)]
-  if (complete) {
-    const add = (o: Outcome | undefined) => o !== undefined && out.push(o)
-    add(Inspect.successShape(e))
-    add(Inspect.errorShape(e))
-    if (op !== undefined) add(Inspect.responseSchema(op, e))
-    add(Inspect.timestamps(e, skewMillis))
-    if (body._tag === "Object") add(secretsKept(body.value, e))
-    // A success to a request that breaks no must: every oracle of one exchange judges it.
-    const sent = op !== undefined && body._tag === "Object" && breaches.every((b) => b.latitude !== undefined) ? canonical(op, body.value) : undefined
-    if (op !== undefined && sent !== undefined && Inspect.statusOf(e) === 200) {
-      for (const oracle of Oracles.registry) for (const v of oracle.judge(op, sent, e)) if (!isNote(v)) out.push(v)
-    }
-  }
-  out.push(...refused(op, r, e, breaches))
-  return out
+  const object = body._tag === "Object" ? body.value : undefined
+  const sent = op !== undefined && object !== undefined && breaches.every((b) => b.latitude !== undefined) ? canonical(op, object) : undefined
+  const view: Oracles.View = { op, exchange: e, body: body._tag === "Object" ? body.asSent : undefined, sent, breaches, headers: r.headers, keyPresent: r.keyPresent, optionalForm: optionalForm(r), complete, skewMillis }
+  return Oracles.judgeAll(view).filter((v): v is Outcome => !isNote(v))
 }
 
 /** The operation a path names. */

@@ -8,14 +8,17 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Filter, type Operations, ProtoJson } from "@data-access/schema"
+import { Filter, type Operations } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import * as AST from "effect/SchemaAST"
 import { secretFieldNames } from "./ast.js"
 import { OPERATORS } from "./oracles.js"
+import { alwaysSentEnums, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 
 type Op = Operations.Operation
+
+export { alwaysSentEnums, hasSnakeCase, hasUnknownFields, normalizeKeys, plainForm, sameBody } from "./requestShape.js"
 type Body = Record<string, unknown>
 
 /** Generated cases, or why they cannot be made. */
@@ -71,36 +74,9 @@ const withNulls = (body: Body, props: ReadonlyArray<string>): Body => {
   return out
 }
 
-/** The lowerCamelCase form of a request, as a server reads it. */
-export const normalizeKeys = (b: unknown): unknown => ProtoJson.normalizeKeys(b)
 
 const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
 
-/** The string literals of an optional enum field with no empty value (`status`, `identityType`...). */
-const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
-  const flatten = (a: AST.AST): ReadonlyArray<AST.AST> => (a._tag === "Union" ? a.types.flatMap(flatten) : [a])
-  const members = flatten(ast)
-  const literals = members.filter((m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword")
-  if (literals.length === 0 || !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")) return undefined
-  const values = literals.map((m) => (m as AST.Literal).literal as string)
-  return values.includes("") ? undefined : values
-}
-
-/**
- * Request enums with no empty value: a faithful server may reject them when absent or apply a
- * default (decisions.md section 10), so requests expected to be accepted always send them.
- */
-export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const ast = Schema.encodedSchema(op.request).ast
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  const out = new Map<string, ReadonlyArray<string>>()
-  if (tl._tag !== "TypeLiteral") return out
-  for (const p of tl.propertySignatures) {
-    const values = p.isOptional ? enumLiterals(p.type) : undefined
-    if (values !== undefined) out.set(String(p.name), values)
-  }
-  return out
-}
 
 /** Values of the formats a server may validate (decisions.md section 7), for fields sent with any string. */
 const seenFormats: Readonly<Record<string, string>> = {
@@ -314,21 +290,3 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
 /** Whether the request schema accepts a body. */
 export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))
 
-/** The same request in its plain form: lowerCamelCase names, no unknown field, no `null`. */
-export const plainForm = (op: Op, body: Body): Body => {
-  const props = new Set(requestPropertyNames(op))
-  const normalized = (normalizeKeys(body) ?? {}) as Body
-  return Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
-}
-
-/** Whether two bodies are the same JSON. */
-export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
-
-/** Whether a body has a field the operation does not know (in either spelling). */
-export const hasUnknownFields = (op: Op, body: Body): boolean => {
-  const props = new Set(requestPropertyNames(op))
-  return Object.keys((normalizeKeys(body) ?? {}) as Body).some((k) => !props.has(k))
-}
-
-/** Whether a body spells a field name in snake_case. */
-export const hasSnakeCase = (body: Body): boolean => Object.keys(body).some((k) => k.includes("_"))

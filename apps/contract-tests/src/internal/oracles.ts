@@ -1,28 +1,74 @@
 /**
- * The oracles one exchange decides once its answer is a success: a function of the operation, the
- * request as sent (lowerCamelCase, unknown fields and `null`s included) and the exchange, apart
- * from how cases are made. The runner's families call them on the exchanges they make; the
- * conformance proxy applies every oracle of `registry` to the traffic it relays.
+ * The oracles one exchange decides: each a function of the operation, the request as sent and its
+ * answer, apart from how cases are made. The runner's families call them on the exchanges they
+ * make; the conformance proxy applies every oracle of `registry` to the traffic it relays, so the
+ * rules the proxy judges are `registryRules`, derived, never listed by hand.
  */
 import * as Option from "effect/Option"
-import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
+import { ContractRules, Filter, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
 import { secretFieldNames } from "./ast.js"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
-import type { Exchange } from "./http.js"
+import { type Exchange, GUARANTEED_BODY_BYTES, requestBytesOf } from "./http.js"
+import * as Inspect from "./inspect.js"
 import { asRecord, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, note, type Outcome, pass, type Verdict } from "./outcome.js"
 import { requestPropertyNames } from "./pools.js"
+import * as Shape from "./requestShape.js"
 import { compareItems, itemsOf } from "./walk.js"
+
+/** A request rule a request breaks: the rule, a cause without values, a message. */
+export interface Breach {
+  readonly rule: ContractRules.RuleId
+  readonly cause: string
+  readonly message: string
+  /** A form only a lenient server accepts: the row of decisions.md section 10 it relies on. */
+  readonly latitude?: ContractRules.LatitudeName | undefined
+}
+
+/** One exchange as the oracles read it. */
+export interface View {
+  /** The operation its path names, `undefined` for an unknown route. */
+  readonly op: Op | undefined
+  readonly exchange: Exchange
+  /** The request body as sent, when it is a JSON object (keys as sent). */
+  readonly body: Body | undefined
+  /**
+   * The request in its canonical encoding (lowerCamelCase, int64 as strings, timestamps in `Z`)
+   * when it decodes and breaks no must; `undefined` otherwise.
+   */
+  readonly sent: Body | undefined
+  /** What the request breaks: musts, and forms only a lenient server accepts (`latitude` set). */
+  readonly breaches: ReadonlyArray<Breach>
+  /** The request's headers (names lower case), the key left out. */
+  readonly headers: Readonly<Record<string, string>>
+  /** Whether an `X-API-KEY` header with a value came. */
+  readonly keyPresent: boolean
+  /** Whether the request uses a form a server may leave unimplemented (compression, Connect GET). */
+  readonly optionalForm: boolean
+  /** Whether the answer was read to its end (a relayed answer over the checking limit is not). */
+  readonly complete: boolean
+  readonly skewMillis: number
+}
 
 /** An oracle of one exchange: the rules it judges and how. */
 export interface ExchangeOracle {
   readonly name: string
   readonly check: CheckId
   readonly rules: ReadonlyArray<ContractRules.RuleId>
-  /** Verdicts on a 200 answer to `sent`; none when the exchange is not its kind. */
-  readonly judge: (op: Op, sent: Body, e: Exchange) => ReadonlyArray<Verdict>
+  /** Verdicts on one exchange; none when the exchange is not its kind. */
+  readonly judge: (view: View) => ReadonlyArray<Verdict>
 }
+
+/** A success oracle: judges a 200 answer to a request that breaks no must. */
+const onSuccess = (name: string, check: CheckId, rules: ReadonlyArray<ContractRules.RuleId>, judge: (op: Op, sent: Body, e: Exchange) => ReadonlyArray<Verdict>): ExchangeOracle => ({
+  name,
+  check,
+  rules,
+  judge: (v) => (v.op !== undefined && v.sent !== undefined && v.complete && Inspect.statusOf(v.exchange) === 200 ? judge(v.op, v.sent, v.exchange) : [])
+})
+
+const defined = (...xs: ReadonlyArray<Outcome | undefined>): ReadonlyArray<Outcome> => xs.filter((o): o is Outcome => o !== undefined)
 
 /** The answer's JSON body when it is a 200 with one. */
 const successJson = (e: Exchange): unknown => {
@@ -64,11 +110,7 @@ export const outOfOrder = (items: ReadonlyArray<Record<string, unknown>>, order:
 export const orderFailure = (pair: readonly [Record<string, unknown>, Record<string, unknown>], order: unknown, e: Exchange | undefined): Outcome =>
   fail("lists.order", `order ${typeof order === "string" ? order : "default"} not respected`, `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc" : "asc (default)"} order of createdAt then id`, e)
 
-const page: ExchangeOracle = {
-  name: "page",
-  check: "paging",
-  rules: ["lists.count", "lists.limit-respected", "lists.after-before", "lists.order"],
-  judge: (op, sent, e) => {
+const page = onSuccess("page", "paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.order"], (op, sent, e) => {
     const json = successJson(e)
     if (op.kind !== "list" || json === undefined) return []
     const p = pageOf(op, json)
@@ -78,8 +120,7 @@ const page: ExchangeOracle = {
     const pair = cursor ? undefined : outOfOrder(p.items, sent.order)
     if (pair !== undefined) out.push(orderFailure(pair, sent.order, e))
     return out.length === 0 ? [pass("paging")] : out
-  }
-}
+})
 
 // ---------------------------------------------------------------------------------------------
 // search, filter, spaceId
@@ -222,18 +263,13 @@ export const nonMatching = (op: Op, s: Selection, items: ReadonlyArray<Record<st
   return wrong.length === 0 ? undefined : fail(s.rule, `${mode} returns non-matching items`, `${s.described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, e)
 }
 
-const matching: ExchangeOracle = {
-  name: "matching",
-  check: "search-filter",
-  rules: ["search.match", "filter.match", "lists.space-scope"],
-  judge: (op, sent, e) => {
+const matching = onSuccess("matching", "search-filter", ["search.match", "filter.match", "lists.space-scope"], (op, sent, e) => {
     const json = successJson(e)
     const s = op.kind === "list" && json !== undefined ? selection(sent) : undefined
     if (s === undefined) return []
     const wrong = nonMatching(op, s, itemsOf(op, json), e)
     return wrong === undefined ? [pass("search-filter")] : [wrong]
-  }
-}
+})
 
 /** create-echo: sent fields read back unchanged, the linked group named; a secret returned is a note. */
 export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdict> => {
@@ -286,15 +322,265 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   return [...out, pass("create-echo")]
 }
 
-const echo: ExchangeOracle = {
-  name: "create-echo",
-  check: "create-echo",
-  rules: ["echo.create", "echo.identity-group"],
-  judge: (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : [])
+const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.identity-group"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
+
+/**
+ * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent
+ * (an empty array when none has it).
+ */
+export const namedRead = (op: Op, sent: Body, e: Exchange): Outcome | undefined => {
+  const json = successJson(e)
+  if (op.kind !== "get" || json === undefined) return undefined
+  const got = objectOf(op, json)
+  if (typeof sent.id === "string") {
+    const id = asRecord(got)?.id
+    if (id === undefined) return undefined
+    return id === sent.id ? pass("stable-reads") : fail("reads.named-object", "another object", `a Get of ${JSON.stringify(sent.id)} returned the object ${JSON.stringify(id)}`, e, `id = ${JSON.stringify(id)}`)
+  }
+  if (typeof sent.keyId === "string" && Array.isArray(got)) {
+    const other = got.map(asRecord).find((k) => k !== undefined && typeof k.keyId === "string" && k.keyId !== sent.keyId)
+    return other === undefined ? pass("search-filter") : fail("keys.by-key-id", "a key with another keyId", `keyId ${JSON.stringify(sent.keyId)} returned a key whose keyId is ${JSON.stringify(other.keyId)}`, e, `keyId = ${JSON.stringify(other.keyId)}`)
+  }
+  return undefined
+}
+
+const named = onSuccess("named-read", "stable-reads", ["reads.named-object", "keys.by-key-id"], (op, sent, e) => defined(namedRead(op, sent, e)))
+
+// ---------------------------------------------------------------------------------------------
+// the answer on its own
+// ---------------------------------------------------------------------------------------------
+
+const noServerErrors: ExchangeOracle = {
+  name: "no-server-errors",
+  check: "no-server-errors",
+  rules: ["errors.no-internal-for-client-faults"],
+  judge: (v) => {
+    const status = Inspect.statusOf(v.exchange)
+    const code = Inspect.codeOf(v.exchange)
+    // A server may leave compression and Connect GET unimplemented: 501 unimplemented is its answer then.
+    if (v.optionalForm && status === 501 && code === "unimplemented") return [pass("no-server-errors")]
+    // A call whose Connect-Timeout-Ms deadline passed answers deadline_exceeded (decisions.md section 2).
+    if (v.headers["connect-timeout-ms"] !== undefined && status === 504 && code === "deadline_exceeded") return [pass("no-server-errors")]
+    return [Inspect.noServerErrors(v.exchange)]
+  }
+}
+
+/** An oracle of the answer alone, judged once the answer was read to its end. */
+const onAnswer = (name: string, check: CheckId, rules: ReadonlyArray<ContractRules.RuleId>, judge: (v: View) => ReadonlyArray<Outcome>): ExchangeOracle => ({
+  name,
+  check,
+  rules,
+  judge: (v) => (v.complete ? judge(v) : [])
+})
+
+const successShape = onAnswer("success-shape", "success-shape", ["wire.success"], (v) => defined(Inspect.successShape(v.exchange)))
+const errorShape = onAnswer("error-shape", "error-shape", ["errors.connect-body", "errors.status-agrees", "errors.retry-after"], (v) => defined(Inspect.errorShape(v.exchange)))
+const responseSchema = onAnswer(
+  "response-schema",
+  "response-schema",
+  ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"],
+  (v) => (v.op === undefined ? [] : defined(Inspect.responseSchema(v.op, v.exchange)))
+)
+const timestamps = onAnswer("timestamps", "timestamps", ["timestamps.past", "timestamps.expires-future"], (v) => defined(Inspect.timestamps(v.exchange, v.skewMillis)))
+
+/** Values of secret fields in a request body (at least 6 characters), in either spelling of their names. */
+export const secretValues = (body: unknown): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const go = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(go)
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (secretFieldNames.has(snakeToCamel(k)) && typeof x === "string" && x.length >= 6) out.push(x)
+        else go(x)
+      }
+    }
+  }
+  go(body)
+  return out
+}
+
+/** secrets: an error answer to a request with secrets carries none of them. */
+export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  const secrets = secretValues(body)
+  if (r === undefined || r.status === 200 || secrets.length === 0) return undefined
+  const leaked = secrets.some((s) => r.text.includes(s) || r.text.includes(JSON.stringify(s).slice(1, -1)))
+  return leaked
+    ? fail("secrets.not-in-errors", "secret in the error body", `the ${Inspect.summary(e)} answer quotes a secret field's value that the request sent (value not shown)`, { ...e, response: Option.some({ ...r, text: "[not shown: it holds a secret]", json: Option.none() }) })
+    : pass("secrets")
+}
+
+const secrets = onAnswer("secrets", "secrets", ["secrets.not-in-errors"], (v) => (v.body === undefined ? [] : defined(secretsKept(v.body, v.exchange))))
+
+// ---------------------------------------------------------------------------------------------
+// requests that must be refused, and requests that must be served
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The rules a request can break on its own (the proxy's client side): a request that breaks one
+ * is never served.
+ */
+export const requestRules = [
+  "protocol.unknown-route",
+  "protocol.method",
+  "protocol.content-type",
+  "protocol.version-header",
+  "auth.key-required",
+  "wire.empty-body",
+  "wire.json-object-body",
+  "fields.required",
+  "fields.min-length",
+  "fields.enum",
+  "fields.json-type",
+  "fields.one-of",
+  "fields.connector-name",
+  "lists.limit-range",
+  "filter.unknown-key",
+  "filter.group-not-empty"
+] as const satisfies ReadonlyArray<ContractRules.RuleId>
+
+/** A rule a request can break on its own. */
+export type RequestRule = (typeof requestRules)[number]
+
+/** The answer to a request that breaks a must: never a success, and the protocol's own statuses. */
+const refused: ExchangeOracle = {
+  name: "refused",
+  check: "invalid-rejected",
+  rules: requestRules,
+  judge: ({ breaches, exchange: e, keyPresent, op }) => {
+    const response = Option.getOrUndefined(e.response)
+    const musts = breaches.filter((b) => b.latitude === undefined)
+    if (response === undefined || musts.length === 0) return []
+    const first = musts[0]!
+    const got = Inspect.summary(e)
+    const code = Inspect.codeOf(e)
+    // Without a key, a server may check the key first (401) whatever else the request breaks.
+    if (!keyPresent && response.status === 401 && code === "unauthenticated") return [pass("auth")]
+    if (op === undefined) {
+      // An unknown route is 404 with the code unimplemented (an empty body is no Connect error: error-shape says so).
+      if (response.status === 404 && (code === "unimplemented" || code === undefined)) return [pass("protocol")]
+      return [fail("protocol.unknown-route", `unknown route: got ${got}`, `an unknown route got ${got}, expected 404 unimplemented`, e, Inspect.excerpt(response, 300))]
+    }
+    if (first.rule === "protocol.method") {
+      if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol")]
+      return [fail("protocol.method", `${first.cause}: got ${got}`, `${first.message} got ${got}, expected 405 with Allow: POST`, e, Inspect.excerpt(response, 300))]
+    }
+    if (first.rule === "protocol.content-type") {
+      if (response.status === 415) return [pass("protocol")]
+      return [fail("protocol.content-type", `content type: got ${got}`, `${first.message} got ${got}, expected 415`, e, Inspect.excerpt(response, 300))]
+    }
+    if (response.status === 200) {
+      return [fail(first.rule, `${first.cause}: got 200`, `a request that breaks ${first.rule} (${first.message}) was served with 200, expected an error`, e, Inspect.excerpt(response, 300))]
+    }
+    return [pass("invalid-rejected")]
+  }
+}
+
+/** A way of spelling a valid request that a server must read like its plain form, and the rule it tests. */
+export interface Spelling {
+  readonly rule: ContractRules.RuleId
+  readonly label: string
+  readonly has: (op: Op, body: Body) => boolean
+}
+
+/** The spellings of a valid request, in the order a refusal is put down to them. */
+export const spellings: ReadonlyArray<Spelling> = [
+  { rule: "wire.unknown-fields-ignored", label: "unknown field", has: Shape.hasUnknownFields },
+  { rule: "wire.snake-case", label: "snake_case names", has: (_, body) => Shape.hasSnakeCase(body) },
+  { rule: "wire.null-is-unset", label: "null for unset fields", has: (_, body) => Shape.hasNulls(body) }
+]
+
+/** The rule a refusal of a valid request in its plain form breaks: `limit` 500 has its own. */
+export const plainAcceptance = (body: Body): { readonly rule: ContractRules.RuleId; readonly label: string } =>
+  body.limit === 500 ? { rule: "lists.limit-accepted", label: "limit 500" } : { rule: "fields.valid-accepted", label: "valid request" }
+
+/** The rule a refusal of a valid request breaks, read from the request alone: its first spelling, else its plain form's. */
+export const acceptanceRule = (op: Op, body: Body): { readonly rule: ContractRules.RuleId; readonly label: string } =>
+  spellings.find((s) => s.has(op, body)) ?? plainAcceptance(body)
+
+/**
+ * Why a faithful server may refuse a request that breaks no must (decisions.md section 10), or
+ * `undefined` when every faithful server serves it: a form only a lenient server accepts, a cursor
+ * (bound to its request, or never given), an enum left out, a field whose format a server may
+ * validate, a filter outside what every reading decides.
+ */
+export const mayRefuse = (op: Op, body: Body, sent: Body, breaches: ReadonlyArray<Breach>, headers: Readonly<Record<string, string>>): string | undefined => {
+  if (breaches.length > 0) return breaches[0]!.cause
+  // Headers outside what clients send (decisions.md section 1): the documents do not say how they are answered.
+  const timeout = headers["connect-timeout-ms"]
+  if (timeout !== undefined && !/^\d{1,10}$/.test(timeout)) return "a malformed Connect-Timeout-Ms"
+  const version = headers["connect-protocol-version"]
+  if (version !== undefined && version !== "1") return "a Connect-Protocol-Version other than 1"
+  if (typeof sent.cursor === "string" && sent.cursor !== "") return "a cursor"
+  for (const name of Shape.alwaysSentEnums(op).keys()) if (sent[name] === undefined) return `${name} left out`
+  const format = (v: unknown, depth: number): string | undefined => {
+    if (depth > 16 || v === null || typeof v !== "object") return undefined
+    for (const [k, x] of Object.entries(v)) {
+      if (ContractRules.formatFields.has(snakeToCamel(k)) && typeof x === "string") return `${k}: a format a server may validate`
+      const inner = k === "filter" ? undefined : format(x, depth + 1)
+      if (inner !== undefined) return inner
+    }
+    return undefined
+  }
+  const formatted = format(body, 0)
+  if (formatted !== undefined) return formatted
+  const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
+  if (filter !== undefined && !judgeable(filter)) return "a filter some server may refuse"
+  return undefined
+}
+
+/**
+ * valid-accepted: a request that breaks no must and that every faithful server serves is not
+ * refused with invalid_argument. (The runner's valid requests are such by construction and judged
+ * more widely there: any refusal, told apart by a second request.)
+ */
+const validAccepted: ExchangeOracle = {
+  name: "valid-accepted",
+  check: "valid-accepted",
+  rules: ["fields.valid-accepted", "wire.unknown-fields-ignored", "wire.snake-case", "wire.null-is-unset", "lists.limit-accepted"],
+  judge: ({ body, breaches, exchange: e, headers, op, sent }) => {
+    if (op === undefined || body === undefined || sent === undefined) return []
+    const status = Inspect.statusOf(e)
+    if (status === 200) return [pass("valid-accepted")]
+    if (status !== 400 || Inspect.codeOf(e) !== "invalid_argument" || mayRefuse(op, body, sent, breaches, headers) !== undefined) return []
+    const { label, rule } = acceptanceRule(op, body)
+    return [fail(rule, `${label}: rejected with invalid_argument`, `a valid request (${label}) was rejected with invalid_argument`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) }))]
+  }
+}
+
+/** A body of at most 1 MiB is not refused for its size: resource_exhausted without `Retry-After` (a rate limit says when to retry). */
+const bodyLimit: ExchangeOracle = {
+  name: "body-limit",
+  check: "protocol",
+  rules: ["protocol.body-limit"],
+  judge: ({ exchange: e }) => {
+    const r = Option.getOrUndefined(e.response)
+    // A body not seen to its end is of unknown size.
+    const bodyBytes = requestBytesOf(e)
+    if (r === undefined || bodyBytes > GUARANTEED_BODY_BYTES || Inspect.codeOf(e) !== "resource_exhausted" || r.headers["retry-after"] !== undefined) return []
+    return [fail("protocol.body-limit", "refused for its size", `a ${bodyBytes}-byte body was refused with resource_exhausted and no Retry-After: a server serves bodies up to 1 MiB`, e, Inspect.excerpt(r, 300))]
+  }
 }
 
 /** Every oracle one exchange decides: the proxy applies them all. */
-export const registry: ReadonlyArray<ExchangeOracle> = [page, matching, echo]
+export const registry: ReadonlyArray<ExchangeOracle> = [
+  noServerErrors,
+  successShape,
+  errorShape,
+  responseSchema,
+  timestamps,
+  secrets,
+  refused,
+  validAccepted,
+  bodyLimit,
+  page,
+  matching,
+  echo,
+  named
+]
+
+/** Every oracle's verdicts on one exchange, notes included. */
+export const judgeAll = (view: View): ReadonlyArray<Verdict> => registry.flatMap((o) => o.judge(view))
 
 /** The rules the registry's oracles judge. */
 export const registryRules: ReadonlyArray<ContractRules.RuleId> = registry.flatMap((o) => o.rules)

@@ -5,11 +5,12 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, objectOf, type Op, send, skipped, type Suite } from "../context.js"
+import { type Body, type Context, type Family, type Op, send, skipped, type Suite } from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { asRecord, canonical, firstDifference } from "../json.js"
+import { namedRead } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["stable-reads", "search-filter"]
@@ -18,21 +19,6 @@ const okJson = (e: Exchange) => Option.getOrUndefined(Option.flatMap(e.response,
 
 /** Arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
 const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1)) : asRecord(v) ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)])) : v)
-
-/** What the Get names in its request and where the answer says it: `id` → the object's id; `keyId` → every item's keyId. */
-const named = (op: Op, body: Body, json: unknown, e: Exchange): Outcome | undefined => {
-  const got = objectOf(op, json)
-  if (typeof body.id === "string") {
-    const id = asRecord(got)?.id
-    if (id === undefined) return undefined
-    return id === body.id ? pass("stable-reads") : fail("reads.named-object", "another object", `a Get of ${JSON.stringify(body.id)} returned the object ${JSON.stringify(id)}`, e, `id = ${JSON.stringify(id)}`)
-  }
-  if (typeof body.keyId === "string" && Array.isArray(got)) {
-    const other = got.map(asRecord).find((k) => k !== undefined && typeof k.keyId === "string" && k.keyId !== body.keyId)
-    return other === undefined ? pass("search-filter") : fail("keys.by-key-id", "a key with another keyId", `keyId ${JSON.stringify(body.keyId)} returned a key whose keyId is ${JSON.stringify(other.keyId)}`, e, `keyId = ${JSON.stringify(other.keyId)}`)
-  }
-  return undefined
-}
 
 const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "get") return undefined
@@ -56,7 +42,7 @@ const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
           return []
         }
         const out: Array<Outcome> = []
-        const n = named(op, Gen.normalizeKeys(body) as Body, ja, a)
+        const n = namedRead(op, Gen.normalizeKeys(body) as Body, a)
         if (n !== undefined) out.push(n)
         const diff = firstDifference(sorted(ja), sorted(jb))
         out.push(diff === undefined ? pass("stable-reads") : fail("reads.stable", `differs at ${diff.replace(/\[\d+\]/g, "[]")}`, `the same Get twice gave different objects (first difference at ${diff})`, b, `at ${diff}`))

@@ -4,11 +4,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
-import { createEcho } from "../oracles.js"
+import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
@@ -26,21 +25,11 @@ const rejectedBy = (e: Exchange) => {
 const diagnose = (ctx: Context, op: Op, sent: Body) =>
   Effect.gen(function* () {
     const plain = Gen.plainForm(op, sent)
-    const limit500 = plain.limit === 500
-    if (Gen.sameBody(plain, sent)) return limit500 ? ("lists.limit-accepted" as const) : ("fields.valid-accepted" as const)
+    if (Gen.sameBody(plain, sent)) return plainAcceptance(plain)
     const e = yield* send(ctx, post(op.path, uniqueNames(op, plain)))
-    if (rejectedBy(e)) return limit500 ? ("lists.limit-accepted" as const) : ("fields.valid-accepted" as const)
-    if (Gen.hasUnknownFields(op, sent)) return "wire.unknown-fields-ignored" as const
-    if (Gen.hasSnakeCase(sent)) return "wire.snake-case" as const
-    return "wire.null-is-unset" as const
+    if (rejectedBy(e)) return plainAcceptance(plain)
+    return acceptanceRule(op, sent)
   })
-
-const labels: Partial<Record<ContractRules.RuleId, string>> = {
-  "lists.limit-accepted": "limit 500",
-  "wire.unknown-fields-ignored": "unknown field",
-  "wire.snake-case": "snake_case names",
-  "wire.null-is-unset": "null for unset fields"
-}
 
 const validSuite = (op: Op, ctx: Context): Suite => {
   const checks: Array<CheckId> = ["no-server-errors", "success-shape", "error-shape", "response-schema", "timestamps", "valid-accepted"]
@@ -63,8 +52,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
         const status = Inspect.statusOf(e)
         if (status === 200) out.push(pass("valid-accepted"))
         else if (rejectedBy(e)) {
-          const rule = yield* diagnose(ctx, op, body)
-          const label = labels[rule] ?? "valid request"
+          const { label, rule } = yield* diagnose(ctx, op, body)
           out.push(fail(rule, `${label}: rejected with ${statusText(e)}`, `a valid request (${label}) was rejected with ${statusText(e)}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
         }
         if (op.kind === "create") out.push(...createEcho(op, Gen.normalizeKeys(body) as Body, e))

@@ -1,0 +1,66 @@
+/**
+ * Facts about a request's shape that generation and the oracles both read: the enums a request
+ * always sends, its plain form, and whether it has unknown fields, snake_case names or `null`s.
+ */
+import * as Schema from "effect/Schema"
+import type * as AST from "effect/SchemaAST"
+import { type Operations, ProtoJson } from "@data-access/schema"
+import { requestPropertyNames } from "./pools.js"
+
+type Op = Operations.Operation
+type Body = Record<string, unknown>
+
+/** The lowerCamelCase form of a request, as a server reads it. */
+export const normalizeKeys = (b: unknown): unknown => ProtoJson.normalizeKeys(b)
+
+/** The string literals of an optional enum field with no empty value (`status`, `identityType`...). */
+const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
+  const flatten = (a: AST.AST): ReadonlyArray<AST.AST> => (a._tag === "Union" ? a.types.flatMap(flatten) : [a])
+  const members = flatten(ast)
+  const literals = members.filter((m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword")
+  if (literals.length === 0 || !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")) return undefined
+  const values = literals.map((m) => (m as AST.Literal).literal as string)
+  return values.includes("") ? undefined : values
+}
+
+/**
+ * Request enums with no empty value: a faithful server may reject them when absent or apply a
+ * default (decisions.md section 10), so requests expected to be accepted always send them.
+ */
+export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const ast = Schema.encodedSchema(op.request).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  const out = new Map<string, ReadonlyArray<string>>()
+  if (tl._tag !== "TypeLiteral") return out
+  for (const p of tl.propertySignatures) {
+    const values = p.isOptional ? enumLiterals(p.type) : undefined
+    if (values !== undefined) out.set(String(p.name), values)
+  }
+  return out
+}
+
+/** The same request in its plain form: lowerCamelCase names, no unknown field, no `null`. */
+export const plainForm = (op: Op, body: Body): Body => {
+  const props = new Set(requestPropertyNames(op))
+  const normalized = (normalizeKeys(body) ?? {}) as Body
+  return Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
+}
+
+/** Whether two bodies are the same JSON. */
+export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/** Whether a body has a field the operation does not know (in either spelling). */
+export const hasUnknownFields = (op: Op, body: Body): boolean => {
+  const props = new Set(requestPropertyNames(op))
+  return Object.keys((normalizeKeys(body) ?? {}) as Body).some((k) => !props.has(k))
+}
+
+/** Whether a body spells a field name in snake_case, at any depth. */
+export const hasSnakeCase = (body: Body): boolean => {
+  const go = (v: unknown, depth: number): boolean =>
+    depth <= 16 && v !== null && typeof v === "object" && (Array.isArray(v) ? v.some((x) => go(x, depth + 1)) : Object.entries(v).some(([k, x]) => k.includes("_") || go(x, depth + 1)))
+  return go(body, 0)
+}
+
+/** Whether a body sends `null` for a field (at the top level). */
+export const hasNulls = (body: Body): boolean => Object.values(body).some((v) => v === null)
