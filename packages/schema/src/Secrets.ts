@@ -122,7 +122,7 @@ const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string
  * @since 0.3.0
  * @category fields
  */
-export const isFieldName = (key: string): boolean => fieldNames.has(key) || fieldNames.has(camel(key))
+export const isFieldName = (key: string): boolean => fieldNames.has(key) || (key.includes("_") && fieldNames.has(camel(key)))
 
 /**
  * The values of the secret fields of a JSON value, at any depth: strings of at least `MIN_LENGTH`
