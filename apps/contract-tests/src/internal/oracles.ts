@@ -5,9 +5,8 @@
  * conformance proxy applies every oracle of `registry` to the traffic it relays.
  */
 import * as Option from "effect/Option"
-import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
+import { type ContractRules, Filter, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
-import { secretFieldNames } from "./ast.js"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
 import type { Exchange } from "./http.js"
 import { asRecord, sameAsSent, snakeToCamel } from "./json.js"
@@ -254,16 +253,16 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
     if (so === undefined || go === undefined) return
     for (const [k, v] of Object.entries(so)) {
       const at = path ? `${path}.${k}` : k
-      if (secretFieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v) echoed.push(at)
+      if (Secrets.fieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v) echoed.push(at)
       else findEchoes(v, go[k], at)
     }
   }
   findEchoes(sent, rawObj, "")
   if (echoed.length > 0) out.push(note("secret-returned", `the response returns the secret sent in ${echoed.join(", ")} (value not shown)`, e))
   for (const [k, v] of Object.entries(sent)) {
-    if (!known.has(k) || v === null || v === undefined || secretFieldNames.has(k)) continue
+    if (!known.has(k) || v === null || v === undefined || Secrets.fieldNames.has(k)) continue
     if (props.has(k)) {
-      if (!sameAsSent(v, full[k], (key) => secretFieldNames.has(key))) {
+      if (!sameAsSent(v, full[k], (key) => Secrets.fieldNames.has(key))) {
         return [...out, fail("echo.create", `${k} differs`, `sent ${k} ${show(v)}, the created object has ${show(full[k])}`, e, `${k} = ${show(full[k])}`)]
       }
       continue

@@ -6,10 +6,9 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import { type ContractRules, Filter } from "@data-access/schema"
+import { type ContractRules, Filter, Secrets } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import * as Mutations from "../../Mutations.js"
-import { secretFieldNames } from "../ast.js"
 import { type Body, type Context, type Family, isWrite, type Op, requiredFieldsOf, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
@@ -60,27 +59,10 @@ const fromMutation = (m: Mutations.Mutation): Invalid | undefined => {
   return rule === undefined ? undefined : { rule, label: m.rule, body: m.body }
 }
 
-/** Values of secret fields in a request body (at least 6 characters). */
-export const secretValues = (body: unknown): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  const go = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(go)
-    else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        const camel = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
-        if (secretFieldNames.has(camel) && typeof x === "string" && x.length >= 6) out.push(x)
-        else go(x)
-      }
-    }
-  }
-  go(body)
-  return out
-}
-
 /** secrets: an error answer to a request with secrets carries none of them. */
 export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
-  const secrets = secretValues(body)
+  const secrets = Secrets.values(body)
   if (r === undefined || r.status === 200 || secrets.length === 0) return undefined
   const leaked = secrets.some((s) => r.text.includes(s) || r.text.includes(JSON.stringify(s).slice(1, -1)))
   return leaked
