@@ -30,11 +30,10 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
-import { ContractRules, type KnownIds, Operations } from "@data-access/schema"
+import { ContractRules, type KnownIds, Operations, Secrets } from "@data-access/schema"
 import * as Checks from "./Checks.js"
 import * as Curl from "./Curl.js"
 import { type Exchange, makeTarget, post, type Target } from "./internal/http.js"
-import { secretFieldNames } from "./internal/ast.js"
 import * as Inspect from "./internal/inspect.js"
 import { isNote, type Note, type Outcome } from "./internal/outcome.js"
 import { fromKnownIds, type Pools, poolOfOperation, poolOfIdentifier, requestPropertyNames } from "./internal/pools.js"
@@ -150,7 +149,7 @@ const snapshot = (target: Target, op: Op, id: string) =>
     const valid = Schema.is(Schema.encodedSchema(op.request))
     const decodes = (b: unknown) => Option.isSome(Schema.decodeUnknownOption(op.request)(b))
     for (const k of requestPropertyNames(op)) {
-      if (k === "id" || !(k in full) || secretFieldNames.has(k)) continue
+      if (k === "id" || !(k in full) || Secrets.fieldNames.has(k)) continue
       const v = full[k]
       if (typeof v === "object" && v !== null) continue
       if (valid({ id, [k]: v }) && decodes({ id, [k]: v })) body[k] = v
@@ -177,11 +176,6 @@ const hashSeed = (text: string): number => {
 export const suiteSeed = (seed: number, family: string, method: string): number => hashSeed(`${seed}:${family}:${method}`)
 
 const newRunId = (): string => Math.random().toString(36).slice(2, 8).padEnd(6, "0")
-
-const scrubber = (apiKey: Redacted.Redacted<string>) => {
-  const key = Redacted.value(apiKey)
-  return (s: string): string => (key.length >= 4 ? s.split(key).join("[redacted]") : s)
-}
 
 interface Failure {
   readonly index: string
@@ -264,23 +258,6 @@ const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined, readP
     return { pools, notes }
   })
 
-/** Values of secret fields in a request body (at least 4 characters), to scrub from any text. */
-const secretValues = (body: string | undefined): ReadonlyArray<string> => {
-  if (body === undefined) return []
-  const out: Array<string> = []
-  const go = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(go)
-    else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (secretFieldNames.has(k) && typeof x === "string" && x.length >= 4) out.push(x)
-        else go(x)
-      }
-    }
-  }
-  go(Option.getOrUndefined(Option.liftThrowable(JSON.parse)(body)))
-  return out
-}
-
 const toFinding = (
   suite: Suite,
   failure: Failure,
@@ -292,8 +269,9 @@ const toFinding = (
 ): Report.Finding => {
   const o = failure.outcome
   const e: Exchange | undefined = o.exchange
-  const secrets = secretValues(e?.request.body)
-  const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), scrubKey(s))
+  const body = e?.request.body === undefined ? undefined : Option.getOrUndefined(Option.liftThrowable(JSON.parse)(e.request.body))
+  const scrubSecrets = Secrets.scrubber(Secrets.values(body))
+  const scrub = (s: string) => scrubSecrets(scrubKey(s))
   const response: Report.Finding["response"] =
     e === undefined
       ? undefined
@@ -574,7 +552,7 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
   const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
   const examples = options.examples ?? 100
   const runId = newRunId()
-  const scrub = scrubber(options.apiKey)
+  const scrub = Secrets.scrubber([Redacted.value(options.apiKey)])
   const progress = (line: string) => options.progress?.(scrub(line))
   const target = yield* makeTarget({
     baseUrl: options.baseUrl,

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { redactSecrets } from "./internal/ast.js"
+import { Secrets } from "@data-access/schema"
 import type { RawRequest } from "./internal/http.js"
 import { WRONG_KEY } from "./internal/http.js"
 
@@ -34,7 +34,7 @@ export const displayBody = (body: string | undefined): string | undefined => {
   } catch {
     return body
   }
-  return JSON.stringify(redactSecrets(parsed))
+  return JSON.stringify(Secrets.redact(parsed))
 }
 
 /**

@@ -28,12 +28,11 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Http from "node:http"
-import { ContractRules } from "@data-access/schema"
+import { ConnectError, ContentType, ContractRules, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Either from "effect/Either"
 import * as Checks from "./Checks.js"
 import * as Curl from "./Curl.js"
-import { secretFieldNames } from "./internal/ast.js"
 import * as Rules from "./internal/exchangeRules.js"
 import type { Exchange, KeyMode, RawRequest } from "./internal/http.js"
 import * as Inspect from "./internal/inspect.js"
@@ -153,7 +152,7 @@ const relayable = (headers: Readonly<Record<string, string>>, drop: ReadonlySet<
 }
 
 /** Headers left out of reproductions: secrets, and what curl sets itself. */
-const NOT_SHOWN = new Set(["x-api-key", "content-encoding", "authorization", "cookie", "proxy-authorization", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
+const NOT_SHOWN = new Set([...Secrets.headerNames, "content-encoding", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
 
 /** Keeps at most `limit` bytes of a body and counts them all. */
 const makeTee = (limit: number) => {
@@ -192,23 +191,6 @@ const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undef
   if (encoding._tag === "Identity") return bytes
   if (encoding._tag === "Unsupported") return undefined
   return Either.getOrUndefined(Compression.decompress(bytes, encoding.encoding, limit))
-}
-
-/** Values of secret fields in a JSON body (4 characters or more), to scrub from any text. */
-const secretValues = (body: unknown): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  const go = (v: unknown, depth: number): void => {
-    if (depth > 64) return
-    if (Array.isArray(v)) v.forEach((x) => go(x, depth + 1))
-    else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (secretFieldNames.has(k) && typeof x === "string" && x.length >= 4) out.push(x)
-        else go(x, depth + 1)
-      }
-    }
-  }
-  go(body, 0)
-  return out
 }
 
 interface Job {
@@ -316,7 +298,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
 
     const check = (job: Job): void => {
       exchanges++
-      if (job.key !== undefined && job.key.length >= 4) keys.add(job.key)
+      if (job.key !== undefined && job.key.length >= Secrets.MIN_LENGTH) keys.add(job.key)
       // What the checks read: bodies decompressed; a request body that cannot be is Unknown.
       const sent = job.request
       const sentBody = readable(sent.body, sent.headers["content-encoding"], limit)
@@ -333,8 +315,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       // Forms only a lenient server accepts are the client's findings under --strict-client alone.
       const reported = strict ? breaches : breaches.filter((b) => b.latitude === undefined)
       const bodyText = r.body === undefined || Rules.isBinaryCodec(r) ? undefined : decoder.decode(r.body)
-      const secrets = [...(parsed._tag === "Object" ? secretValues(parsed.value) : []), ...keys]
-      const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), s)
+      const scrub = Secrets.scrubber([...(parsed._tag === "Object" ? Secrets.values(parsed.value) : []), ...keys])
       const keyMode: KeyMode = r.keyPresent ? "valid" : r.headers["x-api-key"] === undefined ? "missing" : "empty"
       const shownHeaders: Record<string, string> = {}
       for (const [k, v] of Object.entries(r.headers)) if (!NOT_SHOWN.has(k)) shownHeaders[k] = v
@@ -540,9 +521,9 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
               receivedAt: Date.now(),
               key
             })
-            return HttpServerResponse.text(JSON.stringify({ code: "unavailable", message: `contract-tests proxy: ${target} did not answer (${error.reason})` }), {
+            return HttpServerResponse.text(ConnectError.writeBody(ConnectError.make("unavailable", `contract-tests proxy: ${target} did not answer (${error.reason})`)), {
               status: 502,
-              contentType: "application/json"
+              contentType: ContentType.JSON_MEDIA_TYPE
             })
           })
         )

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as RetryAfter from "@data-access/schema/RetryAfter"
 import * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 import type { ClientError } from "./ClientError.js"
@@ -120,19 +121,13 @@ export const MAX_RETRY_AFTER: Duration.Duration = Duration.seconds(60)
 /**
  * Reads the wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else
  * `Retry-After` as seconds or as an HTTP date (relative to `nowMillis`). Capped at
- * `MAX_RETRY_AFTER`; `undefined` when absent or unreadable.
+ * `MAX_RETRY_AFTER`; `undefined` when absent or unreadable (`-1`, a date that is not an HTTP date).
+ * The reading is `RetryAfter.parse` of `@data-access/schema`.
  *
  * @since 0.1.0
  * @category retries
  */
 export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
-  const cap = Duration.toMillis(MAX_RETRY_AFTER)
-  const ms = headers["retry-after-ms"]?.trim()
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number(ms), cap)
-  const value = headers["retry-after"]?.trim()
-  if (value === undefined || value === "") return undefined
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value) * 1000, cap)
-  const date = Date.parse(value)
-  if (Number.isNaN(date)) return undefined
-  return Math.min(Math.max(0, date - nowMillis), cap)
+  const millis = RetryAfter.parse(headers, nowMillis)
+  return millis === undefined ? undefined : Math.min(millis, Duration.toMillis(MAX_RETRY_AFTER))
 }

@@ -281,6 +281,16 @@ describe("retries (TestClock)", () => {
     expect(RetryPolicy.parseRetryAfter({}, now)).toBeUndefined()
   })
 
+  it("parseRetryAfter reads neither a negative number nor a non-HTTP date as a wait", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z")
+    // Date.parse alone reads "-1" as a date in 2001, which would mean "retry at once"
+    expect(RetryPolicy.parseRetryAfter({ "retry-after": "-1" }, now)).toBeUndefined()
+    expect(RetryPolicy.parseRetryAfter({ "retry-after": "2026-01-02" }, now)).toBeUndefined()
+    expect(RetryPolicy.parseRetryAfter({ "retry-after": "1.5" }, now)).toBe(1500)
+    expect(RetryPolicy.parseRetryAfter({ "retry-after": "0" }, now)).toBe(0)
+    expect(RetryPolicy.parseRetryAfter({ "retry-after": "9".repeat(400) }, now)).toBe(60000)
+  })
+
   const createConnector = Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-1" }))
   const created = { status: 200, body: { connector: { id: "connector_1", name: "edge-1" } } }
 

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type { KnownIds } from "@data-access/schema"
+import { ContentType, type KnownIds } from "@data-access/schema"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
@@ -339,7 +339,7 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
 
 const toServerResponse = (out: Extract<Output, { _tag: "Response" }>) => {
   const { "content-type": contentType, ...headers } = out.headers
-  const options = { status: out.status, headers, contentType: contentType ?? "application/json" }
+  const options = { status: out.status, headers, contentType: contentType ?? ContentType.JSON_MEDIA_TYPE }
   return typeof out.body === "string" ? HttpServerResponse.text(out.body, options) : HttpServerResponse.uint8Array(out.body, options)
 }
 

@@ -178,6 +178,33 @@ layer(serverLayer({ maxBodyBytes: 64 * 1024 }))("Connect protocol", (it) => {
       expect(last.headers["x-api-key"]).toBeUndefined()
     })
   )
+
+  it.effect("requests are recorded without any credential header", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const credentials = { authorization: "Bearer tok-0001", cookie: "session=tok-0002", "proxy-authorization": "Basic dG9rLTAwMDM=" }
+      yield* rpc(server, "GetResource", { id: "recorded" }, { headers: credentials })
+      const seen = yield* server.requests
+      const last = seen[seen.length - 1]!
+      for (const [name, value] of Object.entries(credentials)) {
+        expect(last.headers[name]).toBeUndefined()
+        expect(JSON.stringify(seen)).not.toContain(value)
+      }
+    })
+  )
+
+  it.effect("a Content-Encoding of identity in any case is an uncompressed body; another encoding is unimplemented", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const id = server.knownIds.resources[0]
+      for (const identity of ["identity", "IDENTITY", "Identity"]) {
+        const reply = yield* rpc(server, "GetResource", { id }, { headers: { "content-encoding": identity } })
+        expect(reply.status).toBe(200)
+      }
+      const zstd = yield* rpc(server, "GetResource", { id }, { headers: { "content-encoding": "zstd" } })
+      expect([zstd.status, zstd.json.code]).toEqual([501, "unimplemented"])
+    })
+  )
 })
 
 layer(serverLayer({ emitDefaults: true, apiKeys: ["k1", "k2"] }))("emitDefaults and several keys", (it) => {

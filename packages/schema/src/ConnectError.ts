@@ -137,6 +137,46 @@ export const ErrorBody = Schema.Struct({
  */
 export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
 
+const decodeErrorBody = Schema.decodeUnknownOption(ErrorBody)
+
+/**
+ * Reads a parsed JSON value as a Connect error body; `undefined` when it is not one (no `code`, an
+ * unknown code, a `message` that is not a string...).
+ *
+ * @since 0.3.0
+ * @category body
+ */
+export const decodeBody = (json: unknown): ErrorBody | undefined => {
+  const decoded = decodeErrorBody(json)
+  return decoded._tag === "Some" ? decoded.value : undefined
+}
+
+/**
+ * Reads the text of an answer as a Connect error body; `undefined` when it is not JSON or not a
+ * Connect error body.
+ *
+ * @since 0.3.0
+ * @category body
+ */
+export const parseBody = (text: string): ErrorBody | undefined => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  return decodeBody(json)
+}
+
+/**
+ * Writes a Connect error body as JSON text: `code`, `message`, and `details` when there are some.
+ *
+ * @since 0.3.0
+ * @category body
+ */
+export const writeBody = (error: ConnectError | ErrorBody): string =>
+  JSON.stringify(isConnectError(error) ? error.toBody() : error)
+
 // A number read from a header; generated values are ones a header carries (and JSON keeps).
 const HeaderNumber = Schema.Number.annotations({ arbitrary: () => (fc) => fc.nat() })
 

@@ -10,6 +10,11 @@
  */
 export * as ConnectError from "./ConnectError.js"
 /**
+ * @since 0.3.0
+ * @category modules
+ */
+export * as ContentType from "./ContentType.js"
+/**
  * @since 0.1.0
  * @category modules
  */
@@ -29,6 +34,11 @@ export * as Deadline from "./Deadline.js"
  * @category modules
  */
 export * as Filter from "./Filter.js"
+/**
+ * @since 0.3.0
+ * @category modules
+ */
+export * as JsonBody from "./JsonBody.js"
 /**
  * @since 0.1.0
  * @category modules
@@ -64,6 +74,16 @@ export * as ProtoJson from "./ProtoJson.js"
  * @category modules
  */
 export * as Requests from "./Requests.js"
+/**
+ * @since 0.3.0
+ * @category modules
+ */
+export * as RetryAfter from "./RetryAfter.js"
+/**
+ * @since 0.3.0
+ * @category modules
+ */
+export * as Secrets from "./Secrets.js"
 /**
  * @since 0.1.0
  * @category modules

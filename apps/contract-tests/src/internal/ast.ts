@@ -1,19 +1,8 @@
 /**
- * Small walks over schema ASTs, shared by the mutation derivation and the redaction of secrets.
+ * Small walks over schema ASTs, shared by the id pools, the search family and the response checks.
  */
 import * as Option from "effect/Option"
 import * as AST from "effect/SchemaAST"
-import { Operations } from "@data-access/schema"
-
-/** Whether an AST is `Schema.Redacted(...)` (a secret on the wire). */
-export const isRedacted = (ast: AST.AST): boolean => {
-  if (ast._tag === "Transformation") return isRedacted(ast.to)
-  if (ast._tag === "Declaration") {
-    const tc = ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: string } | undefined
-    return tc?._tag === "effect/Redacted"
-  }
-  return false
-}
 
 /** Visits every property signature reachable from an AST (each suspended schema once). */
 export const forEachProperty = (root: AST.AST, f: (p: AST.PropertySignature) => void): void => {
@@ -61,37 +50,10 @@ export const forEachProperty = (root: AST.AST, f: (p: AST.PropertySignature) => 
   go(root)
 }
 
-/** The names of every secret field of the interface, from the Redacted fields of every request and response schema. */
-export const secretFieldNames: ReadonlySet<string> = (() => {
-  const names = new Set<string>()
-  for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
-    for (const ast of [op.request.ast, op.response.ast]) {
-      forEachProperty(ast, (p) => {
-        if (typeof p.name === "string" && isRedacted(p.type)) names.add(p.name)
-      })
-    }
-  }
-  return names
-})()
-
 /** The identifier annotation of a schema, looking through transformations and refinements. */
 export const identifierOf = (ast: AST.AST): string | undefined => {
   const own = Option.getOrUndefined(AST.getIdentifierAnnotation(ast))
   if (own !== undefined) return own
   if (ast._tag === "Transformation") return identifierOf(ast.to)
   return undefined
-}
-
-/** Replaces the value of every secret field, at any depth, with `[redacted]`. */
-export const redactSecrets = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(redactSecrets)
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) {
-      const camel = k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
-      out[k] = secretFieldNames.has(camel) && typeof v === "string" && v !== "" ? "[redacted]" : redactSecrets(v)
-    }
-    return out
-  }
-  return value
 }

@@ -6,9 +6,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
 import * as Schema from "effect/Schema"
-import type { Operations } from "@data-access/schema"
+import { type Operations, Secrets } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
-import { redactSecrets } from "./ast.js"
 import type { BudgetExhausted, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
@@ -64,7 +63,7 @@ export interface Family {
 
 /** A value as shown in a finding: JSON, secret fields redacted, long text cut. */
 export const show = (v: unknown): string => {
-  const text = JSON.stringify(redactSecrets(v)) ?? "absent"
+  const text = JSON.stringify(Secrets.redact(v)) ?? "absent"
   return text.length > 200 ? `${text.slice(0, 200)}…` : text
 }
 

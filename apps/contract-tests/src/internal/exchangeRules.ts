@@ -6,8 +6,9 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { type ContractRules, Operations, ProtoJson } from "@data-access/schema"
-import { type Exchange, GUARANTEED_BODY_BYTES } from "./http.js"
+import { ContentType, type ContractRules, JsonBody, Operations } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
+import type { Exchange } from "./http.js"
 import { asRecord } from "./json.js"
 import * as Oracles from "./oracles.js"
 import type { Breach, RequestRule } from "./oracles.js"
@@ -38,41 +39,34 @@ export type ParsedBody =
   | { readonly _tag: "Invalid"; readonly breach: Breach }
   | { readonly _tag: "Unknown" }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** The media type of a `Content-Type` header, lower case, without its parameters. */
-const mediaType = (header: string | undefined): string => (header ?? "").split(";")[0]!.trim().toLowerCase()
-
-const contentTypeOf = (r: SeenRequest): string => mediaType(r.headers["content-type"])
-
-/** The binary codec's content type: a server may serve it or answer 415 (decisions.md section 10). */
-const PROTO_CONTENT_TYPE = "application/proto"
-
-/** Whether headers (a request's or an answer's) say the body is in the binary codec. */
-export const isBinaryContentType = (headers: Readonly<Record<string, string>>): boolean => mediaType(headers["content-type"]) === PROTO_CONTENT_TYPE
+/** Whether headers (a request's or an answer's) say the body is in the binary codec, which a server may serve or answer 415 (decisions.md section 10). */
+export const isBinaryContentType = (headers: Readonly<Record<string, string>>): boolean => ContentType.isProto(headers["content-type"])
 
 /** Whether a request is in the binary codec, whose body the proxy does not read. */
 export const isBinaryCodec = (r: SeenRequest): boolean => r.method === "POST" && isBinaryContentType(r.headers)
 
 export const parseBody = (r: SeenRequest): ParsedBody => {
   if (r.body === undefined || isBinaryCodec(r)) return { _tag: "Unknown" }
-  if (r.body.length === 0) {
-    return { _tag: "Invalid", breach: { rule: "wire.empty-body", cause: "empty body", message: "the request body is empty (send {} for no fields)" } }
+  const parsed = JsonBody.parse(r.body)
+  switch (parsed._tag) {
+    case "Object":
+      return { _tag: "Object", value: parsed.value, asSent: parsed.raw }
+    case "Empty":
+      return { _tag: "Invalid", breach: { rule: "wire.empty-body", cause: "empty body", message: "the request body is empty (send {} for no fields)" } }
+    case "NotUtf8":
+    case "NotJson":
+    case "TooLarge": // not met: no limit is given (a body is kept whole only within the checking limit)
+      return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not JSON", message: "the request body is not UTF-8 JSON" } }
+    case "NotObject":
+    case "TooDeep": {
+      const what = parsed._tag === "TooDeep" ? `nested deeper than ${parsed.maxDepth} levels` : parsed.found === "array" ? "an array" : `a JSON ${parsed.found}`
+      return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not a JSON object", message: `the request body is ${what}, not a JSON object` } }
+    }
   }
-  let value: unknown
-  try {
-    value = JSON.parse(utf8.decode(r.body))
-  } catch {
-    return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not JSON", message: "the request body is not UTF-8 JSON" } }
-  }
-  const normalized = ProtoJson.normalizeKeys(value)
-  const record = asRecord(normalized)
-  if (record === undefined) {
-    const what = normalized === undefined ? `nested deeper than ${ProtoJson.MAX_DEPTH} levels` : Array.isArray(value) ? "an array" : `a JSON ${value === null ? "null" : typeof value}`
-    return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not a JSON object", message: `the request body is ${what}, not a JSON object` } }
-  }
-  return { _tag: "Object", value: record, asSent: value as Record<string, unknown> }
 }
+
+/** Whether a `Content-Encoding` says the body is compressed (anything but absent or `identity`, in any case). */
+const compressed = (r: SeenRequest): boolean => Compression.parseContentEncoding(r.headers["content-encoding"])._tag !== "Identity"
 
 /** The request rule a decoding issue breaks, read from its path and message. */
 const ruleOfIssue = (issue: ParseResult.ArrayFormatterIssue): RequestRule => {
@@ -122,15 +116,15 @@ const SAFE_STRING_LENGTH = 255
  */
 const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
-  if (r.bodyBytes > GUARANTEED_BODY_BYTES) {
+  if (r.bodyBytes > JsonBody.GUARANTEED_MAX_BYTES) {
     out.push({ rule: "protocol.body-limit", latitude: "body-limit-1mib", cause: "body over 1 MiB", message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB` })
   }
   const encoding = r.headers["content-encoding"]
-  if (encoding !== undefined && encoding !== "identity") {
+  if (encoding !== undefined && compressed(r)) {
     out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "compressed body", message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}: a server may leave compression unimplemented` })
   }
   if (isConnectGet(r)) out.push({ rule: "protocol.method", latitude: "connect-get", cause: "Connect GET", message: "a Connect GET: a server may answer 405" })
-  if (isBinaryCodec(r)) out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "binary codec", message: `Content-Type ${PROTO_CONTENT_TYPE}: a server may answer 415` })
+  if (isBinaryCodec(r)) out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "binary codec", message: `Content-Type ${ContentType.PROTO_MEDIA_TYPE}: a server may answer 415` })
   if (body !== undefined) {
     let long: string | undefined
     let control: string | undefined
@@ -168,9 +162,9 @@ export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedB
   if (r.method !== "POST" && !isConnectGet(r)) {
     out.push({ rule: "protocol.method", cause: `method ${r.method.slice(0, 16)}`, message: `${r.method.slice(0, 16)} instead of POST` })
   } else if (r.method === "POST") {
-    const ct = contentTypeOf(r)
-    if (ct !== "application/json" && ct !== PROTO_CONTENT_TYPE) {
-      out.push({ rule: "protocol.content-type", cause: "content type", message: `Content-Type ${JSON.stringify(ct.slice(0, 60))} instead of application/json` })
+    const ct = ContentType.parse(r.headers["content-type"])
+    if (ct.codec === "other") {
+      out.push({ rule: "protocol.content-type", cause: "content type", message: `Content-Type ${JSON.stringify(ct.mediaType.slice(0, 60))} instead of ${ContentType.JSON_MEDIA_TYPE}` })
     }
   }
   if (!r.keyPresent) out.push({ rule: "auth.key-required", cause: "no X-API-KEY", message: "no X-API-KEY header (or an empty one)" })
@@ -209,8 +203,7 @@ const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknow
  * compression, Connect GET), so that 501 unimplemented is a faithful answer.
  */
 const optionalForm = (r: SeenRequest): boolean => {
-  const encoding = r.headers["content-encoding"]
-  return (encoding !== undefined && encoding !== "identity") || isConnectGet(r)
+  return compressed(r) || isConnectGet(r)
 }
 
 /**

@@ -8,10 +8,9 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Filter, type Operations } from "@data-access/schema"
+import { Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import * as AST from "effect/SchemaAST"
-import { secretFieldNames } from "./ast.js"
 import { OPERATORS } from "./oracles.js"
 import { alwaysSentEnums, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
@@ -91,7 +90,7 @@ const seenFormats: Readonly<Record<string, string>> = {
  */
 const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   if (typeof v === "string") {
-    if (key !== undefined && secretFieldNames.has(key)) return v === "" ? v : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
+    if (key !== undefined && Secrets.fieldNames.has(key)) return v === "" ? v : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
     if (key !== undefined && key in seenFormats && v !== "") return seenFormats[key]
     // eslint-disable-next-line no-control-regex
     const clean = v.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 255)
@@ -148,7 +147,7 @@ const asRecordOf = (v: unknown): Record<string, unknown> | undefined =>
 const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
   if (decodes(body)) return body
   const out: Body = { ...body }
-  for (const [k, v] of Object.entries(body)) if (secretFieldNames.has(k) && typeof v === "string") out[k] = Buffer.from(v).toString("base64")
+  for (const [k, v] of Object.entries(body)) if (Secrets.fieldNames.has(k) && typeof v === "string") out[k] = Buffer.from(v).toString("base64")
   return out
 }
 

@@ -14,6 +14,7 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import { ContentType, JsonBody, RetryAfter } from "@data-access/schema"
 
 /** Which `X-API-KEY` header a request carries. */
 export type KeyMode = "valid" | "missing" | "empty" | "wrong"
@@ -61,14 +62,11 @@ export interface Exchange {
   readonly requestBytes?: number
 }
 
-/** The wait an answer asks for: its `Retry-After` header as a number of seconds, if it has one. */
-export const retryAfterSeconds = (r: RawResponse): number | undefined => {
-  const header = r.headers["retry-after"]
-  return header !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(header) ? Number(header) : undefined
-}
-
-/** The 1 MiB every server serves: bodies up to this size are never refused for their size (decisions.md section 10). */
-export const GUARANTEED_BODY_BYTES = 1024 * 1024
+/**
+ * The wait an answer asks for: its `Retry-After` header as a number of seconds, if it has one. The
+ * contract says seconds (decisions.md section 2), so an HTTP date or `retry-after-ms` is not one.
+ */
+export const retryAfterSeconds = (r: RawResponse): number | undefined => RetryAfter.parseSeconds(r.headers[RetryAfter.HEADER])
 
 /** The request body's size in bytes: `requestBytes` when the exchange kept only part of it. */
 export const requestBytesOf = (e: Exchange): number =>
@@ -79,7 +77,7 @@ export const requestBytesOf = (e: Exchange): number =>
  * (resource_exhausted), not a rate limit: the same body is refused again, so it is not retried.
  */
 const isSizeRefusal = (e: Exchange, r: RawResponse): boolean =>
-  r.status === 429 && retryAfterSeconds(r) === undefined && requestBytesOf(e) > GUARANTEED_BODY_BYTES
+  r.status === 429 && retryAfterSeconds(r) === undefined && requestBytesOf(e) > JsonBody.GUARANTEED_MAX_BYTES
 
 /** Retries of one request answered 429 or 503. */
 const MAX_RETRIES = 5
@@ -89,7 +87,7 @@ export const post = (path: string, body: unknown, overrides: Partial<RawRequest>
   method: "POST",
   path,
   key: "valid",
-  contentType: "application/json",
+  contentType: ContentType.JSON_MEDIA_TYPE,
   headers: {},
   protocolVersion: "1",
   body: body === undefined ? undefined : JSON.stringify(body),

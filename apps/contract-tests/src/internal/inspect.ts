@@ -6,10 +6,10 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, Operations, Primitives, Timestamp } from "@data-access/schema"
+import { ConnectError, ContentType, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
-import { forEachProperty, identifierOf, redactSecrets, secretFieldNames } from "./ast.js"
-import { type Exchange, GUARANTEED_BODY_BYTES, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
+import { forEachProperty, identifierOf } from "./ast.js"
+import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
 import { fail, type Outcome, pass } from "./outcome.js"
 
 type Op = Operations.Operation
@@ -55,11 +55,11 @@ export const int64Fields: ReadonlySet<string> = (() => {
 const futureFields = new Set(["expiresAt"])
 
 /** Whether a response says `Content-Type: application/json` (parameters allowed). */
-export const contentTypeIsJson = (r: RawResponse): boolean => /^application\/json\s*(;|$)/i.test(r.headers["content-type"] ?? "")
+export const contentTypeIsJson = (r: RawResponse): boolean => ContentType.isJson(r.headers["content-type"])
 
 /** The body shown in a finding: at most `max` characters, secrets redacted. */
 export const excerpt = (r: RawResponse, max = 600): string => {
-  const text = Option.match(r.json, { onNone: () => r.text, onSome: (j) => JSON.stringify(redactSecrets(j)) })
+  const text = Option.match(r.json, { onNone: () => r.text, onSome: (j) => JSON.stringify(Secrets.redact(j)) })
   return text.length > max ? text.slice(0, max) + "…" : text
 }
 
@@ -73,7 +73,7 @@ const describeStatus = (e: Exchange): string =>
 export const statusOf = (e: Exchange): number | undefined => Option.getOrUndefined(Option.map(e.response, (r) => r.status))
 
 const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
-  Option.flatMap(r.json, (j) => Option.map(Schema.decodeUnknownOption(ConnectError.ErrorBody)(j), (b) => b.code))
+  Option.flatMap(r.json, (j) => Option.fromNullable(ConnectError.decodeBody(j)?.code))
 
 /** The Connect code of an error response, when its body is a Connect error. */
 export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.getOrUndefined(Option.flatMap(e.response, responseCode))
@@ -118,7 +118,7 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
   const answers = e.retried === undefined ? Option.toArray(e.response) : [...e.retried, ...Option.toArray(e.response)]
   const bare = answers.find((r) => r.status !== 200 && retryAfterSeconds(r) === undefined && Option.getOrUndefined(responseCode(r)) === "resource_exhausted")
   if (bare === undefined) return undefined
-  if (requestBytesOf(e) > GUARANTEED_BODY_BYTES) return undefined
+  if (requestBytesOf(e) > JsonBody.GUARANTEED_MAX_BYTES) return undefined
   const header = bare.headers["retry-after"]
   return fail(
     "errors.retry-after",
@@ -197,8 +197,8 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]!
     const at = normalizePath(issue.path)
-    const secret = issue.path.some((p) => secretFieldNames.has(String(p)))
-    const shown = secret ? "[redacted]" : JSON.stringify(redactSecrets(valueAt(json, issue.path))) ?? "absent"
+    const secret = issue.path.some((p) => Secrets.fieldNames.has(String(p)))
+    const shown = secret ? Secrets.REDACTED : JSON.stringify(Secrets.redact(valueAt(json, issue.path))) ?? "absent"
     const message = secret ? `${issue._tag} (secret field, value not shown)` : issue.message.replace(/"[^"]{60,}"/g, "\"…\"")
     return fail(issue._tag === "Type" ? "response.field-types" : "response.schema", `${at}: ${issue._tag}`, `response ${at || "(body)"}: ${message}`, e, `${at || "(body)"} = ${shown}`)
   }

@@ -5,11 +5,10 @@
  * rules the proxy judges are `registryRules`, derived, never listed by hand.
  */
 import * as Option from "effect/Option"
-import { ContractRules, Filter, Timestamp } from "@data-access/schema"
+import { ContractRules, Filter, JsonBody, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
-import { secretFieldNames } from "./ast.js"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
-import { type Exchange, GUARANTEED_BODY_BYTES, requestBytesOf } from "./http.js"
+import { type Exchange, requestBytesOf } from "./http.js"
 import * as Inspect from "./inspect.js"
 import { asRecord, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, note, type Outcome, pass, type Verdict } from "./outcome.js"
@@ -290,16 +289,16 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
     if (so === undefined || go === undefined) return
     for (const [k, v] of Object.entries(so)) {
       const at = path ? `${path}.${k}` : k
-      if (secretFieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v) echoed.push(at)
+      if (Secrets.fieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v) echoed.push(at)
       else findEchoes(v, go[k], at)
     }
   }
   findEchoes(sent, rawObj, "")
   if (echoed.length > 0) out.push(note("secret-returned", `the response returns the secret sent in ${echoed.join(", ")} (value not shown)`, e))
   for (const [k, v] of Object.entries(sent)) {
-    if (!known.has(k) || v === null || v === undefined || secretFieldNames.has(k)) continue
+    if (!known.has(k) || v === null || v === undefined || Secrets.fieldNames.has(k)) continue
     if (props.has(k)) {
-      if (!sameAsSent(v, full[k], (key) => secretFieldNames.has(key))) {
+      if (!sameAsSent(v, full[k], (key) => Secrets.fieldNames.has(key))) {
         return [...out, fail("echo.create", `${k} differs`, `sent ${k} ${show(v)}, the created object has ${show(full[k])}`, e, `${k} = ${show(full[k])}`)]
       }
       continue
@@ -383,26 +382,10 @@ const responseSchema = onAnswer(
 )
 const timestamps = onAnswer("timestamps", "timestamps", ["timestamps.past", "timestamps.expires-future"], (v) => defined(Inspect.timestamps(v.exchange, v.skewMillis)))
 
-/** Values of secret fields in a request body (at least 6 characters), in either spelling of their names. */
-export const secretValues = (body: unknown): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  const go = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(go)
-    else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (secretFieldNames.has(snakeToCamel(k)) && typeof x === "string" && x.length >= 6) out.push(x)
-        else go(x)
-      }
-    }
-  }
-  go(body)
-  return out
-}
-
 /** secrets: an error answer to a request with secrets carries none of them. */
 export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
-  const secrets = secretValues(body)
+  const secrets = Secrets.values(body)
   if (r === undefined || r.status === 200 || secrets.length === 0) return undefined
   const leaked = secrets.some((s) => r.text.includes(s) || r.text.includes(JSON.stringify(s).slice(1, -1)))
   return leaked
@@ -557,7 +540,7 @@ const bodyLimit: ExchangeOracle = {
     const r = Option.getOrUndefined(e.response)
     // A body not seen to its end is of unknown size.
     const bodyBytes = requestBytesOf(e)
-    if (r === undefined || bodyBytes > GUARANTEED_BODY_BYTES || Inspect.codeOf(e) !== "resource_exhausted" || r.headers["retry-after"] !== undefined) return []
+    if (r === undefined || bodyBytes > JsonBody.GUARANTEED_MAX_BYTES || Inspect.codeOf(e) !== "resource_exhausted" || r.headers["retry-after"] !== undefined) return []
     return [fail("protocol.body-limit", "refused for its size", `a ${bodyBytes}-byte body was refused with resource_exhausted and no Retry-After: a server serves bodies up to 1 MiB`, e, Inspect.excerpt(r, 300))]
   }
 }

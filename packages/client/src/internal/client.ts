@@ -5,6 +5,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as ConnectErrorModule from "@data-access/schema/ConnectError"
+import * as ContentType from "@data-access/schema/ContentType"
 import * as Deadline from "@data-access/schema/Deadline"
 import * as Operations from "@data-access/schema/Operations"
 import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
@@ -110,11 +111,6 @@ const parseJson = (text: string): Either.Either<unknown, string> => {
   }
 }
 
-/** The largest value `Connect-Timeout-Ms` can carry (10 digits). */
-const MAX_TIMEOUT_HEADER = 9_999_999_999
-
-const decodeErrorBody = Schema.decodeUnknownEither(ConnectErrorModule.ErrorBody)
-
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`
 
@@ -182,14 +178,13 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         ...(requestId !== undefined ? { requestId } : {}),
         ...(rateLimit !== undefined ? { rateLimit } : {})
       }
-      const json = parseJson(text)
-      const body = Either.isRight(json) ? decodeErrorBody(json.right) : Either.left(undefined)
-      if (Either.isRight(body)) {
+      const body = ConnectErrorModule.parseBody(text)
+      if (body !== undefined) {
         return Effect.fail(
           new ConnectError({
-            code: body.right.code,
-            message: body.right.message ?? "",
-            details: body.right.details ?? [],
+            code: body.code,
+            message: body.message ?? "",
+            details: body.details ?? [],
             ...extra
           })
         )
@@ -228,9 +223,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
     const finite = Number.isFinite(limit)
     const request = HttpClientRequest.setBody(
-      finite
-        ? HttpClientRequest.setHeader(baseRequest, "connect-timeout-ms", String(Math.min(MAX_TIMEOUT_HEADER, Math.max(1, Math.ceil(limit)))))
-        : baseRequest,
+      finite ? HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, Deadline.formatTimeout(limit)) : baseRequest,
       body
     )
     if (!finite) return exchange(request)
@@ -329,7 +322,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
           span.attribute("rpc.response.code", responseCode(error))
           return Effect.fail(error)
         }
-        const body = HttpBody.text(JSON.stringify(encoded.right), "application/json")
+        const body = HttpBody.text(JSON.stringify(encoded.right), ContentType.JSON_MEDIA_TYPE)
         const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
         const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
         const attemptMillis = Duration.toMillis(

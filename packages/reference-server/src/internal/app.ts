@@ -5,7 +5,8 @@
  *
  * @internal
  */
-import { ConnectError, Deadline, Operations, ProtoJson } from "@data-access/schema"
+import { ConnectError, ContentType, Deadline, JsonBody, Operations, ProtoJson, RetryAfter, Secrets } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -45,7 +46,7 @@ export interface RecordedRequest {
   readonly method: Operations.MethodName | undefined
   readonly httpMethod: string
   readonly path: string
-  /** Request headers, `x-api-key` removed. */
+  /** Request headers, the credential headers (`x-api-key`...) removed. */
   readonly headers: Readonly<Record<string, string>>
   /** `ok`, a Connect code, `bare-status` or `dropped`. */
   readonly code: string
@@ -64,9 +65,6 @@ export interface AppState {
   /** The latitude switches that are on; `undefined` when none is. */
   readonly latitude?: Latitude | undefined
 }
-
-const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie"])
-const SECRET_FIELDS = new Set(["apiKey", "apiSecret", "password", "secret", "webhookSecret", "certificate", "privateKey"])
 
 // One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
 const sha256: (s: string) => Buffer =
@@ -105,7 +103,7 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
   if (issue === undefined) return "invalid request"
   const path = issue.path.map(String).join(".")
   const last = issue.path[issue.path.length - 1]
-  if (typeof last === "string" && SECRET_FIELDS.has(last)) return `${path}: invalid value (a secret field; its value is not shown)`
+  if (typeof last === "string" && Secrets.fieldNames.has(last)) return `${path}: invalid value (a secret field; its value is not shown)`
   return truncate(path === "" ? issue.message : `${path}: ${issue.message}`)
 }
 
@@ -135,27 +133,10 @@ class Fail {
   constructor(readonly error: ConnectError.ConnectError) {}
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
 /** Parses a body to a JSON object with lowerCamelCase keys, or says why not. */
 const parseBody = (bytes: Uint8Array): Record<string, unknown> | string => {
-  if (bytes.length === 0) return "the request body is empty; send {} for an operation without fields"
-  let text: string
-  try {
-    text = utf8.decode(bytes)
-  } catch {
-    return "the request body is not valid UTF-8"
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return "the request body is not valid JSON"
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return "the request body must be a JSON object"
-  const normalized = ProtoJson.normalizeKeys(value)
-  if (normalized === undefined) return `the request body is nested deeper than ${ProtoJson.MAX_DEPTH} levels`
-  return normalized as Record<string, unknown>
+  const parsed = JsonBody.parse(bytes)
+  return parsed._tag === "Object" ? parsed.value : JsonBody.describe(parsed)
 }
 
 const errorOutput = (
@@ -166,11 +147,9 @@ const errorOutput = (
 ): Output => {
   let status = protocolStatus ?? ConnectError.statusOf(error.code)
   if (v.has("wrong-status-for-code")) status = status === 400 ? 409 : 400
-  const body = v.has("invalid-error-body") ? { error: error.message } : { code: error.code, message: error.message }
-  return response(status, { ...headers, "content-type": "application/json" }, JSON.stringify(body))
+  const body = v.has("invalid-error-body") ? JSON.stringify({ error: error.message }) : ConnectError.writeBody(error)
+  return response(status, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body)
 }
-
-const timeoutPattern = /^[0-9]{1,10}$/
 
 /** What a body-less request other than POST is read as. */
 const EMPTY_OBJECT = new TextEncoder().encode("{}")
@@ -191,7 +170,7 @@ const withoutSecrets = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(withoutSecrets)
   if (value === null || typeof value !== "object") return value
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) if (!SECRET_FIELDS.has(k)) out[k] = withoutSecrets(v)
+  for (const [k, v] of Object.entries(value)) if (!Secrets.fieldNames.has(k)) out[k] = withoutSecrets(v)
   return out
 }
 
@@ -248,7 +227,14 @@ export const makeApp = (state: AppState) => {
   const lenientDeadline = state.latitude?.lenientDeadline === true
   let rateLimitCounter = 0
   /** The checks made before the body is read: an answer, or `undefined` to go on. */
-  const precheck = (input: Input, c: Compiled | undefined, path: string, base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | undefined => {
+  const precheck = (
+    input: Input,
+    c: Compiled | undefined,
+    path: string,
+    base: Record<string, string>,
+    v: ReadonlySet<ViolationName>,
+    timeout: Deadline.Timeout
+  ): Output | undefined => {
     if (c === undefined) {
       const code = v.has("unknown-route-wrong-code") ? "not_found" : "unimplemented"
       return errorOutput(ConnectError.make(code, `no operation at ${truncate(path, 200)}`), base, v, 404)
@@ -256,14 +242,14 @@ export const makeApp = (state: AppState) => {
     if (input.method !== "POST" && !v.has("wrong-method-accepted")) {
       return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, v, 405)
     }
-    const contentType = (input.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
-    if (contentType !== "application/json" && !v.has("content-type-ignored")) {
-      const message = `content type ${JSON.stringify(truncate(contentType, 100))} is not supported; use application/json`
+    const contentType = ContentType.parse(input.headers["content-type"])
+    if (contentType.codec !== "json" && !v.has("content-type-ignored")) {
+      const message = `content type ${JSON.stringify(truncate(contentType.mediaType, 100))} is not supported; use ${ContentType.JSON_MEDIA_TYPE}`
       return errorOutput(ConnectError.make("unknown", message), base, v, 415)
     }
     // Compression is a server's choice (decisions.md section 10); unsupported, it is unimplemented.
     const encoding = input.headers["content-encoding"]
-    if (encoding !== undefined && encoding !== "identity") {
+    if (encoding !== undefined && Compression.parseContentEncoding(encoding)._tag !== "Identity") {
       const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
       return errorOutput(ConnectError.make("unimplemented", message), { ...base, "accept-encoding": "identity" }, v)
     }
@@ -273,8 +259,7 @@ export const makeApp = (state: AppState) => {
     for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
       if (input.headers[name] !== value && !v.has("version-header-ignored")) return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, v)
     }
-    const timeout = input.headers["connect-timeout-ms"]
-    if (timeout !== undefined && !timeoutPattern.test(timeout)) {
+    if (timeout._tag === "Invalid") {
       return errorOutput(ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds"), base, v)
     }
     return undefined
@@ -294,7 +279,7 @@ export const makeApp = (state: AppState) => {
       case "RateLimited": {
         const headers = {
           ...base,
-          "retry-after": String(terminal.retryAfterSeconds),
+          [RetryAfter.HEADER]: RetryAfter.format(terminal.retryAfterSeconds),
           "x-ratelimit-limit": "100",
           "x-ratelimit-remaining": "0",
           "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds)
@@ -330,7 +315,7 @@ export const makeApp = (state: AppState) => {
     v: ReadonlySet<ViolationName>,
     violated: Violations.Violated | undefined
   ): Output => {
-    if (violated === undefined) return response(200, { ...base, "content-type": "application/json" }, write(c.op, body))
+    if (violated === undefined) return response(200, { ...base, "content-type": ContentType.JSON_MEDIA_TYPE }, write(c.op, body))
     const visible = keepSecrets ? body : Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)]))
     const shaped = state.emitDefaults ? visible : (ProtoJson.omitZeroValues(visible) as Json)
     const text = JSON.stringify(violated.response(request, shaped))
@@ -352,7 +337,7 @@ export const makeApp = (state: AppState) => {
           ? Effect.succeed("too-large" as const)
           : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
       return Effect.flatMap(body, (bytes): Effect.Effect<Output | Fail> => {
-        if (bytes === "too-large") return Effect.succeed(new Fail(ConnectError.make("resource_exhausted", `the request body is larger than ${maxBodyBytes} bytes`)))
+        if (bytes === "too-large") return Effect.succeed(new Fail(ConnectError.make("resource_exhausted", JsonBody.describe({ _tag: "TooLarge", maxBytes: maxBodyBytes }))))
         const request = prepare(c, input.method, bytes, violated)
         const fail = violated === undefined ? (error: ConnectError.ConnectError) => new Fail(error) : (error: ConnectError.ConnectError) => new Fail(violated.error(error, bytes))
         if (request instanceof Fail) return Effect.succeed(fail(request.error))
@@ -372,12 +357,12 @@ export const makeApp = (state: AppState) => {
 
   const record = (input: Input, c: Compiled | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
     const headers: Record<string, string> = {}
-    for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !SECRET_HEADERS.has(k)) headers[k] = value
+    for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !Secrets.headerNames.has(k)) headers[k] = value
     let code = "dropped"
     if (output._tag === "Response") {
       if (output.status === 200) code = "ok"
       else if (output.headers["content-type"] === "text/plain") code = "bare-status"
-      else code = (JSON.parse(String(output.body)) as { code?: string }).code ?? "invalid-error-body"
+      else code = ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body"
     }
     return {
       requestId,
@@ -401,13 +386,13 @@ export const makeApp = (state: AppState) => {
       const c = routes.get(path)
       const decision = state.injector.decide(c?.op.method)
       const v = decision.violations
-      const early = precheck(input, c, path, base, v)
+      const timeout = Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])
+      const early = precheck(input, c, path, base, v, timeout)
       let answer: Effect.Effect<Output>
       if (early !== undefined || c === undefined) {
         answer = Effect.succeed(early ?? errorOutput(ConnectError.make("internal", "internal error"), base, v))
       } else {
-        const timeout = input.headers["connect-timeout-ms"]
-        const millis = timeout === undefined ? undefined : Number(timeout)
+        const millis = timeout._tag === "Millis" ? timeout.millis : undefined
         // deadline-wrong-code: a short deadline is canceled at once, a passed one canceled too.
         const passed = v.has("deadline-wrong-code") ? "canceled" : "deadline_exceeded"
         if (millis !== undefined && millis < 100 && v.has("deadline-wrong-code")) {

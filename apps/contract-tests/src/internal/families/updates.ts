@@ -5,9 +5,8 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import { Operations, Timestamp } from "@data-access/schema"
+import { Operations, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { secretFieldNames } from "../ast.js"
 import { type Body, type Context, type Family, fullObject, objectOf, objectPropertyNames, type Op, send, show, skipped, type Suite } from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
@@ -61,7 +60,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const after = fullObject(op.object, unwrap(e1))
         if (after === undefined) return []
         const out: Array<Outcome> = []
-        const sent = Object.entries(body).filter(([k, v]) => k !== "id" && v !== null && v !== undefined && props.has(k) && !secretFieldNames.has(k))
+        const sent = Object.entries(body).filter(([k, v]) => k !== "id" && v !== null && v !== undefined && props.has(k) && !Secrets.fieldNames.has(k))
         const sentKeys = new Set(sent.map(([k]) => k))
         const nulled = new Set(Object.entries(body).filter(([, v]) => v === null).map(([k]) => k))
         for (const [k, v] of sent) {
