@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Filter, type Operations, Secrets } from "@data-access/schema"
+import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import * as AST from "effect/SchemaAST"
 import { OPERATORS } from "./oracles.js"
@@ -152,6 +152,68 @@ const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
 }
 
 /**
+ * Text beyond ASCII, sent in free-text fields of valid requests: astral characters and an emoji
+ * sequence, combining marks, right-to-left scripts, zero-width characters, and one text in its NFC
+ * and NFD forms (servers must store each as sent, code point for code point). Every piece is
+ * caseless, so `search` and the case of filter operators read it the same under any case folding,
+ * and none lies in U+E000..U+FFFF, so UTF-16, code point and UTF-8 byte order agree for `lower_than`
+ * and `greater_than`. No lone surrogates: a request expected to be accepted is well-formed UTF-8.
+ */
+export const UNICODE_PIECES: ReadonlyArray<string> = [
+  "\u{1F680}",
+  "\u{1F469}\u200D\u{1F4BB}",
+  "\u{1D7D8}\u{1D7D9}",
+  "e\u0301",
+  "\uD55C\uAE00",
+  "\u1112\u1161\u11AB\u1100\u1173\u11AF",
+  "\u6570\u636E",
+  "\u05E9\u05DC\u05D5\u05DD",
+  "\u0645\u0631\u062D\u0628\u0627",
+  "a\u200Bb",
+  "\u200F",
+  "\u0928\u092E\u0938\u094D\u0924\u0947"
+]
+
+/** The longest free text a valid request sends, in UTF-8 bytes: within 255 characters under any way of counting them. */
+const MAX_TEXT_BYTES = 255
+
+const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8")
+
+/** `text` with `piece` inserted at a code point boundary, cut to fit `MAX_TEXT_BYTES`. */
+export const withPiece = (text: string, piece: string, at: number): string => {
+  const points = Array.from(text)
+  const i = at % (points.length + 1)
+  const out = [...points.slice(0, i), piece, ...points.slice(i)]
+  while (utf8Length(out.join("")) > MAX_TEXT_BYTES && out.length > 1) out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
+  return out.join("")
+}
+
+/** Fields never given free text: references, formats, secrets, and the list controls. */
+const NOT_FREE_TEXT: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter"])
+
+/**
+ * The request with a piece of Unicode in each of its free-text string fields (top level and one
+ * object deep), where the request still decodes.
+ */
+const withUnicode = (body: Body, piece: string, at: number, skip: ReadonlySet<string>, decodes: (b: unknown) => boolean): Body => {
+  const out: Body = { ...body }
+  const free = (k: string) => !NOT_FREE_TEXT.has(k) && !skip.has(k) && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k)
+  for (const [k, v] of Object.entries(body)) {
+    if (!free(k)) continue
+    if (typeof v === "string" && v !== "") {
+      out[k] = withPiece(v, piece, at)
+      if (!decodes(out)) out[k] = v
+    } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const inner: Body = { ...(v as Body) }
+      for (const [ik, iv] of Object.entries(inner)) if (typeof iv === "string" && iv !== "" && free(ik)) inner[ik] = withPiece(iv, piece, at)
+      out[k] = inner
+      if (!decodes(out)) out[k] = v
+    }
+  }
+  return out
+}
+
+/**
  * Valid encoded requests of an operation, or the reason they cannot be made (a referenced list is
  * empty).
  */
@@ -184,16 +246,19 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
   const enums = alwaysSentEnums(op)
   const booleans = booleanProperties(op.object)
   const base = encodedRequests(op)
+  const refFields: ReadonlySet<string> = new Set([...refs.map((r) => r.field), ...enums.keys()])
   const arbitrary = fc
     .record({
       base,
       picks: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
       extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined),
       // Other spellings of the same request: snake_case keys, `null` for fields not set.
-      spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain")
+      spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain"),
+      unicode: fc.option(fc.tuple(fc.constantFrom(...UNICODE_PIECES), fc.nat()), { nil: undefined, freq: 3 })
     })
-    .map(({ base, picks, extra, spelling }) => {
-      const body: Body = asBase64(tame(base, undefined, picks[2]) as Body, decodes)
+    .map(({ base, picks, extra, spelling, unicode }) => {
+      const tamed = asBase64(tame(base, undefined, picks[2]) as Body, decodes)
+      const body: Body = unicode === undefined ? tamed : withUnicode(tamed, unicode[0], unicode[1], refFields, decodes)
       for (const [field, values] of enums) if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
       if ("filter" in body) {
         const filter = acceptedFilter(body.filter, (k) => booleans.has(k), picks[1])

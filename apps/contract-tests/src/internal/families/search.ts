@@ -116,9 +116,11 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         const sample = sampleAt(c.item)
         const textAt = (row: Row | undefined, k: string) => (row === undefined ? "" : textOf(row, k))
         const sampleText = (k: string) => textAt(sample, k)
+        // A piece of the text cut at code points (never half of a surrogate pair: the term must be well-formed).
         const cut = (s: string) => {
-          const from = Math.min(c.start, s.length)
-          const piece = s.slice(from, from + (c.length === 0 ? s.length : c.length))
+          const points = Array.from(s)
+          const from = Math.min(c.start, points.length)
+          const piece = points.slice(from, from + (c.length === 0 ? points.length : c.length)).join("")
           return c.upper ? piece.toUpperCase() : piece
         }
         let body: Body
