@@ -447,7 +447,9 @@ export const makeApp = (state: AppState): Handle => {
         const request = prepare(route, input.method, ex)
         if (request instanceof Fail) return Effect.succeed(new Fail(route.error(request.error, ex)))
         const refusal = runChecks(p.stages.checks.afterBody, input, route.op)
-        if (refusal !== undefined) return Effect.succeed(new Fail(route.error(refusal.error, ex)))
+        if (refusal !== undefined) {
+          return Effect.succeed(refusal.status === undefined && refusal.headers === undefined ? new Fail(route.error(refusal.error, ex)) : refuse(p, refusal, base))
+        }
         return Effect.match(route.handler(request, ex), {
           onFailure: (error) => new Fail(route.error(error, ex)),
           onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(p, route, request, result, base, ex))
