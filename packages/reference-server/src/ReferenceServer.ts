@@ -34,7 +34,6 @@ import * as Store from "./Store.js"
 import { type AppState, hashKeys, type Input, makeApp, type Output, type RecordedRequest } from "./internal/app.js"
 import { demoData } from "./internal/demo.js"
 import { normalize } from "./internal/handlers.js"
-import * as Latitude from "./internal/latitude.js"
 
 export type {
   /**
@@ -241,7 +240,6 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
   Effect.gen(function* () {
     const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
     const on = yield* Either.mapLeft(LatitudeModule.resolve(options.latitude), (e) => new StartError({ reason: "Latitude", message: e.message }))
-    const latitude = Latitude.make(on)
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     const storeLayer =
       options.store?._tag === "Sqlite" ? Store.layerSqlite(options.store.filename) : Store.layerMemory
@@ -280,8 +278,8 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       store,
       apiKeyHashes: hashKeys(apiKeys),
       emitDefaults: options.emitDefaults === true,
-      maxBodyBytes: latitude === undefined ? maxBodyBytes : latitude.maxBodyBytes(maxBodyBytes),
-      latitude,
+      maxBodyBytes,
+      latitude: on,
       injector: Faults.makeInjector(options.faults ?? Faults.none),
       onRequest: (entry) =>
         Effect.suspend(() => {
@@ -303,7 +301,7 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
         })
     }
     return {
-      handle: latitude === undefined ? makeApp(state) : latitude.around(makeApp(state)),
+      handle: makeApp(state),
       running: {
         apiKeys,
         knownIds,

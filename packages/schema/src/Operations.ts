@@ -27,6 +27,38 @@ export type Kind = "get" | "list" | "create" | "update"
 export const PACKAGE = "core.v1"
 
 /**
+ * A List scoped to a parent: the request field that names the parent object, which each listed
+ * item carries under the same name.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Parent {
+  /** The request field (`resourceId`), and the field of each item that holds the same id. */
+  readonly field: string
+  /** The schema of the parent object. */
+  readonly object: Schema.Schema.AnyNoContext
+  /**
+   * Whether the request must name a parent (ListNativeUsers' `resourceId`); when optional
+   * (ListSatellites' `spaceId`), leaving it out or sending `""` lists every item.
+   */
+  readonly required: boolean
+}
+
+/**
+ * A reference whose kind a second request field names (`identityId` and `identityType`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface KindedReference {
+  /** The field holding the id (`identityId`). */
+  readonly field: string
+  /** The field naming the kind of object it names (`identityType`). */
+  readonly kindField: string
+}
+
+/**
  * One operation of the interface.
  *
  * @since 0.1.0
@@ -58,6 +90,25 @@ export interface Operation<
   readonly safeToRetry: boolean
   /** Headers the operation requires beyond `X-API-KEY` and `Content-Type`. */
   readonly requiredHeaders: Readonly<Record<string, string>>
+  /**
+   * For a Get that finds objects by another field than `id`: that field, of the request and of
+   * the objects (`keyId`). The response holds every object that matches, maybe none.
+   */
+  readonly lookupKey: string | undefined
+  /** For a List scoped to a parent object: the field that names it. */
+  readonly parent: Parent | undefined
+  /**
+   * Request fields that name other objects by id (`spaceId`); a create or update whose reference
+   * names nothing is not_found (decisions.md section 2).
+   */
+  readonly references: ReadonlyArray<string>
+  /** A reference whose kind another field names (CreateNativeUserIdentityLink's `identityId`). */
+  readonly kindedReference: KindedReference | undefined
+  /**
+   * Request fields of which exactly one must be set (CreateHumanUserPassword's `email`,
+   * `username`, `id`: the user it is for); none or two is invalid_argument (decisions.md section 6).
+   */
+  readonly oneOf: ReadonlyArray<string> | undefined
 }
 
 const op = <
@@ -81,8 +132,18 @@ const op = <
   path: `/${PACKAGE}.${o.service}/${o.method}`,
   itemField: o.itemField,
   safeToRetry: o.kind === "get" || o.kind === "list",
-  requiredHeaders: o.requiredHeaders ?? {}
+  requiredHeaders: o.requiredHeaders ?? {},
+  lookupKey: undefined,
+  parent: undefined,
+  references: [],
+  kindedReference: undefined,
+  oneOf: undefined
 })
+
+/** The facts of an operation beyond its shape. */
+type Facts = Partial<Pick<Operation, "lookupKey" | "parent" | "references" | "kindedReference" | "oneOf">>
+
+const withFacts = <O extends Operation>(o: O, facts: Facts): O => ({ ...o, ...facts })
 
 const wrapped = <const Key extends string, O extends Schema.Schema.AnyNoContext>(
   method: string,
@@ -172,13 +233,16 @@ export const operations = {
     "monitors",
     Model.ScenarioMonitor
   ),
-  CreateNativeUserIdentityLink: wrapping(
-    "ResourceService",
-    "CreateNativeUserIdentityLink",
-    "create",
-    Req.CreateNativeUserIdentityLinkRequest,
-    "link",
-    Model.NativeUserIdentityLink
+  CreateNativeUserIdentityLink: withFacts(
+    wrapping(
+      "ResourceService",
+      "CreateNativeUserIdentityLink",
+      "create",
+      Req.CreateNativeUserIdentityLinkRequest,
+      "link",
+      Model.NativeUserIdentityLink
+    ),
+    { references: ["nativeUserId", "identityId"], kindedReference: { field: "identityId", kindField: "identityType" } }
   ),
   UpdateConnectorHostname: wrapping(
     "ConnectorService",
@@ -188,12 +252,15 @@ export const operations = {
     "connectorHostname",
     Model.ConnectorHostname
   ),
-  ListSatellites: list(
-    "SatelliteService",
-    "ListSatellites",
-    Req.ListSatellitesRequest,
-    "satellites",
-    Model.Satellite
+  ListSatellites: withFacts(
+    list(
+      "SatelliteService",
+      "ListSatellites",
+      Req.ListSatellitesRequest,
+      "satellites",
+      Model.Satellite
+    ),
+    { parent: { field: "spaceId", object: Model.Space, required: false } }
   ),
   GetResource: wrapping(
     "ResourceService",
@@ -226,25 +293,31 @@ export const operations = {
     "policyStageConfiguration",
     Model.PolicyStageConfiguration
   ),
-  CreateConnector: wrapping(
-    "ConnectorService",
-    "CreateConnector",
-    "create",
-    Req.CreateConnectorRequest,
-    "connector",
-    Model.Connector
+  CreateConnector: withFacts(
+    wrapping(
+      "ConnectorService",
+      "CreateConnector",
+      "create",
+      Req.CreateConnectorRequest,
+      "connector",
+      Model.Connector
+    ),
+    { references: ["spaceId"] }
   ),
-  GetEncryptionKeysByKeyId: op({
-    service: "LogsService",
-    method: "GetEncryptionKeysByKeyId",
-    kind: "get",
-    request: Req.GetEncryptionKeysByKeyIdRequest,
-    response: Schema.Struct({ encryptionKeys: array(Model.EncryptionKey) }).annotations({
-      identifier: "GetEncryptionKeysByKeyIdResponse"
+  GetEncryptionKeysByKeyId: withFacts(
+    op({
+      service: "LogsService",
+      method: "GetEncryptionKeysByKeyId",
+      kind: "get",
+      request: Req.GetEncryptionKeysByKeyIdRequest,
+      response: Schema.Struct({ encryptionKeys: array(Model.EncryptionKey) }).annotations({
+        identifier: "GetEncryptionKeysByKeyIdResponse"
+      }),
+      wrapperKey: "encryptionKeys",
+      object: Model.EncryptionKey
     }),
-    wrapperKey: "encryptionKeys",
-    object: Model.EncryptionKey
-  }),
+    { lookupKey: "keyId" }
+  ),
   ListLogQueries: list(
     "LogsService",
     "ListLogQueries",
@@ -252,12 +325,15 @@ export const operations = {
     "savedQueries",
     Model.LogQueryMetadata
   ),
-  ListNativeUsers: list(
-    "ResourceService",
-    "ListNativeUsers",
-    Req.ListNativeUsersRequest,
-    "nativeUsers",
-    Model.NativeUser
+  ListNativeUsers: withFacts(
+    list(
+      "ResourceService",
+      "ListNativeUsers",
+      Req.ListNativeUsersRequest,
+      "nativeUsers",
+      Model.NativeUser
+    ),
+    { parent: { field: "resourceId", object: Model.Resource, required: true } }
   ),
   UpdateConnectorListenerLink: wrapping(
     "ConnectorService",
@@ -282,24 +358,30 @@ export const operations = {
     "policyDataLoader",
     Model.PolicyDataLoader
   ),
-  CreateHumanUserPassword: op({
-    service: "UserService",
-    method: "CreateHumanUserPassword",
-    kind: "create",
-    request: Req.CreateHumanUserPasswordRequest,
-    response: Model.HumanUserPassword.annotations({
-      identifier: "CreateHumanUserPasswordResponse"
+  CreateHumanUserPassword: withFacts(
+    op({
+      service: "UserService",
+      method: "CreateHumanUserPassword",
+      kind: "create",
+      request: Req.CreateHumanUserPasswordRequest,
+      response: Model.HumanUserPassword.annotations({
+        identifier: "CreateHumanUserPasswordResponse"
+      }),
+      wrapperKey: undefined,
+      object: Model.HumanUserPassword
     }),
-    wrapperKey: undefined,
-    object: Model.HumanUserPassword
-  }),
-  CreateDataDiscoveryConfiguration: wrapping(
-    "ResourceService",
-    "CreateDataDiscoveryConfiguration",
-    "create",
-    Req.CreateDataDiscoveryConfigurationRequest,
-    "dataDiscoveryConfiguration",
-    Model.DataDiscoveryConfiguration
+    { oneOf: ["email", "username", "id"] }
+  ),
+  CreateDataDiscoveryConfiguration: withFacts(
+    wrapping(
+      "ResourceService",
+      "CreateDataDiscoveryConfiguration",
+      "create",
+      Req.CreateDataDiscoveryConfigurationRequest,
+      "dataDiscoveryConfiguration",
+      Model.DataDiscoveryConfiguration
+    ),
+    { references: ["resourceId", "nativeUserId"] }
   ),
   CreatePermission: wrapping(
     "PermissionsService",
@@ -334,13 +416,16 @@ export const operations = {
     "link",
     Model.SidecarResourceLink
   ),
-  UpdateSatellite: wrapping(
-    "SatelliteService",
-    "UpdateSatellite",
-    "update",
-    Req.UpdateSatelliteRequest,
-    "satellite",
-    Model.Satellite
+  UpdateSatellite: withFacts(
+    wrapping(
+      "SatelliteService",
+      "UpdateSatellite",
+      "update",
+      Req.UpdateSatelliteRequest,
+      "satellite",
+      Model.Satellite
+    ),
+    { references: ["spaceId"] }
   )
 } as const
 

@@ -3,9 +3,14 @@
  * headers, deadlines, body limits, decoding, faults, encoding, request ids and the request log.
  * Transport-neutral: the Node server and the in-process client both feed it an `Input`.
  *
+ * One faithful pipeline with hook points (the stages of `pipeline-types.ts`). The latitude
+ * switches that are on (`latitude.ts`) are put on it once, when the server starts; the violations
+ * a fault plan turns on (`violations.ts`) once per set of them, the first time a request gets that
+ * set. A request runs the stages as composed: the pipeline itself knows no switch or violation.
+ *
  * @internal
  */
-import { ConnectError, ContentType, Deadline, JsonBody, Operations, ProtoJson, RetryAfter, Secrets } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RetryAfter, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Duration from "effect/Duration"
@@ -18,53 +23,53 @@ import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../Collections.js"
 import type { Decision, Injector, ViolationName } from "../Faults.js"
 import type { StoreService } from "../Store.js"
-import { type Handler, handlers } from "./handlers.js"
-import type { Latitude } from "./latitude.js"
+import { stamp } from "./clock.js"
+import { handlers } from "./handlers.js"
+import * as Latitude from "./latitude.js"
+import {
+  type Answer,
+  type Body,
+  type Check,
+  type Checks,
+  deadlinePassed,
+  type Exchange,
+  Fail,
+  type Handle,
+  type Hooks,
+  type Input,
+  type Issue,
+  issueError,
+  type Op,
+  type Output,
+  type PickIssue,
+  type Prepare,
+  type RecordedRequest,
+  type Refusal,
+  type Relax,
+  type Respond,
+  type Route,
+  type RouteStages,
+  type ServerStages,
+  type Validate
+} from "./pipeline-types.js"
 import { fastUlid } from "./random.js"
 import * as Violations from "./violations.js"
 
-type Op = Operations.Operations[Operations.MethodName]
-
-/** One HTTP request, whatever carried it. Header names are lower case. */
-export interface Input {
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string | undefined>>
-  /** Reads the body; `"too-large"` when it has more than `maxBytes` bytes. */
-  readonly body: (maxBytes: number) => Effect.Effect<Uint8Array | "too-large", unknown>
-}
-
-/** The answer: a response, or a connection to destroy without one. */
-export type Output =
-  | { readonly _tag: "Response"; readonly status: number; readonly headers: Record<string, string>; readonly body: string | Uint8Array }
-  | { readonly _tag: "Drop" }
-
-/** What the server saw, without secrets. */
-export interface RecordedRequest {
-  readonly requestId: string
-  /** The operation's method name, when the path named one. */
-  readonly method: Operations.MethodName | undefined
-  readonly httpMethod: string
-  readonly path: string
-  /** Request headers, the credential headers (`x-api-key`...) removed. */
-  readonly headers: Readonly<Record<string, string>>
-  /** `ok`, a Connect code, `bare-status` or `dropped`. */
-  readonly code: string
-  readonly status: number
-  readonly durationMs: number
-}
+export type { Input, Output, RecordedRequest } from "./pipeline-types.js"
 
 /** The server's mutable state around the pipeline. */
 export interface AppState {
   readonly store: StoreService
   readonly apiKeyHashes: ReadonlyArray<Buffer>
   readonly emitDefaults: boolean
+  /** The body limit configured (a stage may lower it). */
   readonly maxBodyBytes: number
   injector: Injector
   readonly onRequest: (entry: RecordedRequest) => Effect.Effect<void>
-  /** The latitude switches that are on; `undefined` when none is. */
-  readonly latitude?: Latitude | undefined
+  /** The latitude switches that are on. */
+  readonly latitude: ReadonlySet<ContractRules.LatitudeName>
 }
+
 
 // One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
 const sha256: (s: string) => Buffer =
@@ -83,18 +88,6 @@ const authorized = (hashes: ReadonlyArray<Buffer>, key: string | undefined): boo
   return ok
 }
 
-// A monotonic clock of microseconds, one millisecond behind real time, so that every timestamp
-// is strictly earlier than the response and every update strictly later than the one before.
-let lastMicros = 0
-const stamp = (): string => {
-  const now = Date.now() * 1000 - 1000
-  lastMicros = Math.max(now, lastMicros + 1)
-  const millis = Math.floor(lastMicros / 1000)
-  const micros = lastMicros % 1000
-  const iso = new Date(millis).toISOString()
-  return micros === 0 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`
-}
-
 const truncate = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}...` : s)
 
 /** Turns a ParseError into a message naming the field, without echoing a secret's value. */
@@ -107,31 +100,8 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
   return truncate(path === "" ? issue.message : `${path}: ${issue.message}`)
 }
 
-export interface Compiled {
-  readonly op: Op
-  readonly decode: (u: unknown) => Either.Either<Readonly<Record<string, unknown>>, ParseResult.ParseError>
-  readonly fields: ReadonlySet<string>
-  readonly handler: Handler
-}
-
-const compiled: ReadonlyMap<string, Compiled> = new Map(
-  Operations.all.map((op) => [
-    op.path,
-    {
-      op,
-      decode: Schema.decodeUnknownEither(op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>, { errors: "first" }),
-      fields: new Set(SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))),
-      handler: handlers.get(op.method)!
-    }
-  ])
-)
-
 const response = (status: number, headers: Record<string, string>, body: string | Uint8Array): Output => ({ _tag: "Response", status, headers, body })
 const drop: Output = { _tag: "Drop" }
-
-class Fail {
-  constructor(readonly error: ConnectError.ConnectError) {}
-}
 
 /** Parses a body to a JSON object with lowerCamelCase keys, or says why not. */
 const parseBody = (bytes: Uint8Array): Record<string, unknown> | string => {
@@ -139,26 +109,8 @@ const parseBody = (bytes: Uint8Array): Record<string, unknown> | string => {
   return parsed._tag === "Object" ? parsed.value : JsonBody.describe(parsed)
 }
 
-const errorOutput = (
-  error: ConnectError.ConnectError,
-  headers: Record<string, string>,
-  v: ReadonlySet<ViolationName>,
-  protocolStatus?: number
-): Output => {
-  let status = protocolStatus ?? ConnectError.statusOf(error.code)
-  if (v.has("wrong-status-for-code")) status = status === 400 ? 409 : 400
-  const body = v.has("invalid-error-body") ? JSON.stringify({ error: error.message }) : ConnectError.writeBody(error)
-  return response(status, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body)
-}
-
 /** What a body-less request other than POST is read as. */
 const EMPTY_OBJECT = new TextEncoder().encode("{}")
-
-/** The body limit under the small-body-limit violation: 64 KiB. */
-const SMALL_BODY_LIMIT = 64 * 1024
-
-/** Under the rate-limit-without-retry-after violation, every 20th request is rate limited. */
-const RATE_LIMIT_EVERY = 20
 
 const RATE_LIMITED = "rate limit reached; retry after the Retry-After delay"
 
@@ -217,60 +169,196 @@ const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The faithful stages
+// ---------------------------------------------------------------------------------------------
+
+const SAME_BODY: Relax = (body) => body
+const NO_RULES: Validate = (request) => request
+const FIRST_ISSUE: PickIssue = (issues) => issues[0]
+const SAME_REQUEST: Prepare = (request) => request
+/** The faithful success body: written as it is (the fast writer takes this path). */
+const AS_IS: Respond = (_, body) => body
+
+/** The faithful stages of one operation. */
+const faithfulRoute = (op: Op): Route => ({
+  op,
+  fields: new Set(SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))),
+  parse: parseBody,
+  relax: SAME_BODY,
+  decode: Schema.decodeUnknownEither(op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>, { errors: "first" }),
+  validate: NO_RULES,
+  pickIssue: FIRST_ISSUE,
+  prepare: SAME_REQUEST,
+  handler: handlers.get(op.method)!,
+  respond: AS_IS,
+  error: (error) => error
+})
+
+const faithfulRoutes: ReadonlyMap<string, Route> = new Map(Operations.all.map((op) => [op.path, faithfulRoute(op)]))
+
+/** The protocol checks, in the order they run. */
+const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
+  const method: Check = {
+    name: "method",
+    run: (input) =>
+      input.method !== "POST"
+        ? { error: ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), status: 405, headers: { allow: "POST" } }
+        : undefined
+  }
+  const contentTypeCheck: Check = {
+    name: "content-type",
+    run: (input) => {
+      const contentType = ContentType.parse(input.headers["content-type"])
+      if (contentType.codec !== "json") {
+        const message = `content type ${JSON.stringify(truncate(contentType.mediaType, 100))} is not supported; use ${ContentType.JSON_MEDIA_TYPE}`
+        return { error: ConnectError.make("unknown", message), status: 415 }
+      }
+      return undefined
+    }
+  }
+  const encodingCheck: Check = {
+    name: "encoding",
+    run: (input) => {
+      // Compression is a server's choice (decisions.md section 10); unsupported, it is unimplemented.
+      const encoding = input.headers["content-encoding"]
+      if (encoding !== undefined && Compression.parseContentEncoding(encoding)._tag !== "Identity") {
+        const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
+        return { error: ConnectError.make("unimplemented", message), headers: { "accept-encoding": "identity" } }
+      }
+      return undefined
+    }
+  }
+  const auth: Check = {
+    name: "auth",
+    run: (input) =>
+      authorized(apiKeyHashes, input.headers["x-api-key"]) ? undefined : { error: ConnectError.make("unauthenticated", "a valid X-API-KEY header is required") }
+  }
+  const headers: Check = {
+    name: "headers",
+    run: (input, op) => {
+      for (const [name, value] of Object.entries(op.requiredHeaders)) {
+        if (input.headers[name] !== value) return { error: ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`) }
+      }
+      return undefined
+    }
+  }
+  const timeoutCheck: Check = {
+    name: "timeout",
+    run: (input) => {
+      if (Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])._tag === "Invalid") {
+        return { error: ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds") }
+      }
+      return undefined
+    }
+  }
+  return { beforeBody: [method, contentTypeCheck, encodingCheck, auth, headers, timeoutCheck], afterBody: [] }
+}
+
+const faithfulStages = (state: AppState): ServerStages => ({
+  unknownRoute: (path) => ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`),
+  checks: faithfulChecks(state.apiKeyHashes),
+  bodyLimit: (configured) => configured,
+  admit: () => undefined,
+  deadline: (work, millis) => Effect.map(Deadline.timeoutOption(Effect.interruptible(work), millis), (o) => Option.getOrElse(o, () => deadlinePassed(millis))),
+  writeError: (error, headers, protocolStatus) =>
+    response(protocolStatus ?? ConnectError.statusOf(error.code), { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, ConnectError.writeBody(error)),
+  writeSuccess: (headers, body) => response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
+  returnSecrets: false
+})
+
+// ---------------------------------------------------------------------------------------------
+// Composing
+// ---------------------------------------------------------------------------------------------
+
+const ROUTE_STAGES = ["parse", "relax", "decode", "validate", "pickIssue", "prepare", "handler", "respond", "error"] as const satisfies ReadonlyArray<keyof RouteStages>
+const SERVER_STAGES = ["unknownRoute", "checks", "bodyLimit", "admit", "deadline", "writeError", "writeSuccess", "returnSecrets"] as const satisfies ReadonlyArray<
+  keyof ServerStages
+>
+
+type AnyHook = (next: unknown, op?: Op, fields?: ReadonlySet<string>) => unknown
+
+/** A pipeline: its routes and the stages around them, composed. */
+interface Pipeline {
+  readonly routes: ReadonlyMap<string, Route>
+  readonly stages: ServerStages
+  readonly maxBodyBytes: number
+  readonly write: (op: Op, body: Json) => Uint8Array
+}
+
+/** Puts the hooks on a route's stages; the first hooks given are the innermost. */
+const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route => {
+  const out: Record<string, unknown> = { ...route }
+  for (const h of hooks) {
+    for (const stage of ROUTE_STAGES) {
+      const hook = h[stage] as AnyHook | undefined
+      if (hook !== undefined) out[stage] = hook(out[stage], route.op, route.fields)
+    }
+  }
+  return out as unknown as Route
+}
+
+const composeStages = (stages: ServerStages, hooks: ReadonlyArray<Hooks>): ServerStages => {
+  const out: Record<string, unknown> = { ...stages }
+  for (const h of hooks) {
+    for (const stage of SERVER_STAGES) {
+      const hook = h[stage] as AnyHook | undefined
+      if (hook !== undefined) out[stage] = hook(out[stage])
+    }
+  }
+  return out as unknown as ServerStages
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pipeline
+// ---------------------------------------------------------------------------------------------
+
 /** Builds the request pipeline over a state. */
-export const makeApp = (state: AppState) => {
-  const keepSecrets = state.latitude?.returnSecrets === true
-  const write = makeWriter(state.emitDefaults, keepSecrets)
-  // The operations, their decode and handler wrapped by the latitude switches that are on.
-  const routes = state.latitude?.routes(compiled) ?? compiled
-  const keyFirst = state.latitude?.keyAfterBody !== true
-  const lenientDeadline = state.latitude?.lenientDeadline === true
-  let rateLimitCounter = 0
-  /** The checks made before the body is read: an answer, or `undefined` to go on. */
-  const precheck = (
-    input: Input,
-    c: Compiled | undefined,
-    path: string,
-    base: Record<string, string>,
-    v: ReadonlySet<ViolationName>,
-    timeout: Deadline.Timeout
-  ): Output | undefined => {
-    if (c === undefined) {
-      const code = v.has("unknown-route-wrong-code") ? "not_found" : "unimplemented"
-      return errorOutput(ConnectError.make(code, `no operation at ${truncate(path, 200)}`), base, v, 404)
+export const makeApp = (state: AppState): Handle => {
+  const writers = new Map<boolean, Pipeline["write"]>()
+  const writerOf = (keepSecrets: boolean) => {
+    let w = writers.get(keepSecrets)
+    if (w === undefined) writers.set(keepSecrets, (w = makeWriter(state.emitDefaults, keepSecrets)))
+    return w
+  }
+  const compose = (base: { readonly routes: ReadonlyMap<string, Route>; readonly stages: ServerStages }, hooks: ReadonlyArray<Hooks>): Pipeline => {
+    const stages = composeStages(base.stages, hooks)
+    return {
+      routes: new Map([...base.routes].map(([path, route]) => [path, composeRoute(route, hooks)])),
+      stages,
+      maxBodyBytes: stages.bodyLimit(state.maxBodyBytes),
+      write: writerOf(stages.returnSecrets)
     }
-    if (input.method !== "POST" && !v.has("wrong-method-accepted")) {
-      return errorOutput(ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), { ...base, allow: "POST" }, v, 405)
+  }
+  const switches = Latitude.records.filter((r) => state.latitude.has(r.name)).map((r) => r.hooks)
+  const faithful = compose({ routes: faithfulRoutes, stages: faithfulStages(state) }, switches)
+
+  // The pipelines of the sets of violations requests got, composed over the faithful one.
+  const violated = new Map<string, Pipeline>()
+  const pipelineOf = (on: ReadonlySet<ViolationName>): Pipeline => {
+    if (on.size === 0) return faithful
+    const key = on.size === 1 ? on.values().next().value! : [...on].sort().join(",")
+    let p = violated.get(key)
+    if (p === undefined) {
+      p = compose(faithful, Violations.records.filter((r) => on.has(r.name)).map((r) => r.hooks))
+      violated.set(key, p)
     }
-    const contentType = ContentType.parse(input.headers["content-type"])
-    if (contentType.codec !== "json" && !v.has("content-type-ignored")) {
-      const message = `content type ${JSON.stringify(truncate(contentType.mediaType, 100))} is not supported; use ${ContentType.JSON_MEDIA_TYPE}`
-      return errorOutput(ConnectError.make("unknown", message), base, v, 415)
-    }
-    // Compression is a server's choice (decisions.md section 10); unsupported, it is unimplemented.
-    const encoding = input.headers["content-encoding"]
-    if (encoding !== undefined && Compression.parseContentEncoding(encoding)._tag !== "Identity") {
-      const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
-      return errorOutput(ConnectError.make("unimplemented", message), { ...base, "accept-encoding": "identity" }, v)
-    }
-    if (keyFirst && !v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
-      return errorOutput(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required"), base, v)
-    }
-    for (const [name, value] of Object.entries(c.op.requiredHeaders)) {
-      if (input.headers[name] !== value && !v.has("version-header-ignored")) return errorOutput(ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`), base, v)
-    }
-    if (timeout._tag === "Invalid") {
-      return errorOutput(ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds"), base, v)
+    return p
+  }
+
+  const refuse = (p: Pipeline, refusal: Refusal, base: Record<string, string>): Output =>
+    p.stages.writeError(refusal.error, refusal.headers === undefined ? base : { ...base, ...refusal.headers }, refusal.status)
+
+  const runChecks = (checks: ReadonlyArray<Check>, input: Input, op: Op): Refusal | undefined => {
+    for (const check of checks) {
+      const refusal = check.run(input, op)
+      if (refusal !== undefined) return refusal
     }
     return undefined
   }
 
-  /** A transient, proxy or drop fault that answers before the operation runs. */
-  const terminalAnswer = (terminal: Decision["terminal"], base: Record<string, string>, v: ReadonlySet<ViolationName>): Output | Fail | undefined => {
-    // rate-limit-without-retry-after: the rate limit below, without its headers, now and then.
-    if (v.has("rate-limit-without-retry-after") && ++rateLimitCounter % RATE_LIMIT_EVERY === 0) {
-      return errorOutput(ConnectError.make("resource_exhausted", RATE_LIMITED), base, v)
-    }
+  /** A transient, proxy or drop fault of the plan that answers before the operation runs. */
+  const terminalAnswer = (p: Pipeline, terminal: Decision["terminal"], base: Record<string, string>): Answer | undefined => {
     switch (terminal?._tag) {
       case undefined:
         return undefined
@@ -284,7 +372,7 @@ export const makeApp = (state: AppState) => {
           "x-ratelimit-remaining": "0",
           "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds)
         }
-        return errorOutput(ConnectError.make("resource_exhausted", RATE_LIMITED), headers, v)
+        return p.stages.writeError(ConnectError.make("resource_exhausted", RATE_LIMITED), headers)
       }
       case "BareStatus":
         return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
@@ -294,68 +382,63 @@ export const makeApp = (state: AppState) => {
   }
 
   /** Reads a body into a decoded request, or says why not. */
-  const prepare = (c: Compiled, method: string, bytes: Uint8Array, violated: Violations.Violated | undefined): Fail | Readonly<Record<string, unknown>> => {
-    const input = method !== "POST" && bytes.length === 0 ? EMPTY_OBJECT : bytes
-    const parsed = violated === undefined ? parseBody(input) : violated.parse(input, parseBody)
+  const prepare = (route: Route, method: string, ex: Exchange): Fail | Readonly<Record<string, unknown>> => {
+    const parsed = route.parse(method !== "POST" && ex.bytes.length === 0 ? EMPTY_OBJECT : ex.bytes)
     if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
     if (parsed instanceof ConnectError.ConnectError) return new Fail(parsed)
-    const relaxed = violated === undefined ? parsed : violated.before(parsed)
+    ex.sent = parsed
+    const relaxed = route.relax(parsed, ex)
     if (relaxed instanceof ConnectError.ConnectError) return new Fail(relaxed)
-    const decoded = c.decode(relaxed)
+    const decoded = route.decode(relaxed)
     if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left)))
-    return violated === undefined ? decoded.right : violated.after(decoded.right)
+    let request = decoded.right
+    if (route.validate !== NO_RULES) {
+      const issues: Array<Issue> = []
+      request = route.validate(request, issues)
+      const issue = route.pickIssue(issues)
+      if (issue !== undefined) return new Fail(ConnectError.make("invalid_argument", describeParseError(issueError(issue))))
+    }
+    return route.prepare(request, ex)
   }
 
   /** The success answer. */
-  const finish = (
-    c: Compiled,
-    request: Readonly<Record<string, unknown>>,
-    body: Json,
-    base: Record<string, string>,
-    v: ReadonlySet<ViolationName>,
-    violated: Violations.Violated | undefined
-  ): Output => {
-    if (violated === undefined) return response(200, { ...base, "content-type": ContentType.JSON_MEDIA_TYPE }, write(c.op, body))
-    const visible = keepSecrets ? body : Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)]))
+  const finish = (p: Pipeline, route: Route, request: Readonly<Record<string, unknown>>, body: Json, base: Record<string, string>, ex: Exchange): Output => {
+    if (route.respond === AS_IS) return p.stages.writeSuccess(base, p.write(route.op, body))
+    const visible = p.stages.returnSecrets ? body : (Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)])) as Json)
     const shaped = state.emitDefaults ? visible : (ProtoJson.omitZeroValues(visible) as Json)
-    const text = JSON.stringify(violated.response(request, shaped))
-    return response(200, { ...base, "content-type": v.has("success-content-type") ? "text/plain" : "application/json" }, text)
+    return p.stages.writeSuccess(base, JSON.stringify(route.respond(request, shaped, ex)))
   }
 
   /** Latency, faults, body, decoding and the operation: what a deadline applies to. */
-  const work = (input: Input, c: Compiled, base: Record<string, string>, decision: Decision): Effect.Effect<Output | Fail> => {
-    const v = decision.violations
-    // The violations' transforms exist only while one is on: the faithful path runs none of them.
-    const violated = v.size > 0 ? Violations.make(c.op, c.fields, v, stamp) : undefined
-    const maxBodyBytes = v.has("small-body-limit") ? Math.min(SMALL_BODY_LIMIT, state.maxBodyBytes) : state.maxBodyBytes
-    const run = Effect.suspend((): Effect.Effect<Output | Fail> => {
-      const early = terminalAnswer(decision.terminal, base, v)
+  const work = (p: Pipeline, input: Input, route: Route, base: Record<string, string>, decision: Decision): Effect.Effect<Answer> => {
+    const maxBodyBytes = p.maxBodyBytes
+    const run = Effect.suspend((): Effect.Effect<Answer> => {
+      const early = p.stages.admit() ?? terminalAnswer(p, decision.terminal, base)
       if (early !== undefined) return Effect.succeed(early)
       const contentLength = Number(input.headers["content-length"] ?? "0")
       const body =
         contentLength > maxBodyBytes
           ? Effect.succeed("too-large" as const)
           : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
-      return Effect.flatMap(body, (bytes): Effect.Effect<Output | Fail> => {
+      return Effect.flatMap(body, (bytes): Effect.Effect<Answer> => {
         if (bytes === "too-large") return Effect.succeed(new Fail(ConnectError.make("resource_exhausted", JsonBody.describe({ _tag: "TooLarge", maxBytes: maxBodyBytes }))))
-        const request = prepare(c, input.method, bytes, violated)
-        const fail = violated === undefined ? (error: ConnectError.ConnectError) => new Fail(error) : (error: ConnectError.ConnectError) => new Fail(violated.error(error, bytes))
-        if (request instanceof Fail) return Effect.succeed(fail(request.error))
-        // body-before-auth: the key is checked once the body passed.
-        if (!keyFirst && !v.has("auth-ignored") && !authorized(state.apiKeyHashes, input.headers["x-api-key"])) {
-          return Effect.succeed(fail(ConnectError.make("unauthenticated", "a valid X-API-KEY header is required")))
+        const ex: Exchange = { store: state.store, stamp, bytes, sent: NOTHING_SENT }
+        const request = prepare(route, input.method, ex)
+        if (request instanceof Fail) return Effect.succeed(new Fail(route.error(request.error, ex)))
+        const refusal = runChecks(p.stages.checks.afterBody, input, route.op)
+        if (refusal !== undefined) {
+          return Effect.succeed(refusal.status === undefined && refusal.headers === undefined ? new Fail(route.error(refusal.error, ex)) : refuse(p, refusal, base))
         }
-        const handler = violated === undefined ? c.handler : violated.handler(c.handler)
-        return Effect.match(handler(request, { store: state.store, stamp }), {
-          onFailure: fail,
-          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(c, request, result, base, v, violated))
+        return Effect.match(route.handler(request, ex), {
+          onFailure: (error) => new Fail(route.error(error, ex)),
+          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(p, route, request, result, base, ex))
         })
       })
     })
     return decision.latencyMillis > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(decision.latencyMillis)), run) : run
   }
 
-  const record = (input: Input, c: Compiled | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
+  const record = (input: Input, op: Op | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
     const headers: Record<string, string> = {}
     for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !Secrets.headerNames.has(k)) headers[k] = value
     let code = "dropped"
@@ -366,7 +449,7 @@ export const makeApp = (state: AppState) => {
     }
     return {
       requestId,
-      method: c?.op.method,
+      method: op?.method,
       httpMethod: input.method,
       path: truncate(path, 200),
       headers,
@@ -376,44 +459,44 @@ export const makeApp = (state: AppState) => {
     }
   }
 
-  const handle = (input: Input): Effect.Effect<Output> =>
+  const handle: Handle = (input) =>
     Effect.suspend(() => {
       const started = performance.now()
       const requestId = `req_${fastUlid(Date.now())}`
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
       const path = q === -1 ? input.url : input.url.slice(0, q)
-      const c = routes.get(path)
-      const decision = state.injector.decide(c?.op.method)
-      const v = decision.violations
-      const timeout = Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])
-      const early = precheck(input, c, path, base, v, timeout)
+      const op = Operations.byPath.get(path)
+      const decision = state.injector.decide(op?.method)
+      const p = pipelineOf(decision.violations)
+      const route = p.routes.get(path)
       let answer: Effect.Effect<Output>
-      if (early !== undefined || c === undefined) {
-        answer = Effect.succeed(early ?? errorOutput(ConnectError.make("internal", "internal error"), base, v))
+      if (route === undefined) {
+        answer = Effect.succeed(p.stages.writeError(p.stages.unknownRoute(path), base, 404))
       } else {
-        const millis = timeout._tag === "Millis" ? timeout.millis : undefined
-        // deadline-wrong-code: a short deadline is canceled at once, a passed one canceled too.
-        const passed = v.has("deadline-wrong-code") ? "canceled" : "deadline_exceeded"
-        if (millis !== undefined && millis < 100 && v.has("deadline-wrong-code")) {
-          answer = Effect.succeed(errorOutput(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`), base, v))
+        const refusal = runChecks(p.stages.checks.beforeBody, input, route.op)
+        if (refusal !== undefined) {
+          answer = Effect.succeed(refuse(p, refusal, base))
         } else {
-          const worked = work(input, c, base, decision)
-          const late = () => new Fail(ConnectError.make(passed, `the deadline of ${millis} ms passed`))
-          const timed =
-            millis === undefined
-              ? worked
-              : lenientDeadline
-                ? // lenient-deadline: checked before the work starts, which then runs to its end.
-                  performance.now() - started < millis ? worked : Effect.succeed(late())
-                : Effect.map(Deadline.timeoutOption(Effect.interruptible(worked), millis), (o) => Option.getOrElse(o, late))
-          answer = Effect.map(timed, (out) => (out instanceof Fail ? errorOutput(out.error, base, v) : out))
+          const timeout = Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])
+          const worked = work(p, input, route, base, decision)
+          const timed = timeout._tag === "Millis" ? p.stages.deadline(worked, timeout.millis, started) : worked
+          answer = Effect.map(timed, (out) => (out instanceof Fail ? p.stages.writeError(out.error, base) : out))
         }
       }
       return answer.pipe(
-        Effect.catchAllDefect(() => Effect.succeed(errorOutput(ConnectError.make("internal", "internal error"), base, v))),
-        Effect.tap((output) => state.onRequest(record(input, c, path, requestId, started, output)))
+        Effect.catchAllDefect(() => Effect.succeed(p.stages.writeError(ConnectError.make("internal", "internal error"), base))),
+        Effect.tap((output) => state.onRequest(record(input, op, path, requestId, started, output)))
       )
     })
-  return handle
+
+  let around = handle
+  for (const r of Latitude.records) {
+    const hook = r.hooks.around
+    if (hook !== undefined && state.latitude.has(r.name)) around = hook(around)
+  }
+  return around
 }
+
+/** What `Exchange.sent` holds until the body is parsed. */
+const NOTHING_SENT: Body = Object.freeze({}) as Body

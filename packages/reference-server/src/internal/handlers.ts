@@ -10,24 +10,12 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Collections from "../Collections.js"
 import type { CollectionName, Json } from "../Collections.js"
-import type { StoreService } from "../Store.js"
 import { compareKeys, sortKey } from "../Store.js"
 import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.js"
+import type { Context, Handler, Op, Req } from "./pipeline-types.js"
 import { makeId, token } from "./random.js"
 
-type Op = Operations.Operations[Operations.MethodName]
-type Req = Readonly<Record<string, unknown>>
 type Mutable = Record<string, unknown>
-
-/** What a handler needs besides the request. */
-export interface Context {
-  readonly store: StoreService
-  /** A timestamp earlier than now, strictly later than every one given before (RFC 3339 text). */
-  readonly stamp: () => string
-}
-
-/** The outcome of a handler: the response body in wire form, every field written. */
-export type Handler = (request: Req, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError>
 
 const notFound = (field: string, what: string, id: string) =>
   ConnectError.make("not_found", `${field}: no ${what} with id ${JSON.stringify(id)}`)
@@ -65,12 +53,13 @@ const objectName = (c: CollectionName) => Collections.collections[c].prefix
 const makeGet = (op: Op): Handler => {
   const c = collectionOf(op)
   const key = op.wrapperKey!
-  if (op.method === "GetEncryptionKeysByKeyId") {
+  const lookupKey = op.lookupKey
+  if (lookupKey !== undefined) {
     return (req, ctx) =>
       Effect.gen(function* () {
-        const keyId = String(req.keyId)
-        // A key id that names nothing is an empty array (not_found under the parent-not-found latitude switch).
-        return { [key]: (yield* ctx.store.all(c)).filter((k) => k.keyId === keyId) }
+        const value = String(req[lookupKey])
+        // A value that names nothing is an empty array (not_found under the parent-not-found latitude switch).
+        return { [key]: (yield* ctx.store.all(c)).filter((k) => k[lookupKey] === value) }
       })
   }
   return (req, ctx) =>
@@ -108,16 +97,20 @@ const compareTimestamps = (key: string, a: string, b: string): number | undefine
 export const matches = (filter: Filter.Filter<string>, item: Json, options?: Filter.EvaluateOptions): boolean =>
   Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps, options)
 
-/** Per-operation scoping of a list: which items the request asks for, beyond search and filter. */
-const listScopes: { readonly [M in Operations.ListMethod]?: (req: Operations.RequestOf<M>) => ((item: Json) => boolean) | undefined } = {
-  ListNativeUsers: (req) => (item) => item.resourceId === req.resourceId,
-  ListSatellites: (req) => (req.spaceId !== undefined && req.spaceId !== "" ? (item) => item.spaceId === req.spaceId : undefined)
+/** The scope of a list under a parent (the operation's `parent`): the items of the parent the request names, if it names one. */
+const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) | undefined => {
+  const parent = op.parent
+  if (parent === undefined) return undefined
+  const field = parent.field
+  return parent.required
+    ? (req) => (item) => item[field] === req[field]
+    : (req) => (req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined)
 }
 
 const makeList = (op: Op): Handler => {
   const c = collectionOf(op)
   const itemField = op.itemField!
-  const scope = listScopes[op.method as Operations.ListMethod] as ((req: Req) => ((item: Json) => boolean) | undefined) | undefined
+  const scope = scopeOf(op)
   return (req, ctx) =>
     Effect.gen(function* () {
       const limit = req.limit as number

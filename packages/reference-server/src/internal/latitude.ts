@@ -1,22 +1,16 @@
 /**
- * The latitude switches (`ContractRules.latitude`, decisions.md section 10): where the documents
- * let a faithful server choose, the reference server makes one choice by default and the other
- * while a switch is on. `make` builds the switches once, at start; with none on it builds
- * nothing, and the request path runs none of this. What a switch changes:
- *
- * - `routes`: an operation's decode, followed by checks and rewrites of the decoded request
- *   (formats, string limits, enums, filters, cursors), and its handler, wrapped (the store it
- *   sees, what it answers);
- * - `around`: the whole request and its answer (Connect GET, compressed bodies, headers, the bodies of
- *   405 and 415, empty page metadata);
- * - flags the pipeline reads once (`keyAfterBody`, `lenientDeadline`, `returnSecrets`,
- *   `maxBodyBytes`).
+ * The latitude switches (`ContractRules.latitude`, decisions.md section 10), one record each:
+ * where the documents let a faithful server choose, the reference server makes one choice by
+ * default and the other while a switch is on. A record is the switch's name (a row of
+ * `ContractRules.latitude`, which holds its topic and both choices) and its hooks on the stages of
+ * the faithful pipeline (`pipeline-types.ts`); `app.ts` puts the hooks of the switches that are on
+ * on the pipeline once, when the server starts. With none on, the request path runs none of this.
  *
  * Each switch makes a faithful choice: no must of sections 1 to 9 breaks, alone or together.
  *
  * @internal
  */
-import { ConnectError, type ContractRules, Filter, Operations, Timestamp } from "@data-access/schema"
+import { ConnectError, ContractRules, Filter, Operations, Timestamp } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
@@ -24,34 +18,26 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
 import * as Collections from "../Collections.js"
 import type { CollectionName } from "../Collections.js"
 import type { StoreService } from "../Store.js"
-import type { Compiled, Input, Output } from "./app.js"
-import { type Handler, matches, normalize, snakeToCamel } from "./handlers.js"
+import { matches, normalize, snakeToCamel } from "./handlers.js"
+import {
+  deadlinePassed,
+  type Decode,
+  type Handle,
+  type Handler,
+  type Hooks,
+  type Input,
+  type Issue,
+  issueError,
+  type Op,
+  type Output,
+  type Req,
+  type Validate
+} from "./pipeline-types.js"
 
 type LatitudeName = ContractRules.LatitudeName
-type Op = Operations.Operations[Operations.MethodName]
-type Req = Readonly<Record<string, unknown>>
-type Handle = (input: Input) => Effect.Effect<Output>
-
-/** The switches that are on, built for a server. */
-export interface Latitude {
-  readonly on: ReadonlySet<LatitudeName>
-  /** The operations with their decode and handler wrapped by the switches. */
-  readonly routes: (compiled: ReadonlyMap<string, Compiled>) => ReadonlyMap<string, Compiled>
-  /** Around the whole request. */
-  readonly around: (handle: Handle) => Handle
-  /** body-before-auth: the key is checked once the body is read and decoded. */
-  readonly keyAfterBody: boolean
-  /** lenient-deadline: the deadline is checked before the work starts, not during it. */
-  readonly lenientDeadline: boolean
-  /** return-secrets: responses carry the stored values of secret fields. */
-  readonly returnSecrets: boolean
-  /** The body size limit, given the one configured. */
-  readonly maxBodyBytes: (configured: number) => number
-}
 
 /** body-limit-1mib: 1 MiB. */
 const ONE_MIB = 1024 * 1024
@@ -60,20 +46,12 @@ const ONE_MIB = 1024 * 1024
 // Checks and rewrites of a decoded request
 // ---------------------------------------------------------------------------------------------
 
-/** A broken rule of a decoded request: where, and the rule. */
-interface Issue {
-  readonly path: ReadonlyArray<PropertyKey>
-  readonly message: string
-}
-
-/** Checks a decoded request (adding to `issues`) and returns it, rewritten or not. */
-type Step = (request: Req, issues: Array<Issue>) => Req
-
-const parseError = ({ message, path }: Issue): ParseResult.ParseError => {
-  const type = new ParseResult.Type(SchemaAST.unknownKeyword, undefined, message)
-  const [first, ...rest] = path
-  return new ParseResult.ParseError({ issue: first === undefined ? type : new ParseResult.Pointer([first, ...rest], undefined, type) })
-}
+/** A check of a decoded request, as a hook on the `validate` stage: it runs after the checks before it. */
+const validating =
+  (step: Validate): ((next: Validate) => Validate) =>
+  (next) =>
+  (request, issues) =>
+    step(next(request, issues), issues)
 
 const isRecord = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === "object" && !Array.isArray(u)
 
@@ -121,7 +99,7 @@ const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]
 /** A filter's `key` names a filter key, not a format. */
 const NOT_FORMATS: ReadonlySet<string> = new Set(["filter"])
 
-const strictFormats: Step = (request, issues) => {
+const strictFormats: Validate = (request, issues) => {
   eachString(request, [], "", NOT_FORMATS, (s, path, field) => {
     const format = formats[field]
     if (format !== undefined && !format[0](s)) issues.push({ path, message: format[1] })
@@ -139,7 +117,7 @@ const LINE_BREAKS = /[\t\n\r]/g
 const NOTHING: ReadonlySet<string> = new Set()
 
 /** string-limits: no string over 255 characters, none with control characters. */
-const stringLimits: Step = (request, issues) => {
+const stringLimits: Validate = (request, issues) => {
   eachString(request, [], "", NOTHING, (s, path, field) => {
     if (!UNLIMITED.has(field) && s.length > MAX_CHARACTERS && [...s].length > MAX_CHARACTERS) {
       issues.push({ path, message: `must be at most ${MAX_CHARACTERS} characters` })
@@ -153,7 +131,7 @@ const stringLimits: Step = (request, issues) => {
 const REQUIRED_ENUMS = ["workerRuntime", "deletionPolicy", "identityType", "status"] as const
 
 const requireEnums =
-  (fields: ReadonlyArray<string>): Step =>
+  (fields: ReadonlyArray<string>): Validate =>
   (request, issues) => {
     for (const field of fields) if (request[field] === undefined) issues.push({ path: [field], message: "is required (this server applies no default)" })
     return request
@@ -185,40 +163,59 @@ const booleanKeysOf = (c: CollectionName): ((key: string) => boolean) => {
   return (key) => typeof zero[snakeToCamel(key)] === "boolean"
 }
 
-/** reject-empty-filter, strict-time-filter, strict-filter-types. */
-const filterChecks = (on: ReadonlySet<LatitudeName>, isBoolean: (key: string) => boolean): Step => {
-  const rejectEmpty = on.has("reject-empty-filter")
-  const strictTime = on.has("strict-time-filter")
-  const strictTypes = on.has("strict-filter-types")
-  return (request, issues) => {
+/** The checks of each condition and each empty filter of a request's filter. */
+const filterCheck =
+  (
+    onCondition: (condition: Filter.Condition<string>, path: ReadonlyArray<PropertyKey>, issues: Array<Issue>) => void,
+    onEmpty: (path: ReadonlyArray<PropertyKey>, issues: Array<Issue>) => void
+  ): Validate =>
+  (request, issues) => {
     const filter = request.filter as AnyFilter | undefined
     if (filter === undefined) return request
     eachFilter(
       filter,
       ["filter"],
-      ({ key, operator, value }, path) => {
-        const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
-        if (strictTypes && kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
-          issues.push({ path: [...path, "operator"], message: `${operator} does not apply to ${key} (${kind})` })
-        }
-        if (strictTime && isTimeKey(key) && !Filter.valueless.has(operator) && typeof Timestamp.parse(value?.value ?? "") === "string") {
-          issues.push({ path: [...path, "value", "value"], message: `must be an RFC 3339 timestamp for ${key}` })
-        }
-      },
-      (path) => {
-        if (rejectEmpty) issues.push({ path, message: "an empty filter is not accepted; send a field or a group, or no filter" })
-      }
+      (condition, path) => onCondition(condition, path, issues),
+      (path) => onEmpty(path, issues)
     )
     return request
   }
-}
 
-/** space-empty-ignored: `spaceId: ""` on UpdateSatellite is not set. */
-const spaceEmptyIgnored: Step = (request) => {
-  if (request.spaceId !== "") return request
-  const { spaceId: _, ...rest } = request
-  return rest
-}
+const NO_CONDITION_CHECK = () => {}
+
+/** strict-filter-types: string operators on timestamps and booleans, order operators on booleans, are refused. */
+const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
+  filterCheck(({ key, operator }, path, issues) => {
+    const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
+    if (kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
+      issues.push({ path: [...path, "operator"], message: `${operator} does not apply to ${key} (${kind})` })
+    }
+  }, NO_CONDITION_CHECK)
+
+/** strict-time-filter: a value that is not a timestamp, for a time key, is refused. */
+const strictTimeFilter: Validate = filterCheck(({ key, operator, value }, path, issues) => {
+  if (isTimeKey(key) && !Filter.valueless.has(operator) && typeof Timestamp.parse(value?.value ?? "") === "string") {
+    issues.push({ path: [...path, "value", "value"], message: `must be an RFC 3339 timestamp for ${key}` })
+  }
+}, NO_CONDITION_CHECK)
+
+/** reject-empty-filter: an empty filter, at any depth, is refused. */
+const rejectEmptyFilter: Validate = filterCheck(NO_CONDITION_CHECK, (path, issues) =>
+  issues.push({ path, message: "an empty filter is not accepted; send a field or a group, or no filter" })
+)
+
+/** The collection of the objects a list with a `filter` reads, if any. */
+const filteredCollection = (op: Op, fields: ReadonlySet<string>): CollectionName | undefined => (fields.has("filter") ? collectionOf(op) : undefined)
+
+/** space-empty-ignored: an update's reference sent as `""` (UpdateSatellite's `spaceId`) is not set. */
+const emptyReferencesIgnored =
+  (references: ReadonlyArray<string>): Validate =>
+  (request) => {
+    if (!references.some((field) => request[field] === "")) return request
+    const rest: Record<string, unknown> = { ...request }
+    for (const field of references) if (rest[field] === "") delete rest[field]
+    return rest
+  }
 
 // ---------------------------------------------------------------------------------------------
 // cursor-bound: a cursor carries a digest of the request that produced it
@@ -231,7 +228,7 @@ const walkDigest = (request: Req): string => {
   return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)
 }
 
-const cursorBound: Step = (request, issues) => {
+const cursorBound: Validate = (request, issues) => {
   const cursor = request.cursor
   if (typeof cursor !== "string" || cursor === "") return request
   const dot = cursor.lastIndexOf(".")
@@ -244,11 +241,11 @@ const cursorBound: Step = (request, issues) => {
 }
 
 const bindNextCursor =
-  (op: Op, handler: Handler): Handler =>
+  (handler: Handler): Handler =>
   (request, ctx) =>
     Effect.map(handler(request, ctx), (body) => {
       const meta = body.listMetadata as Readonly<Record<string, unknown>> | undefined
-      if (typeof meta?.nextCursor !== "string" || meta.nextCursor === "" || op.kind !== "list") return body
+      if (typeof meta?.nextCursor !== "string" || meta.nextCursor === "") return body
       return { ...body, listMetadata: { ...meta, nextCursor: `${meta.nextCursor}.${walkDigest(request)}` } }
     })
 
@@ -274,12 +271,12 @@ const caseInsensitiveFilter =
     return handler(rest, { ...ctx, store })
   }
 
-/** identity-any-kind: a `resource_hostname` identity names an object of any kind. */
+/** identity-any-kind: a `resource_hostname` identity (`identityId` of kind `identityType`) names an object of any kind. */
 const identityAnyKind =
-  (handler: Handler): Handler =>
+  ({ field, kindField }: Operations.KindedReference, handler: Handler): Handler =>
   (request, ctx) => {
-    if (request.identityType !== "resource_hostname") return handler(request, ctx)
-    const id = String(request.identityId)
+    if (request[kindField] !== "resource_hostname") return handler(request, ctx)
+    const id = String(request[field])
     return Effect.gen(function* () {
       for (const c of Collections.names) {
         if ((yield* ctx.store.get(c, id)) === undefined) continue
@@ -297,23 +294,35 @@ const identityAnyKind =
 
 const notFound = (field: string, what: string, id: string) => ConnectError.make("not_found", `${field}: no ${what} with ${field === "keyId" ? "key id" : "id"} ${JSON.stringify(id)}`)
 
-/** parent-not-found: a parent id that names nothing is not_found, not an empty answer. */
+/** How a not_found message names the objects of a collection. */
+const WHAT: { readonly [C in CollectionName]?: string } = { resources: "resource", encryptionKeys: "encryption key" }
+const whatOf = (c: CollectionName) => WHAT[c] ?? Collections.collections[c].prefix
+
+/**
+ * parent-not-found: a parent id that names nothing is not_found, not an empty answer: the
+ * required parent of a list (the operation's `parent`), and the value a Get looks objects up by
+ * (its `lookupKey`) when it finds none.
+ */
 const parentNotFound = (op: Op, handler: Handler): Handler => {
-  switch (op.method) {
-    case "ListNativeUsers":
-      return (request, ctx) =>
-        Effect.flatMap(ctx.store.get("resources", String(request.resourceId)), (resource) =>
-          resource === undefined ? Effect.fail(notFound("resourceId", "resource", String(request.resourceId))) : handler(request, ctx)
-        )
-    case "GetEncryptionKeysByKeyId":
-      return (request, ctx) =>
-        Effect.flatMap(handler(request, ctx), (body) => {
-          const keys = body[op.wrapperKey!]
-          return Array.isArray(keys) && keys.length === 0 ? Effect.fail(notFound("keyId", "encryption key", String(request.keyId))) : Effect.succeed(body)
-        })
-    default:
-      return handler
+  const parent = op.parent
+  const parentCollection = parent?.required === true ? Collections.bySchema(parent.object) : undefined
+  if (parent !== undefined && parentCollection !== undefined) {
+    return (request, ctx) =>
+      Effect.flatMap(ctx.store.get(parentCollection, String(request[parent.field])), (found) =>
+        found === undefined ? Effect.fail(notFound(parent.field, whatOf(parentCollection), String(request[parent.field]))) : handler(request, ctx)
+      )
   }
+  const lookupKey = op.lookupKey
+  const c = collectionOf(op)
+  if (lookupKey !== undefined && op.wrapperKey !== undefined && c !== undefined) {
+    const key = op.wrapperKey
+    return (request, ctx) =>
+      Effect.flatMap(handler(request, ctx), (body) => {
+        const found = body[key]
+        return Array.isArray(found) && found.length === 0 ? Effect.fail(notFound(lookupKey, whatOf(c), String(request[lookupKey]))) : Effect.succeed(body)
+      })
+  }
+  return handler
 }
 
 const truncate = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n)}...` : s)
@@ -472,84 +481,103 @@ const connectGet =
   }
 
 // ---------------------------------------------------------------------------------------------
-// Building
+// The records
 // ---------------------------------------------------------------------------------------------
 
 /** body-before-auth: a decode that reports the last broken field rule. */
-const lastIssueDecode = (op: Op): Compiled["decode"] => {
+const lastIssueDecode = (op: Op): Decode => {
   const decode = Schema.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
   return (u) =>
     Either.mapLeft(decode(u), (error) => {
       const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
       const last = issues[issues.length - 1]
-      return last === undefined ? error : parseError({ path: last.path, message: last.message })
+      return last === undefined ? error : issueError({ path: last.path, message: last.message })
     })
 }
 
-/** The switches named, or `undefined` when none is on. */
-export const make = (on: ReadonlySet<LatitudeName>): Latitude | undefined => {
-  if (on.size === 0) return undefined
-  const lastIssue = on.has("body-before-auth")
-  const lock = Effect.unsafeMakeSemaphore(1)
-
-  const stepsOf = (c: Compiled): ReadonlyArray<Step> => {
-    const { op, fields } = c
-    const steps: Array<Step> = []
-    if (on.has("strict-formats")) steps.push(strictFormats)
-    if (on.has("string-limits")) steps.push(stringLimits)
-    const enums = REQUIRED_ENUMS.filter((f) => fields.has(f))
-    if (on.has("require-enums") && op.kind === "create" && enums.length > 0) steps.push(requireEnums(enums))
-    const collection = collectionOf(op)
-    if (fields.has("filter") && collection !== undefined && (on.has("reject-empty-filter") || on.has("strict-time-filter") || on.has("strict-filter-types"))) {
-      steps.push(filterChecks(on, booleanKeysOf(collection)))
-    }
-    if (on.has("space-empty-ignored") && op.method === "UpdateSatellite") steps.push(spaceEmptyIgnored)
-    if (on.has("cursor-bound") && op.kind === "list") steps.push(cursorBound)
-    return steps
-  }
-
-  const decodeOf = (c: Compiled): Compiled["decode"] => {
-    const decode = lastIssue ? lastIssueDecode(c.op) : c.decode
-    const steps = stepsOf(c)
-    if (steps.length === 0) return decode
-    return (u) => {
-      const decoded = decode(u)
-      if (Either.isLeft(decoded)) return decoded
-      const issues: Array<Issue> = []
-      let request = decoded.right
-      for (const step of steps) request = step(request, issues)
-      const issue = lastIssue ? issues[issues.length - 1] : issues[0]
-      return issue === undefined ? Either.right(request) : Either.left(parseError(issue))
-    }
-  }
-
-  // Innermost first: the cursor is bound to the request as sent, before a filter is taken out.
-  const handlerOf = ({ op, fields, handler }: Compiled): Handler => {
-    const collection = collectionOf(op)
-    let h = handler
-    if (on.has("filter-case-insensitive") && fields.has("filter") && collection !== undefined) h = caseInsensitiveFilter(collection, h)
-    if (on.has("identity-any-kind") && op.method === "CreateNativeUserIdentityLink") h = identityAnyKind(h)
-    if (on.has("parent-not-found")) h = parentNotFound(op, h)
-    if (on.has("unique-names") && op.kind === "create" && fields.has("name") && collection !== undefined) h = uniqueNames(collection, lock, h)
-    if (on.has("cursor-bound") && op.kind === "list") h = bindNextCursor(op, h)
-    return h
-  }
-
-  return {
-    on,
-    routes: (compiled) => new Map([...compiled].map(([path, c]) => [path, { ...c, decode: decodeOf(c), handler: handlerOf(c) }])),
-    around: (handle) => {
-      // The first wrapped is the innermost.
-      let h = handle
-      if (on.has("empty-page-meta")) h = emptyPageMeta(h)
-      if (on.has("empty-protocol-bodies")) h = emptyProtocolBodies(h)
-      if (on.has("rate-limit-headers")) h = rateLimitHeaders(h)
-      if (on.has("connect-get")) h = connectGet(h)
-      return h
-    },
-    keyAfterBody: on.has("body-before-auth"),
-    lenientDeadline: on.has("lenient-deadline"),
-    returnSecrets: on.has("return-secrets"),
-    maxBodyBytes: (configured) => (on.has("body-limit-1mib") ? Math.min(configured, ONE_MIB) : configured)
-  }
+/**
+ * One latitude switch: its name (the row of `ContractRules.latitude` it switches, which says what
+ * the server does by default and with the switch on) and its hooks.
+ */
+export interface LatitudeRecord<N extends LatitudeName = LatitudeName> {
+  readonly name: N
+  /** The row of decisions.md section 10. */
+  readonly row: ContractRules.Latitude & { readonly name: N }
+  readonly hooks: Hooks
 }
+
+const rows: ReadonlyMap<string, ContractRules.Latitude> = new Map(ContractRules.latitude.map((r) => [r.name, r]))
+
+const latitude = <const N extends LatitudeName>(name: N, hooks: Hooks): LatitudeRecord<N> => ({
+  name,
+  row: rows.get(name) as ContractRules.Latitude & { readonly name: N },
+  hooks
+})
+
+/**
+ * Every switch, in the order of `ContractRules.latitude`. Hooks of the same stage compose in this
+ * order, the first innermost: the cursor is bound to the request as sent, before
+ * filter-case-insensitive takes its filter out; connect-get sees the request before anything else.
+ */
+export const records = [
+  latitude("strict-formats", { validate: validating(strictFormats) }),
+  latitude("string-limits", { validate: validating(stringLimits) }),
+  latitude("unique-names", {
+    handler: (next, op, fields) => {
+      const c = collectionOf(op)
+      return op.kind === "create" && fields.has("name") && c !== undefined ? uniqueNames(c, Effect.unsafeMakeSemaphore(1), next) : next
+    }
+  }),
+  latitude("require-enums", {
+    validate: (next, op, fields) => {
+      const enums = REQUIRED_ENUMS.filter((f) => fields.has(f))
+      return op.kind === "create" && enums.length > 0 ? validating(requireEnums(enums))(next) : next
+    }
+  }),
+  latitude("identity-any-kind", { handler: (next, op) => (op.kindedReference === undefined ? next : identityAnyKind(op.kindedReference, next)) }),
+  latitude("strict-time-filter", { validate: (next, op, fields) => (filteredCollection(op, fields) === undefined ? next : validating(strictTimeFilter)(next)) }),
+  latitude("strict-filter-types", {
+    validate: (next, op, fields) => {
+      const c = filteredCollection(op, fields)
+      return c === undefined ? next : validating(strictFilterTypes(booleanKeysOf(c)))(next)
+    }
+  }),
+  latitude("filter-case-insensitive", {
+    handler: (next, op, fields) => {
+      const c = filteredCollection(op, fields)
+      return c === undefined ? next : caseInsensitiveFilter(c, next)
+    }
+  }),
+  latitude("reject-empty-filter", { validate: (next, op, fields) => (filteredCollection(op, fields) === undefined ? next : validating(rejectEmptyFilter)(next)) }),
+  latitude("parent-not-found", { handler: (next, op) => parentNotFound(op, next) }),
+  latitude("return-secrets", { returnSecrets: () => true }),
+  latitude("space-empty-ignored", {
+    validate: (next, op) => (op.kind === "update" && op.references.length > 0 ? validating(emptyReferencesIgnored(op.references))(next) : next)
+  }),
+  latitude("cursor-bound", {
+    validate: (next, op) => (op.kind === "list" ? validating(cursorBound)(next) : next),
+    handler: (next, op) => (op.kind === "list" ? bindNextCursor(next) : next)
+  }),
+  latitude("body-before-auth", {
+    decode: (_, op) => lastIssueDecode(op),
+    pickIssue: () => (issues) => issues[issues.length - 1],
+    // The key is checked once the body is read and decoded.
+    checks: ({ afterBody, beforeBody }) => ({
+      beforeBody: beforeBody.filter((c) => c.name !== "auth"),
+      afterBody: [...afterBody, ...beforeBody.filter((c) => c.name === "auth")]
+    })
+  }),
+  latitude("empty-protocol-bodies", { around: emptyProtocolBodies }),
+  latitude("body-limit-1mib", { bodyLimit: (next) => (configured) => Math.min(next(configured), ONE_MIB) }),
+  latitude("lenient-deadline", {
+    // Checked before the work starts, which then runs to its end.
+    deadline: () => (work, millis, started) => (performance.now() - started < millis ? work : Effect.succeed(deadlinePassed(millis)))
+  }),
+  latitude("rate-limit-headers", { around: rateLimitHeaders }),
+  latitude("empty-page-meta", { around: emptyPageMeta }),
+  latitude("connect-get", { around: connectGet })
+] as const
+
+type Missing = Exclude<LatitudeName, (typeof records)[number]["name"]>
+/** Every switch of `ContractRules.latitude` has a record (a compile error names the ones that do not). */
+export const everySwitchHasARecord: [Missing] extends [never] ? true : Missing = true

@@ -1,28 +1,27 @@
 /**
- * The contract violations of the fault catalogue (`Faults.violations`): transforms of a request
- * (its bytes, its fields before and after decoding), of a handler (the store it sees, the request
- * it gets, the body it returns), of a success body and of an error. `make` builds them for one
- * request, only while a violation is on; the protocol's own violations (method, content type,
- * key, headers, routes, deadlines, body size, error status and body) are single checks in
- * `app.ts`.
- *
- * Each violation breaks the one rule of `ContractRules` it names, and as little else as it can.
+ * The contract violations of the fault catalogue (`Faults.violations`), one record each: the
+ * violation's name, the rule of `ContractRules` it breaks (and nothing else, as far as it can),
+ * what it does, and its hooks on the stages of the faithful pipeline (`pipeline-types.ts`): the
+ * protocol checks, the body's parsing, relaxing and decoding, the request the handler gets, the
+ * handler (the store it sees, what it answers), the success body, errors and how answers are
+ * written. `app.ts` composes the hooks of the violations a request gets once per set of them; the
+ * faithful path runs none of this.
  *
  * @internal
  */
-import { ConnectError, Filter, type Operations } from "@data-access/schema"
+import { ConnectError, ContractRules, Filter, Requests } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
 import * as Collections from "../Collections.js"
 import type { CollectionName, Json } from "../Collections.js"
-import type { ViolationName } from "../Faults.js"
 import { sortKey, type StoreService } from "../Store.js"
+import { stamp } from "./clock.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"
-import { fieldValue, type Handler, normalize } from "./handlers.js"
+import { fieldValue, normalize } from "./handlers.js"
+import type { Body, Check, CheckName, Checks, Exchange, Handler, Op, Output, Relax, Req, Respond, RouteHook, ViolationHooks } from "./pipeline-types.js"
+import { Fail } from "./pipeline-types.js"
 
-type Op = Operations.Operations[Operations.MethodName]
-type Body = Record<string, unknown>
-type Request = Readonly<Record<string, unknown>>
+type Request = Req
 
 // ---------------------------------------------------------------------------------------------
 // Request shapes: the JSON types, required fields, enums and min lengths of a request, read once
@@ -243,20 +242,25 @@ const operators: ReadonlySet<string> = new Set(Filter.Operator.literals)
 /** A condition every item matches: every object has an id. */
 const MATCH_ALL = { field: { key: "id", operator: "not_empty" } }
 
-/** unknown-filter-key-accepted, empty-group-accepted: those parts of a filter (as sent) match every item. */
-const relaxFilter = (filter: unknown, keys: ReadonlySet<string>, v: ReadonlySet<ViolationName>): unknown => {
+/** Rewrites every part of a filter (as sent), nested groups included. */
+const mapFilter = (filter: unknown, f: (part: Body) => unknown): unknown => {
   if (!isObject(filter)) return filter
-  const field = filter.field
-  if (isObject(field) && v.has("unknown-filter-key-accepted") && (!keys.has(field.key as string) || !operators.has(field.operator as string))) {
-    return MATCH_ALL
-  }
+  const out = f(filter)
+  if (out !== filter || !isObject(filter.group)) return out
   const group = filter.group
-  if (isObject(group) && Array.isArray(group.filters)) {
-    if (group.filters.length === 0 && v.has("empty-group-accepted")) return MATCH_ALL
-    return { ...filter, group: { ...group, filters: group.filters.map((f) => relaxFilter(f, keys, v)) } }
-  }
-  return filter
+  return Array.isArray(group.filters) ? { ...filter, group: { ...group, filters: group.filters.map((x) => mapFilter(x, f)) } } : filter
 }
+
+/** unknown-filter-key-accepted: a condition with an unknown key or operator matches every item. */
+const acceptUnknownKeys = (filter: unknown, keys: ReadonlySet<string>): unknown =>
+  mapFilter(filter, (part) => {
+    const field = part.field
+    return isObject(field) && (!keys.has(field.key as string) || !operators.has(field.operator as string)) ? MATCH_ALL : part
+  })
+
+/** empty-group-accepted: a group with no filters matches every item. */
+const acceptEmptyGroups = (filter: unknown): unknown =>
+  mapFilter(filter, (part) => (isObject(part.group) && Array.isArray(part.group.filters) && part.group.filters.length === 0 ? MATCH_ALL : part))
 
 /** filter-or-as-and: every `or` group of a decoded filter becomes `and`. */
 const orAsAnd = (filter: Filter.Filter<string>): Filter.Filter<string> =>
@@ -282,36 +286,48 @@ const zeroOf = (c: CollectionName): Json => {
 
 const UNCLEARED = new Set(["id", "createdAt", "updatedAt"])
 
-/**
- * The store an update handler sees: the update-semantics violations. update-clears-unsent acts on
- * an update that sends a field: one that sends only its id (a read) changes nothing, so the state
- * before an update can still be seen.
- */
-const updateStore = (store: StoreService, v: ReadonlySet<ViolationName>, sent: Body): StoreService => ({
+/** The store an update handler sees, its `modify` changed by `change`: what the update stores, and what it returns. */
+const updateStore = (
+  store: StoreService,
+  change: (current: Json, changed: Json) => { readonly stored: Json; readonly returned: Json }
+): StoreService => ({
   ...store,
   modify: <E>(c: CollectionName, id: string, f: (current: Json) => Effect.Effect<Json, E>) => {
-    const clearsUnsent = v.has("update-clears-unsent") && Object.keys(sent).some((k) => k !== "id")
     let returned: Json | undefined
     const modified = store.modify(c, id, (current) =>
       Effect.map(f(current), (changed): Json => {
-        let next: Record<string, unknown> = v.has("update-ignored") ? { ...current } : { ...changed }
-        if (clearsUnsent || v.has("update-null-clears")) {
-          for (const [k, zero] of Object.entries(zeroOf(c))) {
-            if (UNCLEARED.has(k) || (zero !== null && typeof zero === "object")) continue
-            if ((clearsUnsent && !(k in sent)) || (v.has("update-null-clears") && sent[k] === null)) next[k] = zero
-          }
-        }
-        if (v.has("updated-at-not-moved")) {
-          const { updatedAt: _, ...rest } = next
-          next = current.updatedAt === undefined ? rest : { ...rest, updatedAt: current.updatedAt }
-        }
-        returned = next
-        return v.has("update-not-stored") ? current : next
+        const out = change(current, changed)
+        returned = out.returned
+        return out.stored
       })
     )
     return Effect.map(modified, (stored) => (stored === undefined ? undefined : returned))
   }
 })
+
+/** What an update stores and returns, given the object before it, the object it made and the body sent. */
+type UpdateChange = (current: Json, changed: Json, c: CollectionName, sent: Body) => { readonly stored: Json; readonly returned: Json }
+
+/** A hook on the handler of every update: the store it sees. */
+const onUpdates =
+  (change: UpdateChange): RouteHook<Handler> =>
+  (next, op) => {
+    const c = collectionOf(op)
+    if (op.kind !== "update" || c === undefined) return next
+    return (request, ctx) => next(request, { ...ctx, store: updateStore(ctx.store, (current, changed) => change(current, changed, c, ctx.sent)) })
+  }
+
+const both = (object: Json) => ({ stored: object, returned: object })
+
+/** Resets to its zero value every field of `changed` that `clear` names (ids, times and nested objects aside). */
+const clearFields = (c: CollectionName, changed: Json, clear: (key: string) => boolean): Json => {
+  const next: Record<string, unknown> = { ...changed }
+  for (const [k, zero] of Object.entries(zeroOf(c))) {
+    if (UNCLEARED.has(k) || (zero !== null && typeof zero === "object")) continue
+    if (clear(k)) next[k] = zero
+  }
+  return next
+}
 
 /** unknown-reference-accepted: an id that names nothing reads as an object with only that id. */
 const lenientStore = (store: StoreService): StoreService => ({
@@ -386,248 +402,806 @@ const MAX_QUOTED_BODY = 64 * 1024
 
 const lenientText = new TextDecoder("utf-8")
 
+
 // ---------------------------------------------------------------------------------------------
-// One request
+// Hooks
 // ---------------------------------------------------------------------------------------------
 
-/** The violations of one request, around its operation. */
-export interface Violated {
-  /** The body as a JSON object, or why not: a message (invalid_argument) or an error. */
-  readonly parse: (bytes: Uint8Array, parse: (bytes: Uint8Array) => Body | string) => Body | string | ConnectError.ConnectError
-  /** The request before decoding (names normalised): relaxed, or an error. */
-  readonly before: (body: Body) => Body | ConnectError.ConnectError
-  /** The decoded request. */
-  readonly after: (request: Request) => Request
-  readonly handler: (handler: Handler) => Handler
-  /** The success body (its zero values already left out or not). */
-  readonly response: (request: Request, body: Json) => Json
-  /** An error answer to a request whose body was read. */
-  readonly error: (error: ConnectError.ConnectError, bytes: Uint8Array) => ConnectError.ConnectError
+/** A hook on the protocol checks: the named check is not made. */
+const without =
+  (name: CheckName) =>
+  (next: Checks): Checks => {
+    const keep = (c: Check) => c.name !== name
+    return { beforeBody: next.beforeBody.filter(keep), afterBody: next.afterBody.filter(keep) }
+  }
+
+/** A hook on `relax` for the operations `applies` accepts: an error for the body as sent, or `undefined` to go on. */
+const refusing =
+  (refuse: (body: Body, op: Op, fields: ReadonlySet<string>) => ConnectError.ConnectError | undefined, applies: (op: Op) => boolean = () => true): RouteHook<Relax> =>
+  (next, op, fields) =>
+    applies(op)
+      ? (body, ex) => refuse(body, op, fields) ?? next(body, ex)
+      : next
+
+/** A hook on `relax` for the operations `applies` accepts: a copy of the body, changed, goes on. */
+const relaxing =
+  (change: (body: Body, op: Op, ex: Exchange) => void, applies: (op: Op) => boolean = () => true): RouteHook<Relax> =>
+  (next, op) =>
+    applies(op)
+      ? (body, ex) => {
+          const copy = structuredClone(body)
+          change(copy, op, ex)
+          return next(copy, ex)
+        }
+      : next
+
+/** A hook on `prepare` of every list: the decoded request goes on without `field` (as if it had not been sent; a bad value is still rejected). */
+const listIgnores =
+  (field: string): RouteHook<(request: Request, ex: Exchange) => Request> =>
+  (next, op) =>
+    op.kind === "list"
+      ? (request, ex) => {
+          if (request[field] === undefined) return next(request, ex)
+          const { [field]: _, ...rest } = request
+          return next(rest, ex)
+        }
+      : next
+
+/** A hook on `respond` for the operations `applies` accepts: the success body, copied and changed. */
+const responding =
+  (change: (body: Body, request: Request, op: Op) => void, applies: (op: Op) => boolean = () => true): RouteHook<Respond> =>
+  (next, op) =>
+    applies(op)
+      ? (request, body, ex) => {
+          const copy = structuredClone(next(request, body, ex)) as Body
+          change(copy, request, op)
+          return copy as Json
+        }
+      : next
+
+/** A hook on `respond`: the object the success body carries (the first item of a list or array), changed. */
+const onTarget = (change: (target: Body, request: Request, op: Op) => void, applies?: (op: Op) => boolean): RouteHook<Respond> =>
+  responding((body, request, op) => {
+    const target = targetOf(op, body)
+    if (target !== undefined) change(target, request, op)
+  }, applies)
+
+/** A hook on the handler of every list: the page it answers, changed. */
+const onPages =
+  (change: (op: Op, body: Json, order: "asc" | "desc") => Json): RouteHook<Handler> =>
+  (next, op) =>
+    op.kind === "list" ? (request, ctx) => Effect.map(next(request, ctx), (body) => change(op, body, request.order === "desc" ? "desc" : "asc")) : next
+
+/** The object a create or update answers with: HumanUserPassword's fields sit at the top level. */
+const isTopLevel = (op: Op) => op.wrapperKey === undefined && op.itemField === undefined
+
+/** A body that is not a JSON object, standing for `{}` (empty-body-accepted, non-object-body-accepted). */
+const STAND_IN: Body = Object.freeze({}) as Body
+
+/** A stand-in body takes its required fields as ignored-required takes them. */
+const standInFilled: RouteHook<Relax> = (next, op) => (body, ex) => {
+  if (ex.sent !== STAND_IN) return next(body, ex)
+  const filled: Body = {}
+  fillRequired(fieldsOf(op), filled)
+  return next(filled, ex)
 }
 
-/** Builds the violations of one request to `op`; call only when some are on. */
-export const make = (op: Op, fieldNames: ReadonlySet<string>, v: ReadonlySet<ViolationName>, stamp: () => string): Violated => {
-  const fields = fieldsOf(op)
-  /** The request as sent (names normalised), before any violation changed it. */
-  let sent: Body = {}
-  /** The body was not a JSON object and stands for one. */
-  let standIn = false
-  /** ignored-connector-name-pattern: the name sent, when a stand-in took its place for decoding. */
-  let connectorName: string | undefined
+/** The request fields that are a connector name (`Requests.ConnectorName`). */
+const connectorNameFields = (op: Op): ReadonlyArray<string> =>
+  SchemaAST.getPropertySignatures(op.request.ast)
+    .filter((p) => p.type === Requests.ConnectorName.ast)
+    .map((p) => String(p.name))
 
-  const parse: Violated["parse"] = (bytes, parseBody) => {
-    if (bytes.length === 0 && v.has("empty-body-accepted")) {
-      standIn = true
-      return {}
-    }
-    const parsed = parseBody(bytes)
-    if (typeof parsed === "string") {
-      if (bytes.length > 0 && v.has("non-object-body-accepted")) {
-        standIn = true
-        return {}
-      }
-      return parsed
-    }
-    if (v.has("rejects-snake-case")) {
-      // The names as sent: `parseBody` has already turned them into lowerCamelCase.
-      const raw = JSON.parse(lenientText.decode(bytes)) as Body
-      const snake = snakeCaseField(fields, raw)
-      if (snake !== undefined) return ConnectError.make("invalid_argument", `${snake}: unknown field name; use lowerCamelCase`)
-    }
-    return parsed
-  }
+const RATE_LIMITED = "rate limit reached; retry after the Retry-After delay"
 
-  const before: Violated["before"] = (input) => {
-    sent = input
-    if (v.has("rejects-null")) {
-      const path = nullField(input, "")
-      if (path !== undefined) return ConnectError.make("invalid_argument", `${path}: null is not a value`)
-    }
-    const unknownField = Object.keys(input).find((k) => !fieldNames.has(k))
-    if (unknownField !== undefined) {
-      if (v.has("server-error-on-unknown-field")) return ConnectError.make("internal", "internal error")
-      if (v.has("rejects-unknown-field")) return ConnectError.make("invalid_argument", `${unknownField}: unknown field`)
-    }
-    if (v.has("requires-optional-field") && op.kind === "create") {
-      const missing = [...fields].find(([k, f]) => !f.required && f.shape._tag === "boolean" && input[k] === undefined)
-      if (missing !== undefined) return ConnectError.make("invalid_argument", `${missing[0]}: required`)
-    }
-    if (v.has("limit-off-by-one") && op.kind === "list" && input.limit === 500) {
-      return ConnectError.make("invalid_argument", "limit must be from 1 to 499")
-    }
-    const body = structuredClone(input)
-    if (v.has("ignored-json-type")) ignoreJsonTypes(fields, body)
-    if (v.has("ignored-required") || standIn) fillRequired(fields, body)
-    if (v.has("ignored-enum")) ignoreEnums(fields, body)
-    if (v.has("ignored-min-length")) padMinLengths(fields, body)
-    if (v.has("ignored-limit-range") && op.kind === "list") {
-      const limit = body.limit
-      body.limit = typeof limit === "number" && Number.isFinite(limit) ? Math.min(500, Math.max(1, Math.trunc(limit))) : 100
-    }
-    if (v.has("ignored-one-of") && op.method === "CreateHumanUserPassword") {
-      const set = (["email", "username", "id"] as const).filter((k) => body[k] !== undefined && body[k] !== null)
-      if (set.length === 0) body.id = FIRST_USER
-      for (const k of set.slice(1)) delete body[k]
-    }
-    if (v.has("ignored-connector-name-pattern") && op.method === "CreateConnector" && typeof body.name === "string" && body.name !== "") {
-      connectorName = body.name
-      body.name = "connector"
-    }
-    if (v.has("unknown-cursor-accepted") && typeof body.cursor === "string" && body.cursor !== "" && decodeCursor(body.cursor) === undefined) {
-      delete body.cursor
-    }
-    if ((v.has("unknown-filter-key-accepted") || v.has("empty-group-accepted")) && body.filter !== undefined) {
-      body.filter = relaxFilter(body.filter, filterKeysOf(op), v)
-    }
-    return body
-  }
+/** Under rate-limit-without-retry-after, every 20th request is rate limited. */
+const RATE_LIMIT_EVERY = 20
 
-  const after: Violated["after"] = (decoded) => {
-    const request: Body = { ...decoded }
-    if (connectorName !== undefined) request.name = connectorName
-    if (op.kind === "list") {
-      // The server behaves as if the field had not been sent (a bad value is still rejected).
-      if (v.has("order-ignored")) delete request.order
-      if (v.has("search-ignored")) delete request.search
-      if (v.has("search-fields-ignored")) delete request.searchFields
-      if (v.has("filter-ignored")) delete request.filter
-      if (v.has("space-filter-ignored")) delete request.spaceId
-      if (v.has("filter-or-as-and") && request.filter !== undefined) request.filter = orAsAnd(request.filter as Filter.Filter<string>)
-    }
-    return request
-  }
+/** The body limit under the small-body-limit violation: 64 KiB. */
+const SMALL_BODY_LIMIT = 64 * 1024
 
-  const violatePage = (o: Op, body: Json, order: "asc" | "desc"): Json => {
-    let out = v.has("paging-duplicates") ? pointCursorBack(o, body) : body
-    const page = pageOf(o, out)
-    if (page === undefined) return out
-    const meta = { ...page.meta }
-    const last = page.items[page.items.length - 1]
-    if (v.has("next-cursor-on-last-page") && last !== undefined && (meta.nextCursor === "" || meta.nextCursor === undefined)) meta.nextCursor = cursorAt(order, last)
-    if (v.has("after-before-swapped")) [meta.after, meta.before] = [meta.before, meta.after]
-    out = { ...out, listMetadata: meta }
-    return out
-  }
+/** An answer written, changed when it is a response. */
+const withOutput = (out: Output, f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output): Output => (out._tag === "Response" ? f(out) : out)
 
-  const handler: Violated["handler"] = (inner) => {
-    const c = collectionOf(op)
-    let h = inner
-    if (v.has("key-id-ignored") && op.method === "GetEncryptionKeysByKeyId" && c !== undefined) {
-      h = (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [op.wrapperKey!]: all }))
+// ---------------------------------------------------------------------------------------------
+// The records
+// ---------------------------------------------------------------------------------------------
+
+/** One violation: its name, the rule of `ContractRules` it breaks, what it does and its hooks. */
+export interface ViolationRecord<N extends string = string> {
+  readonly name: N
+  readonly rule: ContractRules.RuleId
+  readonly description: string
+  readonly hooks: ViolationHooks
+}
+
+const violation = <const N extends string>(record: ViolationRecord<N>): ViolationRecord<N> => record
+
+/**
+ * The catalogue, grouped by check in report order. Hooks of the same stage compose in this order,
+ * the first innermost.
+ */
+export const records = [
+  // no-server-errors
+  violation({
+    name: "server-error-on-unknown-field",
+    rule: "errors.no-internal-for-client-faults",
+    description: "A request with a field the operation does not know gets 500 internal.",
+    hooks: { relax: refusing((body, _, fields) => (Object.keys(body).some((k) => !fields.has(k)) ? ConnectError.make("internal", "internal error") : undefined)) }
+  }),
+  // success-shape
+  violation({
+    name: "success-content-type",
+    rule: "wire.success",
+    description: "Successful responses say `Content-Type: text/plain`.",
+    hooks: {
+      writeSuccess: (next) => (headers, body) => withOutput(next(headers, body), (out) => ({ ...out, headers: { ...out.headers, "content-type": "text/plain" } }))
     }
-    // The store the operation sees.
-    const updates = ["update-ignored", "updated-at-not-moved", "update-clears-unsent", "update-null-clears", "update-not-stored"] as const
-    if (op.kind === "update" && updates.some((x) => v.has(x))) {
-      const run = h
-      h = (request, ctx) => run(request, { ...ctx, store: updateStore(ctx.store, v, sent) })
-    }
-    if (v.has("unknown-reference-accepted") && (op.kind === "create" || op.method === "UpdateSatellite")) {
-      const run = h
-      h = (request, ctx) => run(request, { ...ctx, store: lenientStore(ctx.store) })
-    }
-    if (v.has("search-case-sensitive") && op.kind === "list") {
-      const run = h
-      h = (request, ctx) => {
-        const search = typeof request.search === "string" ? request.search : ""
-        if (search === "") return run(request, ctx)
-        const named = request.searchFields as ReadonlyArray<string> | undefined
-        const { search: _, ...rest } = request
-        return run(rest, { ...ctx, store: caseSensitiveSearch(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
+  }),
+  // error-shape
+  violation({
+    name: "invalid-error-body",
+    rule: "errors.connect-body",
+    description: "Error bodies are `{\"error\": \"...\"}` without a Connect `code`.",
+    hooks: { writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, body: JSON.stringify({ error: error.message }) })) }
+  }),
+  violation({
+    name: "wrong-status-for-code",
+    rule: "errors.status-agrees",
+    description: "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400).",
+    hooks: { writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, status: out.status === 400 ? 409 : 400 })) }
+  }),
+  violation({
+    name: "rate-limit-without-retry-after",
+    rule: "errors.retry-after",
+    description: "Every 20th request to a known route is rate limited: resource_exhausted (429) without `Retry-After`.",
+    hooks: {
+      admit: (next) => {
+        let counter = 0
+        return () => (++counter % RATE_LIMIT_EVERY === 0 ? new Fail(ConnectError.make("resource_exhausted", RATE_LIMITED)) : next())
       }
     }
-    // The request it gets.
-    if (op.method === "CreateHumanUserPassword" && (v.has("unknown-reference-accepted") || v.has("ignored-one-of"))) {
-      const run = h
-      h = (request, ctx) =>
-        Effect.flatMap(ctx.store.all("users"), (users) => {
-          const first = users[0]
-          if (first === undefined) return run(request, ctx)
-          if (request.id === FIRST_USER) return run({ id: first.id }, ctx)
-          const key = (["email", "username", "id"] as const).find((k) => request[k] !== undefined)
-          const known = key !== undefined && users.some((u) => u[key] === request[key])
-          return !known && v.has("unknown-reference-accepted") ? run({ id: first.id }, ctx) : run(request, ctx)
-        })
-    }
-    if (op.kind === "list" && (v.has("limit-exceeded") || v.has("paging-skips"))) {
-      const run = h
-      h = (request, ctx) => {
-        const limit = request.limit as number
-        const order = request.order === "desc" ? "desc" : "asc"
-        const more = run({ ...request, limit: limit + 1 }, ctx)
-        return v.has("limit-exceeded") ? more : Effect.map(more, (body) => skipOne(op, body, limit, order))
+  }),
+  violation({
+    name: "unknown-id-invalid",
+    rule: "errors.unknown-id",
+    description: "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        if ((op.kind !== "get" && op.kind !== "update") || c === undefined) return next
+        return (request, ctx) =>
+          typeof request.id !== "string"
+            ? next(request, ctx)
+            : Effect.flatMap(ctx.store.get(c, request.id), (found) =>
+                found === undefined ? Effect.fail(ConnectError.make("invalid_argument", `id: ${JSON.stringify(request.id)} is not a valid id`)) : next(request, ctx)
+              )
       }
     }
-    if (v.has("unknown-id-invalid") && (op.kind === "get" || op.kind === "update") && c !== undefined) {
-      const run = h
-      h = (request, ctx) =>
-        typeof request.id !== "string"
-          ? run(request, ctx)
-          : Effect.flatMap(ctx.store.get(c, request.id), (found) =>
-              found === undefined ? Effect.fail(ConnectError.make("invalid_argument", `id: ${JSON.stringify(request.id)} is not a valid id`)) : run(request, ctx)
+  }),
+  violation({
+    name: "unknown-reference-accepted",
+    rule: "errors.unknown-reference",
+    description:
+      "Referenced ids that name nothing are accepted (CreateConnector `spaceId`, CreateDataDiscoveryConfiguration `resourceId` / `nativeUserId`, CreateNativeUserIdentityLink `nativeUserId` / `identityId`, UpdateSatellite `spaceId`); CreateHumanUserPassword for an unknown user answers for the first user.",
+    hooks: {
+      handler: (next, op) => {
+        const oneOf = op.oneOf
+        if (oneOf !== undefined) {
+          // The user the request names, or the first one.
+          return (request, ctx) =>
+            Effect.flatMap(ctx.store.all("users"), (users) => {
+              const first = users[0]
+              const key = oneOf.find((k) => request[k] !== undefined)
+              const known = key !== undefined && users.some((u) => u[key] === request[key])
+              return first === undefined || known ? next(request, ctx) : next({ id: first.id }, ctx)
+            })
+        }
+        return op.references.length === 0 ? next : (request, ctx) => next(request, { ...ctx, store: lenientStore(ctx.store) })
+      }
+    }
+  }),
+  // secrets
+  violation({
+    name: "secret-in-error",
+    rule: "secrets.not-in-errors",
+    description: "invalid_argument error messages quote the request body as received, secret fields (`apiKey`, `apiSecret`, `certificate`, `privateKey`, `password`...) included.",
+    hooks: {
+      error: (next) => (e, ex) => {
+        const error = next(e, ex)
+        if (error.code !== "invalid_argument") return error
+        const text = lenientText.decode(ex.bytes.length > MAX_QUOTED_BODY ? ex.bytes.subarray(0, MAX_QUOTED_BODY) : ex.bytes)
+        return ConnectError.make("invalid_argument", `${error.message} (request body: ${text})`)
+      }
+    }
+  }),
+  // response-schema
+  violation({
+    name: "missing-required-field",
+    rule: "response.schema",
+    description: "The returned object has no `id` (HumanUserPassword: no `password`).",
+    hooks: { respond: onTarget((target, _, op) => delete target[isTopLevel(op) ? "password" : "id"]) }
+  }),
+  violation({
+    name: "wrong-field-type",
+    rule: "response.field-types",
+    description: "The returned object's `id` (HumanUserPassword: `username`) is a JSON number.",
+    hooks: { respond: onTarget((target, _, op) => (target[isTopLevel(op) ? "username" : "id"] = 12345)) }
+  }),
+  violation({
+    name: "non-utc-timestamp",
+    rule: "timestamps.utc-z",
+    description: "`createdAt` is written with a `+02:00` offset instead of `Z`.",
+    hooks: {
+      respond: onTarget((target) => {
+        if (typeof target.createdAt !== "string") return
+        // The same instant, written with a +02:00 offset.
+        const shifted = new Date(Date.parse(target.createdAt) + 2 * 3_600_000).toISOString()
+        target.createdAt = `${shifted.slice(0, -1)}+02:00`
+      })
+    }
+  }),
+  violation({
+    name: "timestamp-fraction-digits",
+    rule: "timestamps.fraction-digits",
+    description: "`createdAt` of the object a Get, create or update returns is written with 2 fractional digits (`...:00.12Z`).",
+    hooks: {
+      // Not in lists: a truncated createdAt could reorder a descending page.
+      respond: onTarget(
+        (target) => {
+          if (typeof target.createdAt === "string") target.createdAt = twoDigits(target.createdAt)
+        },
+        (op) => op.kind !== "list"
+      )
+    }
+  }),
+  violation({
+    name: "int64-as-number",
+    rule: "int64.as-string",
+    description: "`relativeTime` of saved log queries is written as a JSON number.",
+    hooks: {
+      respond: responding(
+        (body, _, op) => {
+          const items = body[op.itemField!]
+          if (!Array.isArray(items)) return
+          // The one int64 of the interface: a saved log query's `query.relativeTime`.
+          for (const item of items as Array<unknown>) {
+            const query = isObject(item) ? item.query : undefined
+            if (isObject(query) && typeof query.relativeTime === "string") query.relativeTime = Number(query.relativeTime)
+          }
+        },
+        (op) => op.itemField !== undefined
+      )
+    }
+  }),
+  // timestamps
+  violation({
+    name: "created-at-in-future",
+    rule: "timestamps.past",
+    description: "`createdAt` of returned objects is one day after the response time.",
+    hooks: {
+      respond: onTarget((target) => {
+        if (typeof target.createdAt === "string") target.createdAt = new Date(Date.now() + 86_400_000).toISOString()
+      })
+    }
+  }),
+  violation({
+    name: "expires-at-in-past",
+    rule: "timestamps.expires-future",
+    description: "CreateHumanUserPassword's `expiresAt` is one hour before the response time.",
+    hooks: {
+      respond: onTarget((target) => {
+        if (typeof target.expiresAt === "string") target.expiresAt = new Date(Date.now() - 3_600_000).toISOString()
+      })
+    }
+  }),
+  // valid-accepted
+  violation({
+    name: "rejects-unknown-field",
+    rule: "wire.unknown-fields-ignored",
+    description: "A request with a field the operation does not know gets invalid_argument.",
+    hooks: {
+      relax: refusing((body, _, fields) => {
+        const unknown = Object.keys(body).find((k) => !fields.has(k))
+        return unknown === undefined ? undefined : ConnectError.make("invalid_argument", `${unknown}: unknown field`)
+      })
+    }
+  }),
+  violation({
+    name: "rejects-snake-case",
+    rule: "wire.snake-case",
+    description: "A request that names one of its fields in snake_case (`resource_id`) gets invalid_argument.",
+    hooks: {
+      parse: (next, op) => {
+        const fields = fieldsOf(op)
+        return (bytes) => {
+          const parsed = next(bytes)
+          if (typeof parsed === "string" || parsed instanceof ConnectError.ConnectError || parsed === STAND_IN) return parsed
+          // The names as sent: the faithful parser has already turned them into lowerCamelCase.
+          const raw: unknown = JSON.parse(lenientText.decode(bytes))
+          const snake = isObject(raw) ? snakeCaseField(fields, raw) : undefined
+          return snake === undefined ? parsed : ConnectError.make("invalid_argument", `${snake}: unknown field name; use lowerCamelCase`)
+        }
+      }
+    }
+  }),
+  violation({
+    name: "rejects-null",
+    rule: "wire.null-is-unset",
+    description: "A request with `null` for a field gets invalid_argument.",
+    hooks: {
+      relax: refusing((body) => {
+        const path = nullField(body, "")
+        return path === undefined ? undefined : ConnectError.make("invalid_argument", `${path}: null is not a value`)
+      })
+    }
+  }),
+  violation({
+    name: "requires-optional-field",
+    rule: "fields.valid-accepted",
+    description: "A create or update that leaves out an optional field gets invalid_argument.",
+    hooks: {
+      relax: refusing(
+        (body, op) => {
+          const missing = [...fieldsOf(op)].find(([k, f]) => !f.required && f.shape._tag === "boolean" && body[k] === undefined)
+          return missing === undefined ? undefined : ConnectError.make("invalid_argument", `${missing[0]}: required`)
+        },
+        (op) => op.kind === "create"
+      )
+    }
+  }),
+  violation({
+    name: "limit-off-by-one",
+    rule: "lists.limit-accepted",
+    description: "`limit: 500` gets invalid_argument.",
+    hooks: {
+      relax: refusing(
+        (body) => (body.limit === 500 ? ConnectError.make("invalid_argument", "limit must be from 1 to 499") : undefined),
+        (op) => op.kind === "list"
+      )
+    }
+  }),
+  // invalid-rejected
+  violation({
+    name: "ignored-min-length",
+    rule: "fields.min-length",
+    description: "Strings under their min length (1; 9 for `workerSchedule`) are accepted, padded with `x`.",
+    hooks: { relax: relaxing((body, op) => padMinLengths(fieldsOf(op), body)) }
+  }),
+  violation({
+    name: "ignored-limit-range",
+    rule: "lists.limit-range",
+    description: "List `limit` outside 1 to 500 (or absent) is clamped instead of rejected.",
+    hooks: {
+      relax: relaxing(
+        (body) => {
+          const limit = body.limit
+          body.limit = typeof limit === "number" && Number.isFinite(limit) ? Math.min(500, Math.max(1, Math.trunc(limit))) : 100
+        },
+        (op) => op.kind === "list"
+      )
+    }
+  }),
+  violation({
+    name: "ignored-enum",
+    rule: "fields.enum",
+    description:
+      "A request enum value outside its list (`status`, `workerRuntime`, `deletionPolicy`, `identityType`, `order`, `searchFields` entries) is taken as the first listed value.",
+    hooks: { relax: relaxing((body, op) => ignoreEnums(fieldsOf(op), body)) }
+  }),
+  violation({
+    name: "ignored-json-type",
+    rule: "fields.json-type",
+    description: "An optional request field of the wrong JSON type is taken as not set, and a fractional `limit` is truncated.",
+    hooks: { relax: relaxing((body, op) => ignoreJsonTypes(fieldsOf(op), body)) }
+  }),
+  violation({
+    name: "ignored-required",
+    rule: "fields.required",
+    description: "A missing or `null` required string field is taken as `\"missing\"` (a required object as `{}`, a missing `limit` as 100).",
+    hooks: { relax: relaxing((body, op) => fillRequired(fieldsOf(op), body)) }
+  }),
+  violation({
+    name: "ignored-one-of",
+    rule: "fields.one-of",
+    description: "CreateHumanUserPassword with two or none of `email`, `username`, `id` uses the first one set (none: the first user).",
+    hooks: {
+      relax: (next, op, fields) => {
+        const oneOf = op.oneOf
+        if (oneOf === undefined) return next
+        return relaxing((body) => {
+          const set = oneOf.filter((k) => body[k] !== undefined && body[k] !== null)
+          if (set.length === 0) body[oneOf[oneOf.length - 1]!] = FIRST_USER
+          for (const k of set.slice(1)) delete body[k]
+        })(next, op, fields)
+      },
+      handler: (next, op) => {
+        const oneOf = op.oneOf
+        if (oneOf === undefined) return next
+        // The stand-in goes in the last of the fields (CreateHumanUserPassword's `id`).
+        const last = oneOf[oneOf.length - 1]!
+        return (request, ctx) =>
+          request[last] !== FIRST_USER
+            ? next(request, ctx)
+            : Effect.flatMap(ctx.store.all("users"), (users) => (users[0] === undefined ? next(request, ctx) : next({ [last]: users[0][last] }, ctx)))
+      }
+    }
+  }),
+  violation({
+    name: "ignored-connector-name-pattern",
+    rule: "fields.connector-name",
+    description: "CreateConnector accepts any non-empty `name`.",
+    hooks: {
+      // A stand-in takes the name's place for decoding; the request then gets the name sent.
+      relax: (next, op, fields) => {
+        const names = connectorNameFields(op)
+        if (names.length === 0) return next
+        return relaxing((body) => {
+          for (const k of names) if (typeof body[k] === "string" && body[k] !== "") body[k] = "connector"
+        })(next, op, fields)
+      },
+      prepare: (next, op) => {
+        const names = connectorNameFields(op)
+        if (names.length === 0) return next
+        return (request, ex) => {
+          const named: Record<string, unknown> = { ...request }
+          for (const k of names) if (typeof ex.sent[k] === "string" && ex.sent[k] !== "") named[k] = ex.sent[k]
+          return next(named, ex)
+        }
+      }
+    }
+  }),
+  violation({
+    name: "empty-body-accepted",
+    rule: "wire.empty-body",
+    description: "A zero-length body is read as `{}`, its required fields taken as `ignored-required` takes them.",
+    hooks: {
+      parse: (next) => (bytes) => (bytes.length === 0 ? STAND_IN : next(bytes)),
+      relax: standInFilled
+    }
+  }),
+  violation({
+    name: "non-object-body-accepted",
+    rule: "wire.json-object-body",
+    description: "A body that is malformed JSON, an array or a string is read as `{}`, its required fields taken as `ignored-required` takes them.",
+    hooks: {
+      parse: (next) => (bytes) => {
+        const parsed = next(bytes)
+        return typeof parsed === "string" && bytes.length > 0 ? STAND_IN : parsed
+      },
+      relax: standInFilled
+    }
+  }),
+  violation({
+    name: "unknown-cursor-accepted",
+    rule: "lists.unknown-cursor",
+    description: "A cursor the server never gave starts at the first page.",
+    hooks: {
+      relax: relaxing((body) => {
+        if (typeof body.cursor === "string" && body.cursor !== "" && decodeCursor(body.cursor) === undefined) delete body.cursor
+      })
+    }
+  }),
+  violation({
+    name: "unknown-filter-key-accepted",
+    rule: "filter.unknown-key",
+    description: "A filter condition with an unknown key or operator matches every item.",
+    hooks: {
+      relax: relaxing((body, op) => {
+        if (body.filter !== undefined) body.filter = acceptUnknownKeys(body.filter, filterKeysOf(op))
+      })
+    }
+  }),
+  violation({
+    name: "empty-group-accepted",
+    rule: "filter.group-not-empty",
+    description: "A filter group with no filters matches every item.",
+    hooks: {
+      relax: relaxing((body) => {
+        if (body.filter !== undefined) body.filter = acceptEmptyGroups(body.filter)
+      })
+    }
+  }),
+  // auth
+  violation({
+    name: "auth-ignored",
+    rule: "auth.key-required",
+    description: "A missing, empty or unknown `X-API-KEY` is accepted.",
+    hooks: { checks: without("auth") }
+  }),
+  // protocol
+  violation({
+    name: "wrong-method-accepted",
+    rule: "protocol.method",
+    description: "Other HTTP methods than POST are served instead of answered 405.",
+    hooks: { checks: without("method") }
+  }),
+  violation({
+    name: "unknown-route-wrong-code",
+    rule: "protocol.unknown-route",
+    description: "Unknown routes get 404 with the code not_found instead of unimplemented.",
+    hooks: { unknownRoute: (next) => (path) => ConnectError.make("not_found", next(path).message) }
+  }),
+  violation({
+    name: "content-type-ignored",
+    rule: "protocol.content-type",
+    description: "Requests with another content type than `application/json` are served as JSON instead of answered 415.",
+    hooks: { checks: without("content-type") }
+  }),
+  violation({
+    name: "version-header-ignored",
+    rule: "protocol.version-header",
+    description: "CreatePermission is served without `Connect-Protocol-Version` (or with another value).",
+    hooks: { checks: without("headers") }
+  }),
+  violation({
+    name: "small-body-limit",
+    rule: "protocol.body-limit",
+    description: "Bodies over 64 KiB get resource_exhausted.",
+    hooks: { bodyLimit: (next) => (configured) => Math.min(SMALL_BODY_LIMIT, next(configured)) }
+  }),
+  violation({
+    name: "deadline-wrong-code",
+    rule: "protocol.deadline",
+    description: "A call with `Connect-Timeout-Ms` under 100 answers canceled (499) at once; a passed deadline answers canceled instead of deadline_exceeded.",
+    hooks: {
+      deadline: (next) => (work, millis, started) =>
+        millis < 100
+          ? Effect.succeed(new Fail(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`)))
+          : Effect.map(next(work, millis, started), (answer) =>
+              answer instanceof Fail && answer.error.code === "deadline_exceeded" ? new Fail(ConnectError.make("canceled", answer.error.message)) : answer
             )
     }
-    // The body it returns.
-    if (v.has("get-wrong-object") && op.kind === "get" && c !== undefined) {
-      const run = h
-      h = (request, ctx) =>
-        Effect.flatMap(run(request, ctx), (body) =>
-          Effect.map(ctx.store.all(c), (all) => {
-            const other = all.find((o) => o.id !== request.id)
-            return other === undefined || typeof request.id !== "string" ? body : { [op.wrapperKey!]: other }
-          })
-        )
+  }),
+  // create-echo
+  violation({
+    name: "create-not-echoed",
+    rule: "echo.create",
+    description: "A create's response changes a string field it was sent (`name`, `description`, ...).",
+    hooks: {
+      respond: onTarget(
+        (target, request) => {
+          const key = Object.keys(request).find((k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string")
+          if (key !== undefined) target[key] = `${String(target[key])}-changed`
+        },
+        (op) => op.kind === "create"
+      )
     }
-    if (op.kind === "list") {
-      const paging = ["paging-duplicates", "next-cursor-on-last-page", "after-before-swapped"] as const
-      if (paging.some((x) => v.has(x))) {
-        const run = h
-        h = (request, ctx) => Effect.map(run(request, ctx), (body) => violatePage(op, body, request.order === "desc" ? "desc" : "asc"))
+  }),
+  violation({
+    name: "identity-link-wrong-group",
+    rule: "echo.identity-group",
+    description: "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`.",
+    hooks: {
+      respond: (next, op, fields) => {
+        const kinded = op.kindedReference
+        if (kinded === undefined) return next
+        return onTarget((target, request) => {
+          if (request[kinded.kindField] === "group") delete target.group
+        })(next, op, fields)
       }
     }
-    return h
-  }
-
-  const response: Violated["response"] = (request, body) => {
-    const copy = structuredClone(body) as Body
-    if (v.has("int64-as-number") && op.itemField !== undefined && Array.isArray(copy[op.itemField])) {
-      // The one int64 of the interface: a saved log query's `query.relativeTime`.
-      for (const item of copy[op.itemField] as Array<unknown>) {
-        const query = isObject(item) ? item.query : undefined
-        if (isObject(query) && typeof query.relativeTime === "string") query.relativeTime = Number(query.relativeTime)
+  }),
+  // update-semantics
+  violation({
+    name: "update-ignored",
+    rule: "updates.apply",
+    description: "Updates change nothing and return the object as it was.",
+    hooks: { handler: onUpdates((current) => both({ ...current })) }
+  }),
+  violation({
+    name: "update-clears-unsent",
+    rule: "updates.partial",
+    description:
+      "An update that sends a field resets every field it was not sent to its zero value (`id`, `createdAt`, `updatedAt` and nested objects aside); one that sends only its id changes nothing.",
+    // One that sends only its id (a read) changes nothing, so the state before an update can still be seen.
+    hooks: {
+      handler: onUpdates((_, changed, c, sent) => both(Object.keys(sent).some((k) => k !== "id") ? clearFields(c, changed, (k) => !(k in sent)) : changed))
+    }
+  }),
+  violation({
+    name: "update-null-clears",
+    rule: "updates.null-unchanged",
+    description: "A field sent as `null` in an update is reset to its zero value.",
+    hooks: { handler: onUpdates((_, changed, c, sent) => both(clearFields(c, changed, (k) => sent[k] === null))) }
+  }),
+  violation({
+    name: "update-not-stored",
+    rule: "updates.stored",
+    description: "An update returns the changed object but stores nothing.",
+    hooks: { handler: onUpdates((current, changed) => ({ stored: current, returned: changed })) }
+  }),
+  violation({
+    name: "updated-at-not-moved",
+    rule: "updates.updated-at",
+    description: "Updates keep the old `updatedAt`.",
+    hooks: {
+      handler: onUpdates((current, changed) => {
+        const { updatedAt: _, ...rest } = changed
+        return both(current.updatedAt === undefined ? rest : { ...rest, updatedAt: current.updatedAt })
+      })
+    }
+  }),
+  // paging
+  violation({
+    name: "paging-count-mismatch",
+    rule: "lists.count",
+    description: "`listMetadata.count` is one more than the number of items.",
+    hooks: {
+      respond: responding(
+        (body) => {
+          const meta = (body.listMetadata ?? {}) as Body
+          body.listMetadata = { ...meta, count: Number(meta.count ?? 0) + 1 }
+        },
+        (op) => op.kind === "list"
+      )
+    }
+  }),
+  violation({
+    name: "limit-exceeded",
+    rule: "lists.limit-respected",
+    description: "Pages hold `limit` + 1 items when there are that many.",
+    hooks: { handler: (next, op) => (op.kind === "list" ? (request, ctx) => next({ ...request, limit: (request.limit as number) + 1 }, ctx) : next) }
+  }),
+  violation({
+    name: "paging-duplicates",
+    rule: "lists.walk-once",
+    description: "`nextCursor` points one item back, so the next page repeats the last item.",
+    hooks: { handler: onPages((op, body) => pointCursorBack(op, body)) }
+  }),
+  violation({
+    name: "paging-skips",
+    rule: "lists.walk-complete",
+    description: "`nextCursor` points one item ahead, so each next page skips an item.",
+    hooks: {
+      handler: (next, op) =>
+        op.kind === "list"
+          ? (request, ctx) => {
+              const limit = request.limit as number
+              const order = request.order === "desc" ? "desc" : "asc"
+              return Effect.map(next({ ...request, limit: limit + 1 }, ctx), (body) => skipOne(op, body, limit, order))
+            }
+          : next
+    }
+  }),
+  violation({
+    name: "next-cursor-on-last-page",
+    rule: "lists.next-cursor",
+    description: "The last page carries a `nextCursor`, which leads to an empty page.",
+    hooks: {
+      handler: onPages((op, body, order) => {
+        const page = pageOf(op, body)
+        const last = page?.items[page.items.length - 1]
+        if (page === undefined || last === undefined || (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)) return body
+        return { ...body, listMetadata: { ...page.meta, nextCursor: cursorAt(order, last) } }
+      })
+    }
+  }),
+  violation({
+    name: "after-before-swapped",
+    rule: "lists.after-before",
+    description: "`listMetadata.after` and `before` are swapped.",
+    hooks: {
+      handler: onPages((op, body) => {
+        const page = pageOf(op, body)
+        return page === undefined ? body : { ...body, listMetadata: { ...page.meta, after: page.meta.before, before: page.meta.after } }
+      })
+    }
+  }),
+  violation({
+    name: "order-ignored",
+    rule: "lists.order",
+    description: "`order: desc` is ignored; pages are always ascending.",
+    hooks: { prepare: listIgnores("order") }
+  }),
+  // search-filter
+  violation({
+    name: "search-ignored",
+    rule: "search.match",
+    description: "`search` is ignored.",
+    hooks: { prepare: listIgnores("search") }
+  }),
+  violation({
+    name: "search-case-sensitive",
+    rule: "search.case-insensitive",
+    description: "`search` compares case-sensitively.",
+    hooks: {
+      handler: (next, op) =>
+        op.kind !== "list"
+          ? next
+          : (request, ctx) => {
+              const search = typeof request.search === "string" ? request.search : ""
+              if (search === "") return next(request, ctx)
+              const named = request.searchFields as ReadonlyArray<string> | undefined
+              const { search: _, ...rest } = request
+              return next(rest, { ...ctx, store: caseSensitiveSearch(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
+            }
+    }
+  }),
+  violation({
+    name: "search-fields-ignored",
+    rule: "search.fields",
+    description: "`search` looks only in `name`, whatever `searchFields` says.",
+    hooks: { prepare: listIgnores("searchFields") }
+  }),
+  violation({
+    name: "filter-ignored",
+    rule: "filter.match",
+    description: "`filter` is ignored.",
+    hooks: { prepare: listIgnores("filter") }
+  }),
+  violation({
+    name: "filter-or-as-and",
+    rule: "filter.group-operator",
+    description: "A filter group with `operator: or` is evaluated as `and`.",
+    hooks: {
+      prepare: (next, op) =>
+        op.kind !== "list"
+          ? next
+          : (request, ex) => (request.filter === undefined ? next(request, ex) : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex))
+    }
+  }),
+  violation({
+    name: "space-filter-ignored",
+    rule: "lists.space-scope",
+    description: "ListSatellites ignores `spaceId`.",
+    // The optional parent of a list (ListSatellites' `spaceId`).
+    hooks: { prepare: (next, op, fields) => (op.parent === undefined || op.parent.required ? next : listIgnores(op.parent.field)(next, op, fields)) }
+  }),
+  violation({
+    name: "key-id-ignored",
+    rule: "keys.by-key-id",
+    description: "GetEncryptionKeysByKeyId returns every key, whatever `keyId` says.",
+    // A Get by another field than `id` (the operation's `lookupKey`) answers every object.
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        const key = op.wrapperKey
+        return op.lookupKey === undefined || c === undefined || key === undefined ? next : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
       }
     }
-    if (v.has("paging-count-mismatch") && op.kind === "list") {
-      const meta = (copy.listMetadata ?? {}) as Body
-      copy.listMetadata = { ...meta, count: Number(meta.count ?? 0) + 1 }
+  }),
+  // stable-reads
+  violation({
+    name: "get-wrong-object",
+    rule: "reads.named-object",
+    description: "A Get of an existing id returns another object of the same collection (the first one that is not it).",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        const key = op.wrapperKey
+        if (op.kind !== "get" || c === undefined || key === undefined) return next
+        return (request, ctx) =>
+          Effect.flatMap(next(request, ctx), (body) =>
+            Effect.map(ctx.store.all(c), (all) => {
+              const other = all.find((o) => o.id !== request.id)
+              return other === undefined || typeof request.id !== "string" ? body : { [key]: other }
+            })
+          )
+      }
     }
-    const target = targetOf(op, copy)
-    if (target === undefined) return copy
-    const isHumanPassword = op.wrapperKey === undefined && op.itemField === undefined
-    if (v.has("wrong-field-type")) target[isHumanPassword ? "username" : "id"] = 12345
-    if (v.has("missing-required-field")) delete target[isHumanPassword ? "password" : "id"]
-    if (v.has("created-at-in-future") && typeof target.createdAt === "string") target.createdAt = new Date(Date.now() + 86_400_000).toISOString()
-    if (v.has("non-utc-timestamp") && typeof target.createdAt === "string") {
-      // The same instant, written with a +02:00 offset.
-      const shifted = new Date(Date.parse(target.createdAt) + 2 * 3_600_000).toISOString()
-      target.createdAt = `${shifted.slice(0, -1)}+02:00`
+  }),
+  violation({
+    name: "unstable-read",
+    rule: "reads.stable",
+    description: "Each Get returns a fresh `updatedAt`, so two reads differ.",
+    hooks: {
+      respond: onTarget(
+        (target) => {
+          if (typeof target.updatedAt === "string") target.updatedAt = stamp()
+        },
+        (op) => op.kind === "get"
+      )
     }
-    // Not in lists: a truncated createdAt could reorder a descending page.
-    if (v.has("timestamp-fraction-digits") && op.kind !== "list" && typeof target.createdAt === "string") target.createdAt = twoDigits(target.createdAt)
-    if (v.has("expires-at-in-past") && typeof target.expiresAt === "string") target.expiresAt = new Date(Date.now() - 3_600_000).toISOString()
-    if (v.has("unstable-read") && op.kind === "get" && typeof target.updatedAt === "string") target.updatedAt = stamp()
-    if (v.has("identity-link-wrong-group") && op.method === "CreateNativeUserIdentityLink" && request.identityType === "group") delete target.group
-    if (v.has("create-not-echoed") && op.kind === "create") {
-      const key = Object.keys(request).find((k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string")
-      if (key !== undefined) target[key] = `${String(target[key])}-changed`
-    }
-    return copy
-  }
+  })
+] as const
 
-  const error: Violated["error"] = (e, bytes) => {
-    if (!v.has("secret-in-error") || e.code !== "invalid_argument") return e
-    const text = lenientText.decode(bytes.length > MAX_QUOTED_BODY ? bytes.subarray(0, MAX_QUOTED_BODY) : bytes)
-    return ConnectError.make("invalid_argument", `${e.message} (request body: ${text})`)
-  }
+/** A violation's name. */
+export type ViolationName = (typeof records)[number]["name"]
 
-  return { parse, before, after, handler, response, error }
-}
+type Unbroken = Exclude<(typeof ContractRules.rules)[number]["violation"], ViolationName>
+/** Every rule of `ContractRules` has its violation's record (a compile error names the rules that do not). */
+export const everyRuleHasARecord: [Unbroken] extends [never] ? true : Unbroken = true
+
+/** Finds a record by name. */
+export const byName: ReadonlyMap<string, ViolationRecord<ViolationName>> = new Map(records.map((r) => [r.name, r]))

@@ -1,0 +1,198 @@
+/**
+ * For each violation of the catalogue, a probe: whether the violation shows in the server's
+ * answers (shared by the catalogue's tests).
+ */
+import { ConnectError, type Operations } from "@data-access/schema"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type { ReferenceServer } from "../src/index.js"
+import { rpc, walk } from "./helpers.js"
+
+export const isErrorBody = Schema.is(ConnectError.ErrorBody)
+export const sv = (value: string) => ({ "@type": "type.googleapis.com/google.protobuf.StringValue", value })
+export const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`
+
+export type Server = ReferenceServer.Running
+
+export const permission = (extra: Record<string, unknown> = {}) => ({ name: unique("perm"), description: "d", code: "allow := true", terminationProtection: false, ...extra })
+export const status = (s: Server, method: Operations.MethodName | string, body: unknown, init?: Parameters<typeof rpc>[3]) => Effect.map(rpc(s, method, body, init), (r) => r.status)
+export const satellites = (s: Server, body: Record<string, unknown>) => Effect.map(rpc(s, "ListSatellites", { limit: 500, ...body }), (r) => (r.json.satellites ?? []) as ReadonlyArray<any>)
+export const satelliteById = (s: Server, id: string) =>
+  Effect.map(satellites(s, { filter: { field: { key: "id", operator: "equals", value: sv(id) } } }), (items) => items[0])
+
+/**
+ * For each violation: whether it is visible in the server's answers. Each probe is false on the
+ * faithful server, before and after the violation was on (probes that change the store set it up
+ * first), and true while it is on.
+ */
+export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server) => Effect.Effect<boolean> } = {
+  // no-server-errors, success-shape
+  "server-error-on-unknown-field": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0], futureField: 1 }).pipe(Effect.map((r) => r.status >= 500)),
+  "success-content-type": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => r.headers.get("content-type") !== "application/json")),
+  // error-shape
+  "invalid-error-body": (s) => rpc(s, "GetResource", {}).pipe(Effect.map((r) => !isErrorBody(r.json))),
+  "wrong-status-for-code": (s) => rpc(s, "GetResource", { id: "nope" }).pipe(Effect.map((r) => !ConnectError.statusAgrees(r.json.code, r.status))),
+  "rate-limit-without-retry-after": (s) =>
+    Effect.forEach(Array.from({ length: 20 }), () => rpc(s, "GetResource", { id: s.knownIds.resources[0] })).pipe(
+      Effect.map((answers) => answers.some((r) => r.status === 429 && r.json.code === "resource_exhausted" && r.headers.get("retry-after") === null))
+    ),
+  "unknown-id-invalid": (s) =>
+    Effect.gen(function* () {
+      const get = yield* rpc(s, "GetResource", { id: "resource_nope" })
+      const update = yield* rpc(s, "UpdateSatellite", { id: "satellite_nope", terminationProtection: true })
+      return get.json.code === "invalid_argument" && update.json.code === "invalid_argument"
+    }),
+  "unknown-reference-accepted": (s) =>
+    Effect.gen(function* () {
+      const connector = yield* rpc(s, "CreateConnector", { name: unique("conn"), spaceId: "space_nope", terminationProtection: false })
+      const password = yield* rpc(s, "CreateHumanUserPassword", { email: "nobody@nowhere.invalid" })
+      return connector.status === 200 && password.status === 200 && password.json.username === s.knownIds.users[0]!.username
+    }),
+  // secrets
+  "secret-in-error": (s) =>
+    rpc(s, "CreateBIIntegration", { name: "", biVendorA: { apiKey: "probe-api-key", apiSecret: "probe-api-secret" } }).pipe(
+      Effect.map((r) => r.json.code === "invalid_argument" && r.text.includes("probe-api-secret") && r.text.includes("probe-api-key"))
+    ),
+  // response-schema
+  "missing-required-field": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => !("id" in r.json.resource))),
+  "wrong-field-type": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => typeof r.json.resource.id !== "string")),
+  "non-utc-timestamp": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => !r.json.satellites[0].createdAt.endsWith("Z"))),
+  "timestamp-fraction-digits": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => /:\d\d\.\d\dZ$/.test(r.json.resource.createdAt))),
+  "int64-as-number": (s) => rpc(s, "ListLogQueries", { limit: 10 }).pipe(Effect.map((r) => r.json.savedQueries.some((q: any) => typeof q.query.relativeTime === "number"))),
+  // timestamps
+  "created-at-in-future": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => Date.parse(r.json.resource.createdAt) > Date.now())),
+  "expires-at-in-past": (s) => rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(Effect.map((r) => Date.parse(r.json.expiresAt) < Date.now())),
+  // valid-accepted
+  "rejects-unknown-field": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0], futureField: 1 }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  "rejects-snake-case": (s) => rpc(s, "ListNativeUsers", { limit: 5, resource_id: s.knownIds.resources[0] }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  "rejects-null": (s) => rpc(s, "ListSatellites", { limit: 5, search: null }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  "requires-optional-field": (s) => rpc(s, "CreatePermission", { name: unique("perm"), description: "d", code: "c" }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  "limit-off-by-one": (s) => rpc(s, "ListSatellites", { limit: 500 }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  // invalid-rejected
+  "ignored-min-length": (s) => rpc(s, "CreatePermission", permission({ name: "" })).pipe(Effect.map((r) => r.status === 200)),
+  "ignored-limit-range": (s) => rpc(s, "ListSatellites", { limit: 501 }).pipe(Effect.map((r) => r.status === 200)),
+  "ignored-enum": (s) => rpc(s, "CreatePermission", permission({ status: "retired" })).pipe(Effect.map((r) => r.status === 200 && r.json.permission.status === "draft")),
+  "ignored-json-type": (s) => rpc(s, "ListSatellites", { limit: 2.5 }).pipe(Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)),
+  "ignored-required": (s) =>
+    rpc(s, "CreatePermission", { name: unique("perm"), code: "c", terminationProtection: false }).pipe(Effect.map((r) => r.status === 200 && r.json.permission.description === "missing")),
+  "ignored-one-of": (s) =>
+    rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email, username: s.knownIds.users[1]!.username }).pipe(
+      Effect.map((r) => r.status === 200 && r.json.username === s.knownIds.users[0]!.username)
+    ),
+  "ignored-connector-name-pattern": (s) =>
+    rpc(s, "CreateConnector", { name: "Not A Valid Name!", terminationProtection: false }).pipe(Effect.map((r) => r.status === 200 && r.json.connector.name === "Not A Valid Name!")),
+  "empty-body-accepted": (s) => status(s, "ListSatellites", undefined, { raw: "" }).pipe(Effect.map((st) => st === 200)),
+  "non-object-body-accepted": (s) =>
+    Effect.gen(function* () {
+      const statuses = [yield* status(s, "ListSatellites", undefined, { raw: "[]" }), yield* status(s, "ListSatellites", undefined, { raw: "{" }), yield* status(s, "ListSatellites", undefined, { raw: '"text"' })]
+      return statuses.every((st) => st === 200)
+    }),
+  "unknown-cursor-accepted": (s) => status(s, "ListSatellites", { limit: 2, cursor: "never-given" }).pipe(Effect.map((st) => st === 200)),
+  "unknown-filter-key-accepted": (s) =>
+    satellites(s, { filter: { field: { key: "no_such_key", operator: "equals", value: sv("x") } } }).pipe(Effect.map((items) => items.length === s.knownIds.satellites.length)),
+  "empty-group-accepted": (s) => satellites(s, { filter: { group: { operator: "and", filters: [] } } }).pipe(Effect.map((items) => items.length === s.knownIds.satellites.length)),
+  // auth
+  "auth-ignored": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "x-api-key": "wrong" } }).pipe(Effect.map((r) => r.status === 200)),
+  // protocol
+  "wrong-method-accepted": (s) => rpc(s, "GetResource", {}, { httpMethod: "GET" }).pipe(Effect.map((r) => r.status !== 405)),
+  "unknown-route-wrong-code": (s) => rpc(s, "/core.v1.NoSuchService/NoSuchMethod", {}).pipe(Effect.map((r) => r.status === 404 && r.json.code === "not_found")),
+  "content-type-ignored": (s) => status(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "content-type": "text/plain" } }).pipe(Effect.map((st) => st === 200)),
+  "version-header-ignored": (s) => status(s, "CreatePermission", permission(), { headers: { "connect-protocol-version": undefined } }).pipe(Effect.map((st) => st === 200)),
+  "small-body-limit": (s) => rpc(s, "ListSatellites", { limit: 1, padding: "a".repeat(100_000) }).pipe(Effect.map((r) => r.json.code === "resource_exhausted")),
+  "deadline-wrong-code": (s) =>
+    rpc(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "connect-timeout-ms": "50" } }).pipe(Effect.map((r) => r.status === 499 && r.json.code === "canceled")),
+  // create-echo
+  "create-not-echoed": (s) => rpc(s, "CreatePermission", permission({ name: "echo-me" })).pipe(Effect.map((r) => r.json.permission.name !== "echo-me")),
+  "identity-link-wrong-group": (s) =>
+    rpc(s, "CreateNativeUserIdentityLink", { nativeUserId: s.knownIds.nativeUsers[0], identityId: s.knownIds.groups[0], identityType: "group" }).pipe(
+      Effect.map((r) => r.status === 200 && !("group" in r.json.link))
+    ),
+  // update-semantics
+  "update-ignored": (s) =>
+    Effect.gen(function* () {
+      const name = unique("probe")
+      const r = yield* rpc(s, "UpdateSatellite", { id: s.knownIds.satellites[9], name })
+      return r.json.satellite.name !== name
+    }),
+  "update-clears-unsent": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[20]
+      yield* rpc(s, "UpdateSatellite", { id, name: "named-before" })
+      const r = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: true })
+      return r.json.satellite.name !== "named-before"
+    }),
+  "update-null-clears": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[21]
+      yield* rpc(s, "UpdateSatellite", { id, name: "named-before" })
+      const r = yield* rpc(s, "UpdateSatellite", { id, name: null, terminationProtection: true })
+      return r.json.satellite.name !== "named-before"
+    }),
+  "update-not-stored": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[22]!
+      const name = unique("stored")
+      const r = yield* rpc(s, "UpdateSatellite", { id, name })
+      const read = yield* satelliteById(s, id)
+      return r.json.satellite.name === name && read.name !== name
+    }),
+  "updated-at-not-moved": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[10]!
+      const before = yield* satelliteById(s, id)
+      const updated = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: true })
+      return updated.json.satellite.updatedAt === before.updatedAt
+    }),
+  // paging
+  "paging-count-mismatch": (s) => rpc(s, "ListSatellites", { limit: 5 }).pipe(Effect.map((r) => r.json.listMetadata.count !== r.json.satellites.length)),
+  "limit-exceeded": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => r.json.satellites.length === 4 && r.json.listMetadata.count === 4)),
+  "paging-duplicates": (s) => walk(s, "ListSatellites", { limit: 50 }).pipe(Effect.map(({ items }) => new Set(items.map((i) => i.id)).size !== items.length)),
+  "paging-skips": (s) =>
+    walk(s, "ListSatellites", { limit: 50 }).pipe(Effect.map(({ items }) => new Set(items.map((i) => i.id)).size === items.length && items.length < s.knownIds.satellites.length)),
+  "next-cursor-on-last-page": (s) =>
+    Effect.gen(function* () {
+      const last = yield* rpc(s, "ListSatellites", { limit: 499 })
+      if (!last.json.listMetadata.nextCursor) return false
+      const after = yield* rpc(s, "ListSatellites", { limit: 499, cursor: last.json.listMetadata.nextCursor })
+      return after.status === 200 && (after.json.satellites ?? []).length === 0
+    }),
+  "after-before-swapped": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => r.json.listMetadata.after === r.json.satellites[0].id)),
+  "order-ignored": (s) =>
+    Effect.gen(function* () {
+      const asc = yield* rpc(s, "ListSatellites", { limit: 1, order: "asc" })
+      const desc = yield* rpc(s, "ListSatellites", { limit: 1, order: "desc" })
+      return asc.json.satellites[0].id === desc.json.satellites[0].id
+    }),
+  // search-filter
+  "search-ignored": (s) => satellites(s, { search: "AI-GATEWAY" }).pipe(Effect.map((items) => items.some((x: any) => !x.name.includes("ai-gateway")))),
+  "search-case-sensitive": (s) =>
+    Effect.gen(function* () {
+      const upper = yield* satellites(s, { search: "AI-GATEWAY" })
+      const lower = yield* satellites(s, { search: "ai-gateway" })
+      return upper.length === 0 && lower.length > 0
+    }),
+  "search-fields-ignored": (s) => satellites(s, { search: s.knownIds.satellites[0], searchFields: ["id"] }).pipe(Effect.map((items) => items.length === 0)),
+  "filter-ignored": (s) =>
+    rpc(s, "ListIntegrationsMDM", { limit: 500, filter: { field: { key: "name", operator: "starts_with", value: sv("Fleet paris") } } }).pipe(
+      Effect.map((r) => r.json.integrations.some((x: any) => !x.name.startsWith("Fleet paris")))
+    ),
+  "filter-or-as-and": (s) =>
+    Effect.gen(function* () {
+      const [a, b] = s.knownIds.satellites
+      const either = (id: string | undefined) => ({ field: { key: "id", operator: "equals", value: sv(String(id)) } })
+      const items = yield* satellites(s, { filter: { group: { operator: "or", filters: [either(a), either(b)] } } })
+      return items.length === 0
+    }),
+  "space-filter-ignored": (s) => satellites(s, { spaceId: s.knownIds.spaces[0] }).pipe(Effect.map((items) => items.some((x: any) => x.spaceId !== s.knownIds.spaces[0]))),
+  "key-id-ignored": (s) =>
+    rpc(s, "GetEncryptionKeysByKeyId", { keyId: s.knownIds.encryptionKeyIds[2] }).pipe(Effect.map((r) => r.json.encryptionKeys.some((k: any) => k.keyId !== s.knownIds.encryptionKeyIds[2]))),
+  // stable-reads
+  "get-wrong-object": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[1] }).pipe(Effect.map((r) => r.json.resource.id !== s.knownIds.resources[1])),
+  "unstable-read": (s) =>
+    Effect.gen(function* () {
+      const a = yield* rpc(s, "GetResource", { id: s.knownIds.resources[1] })
+      const b = yield* rpc(s, "GetResource", { id: s.knownIds.resources[1] })
+      return JSON.stringify(a.json) !== JSON.stringify(b.json)
+    })
+}
+
