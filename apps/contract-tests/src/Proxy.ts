@@ -363,7 +363,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       if (reported.length === 0) record("client", clientName, { check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined }, e, scrub)
       // The answer's body is judged only when it was read whole and decoded, and is not binary.
       const complete = (answerBody !== undefined && !binary) || job.transportError !== undefined
-      for (const o of Rules.serverOutcomes(op, r, e, parsed, breaches, skewMillis, complete)) record("server", name, o, e, scrub)
+      for (const o of Rules.serverOutcomes(op, r, e, parsed, breaches, skewMillis, complete, job.key)) record("server", name, o, e, scrub)
     }
 
     const queue = yield* Queue.unbounded<Work>()

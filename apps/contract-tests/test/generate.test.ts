@@ -63,7 +63,7 @@ describe("generation over the whole of Unicode", () => {
         "CreateBIIntegration",
         "UpdateConnectorHostname"
       ] as const) {
-        const op = Operations.all.find((o) => o.method === method)!
+        const op = Operations.all.find((o) => o.method === method)! as Operations.Operation
         const g = Gen.valid(op, pools, "run1", { unknownFields: false })
         if (g._tag === "Skip") throw new Error(g.reason)
         const samples = fc.sample(g.arbitrary, { numRuns: 200, seed: 7 })

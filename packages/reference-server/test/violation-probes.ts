@@ -53,12 +53,14 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
     rpc(s, "CreateBIIntegration", { name: "", biVendorA: { apiKey: "probe-api-key", apiSecret: "probe-api-secret" } }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument" && r.text.includes("probe-api-secret") && r.text.includes("probe-api-key"))
     ),
+  "key-in-error": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "x-api-key": "probe-wrong-key" } }).pipe(Effect.map((r) => r.status === 401 && r.text.includes("probe-wrong-key"))),
   // response-schema
   "missing-required-field": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => !("id" in r.json.resource))),
   "wrong-field-type": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => typeof r.json.resource.id !== "string")),
   "non-utc-timestamp": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => !r.json.satellites[0].createdAt.endsWith("Z"))),
   "timestamp-fraction-digits": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => /:\d\d\.\d\dZ$/.test(r.json.resource.createdAt))),
   "int64-as-number": (s) => rpc(s, "ListLogQueries", { limit: 10 }).pipe(Effect.map((r) => r.json.savedQueries.some((q: any) => typeof q.query.relativeTime === "number"))),
+  "snake-case-output": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => "list_metadata" in r.json && "created_at" in r.json.satellites[0])),
   // timestamps
   "created-at-in-future": (s) => rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((r) => Date.parse(r.json.resource.createdAt) > Date.now())),
   "expires-at-in-past": (s) => rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(Effect.map((r) => Date.parse(r.json.expiresAt) < Date.now())),

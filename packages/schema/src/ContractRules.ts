@@ -110,6 +110,13 @@ export const rules = [
     check: "secrets",
     violation: "secret-in-error"
   },
+  {
+    id: "secrets.key-not-in-errors",
+    must: "No error message or body carries the `X-API-KEY` the request sent (a wrong key included).",
+    source: d("8. Secrets", "no log line, span attribute, error message or report may print them: the `X-API-KEY` header"),
+    check: "secrets",
+    violation: "key-in-error"
+  },
   // response-schema
   {
     id: "response.schema",
@@ -145,6 +152,13 @@ export const rules = [
     source: d("1. Wire rules (all operations)", "`relativeTime` (saved log query) is int64: written as a JSON string (`\"3600\"`)"),
     check: "response-schema",
     violation: "int64-as-number"
+  },
+  {
+    id: "wire.output-camel-case",
+    must: "Response field names are lowerCamelCase, never the snake_case form.",
+    source: d("1. Wire rules (all operations)", "Output is always lowerCamelCase."),
+    check: "response-schema",
+    violation: "snake-case-output"
   },
   // timestamps
   {

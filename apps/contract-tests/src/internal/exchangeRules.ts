@@ -217,11 +217,12 @@ export const serverOutcomes = (
   body: ParsedBody,
   breaches: ReadonlyArray<Breach>,
   skewMillis: number,
-  complete: boolean
+  complete: boolean,
+  apiKey?: string
 ): ReadonlyArray<Outcome> => {
   const object = body._tag === "Object" ? body.value : undefined
   const sent = op !== undefined && object !== undefined && breaches.every((b) => b.latitude !== undefined) ? canonical(op, object) : undefined
-  const view: Oracles.View = { op, exchange: e, body: body._tag === "Object" ? body.asSent : undefined, sent, breaches, headers: r.headers, keyPresent: r.keyPresent, optionalForm: optionalForm(r), complete, skewMillis }
+  const view: Oracles.View = { op, exchange: e, body: body._tag === "Object" ? body.asSent : undefined, sent, breaches, headers: r.headers, keyPresent: r.keyPresent, apiKey, optionalForm: optionalForm(r), complete, skewMillis }
   return Oracles.judgeAll(view).filter((v): v is Outcome => !isNote(v))
 }
 

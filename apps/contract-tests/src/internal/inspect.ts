@@ -10,6 +10,7 @@ import { ConnectError, ContentType, JsonBody, Operations, Primitives, Secrets, T
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
+import { snakeToCamel } from "./json.js"
 import { fail, type Outcome, pass } from "./outcome.js"
 
 type Op = Operations.Operation
@@ -260,7 +261,41 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
 }
 
 /** The checks every response gets. */
+/** Every property name of the response schemas, in lowerCamelCase. */
+const responseNames: ReadonlySet<string> = (() => {
+  const out = new Set<string>()
+  for (const op of Operations.all) forEachProperty(op.response.ast, (p) => out.add(String(p.name)))
+  return out
+})()
+
+/** A key of a JSON value, at any depth, that spells a response field in snake_case. */
+const snakeCaseKey = (v: unknown, path: string, depth = 0): string | undefined => {
+  if (depth > 32 || v === null || typeof v !== "object") return undefined
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const found = snakeCaseKey(x, `${path}[]`, depth + 1)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  for (const [k, x] of Object.entries(v)) {
+    const at = path === "" ? k : `${path}.${k}`
+    if (k.includes("_") && !responseNames.has(k) && responseNames.has(snakeToCamel(k))) return at
+    const found = snakeCaseKey(x, at, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/** Output is always lowerCamelCase (decisions.md section 1): a success body names no field in snake_case. */
+export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
+  const at = snakeCaseKey(r.json.value, "")
+  return at === undefined ? pass("response-schema") : fail("wire.output-camel-case", "snake_case field name", `the success body names ${at} in snake_case; output is always lowerCamelCase`, e, at)
+}
+
 export const basic = (op: Op, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> =>
-  [noServerErrors(e), successShape(e), errorShape(e), responseSchema(op, e), timestamps(e, skewMillis)].filter(
+  [noServerErrors(e), successShape(e), errorShape(e), responseSchema(op, e), camelCaseOutput(e), timestamps(e, skewMillis)].filter(
     (o): o is Outcome => o !== undefined
   )

@@ -43,6 +43,8 @@ export interface View {
   readonly headers: Readonly<Record<string, string>>
   /** Whether an `X-API-KEY` header with a value came. */
   readonly keyPresent: boolean
+  /** The `X-API-KEY` the request sent (a wrong one included), to look for in error answers. */
+  readonly apiKey: string | undefined
   /** Whether the request uses a form a server may leave unimplemented (compression, Connect GET). */
   readonly optionalForm: boolean
   /** Whether the answer was read to its end (a relayed answer over the checking limit is not). */
@@ -393,7 +395,20 @@ export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => 
     : pass("secrets")
 }
 
-const secrets = onAnswer("secrets", "secrets", ["secrets.not-in-errors"], (v) => (v.body === undefined ? [] : defined(secretsKept(v.body, v.exchange))))
+/** secrets: an error answer does not print the `X-API-KEY` the request sent (decisions.md section 8). */
+export const keyKept = (key: string | undefined, e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status === 200 || key === undefined || key.length < Secrets.MIN_LENGTH) return undefined
+  return r.text.includes(key)
+    ? fail("secrets.key-not-in-errors", "API key in the error body", `the ${Inspect.summary(e)} answer prints the X-API-KEY the request sent (value not shown)`, { ...e, response: Option.some({ ...r, text: "[not shown: it holds the API key]", json: Option.none() }) })
+    : pass("secrets")
+}
+
+const secrets = onAnswer("secrets", "secrets", ["secrets.not-in-errors", "secrets.key-not-in-errors"], (v) =>
+  defined(v.body === undefined ? undefined : secretsKept(v.body, v.exchange), keyKept(v.apiKey, v.exchange))
+)
+
+const camelCaseOutput = onAnswer("camel-case-output", "response-schema", ["wire.output-camel-case"], (v) => defined(Inspect.camelCaseOutput(v.exchange)))
 
 // ---------------------------------------------------------------------------------------------
 // requests that must be refused, and requests that must be served
@@ -551,6 +566,7 @@ export const registry: ReadonlyArray<ExchangeOracle> = [
   successShape,
   errorShape,
   responseSchema,
+  camelCaseOutput,
   timestamps,
   secrets,
   refused,

@@ -459,6 +459,21 @@ const responding =
         }
       : next
 
+/** Renames every lowerCamelCase key of a JSON value to snake_case, in place. */
+const snakeKeys = (value: unknown): void => {
+  if (Array.isArray(value)) return value.forEach(snakeKeys)
+  if (value === null || typeof value !== "object") return
+  const o = value as Record<string, unknown>
+  for (const key of Object.keys(o)) {
+    snakeKeys(o[key])
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+    if (snake !== key) {
+      o[snake] = o[key]
+      delete o[key]
+    }
+  }
+}
+
 /** A hook on `respond`: the object the success body carries (the first item of a list or array), changed. */
 const onTarget = (change: (target: Body, request: Request, op: Op) => void, applies?: (op: Op) => boolean): RouteHook<Respond> =>
   responding((body, request, op) => {
@@ -615,6 +630,27 @@ export const records = [
       }
     }
   }),
+  violation({
+    name: "key-in-error",
+    rule: "secrets.key-not-in-errors",
+    description: "An `X-API-KEY` the server does not know is quoted in the unauthenticated error message.",
+    hooks: {
+      checks: (next) => {
+        const quoting = (c: Check): Check =>
+          c.name !== "auth"
+            ? c
+            : {
+                name: c.name,
+                run: (input, op) => {
+                  const refusal = c.run(input, op)
+                  const key = input.headers["x-api-key"]
+                  return refusal === undefined || key === undefined || key === "" ? refusal : { ...refusal, error: ConnectError.make("unauthenticated", `the API key ${key} is not known`) }
+                }
+              }
+        return { beforeBody: next.beforeBody.map(quoting), afterBody: next.afterBody.map(quoting) }
+      }
+    }
+  }),
   // response-schema
   violation({
     name: "missing-required-field",
@@ -673,6 +709,12 @@ export const records = [
         (op) => op.itemField !== undefined
       )
     }
+  }),
+  violation({
+    name: "snake-case-output",
+    rule: "wire.output-camel-case",
+    description: "Success bodies name their fields in snake_case (`created_at`, `list_metadata`) at every depth.",
+    hooks: { respond: responding((body) => snakeKeys(body)) }
   }),
   // timestamps
   violation({

@@ -5,8 +5,9 @@ import * as Option from "effect/Option"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
-import { post } from "../http.js"
+import { post, WRONG_KEY } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { keyKept } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
 /** A body for cases where only headers or methods matter: a valid request if one can be made (`valid`), else `{}`. */
@@ -24,7 +25,7 @@ export const sampleBody = (op: Op, ctx: Context): { readonly body: Body; readonl
 const rightAnswer = (valid: boolean, status: number, code: string | undefined) =>
   (status === 401 && code === "unauthenticated") || (!valid && ((status === 400 && code === "invalid_argument") || (status === 404 && code === "not_found")))
 
-const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape"]
+const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape", "secrets"]
 
 const authSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("auth", op.method, CHECKS, true, "read-only mode")
@@ -45,6 +46,9 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           const out: Array<Outcome> = [Inspect.noServerErrors(e)]
           const shape = Inspect.errorShape(e)
           if (shape) out.push(shape)
+          // The key sent, a wrong one included, is a secret no error message prints (decisions.md section 8).
+          const leak = keyKept(mode === "wrong" ? WRONG_KEY : undefined, e)
+          if (leak) out.push(leak)
           const status = Inspect.statusOf(e)
           if (status !== undefined) {
             const code = Inspect.codeOf(e)
