@@ -326,6 +326,37 @@ const gen = (ast, ctx) => {
   throw new Error(`an AST node of no known kind: ${ast._tag}`)
 }
 
+/** Whether a property type is a secret: a `Redacted` transformation, maybe optional or nullable. */
+const isSecretType = (ast) => {
+  if (ast._tag === "Union") {
+    const rest = ast.types.filter((t) => t._tag !== "UndefinedKeyword" && !isNullLiteral(t))
+    return rest.length === 1 && isSecretType(rest[0])
+  }
+  return ast._tag === "Transformation" && isRedactedDeclaration(ast.to)
+}
+
+/** The names of the secret fields of every named schema (decisions.md section 8); a `suspend` points back to a named schema, walked on its own. */
+const secretFieldNames = () => {
+  const out = new Set()
+  const seen = new Set()
+  const walk = (ast) => {
+    if (seen.has(ast)) return
+    seen.add(ast)
+    const props =
+      ast._tag === "TypeLiteral" ? ast.propertySignatures : ast._tag === "Transformation" && ast.from._tag === "TypeLiteral" ? ast.from.propertySignatures : []
+    for (const p of props) if (isSecretType(p.type)) out.add(p.name)
+    const children =
+      ast._tag === "Transformation" ? [ast.from, ast.to]
+      : ast._tag === "Refinement" ? [ast.from]
+      : ast._tag === "Union" ? ast.types
+      : ast._tag === "TupleType" ? [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)]
+      : []
+    for (const child of [...children, ...props.map((p) => p.type)]) walk(child)
+  }
+  for (const entry of named.values()) walk(entry.ast)
+  return out
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------------------------
@@ -395,6 +426,13 @@ const renderModule = (m) => {
     body.push(`/** \`${m}.${name}\` of @data-access/schema. */\nexport const ${name} = ${v instanceof Set ? text : `${text} as const`}`)
   }
   if (!DATA_ONLY.has(m)) for (const entry of named.values()) if (entry.module === m) emit(entry)
+
+  if (m === "Primitives") {
+    const names = [...secretFieldNames()].sort()
+    body.push(
+      `/** Every field name whose value is a secret (decoded to \`Redacted\`), found in the schemas of @data-access/schema. */\nexport const secretFields: ReadonlySet<string> = new Set(${JSON.stringify(names)})`
+    )
+  }
 
   if (m === "Operations") {
     const ctx = ctxFor(undefined)

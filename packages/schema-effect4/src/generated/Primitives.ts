@@ -71,3 +71,14 @@ export const Secret = Schema.RedactedFromValue(Schema.String)
 
 /** The decoded form of `Secret`. */
 export type Secret = typeof Secret.Type
+
+/** Every field name whose value is a secret (decoded to `Redacted`), found in the schemas of @data-access/schema. */
+export const secretFields: ReadonlySet<string> = new Set([
+  "apiKey",
+  "apiSecret",
+  "certificate",
+  "password",
+  "privateKey",
+  "secret",
+  "webhookSecret"
+])
