@@ -108,7 +108,7 @@ export class PolicyDataLoaderService extends Context.Service<PolicyDataLoaderSer
  *
  * @example
  * ```ts
- * import { Services } from "@data-access/client"
+ * import { Services } from "@data-access/client-effect4"
  * import { Effect, Stream } from "effect"
  *
  * const program = Effect.gen(function*() {
