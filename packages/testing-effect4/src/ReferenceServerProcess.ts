@@ -22,13 +22,21 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 
+const require = createRequire(import.meta.url)
+
 /**
- * The version range of `@data-access/reference-server` fetched with `npx` when none is installed.
+ * The version range of `@data-access/reference-server` fetched with `npx` when none is installed:
+ * the range this package was released with (its development dependency on the server, which
+ * `pnpm publish` writes as a semver range), else `latest`.
  *
  * @since 0.1.0
  * @category constants
  */
-export const SERVER_RANGE = "^0.0.0"
+export const SERVER_RANGE: string = (() => {
+  const manifest = require("../package.json") as { readonly devDependencies?: Record<string, string> }
+  const range = manifest.devDependencies?.["@data-access/reference-server"]
+  return range !== undefined && !range.startsWith("workspace:") ? range : "latest"
+})()
 
 /**
  * The API key the server accepts unless `apiKey` is given.
@@ -103,8 +111,6 @@ export interface Running {
  * @category errors
  */
 export class StartError extends Data.TaggedError("StartError")<{ readonly message: string }> {}
-
-const require = createRequire(import.meta.url)
 
 /** The installed server's bin, when the `effect` next to it is on the 3 line. */
 const installedBin = (): string | undefined => {

@@ -86,3 +86,10 @@ describe("ReferenceServerProcess", () => {
       expect(error.message).toContain("exited (3)")
     }))
 })
+
+describe("SERVER_RANGE", () => {
+  it("is the released range of the server, or latest in the workspace", () => {
+    expect(ReferenceServerProcess.SERVER_RANGE).toBe("latest")
+    expect(ReferenceServerProcess.defaultCommand()[0]).not.toBe("npx")
+  })
+})
