@@ -11,13 +11,29 @@ import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 
+// The defaults are pure getters (`transformOptional`), not `Schema.withDecodingDefault*`, whose
+// default is an Effect: a page of objects has a dozen defaulted fields per object, and the
+// effectful getter made decoding several times slower.
+
 /** A response field: absent (or `undefined`) reads as `value`; encoding writes the field. */
 export const withDefault = <S extends Schema.Top>(schema: S, value: S["Type"]) =>
-  schema.pipe(Schema.withDecodingDefaultType(Effect.succeed(value)))
+  Schema.optional(schema).pipe(
+    Schema.decodeTo(Schema.toType(schema), {
+      decode: SchemaGetter.transformOptional((o: Option.Option<S["Type"] | undefined>) =>
+        Option.some(Option.isSome(o) && o.value !== undefined ? (o.value as S["Type"]) : value)
+      ),
+      encode: SchemaGetter.passthroughSubtype<S["Type"] | undefined, S["Type"]>()
+    })
+  )
 
 /** A response field: absent reads as `value` (`undefined` is rejected); encoding writes the field. */
 export const withDefaultKey = <S extends Schema.Top>(schema: S, value: S["Type"]) =>
-  schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(value)))
+  Schema.optionalKey(schema).pipe(
+    Schema.decodeTo(Schema.toType(schema), {
+      decode: SchemaGetter.transformOptional((o: Option.Option<S["Type"]>) => (Option.isSome(o) ? o : Option.some(value))),
+      encode: SchemaGetter.passthrough()
+    })
+  )
 
 /** An optional request field: absent or `null` on the wire is "not set" (an absent key). */
 export const nullable = <S extends Schema.Top>(schema: S) =>
