@@ -32,6 +32,12 @@ export const publishable = () =>
     .map(({ dir, pkg }) => ({ name: pkg.name, version: pkg.version, dir, pkg }))
     .sort((a, b) => a.name.localeCompare(b.name))
 
+/**
+ * The Effect line a package is built on: 4 when its `effect` peer range is a 4.x range, else 3.
+ * The two lines are installed, compiled and run apart (never one `effect` for both).
+ */
+export const effectLineOf = (pkg) => (/^\^?4\./.test(pkg.peerDependencies?.effect ?? "") ? 4 : 3)
+
 /** The tarball file name `pnpm pack` writes for a package. */
 export const tarballName = ({ name, version }) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`
 

@@ -15,7 +15,7 @@ import { generate, modules } from "../src/api-doc.mjs"
 // @ts-expect-error plain ESM helper without types
 import { findingsPath, pagePath, render } from "../src/checks-doc.mjs"
 // @ts-expect-error plain ESM helper without types
-import { installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+import { effectLineOf, installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
 interface Export {
@@ -98,20 +98,32 @@ describe("API reference", () => {
 
 describe("examples type-check against the built packages", () => {
   const here = fileURLToPath(new URL("..", import.meta.url))
-  const jsdoc = all.flatMap((m) => [
-    ...m.examples.map((code, i) => ({ name: `${m.package}/${m.module} example ${i + 1}`, code })),
-    ...m.exports.flatMap((e) => e.examples.map((code, i) => ({ name: `${m.package}/${m.module}.${e.name} example ${i + 1}`, code })))
-  ])
-  const readmes = [join(root, "README.md"), ...(publishable() as ReadonlyArray<{ dir: string }>).map((p) => join(p.dir, "README.md"))]
-    .filter((f) => existsSync(f))
-    .flatMap((f) => (readmeExamples(f) as ReadonlyArray<string>).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
+  const packages = publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>
+  const lineOf = new Map(packages.map((p) => [p.name, effectLineOf(p.pkg) as 3 | 4]))
+  const jsdocOf = (line: 3 | 4) =>
+    all
+      .filter((m) => (lineOf.get(m.package) ?? 3) === line)
+      .flatMap((m) => [
+        ...m.examples.map((code, i) => ({ name: `${m.package}/${m.module} example ${i + 1}`, code })),
+        ...m.exports.flatMap((e) => e.examples.map((code, i) => ({ name: `${m.package}/${m.module}.${e.name} example ${i + 1}`, code })))
+      ])
+  const readmesOf = (line: 3 | 4) =>
+    [...(line === 3 ? [join(root, "README.md")] : []), ...packages.filter((p) => effectLineOf(p.pkg) === line).map((p) => join(p.dir, "README.md"))]
+      .filter((f) => existsSync(f))
+      .flatMap((f) => (readmeExamples(f) as ReadonlyArray<string>).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
+  // Each line compiles where its own `effect` resolves: the Effect 3 examples here, the Effect 4
+  // ones inside packages/testing-effect4 (which depends on the other two Effect 4 packages).
+  const effect4Home = packages.find((p) => p.name === "@data-access/testing-effect4")?.dir
 
   it.each([
-    ["JSDoc @example blocks", jsdoc],
-    ["README examples", readmes]
-  ] as const)("%s", async (_, examples) => {
+    ["JSDoc @example blocks (Effect 3)", jsdocOf(3), here],
+    ["README examples (Effect 3)", readmesOf(3), here],
+    ["JSDoc @example blocks (Effect 4)", jsdocOf(4), effect4Home],
+    ["README examples (Effect 4)", readmesOf(4), effect4Home]
+  ] as const)("%s", async (_, examples, home) => {
     expect(examples.length).toBeGreaterThan(0)
-    const dir = join(here, ".examples", _.split(" ")[0]!)
+    expect(home).toBeDefined()
+    const dir = join(home!, ".examples", _.split(" ")[0]!)
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
     const files = examples.map((e, i) => {
@@ -122,13 +134,13 @@ describe("examples type-check against the built packages", () => {
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        extends: "../../../../tsconfig.base.json",
+        extends: relative(dir, join(root, "tsconfig.base.json")),
         compilerOptions: { noEmit: true, composite: false, incremental: false, noUnusedLocals: false, noUnusedParameters: false, declaration: false, declarationMap: false },
         files: files.map((f) => relative(dir, f))
       })
     )
     const tsc = await runCommand(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
-    rmSync(dir, { recursive: true, force: true })
+    rmSync(join(home!, ".examples"), { recursive: true, force: true })
     const errors = tsc.stdout.replace(/example(\d+)\.ts/g, (_m, i) => examples[Number(i)]!.name)
     expect(errors).toBe("")
     expect(tsc.status).toBe(0)
@@ -158,7 +170,7 @@ describe("READMEs", () => {
         }
         for (const [dep, range] of named) if (!ours.has(dep)) expect(range, `${manager}: ${dep} without a range installs its latest`).not.toBe("")
       }
-      expect(readFileSync(file, "utf8")).toMatch(/Effect 3 line/)
+      expect(readFileSync(file, "utf8")).toMatch(effectLineOf(p.pkg) === 4 ? /Effect 4 line/ : /Effect 3 line/)
     }
   )
 })

@@ -1,0 +1,211 @@
+/* global process, performance, console, fetch */
+// The Effect 4 client beside the Effect 3 client, in one run, against the same reference server
+// (its command line, in a child process, demo data in memory, no request log):
+//
+// 1. GetResource calls per second and p50/p99 latency through @data-access/client-effect4 (Effect
+//    4, effect/http over @effect/platform-node 4's undici layer) and @data-access/client (Effect
+//    3, @effect/platform over @effect/platform-node 0.108's undici layer), at concurrency 1 and
+//    32, in alternating short rounds so that both see the same machine noise.
+// 2. Decoding a ListNativeUsers page (limit 500; JSON.parse included): what each client does with
+//    a response body. Effect 3: the client's compiled decoder, and plain Schema.decodeUnknownEither
+//    beside it; Effect 4: Schema.decodeUnknownResult of the generated schema.
+//
+// Each Effect line runs with its own copy of `effect`: the Effect 3 client and its runtime are
+// loaded from packages/client's own node_modules.
+//
+// Run: pnpm --filter @data-access/client-effect4 bench   (Node >= 22.19; the script picks one)
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { pathToFileURL } from "node:url"
+import * as Os from "node:os"
+// Effect 4
+import * as Effect4 from "effect/Effect"
+import * as Layer4 from "effect/Layer"
+import * as ManagedRuntime4 from "effect/ManagedRuntime"
+import * as Redacted4 from "effect/Redacted"
+import * as Result4 from "effect/Result"
+import * as Schema4 from "effect/Schema"
+import * as NodeHttpClient4 from "@effect/platform-node/NodeHttpClient"
+import * as Operations4 from "@data-access/schema-effect4/Operations"
+import { DataAccessClient as DataAccessClient4 } from "../dist/index.js"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const ROUNDS = 8
+
+// ---------------------------------------------------------------------------------------------
+// The Effect 3 line, from packages/client's own dependencies
+// ---------------------------------------------------------------------------------------------
+
+const require = createRequire(import.meta.url)
+const client3Dir = dirname(require.resolve("@data-access/client/package.json"))
+const from3 = createRequire(join(client3Dir, "package.json"))
+const esm = (pkg, file) => import(pathToFileURL(join(realpathSync(dirname(from3.resolve(`${pkg}/package.json`))), "dist", "esm", file)).href)
+const [Effect3, Layer3, ManagedRuntime3, Redacted3, NodeHttpClient3, Schema3] = await Promise.all([
+  esm("effect", "Effect.js"),
+  esm("effect", "Layer.js"),
+  esm("effect", "ManagedRuntime.js"),
+  esm("effect", "Redacted.js"),
+  esm("@effect/platform-node", "NodeHttpClient.js"),
+  esm("effect", "Schema.js")
+])
+const { DataAccessClient: DataAccessClient3 } = await import(pathToFileURL(join(client3Dir, "dist", "index.js")).href)
+const { makeDecoder: makeDecoder3 } = await import(pathToFileURL(join(client3Dir, "dist", "internal", "decode.js")).href)
+const { Operations: Operations3 } = await import(pathToFileURL(realpathSync(join(dirname(from3.resolve("@data-access/schema/package.json")), "dist", "index.js"))).href)
+
+if (Effect3 === Effect4) throw new Error("the two lines share one effect")
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+const serverDir = dirname(require.resolve("@data-access/reference-server/package.json"))
+const tmp = mkdtempSync(join(tmpdir(), "data-access-bench-"))
+const idsFile = join(tmp, "ids.json")
+const API_KEY = "bench-key"
+const child = spawn(
+  process.execPath,
+  [join(serverDir, "bin", "reference-server.js"), "--port", "0", "--api-key", API_KEY, "--write-ids", idsFile, "--quiet"],
+  { stdio: ["ignore", "pipe", "inherit"] }
+)
+const url = await new Promise((resolve, reject) => {
+  let out = ""
+  child.stdout.setEncoding("utf8").on("data", (d) => {
+    out += d
+    const m = /listening on (http:\/\/\S+)/.exec(out)
+    if (m) resolve(m[1])
+  })
+  child.on("exit", (code) => reject(new Error(`the reference server exited (${code})`)))
+})
+const ids = JSON.parse(readFileSync(idsFile, "utf8"))
+const id = ids.resources[0]
+const stop = () => {
+  child.kill("SIGTERM")
+  rmSync(tmp, { recursive: true, force: true })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Both clients, each with its own runtime
+// ---------------------------------------------------------------------------------------------
+
+const runtime4 = ManagedRuntime4.make(
+  DataAccessClient4.layer({ baseUrl: url, apiKey: Redacted4.make(API_KEY) }).pipe(Layer4.provide(NodeHttpClient4.layerUndici), Layer4.orDie)
+)
+const client4 = await runtime4.runPromise(Effect4.service(DataAccessClient4.DataAccessClient))
+const runtime3 = ManagedRuntime3.make(
+  DataAccessClient3.layer({ baseUrl: url, apiKey: Redacted3.make(API_KEY) }).pipe(Layer3.provide(NodeHttpClient3.layerUndici), Layer3.orDie)
+)
+const client3 = await runtime3.runPromise(DataAccessClient3.DataAccessClient)
+
+const via4 = () => runtime4.runPromise(client4.getResource({ id }))
+const via3 = () => runtime3.runPromise(client3.getResource({ id }))
+
+// The same answer from both, before timing anything.
+const [a4, a3] = [await via4(), await via3()]
+if (a4.resource.id !== id || a3.resource.id !== id || a4.resource.port !== a3.resource.port) throw new Error("the clients disagree")
+
+// ---------------------------------------------------------------------------------------------
+// 1. Calls per second
+// ---------------------------------------------------------------------------------------------
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+
+/** Runs `call` from `concurrency` workers for `seconds`; returns the latencies and the time taken. */
+const measure = async (call, concurrency, seconds) => {
+  const latencies = []
+  const end = performance.now() + seconds * 1000
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now()
+      await call()
+      latencies.push(performance.now() - t0)
+    }
+  }
+  const start = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return { latencies, seconds: (performance.now() - start) / 1000 }
+}
+const combine = (parts) => {
+  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b)
+  const seconds = parts.reduce((s, p) => s + p.seconds, 0)
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }
+}
+
+for (const path of [via4, via3]) await measure(path, 8, 1) // warm up: JIT, connection pools
+
+const rows = []
+for (const concurrency of [1, 32]) {
+  const parts = { e4: [], e3: [] }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ["e4", "e3"] : ["e3", "e4"]
+    for (const line of order) parts[line].push(await measure(line === "e4" ? via4 : via3, concurrency, SECONDS / ROUNDS))
+  }
+  const e4 = combine(parts.e4)
+  const e3 = combine(parts.e3)
+  rows.push({
+    scenario: `GetResource c=${concurrency}`,
+    "Effect 4 calls/s": e4.rps.toFixed(0),
+    "Effect 3 calls/s": e3.rps.toFixed(0),
+    "4 vs 3 ratio": (e4.rps / e3.rps).toFixed(2),
+    "Effect 4 p50/p99 ms": `${e4.p50.toFixed(2)} / ${e4.p99.toFixed(2)}`,
+    "Effect 3 p50/p99 ms": `${e3.p50.toFixed(2)} / ${e3.p99.toFixed(2)}`
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Decode time of a 500-item page
+// ---------------------------------------------------------------------------------------------
+
+const page = await fetch(`${url}/core.v1.ResourceService/ListNativeUsers`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-api-key": API_KEY },
+  body: JSON.stringify({ resourceId: id, limit: 500 })
+}).then((r) => r.text())
+const items = JSON.parse(page).nativeUsers.length
+const decode4 = Schema4.decodeUnknownResult(Operations4.operations.ListNativeUsers.response)
+const decode3 = makeDecoder3(Operations3.operations.ListNativeUsers.response)
+const time = (f) => {
+  for (let i = 0; i < 30; i++) f() // warm up
+  const samples = []
+  const until = performance.now() + 1500
+  while (performance.now() < until) {
+    const t0 = performance.now()
+    f()
+    samples.push(performance.now() - t0)
+  }
+  samples.sort((a, b) => a - b)
+  return percentile(samples, 50)
+}
+const parseOnly = time(() => JSON.parse(page))
+const d4 = time(() => {
+  if (!Result4.isSuccess(decode4(JSON.parse(page)))) throw new Error("Effect 4 decode failed")
+})
+const d3 = time(() => {
+  if (decode3(JSON.parse(page))._tag !== "Right") throw new Error("Effect 3 decode failed")
+})
+const plain3 = Schema3.decodeUnknownEither(Operations3.operations.ListNativeUsers.response)
+const p3 = time(() => {
+  if (plain3(JSON.parse(page))._tag !== "Right") throw new Error("Effect 3 decode failed")
+})
+rows.push({
+  scenario: `decode ListNativeUsers (${items} items), median ms`,
+  "Effect 4 calls/s": "",
+  "Effect 3 calls/s": "",
+  "4 vs 3 ratio": (d4 / d3).toFixed(2),
+  "Effect 4 p50/p99 ms": d4.toFixed(2),
+  "Effect 3 p50/p99 ms": d3.toFixed(2)
+})
+
+console.log(`Effect 4 client vs Effect 3 client, ${Os.cpus().length} cores, Node ${process.versions.node}, ${SECONDS} s per scenario and line`)
+console.table(rows)
+console.log(`  JSON.parse alone of the page       ${parseOnly.toFixed(2)} ms`)
+console.log(`  Effect 3 plain Schema decode       ${p3.toFixed(2)} ms (ratio: Effect 4 / plain Effect 3 ${(d4 / p3).toFixed(2)})`)
+console.log(`  calls/s ratio                      ${rows.slice(0, 2).map((r) => `${r.scenario}: ${r["4 vs 3 ratio"]}`).join(", ")} (ratio: Effect 4 / Effect 3, above 1 is faster)`)
+console.log(`  decode time ratio                  ${(d4 / d3).toFixed(2)} (ratio: Effect 4 / Effect 3, below 1 is faster)`)
+
+await runtime4.dispose()
+await runtime3.dispose()
+stop()
+process.exit(0)

@@ -1,0 +1,93 @@
+/**
+ * Retry policies: any `Schedule` fed with the `ClientError` of the failed attempt. What may be
+ * retried at all depends on the operation (see `ClientError.isRetryable`); the policy decides how
+ * often and how long to wait. `Retry-After` lengthens the wait.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import type { ClientError } from "./ClientError.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RetryPolicy = Schedule.Schedule<unknown, ClientError>
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExponentialOptions {
+  /** Retries after the first attempt (default 2). */
+  readonly retries?: number | undefined
+  /** First wait (default 500 ms). */
+  readonly base?: Duration.Input | undefined
+  /** Growth factor (default 2). */
+  readonly factor?: number | undefined
+  /** Longest wait (default 8 s). */
+  readonly cap?: Duration.Input | undefined
+  /** Randomise each wait (default true). */
+  readonly jitter?: boolean | undefined
+}
+
+/**
+ * Exponential backoff with a cap and a number of retries.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
+  const cap = Duration.fromInputUnsafe(options.cap ?? "8 seconds")
+  const base = Schedule.exponential(options.base ?? "500 millis", options.factor ?? 2)
+  const jittered = options.jitter === false ? base : Schedule.jittered(base)
+  return jittered.pipe(
+    Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, cap))),
+    Schedule.upTo({ times: options.retries ?? 2 })
+  ) as RetryPolicy
+}
+
+/**
+ * 2 retries, from 500 ms, doubling, capped at 8 s, jittered.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const defaultPolicy: RetryPolicy = exponential()
+
+/**
+ * No retry.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const none: RetryPolicy = Schedule.recurs(0) as RetryPolicy
+
+/**
+ * The longest wait `Retry-After` may ask for: 60 s.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_RETRY_AFTER: Duration.Duration = Duration.seconds(60)
+
+/**
+ * Reads `retry-after-ms` or `Retry-After` (seconds or HTTP date) in milliseconds, capped at
+ * `MAX_RETRY_AFTER`.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
+  const cap = Duration.toMillis(MAX_RETRY_AFTER)
+  const ms = headers["retry-after-ms"]?.trim()
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number(ms), cap)
+  const value = headers["retry-after"]?.trim()
+  if (value === undefined || value === "") return undefined
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value) * 1000, cap)
+  const date = Date.parse(value)
+  if (Number.isNaN(date)) return undefined
+  return Math.min(Math.max(0, date - nowMillis), cap)
+}
