@@ -6,6 +6,7 @@
 import type { Context, Family, Op, Suite } from "../context.js"
 import { auth } from "./auth.js"
 import { invalid } from "./invalid.js"
+import { latitude } from "./latitude.js"
 import { paging } from "./paging.js"
 import { protocol } from "./protocol.js"
 import { reads } from "./reads.js"
@@ -14,7 +15,7 @@ import { search } from "./search.js"
 import { updates } from "./updates.js"
 import { valid } from "./valid.js"
 
-export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, updates, reads, paging, search]
+export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, latitude, updates, reads, paging, search]
 
 /** Every suite of an operation, in run order. */
 export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))

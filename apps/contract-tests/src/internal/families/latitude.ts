@@ -1,0 +1,152 @@
+/**
+ * Latitude explored: requests from the territory where decisions.md section 10 lets a server
+ * choose, each judged by an oracle that accepts every faithful answer and flags only what no
+ * choice gives: a 5xx, another code, a success that stores something else than was sent, or 200
+ * to a GET that no reading of the protocol serves.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { ContractRules, Secrets } from "@data-access/schema"
+import type { CheckId } from "../../Checks.js"
+import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
+import { type Exchange, post, type RawRequest } from "../http.js"
+import * as Inspect from "../inspect.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { referenceOf } from "../pools.js"
+import { alwaysSentEnums } from "../requestShape.js"
+import { sampleBody } from "./auth.js"
+
+/** One probe: the request, and what every faithful server may answer. */
+interface Probe {
+  readonly name: string
+  readonly latitude: ContractRules.LatitudeName
+  readonly request: RawRequest
+  /** Verdicts on the answer, beyond no 5xx and a well-formed error. */
+  readonly judge: (e: Exchange) => ReadonlyArray<Outcome>
+}
+
+const got = (e: Exchange): string => Inspect.summary(e)
+const excerpt = (e: Exchange) => Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
+
+/** The stored value of a field in a create's or update's answer, defaults filled in. */
+const storedValue = (op: Op, e: Exchange, field: string): unknown => {
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  return fullObject(op.object, objectOf(op, json))?.[field]
+}
+
+/**
+ * Accepted and stored exactly as sent, or refused with invalid_argument: the two faithful answers
+ * to a value a server may refuse (string limits, formats).
+ */
+const acceptedExactlyOrInvalid =
+  (op: Op, field: string, value: unknown, what: string) =>
+  (e: Exchange): ReadonlyArray<Outcome> => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500) return []
+    if (status === 200) {
+      const stored = storedValue(op, e, field)
+      if (stored === value) return [pass("valid-accepted")]
+      const rule: ContractRules.RuleId = op.kind === "create" ? "echo.create" : "updates.apply"
+      return [fail(rule, `${what}: accepted but stored otherwise`, `${what} in ${field} was accepted, but the answer holds ${show(stored)} instead of the value sent`, e, `${field} = ${show(stored)}`)]
+    }
+    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted")]
+    return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`, e, excerpt(e))]
+  }
+
+/** Fields never probed: references, the list controls, formats and secrets. */
+const NOT_PROBED: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter", "spaceId"])
+
+/** The first string field of a valid body that the schema lets hold `value` (a free-text field). */
+const freeTextField = (op: Op, body: Body, value: string): string | undefined => {
+  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  return Object.keys(body).find(
+    (k) => typeof body[k] === "string" && !NOT_PROBED.has(k) && referenceOf(op, k) === undefined && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k) && decodes({ ...body, [k]: value })
+  )
+}
+
+/** The probes of string limits (longer than 255 characters, control characters) and of request enums left out. */
+const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => {
+  if (!isWrite(op)) return []
+  const out: Array<Probe> = []
+  // Unique to the run and the operation: a server may refuse a taken name (unique-names).
+  const tag = `ct-${runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
+  const long = `${tag}-${"\u{1F680}x".repeat(100)}-long`
+  const control = `${tag}\u0001bell\u0007end`
+  for (const [value, what] of [
+    [long, `a string of ${long.length} UTF-16 code units`],
+    [control, "control characters"]
+  ] as const) {
+    const field = freeTextField(op, body, value)
+    if (field === undefined) continue
+    out.push({ name: `${what} in ${field}`, latitude: "string-limits", request: post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), judge: acceptedExactlyOrInvalid(op, field, value, what) })
+  }
+  // An enum with no empty value left out: the default (status draft, else the first value) applied, or invalid_argument.
+  for (const [field, values] of alwaysSentEnums(op)) {
+    // identityType says what identityId names: left out, the default may name another kind.
+    if (op.kind !== "create" || !(field in body) || referenceOf(op, field) !== undefined || field === "identityType") continue
+    const { [field]: _, ...without } = uniqueNames(op, body) as Body
+    const expected = field === "status" && values.includes("draft") ? "draft" : values[0]!
+    out.push({ name: `${field} left out`, latitude: "require-enums", request: post(op.path, without), judge: acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`) })
+  }
+  return out
+}
+
+/** Whether an answer is a refusal: not a success, not a server error. */
+const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
+  const status = Inspect.statusOf(e)
+  if (status === undefined || status >= 500) return []
+  return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol")]
+}
+
+/** GET probes: without a message (no reading serves it), a Connect GET of a method with side effects, and of a read. */
+const getProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+  const get = (query: string): RawRequest => ({ ...post(op.path + query, undefined), method: "GET", contentType: undefined })
+  const message = `?encoding=json&message=${encodeURIComponent(JSON.stringify(body))}`
+  const out: Array<Probe> = [{ name: "GET without a message", latitude: "connect-get", request: get(""), judge: (e) => refusedGet(e, "a GET without a message") }]
+  if (isWrite(op)) out.push({ name: "Connect GET of a method with side effects", latitude: "connect-get", request: get(message), judge: (e) => refusedGet(e, `a Connect GET of ${op.method}`) })
+  else {
+    // Served (then judged as any answer), or refused as a server that leaves Connect GET out does.
+    out.push({
+      name: "Connect GET of a read",
+      latitude: "connect-get",
+      request: get(message),
+      judge: (e) => {
+        const status = Inspect.statusOf(e)
+        if (status === undefined || status >= 500) return []
+        if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol")]
+        return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
+      }
+    })
+  }
+  return out
+}
+
+const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
+
+const latitudeSuite = (op: Op, ctx: Context): Suite => {
+  if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")
+  const { body, valid } = sampleBody(op, ctx)
+  // Without a valid body (nothing to reference), only the GET that no reading serves.
+  const probes = valid ? [...bodyProbes(op, body, ctx.runId), ...getProbes(op, body, ctx.skewMillis)] : getProbes(op, body, ctx.skewMillis).slice(0, 1)
+  return {
+    family: "latitude",
+    method: op.method,
+    checks: CHECKS,
+    writes: isWrite(op),
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: probes.length, at: (i) => probes[i] },
+    run: (probe: Probe) =>
+      Effect.suspend(() => {
+        return Effect.map(send(ctx, probe.request), (e) => {
+          const shape = Inspect.errorShape(e)
+          // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
+          const unimplemented = probe.latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
+          return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape]), ...probe.judge(e)]
+        })
+      })
+  }
+}
+
+export const latitude: Family = { name: "latitude", checks: CHECKS, suites: (op, ctx) => [latitudeSuite(op, ctx)] }
