@@ -30,6 +30,8 @@ export const NODE_LINES = [
 ]
 /** The node-gyp that compiles native addons for another line (run by that line's Node). */
 const NODE_GYP = "node-gyp@12.4.0"
+/** npx without asking, and without npm's warnings about the npm_config_* variables pnpm sets. */
+const NPX = ["-y", "--loglevel=error"]
 /** Suites (or addon builds) at a time. */
 const CONCURRENCY = 2
 
@@ -120,14 +122,14 @@ export const runNodeLines = async ({ root, workspaces, args = [] }) => {
       const addons = await slot(async () => {
         const since = Date.now()
         const status =
-          (await run(line, "npx", ["-y", "-p", `node@${version}`, "node", "--version"], {
+          (await run(line, "npx", [...NPX, "-p", `node@${version}`, "node", "--version"], {
             cwd: root
           })) ||
           (await run(
             `${line} addons`,
             "npx",
             [
-              "-y",
+              ...NPX,
               "-p",
               `node@${headers}`,
               "-p",
@@ -150,7 +152,7 @@ export const runNodeLines = async ({ root, workspaces, args = [] }) => {
               `${pkg.name}:test:${line}`,
               "npx",
               [
-                "-y",
+                ...NPX,
                 "-p",
                 `node@${version}`,
                 "node",
