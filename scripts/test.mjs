@@ -3,10 +3,13 @@
 // install checks of package-check wait mostly on the registry and the compiler, so they run beside
 // the CPU-bound contract tests), then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
-// summary), so the next slow suite is visible.
-import { spawnSync } from "node:child_process"
+// summary), so the next slow suite is visible. Then the published packages' suites run again under
+// the other Node lines users run (node-lines/index.mjs), each line's outcome printed the same way;
+// the summary line counts every line, and a failure under any Node fails the run.
+import { spawn } from "node:child_process"
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { NODE_LINES, runNodeLines } from "./node-lines/index.mjs"
 
 const root = new URL("..", import.meta.url).pathname
 const workspaces = ["packages", "apps", "tools", "examples"]
@@ -23,11 +26,17 @@ for (const dir of workspaces) rmSync(reportOf(dir), { force: true })
 
 const summaries = join(root, ".turbo", "runs")
 const started = Date.now()
-const run = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=2", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
-  { cwd: root, stdio: "inherit" }
-)
+const turboStatus = await new Promise((done) => {
+  const child = spawn(
+    "pnpm",
+    ["exec", "turbo", "run", "test", "--concurrency=2", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
+    { cwd: root, stdio: "inherit" }
+  )
+  child.on("error", () => done(1))
+  child.on("close", (code) => done(code ?? 1))
+})
+const turboSeconds = (Date.now() - started) / 1000
+const lines = await runNodeLines({ root, workspaces, args: process.argv.slice(2) })
 
 // Each task's wall time from the summary turbo wrote for this run (the newest one, written after it started).
 const summaryFile = existsSync(summaries)
@@ -52,6 +61,16 @@ const durationOf = (name, task) => {
 let passed = 0
 let failed = 0
 let skipped = 0
+let failures = turboStatus === 0 ? 0 : 1
+const count = (report) => {
+  const skips = report.numPendingTests + report.numTodoTests
+  passed += report.numPassedTests
+  failed += report.numFailedTests
+  skipped += skips
+  return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: skips }
+}
+
+const turboLine = { passed: 0, failed: 0, skipped: 0 }
 const missing = []
 for (const dir of workspaces) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
@@ -61,14 +80,38 @@ for (const dir of workspaces) {
     continue
   }
   const report = JSON.parse(readFileSync(reportOf(dir), "utf8"))
-  passed += report.numPassedTests
-  failed += report.numFailedTests
-  skipped += report.numPendingTests + report.numTodoTests
+  for (const [key, n] of Object.entries(count(report))) turboLine[key] += n
   const times = [durationOf(pkg.name, "build"), durationOf(pkg.name, "test")].filter((t) => t !== "").join(", ")
   console.log(`${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${times === "" ? "" : ` (${times})`}`)
 }
 for (const name of missing) console.log(`${name}: no test report (its tests did not run)`)
-const status = run.status ?? 1
-console.log(`All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s`)
+failures += missing.length
+console.log(`Node ${process.versions.node} (every package, turbo): ${turboLine.passed} passed, ${turboLine.failed} failed, ${turboLine.skipped} skipped (${turboSeconds.toFixed(1)} s)`)
+
+for (const line of lines) {
+  const label = `Node ${line.version}`
+  const total = { passed: 0, failed: 0, skipped: 0 }
+  if (line.addons.status !== 0) {
+    failures++
+    console.log(`${label}: the native addons could not be compiled for it (exit ${line.addons.status}; see the node@${line.version} lines above)`)
+  }
+  for (const p of line.packages) {
+    if (p.report === undefined) {
+      failures++
+      console.log(`${label}: ${p.name}: no test report (its tests did not run; exit ${p.status})`)
+      continue
+    }
+    if (p.status !== 0) failures++
+    const n = count(p.report)
+    for (const [key, value] of Object.entries(n)) total[key] += value
+    const exit = p.status === 0 ? "" : `, exit ${p.status}`
+    console.log(`${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit})`)
+  }
+  for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
+  console.log(
+    `${label} (published packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (${line.seconds.toFixed(1)} s, of which ${line.addons.seconds.toFixed(1)} s the download and the addons, compiled with Node ${line.headers} headers)`
+  )
+}
+console.log(`All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s (turbo ${turboSeconds.toFixed(1)} s, Node ${NODE_LINES.map((l) => l.node).join(" and ")} ${((Date.now() - started) / 1000 - turboSeconds).toFixed(1)} s)`)
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
-process.exit(status !== 0 || failed > 0 || missing.length > 0 ? status || 1 : 0)
+process.exit(failures > 0 || failed > 0 ? turboStatus || 1 : 0)

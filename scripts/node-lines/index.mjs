@@ -1,0 +1,180 @@
+/* global process, console, URL */
+// The published packages' tests under the other Node lines that users run: after the turbo run
+// (which tests everything under the machine's Node), each published package's vitest suite runs
+// again under every Node of NODE_LINES whose version its `engines.node` range admits, two suites
+// at a time, each through `npx -y -p node@<version> node <vitest.mjs> run` in the package's
+// directory (npx downloads that Node from the npm registry the first time).
+//
+// Native addons: the install compiled better-sqlite3 (the SQLite store) for the machine's Node,
+// and another Node cannot load that build (its ABI differs). Before a line's suites, every such
+// addon is compiled for that Node from the installed package's own sources (rebuild-addons.mjs,
+// cached in node_modules/.cache/node-lines), and the suites load that build (preload-addons.mjs):
+// the SQLite tests run for real under every line, as they would on a user's machine.
+import { spawn } from "node:child_process"
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import { join, relative } from "node:path"
+import { pathToFileURL } from "node:url"
+import { satisfies } from "./range.mjs"
+
+/**
+ * The Node lines, besides the machine's own, that the published packages are tested under: `node`
+ * runs the suites; `headers` compiles the native addons for it (same ABI). Node 24.19 added cleanup
+ * hooks to the header-only `node::ObjectWrap` that abort the process when the garbage collector
+ * frees an object of an addon compiled against those headers (nodejs/node#65446): better-sqlite3
+ * 12 (which @effect/sql-sqlite-node 0.53 uses) is such an addon. Its prebuilt binaries, which npm
+ * downloads for Node 24, were compiled against earlier 24.x headers; so is the build tested here.
+ */
+export const NODE_LINES = [
+  { node: "22.23.3", headers: "22.23.3" },
+  { node: "24.21.0", headers: "24.18.1" }
+]
+/** The node-gyp that compiles native addons for another line (run by that line's Node). */
+const NODE_GYP = "node-gyp@12.4.0"
+/** npx without asking, and without npm's warnings about the npm_config_* variables pnpm sets. */
+const NPX = ["-y", "--loglevel=error"]
+/** Suites (or addon builds) at a time. */
+const CONCURRENCY = 2
+
+const here = new URL(".", import.meta.url).pathname
+
+/** Report file of one package's suite under one Node line, relative to the package. */
+export const lineReport = (version) => join("reports", `vitest-node-${version}.json`)
+
+/** Workspace packages whose tests run under the other lines: published (not private), with a test script. */
+export const linePackages = (workspaces) =>
+  workspaces
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
+    .filter(({ pkg }) => pkg.private !== true && typeof pkg.scripts?.test === "string")
+
+/** At most `limit` tasks at a time, in the order they were asked for. */
+const pool = (limit) => {
+  let running = 0
+  const waiting = []
+  const next = () => {
+    if (running >= limit || waiting.length === 0) return
+    running++
+    const { task, done } = waiting.shift()
+    task()
+      .then(done, done)
+      .finally(() => {
+        running--
+        next()
+      })
+  }
+  return (task) =>
+    new Promise((done) => {
+      waiting.push({ task, done })
+      next()
+    })
+}
+
+/** Runs a command, each output line prefixed; resolves to its exit code (or 1 if it did not start). */
+const run = (prefix, command, args, options) =>
+  new Promise((done) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] })
+    const relay = (stream, into) => {
+      let rest = ""
+      stream.setEncoding("utf8")
+      stream.on("data", (chunk) => {
+        const lines = (rest + chunk).split("\n")
+        rest = lines.pop()
+        for (const line of lines) into.write(`${prefix}: ${line}\n`)
+      })
+      stream.on("end", () => rest !== "" && into.write(`${prefix}: ${rest}\n`))
+    }
+    relay(child.stdout, process.stdout)
+    relay(child.stderr, process.stderr)
+    child.on("error", (error) => {
+      console.error(`${prefix}: ${command} did not start: ${error.message}`)
+      done(1)
+    })
+    child.on("close", (code, signal) => done(code ?? (signal === null ? 1 : 128)))
+  })
+
+const seconds = (since) => (Date.now() - since) / 1000
+
+/**
+ * Runs every published package's suite under every line of NODE_LINES its engines admit.
+ * Resolves to one result per line: { version, headers, seconds, addons: { status, seconds }, packages:
+ * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
+ * [{ name, range }] (engines exclude the version) }.
+ */
+export const runNodeLines = async ({ root, workspaces, args = [] }) => {
+  const packages = linePackages(workspaces)
+  const cache = join(root, "node_modules", ".cache", "node-lines")
+  const slot = pool(CONCURRENCY)
+  const preload = pathToFileURL(join(here, "preload-addons.mjs")).href
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import "${preload}"`].filter(Boolean).join(" ")
+  for (const { dir } of packages)
+    for (const { node: version } of NODE_LINES)
+      rmSync(join(dir, lineReport(version)), { force: true })
+
+  return Promise.all(
+    NODE_LINES.map(async ({ node: version, headers }) => {
+      const started = Date.now()
+      const line = `node@${version}`
+      const admitted = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
+      const notRun = packages
+        .filter((p) => !admitted.includes(p))
+        .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
+      // First, alone: download this Node (two suites starting at once would both install it into
+      // npx's cache) and compile the addons, which every suite of this line may load.
+      const addons = await slot(async () => {
+        const since = Date.now()
+        const status =
+          (await run(line, "npx", [...NPX, "-p", `node@${version}`, "node", "--version"], {
+            cwd: root
+          })) ||
+          (await run(
+            `${line} addons`,
+            "npx",
+            [
+              ...NPX,
+              "-p",
+              `node@${headers}`,
+              "-p",
+              NODE_GYP,
+              "node",
+              join(here, "rebuild-addons.mjs"),
+              root,
+              cache
+            ],
+            { cwd: root }
+          ))
+        return { status, seconds: seconds(since) }
+      })
+      const results = await Promise.all(
+        admitted.map(({ dir, pkg }) =>
+          slot(async () => {
+            const since = Date.now()
+            const vitest = join(dir, "node_modules", "vitest", "vitest.mjs")
+            const status = await run(
+              `${pkg.name}:test:${line}`,
+              "npx",
+              [
+                ...NPX,
+                "-p",
+                `node@${version}`,
+                "node",
+                relative(dir, vitest),
+                "run",
+                "--reporter=default",
+                "--reporter=json",
+                `--outputFile.json=${lineReport(version)}`,
+                ...args
+              ],
+              {
+                cwd: dir,
+                env: { ...process.env, NODE_OPTIONS: nodeOptions, DATA_ACCESS_ADDON_CACHE: cache }
+              }
+            )
+            const file = join(dir, lineReport(version))
+            const report = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined
+            return { name: pkg.name, dir, status, seconds: seconds(since), report }
+          })
+        )
+      )
+      return { version, headers, seconds: seconds(started), addons, packages: results, notRun }
+    })
+  )
+}
