@@ -40,11 +40,15 @@ const here = new URL(".", import.meta.url).pathname
 /** Report file of one package's suite under one Node line, relative to the package. */
 export const lineReport = (version) => join("reports", `vitest-node-${version}.json`)
 
-/** Workspace packages whose tests run under the other lines: published (not private), with a test script. */
+/**
+ * Workspace packages whose tests run under the other lines: the libraries (`packages/*`) that are
+ * published (not private), with a test script. The tools in `apps/` and `tools/` run on the
+ * machine's Node only.
+ */
 export const linePackages = (workspaces) =>
   workspaces
     .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
-    .filter(({ pkg }) => pkg.private !== true && typeof pkg.scripts?.test === "string")
+    .filter(({ dir, pkg }) => /(^|[\\/])packages[\\/][^\\/]+[\\/]?$/.test(dir) && pkg.private !== true && typeof pkg.scripts?.test === "string")
 
 /** At most `limit` tasks at a time, in the order they were asked for. */
 const pool = (limit) => {
