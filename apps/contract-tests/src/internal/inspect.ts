@@ -287,10 +287,15 @@ const snakeCaseKey = (v: unknown, path: string, depth = 0): string | undefined =
   return undefined
 }
 
+/** A JSON key with an underscore, in a body's text (a value that looks like one only costs a walk). */
+const SNAKE_KEY_TEXT = /"[A-Za-z0-9]*_[A-Za-z0-9_]*"\s*:/
+
 /** Output is always lowerCamelCase (decisions.md section 1): a success body names no field in snake_case. */
 export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
+  // Most bodies have no key with an underscore at all: one scan of the text says so.
+  if (!SNAKE_KEY_TEXT.test(r.text)) return pass("response-schema")
   const at = snakeCaseKey(r.json.value, "")
   return at === undefined ? pass("response-schema") : fail("wire.output-camel-case", "snake_case field name", `the success body names ${at} in snake_case; output is always lowerCamelCase`, e, at)
 }
