@@ -38,7 +38,7 @@ export interface Settings {
 }
 
 /** One outcome of an exchange, with the side it blames and the operation it is counted under. */
-export interface Verdict {
+export interface SideOutcome {
   readonly side: Side
   readonly operation: string
   readonly outcome: Outcome
@@ -48,7 +48,7 @@ export interface Verdict {
 export interface Judgement {
   /** The exchange as the findings show it. */
   readonly exchange: Exchange
-  readonly verdicts: ReadonlyArray<Verdict>
+  readonly verdicts: ReadonlyArray<SideOutcome>
   /** Whether a body was relayed unread (binary codec, an encoding that could not be decompressed). */
   readonly unread: boolean
   /** The secret values of the request body. */
@@ -149,8 +149,8 @@ export const judge = (job: Job, settings: Settings): Judgement => {
   const reported = settings.strict ? breaches : breaches.filter((b) => b.latitude === undefined)
   const e = exchangeOf(job, r, answerBody, binary)
   const name = op?.method ?? "_"
-  const client = (outcome: Outcome): Verdict => ({ side: "client", operation: `${name} (client)`, outcome })
-  const verdicts: Array<Verdict> =
+  const client = (outcome: Outcome): SideOutcome => ({ side: "client", operation: `${name} (client)`, outcome })
+  const verdicts: Array<SideOutcome> =
     reported.length === 0
       ? [client({ check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined })]
       : reported.map((b) => client(clientOutcome(b, e)))
