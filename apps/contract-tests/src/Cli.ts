@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
-import { KnownIds } from "@data-access/schema"
+import { KnownIds, Secrets } from "@data-access/schema"
 import * as Baseline from "./Baseline.js"
 import * as ContractTests from "./ContractTests.js"
 import * as Embedded from "./Embedded.js"
@@ -130,8 +130,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
           })
         })
     })
-    const key = Option.getOrUndefined(Option.map(args.apiKey, Redacted.value))
-    const scrub = (s: string) => (key !== undefined && key.length >= 4 ? s.split(key).join("[redacted]") : s)
+    const scrub = Secrets.scrubber(Option.toArray(Option.map(args.apiKey, Redacted.value)))
     if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, scrub(Report.toJUnit(report)))
     if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, scrub(Report.toJson(report)))
     if (Option.isSome(args.writeBaseline)) yield* fs.writeFileString(args.writeBaseline.value, scrub(Baseline.toJson(Baseline.fromReport(report))))

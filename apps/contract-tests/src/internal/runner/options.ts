@@ -1,0 +1,57 @@
+/**
+ * A run's options checked and resolved: the replay id decoded, the operations and checks
+ * selected, the defaults filled in. A run that cannot be made fails with a `RunFailure`, which
+ * `ContractTests.run` reports as its public `RunError`.
+ */
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
+import { Operations } from "@data-access/schema"
+import * as Checks from "../../Checks.js"
+import type { Options } from "../../ContractTests.js"
+import * as ReplayId from "../../ReplayId.js"
+import type { Op } from "../context.js"
+
+/** Why a run cannot be made (`ContractTests.RunError` carries the same reason and message). */
+export class RunFailure extends Data.TaggedError("RunFailure")<{
+  readonly reason: "BadOptions" | "Unreachable" | "Unauthenticated"
+  readonly message: string
+}> {}
+
+/** Every operation of the table. */
+export const allOps = Operations.all as ReadonlyArray<Op>
+
+/** Requests spent shrinking one failure, unless the options say otherwise. */
+export const SHRINK_BUDGET = 60
+
+/** The names of `all` that `include` keeps (all when empty) and `exclude` does not drop. */
+export const selectList = <A extends string>(all: ReadonlyArray<A>, include: ReadonlyArray<string> | undefined, exclude: ReadonlyArray<string> | undefined): Array<A> =>
+  all.filter((x) => (include === undefined || include.length === 0 || include.includes(x)) && !(exclude ?? []).includes(x))
+
+/** The checks the options select. */
+export const selectedChecks = (options: Options): Array<Checks.CheckId> => selectList(Checks.ids, options.checks, options.excludeChecks)
+
+/** The methods the options select. */
+export const selectedMethods = (options: Options): Array<string> => selectList(allOps.map((o) => o.method), options.operations, options.excludeOperations)
+
+const bad = (message: string) => Either.left(new RunFailure({ reason: "BadOptions", message }))
+
+/** The options checked; the decoded replay id when there is one. */
+export const validate = (options: Options): Either.Either<ReplayId.ReplayId | undefined, RunFailure> => {
+  const methods = allOps.map((o) => o.method)
+  const badOps = [...(options.operations ?? []), ...(options.excludeOperations ?? [])].filter((m) => !methods.includes(m))
+  if (badOps.length > 0) return bad(`unknown operations: ${badOps.join(", ")} (known: ${methods.join(", ")})`)
+  const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter((c) => !Checks.isCheckId(c))
+  if (badChecks.length > 0) return bad(`unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`)
+  if (options.examples !== undefined && (!Number.isInteger(options.examples) || options.examples < 1)) return bad("examples must be a positive integer")
+  if (options.maxRequests !== undefined && (!Number.isInteger(options.maxRequests) || options.maxRequests < 1)) return bad("max-requests must be a positive integer")
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) return bad("the rate limit must be a positive number of requests per second")
+  if (options.replay !== undefined) {
+    const r = ReplayId.decode(options.replay)
+    if (Either.isLeft(r)) return bad(r.left.message)
+    return Either.right(r.right)
+  }
+  return Either.right(undefined)
+}
+
+/** A short random id that names the objects a run creates. */
+export const newRunId = (): string => Math.random().toString(36).slice(2, 8).padEnd(6, "0")

@@ -1,0 +1,89 @@
+/**
+ * Which suites a run runs, grouped by operation: the suites of every selected operation that
+ * report on a selected check, the whole API's suites last. An Update operation touches a few
+ * existing objects only, and puts each back once its suites are done.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { Secrets } from "@data-access/schema"
+import type * as Checks from "../../Checks.js"
+import type { Context, Op, Suite } from "../context.js"
+import { globalSuites, suitesOf } from "../families/index.js"
+import { post, type Target } from "../http.js"
+import { poolOfOperation, requestPropertyNames } from "../pools.js"
+import { okJson } from "./discovery.js"
+import { allOps } from "./options.js"
+
+/** Existing objects an update operation may change (each put back afterwards). */
+const UPDATE_TARGETS = 5
+
+/** The suites of one operation (`_`: the whole API), run in order. */
+export interface Group {
+  readonly method: string
+  /** Whether its requests create or change objects (such groups run first). */
+  readonly writes: boolean
+  readonly suites: ReadonlyArray<Suite>
+  /** Ids of the objects an Update operation may change, put back afterwards. */
+  readonly restore?: ReadonlyArray<string>
+}
+
+/**
+ * The groups of a run: the selected operations in table order, then the whole API's suites when
+ * no operation was named.
+ */
+export const plan = (ctx: Context, methods: ReadonlySet<string>, selected: ReadonlySet<Checks.CheckId>, allOperations: boolean): Array<Group> => {
+  const relevant = (s: Suite) => s.checks.some((c) => selected.has(c))
+  const groups: Array<Group> = []
+  for (const op of allOps) {
+    if (!methods.has(op.method)) continue
+    // Updates touch at most UPDATE_TARGETS existing objects, put back once the operation is done.
+    const pool = op.kind === "update" ? poolOfOperation(op) : undefined
+    const targets = pool === undefined ? undefined : (ctx.pools.ids[pool] ?? []).slice(0, UPDATE_TARGETS)
+    const opCtx = pool === undefined || targets === undefined ? ctx : { ...ctx, pools: { ...ctx.pools, ids: { ...ctx.pools.ids, [pool]: targets } } }
+    const suites = suitesOf(op, opCtx).filter(relevant)
+    if (suites.length > 0) {
+      groups.push({ method: op.method, writes: op.kind === "create" || op.kind === "update", suites, ...(targets && !ctx.readOnly ? { restore: targets } : {}) })
+    }
+  }
+  const global = globalSuites(ctx).filter(relevant)
+  if (global.length > 0 && allOperations) groups.push({ method: "_", writes: false, suites: global })
+  return groups
+}
+
+/**
+ * The update that puts an object back: its current values of the fields the update request can
+ * set (secrets left out: they cannot be read back). An update with only the id reads it.
+ */
+const snapshot = (target: Target, op: Op, id: string) =>
+  Effect.gen(function* () {
+    const e = yield* target.send(post(op.path, { id }))
+    const json = okJson(e)
+    const raw = op.wrapperKey === undefined ? json : (json as Record<string, unknown> | undefined)?.[op.wrapperKey]
+    const full = Option.getOrUndefined(
+      Option.flatMap(Schema.decodeUnknownOption(op.object)(raw), (a) => Schema.encodeOption(op.object)(a))
+    ) as Record<string, unknown> | undefined
+    if (full === undefined) return undefined
+    const body: Record<string, unknown> = { id }
+    const valid = Schema.is(Schema.encodedSchema(op.request))
+    const decodes = (b: unknown) => Option.isSome(Schema.decodeUnknownOption(op.request)(b))
+    for (const k of requestPropertyNames(op)) {
+      if (k === "id" || !(k in full) || Secrets.fieldNames.has(k)) continue
+      const v = full[k]
+      if (typeof v === "object" && v !== null) continue
+      if (valid({ id, [k]: v }) && decodes({ id, [k]: v })) body[k] = v
+    }
+    return body
+  })
+
+/** Runs `suites` with the objects of `group.restore` read before and put back after. */
+export const withRestore = <E, R>(target: Target, group: Group, suites: Effect.Effect<void, E, R>): Effect.Effect<void, E, R> => {
+  if (group.restore === undefined || group.restore.length === 0) return suites
+  const restore = group.restore
+  return Effect.gen(function* () {
+    const op = allOps.find((o) => o.method === group.method)!
+    const saved = yield* Effect.forEach(restore, (id) => Effect.orElseSucceed(snapshot(target, op, id), () => undefined))
+    const putBack = Effect.forEach(saved, (body) => (body === undefined ? Effect.void : Effect.ignore(target.send(post(op.path, body)))), { discard: true })
+    yield* suites.pipe(Effect.ensuring(putBack))
+  })
+}

@@ -1,0 +1,214 @@
+/**
+ * A whole run, step by step: the options checked, the target made and probed (reachable, the key
+ * accepted, Connect JSON spoken), the objects that exist discovered, the suites planned and run
+ * (writes first, then reads; or the one replayed case), and the report collated.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import { Operations, Secrets } from "@data-access/schema"
+import type * as Checks from "../../Checks.js"
+import type { Options } from "../../ContractTests.js"
+import type * as Report from "../../Report.js"
+import type * as ReplayId from "../../ReplayId.js"
+import type { Context } from "../context.js"
+import { makeReport } from "../findings.js"
+import { type Exchange, makeTarget, post, type Target } from "../http.js"
+import { cellsOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
+import { discover, probeOperation, speaksConnect } from "./discovery.js"
+import { newRunId, RunFailure, SHRINK_BUDGET, selectedChecks, selectedMethods, validate } from "./options.js"
+import { type Group, plan, withRestore } from "./plan.js"
+import { type Limits, runSuite, type SuiteResult, type SuiteSettings } from "./suite.js"
+
+/** What every step of a run shares. */
+interface Run {
+  readonly options: Options
+  readonly runId: string
+  readonly seed: number
+  readonly examples: number
+  readonly started: number
+  readonly readOnly: boolean
+  /** The API key: kept out of every text of the report and of the progress lines. */
+  readonly secrets: ReadonlyArray<string>
+  readonly progress: (line: string) => void
+}
+
+const makeRunTarget = (options: Options) =>
+  makeTarget({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    rateLimit: options.rateLimit,
+    timeout: Duration.decode(options.timeout ?? "10 seconds"),
+    maxRequests: options.maxRequests ?? 200_000,
+    retryThrottled: options.retryThrottled ?? true
+  })
+
+/** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */
+const probe = (run: Run, target: Target) =>
+  Effect.gen(function* () {
+    const scrub = Secrets.scrubber(run.secrets)
+    const e = yield* target.send(post(probeOperation.path, { limit: 1 })).pipe(Effect.orDie)
+    if (Option.isNone(e.response)) {
+      return yield* new RunFailure({ reason: "Unreachable", message: scrub(`the target ${target.baseUrl} cannot be reached: ${e.transportError ?? "no response"}`) })
+    }
+    if (e.response.value.status === 401) {
+      return yield* new RunFailure({ reason: "Unauthenticated", message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}` })
+    }
+    return e
+  })
+
+/**
+ * A target that does not answer Connect JSON at all (an HTML page, a proxy's error page), to the
+ * probe nor to an unknown route, gets one finding per check that says so, not one per request.
+ */
+const notConnectReport = (run: Run, target: Target, probed: Exchange) =>
+  Effect.gen(function* () {
+    if (speaksConnect(probed)) return undefined
+    const route = yield* target.send(post(`/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`, {})).pipe(Effect.orDie)
+    if (speaksConnect(route)) return undefined
+    const { cells, findings, what } = notConnectFindings(selectedChecks(run.options), probed, target.baseUrl, run.seed, run.secrets)
+    const requests = yield* target.sent
+    return makeReport({
+      runId: run.runId,
+      seed: run.seed,
+      target: target.baseUrl,
+      started: run.started,
+      requests,
+      examples: run.examples,
+      readOnly: run.readOnly,
+      replay: run.options.replay,
+      cells,
+      findings,
+      notes: [`the target does not speak Connect JSON (${what}); the run stopped after ${requests} requests`]
+    })
+  })
+
+/** The suites' context: the target, the pools and the run's settings. */
+const contextOf = (run: Run, target: Target, pools: Context["pools"]): Context => ({
+  target,
+  pools,
+  runId: run.runId,
+  skewMillis: Duration.toMillis(Duration.decode(run.options.clockSkew ?? "5 seconds")),
+  readOnly: run.readOnly,
+  examples: run.examples,
+  createExamples: run.options.createsPerOperation ?? run.examples,
+  seed: run.seed
+})
+
+/** One progress line per finished suite: its counts, its time and the findings so far. */
+const progressLine = (run: Run, total: number) => {
+  let done = 0
+  let findings = 0
+  return (r: SuiteResult, millis: number) => {
+    done++
+    findings += r.findings.length
+    const failed = [...r.counts.values()].reduce((n, c) => n + c.failed, 0)
+    const passed = [...r.counts.values()].reduce((n, c) => n + c.passed, 0)
+    const suite = r.suite
+    run.progress(
+      `[${done}/${total}] ${suite.method === "_" ? "(api)" : suite.method} ${suite.family}: ${suite.skip !== undefined ? `skipped (${suite.skip})` : `${passed} passed, ${failed} failed`} · ${millis} ms · ${findings} findings so far`
+    )
+  }
+}
+
+/**
+ * Runs every group: writes first (they change what lists return), then the reads, so that paging
+ * and search see a stable snapshot. Suites of one operation run in order; operations run side by
+ * side.
+ */
+const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
+  Effect.gen(function* () {
+    const results: Array<SuiteResult> = []
+    const finished = progressLine(run, groups.reduce((n, g) => n + g.suites.length, 0))
+    const runSuites = (g: Group) =>
+      Effect.forEach(
+        g.suites,
+        (suite) =>
+          Effect.gen(function* () {
+            const t0 = Date.now()
+            const r = yield* runSuite(suite, settings)
+            results.push(r)
+            finished(r, Date.now() - t0)
+          }),
+        { discard: true }
+      )
+    const runGroup = (g: Group) => withRestore(target, g, runSuites(g))
+    const concurrency = run.options.concurrency ?? 4
+    yield* Effect.forEach(groups.filter((g) => g.writes), runGroup, { concurrency, discard: true })
+    yield* Effect.forEach(groups.filter((g) => !g.writes), runGroup, { concurrency, discard: true })
+    return results
+  })
+
+/** Runs the one case a replay id names. */
+const runReplay = (run: Run, replay: ReplayId.ReplayId, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
+  Effect.gen(function* () {
+    const suite = groups.find((g) => g.method === replay.method)?.suites.find((s) => s.family === replay.family)
+    if (suite === undefined) {
+      return yield* new RunFailure({ reason: "BadOptions", message: `replay id ${run.options.replay} names no suite of this run (${replay.family} of ${replay.method})` })
+    }
+    return [yield* runSuite(suite, { ...settings, selected: new Set([replay.check]), replayPath: replay.path })]
+  })
+
+/** The run's report from its suites' results. */
+const collate = (run: Run, target: Target, groups: ReadonlyArray<Group>, results: ReadonlyArray<SuiteResult>, notes: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const cells = cellsOf(groups, results)
+    const split = splitByBaseline(run.options.baseline, uniqueFindings(results), cells)
+    return makeReport({
+      runId: run.runId,
+      seed: run.seed,
+      target: target.baseUrl,
+      started: run.started,
+      requests: yield* target.sent,
+      examples: run.examples,
+      readOnly: run.readOnly,
+      replay: run.options.replay,
+      cells,
+      findings: split.findings,
+      known: split.known,
+      fixed: split.fixed,
+      observations: uniqueObservations(results),
+      notes,
+      secrets: run.secrets
+    })
+  })
+
+/** A run of the contract checks against `options.baseUrl`, in the caller's scope. */
+export const run = (options: Options): Effect.Effect<Report.Report, RunFailure, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const replay = yield* validate(options)
+    const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
+    const secrets = [Redacted.value(options.apiKey)]
+    const scrub = Secrets.scrubber(secrets)
+    const r: Run = {
+      options,
+      runId: newRunId(),
+      seed,
+      examples: options.examples ?? 100,
+      started,
+      readOnly: options.readOnly ?? false,
+      secrets,
+      progress: (line) => options.progress?.(scrub(line))
+    }
+    const target = yield* makeRunTarget(options)
+    const probed = yield* probe(r, target)
+    r.progress(`contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`)
+    const notConnect = yield* notConnectReport(r, target, probed)
+    if (notConnect !== undefined) return notConnect
+    const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
+    r.progress(notes[0]!)
+    const selected = new Set<Checks.CheckId>(selectedChecks(options))
+    const groups = plan(contextOf(r, target, pools), new Set(selectedMethods(options)), selected, options.operations === undefined || options.operations.length === 0)
+    const limits: Limits = {
+      shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
+      deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)),
+      stoppedBy: undefined
+    }
+    const settings: SuiteSettings = { seed, selected, baseUrl: target.baseUrl, limits, secrets, replayPath: undefined }
+    const results = replay === undefined ? yield* runAll(r, target, groups, settings) : yield* runReplay(r, replay, groups, settings)
+    return yield* collate(r, target, groups, results, limits.stoppedBy === undefined ? notes : [...notes, `stopped early: ${limits.stoppedBy}`])
+  })
