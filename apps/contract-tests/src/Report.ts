@@ -26,6 +26,23 @@ export interface Cell {
 }
 
 /**
+ * How a run covered one rule of the contract: how many cases judged it, on which operations; or,
+ * when none did, why (`ContractRules.rules` lists every rule).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface RuleCoverage {
+  readonly rule: ContractRules.RuleId
+  readonly check: CheckId
+  /** Cases (exchanges, or a few for a rule that needs several) that judged the rule. */
+  readonly judged: number
+  readonly operations: ReadonlyArray<string>
+  /** Why no case judged it (read-only mode, nothing to reference, not selected...); absent when judged. */
+  readonly reason?: string | undefined
+}
+
+/**
  * One deviation from the contract, shrunk to a minimal input.
  *
  * @since 0.1.0
@@ -117,6 +134,8 @@ export interface Report {
   readonly observations: ReadonlyArray<Observation>
   /** Run-level remarks: budget spent, time budget spent, what discovery found. */
   readonly notes: ReadonlyArray<string>
+  /** Every rule of the contract with the cases that judged it (the runner's reports). */
+  readonly coverage?: ReadonlyArray<RuleCoverage> | undefined
 }
 
 /**
@@ -216,7 +235,10 @@ export const toJUnit = (report: Report): string => {
     return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
   })
   const failures = report.cells.filter((c) => c.failed > 0 && report.findings.some((f) => f.operation === c.operation && f.check === c.check)).length
-  const properties = report.observations.map((o, i) => `    <property name="note.${i + 1}.${xml(o.note)}" value="${xml(`${o.operation}: ${o.message}`)}"/>`)
+  const properties = [
+    ...report.observations.map((o, i) => `    <property name="note.${i + 1}.${xml(o.note)}" value="${xml(`${o.operation}: ${o.message}`)}"/>`),
+    ...(report.coverage ?? []).map((c) => `    <property name="rule.${xml(c.rule)}" value="${xml(c.judged > 0 ? `judged ${c.judged} on ${c.operations.join(", ")}` : `not judged: ${c.reason ?? "no case"}`)}"/>`)
+  ]
   const out = [
     ...report.observations.map((o) => `note [${o.note}] ${o.operation}: ${o.message}\n  ${o.curl}`),
     ...report.known.map((f) => `known (baseline): ${f.check} · ${f.operation} · ${f.cause}`),
@@ -288,6 +310,11 @@ export const toTerminal = (report: Report): string => {
   if (report.observations.length > 0) {
     out.push("", `Notes (observations that are not musts; they never fail a run): ${report.observations.length}`)
     for (const o of report.observations) out.push(`  [${o.note}] ${o.operation}: ${o.message}`)
+  }
+  if (report.coverage !== undefined) {
+    const judged = report.coverage.filter((c) => c.judged > 0)
+    out.push("", `Contract coverage: ${judged.length} of ${report.coverage.length} rules judged (cases per rule: ${judged.map((c) => c.judged).sort((a, b) => a - b)[0] ?? 0} to ${Math.max(0, ...judged.map((c) => c.judged))})`)
+    for (const c of report.coverage.filter((c) => c.judged === 0)) out.push(`  not judged: ${c.rule}: ${c.reason ?? "no case"}`)
   }
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(

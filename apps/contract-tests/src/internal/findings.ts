@@ -106,6 +106,7 @@ export interface ReportInput<F extends Report.Finding> {
   readonly fixed?: ReadonlyArray<Report.Fixed> | undefined
   readonly observations?: ReadonlyArray<Report.Observation> | undefined
   readonly notes: ReadonlyArray<string>
+  readonly coverage?: ReadonlyArray<Report.RuleCoverage> | undefined
   /** Secret values (the API key) kept out of the notes. */
   readonly secrets?: Iterable<string> | undefined
 }
@@ -128,6 +129,7 @@ export const makeReport = <F extends Report.Finding>(input: ReportInput<F>): Rep
     known: input.known ?? [],
     fixed: (input.fixed ?? []).map((e) => ({ rule: e.rule, operation: e.operation, cause: e.cause })),
     observations: input.observations ?? [],
-    notes: input.notes.map(scrub)
+    notes: input.notes.map(scrub),
+    ...(input.coverage === undefined ? {} : { coverage: input.coverage })
   }
 }

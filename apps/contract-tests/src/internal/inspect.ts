@@ -6,7 +6,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, ContentType, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
@@ -92,7 +92,7 @@ export const noServerErrors = (e: Exchange): Outcome =>
     onSome: (r) =>
       r.status >= 500 && !(r.status === 503 && codeOf(e) === "unavailable")
         ? fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
-        : pass("no-server-errors")
+        : pass("no-server-errors", ["errors.no-internal-for-client-faults"])
   })
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */
@@ -102,7 +102,7 @@ export const successShape = (e: Exchange): Outcome | undefined => {
   if (!contentTypeIsJson(r)) return fail("wire.success", "content type", `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`, e)
   const j = Option.getOrUndefined(r.json)
   if (j === null || typeof j !== "object" || Array.isArray(j)) return fail("wire.success", "body not a JSON object", "the 200 body is not a JSON object", e, excerpt(r))
-  return pass("success-shape")
+  return pass("success-shape", ["wire.success"])
 }
 
 /**
@@ -130,6 +130,9 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
   )
 }
 
+/** The rules a well-formed error answer judged. */
+const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = ["errors.connect-body", "errors.status-agrees"]
+
 /**
  * error-shape: an error is a Connect error body whose code agrees with the HTTP status, and a
  * rate limit says when to retry.
@@ -139,7 +142,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   if (limited !== undefined) return limited
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
-  if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape")
+  if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape", ERROR_SHAPE_RULES)
   if (!contentTypeIsJson(r)) {
     return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }
@@ -159,7 +162,9 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
       excerpt(r)
     )
   }
-  return pass("error-shape")
+  // A rate limit (this answer, or one retried before it) was judged for its Retry-After too.
+  const rateLimited = decoded.right.code === "resource_exhausted" || (e.retried?.length ?? 0) > 0
+  return pass("error-shape", rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES)
 }
 
 const normalizePath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -233,7 +238,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
     }
     go(json, [])
   }
-  return bad ?? pass("response-schema")
+  return bad ?? pass("response-schema", ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"])
 }
 
 /** timestamps: past fields not after the response time (plus skew), future fields after it (minus skew). */
@@ -257,7 +262,7 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
       bad = fail("timestamps.past", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
     }
   })
-  return bad ?? (seen ? pass("timestamps") : undefined)
+  return bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
 }
 
 /** The checks every response gets. */
@@ -295,9 +300,9 @@ export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
   // Most bodies have no key with an underscore at all: one scan of the text says so.
-  if (!SNAKE_KEY_TEXT.test(r.text)) return pass("response-schema")
+  if (!SNAKE_KEY_TEXT.test(r.text)) return pass("response-schema", ["wire.output-camel-case"])
   const at = snakeCaseKey(r.json.value, "")
-  return at === undefined ? pass("response-schema") : fail("wire.output-camel-case", "snake_case field name", `the success body names ${at} in snake_case; output is always lowerCamelCase`, e, at)
+  return at === undefined ? pass("response-schema", ["wire.output-camel-case"]) : fail("wire.output-camel-case", "snake_case field name", `the success body names ${at} in snake_case; output is always lowerCamelCase`, e, at)
 }
 
 export const basic = (op: Op, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> =>

@@ -120,7 +120,7 @@ const page = onSuccess("page", "paging", ["lists.count", "lists.limit-respected"
     const cursor = typeof sent.cursor === "string" && sent.cursor !== ""
     const pair = cursor ? undefined : outOfOrder(p.items, sent.order)
     if (pair !== undefined) out.push(orderFailure(pair, sent.order, e))
-    return out.length === 0 ? [pass("paging")] : out
+    return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", ...(cursor ? [] : (["lists.order"] as const))])] : out
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ const matching = onSuccess("matching", "search-filter", ["search.match", "filter
     const s = op.kind === "list" && json !== undefined ? selection(sent) : undefined
     if (s === undefined) return []
     const wrong = nonMatching(op, s, itemsOf(op, json), e)
-    return wrong === undefined ? [pass("search-filter")] : [wrong]
+    return wrong === undefined ? [pass("search-filter", [s.rule])] : [wrong]
 })
 
 /** create-echo: sent fields read back unchanged, the linked group named; a secret returned is a note. */
@@ -320,7 +320,7 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       return [...out, fail("echo.identity-group", "linked group not returned", `a link to group ${JSON.stringify(sent.identityId)} came back with group ${show(rawObj.group)}`, e, `group = ${show(rawObj.group)}`)]
     }
   }
-  return [...out, pass("create-echo")]
+  return [...out, pass("create-echo", sent.identityType === "group" ? ["echo.create", "echo.identity-group"] : ["echo.create"])]
 }
 
 const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.identity-group"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
@@ -336,11 +336,11 @@ export const namedRead = (op: Op, sent: Body, e: Exchange): Outcome | undefined 
   if (typeof sent.id === "string") {
     const id = asRecord(got)?.id
     if (id === undefined) return undefined
-    return id === sent.id ? pass("stable-reads") : fail("reads.named-object", "another object", `a Get of ${JSON.stringify(sent.id)} returned the object ${JSON.stringify(id)}`, e, `id = ${JSON.stringify(id)}`)
+    return id === sent.id ? pass("stable-reads", ["reads.named-object"]) : fail("reads.named-object", "another object", `a Get of ${JSON.stringify(sent.id)} returned the object ${JSON.stringify(id)}`, e, `id = ${JSON.stringify(id)}`)
   }
   if (typeof sent.keyId === "string" && Array.isArray(got)) {
     const other = got.map(asRecord).find((k) => k !== undefined && typeof k.keyId === "string" && k.keyId !== sent.keyId)
-    return other === undefined ? pass("search-filter") : fail("keys.by-key-id", "a key with another keyId", `keyId ${JSON.stringify(sent.keyId)} returned a key whose keyId is ${JSON.stringify(other.keyId)}`, e, `keyId = ${JSON.stringify(other.keyId)}`)
+    return other === undefined ? pass("search-filter", ["keys.by-key-id"]) : fail("keys.by-key-id", "a key with another keyId", `keyId ${JSON.stringify(sent.keyId)} returned a key whose keyId is ${JSON.stringify(other.keyId)}`, e, `keyId = ${JSON.stringify(other.keyId)}`)
   }
   return undefined
 }
@@ -359,9 +359,9 @@ const noServerErrors: ExchangeOracle = {
     const status = Inspect.statusOf(v.exchange)
     const code = Inspect.codeOf(v.exchange)
     // A server may leave compression and Connect GET unimplemented: 501 unimplemented is its answer then.
-    if (v.optionalForm && status === 501 && code === "unimplemented") return [pass("no-server-errors")]
+    if (v.optionalForm && status === 501 && code === "unimplemented") return [pass("no-server-errors", ["errors.no-internal-for-client-faults"])]
     // A call whose Connect-Timeout-Ms deadline passed answers deadline_exceeded (decisions.md section 2).
-    if (v.headers["connect-timeout-ms"] !== undefined && status === 504 && code === "deadline_exceeded") return [pass("no-server-errors")]
+    if (v.headers["connect-timeout-ms"] !== undefined && status === 504 && code === "deadline_exceeded") return [pass("no-server-errors", ["errors.no-internal-for-client-faults"])]
     return [Inspect.noServerErrors(v.exchange)]
   }
 }
@@ -392,7 +392,7 @@ export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => 
   const leaked = secrets.some((s) => r.text.includes(s) || r.text.includes(JSON.stringify(s).slice(1, -1)))
   return leaked
     ? fail("secrets.not-in-errors", "secret in the error body", `the ${Inspect.summary(e)} answer quotes a secret field's value that the request sent (value not shown)`, { ...e, response: Option.some({ ...r, text: "[not shown: it holds a secret]", json: Option.none() }) })
-    : pass("secrets")
+    : pass("secrets", ["secrets.not-in-errors"])
 }
 
 /** secrets: an error answer does not print the `X-API-KEY` the request sent (decisions.md section 8). */
@@ -401,7 +401,7 @@ export const keyKept = (key: string | undefined, e: Exchange): Outcome | undefin
   if (r === undefined || r.status === 200 || key === undefined || key.length < Secrets.MIN_LENGTH) return undefined
   return r.text.includes(key)
     ? fail("secrets.key-not-in-errors", "API key in the error body", `the ${Inspect.summary(e)} answer prints the X-API-KEY the request sent (value not shown)`, { ...e, response: Option.some({ ...r, text: "[not shown: it holds the API key]", json: Option.none() }) })
-    : pass("secrets")
+    : pass("secrets", ["secrets.key-not-in-errors"])
 }
 
 const secrets = onAnswer("secrets", "secrets", ["secrets.not-in-errors", "secrets.key-not-in-errors"], (v) =>
@@ -453,24 +453,24 @@ const refused: ExchangeOracle = {
     const got = Inspect.summary(e)
     const code = Inspect.codeOf(e)
     // Without a key, a server may check the key first (401) whatever else the request breaks.
-    if (!keyPresent && response.status === 401 && code === "unauthenticated") return [pass("auth")]
+    if (!keyPresent && response.status === 401 && code === "unauthenticated") return [pass("auth", ["auth.key-required"])]
     if (op === undefined) {
       // An unknown route is 404 with the code unimplemented (an empty body is no Connect error: error-shape says so).
-      if (response.status === 404 && (code === "unimplemented" || code === undefined)) return [pass("protocol")]
+      if (response.status === 404 && (code === "unimplemented" || code === undefined)) return [pass("protocol", ["protocol.unknown-route"])]
       return [fail("protocol.unknown-route", `unknown route: got ${got}`, `an unknown route got ${got}, expected 404 unimplemented`, e, Inspect.excerpt(response, 300))]
     }
     if (first.rule === "protocol.method") {
-      if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol")]
+      if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol", ["protocol.method"])]
       return [fail("protocol.method", `${first.cause}: got ${got}`, `${first.message} got ${got}, expected 405 with Allow: POST`, e, Inspect.excerpt(response, 300))]
     }
     if (first.rule === "protocol.content-type") {
-      if (response.status === 415) return [pass("protocol")]
+      if (response.status === 415) return [pass("protocol", ["protocol.content-type"])]
       return [fail("protocol.content-type", `content type: got ${got}`, `${first.message} got ${got}, expected 415`, e, Inspect.excerpt(response, 300))]
     }
     if (response.status === 200) {
       return [fail(first.rule, `${first.cause}: got 200`, `a request that breaks ${first.rule} (${first.message}) was served with 200, expected an error`, e, Inspect.excerpt(response, 300))]
     }
-    return [pass("invalid-rejected")]
+    return [pass("invalid-rejected", [first.rule])]
   }
 }
 
@@ -539,7 +539,7 @@ const validAccepted: ExchangeOracle = {
   judge: ({ body, breaches, exchange: e, headers, op, sent }) => {
     if (op === undefined || body === undefined || sent === undefined) return []
     const status = Inspect.statusOf(e)
-    if (status === 200) return [pass("valid-accepted")]
+    if (status === 200) return [pass("valid-accepted", [acceptanceRule(op, body).rule])]
     if (status !== 400 || Inspect.codeOf(e) !== "invalid_argument" || mayRefuse(op, body, sent, breaches, headers) !== undefined) return []
     const { label, rule } = acceptanceRule(op, body)
     return [fail(rule, `${label}: rejected with invalid_argument`, `a valid request (${label}) was rejected with invalid_argument`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) }))]

@@ -20,6 +20,8 @@ export interface Outcome {
   readonly exchange: Exchange | undefined
   /** The part of the response that matters (a JSON path and its value, a header...). */
   readonly detail?: string | undefined
+  /** The rules a pass judged (for the run's coverage of the contract); a failure judged its `rule`. */
+  readonly rules?: ReadonlyArray<ContractRules.RuleId> | undefined
 }
 
 /** An observation that is not a must. */
@@ -30,8 +32,11 @@ export interface Note {
   readonly exchange: Exchange | undefined
 }
 
-/** A passed check. */
-export const pass = (check: CheckId): Outcome => ({ check, rule: undefined, ok: true, cause: "", message: "", exchange: undefined })
+/** A passed check, with the rules it judged. */
+export const pass = (check: CheckId, rules?: ReadonlyArray<ContractRules.RuleId>): Outcome => ({ check, rule: undefined, ok: true, cause: "", message: "", exchange: undefined, rules })
+
+/** The rules an outcome judged: a failure its rule, a pass the rules it names. */
+export const judgedRules = (o: Outcome): ReadonlyArray<ContractRules.RuleId> => (o.ok ? (o.rules ?? []) : o.rule === undefined ? [] : [o.rule])
 
 /** A broken rule, reported under the rule's check, with its cause, message, exchange and detail. */
 export const fail = (rule: ContractRules.RuleId, cause: string, message: string, exchange: Exchange | undefined, detail?: string): Outcome => ({

@@ -54,7 +54,7 @@ const authSuite = (op: Op, ctx: Context): Suite => {
             const code = Inspect.codeOf(e)
             out.push(
               rightAnswer(valid, status, code)
-                ? pass("auth")
+                ? pass("auth", ["auth.key-required"])
                 : fail("auth.key-required", `${mode} key: got ${code ?? `HTTP ${status}`}`, `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
             )
           }

@@ -64,7 +64,7 @@ const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
   const status = Inspect.statusOf(e)
   if (status === undefined) return undefined
   const code = Inspect.codeOf(e)
-  if (status === 400 && code === "invalid_argument") return pass("invalid-rejected")
+  if (status === 400 && code === "invalid_argument") return pass("invalid-rejected", [c.rule])
   const got = code ?? `HTTP ${status}`
   return fail(c.rule, `${c.label}: got ${got}`, `an invalid request (${c.label}) got ${got}, expected invalid_argument`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) }))
 }

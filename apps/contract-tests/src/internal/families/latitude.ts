@@ -47,11 +47,11 @@ const acceptedExactlyOrInvalid =
     if (status === undefined || status >= 500) return []
     if (status === 200) {
       const stored = storedValue(op, e, field)
-      if (stored === value) return [pass("valid-accepted")]
+      if (stored === value) return [pass("valid-accepted", ["fields.valid-accepted", op.kind === "create" ? "echo.create" : "updates.apply"])]
       const rule: ContractRules.RuleId = op.kind === "create" ? "echo.create" : "updates.apply"
       return [fail(rule, `${what}: accepted but stored otherwise`, `${what} in ${field} was accepted, but the answer holds ${show(stored)} instead of the value sent`, e, `${field} = ${show(stored)}`)]
     }
-    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted")]
+    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
     return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`, e, excerpt(e))]
   }
 
@@ -97,7 +97,7 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
 const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   const status = Inspect.statusOf(e)
   if (status === undefined || status >= 500) return []
-  return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol")]
+  return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
 }
 
 /** GET probes: without a message (no reading serves it), a Connect GET of a method with side effects, and of a read. */

@@ -73,7 +73,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         // Across the whole walk, not only within a page.
         const pair = outOfOrder(w.items, order)
         if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
-        return out.length === 0 ? [pass("paging")] : out
+        return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", "lists.next-cursor", "lists.order"])] : out
       })
   }
 }

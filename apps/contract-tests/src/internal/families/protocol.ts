@@ -55,7 +55,7 @@ const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
     asked ? pass("no-server-errors") : Inspect.noServerErrors(e),
     ...(shape === undefined ? [] : [shape]),
     problem === undefined
-      ? pass("protocol")
+      ? pass("protocol", [c.rule])
       : fail(c.rule, `${c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
   ]
 }

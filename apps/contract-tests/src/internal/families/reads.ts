@@ -45,7 +45,7 @@ const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
         const n = namedRead(op, Gen.normalizeKeys(body) as Body, a)
         if (n !== undefined) out.push(n)
         const diff = firstDifference(sorted(ja), sorted(jb))
-        out.push(diff === undefined ? pass("stable-reads") : fail("reads.stable", `differs at ${diff.replace(/\[\d+\]/g, "[]")}`, `the same Get twice gave different objects (first difference at ${diff})`, b, `at ${diff}`))
+        out.push(diff === undefined ? pass("stable-reads", ["reads.stable"]) : fail("reads.stable", `differs at ${diff.replace(/\[\d+\]/g, "[]")}`, `the same Get twice gave different objects (first difference at ${diff})`, b, `at ${diff}`))
         return out
       })
   }

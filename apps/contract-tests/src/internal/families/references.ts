@@ -21,7 +21,7 @@ const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): Readon
   const status = Inspect.statusOf(e)
   if (status === undefined || status >= 500) return out
   const code = Inspect.codeOf(e)
-  if (code === "not_found" && status === 404) out.push(Inspect.errorShape(e) ?? pass("error-shape"))
+  if (code === "not_found" && status === 404) out.push(Inspect.errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule]))
   else {
     const got = code ?? `HTTP ${status}`
     out.push(fail(rule, `${what}: got ${got}`, `${what} got ${got}, expected not_found`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))

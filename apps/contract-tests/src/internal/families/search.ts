@@ -194,7 +194,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         const out: Array<Outcome> = []
         if (wrong !== undefined) out.push(wrong)
         if (missing.length > 0) out.push(fail(missRule, `${c.mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
-        return out.length === 0 ? [pass("search-filter")] : out
+        return out.length === 0 ? [pass("search-filter", [...new Set([rule, missRule])])] : out
       })
   }
 }

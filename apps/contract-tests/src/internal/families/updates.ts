@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import { Operations, Secrets, Timestamp } from "@data-access/schema"
+import { type ContractRules, Operations, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, objectOf, objectPropertyNames, type Op, send, show, skipped, type Suite } from "../context.js"
 import * as Gen from "../generate.js"
@@ -111,7 +111,11 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         for (const k of sentKeys) restore[k] = before[k] ?? null
         for (const k of Object.keys(restore)) if (k !== "id" && !Gen.isValid(op, { id, [k]: restore[k] })) delete restore[k]
         if (Object.keys(restore).length > 1) yield* send(ctx, post(op.path, restore))
-        return out.length === 0 ? [pass("update-semantics")] : out
+        const judged: Array<ContractRules.RuleId> = ["updates.partial", "updates.stored"]
+        if (sent.length > 0) judged.push("updates.apply")
+        if (nulled.size > 0) judged.push("updates.null-unchanged")
+        if (props.has("updatedAt")) judged.push("updates.updated-at")
+        return out.length === 0 ? [pass("update-semantics", judged)] : out
       })
   }
 }

@@ -50,7 +50,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
         const e = yield* send(ctx, post(op.path, body))
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
         const status = Inspect.statusOf(e)
-        if (status === 200) out.push(pass("valid-accepted"))
+        if (status === 200) out.push(pass("valid-accepted", [acceptanceRule(op, body).rule]))
         else if (rejectedBy(e)) {
           const { label, rule } = yield* diagnose(ctx, op, body)
           out.push(fail(rule, `${label}: rejected with ${statusText(e)}`, `a valid request (${label}) was rejected with ${statusText(e)}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))

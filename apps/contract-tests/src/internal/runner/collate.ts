@@ -35,6 +35,36 @@ export const cellsOf = (groups: ReadonlyArray<Group>, results: ReadonlyArray<Sui
   return cells
 }
 
+/** Rules judged only when the server's answers give the occasion, never provoked (a shared environment is not pushed into a rate limit). */
+const PASSIVE: Partial<Record<ContractRules.RuleId, string>> = {
+  "errors.retry-after": "judged on rate-limited answers only, and the target sent none"
+}
+
+/**
+ * Every rule with the cases that judged it and their operations; for a rule none judged, why:
+ * its check not selected, its suites skipped (with their reasons), or no case of the run reaching it.
+ */
+export const coverageOf = (results: ReadonlyArray<SuiteResult>, cells: ReadonlyArray<Report.Cell>, selected: ReadonlySet<Checks.CheckId>): Array<Report.RuleCoverage> =>
+  ContractRules.rules.map((r): Report.RuleCoverage => {
+    let judged = 0
+    const operations = new Set<string>()
+    for (const result of results) {
+      const n = result.rules.get(r.id)
+      if (n === undefined) continue
+      judged += n
+      operations.add(result.suite.method === "_" ? "(api)" : result.suite.method)
+    }
+    if (judged > 0) return { rule: r.id, check: r.check, judged, operations: [...operations] }
+    const own = cells.filter((c) => c.check === r.check)
+    const reasons = [...new Set(own.flatMap((c) => c.skipReasons))]
+    const reason = !selected.has(r.check)
+      ? `excluded (check ${r.check} not selected)`
+      : own.every((c) => c.passed + c.failed === 0) && reasons.length > 0
+        ? `skipped: ${reasons.join("; ")}`
+        : (PASSIVE[r.id] ?? `no case of this run reached it${reasons.length > 0 ? ` (skipped elsewhere: ${reasons.join("; ")})` : ""}`)
+    return { rule: r.id, check: r.check, judged: 0, operations: [], reason }
+  })
+
 /**
  * One finding per check, operation and cause across the suites of an operation: the most shrunk
  * one is kept, the occurrences are summed. In report order: by check, then operation.

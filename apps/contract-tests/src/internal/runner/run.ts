@@ -17,7 +17,7 @@ import type * as ReplayId from "../../ReplayId.js"
 import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
 import { type Exchange, makeTarget, post, type Target } from "../http.js"
-import { cellsOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
+import { cellsOf, coverageOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
 import { newRunId, RunFailure, SHRINK_BUDGET, selectedChecks, selectedMethods, validate } from "./options.js"
 import { type Group, plan, withRestore } from "./plan.js"
@@ -157,6 +157,7 @@ const collate = (run: Run, target: Target, groups: ReadonlyArray<Group>, results
   Effect.gen(function* () {
     const cells = cellsOf(groups, results)
     const split = splitByBaseline(run.options.baseline, uniqueFindings(results), cells)
+    const selected = new Set<Checks.CheckId>(run.options.replay === undefined ? selectedChecks(run.options) : results.flatMap((r) => [...r.counts.keys()]))
     return makeReport({
       runId: run.runId,
       seed: run.seed,
@@ -172,6 +173,7 @@ const collate = (run: Run, target: Target, groups: ReadonlyArray<Group>, results
       fixed: split.fixed,
       observations: uniqueObservations(results),
       notes,
+      coverage: coverageOf(results, cells, selected),
       secrets: run.secrets
     })
   })

@@ -7,14 +7,14 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Runtime from "effect/Runtime"
-import { Secrets } from "@data-access/schema"
+import { type ContractRules, Secrets } from "@data-access/schema"
 import type * as Checks from "../../Checks.js"
 import type * as Report from "../../Report.js"
 import * as ReplayId from "../../ReplayId.js"
 import type { Cases, Suite } from "../context.js"
 import { curlOf, makeFinding } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
-import { isNote, type Note, type Outcome, type Verdict } from "../outcome.js"
+import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
 
 /** FNV-1a over text, as a 31-bit seed. */
 const hashSeed = (text: string): number => {
@@ -82,6 +82,8 @@ export interface Count {
 export interface SuiteResult {
   readonly suite: Suite
   readonly counts: Map<Checks.CheckId, Count>
+  /** How many cases judged each rule. */
+  readonly rules: Map<ContractRules.RuleId, number>
   readonly findings: Array<Report.Finding>
   readonly observations: Array<Report.Observation>
 }
@@ -162,6 +164,7 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
     }
     const byCheck = new Map<Checks.CheckId, boolean>()
     const counted = new Set<string>()
+    const judged = new Set<ContractRules.RuleId>()
     for (const v of r.right) {
       if (isNote(v)) {
         observe(v)
@@ -170,6 +173,7 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
       const o: Outcome = v
       if (!settings.selected.has(o.check)) continue
       byCheck.set(o.check, (byCheck.get(o.check) ?? true) && o.ok)
+      for (const rule of judgedRules(o)) judged.add(rule)
       if (o.ok) continue
       const key = `${o.rule}\u0000${o.cause}`
       if (counted.has(key)) continue
@@ -182,6 +186,7 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
       if (ok) countOf(result, c).passed++
       else countOf(result, c).failed++
     }
+    for (const rule of judged) result.rules.set(rule, (result.rules.get(rule) ?? 0) + 1)
   }
   return { evaluate, state }
 }
@@ -257,7 +262,7 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const runCase: RunCase = (a) => Runtime.runPromise(runtime)(Effect.either(suite.run(a)))
-    const result: SuiteResult = { suite, counts: new Map(), findings: [], observations: [] }
+    const result: SuiteResult = { suite, counts: new Map(), rules: new Map(), findings: [], observations: [] }
     const checksOf = suite.checks.filter((c) => settings.selected.has(c))
     if (suite.skip !== undefined) {
       skipAll(result, checksOf, 1, suite.skip)
