@@ -3,7 +3,7 @@
 // install checks of package-check wait mostly on the registry and the compiler, so they run beside
 // the CPU-bound contract tests), then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
-// summary), so the next slow suite is visible. Then the published packages' suites run again under
+// summary), so the next slow suite is visible. Then the library packages' suites run again under
 // the other Node lines users run (node-lines/index.mjs), each line's outcome printed the same way;
 // the summary line counts every line, and a failure under any Node fails the run.
 import { spawn } from "node:child_process"
@@ -109,7 +109,7 @@ for (const line of lines) {
   }
   for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
   console.log(
-    `${label} (published packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (${line.seconds.toFixed(1)} s, of which ${line.addons.seconds.toFixed(1)} s the download and the addons, compiled with Node ${line.headers} headers)`
+    `${label} (library packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (${line.seconds.toFixed(1)} s, of which ${line.addons.seconds.toFixed(1)} s the download and the addons, compiled with Node ${line.headers} headers)`
   )
 }
 console.log(`All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s (turbo ${turboSeconds.toFixed(1)} s, Node ${NODE_LINES.map((l) => l.node).join(" and ")} ${((Date.now() - started) / 1000 - turboSeconds).toFixed(1)} s)`)

@@ -1,5 +1,5 @@
 /* global process, console, URL */
-// The published packages' tests under the other Node lines that users run: after the turbo run
+// The library packages' tests under the other Node lines that users run: after the turbo run
 // (which tests everything under the machine's Node), each published package's vitest suite runs
 // again under every Node of NODE_LINES whose version its `engines.node` range admits, two suites
 // at a time, each through `npx -y -p node@<version> node <vitest.mjs> run` in the package's
@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url"
 import { satisfies } from "./range.mjs"
 
 /**
- * The Node lines, besides the machine's own, that the published packages are tested under: `node`
+ * The Node lines, besides the machine's own, that the library packages are tested under: `node`
  * runs the suites; `headers` compiles the native addons for it (same ABI). Node 24.19 added cleanup
  * hooks to the header-only `node::ObjectWrap` that abort the process when the garbage collector
  * frees an object of an addon compiled against those headers (nodejs/node#65446): better-sqlite3
