@@ -8,13 +8,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { ContractRules, Secrets } from "@data-access/schema"
+import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
 import { type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { referenceOf } from "../pools.js"
+import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { sampleBody } from "./auth.js"
 
@@ -58,11 +58,11 @@ const acceptedExactlyOrInvalid =
 /** Fields never probed: references, the list controls, formats and secrets. */
 const NOT_PROBED: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter", "spaceId"])
 
-/** The first string field of a valid body that the schema lets hold `value` (a free-text field). */
+/** The first field of the request (sent in the valid body or not) that the schema lets hold the text `value`: a free-text field. */
 const freeTextField = (op: Op, body: Body, value: string): string | undefined => {
   const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
-  return Object.keys(body).find(
-    (k) => typeof body[k] === "string" && !NOT_PROBED.has(k) && referenceOf(op, k) === undefined && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k) && decodes({ ...body, [k]: value })
+  return [...new Set([...Object.keys(body), ...requestPropertyNames(op)])].find(
+    (k) => (body[k] === undefined || typeof body[k] === "string") && !NOT_PROBED.has(k) && referenceOf(op, k) === undefined && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k) && decodes({ ...body, [k]: value })
   )
 }
 
@@ -91,6 +91,51 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
     out.push({ name: `${field} left out`, latitude: "require-enums", request: post(op.path, without), judge: acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`) })
   }
   return out
+}
+
+/** A value outside every format decisions.md section 7 shows, per kind of format field. */
+const unformatted = (field: string): string =>
+  field === "email" ? "ct-not-an-email" : field === "apiUrl" || field === "decryptorUri" ? "ct: not a url" : "ct: not a format"
+
+/** The probes of formats a server may validate: each format field of a create or update, outside its format. */
+const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
+  if (!isWrite(op)) return []
+  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  return Object.keys(body)
+    .filter((k) => ContractRules.formatFields.has(k) && typeof body[k] === "string" && referenceOf(op, k) === undefined)
+    .flatMap((field): ReadonlyArray<Probe> => {
+      const value = unformatted(field)
+      const sent = { ...(uniqueNames(op, body) as Body), [field]: value }
+      return decodes(sent) ? [{ name: `${field} outside its format`, latitude: "strict-formats", request: post(op.path, sent), judge: acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`) }] : []
+    })
+}
+
+const stringValue = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
+
+/** Served (the answer judged as any), or refused with invalid_argument: the faithful answers to a filter a server may refuse. */
+const servedOrInvalid =
+  (op: Op, what: string, skewMillis: number) =>
+  (e: Exchange): ReadonlyArray<Outcome> => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500) return []
+    if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
+    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
+    return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`, e, excerpt(e))]
+  }
+
+/** The probes of filters a server may refuse: empty, a time key with text, a string operator on a boolean key. */
+const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+  if (op.kind !== "list") return []
+  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  const filters: ReadonlyArray<readonly [ContractRules.LatitudeName, string, unknown]> = [
+    ["reject-empty-filter", "an empty filter", {}],
+    ["strict-time-filter", "created_at compared with text that is not a timestamp", { field: { key: "created_at", operator: "lower_than", value: stringValue("not-a-time") } }],
+    ["strict-filter-types", "a string operator on a boolean key", { field: { key: "termination_protection", operator: "contains", value: stringValue("tru") } }]
+  ]
+  return filters.flatMap(([latitude, what, filter]): ReadonlyArray<Probe> => {
+    const sent = { ...body, limit: 10, filter }
+    return decodes(sent) ? [{ name: what, latitude, request: post(op.path, sent), judge: servedOrInvalid(op, what, skewMillis) }] : []
+  })
 }
 
 /** Whether an answer is a refusal: not a success, not a server error. */
@@ -129,7 +174,9 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
-  const probes = valid ? [...bodyProbes(op, body, ctx.runId), ...getProbes(op, body, ctx.skewMillis)] : getProbes(op, body, ctx.skewMillis).slice(0, 1)
+  const probes = valid
+    ? [...bodyProbes(op, body, ctx.runId), ...formatProbes(op, body), ...filterProbes(op, body, ctx.skewMillis), ...getProbes(op, body, ctx.skewMillis)]
+    : getProbes(op, body, ctx.skewMillis).slice(0, 1)
   return {
     family: "latitude",
     method: op.method,

@@ -1,0 +1,78 @@
+import { ReferenceServer } from "@data-access/reference-server"
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as ContractTests from "../src/ContractTests.js"
+
+// Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
+// only what no choice gives: here a server in front of the faithful one that fails on a long
+// name in one operation and stores it cut in the others, and serves a GET without a message.
+
+const KEY = ReferenceServer.DEFAULT_API_KEY
+
+/** A server in front of the reference server, with its faults. */
+const faulty = (inner: string) =>
+  Effect.acquireRelease(
+    Effect.async<Http.Server>((resume) => {
+      const server = Http.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c))
+        req.on("end", () => {
+          void (async () => {
+            const text = Buffer.concat(chunks).toString("utf8")
+            if (req.method === "GET" && !(req.url ?? "").includes("message=")) {
+              res.writeHead(200, { "content-type": "application/json" })
+              return res.end("{}")
+            }
+            // UpdateSatellite fails on a name over 255 characters; other operations store it cut.
+            let body: Record<string, unknown> | undefined
+            try {
+              body = text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>)
+            } catch {
+              body = undefined
+            }
+            const long = typeof body?.name === "string" && body.name.length > 255
+            if (long && (req.url ?? "").endsWith("/UpdateSatellite")) {
+              res.writeHead(500, { "content-type": "application/json" })
+              return res.end(JSON.stringify({ code: "internal", message: "value too long" }))
+            }
+            if (long) body!.name = (body!.name as string).slice(0, 255)
+            const headers: Record<string, string> = {}
+            for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
+            const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: body === undefined ? text : JSON.stringify(body) }) })
+            const out = Buffer.from(await reply.arrayBuffer())
+            const back: Record<string, string> = {}
+            reply.headers.forEach((v, k) => {
+              if (!["content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"].includes(k)) back[k] = v
+            })
+            res.writeHead(reply.status, { ...back, "content-length": String(out.length) })
+            res.end(out)
+          })()
+        })
+      })
+      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+    }),
+    (server) => Effect.async<void>((resume) => {
+      server.closeAllConnections()
+      server.close(() => resume(Effect.void))
+    })
+  )
+
+describe("the latitude family", () => {
+  it.scoped("flags a 5xx to a long name, a long name stored otherwise, a GET without a message served; the faithful server gets none", () =>
+    Effect.gen(function* () {
+      const inner = yield* ReferenceServer.start({})
+      const front = yield* faulty(inner.url)
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["CreatePermission", "UpdateSatellite", "GetResource"] }
+      const report = yield* ContractTests.run({ ...options, baseUrl: url })
+      const found = report.findings.filter((f) => /UTF-16 code units|GET without a message|HTTP 500/.test(f.message)).map((f) => `${f.operation} ${f.rule}`)
+      expect(found).toEqual(expect.arrayContaining(["CreatePermission echo.create", "GetResource protocol.method", "UpdateSatellite errors.no-internal-for-client-faults"]))
+      const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
+      expect(faithful.findings.map((f) => f.message)).toEqual([])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
