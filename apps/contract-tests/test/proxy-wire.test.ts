@@ -237,6 +237,24 @@ describe("the proxy on real traffic", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
+  it.scoped("filters a server may refuse (decisions.md section 10) refused with invalid_argument: no server finding", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({ latitude: ["strict-filter-types", "strict-time-filter", "reject-empty-filter"] })
+      const proxy = yield* Proxy.start({ target: server.url })
+      const sv = (value: string) => ({ "@type": "type.googleapis.com/google.protobuf.StringValue", value })
+      for (const filter of [
+        { field: { key: "termination_protection", operator: "contains", value: sv("tru") } },
+        { field: { key: "termination_protection", operator: "lower_than", value: sv("true") } },
+        { field: { key: "created_at", operator: "lower_than", value: sv("not-a-time") } },
+        {}
+      ]) {
+        const answer = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 10, filter }))
+        expect(answer.status, JSON.stringify(filter)).toBe(400)
+      }
+      expect(yield* serverFindings(proxy)).toEqual([])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   describe("each latitude switch of the reference server, with a client's traffic through the proxy: zero server findings", () => {
     /** A session of the typed client: lists, a stream, creates, an update, reads and a not_found. */
     const session = (url: string, knownIds: KnownIds.KnownIds) =>

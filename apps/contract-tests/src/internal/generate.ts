@@ -10,9 +10,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
-import * as AST from "effect/SchemaAST"
 import { OPERATORS } from "./oracles.js"
-import { alwaysSentEnums, normalizeKeys } from "./requestShape.js"
+import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 
 type Op = Operations.Operation
@@ -99,17 +98,6 @@ const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   if (Array.isArray(v)) return v.map((x) => tame(x, undefined, n))
   if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tame(x, k, n)]))
   return v
-}
-
-/** Whether a property of an object schema holds booleans. */
-const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {
-  const out = new Set<string>()
-  const holdsBoolean = (a: AST.AST): boolean =>
-    a._tag === "BooleanKeyword" || (a._tag === "Union" && a.types.some(holdsBoolean)) || (a._tag === "Refinement" && holdsBoolean(a.from))
-  const ast = Schema.encodedSchema(schema).ast
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  if (tl._tag === "TypeLiteral") for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
-  return out
 }
 
 const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12-31T23:59:59Z"] as const

@@ -523,8 +523,16 @@ export const mayRefuse = (op: Op, body: Body, sent: Body, breaches: ReadonlyArra
   const formatted = format(body, 0)
   if (formatted !== undefined) return formatted
   const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
-  if (filter !== undefined && !judgeable(filter)) return "a filter some server may refuse"
+  if (filter !== undefined && (!judgeable(filter) || !typedOperators(filter, Shape.booleanProperties(op.object)))) return "a filter some server may refuse"
   return undefined
+}
+
+/** Whether every condition on a boolean key uses only the operators booleans have (a server may refuse the others: strict-filter-types). */
+const typedOperators = (filter: Filter.Filter<string>, booleans: ReadonlySet<string>): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) return filter.group.filters.every((f) => typedOperators(f, booleans))
+  const field = filter.field
+  return field === undefined || !booleans.has(snakeToCamel(field.key)) || OPERATORS.boolean.includes(field.operator)
 }
 
 /**

@@ -64,3 +64,14 @@ export const hasSnakeCase = (body: Body): boolean => {
 
 /** Whether a body sends `null` for a field (at the top level). */
 export const hasNulls = (body: Body): boolean => Object.values(body).some((v) => v === null)
+
+/** Whether a property of an object schema holds booleans. */
+export const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {
+  const out = new Set<string>()
+  const holdsBoolean = (a: AST.AST): boolean =>
+    a._tag === "BooleanKeyword" || (a._tag === "Union" && a.types.some(holdsBoolean)) || (a._tag === "Refinement" && holdsBoolean(a.from))
+  const ast = Schema.encodedSchema(schema).ast
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  if (tl._tag === "TypeLiteral") for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
+  return out
+}
