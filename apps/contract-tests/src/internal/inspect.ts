@@ -6,7 +6,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, ContentType, type ContractRules, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
@@ -84,13 +84,14 @@ export const summary = describeStatus
 
 /**
  * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary
- * overload that decisions.md section 2 allows) is not held against the server.
+ * overload that decisions.md section 2 allows) is not held against the server, nor
+ * `deadline_exceeded` (504) to a call that set a deadline with `Connect-Timeout-Ms`.
  */
 export const noServerErrors = (e: Exchange): Outcome =>
   Option.match(e.response, {
     onNone: () => fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
     onSome: (r) =>
-      r.status >= 500 && !(r.status === 503 && codeOf(e) === "unavailable")
+      r.status >= 500 && !(r.status === 503 && codeOf(e) === "unavailable") && !(r.status === 504 && codeOf(e) === "deadline_exceeded" && e.request.headers[Deadline.TIMEOUT_HEADER] !== undefined)
         ? fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
         : pass("no-server-errors", ["errors.no-internal-for-client-faults"])
   })

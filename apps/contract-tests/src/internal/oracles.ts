@@ -360,8 +360,6 @@ const noServerErrors: ExchangeOracle = {
     const code = Inspect.codeOf(v.exchange)
     // A server may leave compression and Connect GET unimplemented: 501 unimplemented is its answer then.
     if (v.optionalForm && status === 501 && code === "unimplemented") return [pass("no-server-errors", ["errors.no-internal-for-client-faults"])]
-    // A call whose Connect-Timeout-Ms deadline passed answers deadline_exceeded (decisions.md section 2).
-    if (v.headers["connect-timeout-ms"] !== undefined && status === 504 && code === "deadline_exceeded") return [pass("no-server-errors", ["errors.no-internal-for-client-faults"])]
     return [Inspect.noServerErrors(v.exchange)]
   }
 }
