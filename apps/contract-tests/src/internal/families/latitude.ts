@@ -55,12 +55,18 @@ const acceptedExactlyOrInvalid =
     return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`, e, excerpt(e))]
   }
 
+/** Whether a body decodes with the operation's request schema. */
+const decodesFor = (op: Op) => {
+  const decode = Schema.decodeUnknownEither(op.request)
+  return (b: unknown): boolean => Either.isRight(decode(b))
+}
+
 /** Fields never probed: references, the list controls, formats and secrets. */
 const NOT_PROBED: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter", "spaceId"])
 
 /** The first field of the request (sent in the valid body or not) that the schema lets hold the text `value`: a free-text field. */
 const freeTextField = (op: Op, body: Body, value: string): string | undefined => {
-  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  const decodes = decodesFor(op)
   return [...new Set([...Object.keys(body), ...requestPropertyNames(op)])].find(
     (k) => (body[k] === undefined || typeof body[k] === "string") && !NOT_PROBED.has(k) && referenceOf(op, k) === undefined && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k) && decodes({ ...body, [k]: value })
   )
@@ -100,7 +106,7 @@ const unformatted = (field: string): string =>
 /** The probes of formats a server may validate: each format field of a create or update, outside its format. */
 const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
-  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  const decodes = decodesFor(op)
   return Object.keys(body)
     .filter((k) => ContractRules.formatFields.has(k) && typeof body[k] === "string" && referenceOf(op, k) === undefined)
     .flatMap((field): ReadonlyArray<Probe> => {
@@ -126,7 +132,7 @@ const servedOrInvalid =
 /** The probes of filters a server may refuse: empty, a time key with text, a string operator on a boolean key. */
 const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
   if (op.kind !== "list") return []
-  const decodes = (b: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(b))
+  const decodes = decodesFor(op)
   const filters: ReadonlyArray<readonly [ContractRules.LatitudeName, string, unknown]> = [
     ["reject-empty-filter", "an empty filter", {}],
     ["strict-time-filter", "created_at compared with text that is not a timestamp", { field: { key: "created_at", operator: "lower_than", value: stringValue("not-a-time") } }],
