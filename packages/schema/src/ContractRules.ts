@@ -485,6 +485,13 @@ export const rules = [
     violation: "filter-or-as-and"
   },
   {
+    id: "filter.time-instants",
+    must: "`lower_than` / `greater_than` on `created_at` / `updated_at` compare instants: an RFC 3339 value at another offset, or with more or fewer fractional digits, is the instant it names.",
+    source: d("3. Lists", "`lower_than` / `greater_than` compare strings, or timestamps for `created_at` / `updated_at`."),
+    check: "search-filter",
+    violation: "time-filter-as-text"
+  },
+  {
     id: "lists.space-scope",
     must: "ListSatellites with `spaceId` returns only the satellites of that space.",
     source: d("3. Lists", "Optional: only satellites of that space."),

@@ -243,17 +243,42 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0")
  * @category formatting
  */
 export const format = (t: Timestamp): string => {
-  const days = Math.floor(t.seconds / 86400)
-  const secOfDay = t.seconds - days * 86400
+  if (t.nanos === 0) return `${wallClock(t.seconds)}Z`
+  const digits = t.nanos % 1_000_000 === 0 ? 3 : t.nanos % 1000 === 0 ? 6 : 9
+  return `${wallClock(t.seconds)}.${pad(t.nanos, 9).slice(0, digits)}Z`
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` of a count of seconds since the epoch. */
+const wallClock = (seconds: number): string => {
+  const days = Math.floor(seconds / 86400)
+  const secOfDay = seconds - days * 86400
   const [y, mo, d] = civilFromDays(days)
-  const base = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(secOfDay / 3600), 2)}:${pad(
+  return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(secOfDay / 3600), 2)}:${pad(
     Math.floor((secOfDay % 3600) / 60),
     2
   )}:${pad(secOfDay % 60, 2)}`
-  if (t.nanos === 0) return `${base}Z`
-  const nine = pad(t.nanos, 9)
-  const digits = t.nanos % 1_000_000 === 0 ? 3 : t.nanos % 1000 === 0 ? 6 : 9
-  return `${base}.${nine.slice(0, digits)}Z`
+}
+
+/**
+ * Writes the instant as RFC 3339 text in another form than `format`'s, all of which a parser reads
+ * as the same instant: at an offset from UTC in minutes (`+02:00`; 0 writes `Z`), and with a
+ * given number of fractional digits (0 to 9; more when fewer would lose a digit). `undefined` when
+ * the wall clock at that offset falls outside the years 0001 to 9999.
+ *
+ * @since 0.3.0
+ * @category formatting
+ */
+export const formatAt = (t: Timestamp, options: { readonly offsetMinutes?: number; readonly digits?: number }): string | undefined => {
+  const offset = Math.trunc(options.offsetMinutes ?? 0)
+  if (Math.abs(offset) >= 24 * 60) return undefined
+  const local = t.seconds + offset * 60
+  if (local < MIN_SECONDS || local > MAX_SECONDS) return undefined
+  let needed = 9
+  while (needed > 0 && t.nanos % POWERS_OF_TEN[10 - needed]! === 0) needed--
+  const digits = Math.min(9, Math.max(needed, Math.trunc(options.digits ?? needed)))
+  const fraction = digits === 0 ? "" : `.${pad(t.nanos, 9).slice(0, digits)}`
+  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60), 2)}:${pad(Math.abs(offset) % 60, 2)}`
+  return `${wallClock(local)}${fraction}${zone}`
 }
 
 /**

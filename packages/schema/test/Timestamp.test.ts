@@ -291,6 +291,25 @@ describe("Timestamp: values and conversions", () => {
     ).toBe(true)
   })
 
+  it("formatAt writes the same instant at other offsets and with other fractional digits", () => {
+    const t = decode("2024-01-01T00:30:00.1234Z")
+    expect(Timestamp.formatAt(t, { offsetMinutes: 120 })).toBe("2024-01-01T02:30:00.1234+02:00")
+    expect(Timestamp.formatAt(t, { offsetMinutes: -330, digits: 9 })).toBe("2023-12-31T19:00:00.123400000-05:30")
+    // Fewer digits than the instant needs are not written: no digit is lost.
+    expect(Timestamp.formatAt(t, { digits: 0 })).toBe("2024-01-01T00:30:00.1234Z")
+    expect(Timestamp.formatAt(decode("2024-01-01T00:30:00Z"), { digits: 0 })).toBe("2024-01-01T00:30:00Z")
+    for (const offsetMinutes of [-840, -1, 0, 1, 345, 840]) {
+      for (const digits of [0, 3, 6, 9]) {
+        const text = Timestamp.formatAt(t, { offsetMinutes, digits })!
+        expect(Timestamp.Order(decode(text), t)).toBe(0)
+      }
+    }
+    // A wall clock outside the years 0001 to 9999 has no RFC 3339 text.
+    expect(Timestamp.formatAt(Timestamp.min, { offsetMinutes: -60 })).toBeUndefined()
+    expect(Timestamp.formatAt(Timestamp.max, { offsetMinutes: 60 })).toBeUndefined()
+    expect(Timestamp.formatAt(Timestamp.min, { offsetMinutes: 60 })).toBe("0001-01-01T01:00:00+01:00")
+  })
+
   it("addNanos clamps to the range", () => {
     expect(Timestamp.addNanos(Timestamp.max, 1n)).toEqual(Timestamp.max)
     expect(Timestamp.addNanos(Timestamp.min, -1n)).toEqual(Timestamp.min)

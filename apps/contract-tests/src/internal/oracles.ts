@@ -231,6 +231,14 @@ const judgeable = (filter: Filter.Filter<string>): boolean => {
   return Filter.valueless.has(field.operator) || instant(field.value?.value ?? "") !== undefined
 }
 
+/** Whether a filter compares a time key with `lower_than` / `greater_than` somewhere (`filter.time-instants`). */
+export const comparesTimes = (filter: Filter.Filter<string>): boolean => {
+  if (Filter.isEmpty(filter)) return false
+  if ("group" in filter && filter.group !== undefined) return filter.group.filters.some(comparesTimes)
+  const field = filter.field
+  return field !== undefined && /_at$/.test(field.key) && (field.operator === "lower_than" || field.operator === "greater_than")
+}
+
 /**
  * What a List request selects, as a test of one item under some allowed reading, with the rule
  * an item that fails it breaks; `undefined` when the request selects nothing it could judge.
@@ -250,7 +258,7 @@ export const selection = (sent: Body): { readonly rule: ContractRules.RuleId; re
   }
   const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
   if (filter !== undefined && judgeable(filter)) {
-    tests.push({ rule: "filter.match", described: `filter ${JSON.stringify(filter)}`, matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r)) })
+    tests.push({ rule: comparesTimes(filter) ? "filter.time-instants" : "filter.match", described: `filter ${JSON.stringify(filter)}`, matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r)) })
   }
   return tests.length === 0 ? undefined : { rule: tests[0]!.rule, described: tests.map((t) => t.described).join(" and "), matches: (row) => tests.every((t) => t.matches(row)) }
 }
@@ -264,7 +272,7 @@ export const nonMatching = (op: Op, s: Selection, items: ReadonlyArray<Record<st
   return wrong.length === 0 ? undefined : fail(s.rule, `${mode} returns non-matching items`, `${s.described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, e)
 }
 
-const matching = onSuccess("matching", "search-filter", ["search.match", "filter.match", "lists.space-scope"], (op, sent, e) => {
+const matching = onSuccess("matching", "search-filter", ["search.match", "filter.match", "filter.time-instants", "lists.space-scope"], (op, sent, e) => {
     const json = successJson(e)
     const s = op.kind === "list" && json !== undefined ? selection(sent) : undefined
     if (s === undefined) return []

@@ -341,6 +341,12 @@ const caseSensitiveSearch = (store: StoreService, search: string, keys: Readonly
   all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search))))
 })
 
+/** time-filter-as-text: the items of a collection a filter keeps, every value compared as text. */
+const textFiltered = (store: StoreService, c: CollectionName, filter: Filter.Filter<string>): StoreService => ({
+  ...store,
+  all: (name) => (name === c ? Effect.map(store.all(name), (items) => items.filter((item) => Filter.evaluate(filter, (key) => fieldValue(item, key)))) : store.all(name))
+})
+
 /**
  * ignored-one-of with none of email, username and id set: the request stands for the first user
  * (printable, so that a latitude switch that rejects control characters lets it through).
@@ -1181,6 +1187,24 @@ export const records = [
         op.kind !== "list"
           ? next
           : (request, ex) => (request.filter === undefined ? next(request, ex) : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex))
+    }
+  }),
+  violation({
+    name: "time-filter-as-text",
+    rule: "filter.time-instants",
+    description: "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        return op.kind !== "list" || c === undefined
+          ? next
+          : (request, ctx) => {
+              const filter = request.filter as Filter.Filter<string> | undefined
+              if (filter === undefined || Filter.isEmpty(filter)) return next(request, ctx)
+              const { filter: _, ...rest } = request
+              return next(rest, { ...ctx, store: textFiltered(ctx.store, c, filter) })
+            }
+      }
     }
   }),
   violation({

@@ -4,15 +4,17 @@
  * of the string operators, timestamps compared as text or instants), an item passes when some
  * allowed choice explains it; requests stay clear of the other choices (no string operators on
  * times or booleans, timestamps as values of time keys, no `type` key, whose values are not decided).
+ * Timestamp values come in every RFC 3339 form of an item's instant (other offsets, nine or fewer
+ * fractional digits) and one unit of its precision either side: an order compares instants.
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import { type ContractRules, Filter } from "@data-access/schema"
+import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import * as Inspect from "../inspect.js"
 import { snakeToCamel } from "../json.js"
-import { evaluate, type KeyKind, nonMatching, OPERATORS, readings, type Row, rowOf, selection, textOf, UNDECIDED_KEYS } from "../oracles.js"
+import { comparesTimes, evaluate, type KeyKind, nonMatching, OPERATORS, readings, type Row, rowOf, selection, textOf, UNDECIDED_KEYS } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
@@ -50,11 +52,15 @@ const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<
 const kindOf = (rows: ReadonlyArray<Row>, key: string): KeyKind =>
   /_at$/.test(key) ? "time" : rows.some((r) => typeof r.full[snakeToCamel(key)] === "boolean") ? "boolean" : "string"
 
+/** The operators that order values. */
+const ORDERS: ReadonlyArray<Filter.Operator> = ["lower_than", "greater_than"]
+
 /** Operators that match the item their value comes from. */
 const SELECTING: ReadonlySet<Filter.Operator> = new Set(["equals", "contains", "starts_with", "ends_with"])
 
 interface SearchCase {
-  readonly mode: "search" | "filter" | "space"
+  /** `time`: one filter condition that orders a time key against another form of an item's timestamp. */
+  readonly mode: "search" | "filter" | "time" | "space"
   readonly item: number
   readonly field: number
   readonly start: number
@@ -65,7 +71,39 @@ interface SearchCase {
   readonly other: number
   /** One condition, or a group of two. */
   readonly group: "and" | "or" | undefined
+  /** How a timestamp value is written: the item's own text, or the same instant (or the next one either side) in another form. */
+  readonly time: TimeForm
   readonly ref: number
+}
+
+/**
+ * Another RFC 3339 form of a timestamp value: at an offset in minutes (0: `Z`), with nine
+ * fractional digits or the fewest, one unit of the item's own precision earlier or later.
+ */
+interface TimeForm {
+  readonly offsetMinutes: number
+  readonly nineDigits: boolean
+  readonly step: -1 | 0 | 1
+}
+
+const timeForm: fc.Arbitrary<TimeForm> = fc.record({
+  offsetMinutes: fc.oneof(fc.constant(0), fc.integer({ min: -14 * 60, max: 14 * 60 })),
+  nineDigits: fc.boolean(),
+  step: fc.constantFrom(0, -1, 1)
+})
+
+/**
+ * A timestamp value of a filter condition, written from an item's `text` in the form `form` asks;
+ * the text itself when it is not a timestamp or the form has no RFC 3339 text. One step is a unit
+ * of the last digit the item's text carries (a millisecond for `.123Z`), so that a server that
+ * compares at the precision it writes tells the neighbours apart.
+ */
+const timeValue = (text: string, form: TimeForm): string => {
+  const t = Timestamp.parse(text)
+  if (typeof t === "string") return text
+  const digits = /\.(\d+)/.exec(text)?.[1]?.length ?? 0
+  const moved = form.step === 0 ? t : Timestamp.addNanos(t, BigInt(form.step) * 10n ** BigInt(9 - digits))
+  return Timestamp.formatAt(moved, { offsetMinutes: form.offsetMinutes, digits: form.nineDigits ? 9 : digits }) ?? text
 }
 
 const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
@@ -74,10 +112,12 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const props = requestPropertyNames(op)
   const filterKeys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k))
+  const timeKeys = filterKeys.filter((k) => kindOf([], k) === "time")
   const searchFields = literalsOfProperty(op, "searchFields", "searchFields").filter((k) => !UNDECIDED_KEYS.has(k))
   const modes = [
     ...(props.includes("search") ? (["search"] as const) : []),
     ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),
+    ...(props.includes("filter") && timeKeys.length > 0 ? (["time"] as const) : []),
     ...(props.includes("spaceId") ? (["space"] as const) : [])
   ]
   if (modes.length === 0) return undefined
@@ -101,6 +141,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         operators: fc.array(fc.nat({ max: 9 }), { minLength: 2, maxLength: 2 }),
         other: fc.nat(),
         group: fc.constantFrom(undefined, "and", "or"),
+        time: timeForm,
         ref: fc.nat({ max: 1000 })
       }),
       examples: Math.max(5, Math.ceil(ctx.examples / 2))
@@ -150,22 +191,27 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         } else {
           // The second condition of a group describes another item, and the conditions of an `or`
           // group each select their own item, so that `and` and `or` give different answers.
-          const either = c.group === "or"
-          const conditions = c.operators.slice(0, c.group === undefined ? 1 : 2).map((o, i) => {
-            const k = filterKeys[(c.field + i) % filterKeys.length]!
+          const time = c.mode === "time"
+          const group = time ? undefined : c.group
+          const either = group === "or"
+          const conditions = c.operators.slice(0, group === undefined ? 1 : 2).map((o, i) => {
+            const keys = time ? timeKeys : filterKeys
+            const k = keys[(c.field + i) % keys.length]!
             const from = i === 0 ? sample : sampleAt(c.item + 1 + (c.other % Math.max(1, rows.length - 1)))
             const kind = kindOf(rows, k)
-            const operators = either ? OPERATORS[kind].filter((x) => SELECTING.has(x)) : OPERATORS[kind]
+            const operators = time ? ORDERS : either ? OPERATORS[kind].filter((x) => SELECTING.has(x)) : OPERATORS[kind]
             const operator = operators[o % operators.length]!
             const whole = textAt(from, k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
-            const v = operator === "lower_than" || operator === "greater_than" || operator === "equals" || operator === "not_equals" ? whole : cut(whole)
+            // Times are written in another form of the same instant; only an order moves one step from it.
+            const ordered = ORDERS.includes(operator)
+            const v = !ordered && operator !== "equals" && operator !== "not_equals" ? cut(whole) : kind !== "time" ? whole : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
             return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
           })
-          const filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: c.group, filters: conditions } }) as Filter.Filter<string>
+          const filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: group, filters: conditions } }) as Filter.Filter<string>
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
-          rule = c.group === "or" && conditions.length > 1 ? "filter.group-operator" : "filter.match"
+          rule = either && conditions.length > 1 ? "filter.group-operator" : comparesTimes(filter) ? "filter.time-instants" : "filter.match"
           missRule = rule
         }
         const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
