@@ -2,7 +2,7 @@
  * For each violation of the catalogue, a probe: whether the violation shows in the server's
  * answers (shared by the catalogue's tests).
  */
-import { ConnectError, type Operations } from "@data-access/schema"
+import { ConnectError, type Operations, Timestamp } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ReferenceServer } from "../src/index.js"
@@ -35,6 +35,10 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
   "rate-limit-without-retry-after": (s) =>
     Effect.forEach(Array.from({ length: 20 }), () => rpc(s, "GetResource", { id: s.knownIds.resources[0] })).pipe(
       Effect.map((answers) => answers.some((r) => r.status === 429 && r.json.code === "resource_exhausted" && r.headers.get("retry-after") === null))
+    ),
+  "rate-limit-reset-delta": (s) =>
+    Effect.all([rpc(s, "GetResource", { id: s.knownIds.resources[0] }), rpc(s, "GetResource", { id: "nope" })]).pipe(
+      Effect.map((answers) => answers.every((r) => r.headers.get("x-ratelimit-reset") === "60"))
     ),
   "unknown-id-invalid": (s) =>
     Effect.gen(function* () {
@@ -184,6 +188,14 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const either = (id: string | undefined) => ({ field: { key: "id", operator: "equals", value: sv(String(id)) } })
       const items = yield* satellites(s, { filter: { group: { operator: "or", filters: [either(a), either(b)] } } })
       return items.length === 0
+    }),
+  // The satellite's own createdAt written at +02:00: the same instant, so not lower than itself (its text is).
+  "time-filter-as-text": (s) =>
+    Effect.gen(function* () {
+      const item = yield* satelliteById(s, s.knownIds.satellites[0]!)
+      const sameInstant = Timestamp.formatAt(Timestamp.parse(item.createdAt) as Timestamp.Timestamp, { offsetMinutes: 120 })!
+      const items = yield* satellites(s, { filter: { field: { key: "created_at", operator: "lower_than", value: sv(sameInstant) } } })
+      return items.some((x: any) => x.id === item.id)
     }),
   "space-filter-ignored": (s) => satellites(s, { spaceId: s.knownIds.spaces[0] }).pipe(Effect.map((items) => items.some((x: any) => x.spaceId !== s.knownIds.spaces[0]))),
   "key-id-ignored": (s) =>

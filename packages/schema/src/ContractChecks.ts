@@ -40,7 +40,7 @@ export interface Check {
 export const checks = [
   { id: "no-server-errors", meaning: "no input, valid or not, gets a 5xx (or a dropped connection)", severity: "critical" },
   { id: "success-shape", meaning: "success is 200 with `application/json` and a JSON object body", severity: "major" },
-  { id: "error-shape", meaning: "every error is a valid Connect error body whose code and HTTP status agree; an unknown id is not_found; a rate limit carries `Retry-After`", severity: "major" },
+  { id: "error-shape", meaning: "every error is a valid Connect error body whose code and HTTP status agree; an unknown id is not_found; a rate limit carries `Retry-After`; rate-limit headers, when sent, are numbers and a reset in Unix seconds", severity: "major" },
   { id: "response-schema", meaning: "responses match the schemas strictly (types, enums, ranges, required fields, timestamps with `Z`), reported with the JSON path", severity: "major" },
   { id: "timestamps", meaning: "`createdAt` / `updatedAt` not after the response time (with clock skew), `expiresAt` after it", severity: "minor" },
   { id: "valid-accepted", meaning: "valid generated requests (also with unknown fields, referencing existing objects) are accepted with 200, never rejected", severity: "major" },

@@ -89,6 +89,13 @@ export const rules = [
     violation: "rate-limit-without-retry-after"
   },
   {
+    id: "errors.rate-limit-headers",
+    must: "`X-Ratelimit-Limit` and `X-Ratelimit-Remaining`, when sent, are whole numbers, and `X-Ratelimit-Reset` a Unix time in seconds.",
+    source: d("2. Errors", "Responses may carry `X-Ratelimit-Limit`, `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` (Unix seconds)"),
+    check: "error-shape",
+    violation: "rate-limit-reset-delta"
+  },
+  {
     id: "errors.unknown-id",
     must: "A Get or Update whose id names nothing is not_found.",
     source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),

@@ -70,6 +70,11 @@ export * as Primitives from "./Primitives.js"
  */
 export * as ProtoJson from "./ProtoJson.js"
 /**
+ * @since 0.3.0
+ * @category modules
+ */
+export * as RateLimit from "./RateLimit.js"
+/**
  * @since 0.1.0
  * @category modules
  */

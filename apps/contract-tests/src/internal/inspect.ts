@@ -6,7 +6,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, Primitives, Secrets, Timestamp } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, Primitives, RateLimit, Secrets, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
@@ -129,6 +129,15 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
     e,
     excerpt(bare, 300)
   )
+}
+
+/** The rate-limit headers an answer carries, if any, read as the contract says (decisions.md section 2); `undefined` without them. */
+export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || ![RateLimit.LIMIT_HEADER, RateLimit.REMAINING_HEADER, RateLimit.RESET_HEADER].some((h) => r.headers[h] !== undefined)) return undefined
+  const problems = RateLimit.problems((h) => r.headers[h], e.receivedAt)
+  if (problems.length === 0) return pass("error-shape", ["errors.rate-limit-headers"])
+  return fail("errors.rate-limit-headers", "rate-limit headers", `HTTP ${r.status} came with ${problems.join("; ")}`, e, problems.join("\n"))
 }
 
 /** The rules a well-formed error answer judged. */
@@ -307,6 +316,6 @@ export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
 }
 
 export const basic = (op: Op, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> =>
-  [noServerErrors(e), successShape(e), errorShape(e), responseSchema(op, e), camelCaseOutput(e), timestamps(e, skewMillis)].filter(
+  [noServerErrors(e), successShape(e), errorShape(e), rateLimitHeaders(e), responseSchema(op, e), camelCaseOutput(e), timestamps(e, skewMillis)].filter(
     (o): o is Outcome => o !== undefined
   )

@@ -382,6 +382,8 @@ const onAnswer = (name: string, check: CheckId, rules: ReadonlyArray<ContractRul
 
 const successShape = onAnswer("success-shape", "success-shape", ["wire.success"], (v) => defined(Inspect.successShape(v.exchange)))
 const errorShape = onAnswer("error-shape", "error-shape", ["errors.connect-body", "errors.status-agrees", "errors.retry-after"], (v) => defined(Inspect.errorShape(v.exchange)))
+const rateLimitHeaders = onAnswer("rate-limit-headers", "error-shape", ["errors.rate-limit-headers"], (v) => defined(Inspect.rateLimitHeaders(v.exchange)))
+
 const responseSchema = onAnswer(
   "response-schema",
   "response-schema",
@@ -579,6 +581,7 @@ export const registry: ReadonlyArray<ExchangeOracle> = [
   noServerErrors,
   successShape,
   errorShape,
+  rateLimitHeaders,
   responseSchema,
   camelCaseOutput,
   timestamps,

@@ -10,7 +10,7 @@
  *
  * @internal
  */
-import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RetryAfter, Secrets } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RateLimit, RetryAfter, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Duration from "effect/Duration"
@@ -368,9 +368,7 @@ export const makeApp = (state: AppState): Handle => {
         const headers = {
           ...base,
           [RetryAfter.HEADER]: RetryAfter.format(terminal.retryAfterSeconds),
-          "x-ratelimit-limit": "100",
-          "x-ratelimit-remaining": "0",
-          "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + terminal.retryAfterSeconds)
+          ...RateLimit.headers(100, 0, Date.now() / 1000 + terminal.retryAfterSeconds)
         }
         return p.stages.writeError(ConnectError.make("resource_exhausted", RATE_LIMITED), headers)
       }

@@ -10,7 +10,7 @@
  *
  * @internal
  */
-import { ConnectError, ContractRules, Filter, Operations, Timestamp } from "@data-access/schema"
+import { ConnectError, ContractRules, Filter, Operations, RateLimit, Timestamp } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
@@ -403,9 +403,7 @@ const rateLimitHeaders = (handle: Handle): Handle => {
       return {
         ...out,
         headers: {
-          "x-ratelimit-limit": String(RATE_LIMIT),
-          "x-ratelimit-remaining": String(Math.max(0, RATE_LIMIT - used)),
-          "x-ratelimit-reset": String(windowEnd),
+          ...RateLimit.headers(RATE_LIMIT, RATE_LIMIT - used, windowEnd),
           // A rate-limited answer keeps its own figures.
           ...headers
         }

@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { ConnectError, ContractRules, Filter, Requests } from "@data-access/schema"
+import { ConnectError, ContractRules, Filter, RateLimit, Requests } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
 import * as Collections from "../Collections.js"
@@ -581,6 +581,15 @@ export const records = [
         let counter = 0
         return () => (++counter % RATE_LIMIT_EVERY === 0 ? new Fail(ConnectError.make("resource_exhausted", RATE_LIMITED)) : next())
       }
+    }
+  }),
+  violation({
+    name: "rate-limit-reset-delta",
+    rule: "errors.rate-limit-headers",
+    description: "Every answer carries rate-limit headers whose `X-Ratelimit-Reset` is the seconds left in the window (`60`), not a Unix time.",
+    hooks: {
+      writeSuccess: (next) => (headers, body) => withOutput(next(headers, body), (out) => ({ ...out, headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) } })),
+      writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) } }))
     }
   }),
   violation({

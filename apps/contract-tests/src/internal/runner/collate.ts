@@ -37,7 +37,8 @@ export const cellsOf = (groups: ReadonlyArray<Group>, results: ReadonlyArray<Sui
 
 /** Rules judged only when the server's answers give the occasion, never provoked (a shared environment is not pushed into a rate limit). */
 const PASSIVE: Partial<Record<ContractRules.RuleId, string>> = {
-  "errors.retry-after": "judged on rate-limited answers only, and the target sent none"
+  "errors.retry-after": "judged on rate-limited answers only, and the target sent none",
+  "errors.rate-limit-headers": "judged on answers with rate-limit headers only, and the target sent none (decisions.md section 10)"
 }
 
 /**
