@@ -1,4 +1,4 @@
-import { Operations } from "@data-access/schema"
+import { Operations, Primitives, Requests } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -6,6 +6,7 @@ import * as fc from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import * as Gen from "../src/internal/generate.js"
 import * as Pools from "../src/internal/pools.js"
+import { booleanProperties } from "../src/internal/requestShape.js"
 
 // Valid requests reach beyond ASCII: every piece of Unicode the runner sends lands in free-text
 // fields of requests that still decode, well-formed and within 255 characters however counted.
@@ -75,5 +76,105 @@ describe("generation over the whole of Unicode", () => {
         expect(texts.filter(nonAscii).length, method).toBeGreaterThan(20)
       }
     })
+  )
+})
+
+// Valid requests reach the edges of numbers and booleans: every number field gets its schema's
+// bounds, and 0, 1, 65535 and the int32 limits where its range holds them; every optional boolean
+// is sent as `false` too, not only left out or `true`.
+
+const INT32_MIN = -2147483648
+const INT32_MAX = 2147483647
+const sorted = (xs: ReadonlyArray<number> | undefined) =>
+  xs === undefined ? undefined : [...xs].sort((a, b) => a - b)
+const at = (body: unknown, path: ReadonlyArray<string>): unknown =>
+  path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined),
+    body
+  )
+
+describe("generation at the edges of numbers and booleans", () => {
+  it("reads each number field's edges from its schema's refinements", () => {
+    const edges = (s: Schema.Schema.Any) => sorted(Gen.numberEdges(s.ast))
+    expect(edges(Requests.Limit)).toEqual([1, 500])
+    expect(edges(Primitives.Int32)).toEqual([INT32_MIN, 0, 1, 65535, INT32_MAX])
+    expect(edges(Primitives.Port)).toEqual([1, 65535])
+    expect(edges(Primitives.PortOrZero)).toEqual([0, 1, 65535])
+    expect(edges(Schema.Int.pipe(Schema.between(2, 10)))).toEqual([2, 10])
+    expect(edges(Schema.Int.pipe(Schema.greaterThan(0), Schema.lessThan(9.5)))).toEqual([1, 9])
+    expect(edges(Schema.Number)).toEqual([INT32_MIN, 0, 1, 65535, INT32_MAX])
+    expect(edges(Schema.String)).toBeUndefined()
+  })
+
+  it("finds the number fields of the operations: limit, on every List", () => {
+    for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
+      const fields = Gen.numberFields(op).map((f) => ({ path: f.path, edges: sorted(f.edges) }))
+      expect(fields, op.method).toEqual(
+        op.kind === "list" ? [{ path: ["limit"], edges: [1, 500] }] : []
+      )
+    }
+  })
+
+  it.scoped(
+    "valid requests send each number field at each of its edges and each optional boolean as false, and still decode",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({})
+        const pools = Pools.fromKnownIds(server.knownIds)
+        const connector = Operations.all.find(
+          (o) => o.method === "CreateConnector"
+        )! as Operations.Operation
+        // Number fields whose schemas leave generation to fast-check: no arbitrary of their own puts them at their edges.
+        const synthetic: Operations.Operation = {
+          ...connector,
+          method: "CreateWithNumbers",
+          request: Schema.Struct({
+            count: Primitives.Int32,
+            port: Primitives.opt(Schema.Int.pipe(Schema.between(0, 65535))),
+            page: Schema.Struct({ size: Schema.Int.pipe(Schema.between(1, 300)) }),
+            flag: Primitives.opt(Schema.Boolean)
+          })
+        }
+        const ops = [...(Operations.all as ReadonlyArray<Operations.Operation>), synthetic]
+        let numbers = 0
+        let booleans = 0
+        for (const op of ops) {
+          const g = Gen.valid(op, pools, "run1", { unknownFields: false })
+          if (g._tag === "Skip") throw new Error(g.reason)
+          const samples = fc.sample(g.arbitrary, { numRuns: 300, seed: 11 })
+          const decode = Schema.decodeUnknownEither(op.request)
+          for (const body of samples) expect(decode(body)._tag, JSON.stringify(body)).toBe("Right")
+          for (const { path, edges } of Gen.numberFields(op)) {
+            const sent = new Set(samples.map((b) => at(b, path)))
+            for (const edge of edges)
+              expect(sent.has(edge), `${op.method} ${path.join(".")} = ${edge}`).toBe(true)
+            // Edges are added to the range, not put in place of it.
+            expect(
+              [...sent].filter((v) => !edges.includes(v as number)).length,
+              `${op.method} ${path.join(".")}`
+            ).toBeGreaterThan(10)
+            numbers++
+          }
+          for (const field of booleanProperties(op.request)) {
+            const sent = samples.map((b) => b[field])
+            expect(
+              sent.filter((v) => v === false).length,
+              `${op.method} ${field}: false`
+            ).toBeGreaterThan(30)
+            expect(
+              sent.filter((v) => v === true).length,
+              `${op.method} ${field}: true`
+            ).toBeGreaterThan(30)
+            expect(
+              sent.filter((v) => v === undefined).length,
+              `${op.method} ${field}: left out`
+            ).toBeGreaterThan(10)
+            booleans++
+          }
+        }
+        // limit of the six Lists and the three synthetic fields; terminationProtection, managedTls, sync and flag.
+        expect(numbers).toBe(9)
+        expect(booleans).toBe(11)
+      })
   )
 })

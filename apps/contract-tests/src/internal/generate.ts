@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
 import { OPERATORS } from "./oracles.js"
@@ -98,6 +99,84 @@ const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   if (Array.isArray(v)) return v.map((x) => tame(x, undefined, n))
   if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tame(x, k, n)]))
   return v
+}
+
+const INT32_MIN = -2147483648
+const INT32_MAX = 2147483647
+
+/** Numbers a number field is sent at, where its schema allows them: zero, one, the largest port, the int32 limits. */
+const COMMON_EDGES: ReadonlyArray<number> = [0, 1, 65535, INT32_MIN, INT32_MAX]
+
+const jsonSchemaOf = (ast: AST.AST): Record<string, unknown> => (ast.annotations[AST.JSONSchemaAnnotationId] ?? {}) as Record<string, unknown>
+
+/**
+ * The edge values of a number schema: its bounds, read from the JSON Schema annotations of its
+ * refinements (`minimum`, `maximum`; for an integer, the first integer inside an exclusive bound),
+ * then 0, 1, 65535 and the int32 limits, each kept only where the schema accepts it. `undefined`
+ * when the schema is not a number.
+ */
+export const numberEdges = (ast: AST.AST): ReadonlyArray<number> | undefined => {
+  const bounds: Array<number> = []
+  const exclusive: Array<[number, 1 | -1]> = []
+  let integer = false
+  let at = ast
+  while (at._tag === "Refinement") {
+    const js = jsonSchemaOf(at)
+    if (js.type === "integer") integer = true
+    for (const k of ["minimum", "maximum"] as const) if (typeof js[k] === "number") bounds.push(js[k])
+    if (typeof js.exclusiveMinimum === "number") exclusive.push([js.exclusiveMinimum, 1])
+    if (typeof js.exclusiveMaximum === "number") exclusive.push([js.exclusiveMaximum, -1])
+    at = at.from
+  }
+  if (at._tag !== "NumberKeyword") return undefined
+  if (integer) for (const [bound, step] of exclusive) bounds.push(Math.floor(bound) + (step === 1 ? 1 : Number.isInteger(bound) ? -1 : 0))
+  const accepts = Schema.is(Schema.make(ast))
+  return [...new Set([...bounds, ...COMMON_EDGES])].filter((n) => Number.isFinite(n) && accepts(n))
+}
+
+/** A number field of a request: where it sits (top level, or inside nested objects) and its edge values. */
+interface NumberField {
+  readonly path: ReadonlyArray<string>
+  readonly edges: ReadonlyArray<number>
+}
+
+const withoutNull = (ast: AST.AST): AST.AST => {
+  if (ast._tag !== "Union") return ast
+  const members = ast.types.filter((t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword")
+  return members.length === 1 ? members[0]! : ast
+}
+
+const numberFieldCache = new WeakMap<Op["request"], ReadonlyArray<NumberField>>()
+
+/** The number fields of a request, found in the encoded side of its schema (objects within objects, not arrays or recursive filters). */
+export const numberFields = (op: Op): ReadonlyArray<NumberField> => {
+  const cached = numberFieldCache.get(op.request)
+  if (cached !== undefined) return cached
+  const out: Array<NumberField> = []
+  const go = (ast: AST.AST, path: ReadonlyArray<string>): void => {
+    if (path.length > 8) return
+    if (ast._tag === "Refinement" || ast._tag === "Transformation") return go(ast.from, path)
+    if (ast._tag !== "TypeLiteral") return
+    for (const p of ast.propertySignatures) {
+      const at = [...path, String(p.name)]
+      const type = withoutNull(p.type)
+      const edges = numberEdges(type)
+      if (edges === undefined) go(type, at)
+      else if (edges.length > 0) out.push({ path: at, edges })
+    }
+  }
+  go(Schema.encodedBoundSchema(op.request).ast, [])
+  numberFieldCache.set(op.request, out)
+  return out
+}
+
+/** The body with a number at `path`, where the body already sends a number there. */
+const withNumber = (body: Body, path: ReadonlyArray<string>, value: number): Body => {
+  const [head, ...rest] = path
+  if (head === undefined) return body
+  if (rest.length === 0) return typeof body[head] === "number" ? { ...body, [head]: value } : body
+  const inner = asRecordOf(body[head])
+  return inner === undefined ? body : { ...body, [head]: withNumber(inner, rest, value) }
 }
 
 const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12-31T23:59:59Z"] as const
@@ -234,6 +313,7 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
   const enums = alwaysSentEnums(op)
   const booleans = booleanProperties(op.object)
   const base = encodedRequests(op)
+  const numbers = numberFields(op)
   const refFields: ReadonlySet<string> = new Set([...refs.map((r) => r.field), ...enums.keys()])
   const arbitrary = fc
     .record({
@@ -242,10 +322,13 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
       extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined),
       // Other spellings of the same request: snake_case keys, `null` for fields not set.
       spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain"),
-      unicode: fc.option(fc.tuple(fc.constantFrom(...UNICODE_PIECES), fc.nat()), { nil: undefined, freq: 3 })
+      unicode: fc.option(fc.tuple(fc.constantFrom(...UNICODE_PIECES), fc.nat()), { nil: undefined, freq: 3 }),
+      // A quarter of the numbers sent are at an edge of their field's range, the rest as the schema gives them.
+      edges: fc.tuple(...numbers.map((f) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...f.edges) })))
     })
-    .map(({ base, picks, extra, spelling, unicode }) => {
-      const tamed = asBase64(tame(base, undefined, picks[2]) as Body, decodes)
+    .map(({ base, picks, extra, spelling, unicode, edges }) => {
+      const edged = numbers.reduce((b, f, i) => (edges[i] === undefined ? b : withNumber(b, f.path, edges[i])), tame(base, undefined, picks[2]) as Body)
+      const tamed = asBase64(edged, decodes)
       const body: Body = unicode === undefined ? tamed : withUnicode(tamed, unicode[0], unicode[1], refFields, decodes)
       for (const [field, values] of enums) if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
       if ("filter" in body) {
