@@ -120,6 +120,13 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const r = yield* rpc(s, "UpdateSatellite", { id: s.knownIds.satellites[9], name })
       return r.json.satellite.name !== name
     }),
+  "update-false-ignored": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[11]
+      yield* rpc(s, "UpdateSatellite", { id, terminationProtection: true })
+      const r = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: false })
+      return r.json.satellite.terminationProtection === true
+    }),
   "update-clears-unsent": (s) =>
     Effect.gen(function* () {
       const id = s.knownIds.satellites[20]

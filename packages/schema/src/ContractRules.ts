@@ -378,6 +378,13 @@ export const rules = [
     violation: "update-ignored"
   },
   {
+    id: "updates.false-applied",
+    must: "A boolean sent as `false` in an update is present, not unset: the field becomes false.",
+    source: d("4. Updates", "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."),
+    check: "update-semantics",
+    violation: "update-false-ignored"
+  },
+  {
     id: "updates.partial",
     must: "An update leaves every field it does not send as it is.",
     source: d("4. Updates", "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."),
@@ -696,6 +703,7 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "updates.stored": "a later read",
   "updates.updated-at": "the object's `updatedAt` before the update",
   "updates.apply": "a later read showing the change",
+  "updates.false-applied": "a later read showing the change, as for `updates.apply`",
   "lists.walk-once": "every page of the walk",
   "lists.walk-complete": "every page of the walk and every item",
   "lists.next-cursor": "the next page",

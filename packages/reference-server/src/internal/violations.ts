@@ -1047,6 +1047,18 @@ export const records = [
     hooks: { handler: onUpdates((current) => both({ ...current })) }
   }),
   violation({
+    name: "update-false-ignored",
+    rule: "updates.false-applied",
+    description: "An update reads a boolean sent as `false` as not sent (proto3 without field presence): the field keeps `true`.",
+    hooks: {
+      handler: onUpdates((current, changed, _, sent) => {
+        const kept: Record<string, unknown> = { ...changed }
+        for (const [k, v] of Object.entries(sent)) if (v === false && current[k] === true) kept[k] = true
+        return both(kept)
+      })
+    }
+  }),
+  violation({
     name: "update-clears-unsent",
     rule: "updates.partial",
     description:

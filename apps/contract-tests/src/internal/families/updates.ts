@@ -66,7 +66,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         for (const [k, v] of sent) {
           // `spaceId: ""` may take the object out of its space or count as not set (decisions.md section 10).
           if (k === "spaceId" && v === "") continue
-          if (!sameAsSent(v, after[k])) out.push(fail("updates.apply", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
+          if (!sameAsSent(v, after[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.apply", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
         }
         const changed = unchangedExcept(props, before, after, sentKeys)
         if (changed !== undefined) {
@@ -103,7 +103,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
           }
           for (const [k, v] of sent) {
             if (k === "spaceId" && v === "") continue
-            if (!sameAsSent(v, full[k])) out.push(fail("updates.stored", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`, last))
+            if (!sameAsSent(v, full[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.stored", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`, last))
           }
         }
         // Put back what was changed.
@@ -113,6 +113,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (Object.keys(restore).length > 1) yield* send(ctx, post(op.path, restore))
         const judged: Array<ContractRules.RuleId> = ["updates.partial", "updates.stored"]
         if (sent.length > 0) judged.push("updates.apply")
+        if (sent.some(([, v]) => v === false)) judged.push("updates.false-applied")
         if (nulled.size > 0) judged.push("updates.null-unchanged")
         if (props.has("updatedAt")) judged.push("updates.updated-at")
         return out.length === 0 ? [pass("update-semantics", judged)] : out
