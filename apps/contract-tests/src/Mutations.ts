@@ -158,6 +158,10 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       const members = ast.types.filter((t) => !isNullish(t))
       if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
         out.push({ kind: "enum", rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
+        // An allowed value in another case is another value: enums compare exactly.
+        const literals = members.map((t) => (t as AST.Literal).literal)
+        const shouted = literals.map((l) => (typeof l === "string" ? l.toUpperCase() : l)).find((u) => typeof u === "string" && !literals.includes(u))
+        if (shouted !== undefined) out.push({ kind: "enum", rule: `${pathText(path)}: an allowed value in upper case`, path, value: shouted })
         return
       }
       for (const m of members) {

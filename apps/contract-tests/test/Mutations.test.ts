@@ -18,6 +18,16 @@ describe("Mutations.derive", () => {
     expect(rules).toContain("limit: wrong JSON type")
   })
 
+  it("sends an allowed enum value in upper case: enums compare exactly", () => {
+    const ms = Mutations.derive(Operations.operations.ListSatellites.request, { limit: 10, order: "asc" })
+    expect(ms.find((m) => m.rule === "order: an allowed value in upper case")?.body).toEqual({ limit: 10, order: "ASC" })
+    const loader = Mutations.derive(Operations.operations.CreatePolicyDataLoader.request, {
+      name: "n", description: "d", key: "k", workerRuntime: "python3.11", workerCode: "c", workerSchedule: "*/30 * * * * *", status: "draft"
+    })
+    expect(loader.find((m) => m.rule === "status: an allowed value in upper case")?.body).toMatchObject({ status: "DRAFT" })
+    expect(loader.find((m) => m.rule === "workerRuntime: an allowed value in upper case")?.body).toMatchObject({ workerRuntime: "PYTHON3.11" })
+  })
+
   it("sets two variants of CreateHumanUserPassword at once", () => {
     const op = Operations.operations.CreateHumanUserPassword
     const ms = Mutations.derive(op.request, { email: "a@example.com" })
