@@ -20,6 +20,7 @@ import * as ContractTests from "./ContractTests.js"
 import * as Embedded from "./Embedded.js"
 import * as Proxy from "./Proxy.js"
 import * as Report from "./Report.js"
+import { keySecrets } from "./internal/http.js"
 
 const list = (name: string, description: string) =>
   Options.text(name).pipe(
@@ -130,7 +131,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
           })
         })
     })
-    const scrub = Secrets.scrubber(Option.toArray(Option.map(args.apiKey, Redacted.value)))
+    const scrub = Secrets.scrubber(Option.match(args.apiKey, { onNone: () => [], onSome: (key) => keySecrets(Redacted.value(key)) }))
     if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, scrub(Report.toJUnit(report)))
     if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, scrub(Report.toJson(report)))
     if (Option.isSome(args.writeBaseline)) yield* fs.writeFileString(args.writeBaseline.value, scrub(Baseline.toJson(Baseline.fromReport(report))))

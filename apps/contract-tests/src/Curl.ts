@@ -57,6 +57,16 @@ export const render = (baseUrl: string, request: RawRequest): string => {
     case "wrong":
       parts.push("-H", quote(`X-API-KEY: ${WRONG_KEY}`))
       break
+    // Near keys are made from the key by the shell, never written.
+    case "extended":
+      parts.push("-H", `"X-API-KEY: \${${API_KEY_ENV}}x"`)
+      break
+    case "shortened":
+      parts.push("-H", `"X-API-KEY: \${${API_KEY_ENV}%?}"`)
+      break
+    case "recased":
+      parts.push("-H", `"X-API-KEY: $(printf %s "$${API_KEY_ENV}" | tr a-zA-Z A-Za-z)"`)
+      break
     case "missing":
       break
   }

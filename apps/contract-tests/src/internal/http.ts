@@ -14,13 +14,42 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import { ContentType, JsonBody, RetryAfter } from "@data-access/schema"
+import { ContentType, JsonBody, RetryAfter, Secrets } from "@data-access/schema"
 
 /** Which `X-API-KEY` header a request carries. */
-export type KeyMode = "valid" | "missing" | "empty" | "wrong"
+export type KeyMode = "valid" | "missing" | "empty" | "wrong" | NearKeyMode
 
 /** The wrong key sent by the auth check: a made-up value, never a real key. */
 export const WRONG_KEY = "ct-not-a-valid-key-0000"
+
+/**
+ * Keys one step from the valid one, none of them a known key: with a character added, with its
+ * last character taken away, with the case of its letters swapped. A server that compares a
+ * prefix or ignores case takes one of them. They are secrets as much as the key is.
+ */
+export type NearKeyMode = "extended" | "shortened" | "recased"
+
+export const NEAR_KEY_MODES: ReadonlyArray<NearKeyMode> = ["extended", "shortened", "recased"]
+
+const swapCase = (s: string) => s.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+
+/** The near key of `key` a mode sends, if the key has one (a short key is not shortened, a key without letters not recased). */
+export const nearKey = (mode: NearKeyMode, key: string): string | undefined => {
+  switch (mode) {
+    case "extended":
+      return `${key}x`
+    case "shortened":
+      // Still long enough to be scrubbed from every text.
+      return key.length > Secrets.MIN_LENGTH ? key.slice(0, -1) : undefined
+    case "recased": {
+      const swapped = swapCase(key)
+      return swapped === key ? undefined : swapped
+    }
+  }
+}
+
+/** The key and its near keys: the values no text of a run may print. */
+export const keySecrets = (key: string): ReadonlyArray<string> => [key, ...NEAR_KEY_MODES.flatMap((m) => nearKey(m, key) ?? [])]
 
 /** A request as sent: method, path, which key, content type, headers, body. */
 export interface RawRequest {
@@ -121,6 +150,8 @@ export interface Target {
   readonly baseUrl: string
   readonly send: (request: RawRequest) => Effect.Effect<Exchange, BudgetExhausted>
   readonly sent: Effect.Effect<number>
+  /** The `X-API-KEY` a key mode sends; `undefined` for none (`missing`, or a near key this key does not have). */
+  readonly sentKey: (mode: KeyMode) => Redacted.Redacted<string> | undefined
 }
 
 const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> => {
@@ -151,25 +182,31 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           })
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
 
+    const sentKey = (mode: KeyMode): Redacted.Redacted<string> | undefined => {
+      switch (mode) {
+        case "valid":
+          return options.apiKey
+        case "missing":
+          return undefined
+        case "empty":
+          return Redacted.make("")
+        case "wrong":
+          return Redacted.make(WRONG_KEY)
+        default: {
+          const near = nearKey(mode, Redacted.value(options.apiKey))
+          return near === undefined ? undefined : Redacted.make(near)
+        }
+      }
+    }
+
     const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.gen(function* () {
         const n = yield* Ref.getAndUpdate(counter, (c) => c + 1)
         if (n >= options.maxRequests) return yield* new BudgetExhausted({ maxRequests: options.maxRequests })
         const headers: Record<string, string> = { ...headersOf(request.headers) }
         if (request.protocolVersion !== undefined) headers["connect-protocol-version"] = request.protocolVersion
-        switch (request.key) {
-          case "valid":
-            headers["x-api-key"] = Redacted.value(options.apiKey)
-            break
-          case "empty":
-            headers["x-api-key"] = ""
-            break
-          case "wrong":
-            headers["x-api-key"] = WRONG_KEY
-            break
-          case "missing":
-            break
-        }
+        const key = sentKey(request.key)
+        if (key !== undefined) headers["x-api-key"] = Redacted.value(key)
         let req = HttpClientRequest.make(request.method as "POST")(baseUrl + request.path)
         if (request.body !== undefined) {
           req = HttpClientRequest.setBody(req, HttpBody.text(request.body, request.contentType ?? "application/octet-stream"))
@@ -219,5 +256,5 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
         }
       })
 
-    return { baseUrl, send, sent: Ref.get(counter) } satisfies Target
+    return { baseUrl, send, sent: Ref.get(counter), sentKey } satisfies Target
   })

@@ -1,11 +1,16 @@
-/** The API key: a missing, empty or wrong `X-API-KEY` is unauthenticated on every operation. */
+/**
+ * The API key: a missing, empty or wrong `X-API-KEY` is unauthenticated on every operation, and
+ * so is a key one step from the valid one (a character more or less, the case of its letters
+ * swapped), which a server that compares a prefix or ignores case would take.
+ */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
-import { post, WRONG_KEY } from "../http.js"
+import { type KeyMode, NEAR_KEY_MODES, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { keyKept } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
@@ -29,7 +34,7 @@ const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape
 
 const authSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("auth", op.method, CHECKS, true, "read-only mode")
-  const modes = ["missing", "empty", "wrong"] as const
+  const modes: ReadonlyArray<KeyMode> = ["missing", "empty", "wrong", ...NEAR_KEY_MODES.filter((m) => ctx.target.sentKey(m) !== undefined)]
   let sample: ReturnType<typeof sampleBody> | undefined
   return {
     family: "auth",
@@ -38,7 +43,7 @@ const authSuite = (op: Op, ctx: Context): Suite => {
     writes: isWrite(op),
     skip: undefined,
     cases: { _tag: "Enumerated", count: modes.length, at: (i) => modes[i] },
-    run: (mode: (typeof modes)[number]) =>
+    run: (mode: KeyMode) =>
       Effect.suspend(() => {
         sample ??= sampleBody(op, ctx)
         const { body, valid } = sample
@@ -47,7 +52,8 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           const shape = Inspect.errorShape(e)
           if (shape) out.push(shape)
           // The key sent, a wrong one included, is a secret no error message prints (decisions.md section 8).
-          const leak = keyKept(mode === "wrong" ? WRONG_KEY : undefined, e)
+          const sent = ctx.target.sentKey(mode)
+          const leak = keyKept(sent === undefined ? undefined : Redacted.value(sent), e)
           if (leak) out.push(leak)
           const status = Inspect.statusOf(e)
           if (status !== undefined) {

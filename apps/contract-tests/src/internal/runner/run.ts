@@ -16,7 +16,7 @@ import type * as Report from "../../Report.js"
 import type * as ReplayId from "../../ReplayId.js"
 import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
-import { type Exchange, makeTarget, post, type Target } from "../http.js"
+import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
 import { cellsOf, coverageOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
 import { newRunId, RunFailure, SHRINK_BUDGET, selectedChecks, selectedMethods, validate } from "./options.js"
@@ -184,7 +184,7 @@ export const run = (options: Options): Effect.Effect<Report.Report, RunFailure, 
     const started = Date.now()
     const replay = yield* validate(options)
     const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
-    const secrets = [Redacted.value(options.apiKey)]
+    const secrets = keySecrets(Redacted.value(options.apiKey))
     const scrub = Secrets.scrubber(secrets)
     const r: Run = {
       options,
