@@ -205,6 +205,10 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       return items.some((x: any) => x.id === item.id)
     }),
   "space-filter-ignored": (s) => satellites(s, { spaceId: s.knownIds.spaces[0] }).pipe(Effect.map((items) => items.some((x: any) => x.spaceId !== s.knownIds.spaces[0]))),
+  "parent-scope-ignored": (s) =>
+    rpc(s, "ListNativeUsers", { limit: 500, resourceId: s.knownIds.resources[0] }).pipe(
+      Effect.map((r) => (r.json.nativeUsers ?? []).some((u: any) => u.resourceId !== s.knownIds.resources[0]))
+    ),
   "key-id-ignored": (s) =>
     rpc(s, "GetEncryptionKeysByKeyId", { keyId: s.knownIds.encryptionKeyIds[2] }).pipe(Effect.map((r) => r.json.encryptionKeys.some((k: any) => k.keyId !== s.knownIds.encryptionKeyIds[2]))),
   // stable-reads

@@ -513,6 +513,13 @@ export const rules = [
     violation: "space-filter-ignored"
   },
   {
+    id: "lists.parent-scope",
+    must: "ListNativeUsers returns only the native users of the resource its `resourceId` names.",
+    source: d("10. Latitude: where a faithful server may choose", "A parent id that names nothing in a read (`resourceId` of ListNativeUsers, `keyId` of GetEncryptionKeysByKeyId)"),
+    check: "search-filter",
+    violation: "parent-scope-ignored"
+  },
+  {
     id: "keys.by-key-id",
     must: "GetEncryptionKeysByKeyId returns the keys whose provider-side `keyId` is the one sent.",
     source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),

@@ -243,7 +243,7 @@ export const comparesTimes = (filter: Filter.Filter<string>): boolean => {
  * What a List request selects, as a test of one item under some allowed reading, with the rule
  * an item that fails it breaks; `undefined` when the request selects nothing it could judge.
  */
-export const selection = (sent: Body): { readonly rule: ContractRules.RuleId; readonly described: string; readonly matches: (row: Row) => boolean } | undefined => {
+export const selection = (op: Op, sent: Body): { readonly rule: ContractRules.RuleId; readonly described: string; readonly matches: (row: Row) => boolean } | undefined => {
   const tests: Array<{ readonly rule: ContractRules.RuleId; readonly described: string; readonly matches: (row: Row) => boolean }> = []
   if (typeof sent.search === "string" && sent.search !== "") {
     const term = sent.search.toLowerCase()
@@ -252,9 +252,11 @@ export const selection = (sent: Body): { readonly rule: ContractRules.RuleId; re
       tests.push({ rule: "search.match", described: `search ${JSON.stringify(sent.search)} in ${fields.join(", ")}`, matches: (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term)) })
     }
   }
-  if (typeof sent.spaceId === "string" && sent.spaceId !== "") {
-    const spaceId = sent.spaceId
-    tests.push({ rule: "lists.space-scope", described: `spaceId ${JSON.stringify(spaceId)}`, matches: (row) => textOf(row, "space_id") === spaceId })
+  // The parent a List names (ListSatellites' optional spaceId, ListNativeUsers' resourceId): only its items.
+  const parent = op.parent
+  const named = parent === undefined ? undefined : sent[parent.field]
+  if (parent !== undefined && typeof named === "string" && named !== "") {
+    tests.push({ rule: parent.required ? "lists.parent-scope" : "lists.space-scope", described: `${parent.field} ${JSON.stringify(named)}`, matches: (row) => textOf(row, parent.field) === named })
   }
   const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
   if (filter !== undefined && judgeable(filter)) {
@@ -272,9 +274,9 @@ export const nonMatching = (op: Op, s: Selection, items: ReadonlyArray<Record<st
   return wrong.length === 0 ? undefined : fail(s.rule, `${mode} returns non-matching items`, `${s.described} returned ${wrong.length} items that do not match (e.g. ${wrong[0]})`, e)
 }
 
-const matching = onSuccess("matching", "search-filter", ["search.match", "filter.match", "filter.time-instants", "lists.space-scope"], (op, sent, e) => {
+const matching = onSuccess("matching", "search-filter", ["search.match", "filter.match", "filter.time-instants", "lists.space-scope", "lists.parent-scope"], (op, sent, e) => {
     const json = successJson(e)
-    const s = op.kind === "list" && json !== undefined ? selection(sent) : undefined
+    const s = op.kind === "list" && json !== undefined ? selection(op, sent) : undefined
     if (s === undefined) return []
     const wrong = nonMatching(op, s, itemsOf(op, json), e)
     return wrong === undefined ? [pass("search-filter", [s.rule])] : [wrong]

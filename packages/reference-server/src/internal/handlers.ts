@@ -102,9 +102,8 @@ const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) 
   const parent = op.parent
   if (parent === undefined) return undefined
   const field = parent.field
-  return parent.required
-    ? (req) => (item) => item[field] === req[field]
-    : (req) => (req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined)
+  // A required parent is always there once the request is valid (min length 1).
+  return (req) => (req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined)
 }
 
 const makeList = (op: Op): Handler => {

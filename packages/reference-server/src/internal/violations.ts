@@ -1236,6 +1236,13 @@ export const records = [
     hooks: { prepare: (next, op, fields) => (op.parent === undefined || op.parent.required ? next : listIgnores(op.parent.field)(next, op, fields)) }
   }),
   violation({
+    name: "parent-scope-ignored",
+    rule: "lists.parent-scope",
+    description: "ListNativeUsers ignores `resourceId`: every native user comes back.",
+    // The required parent of a list (ListNativeUsers' `resourceId`).
+    hooks: { prepare: (next, op, fields) => (op.parent === undefined || !op.parent.required ? next : listIgnores(op.parent.field)(next, op, fields)) }
+  }),
+  violation({
     name: "key-id-ignored",
     rule: "keys.by-key-id",
     description: "GetEncryptionKeysByKeyId returns every key, whatever `keyId` says.",

@@ -59,8 +59,11 @@ const ORDERS: ReadonlyArray<Filter.Operator> = ["lower_than", "greater_than"]
 const SELECTING: ReadonlySet<Filter.Operator> = new Set(["equals", "contains", "starts_with", "ends_with"])
 
 interface SearchCase {
-  /** `time`: one filter condition that orders a time key against another form of an item's timestamp. */
-  readonly mode: "search" | "filter" | "time" | "space"
+  /**
+   * `time`: one filter condition that orders a time key against another form of an item's
+   * timestamp; `parent`: the List's required parent alone (ListNativeUsers' resourceId).
+   */
+  readonly mode: "search" | "filter" | "time" | "space" | "parent"
   readonly item: number
   readonly field: number
   readonly start: number
@@ -118,7 +121,8 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
     ...(props.includes("search") ? (["search"] as const) : []),
     ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),
     ...(props.includes("filter") && timeKeys.length > 0 ? (["time"] as const) : []),
-    ...(props.includes("spaceId") ? (["space"] as const) : [])
+    ...(props.includes("spaceId") ? (["space"] as const) : []),
+    ...(op.parent?.required === true ? (["parent"] as const) : [])
   ]
   if (modes.length === 0) return undefined
   if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, CHECKS, false, missingReference(op, ctx.pools) ?? "missing references")
@@ -181,6 +185,14 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           certain = (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
           described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
           missRule = term !== term.toLowerCase() ? "search.case-insensitive" : fields[0] !== "name" ? "search.fields" : "search.match"
+        } else if (c.mode === "parent") {
+          const parent = op.parent!
+          const named = base[parent.field]
+          body = { ...base, limit: 500 }
+          certain = (row) => textOf(row, parent.field) === named
+          described = `${parent.field} ${JSON.stringify(named)}`
+          rule = "lists.parent-scope"
+          missRule = rule
         } else if (c.mode === "space") {
           const spaceId = sampleText("space_id")
           body = { ...base, limit: 500, ...(spaceId === "" ? {} : { spaceId }) }
@@ -224,7 +236,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         // Returned items are judged by their own content. A matching item counts as missing only
         // when it matches in a second read of everything and the same request leaves it out again
         // (objects may change while the reads run, on a shared deployment as anywhere).
-        const selected = selection(body)
+        const selected = selection(op, body)
         const wrong = selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, c.mode)
         const got = new Set(w.items.map((x) => String(x.id)))
         let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
