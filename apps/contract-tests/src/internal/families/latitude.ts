@@ -11,21 +11,35 @@ import * as Schema from "effect/Schema"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
-import { type Exchange, post, type RawRequest } from "../http.js"
+import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { sampleBody } from "./auth.js"
 
-/** One probe: the request, and what every faithful server may answer. */
+/** One probe: what it sends, and what every faithful server may answer. */
 interface Probe {
   readonly name: string
   readonly latitude: ContractRules.LatitudeName
-  readonly request: RawRequest
-  /** Verdicts on the answer, beyond no 5xx and a well-formed error. */
-  readonly judge: (e: Exchange) => ReadonlyArray<Outcome>
+  /** Sends the probe's requests and judges the answers. */
+  readonly run: Effect.Effect<ReadonlyArray<Verdict>, BudgetExhausted>
 }
+
+/** An answer on its own: no 5xx (a Connect GET refused as unimplemented aside) and a well-formed error. */
+const answered = (latitude: ContractRules.LatitudeName, e: Exchange): ReadonlyArray<Outcome> => {
+  const shape = Inspect.errorShape(e)
+  // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
+  const unimplemented = latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
+  return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
+}
+
+/** A probe of one request: its answer on its own, and the verdicts of `judge` on it. */
+const single = (ctx: Context, name: string, latitude: ContractRules.LatitudeName, request: RawRequest, judge: (e: Exchange) => ReadonlyArray<Verdict>): Probe => ({
+  name,
+  latitude,
+  run: Effect.map(send(ctx, request), (e) => [...answered(latitude, e), ...judge(e)])
+})
 
 const got = (e: Exchange): string => Inspect.summary(e)
 const excerpt = (e: Exchange) => Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
@@ -73,11 +87,11 @@ const freeTextField = (op: Op, body: Body, value: string): string | undefined =>
 }
 
 /** The probes of string limits (longer than 255 characters, control characters) and of request enums left out. */
-const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => {
+const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
   const out: Array<Probe> = []
   // Unique to the run and the operation: a server may refuse a taken name (unique-names).
-  const tag = `ct-${runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
+  const tag = `ct-${ctx.runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
   const long = `${tag}-${"\u{1F680}x".repeat(100)}-long`
   const control = `${tag}\u0001bell\u0007end`
   for (const [value, what] of [
@@ -86,7 +100,7 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
   ] as const) {
     const field = freeTextField(op, body, value)
     if (field === undefined) continue
-    out.push({ name: `${what} in ${field}`, latitude: "string-limits", request: post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), judge: acceptedExactlyOrInvalid(op, field, value, what) })
+    out.push(single(ctx, `${what} in ${field}`, "string-limits", post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), acceptedExactlyOrInvalid(op, field, value, what)))
   }
   // An enum with no empty value left out: the default (status draft, else the first value) applied, or invalid_argument.
   for (const [field, values] of alwaysSentEnums(op)) {
@@ -94,7 +108,7 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
     if (op.kind !== "create" || !(field in body) || referenceOf(op, field) !== undefined || field === "identityType") continue
     const { [field]: _, ...without } = uniqueNames(op, body) as Body
     const expected = field === "status" && values.includes("draft") ? "draft" : values[0]!
-    out.push({ name: `${field} left out`, latitude: "require-enums", request: post(op.path, without), judge: acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`) })
+    out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`)))
   }
   return out
 }
@@ -104,7 +118,7 @@ const unformatted = (field: string): string =>
   field === "email" ? "ct-not-an-email" : field === "apiUrl" || field === "decryptorUri" ? "ct: not a url" : "ct: not a format"
 
 /** The probes of formats a server may validate: each format field of a create or update, outside its format. */
-const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
+const formatProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
   const decodes = decodesFor(op)
   return Object.keys(body)
@@ -112,7 +126,7 @@ const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
     .flatMap((field): ReadonlyArray<Probe> => {
       const value = unformatted(field)
       const sent = { ...(uniqueNames(op, body) as Body), [field]: value }
-      return decodes(sent) ? [{ name: `${field} outside its format`, latitude: "strict-formats", request: post(op.path, sent), judge: acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`) }] : []
+      return decodes(sent) ? [single(ctx, `${field} outside its format`, "strict-formats", post(op.path, sent), acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`))] : []
     })
 }
 
@@ -130,7 +144,7 @@ const servedOrInvalid =
   }
 
 /** The probes of filters a server may refuse: empty, a time key with text, a string operator on a boolean key. */
-const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (op.kind !== "list") return []
   const decodes = decodesFor(op)
   const filters: ReadonlyArray<readonly [ContractRules.LatitudeName, string, unknown]> = [
@@ -140,7 +154,7 @@ const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Pro
   ]
   return filters.flatMap(([latitude, what, filter]): ReadonlyArray<Probe> => {
     const sent = { ...body, limit: 10, filter }
-    return decodes(sent) ? [{ name: what, latitude, request: post(op.path, sent), judge: servedOrInvalid(op, what, skewMillis) }] : []
+    return decodes(sent) ? [single(ctx, what, latitude, post(op.path, sent), servedOrInvalid(op, what, ctx.skewMillis))] : []
   })
 }
 
@@ -152,24 +166,21 @@ const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
 }
 
 /** GET probes: without a message (no reading serves it), a Connect GET of a method with side effects, and of a read. */
-const getProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const get = (query: string): RawRequest => ({ ...post(op.path + query, undefined), method: "GET", contentType: undefined })
   const message = `?encoding=json&message=${encodeURIComponent(JSON.stringify(body))}`
-  const out: Array<Probe> = [{ name: "GET without a message", latitude: "connect-get", request: get(""), judge: (e) => refusedGet(e, "a GET without a message") }]
-  if (isWrite(op)) out.push({ name: "Connect GET of a method with side effects", latitude: "connect-get", request: get(message), judge: (e) => refusedGet(e, `a Connect GET of ${op.method}`) })
+  const out: Array<Probe> = [single(ctx, "GET without a message", "connect-get", get(""), (e) => refusedGet(e, "a GET without a message"))]
+  if (isWrite(op)) out.push(single(ctx, "Connect GET of a method with side effects", "connect-get", get(message), (e) => refusedGet(e, `a Connect GET of ${op.method}`)))
   else {
     // Served (then judged as any answer), or refused as a server that leaves Connect GET out does.
-    out.push({
-      name: "Connect GET of a read",
-      latitude: "connect-get",
-      request: get(message),
-      judge: (e) => {
+    out.push(
+      single(ctx, "Connect GET of a read", "connect-get", get(message), (e) => {
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500) return []
-        if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol")]
+        if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
         return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
-      }
-    })
+      })
+    )
   }
   return out
 }
@@ -181,8 +192,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(op, body, ctx.runId), ...formatProbes(op, body), ...filterProbes(op, body, ctx.skewMillis), ...getProbes(op, body, ctx.skewMillis)]
-    : getProbes(op, body, ctx.skewMillis).slice(0, 1)
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...getProbes(ctx, op, body)]
+    : getProbes(ctx, op, body).slice(0, 1)
   return {
     family: "latitude",
     method: op.method,
@@ -190,15 +201,7 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
     writes: isWrite(op),
     skip: undefined,
     cases: { _tag: "Enumerated", count: probes.length, at: (i) => probes[i] },
-    run: (probe: Probe) =>
-      Effect.suspend(() => {
-        return Effect.map(send(ctx, probe.request), (e) => {
-          const shape = Inspect.errorShape(e)
-          // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
-          const unimplemented = probe.latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
-          return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape]), ...probe.judge(e)]
-        })
-      })
+    run: (probe: Probe) => probe.run
   }
 }
 
