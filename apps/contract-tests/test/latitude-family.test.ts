@@ -9,9 +9,16 @@ import * as ContractTests from "../src/ContractTests.js"
 
 // Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
 // only what no choice gives: here a server in front of the faithful one that fails on a long
-// name in one operation and stores it cut in the others, and serves a GET without a message.
+// name in one operation and stores it cut in the others, serves a GET without a message, and
+// refuses an identity link of kind resource_hostname to a resource with invalid_argument and
+// fails on one to a connector hostname.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
+
+const connectError = (res: Http.ServerResponse, status: number, code: string, message: string) => {
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify({ code, message }))
+}
 
 /** A server in front of the reference server, with its faults. */
 const faulty = (inner: string) =>
@@ -40,6 +47,10 @@ const faulty = (inner: string) =>
               return res.end(JSON.stringify({ code: "internal", message: "value too long" }))
             }
             if (long) body!.name = (body!.name as string).slice(0, 255)
+            const url = req.url ?? ""
+            if (url.endsWith("/CreateNativeUserIdentityLink") && body?.identityType === "resource_hostname") {
+              return String(body.identityId).startsWith("hostname_") ? connectError(res, 500, "internal", "no such resource") : connectError(res, 400, "invalid_argument", "identityId: not a hostname")
+            }
             const headers: Record<string, string> = {}
             for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
             const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: body === undefined ? text : JSON.stringify(body) }) })
@@ -62,17 +73,33 @@ const faulty = (inner: string) =>
   )
 
 describe("the latitude family", () => {
-  it.scoped("flags a 5xx to a long name, a long name stored otherwise, a GET without a message served; the faithful server gets none", () =>
+  it.scoped("flags a 5xx or another code where a server may choose, and what no choice gives; the faithful server gets none, with any switch", () =>
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
       const front = yield* faulty(inner.url)
       const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["CreatePermission", "UpdateSatellite", "GetResource"] }
+      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "CreateNativeUserIdentityLink"]
+      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
-      const found = report.findings.filter((f) => /UTF-16 code units|GET without a message|HTTP 500/.test(f.message)).map((f) => `${f.operation} ${f.rule}`)
-      expect(found).toEqual(expect.arrayContaining(["CreatePermission echo.create", "GetResource protocol.method", "UpdateSatellite errors.no-internal-for-client-faults"]))
+      const found = report.findings.map((f) => `${f.operation} ${f.rule}`)
+      expect(found).toEqual(
+        expect.arrayContaining([
+          "CreatePermission echo.create",
+          "GetResource protocol.method",
+          "UpdateSatellite errors.no-internal-for-client-faults",
+          // An identity link to a connector hostname fails; to a resource, invalid_argument.
+          "CreateNativeUserIdentityLink errors.no-internal-for-client-faults",
+          "CreateNativeUserIdentityLink errors.unknown-reference"
+        ])
+      )
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
       expect(faithful.findings.map((f) => f.message)).toEqual([])
+      // The switches of the rows these probes explore, alone and with every other.
+      for (const latitude of [["identity-any-kind"], "all"] as const) {
+        const server = yield* ReferenceServer.start({ latitude })
+        const switched = yield* ContractTests.run({ ...options, fixtures: server.knownIds, baseUrl: server.url })
+        expect(switched.findings.map((f) => f.message), String(latitude)).toEqual([])
+      }
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

@@ -13,6 +13,7 @@ import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { createEcho } from "../oracles.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
@@ -185,6 +186,48 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   return out
 }
 
+/**
+ * Served (the answer judged as any, the link created as sent), or not_found: the faithful answers
+ * to an `identityId` that a server may read as another kind of object than the one it names.
+ */
+const servedOrNotFound =
+  (op: Op, sent: Body, what: string, skewMillis: number) =>
+  (e: Exchange): ReadonlyArray<Verdict> => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500) return []
+    if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), ...createEcho(op, sent, e), pass("valid-accepted", ["fields.valid-accepted"])]
+    if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
+    return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`, e, excerpt(e))]
+  }
+
+/** Object kinds other than a connector hostname whose ids an `identityId` may name, by pool, in order of preference. */
+const OTHER_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ["resources", "a resource"],
+  ["satellites", "a satellite"],
+  ["connectors", "a connector"]
+]
+
+/**
+ * The probes of `identityId` with `identityType: resource_hostname`, which a server may take as
+ * the id of any kind of object: a connector hostname's id and another kind's (one create each).
+ */
+const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
+  const ref = op.kindedReference
+  if (op.kind !== "create" || ref === undefined) return []
+  const decodes = decodesFor(op)
+  const other = OTHER_KINDS.find(([pool]) => (ctx.pools.ids[pool] ?? []).length > 0)
+  const ids: ReadonlyArray<readonly [string | undefined, string]> = [
+    [ctx.pools.ids.connectorHostnames?.[0], "a connector hostname"],
+    ...(other === undefined ? [] : [[ctx.pools.ids[other[0]]![0], other[1]] as const])
+  ]
+  return ids.flatMap(([id, kind]): ReadonlyArray<Probe> => {
+    const sent = { ...body, [ref.kindField]: "resource_hostname", [ref.field]: id }
+    if (id === undefined || !decodes(sent)) return []
+    const what = `${ref.field} of ${kind} with ${ref.kindField} resource_hostname`
+    return [single(ctx, what, "identity-any-kind", post(op.path, sent), servedOrNotFound(op, sent, what, ctx.skewMillis))]
+  })
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
@@ -192,8 +235,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...getProbes(ctx, op, body)]
-    : getProbes(ctx, op, body).slice(0, 1)
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...getProbes(ctx, op, body)]
+    : [...getProbes(ctx, op, body).slice(0, 1)]
   return {
     family: "latitude",
     method: op.method,
