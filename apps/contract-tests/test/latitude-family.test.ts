@@ -9,11 +9,15 @@ import * as ContractTests from "../src/ContractTests.js"
 
 // Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
 // only what no choice gives: here a server in front of the faithful one that fails on a long
-// name in one operation and stores it cut in the others, serves a GET without a message, and
-// refuses an identity link of kind resource_hostname to a resource with invalid_argument and
-// fails on one to a connector hostname.
+// name in one operation and stores it cut in the others, serves a GET without a message, refuses
+// a cursor used without the order it was made with as not_found and fails on one used with
+// another search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
+// resource with invalid_argument and fails on one to a connector hostname.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
+
+/** What a walk depends on: a cursor used with another is used with another request than the one that made it. */
+const walkOf = (body: Record<string, unknown> | undefined) => JSON.stringify([body?.order ?? "asc", body?.search ?? "", body?.filter ?? null, body?.spaceId ?? ""])
 
 const connectError = (res: Http.ServerResponse, status: number, code: string, message: string) => {
   res.writeHead(status, { "content-type": "application/json" })
@@ -24,6 +28,8 @@ const connectError = (res: Http.ServerResponse, status: number, code: string, me
 const faulty = (inner: string) =>
   Effect.acquireRelease(
     Effect.async<Http.Server>((resume) => {
+      // The walk each cursor relayed was made for.
+      const cursors = new Map<string, string>()
       const server = Http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (c: Buffer) => chunks.push(c))
@@ -48,6 +54,10 @@ const faulty = (inner: string) =>
             }
             if (long) body!.name = (body!.name as string).slice(0, 255)
             const url = req.url ?? ""
+            const made = typeof body?.cursor === "string" ? cursors.get(body.cursor) : undefined
+            if (made !== undefined && made !== walkOf(body)) {
+              return JSON.parse(made)[0] !== (body?.order ?? "asc") ? connectError(res, 404, "not_found", "cursor expired") : connectError(res, 500, "internal", "cursor mismatch")
+            }
             if (url.endsWith("/CreateNativeUserIdentityLink") && body?.identityType === "resource_hostname") {
               return String(body.identityId).startsWith("hostname_") ? connectError(res, 500, "internal", "no such resource") : connectError(res, 400, "invalid_argument", "identityId: not a hostname")
             }
@@ -55,6 +65,10 @@ const faulty = (inner: string) =>
             for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
             const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: body === undefined ? text : JSON.stringify(body) }) })
             const out = Buffer.from(await reply.arrayBuffer())
+            if (reply.status === 200 && url.includes("/List")) {
+              const next = (JSON.parse(out.toString("utf8")) as { listMetadata?: { nextCursor?: string } }).listMetadata?.nextCursor
+              if (typeof next === "string" && next !== "") cursors.set(next, walkOf(body))
+            }
             const back: Record<string, string> = {}
             reply.headers.forEach((v, k) => {
               if (!["content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"].includes(k)) back[k] = v
@@ -78,7 +92,7 @@ describe("the latitude family", () => {
       const inner = yield* ReferenceServer.start({})
       const front = yield* faulty(inner.url)
       const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "CreateNativeUserIdentityLink"]
+      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListSatellites", "CreateNativeUserIdentityLink"]
       const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
       const found = report.findings.map((f) => `${f.operation} ${f.rule}`)
@@ -87,15 +101,19 @@ describe("the latitude family", () => {
           "CreatePermission echo.create",
           "GetResource protocol.method",
           "UpdateSatellite errors.no-internal-for-client-faults",
+          // A cursor used without its order is not_found; without its search, filter or spaceId, a 5xx.
+          "ListSatellites fields.valid-accepted",
+          "ListSatellites errors.no-internal-for-client-faults",
           // An identity link to a connector hostname fails; to a resource, invalid_argument.
           "CreateNativeUserIdentityLink errors.no-internal-for-client-faults",
           "CreateNativeUserIdentityLink errors.unknown-reference"
         ])
       )
+      expect(report.findings.find((f) => f.operation === "ListSatellites" && f.rule === "fields.valid-accepted")?.message).toContain("cursor")
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
       expect(faithful.findings.map((f) => f.message)).toEqual([])
       // The switches of the rows these probes explore, alone and with every other.
-      for (const latitude of [["identity-any-kind"], "all"] as const) {
+      for (const latitude of [["cursor-bound"], ["identity-any-kind"], "all"] as const) {
         const server = yield* ReferenceServer.start({ latitude })
         const switched = yield* ContractTests.run({ ...options, fixtures: server.knownIds, baseUrl: server.url })
         expect(switched.findings.map((f) => f.message), String(latitude)).toEqual([])

@@ -13,10 +13,12 @@ import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { createEcho } from "../oracles.js"
+import { asRecord } from "../json.js"
+import { createEcho, pageOf, pageRules, type Row, rowOf, textOf } from "../oracles.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
+import { everything, requiredRefs } from "../walk.js"
 import { sampleBody } from "./auth.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */
@@ -228,6 +230,80 @@ const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> 
   })
 }
 
+/** The first page's `nextCursor`, when the answer is a 200 that has one. */
+const nextCursorOf = (e: Exchange): string | undefined => {
+  const json = Option.getOrUndefined(Option.flatMap(Option.filter(e.response, (r) => r.status === 200), (r) => r.json))
+  const cursor = asRecord(asRecord(json)?.listMetadata)?.nextCursor
+  return typeof cursor === "string" && cursor !== "" ? cursor : undefined
+}
+
+/** A letter or digit in the names of the most items (case aside), when at least two have one: a search that keeps several items. */
+const commonTerm = (rows: ReadonlyArray<Row>): string | undefined => {
+  const names = rows.map((r) => textOf(r, "name").toLowerCase())
+  let best: string | undefined
+  let most = 1
+  for (const c of "abcdefghijklmnopqrstuvwxyz0123456789") {
+    const n = names.filter((name) => name.includes(c)).length
+    if (n > most) [best, most] = [c, n]
+  }
+  return best
+}
+
+/** The space of the most items, when at least two share one. */
+const commonSpace = (rows: ReadonlyArray<Row>): string | undefined => {
+  const counts = new Map<string, number>()
+  for (const r of rows) {
+    const space = textOf(r, "space_id")
+    if (space !== "") counts.set(space, (counts.get(space) ?? 0) + 1)
+  }
+  const [space, n] = [...counts].reduce<readonly [string | undefined, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [undefined, 1])
+  return n > 1 ? space : undefined
+}
+
+/** The walk parameters a cursor may be bound to (decisions.md section 10), each with a value that keeps several items of a list. */
+const WALK_PARAMETERS: ReadonlyArray<readonly [string, (rows: ReadonlyArray<Row>) => unknown]> = [
+  ["order", () => "desc"],
+  ["search", commonTerm],
+  // Every item has an id: a filter that keeps everything under every reading.
+  ["filter", () => ({ field: { key: "id", operator: "not_empty" } })],
+  ["spaceId", commonSpace]
+]
+
+/**
+ * The probes of a cursor used with another request than the one that produced it: the first
+ * page of a walk with one walk parameter set, then its `nextCursor` sent without that parameter.
+ * A server continues the walk (any well-formed page) or refuses the cursor with invalid_argument.
+ * The parameter is left out rather than changed, so that no reading of the later page (the old
+ * walk or the new request) is a search or filter the answer must match.
+ */
+const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
+  if (op.kind !== "list") return []
+  const base = requiredRefs(op, ctx.pools, 0)
+  if (base === undefined) return []
+  const props = requestPropertyNames(op)
+  const decodes = decodesFor(op)
+  const reference = everything(ctx, op)
+  return WALK_PARAMETERS.filter(([param]) => props.includes(param)).map(([param, valueFor]): Probe => {
+    const what = `the cursor of a walk with ${param} set, sent without it`
+    return {
+      name: what,
+      latitude: "cursor-bound",
+      run: Effect.gen(function* () {
+        const all = yield* reference(base)
+        const value = all.error === undefined ? valueFor(all.items.map((x) => rowOf(op, x))) : undefined
+        const first = { ...base, limit: 1, [param]: value }
+        if (value === undefined || !decodes(first)) return []
+        const cursor = nextCursorOf(yield* send(ctx, post(op.path, first)))
+        if (cursor === undefined) return []
+        const e = yield* send(ctx, post(op.path, { ...base, limit: 1, cursor }))
+        const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+        const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
+        return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(first[param])})`, ctx.skewMillis)(e), ...page]
+      })
+    }
+  })
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
@@ -235,8 +311,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...getProbes(ctx, op, body)]
-    : [...getProbes(ctx, op, body).slice(0, 1)]
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body)]
+    : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op)]
   return {
     family: "latitude",
     method: op.method,
