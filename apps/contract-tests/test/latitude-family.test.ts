@@ -9,12 +9,14 @@ import * as ContractTests from "../src/ContractTests.js"
 
 // Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
 // only what no choice gives: here a server in front of the faithful one that fails on a long
-// name in one operation and stores it cut in the others, serves a GET without a message, refuses
-// a cursor used without the order it was made with as not_found and fails on one used with
-// another search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
+// name in one operation and stores it cut in the others, serves a GET without a message, fails
+// on a body of 1 to 2 MiB and refuses one of 2 to 4 MiB with invalid_argument, refuses a cursor
+// used without the order it was made with as not_found and fails on one used with another
+// search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
 // resource with invalid_argument and fails on one to a connector hostname.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
+const MiB = 1024 * 1024
 
 /** What a walk depends on: a cursor used with another is used with another request than the one that made it. */
 const walkOf = (body: Record<string, unknown> | undefined) => JSON.stringify([body?.order ?? "asc", body?.search ?? "", body?.filter ?? null, body?.spaceId ?? ""])
@@ -54,6 +56,9 @@ const faulty = (inner: string) =>
             }
             if (long) body!.name = (body!.name as string).slice(0, 255)
             const url = req.url ?? ""
+            if (text.length > MiB && text.length <= 4 * MiB) {
+              return text.length <= 2 * MiB ? connectError(res, 500, "internal", "body too large") : connectError(res, 400, "invalid_argument", "body too large")
+            }
             const made = typeof body?.cursor === "string" ? cursors.get(body.cursor) : undefined
             if (made !== undefined && made !== walkOf(body)) {
               return JSON.parse(made)[0] !== (body?.order ?? "asc") ? connectError(res, 404, "not_found", "cursor expired") : connectError(res, 500, "internal", "cursor mismatch")
@@ -92,7 +97,7 @@ describe("the latitude family", () => {
       const inner = yield* ReferenceServer.start({})
       const front = yield* faulty(inner.url)
       const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListSatellites", "CreateNativeUserIdentityLink"]
+      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListScenarioMonitors", "ListSatellites", "CreateNativeUserIdentityLink"]
       const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
       const found = report.findings.map((f) => `${f.operation} ${f.rule}`)
@@ -101,6 +106,9 @@ describe("the latitude family", () => {
           "CreatePermission echo.create",
           "GetResource protocol.method",
           "UpdateSatellite errors.no-internal-for-client-faults",
+          // 1.5 MiB fails, 3.5 MiB is refused with invalid_argument.
+          "ListScenarioMonitors errors.no-internal-for-client-faults",
+          "ListScenarioMonitors protocol.body-limit",
           // A cursor used without its order is not_found; without its search, filter or spaceId, a 5xx.
           "ListSatellites fields.valid-accepted",
           "ListSatellites errors.no-internal-for-client-faults",
@@ -109,11 +117,12 @@ describe("the latitude family", () => {
           "CreateNativeUserIdentityLink errors.unknown-reference"
         ])
       )
+      expect(report.findings.find((f) => f.operation === "ListScenarioMonitors" && f.rule === "protocol.body-limit")?.message).toContain("3.5 MiB")
       expect(report.findings.find((f) => f.operation === "ListSatellites" && f.rule === "fields.valid-accepted")?.message).toContain("cursor")
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
       expect(faithful.findings.map((f) => f.message)).toEqual([])
       // The switches of the rows these probes explore, alone and with every other.
-      for (const latitude of [["cursor-bound"], ["identity-any-kind"], "all"] as const) {
+      for (const latitude of [["body-limit-1mib"], ["cursor-bound"], ["identity-any-kind"], "all"] as const) {
         const server = yield* ReferenceServer.start({ latitude })
         const switched = yield* ContractTests.run({ ...options, fixtures: server.knownIds, baseUrl: server.url })
         expect(switched.findings.map((f) => f.message), String(latitude)).toEqual([])

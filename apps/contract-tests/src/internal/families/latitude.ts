@@ -2,7 +2,10 @@
  * Latitude explored: requests from the territory where decisions.md section 10 lets a server
  * choose, each judged by an oracle that accepts every faithful answer and flags only what no
  * choice gives: a 5xx, another code, a success that stores something else than was sent, or 200
- * to a GET that no reading of the protocol serves.
+ * to a GET that no reading of the protocol serves. The rows explored: string limits, request
+ * enums left out, formats, filters (empty, time keys with text, string operators on booleans),
+ * Connect GET, `identityId` of kind `resource_hostname`, cursors used with another request, and
+ * the body size limit.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -20,6 +23,7 @@ import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { everything, requiredRefs } from "../walk.js"
 import { sampleBody } from "./auth.js"
+import { MiB, padded, plainList } from "./protocol.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */
 interface Probe {
@@ -304,6 +308,56 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   })
 }
 
+/** Body sizes between the 1 MiB every server serves and the 4 MiB the reference server serves. */
+const BODY_SIZES: ReadonlyArray<number> = [1.5 * MiB, 3.5 * MiB]
+
+const mib = (bytes: number) => `${bytes / MiB} MiB`
+
+/**
+ * The answer to a body over 1 MiB: served, or refused for its size with resource_exhausted; a
+ * server that served a larger body has a limit above this one, so it serves this one too.
+ */
+const judgeSize = (op: Op, bytes: number, largestServed: number, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> => {
+  const within = largestServed > bytes
+  if (Option.isNone(e.response)) {
+    // A server may refuse a body above its limit before reading it and close the connection.
+    return within ? [fail("errors.no-internal-for-client-faults", "no response to a body within the limit", `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`, e)] : []
+  }
+  const answer = answered("body-limit-1mib", e)
+  const status = Inspect.statusOf(e)!
+  const code = Inspect.codeOf(e)
+  if (status >= 500) return answer
+  if (status === 200) return [...answer, ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol", ["protocol.body-limit"])]
+  if (code === "resource_exhausted") {
+    // A rate limit says when to retry; a refusal for the size is of a body above the limit.
+    const rateLimited = Option.getOrUndefined(e.response)!.headers["retry-after"] !== undefined
+    return within && !rateLimited
+      ? [...answer, fail("protocol.body-limit", "a body refused for its size, a larger one served", `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`, e, excerpt(e))]
+      : [...answer, pass("protocol", ["protocol.body-limit"])]
+  }
+  return [...answer, fail("protocol.body-limit", `a body over 1 MiB: got ${code ?? `HTTP ${status}`}`, `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`, e, excerpt(e))]
+}
+
+/**
+ * The probe of the body size limit, which a server may set anywhere from 1 MiB up: valid reads
+ * padded with an unknown field to sizes between 1 MiB and 4 MiB, sent to the read the protocol
+ * family sends its 1 MiB and 5 MiB bodies to (nothing is written).
+ */
+const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
+  if (op !== plainList) return []
+  return [
+    {
+      name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}`,
+      latitude: "body-limit-1mib",
+      run: Effect.gen(function* () {
+        const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes) }), (e) => [bytes, e] as const))
+        const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
+        return answers.flatMap(([bytes, e]) => judgeSize(op, bytes, largestServed, e, ctx.skewMillis))
+      })
+    }
+  ]
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
@@ -311,8 +365,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body)]
-    : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op)]
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
+    : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
   return {
     family: "latitude",
     method: op.method,
