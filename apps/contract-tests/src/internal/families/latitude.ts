@@ -221,10 +221,15 @@ const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> 
   const ref = op.kindedReference
   if (op.kind !== "create" || ref === undefined) return []
   const decodes = decodesFor(op)
-  const other = OTHER_KINDS.find(([pool]) => (ctx.pools.ids[pool] ?? []).length > 0)
+  // Picked by the run's seed: runs against one deployment do not all make the same link.
+  const pick = (pool: string): string | undefined => {
+    const ids = ctx.pools.ids[pool] ?? []
+    return ids.length === 0 ? undefined : ids[Math.abs(Math.trunc(ctx.seed)) % ids.length]
+  }
+  const other = OTHER_KINDS.find(([pool]) => pick(pool) !== undefined)
   const ids: ReadonlyArray<readonly [string | undefined, string]> = [
-    [ctx.pools.ids.connectorHostnames?.[0], "a connector hostname"],
-    ...(other === undefined ? [] : [[ctx.pools.ids[other[0]]![0], other[1]] as const])
+    [pick("connectorHostnames"), "a connector hostname"],
+    ...(other === undefined ? [] : [[pick(other[0]), other[1]] as const])
   ]
   return ids.flatMap(([id, kind]): ReadonlyArray<Probe> => {
     const sent = { ...body, [ref.kindField]: "resource_hostname", [ref.field]: id }
