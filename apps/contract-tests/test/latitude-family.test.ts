@@ -9,14 +9,29 @@ import * as ContractTests from "../src/ContractTests.js"
 
 // Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
 // only what no choice gives: here a server in front of the faithful one that fails on a long
-// name in one operation and stores it cut in the others, and serves a GET without a message.
+// name in one operation and stores it cut in the others, serves a GET without a message, fails
+// on a body of 1 to 2 MiB and refuses one of 2 to 4 MiB with invalid_argument, refuses a cursor
+// used without the order it was made with as not_found and fails on one used with another
+// search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
+// resource with invalid_argument and fails on one to a connector hostname.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
+const MiB = 1024 * 1024
+
+/** What a walk depends on: a cursor used with another is used with another request than the one that made it. */
+const walkOf = (body: Record<string, unknown> | undefined) => JSON.stringify([body?.order ?? "asc", body?.search ?? "", body?.filter ?? null, body?.spaceId ?? ""])
+
+const connectError = (res: Http.ServerResponse, status: number, code: string, message: string) => {
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify({ code, message }))
+}
 
 /** A server in front of the reference server, with its faults. */
 const faulty = (inner: string) =>
   Effect.acquireRelease(
     Effect.async<Http.Server>((resume) => {
+      // The walk each cursor relayed was made for.
+      const cursors = new Map<string, string>()
       const server = Http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (c: Buffer) => chunks.push(c))
@@ -40,10 +55,25 @@ const faulty = (inner: string) =>
               return res.end(JSON.stringify({ code: "internal", message: "value too long" }))
             }
             if (long) body!.name = (body!.name as string).slice(0, 255)
+            const url = req.url ?? ""
+            if (text.length > MiB && text.length <= 4 * MiB) {
+              return text.length <= 2 * MiB ? connectError(res, 500, "internal", "body too large") : connectError(res, 400, "invalid_argument", "body too large")
+            }
+            const made = typeof body?.cursor === "string" ? cursors.get(body.cursor) : undefined
+            if (made !== undefined && made !== walkOf(body)) {
+              return JSON.parse(made)[0] !== (body?.order ?? "asc") ? connectError(res, 404, "not_found", "cursor expired") : connectError(res, 500, "internal", "cursor mismatch")
+            }
+            if (url.endsWith("/CreateNativeUserIdentityLink") && body?.identityType === "resource_hostname") {
+              return String(body.identityId).startsWith("hostname_") ? connectError(res, 500, "internal", "no such resource") : connectError(res, 400, "invalid_argument", "identityId: not a hostname")
+            }
             const headers: Record<string, string> = {}
             for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
             const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: body === undefined ? text : JSON.stringify(body) }) })
             const out = Buffer.from(await reply.arrayBuffer())
+            if (reply.status === 200 && url.includes("/List")) {
+              const next = (JSON.parse(out.toString("utf8")) as { listMetadata?: { nextCursor?: string } }).listMetadata?.nextCursor
+              if (typeof next === "string" && next !== "") cursors.set(next, walkOf(body))
+            }
             const back: Record<string, string> = {}
             reply.headers.forEach((v, k) => {
               if (!["content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"].includes(k)) back[k] = v
@@ -62,17 +92,41 @@ const faulty = (inner: string) =>
   )
 
 describe("the latitude family", () => {
-  it.scoped("flags a 5xx to a long name, a long name stored otherwise, a GET without a message served; the faithful server gets none", () =>
+  it.scoped("flags a 5xx or another code where a server may choose, and what no choice gives; the faithful server gets none, with any switch", () =>
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
       const front = yield* faulty(inner.url)
       const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
-      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["CreatePermission", "UpdateSatellite", "GetResource"] }
+      const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListScenarioMonitors", "ListSatellites", "CreateNativeUserIdentityLink"]
+      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
-      const found = report.findings.filter((f) => /UTF-16 code units|GET without a message|HTTP 500/.test(f.message)).map((f) => `${f.operation} ${f.rule}`)
-      expect(found).toEqual(expect.arrayContaining(["CreatePermission echo.create", "GetResource protocol.method", "UpdateSatellite errors.no-internal-for-client-faults"]))
+      const found = report.findings.map((f) => `${f.operation} ${f.rule}`)
+      expect(found).toEqual(
+        expect.arrayContaining([
+          "CreatePermission echo.create",
+          "GetResource protocol.method",
+          "UpdateSatellite errors.no-internal-for-client-faults",
+          // 1.5 MiB fails, 3.5 MiB is refused with invalid_argument.
+          "ListScenarioMonitors errors.no-internal-for-client-faults",
+          "ListScenarioMonitors protocol.body-limit",
+          // A cursor used without its order is not_found; without its search, filter or spaceId, a 5xx.
+          "ListSatellites fields.valid-accepted",
+          "ListSatellites errors.no-internal-for-client-faults",
+          // An identity link to a connector hostname fails; to a resource, invalid_argument.
+          "CreateNativeUserIdentityLink errors.no-internal-for-client-faults",
+          "CreateNativeUserIdentityLink errors.unknown-reference"
+        ])
+      )
+      expect(report.findings.find((f) => f.operation === "ListScenarioMonitors" && f.rule === "protocol.body-limit")?.message).toContain("3.5 MiB")
+      expect(report.findings.find((f) => f.operation === "ListSatellites" && f.rule === "fields.valid-accepted")?.message).toContain("cursor")
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
       expect(faithful.findings.map((f) => f.message)).toEqual([])
+      // The switches of the rows these probes explore, alone and with every other.
+      for (const latitude of [["body-limit-1mib"], ["cursor-bound"], ["identity-any-kind"], "all"] as const) {
+        const server = yield* ReferenceServer.start({ latitude })
+        const switched = yield* ContractTests.run({ ...options, fixtures: server.knownIds, baseUrl: server.url })
+        expect(switched.findings.map((f) => f.message), String(latitude)).toEqual([])
+      }
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

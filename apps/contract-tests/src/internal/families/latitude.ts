@@ -2,7 +2,10 @@
  * Latitude explored: requests from the territory where decisions.md section 10 lets a server
  * choose, each judged by an oracle that accepts every faithful answer and flags only what no
  * choice gives: a 5xx, another code, a success that stores something else than was sent, or 200
- * to a GET that no reading of the protocol serves.
+ * to a GET that no reading of the protocol serves. The rows explored: string limits, request
+ * enums left out, formats, filters (empty, time keys with text, string operators on booleans),
+ * Connect GET, `identityId` of kind `resource_hostname`, cursors used with another request, and
+ * the body size limit.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -11,21 +14,39 @@ import * as Schema from "effect/Schema"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
-import { type Exchange, post, type RawRequest } from "../http.js"
+import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { asRecord } from "../json.js"
+import { createEcho, pageOf, pageRules, type Row, rowOf, textOf } from "../oracles.js"
+import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
+import { everything, requiredRefs } from "../walk.js"
 import { sampleBody } from "./auth.js"
+import { MiB, padded, plainList } from "./protocol.js"
 
-/** One probe: the request, and what every faithful server may answer. */
+/** One probe: what it sends, and what every faithful server may answer. */
 interface Probe {
   readonly name: string
   readonly latitude: ContractRules.LatitudeName
-  readonly request: RawRequest
-  /** Verdicts on the answer, beyond no 5xx and a well-formed error. */
-  readonly judge: (e: Exchange) => ReadonlyArray<Outcome>
+  /** Sends the probe's requests and judges the answers. */
+  readonly run: Effect.Effect<ReadonlyArray<Verdict>, BudgetExhausted>
 }
+
+/** An answer on its own: no 5xx (a Connect GET refused as unimplemented aside) and a well-formed error. */
+const answered = (latitude: ContractRules.LatitudeName, e: Exchange): ReadonlyArray<Outcome> => {
+  const shape = Inspect.errorShape(e)
+  // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
+  const unimplemented = latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
+  return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
+}
+
+/** A probe of one request: its answer on its own, and the verdicts of `judge` on it. */
+const single = (ctx: Context, name: string, latitude: ContractRules.LatitudeName, request: RawRequest, judge: (e: Exchange) => ReadonlyArray<Verdict>): Probe => ({
+  name,
+  latitude,
+  run: Effect.map(send(ctx, request), (e) => [...answered(latitude, e), ...judge(e)])
+})
 
 const got = (e: Exchange): string => Inspect.summary(e)
 const excerpt = (e: Exchange) => Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
@@ -73,11 +94,11 @@ const freeTextField = (op: Op, body: Body, value: string): string | undefined =>
 }
 
 /** The probes of string limits (longer than 255 characters, control characters) and of request enums left out. */
-const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => {
+const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
   const out: Array<Probe> = []
   // Unique to the run and the operation: a server may refuse a taken name (unique-names).
-  const tag = `ct-${runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
+  const tag = `ct-${ctx.runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
   const long = `${tag}-${"\u{1F680}x".repeat(100)}-long`
   const control = `${tag}\u0001bell\u0007end`
   for (const [value, what] of [
@@ -86,7 +107,7 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
   ] as const) {
     const field = freeTextField(op, body, value)
     if (field === undefined) continue
-    out.push({ name: `${what} in ${field}`, latitude: "string-limits", request: post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), judge: acceptedExactlyOrInvalid(op, field, value, what) })
+    out.push(single(ctx, `${what} in ${field}`, "string-limits", post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), acceptedExactlyOrInvalid(op, field, value, what)))
   }
   // An enum with no empty value left out: the default (status draft, else the first value) applied, or invalid_argument.
   for (const [field, values] of alwaysSentEnums(op)) {
@@ -94,7 +115,7 @@ const bodyProbes = (op: Op, body: Body, runId: string): ReadonlyArray<Probe> => 
     if (op.kind !== "create" || !(field in body) || referenceOf(op, field) !== undefined || field === "identityType") continue
     const { [field]: _, ...without } = uniqueNames(op, body) as Body
     const expected = field === "status" && values.includes("draft") ? "draft" : values[0]!
-    out.push({ name: `${field} left out`, latitude: "require-enums", request: post(op.path, without), judge: acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`) })
+    out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`)))
   }
   return out
 }
@@ -104,7 +125,7 @@ const unformatted = (field: string): string =>
   field === "email" ? "ct-not-an-email" : field === "apiUrl" || field === "decryptorUri" ? "ct: not a url" : "ct: not a format"
 
 /** The probes of formats a server may validate: each format field of a create or update, outside its format. */
-const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
+const formatProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
   const decodes = decodesFor(op)
   return Object.keys(body)
@@ -112,7 +133,7 @@ const formatProbes = (op: Op, body: Body): ReadonlyArray<Probe> => {
     .flatMap((field): ReadonlyArray<Probe> => {
       const value = unformatted(field)
       const sent = { ...(uniqueNames(op, body) as Body), [field]: value }
-      return decodes(sent) ? [{ name: `${field} outside its format`, latitude: "strict-formats", request: post(op.path, sent), judge: acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`) }] : []
+      return decodes(sent) ? [single(ctx, `${field} outside its format`, "strict-formats", post(op.path, sent), acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`))] : []
     })
 }
 
@@ -130,7 +151,7 @@ const servedOrInvalid =
   }
 
 /** The probes of filters a server may refuse: empty, a time key with text, a string operator on a boolean key. */
-const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (op.kind !== "list") return []
   const decodes = decodesFor(op)
   const filters: ReadonlyArray<readonly [ContractRules.LatitudeName, string, unknown]> = [
@@ -140,7 +161,7 @@ const filterProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Pro
   ]
   return filters.flatMap(([latitude, what, filter]): ReadonlyArray<Probe> => {
     const sent = { ...body, limit: 10, filter }
-    return decodes(sent) ? [{ name: what, latitude, request: post(op.path, sent), judge: servedOrInvalid(op, what, skewMillis) }] : []
+    return decodes(sent) ? [single(ctx, what, latitude, post(op.path, sent), servedOrInvalid(op, what, ctx.skewMillis))] : []
   })
 }
 
@@ -152,26 +173,194 @@ const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
 }
 
 /** GET probes: without a message (no reading serves it), a Connect GET of a method with side effects, and of a read. */
-const getProbes = (op: Op, body: Body, skewMillis: number): ReadonlyArray<Probe> => {
+const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const get = (query: string): RawRequest => ({ ...post(op.path + query, undefined), method: "GET", contentType: undefined })
   const message = `?encoding=json&message=${encodeURIComponent(JSON.stringify(body))}`
-  const out: Array<Probe> = [{ name: "GET without a message", latitude: "connect-get", request: get(""), judge: (e) => refusedGet(e, "a GET without a message") }]
-  if (isWrite(op)) out.push({ name: "Connect GET of a method with side effects", latitude: "connect-get", request: get(message), judge: (e) => refusedGet(e, `a Connect GET of ${op.method}`) })
+  const out: Array<Probe> = [single(ctx, "GET without a message", "connect-get", get(""), (e) => refusedGet(e, "a GET without a message"))]
+  if (isWrite(op)) out.push(single(ctx, "Connect GET of a method with side effects", "connect-get", get(message), (e) => refusedGet(e, `a Connect GET of ${op.method}`)))
   else {
     // Served (then judged as any answer), or refused as a server that leaves Connect GET out does.
-    out.push({
-      name: "Connect GET of a read",
-      latitude: "connect-get",
-      request: get(message),
-      judge: (e) => {
+    out.push(
+      single(ctx, "Connect GET of a read", "connect-get", get(message), (e) => {
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500) return []
-        if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol")]
+        if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
         return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
-      }
-    })
+      })
+    )
   }
   return out
+}
+
+/**
+ * Served (the answer judged as any, the link created as sent), or not_found: the faithful answers
+ * to an `identityId` that a server may read as another kind of object than the one it names.
+ */
+const servedOrNotFound =
+  (op: Op, sent: Body, what: string, skewMillis: number) =>
+  (e: Exchange): ReadonlyArray<Verdict> => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500) return []
+    if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), ...createEcho(op, sent, e), pass("valid-accepted", ["fields.valid-accepted"])]
+    if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
+    return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`, e, excerpt(e))]
+  }
+
+/** Object kinds other than a connector hostname whose ids an `identityId` may name, by pool, in order of preference. */
+const OTHER_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ["resources", "a resource"],
+  ["satellites", "a satellite"],
+  ["connectors", "a connector"]
+]
+
+/**
+ * The probes of `identityId` with `identityType: resource_hostname`, which a server may take as
+ * the id of any kind of object: a connector hostname's id and another kind's (one create each).
+ */
+const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
+  const ref = op.kindedReference
+  if (op.kind !== "create" || ref === undefined) return []
+  const decodes = decodesFor(op)
+  // Picked by the run's seed: runs against one deployment do not all make the same link.
+  const pick = (pool: string): string | undefined => {
+    const ids = ctx.pools.ids[pool] ?? []
+    return ids.length === 0 ? undefined : ids[Math.abs(Math.trunc(ctx.seed)) % ids.length]
+  }
+  const other = OTHER_KINDS.find(([pool]) => pick(pool) !== undefined)
+  const ids: ReadonlyArray<readonly [string | undefined, string]> = [
+    [pick("connectorHostnames"), "a connector hostname"],
+    ...(other === undefined ? [] : [[pick(other[0]), other[1]] as const])
+  ]
+  return ids.flatMap(([id, kind]): ReadonlyArray<Probe> => {
+    const sent = { ...body, [ref.kindField]: "resource_hostname", [ref.field]: id }
+    if (id === undefined || !decodes(sent)) return []
+    const what = `${ref.field} of ${kind} with ${ref.kindField} resource_hostname`
+    return [single(ctx, what, "identity-any-kind", post(op.path, sent), servedOrNotFound(op, sent, what, ctx.skewMillis))]
+  })
+}
+
+/** The first page's `nextCursor`, when the answer is a 200 that has one. */
+const nextCursorOf = (e: Exchange): string | undefined => {
+  const json = Option.getOrUndefined(Option.flatMap(Option.filter(e.response, (r) => r.status === 200), (r) => r.json))
+  const cursor = asRecord(asRecord(json)?.listMetadata)?.nextCursor
+  return typeof cursor === "string" && cursor !== "" ? cursor : undefined
+}
+
+/** A letter or digit in the names of the most items (case aside), when at least two have one: a search that keeps several items. */
+const commonTerm = (rows: ReadonlyArray<Row>): string | undefined => {
+  const names = rows.map((r) => textOf(r, "name").toLowerCase())
+  let best: string | undefined
+  let most = 1
+  for (const c of "abcdefghijklmnopqrstuvwxyz0123456789") {
+    const n = names.filter((name) => name.includes(c)).length
+    if (n > most) [best, most] = [c, n]
+  }
+  return best
+}
+
+/** The space of the most items, when at least two share one. */
+const commonSpace = (rows: ReadonlyArray<Row>): string | undefined => {
+  const counts = new Map<string, number>()
+  for (const r of rows) {
+    const space = textOf(r, "space_id")
+    if (space !== "") counts.set(space, (counts.get(space) ?? 0) + 1)
+  }
+  const [space, n] = [...counts].reduce<readonly [string | undefined, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [undefined, 1])
+  return n > 1 ? space : undefined
+}
+
+/** The walk parameters a cursor may be bound to (decisions.md section 10), each with a value that keeps several items of a list. */
+const WALK_PARAMETERS: ReadonlyArray<readonly [string, (rows: ReadonlyArray<Row>) => unknown]> = [
+  ["order", () => "desc"],
+  ["search", commonTerm],
+  // Every item has an id: a filter that keeps everything under every reading.
+  ["filter", () => ({ field: { key: "id", operator: "not_empty" } })],
+  ["spaceId", commonSpace]
+]
+
+/**
+ * The probes of a cursor used with another request than the one that produced it: the first
+ * page of a walk with one walk parameter set, then its `nextCursor` sent without that parameter.
+ * A server continues the walk (any well-formed page) or refuses the cursor with invalid_argument.
+ * The parameter is left out rather than changed, so that no reading of the later page (the old
+ * walk or the new request) is a search or filter the answer must match.
+ */
+const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
+  if (op.kind !== "list") return []
+  const base = requiredRefs(op, ctx.pools, 0)
+  if (base === undefined) return []
+  const props = requestPropertyNames(op)
+  const decodes = decodesFor(op)
+  const reference = everything(ctx, op)
+  return WALK_PARAMETERS.filter(([param]) => props.includes(param)).map(([param, valueFor]): Probe => {
+    const what = `the cursor of a walk with ${param} set, sent without it`
+    return {
+      name: what,
+      latitude: "cursor-bound",
+      run: Effect.gen(function* () {
+        const all = yield* reference(base)
+        const value = all.error === undefined ? valueFor(all.items.map((x) => rowOf(op, x))) : undefined
+        const first = { ...base, limit: 1, [param]: value }
+        if (value === undefined || !decodes(first)) return []
+        const cursor = nextCursorOf(yield* send(ctx, post(op.path, first)))
+        if (cursor === undefined) return []
+        const e = yield* send(ctx, post(op.path, { ...base, limit: 1, cursor }))
+        const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+        const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
+        return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(first[param])})`, ctx.skewMillis)(e), ...page]
+      })
+    }
+  })
+}
+
+/** Body sizes between the 1 MiB every server serves and the 4 MiB the reference server serves. */
+const BODY_SIZES: ReadonlyArray<number> = [1.5 * MiB, 3.5 * MiB]
+
+const mib = (bytes: number) => `${bytes / MiB} MiB`
+
+/**
+ * The answer to a body over 1 MiB: served, or refused for its size with resource_exhausted; a
+ * server that served a larger body has a limit above this one, so it serves this one too.
+ */
+const judgeSize = (op: Op, bytes: number, largestServed: number, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> => {
+  const within = largestServed > bytes
+  if (Option.isNone(e.response)) {
+    // A server may refuse a body above its limit before reading it and close the connection.
+    return within ? [fail("errors.no-internal-for-client-faults", "no response to a body within the limit", `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`, e)] : []
+  }
+  const answer = answered("body-limit-1mib", e)
+  const status = Inspect.statusOf(e)!
+  const code = Inspect.codeOf(e)
+  if (status >= 500) return answer
+  if (status === 200) return [...answer, ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol", ["protocol.body-limit"])]
+  if (code === "resource_exhausted") {
+    // A rate limit says when to retry; a refusal for the size is of a body above the limit.
+    const rateLimited = Option.getOrUndefined(e.response)!.headers["retry-after"] !== undefined
+    return within && !rateLimited
+      ? [...answer, fail("protocol.body-limit", "a body refused for its size, a larger one served", `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`, e, excerpt(e))]
+      : [...answer, pass("protocol", ["protocol.body-limit"])]
+  }
+  return [...answer, fail("protocol.body-limit", `a body over 1 MiB: got ${code ?? `HTTP ${status}`}`, `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`, e, excerpt(e))]
+}
+
+/**
+ * The probe of the body size limit, which a server may set anywhere from 1 MiB up: valid reads
+ * padded with an unknown field to sizes between 1 MiB and 4 MiB, sent to the read the protocol
+ * family sends its 1 MiB and 5 MiB bodies to (nothing is written).
+ */
+const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
+  if (op !== plainList) return []
+  return [
+    {
+      name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}`,
+      latitude: "body-limit-1mib",
+      run: Effect.gen(function* () {
+        const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes) }), (e) => [bytes, e] as const))
+        const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
+        return answers.flatMap(([bytes, e]) => judgeSize(op, bytes, largestServed, e, ctx.skewMillis))
+      })
+    }
+  ]
 }
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
@@ -181,8 +370,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(op, body, ctx.runId), ...formatProbes(op, body), ...filterProbes(op, body, ctx.skewMillis), ...getProbes(op, body, ctx.skewMillis)]
-    : getProbes(op, body, ctx.skewMillis).slice(0, 1)
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
+    : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
   return {
     family: "latitude",
     method: op.method,
@@ -190,15 +379,7 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
     writes: isWrite(op),
     skip: undefined,
     cases: { _tag: "Enumerated", count: probes.length, at: (i) => probes[i] },
-    run: (probe: Probe) =>
-      Effect.suspend(() => {
-        return Effect.map(send(ctx, probe.request), (e) => {
-          const shape = Inspect.errorShape(e)
-          // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
-          const unimplemented = probe.latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
-          return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape]), ...probe.judge(e)]
-        })
-      })
+    run: (probe: Probe) => probe.run
   }
 }
 

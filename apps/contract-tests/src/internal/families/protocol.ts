@@ -109,12 +109,12 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
 }
 
 /** The first List operation that needs nothing but `limit`: a read to send large bodies to. */
-const plainList = (Operations.all as ReadonlyArray<Op>).find((o) => o.kind === "list" && Gen.isValid(o, { limit: 1 }))!
+export const plainList = (Operations.all as ReadonlyArray<Op>).find((o) => o.kind === "list" && Gen.isValid(o, { limit: 1 }))!
 
-const MiB = 1024 * 1024
+export const MiB = 1024 * 1024
 
 /** A valid read padded with an unknown field to `bytes` bytes. */
-const padded = (bytes: number): string => {
+export const padded = (bytes: number): string => {
   const head = `{"limit":1,"ctPadding":"`
   return head + "a".repeat(Math.max(0, bytes - head.length - 2)) + `"}`
 }
