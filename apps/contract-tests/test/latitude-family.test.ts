@@ -3,9 +3,8 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as ContractTests from "../src/ContractTests.js"
+import { answer, connectError, forward, front } from "./front.js"
 
 // Where decisions.md section 10 lets a server choose, the runner still sends requests, and flags
 // only what no choice gives: here a server in front of the faithful one that fails on a long
@@ -21,82 +20,43 @@ const MiB = 1024 * 1024
 /** What a walk depends on: a cursor used with another is used with another request than the one that made it. */
 const walkOf = (body: Record<string, unknown> | undefined) => JSON.stringify([body?.order ?? "asc", body?.search ?? "", body?.filter ?? null, body?.spaceId ?? ""])
 
-const connectError = (res: Http.ServerResponse, status: number, code: string, message: string) => {
-  res.writeHead(status, { "content-type": "application/json" })
-  res.end(JSON.stringify({ code, message }))
-}
-
 /** A server in front of the reference server, with its faults. */
-const faulty = (inner: string) =>
-  Effect.acquireRelease(
-    Effect.async<Http.Server>((resume) => {
-      // The walk each cursor relayed was made for.
-      const cursors = new Map<string, string>()
-      const server = Http.createServer((req, res) => {
-        const chunks: Array<Buffer> = []
-        req.on("data", (c: Buffer) => chunks.push(c))
-        req.on("end", () => {
-          void (async () => {
-            const text = Buffer.concat(chunks).toString("utf8")
-            if (req.method === "GET" && !(req.url ?? "").includes("message=")) {
-              res.writeHead(200, { "content-type": "application/json" })
-              return res.end("{}")
-            }
-            // UpdateSatellite fails on a name over 255 characters; other operations store it cut.
-            let body: Record<string, unknown> | undefined
-            try {
-              body = text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>)
-            } catch {
-              body = undefined
-            }
-            const long = typeof body?.name === "string" && body.name.length > 255
-            if (long && (req.url ?? "").endsWith("/UpdateSatellite")) {
-              res.writeHead(500, { "content-type": "application/json" })
-              return res.end(JSON.stringify({ code: "internal", message: "value too long" }))
-            }
-            if (long) body!.name = (body!.name as string).slice(0, 255)
-            const url = req.url ?? ""
-            if (text.length > MiB && text.length <= 4 * MiB) {
-              return text.length <= 2 * MiB ? connectError(res, 500, "internal", "body too large") : connectError(res, 400, "invalid_argument", "body too large")
-            }
-            const made = typeof body?.cursor === "string" ? cursors.get(body.cursor) : undefined
-            if (made !== undefined && made !== walkOf(body)) {
-              return JSON.parse(made)[0] !== (body?.order ?? "asc") ? connectError(res, 404, "not_found", "cursor expired") : connectError(res, 500, "internal", "cursor mismatch")
-            }
-            if (url.endsWith("/CreateNativeUserIdentityLink") && body?.identityType === "resource_hostname") {
-              return String(body.identityId).startsWith("hostname_") ? connectError(res, 500, "internal", "no such resource") : connectError(res, 400, "invalid_argument", "identityId: not a hostname")
-            }
-            const headers: Record<string, string> = {}
-            for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
-            const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: body === undefined ? text : JSON.stringify(body) }) })
-            const out = Buffer.from(await reply.arrayBuffer())
-            if (reply.status === 200 && url.includes("/List")) {
-              const next = (JSON.parse(out.toString("utf8")) as { listMetadata?: { nextCursor?: string } }).listMetadata?.nextCursor
-              if (typeof next === "string" && next !== "") cursors.set(next, walkOf(body))
-            }
-            const back: Record<string, string> = {}
-            reply.headers.forEach((v, k) => {
-              if (!["content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"].includes(k)) back[k] = v
-            })
-            res.writeHead(reply.status, { ...back, "content-length": String(out.length) })
-            res.end(out)
-          })()
-        })
-      })
-      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-    }),
-    (server) => Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
+const faulty = (inner: string) => {
+  // The walk each cursor relayed was made for.
+  const cursors = new Map<string, string>()
+  return front(
+    inner,
+    (req) => {
+      if (req.method === "GET" && !req.url.includes("message=")) return answer(200, {})
+      const body = req.json
+      // UpdateSatellite fails on a name over 255 characters; other operations store it cut.
+      const long = typeof body?.name === "string" && body.name.length > 255
+      if (long && req.url.endsWith("/UpdateSatellite")) return connectError(500, "internal", "value too long")
+      if (req.text.length > MiB && req.text.length <= 4 * MiB) {
+        return req.text.length <= 2 * MiB ? connectError(500, "internal", "body too large") : connectError(400, "invalid_argument", "body too large")
+      }
+      const made = typeof body?.cursor === "string" ? cursors.get(body.cursor) : undefined
+      if (made !== undefined && made !== walkOf(body)) {
+        return JSON.parse(made)[0] !== (body?.order ?? "asc") ? connectError(404, "not_found", "cursor expired") : connectError(500, "internal", "cursor mismatch")
+      }
+      if (req.url.endsWith("/CreateNativeUserIdentityLink") && body?.identityType === "resource_hostname") {
+        return String(body.identityId).startsWith("hostname_") ? connectError(500, "internal", "no such resource") : connectError(400, "invalid_argument", "identityId: not a hostname")
+      }
+      return long ? forward({ text: JSON.stringify({ ...body, name: (body!.name as string).slice(0, 255) }) }) : forward()
+    },
+    (req, status, text) => {
+      if (status !== 200 || !req.url.includes("/List")) return
+      const next = (JSON.parse(text) as { listMetadata?: { nextCursor?: string } }).listMetadata?.nextCursor
+      if (typeof next === "string" && next !== "") cursors.set(next, walkOf(req.json))
+    }
   )
+}
 
 describe("the latitude family", () => {
   it.scoped("flags a 5xx or another code where a server may choose, and what no choice gives; the faithful server gets none, with any switch", () =>
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
-      const front = yield* faulty(inner.url)
-      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+      const url = yield* faulty(inner.url)
       const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListScenarioMonitors", "ListSatellites", "CreateNativeUserIdentityLink"]
       const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })

@@ -4,12 +4,11 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { execFile } from "node:child_process"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Curl from "../src/Curl.js"
 import { NEAR_KEY_MODES, nearKey } from "../src/internal/http.js"
 import * as Report from "../src/Report.js"
+import { forward, front } from "./front.js"
 
 // A key one step from the valid one (a character more or less, the case of its letters swapped)
 // is not a known key: a server that takes it (a prefix compared, case ignored) is found, and no
@@ -19,32 +18,11 @@ const KEY = ReferenceServer.DEFAULT_API_KEY
 
 /** A server in front of the reference server that takes any key the valid one starts with or that starts with it, in any case. */
 const lenientFront = (inner: string) =>
-  Effect.acquireRelease(
-    Effect.async<Http.Server>((resume) => {
-      const server = Http.createServer((req, res) => {
-        const chunks: Array<Buffer> = []
-        req.on("data", (c: Buffer) => chunks.push(c))
-        req.on("end", () => {
-          void (async () => {
-            const sent = String(req.headers["x-api-key"] ?? "").toLowerCase()
-            const known = sent.length >= 4 && (sent.startsWith(KEY.toLowerCase()) || KEY.toLowerCase().startsWith(sent))
-            const headers: Record<string, string> = {}
-            for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v
-            if (known) headers["x-api-key"] = KEY
-            const reply = await fetch(inner + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" ? {} : { body: Buffer.concat(chunks) }) })
-            const out = Buffer.from(await reply.arrayBuffer())
-            res.writeHead(reply.status, { "content-type": reply.headers.get("content-type") ?? "application/json", "content-length": String(out.length) })
-            res.end(out)
-          })()
-        })
-      })
-      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-    }),
-    (server) => Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
-  )
+  front(inner, (req) => {
+    const sent = (req.headers["x-api-key"] ?? "").toLowerCase()
+    const known = sent.length >= 4 && (sent.startsWith(KEY.toLowerCase()) || KEY.toLowerCase().startsWith(sent))
+    return known ? forward({ headers: { "x-api-key": KEY } }) : forward()
+  })
 
 const shell = (script: string, env: Record<string, string>) =>
   Effect.async<string>((resume) => {
@@ -69,8 +47,7 @@ describe("keys one step from the valid one", () => {
   it.scoped("a server that takes a near key is found under auth.key-required, and the report prints none of them", () =>
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
-      const front = yield* lenientFront(inner.url)
-      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+      const url = yield* lenientFront(inner.url)
       const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 5, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["GetResource", "ListSatellites"], checks: ["auth", "secrets"] }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
       const found = report.findings.map((f) => `${f.operation} ${f.rule} ${f.cause}`)

@@ -71,7 +71,11 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
         expect: expectStatus(405, undefined, ["allow", /\bPOST\b/])
       })
     ),
-    { name: "Content-Type text/plain", rule: "protocol.content-type", request: (body) => post(op.path, body, { contentType: "text/plain" }), expect: expectStatus(415) },
+    // Content types no Connect stack serves (text, a form post); `application/proto` and the gRPC
+    // ones are a codec or protocol a server may support (decisions.md section 10).
+    ...([["Content-Type text/plain", "text/plain"], ["a form post", "application/x-www-form-urlencoded"]] as const).map(
+      ([name, contentType]): ProtocolCase => ({ name, rule: "protocol.content-type", request: (body) => post(op.path, body, { contentType }), expect: expectStatus(415) })
+    ),
     {
       name: "Connect-Timeout-Ms: 1",
       rule: "protocol.deadline",

@@ -77,6 +77,8 @@ interface SearchCase {
   /** How a timestamp value is written: the item's own text, or the same instant (or the next one either side) in another form. */
   readonly time: TimeForm
   readonly ref: number
+  /** How many groups of one filter wrap the filter. */
+  readonly nest: number
 }
 
 /**
@@ -146,7 +148,8 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         other: fc.nat(),
         group: fc.constantFrom(undefined, "and", "or"),
         time: timeForm,
-        ref: fc.nat({ max: 1000 })
+        ref: fc.nat({ max: 1000 }),
+        nest: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) })
       }),
       examples: Math.max(5, Math.ceil(ctx.examples / 2))
     },
@@ -219,7 +222,9 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
             const v = !ordered && operator !== "equals" && operator !== "not_equals" ? cut(whole) : kind !== "time" ? whole : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
             return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
           })
-          const filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: group, filters: conditions } }) as Filter.Filter<string>
+          let filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: group, filters: conditions } }) as Filter.Filter<string>
+          // Groups nest to any depth (decisions.md section 3): a group of one filter selects what that filter selects.
+          for (let depth = 0; depth < c.nest; depth++) filter = { group: { operator: depth % 2 === 0 ? "and" : "or", filters: [filter] } }
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
