@@ -178,3 +178,30 @@ describe("generation at the edges of numbers and booleans", () => {
       })
   )
 })
+
+// Unknown fields reach nested objects too (proto3 JSON ignores them at every depth); the plain
+// form of a request drops them at every depth, and a refusal is put down to the right spelling.
+
+describe("unknown fields at every depth", () => {
+  it.scoped("valid requests put unknown fields in vendor objects, which the plain form drops", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({})
+      const op = Operations.operations.CreateBIIntegration as Operations.Operation
+      const g = Gen.valid(op, Pools.fromKnownIds(server.knownIds), "run1", { unknownFields: true })
+      if (g._tag === "Skip") throw new Error(g.reason)
+      const samples = fc.sample(g.arbitrary, { numRuns: 200, seed: 3 })
+      const vendor = (b: unknown) => (Gen.normalizeKeys(b) as { biVendorA: object }).biVendorA
+      const nested = samples.filter((b) => Object.keys(vendor(b)).some((k) => !["apiKey", "apiSecret"].includes(k)))
+      expect(nested.length).toBeGreaterThan(20)
+      for (const body of nested) {
+        expect(Gen.hasUnknownFields(op, body), JSON.stringify(body)).toBe(true)
+        const plain = Gen.plainForm(op, body)
+        expect(Object.keys(vendor(plain)).sort()).toEqual(["apiKey", "apiSecret"])
+        expect(Gen.hasUnknownFields(op, plain)).toBe(false)
+      }
+      // The spelling is kept when only the unknown fields go.
+      const snake = { name: "n", bi_vendor_a: { api_key: "k", api_secret: "s", ctUnknownField: 1 }, linked_db_user_id: "u" }
+      expect(Gen.withoutUnknownFields(op, snake)).toEqual({ name: "n", bi_vendor_a: { api_key: "k", api_secret: "s" }, linked_db_user_id: "u" })
+    })
+  )
+})

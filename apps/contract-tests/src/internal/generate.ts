@@ -17,7 +17,7 @@ import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf
 
 type Op = Operations.Operation
 
-export { alwaysSentEnums, hasSnakeCase, hasUnknownFields, normalizeKeys, plainForm, sameBody } from "./requestShape.js"
+export { alwaysSentEnums, hasSnakeCase, hasUnknownFields, normalizeKeys, plainForm, sameBody, withoutUnknownFields } from "./requestShape.js"
 type Body = Record<string, unknown>
 
 /** Generated cases, or why they cannot be made. */
@@ -31,6 +31,18 @@ const extras: fc.Arbitrary<Body> = fc.dictionary(
   fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.dictionary(fc.constantFrom("a", "b"), fc.integer(), { maxKeys: 2 })),
   { maxKeys: 2 }
 )
+
+/**
+ * Unknown fields at the top of a request and in its nested objects (vendor objects; not the filter,
+ * whose values are `Any` messages): proto3 JSON ignores them at every depth.
+ */
+const withExtra = (body: Body, extra: Body): Body => {
+  const out: Body = { ...extra }
+  for (const [k, v] of Object.entries(body)) {
+    out[k] = v !== null && typeof v === "object" && !Array.isArray(v) && k !== "filter" ? { ...extra, ...(v as Body) } : v
+  }
+  return out
+}
 
 const encodedRequestCache = new WeakMap<Op["request"], fc.Arbitrary<Body>>()
 
@@ -381,7 +393,7 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
         body.name = Either.isRight(decode(named)) ? named.name : Either.isRight(decode(short)) ? short.name : body.name
       }
       const spelled = spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
-      return extra === undefined ? spelled : { ...extra, ...spelled }
+      return extra === undefined ? spelled : withExtra(spelled, extra)
     })
     .filter((b) => Either.isRight(decode(normalizeKeys(b))))
   return { _tag: "Ok", arbitrary }

@@ -5,6 +5,7 @@
 import * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
 import { type Operations, ProtoJson } from "@data-access/schema"
+import { snakeToCamel } from "./json.js"
 import { requestPropertyNames } from "./pools.js"
 
 type Op = Operations.Operation
@@ -39,20 +40,67 @@ export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<strin
   return out
 }
 
-/** The same request in its plain form: lowerCamelCase names, no unknown field, no `null`. */
+const isObject = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v)
+
+/** The fields of an object (in its encoded form, names in either spelling) the schema knows, at every depth; what it cannot place is kept. */
+const knownFields = (ast: AST.AST, v: unknown): unknown => {
+  if (!isObject(v)) return v
+  switch (ast._tag) {
+    case "TypeLiteral": {
+      if (ast.indexSignatures.length > 0) return v
+      const types = new Map(ast.propertySignatures.map((p) => [String(p.name), p.type]))
+      return Object.fromEntries(
+        Object.entries(v).flatMap(([k, x]) => {
+          const type = types.get(k) ?? types.get(snakeToCamel(k))
+          return type === undefined ? [] : [[k, knownFields(type, x)]]
+        })
+      )
+    }
+    case "Union": {
+      // The member that knows the most of the object's names (a one-of: `field` or `group`).
+      const names = new Set(Object.keys(v).map(snakeToCamel))
+      const shared = (t: AST.AST) => (t._tag === "TypeLiteral" ? t.propertySignatures.filter((p) => names.has(String(p.name))).length : -1)
+      const best = [...ast.types].sort((a, b) => shared(b) - shared(a))[0]
+      return best === undefined || shared(best) < 0 ? v : knownFields(best, v)
+    }
+    case "Refinement":
+      return knownFields(ast.from, v)
+    case "Transformation":
+      return knownFields(ast.from, v)
+    case "Suspend":
+      return knownFields(ast.f(), v)
+    default:
+      return v
+  }
+}
+
+const encodedAst = new WeakMap<Op["request"], AST.AST>()
+const encodedOf = (op: Op): AST.AST => {
+  let ast = encodedAst.get(op.request)
+  if (ast === undefined) encodedAst.set(op.request, (ast = Schema.encodedSchema(op.request).ast))
+  return ast
+}
+
+/** The same request in its plain form: lowerCamelCase names, no unknown field at any depth, no `null`. */
 export const plainForm = (op: Op, body: Body): Body => {
   const props = new Set(requestPropertyNames(op))
   const normalized = (normalizeKeys(body) ?? {}) as Body
-  return Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
+  const top = Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
+  return knownFields(encodedOf(op), top) as Body
 }
 
 /** Whether two bodies are the same JSON. */
 export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
-/** Whether a body has a field the operation does not know (in either spelling). */
+/** The request without the fields the operation does not know, at any depth, spelled as it was. */
+export const withoutUnknownFields = (op: Op, body: Body): Body => knownFields(encodedOf(op), body) as Body
+
+/** Whether a body has a field the operation does not know (in either spelling), at any depth. */
 export const hasUnknownFields = (op: Op, body: Body): boolean => {
   const props = new Set(requestPropertyNames(op))
-  return Object.keys((normalizeKeys(body) ?? {}) as Body).some((k) => !props.has(k))
+  const normalized = (normalizeKeys(body) ?? {}) as Body
+  if (Object.keys(normalized).some((k) => !props.has(k))) return true
+  return !sameBody(knownFields(encodedOf(op), normalized), normalized)
 }
 
 /** Whether a body spells a field name in snake_case, at any depth. */
