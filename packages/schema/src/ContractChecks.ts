@@ -51,7 +51,7 @@ export const checks = [
   { id: "secrets", meaning: "no error body carries the value of a secret field that was sent", severity: "critical" },
   { id: "update-semantics", meaning: "only sent fields change, `updatedAt` moves forward, a later read shows the change", severity: "major" },
   { id: "paging", meaning: "`count` equals the items and never exceeds `limit`; walking all pages returns every item once and ends; `nextCursor`, `after` / `before` and `order` as decided", severity: "major" },
-  { id: "search-filter", meaning: "`search`, `filter`, `spaceId` and `keyId` return only (and all) matching items, under any choice a faithful server may make", severity: "major" },
+  { id: "search-filter", meaning: "`search`, `filter`, `spaceId`, `resourceId` and `keyId` return only (and all) matching items, under any choice a faithful server may make", severity: "major" },
   { id: "stable-reads", meaning: "a Get returns the object it names, the same twice", severity: "minor" }
 ] as const satisfies ReadonlyArray<{ readonly id: string; readonly meaning: string; readonly severity: Severity }>
 

@@ -307,7 +307,8 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   }
   findEchoes(sent, rawObj, "")
   if (echoed.length > 0) out.push(note("secret-returned", `the response returns the secret sent in ${echoed.join(", ")} (value not shown)`, e))
-  for (const [k, v] of Object.entries(sent)) {
+  // Unknown fields, at any depth, are ignored (decisions.md section 1): they are not part of the object.
+  for (const [k, v] of Object.entries(Shape.withoutUnknownFields(op, sent))) {
     if (!known.has(k) || v === null || v === undefined || Secrets.fieldNames.has(k)) continue
     if (props.has(k)) {
       if (!sameAsSent(v, full[k], (key) => Secrets.fieldNames.has(key))) {
