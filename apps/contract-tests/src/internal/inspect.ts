@@ -83,17 +83,36 @@ export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.get
 export const summary = describeStatus
 
 /**
+ * Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came:
+ * the server's clock started after the request left, so an answer sooner than the deadline (a
+ * millisecond for the clocks' rounding) came before it passed. A value that is not a number of
+ * milliseconds says nothing.
+ */
+const deadlineMayHavePassed = (e: Exchange): boolean => {
+  const header = e.request.headers[Deadline.TIMEOUT_HEADER]
+  if (header === undefined) return false
+  const timeout = Deadline.parseTimeout(header)
+  return timeout._tag !== "Millis" || e.durationMs + 1 >= timeout.millis
+}
+
+/**
  * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary
  * overload that decisions.md section 2 allows) is not held against the server, nor
- * `deadline_exceeded` (504) to a call that set a deadline with `Connect-Timeout-Ms`.
+ * `deadline_exceeded` (504) to a call whose `Connect-Timeout-Ms` deadline may have passed.
  */
 export const noServerErrors = (e: Exchange): Outcome =>
   Option.match(e.response, {
     onNone: () => fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
-    onSome: (r) =>
-      r.status >= 500 && !(r.status === 503 && codeOf(e) === "unavailable") && !(r.status === 504 && codeOf(e) === "deadline_exceeded" && e.request.headers[Deadline.TIMEOUT_HEADER] !== undefined)
-        ? fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
-        : pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+    onSome: (r) => {
+      if (r.status < 500 || (r.status === 503 && codeOf(e) === "unavailable")) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+      if (r.status === 504 && codeOf(e) === "deadline_exceeded") {
+        if (deadlineMayHavePassed(e)) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+        const header = e.request.headers[Deadline.TIMEOUT_HEADER]
+        const set = header === undefined ? "no deadline" : `a deadline of ${header} ms`
+        return fail("errors.no-internal-for-client-faults", "deadline_exceeded before the deadline", `the server answered deadline_exceeded after ${e.durationMs} ms to a call with ${set}`, e, excerpt(r))
+      }
+      return fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
+    }
   })
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */

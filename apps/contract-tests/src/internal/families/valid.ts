@@ -3,7 +3,9 @@
  * unset fields), every response checked on its own, and creates returning what they were sent.
  */
 import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
+import { Deadline } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
@@ -11,6 +13,9 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
+
+/** The deadline some valid calls set: a minute. */
+const DEADLINE_MS = 60_000
 
 const statusText = (e: Exchange) => Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
 const rejectedBy = (e: Exchange) => {
@@ -47,11 +52,16 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     checks,
     writes: isWrite(op),
     skip: undefined,
-    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples) : ctx.examples },
-    run: (generated: Body) =>
+    // A quarter of the calls set a deadline as a client does (decisions.md section 1), far longer than any call takes.
+    cases: {
+      _tag: "Property",
+      arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples) : ctx.examples
+    },
+    run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
         const body = uniqueNames(op, generated) as Body
-        const e = yield* send(ctx, post(op.path, body))
+        const e = yield* send(ctx, post(op.path, body, deadline === undefined ? {} : { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(deadline) } }))
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
         const status = Inspect.statusOf(e)
         if (status === 200) out.push(pass("valid-accepted", [acceptanceRule(op, body).rule]))
