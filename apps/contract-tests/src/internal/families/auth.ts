@@ -51,7 +51,7 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           const out: Array<Outcome> = [Inspect.noServerErrors(e)]
           const shape = Inspect.errorShape(e)
           if (shape) out.push(shape)
-          // The key sent, a wrong one included, is a secret no error message prints (decisions.md section 8).
+          // The key sent, a wrong or near one included, is a secret no error message prints (decisions.md section 8).
           const sent = ctx.target.sentKey(mode)
           const leak = keyKept(sent === undefined ? undefined : Redacted.value(sent), e)
           if (leak) out.push(leak)
