@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Checks from "../src/Checks.js"
+import { Filter } from "@data-access/schema"
+import * as Oracles from "../src/internal/oracles.js"
 import * as Curl from "../src/Curl.js"
 import * as ReplayId from "../src/ReplayId.js"
 import * as Report from "../src/Report.js"
@@ -146,5 +148,21 @@ describe("README", () => {
     const { readFileSync } = await import("node:fs")
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
     for (const c of Checks.checks) expect(readme).toContain(`| \`${c.id}\` | ${c.meaning} | ${c.severity} |`)
+  })
+})
+
+describe("filter readings", () => {
+  it("a server may fold the case of the string operators and not of lower_than, or the other way round", () => {
+    const value = (v: string) => ({ "@type": "type.googleapis.com/google.protobuf.StringValue", value: v })
+    const row: Record<string, string> = { id: "mdm_01jhnh0844", name: "Fleet paris 003" }
+    const both = (a: string, b: string) => ({
+      group: { operator: "and" as const, filters: [{ field: { key: "id", operator: "contains" as const, value: value(a) } }, { field: { key: "name", operator: "lower_than" as const, value: value(b) } }] }
+    }) as Filter.Filter<string>
+    // contains folded, lower_than by code units: "F" < "c".
+    expect(Oracles.readings.some((r) => Oracles.evaluate(both("MDM_01", "ct-x"), (k) => row[k]!, r))).toBe(true)
+    // contains by code units, lower_than folded: "fleet" < "g".
+    expect(Oracles.readings.some((r) => Oracles.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))).toBe(true)
+    // No reading: contains misses whatever the case.
+    expect(Oracles.readings.some((r) => Oracles.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))).toBe(false)
   })
 })

@@ -138,19 +138,21 @@ export const textOf = (row: Row, key: string): string => {
   return typeof v === "string" ? v : typeof v === "boolean" || typeof v === "number" ? String(v) : ""
 }
 
-/** One reading of the filter: the case of string operators, and whether time keys compare as instants or text. */
+/**
+ * One reading of the filter: the case of the string operators (`equals`, `contains`...), the case
+ * of `lower_than` / `greater_than` on text (a server may fold one and not the other), and whether
+ * time keys are equal as instants or as text.
+ */
 export interface Reading {
   readonly caseInsensitive: boolean
+  readonly orderCaseInsensitive: boolean
   readonly timeEqualsAsText: boolean
 }
 
 /** Every reading a faithful server may take (decisions.md section 10). */
-export const readings: ReadonlyArray<Reading> = [
-  { caseInsensitive: false, timeEqualsAsText: false },
-  { caseInsensitive: true, timeEqualsAsText: false },
-  { caseInsensitive: false, timeEqualsAsText: true },
-  { caseInsensitive: true, timeEqualsAsText: true }
-]
+export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsensitive) =>
+  [false, true].flatMap((orderCaseInsensitive) => [false, true].map((timeEqualsAsText) => ({ caseInsensitive, orderCaseInsensitive, timeEqualsAsText })))
+)
 
 const instant = (s: string) => {
   const t = Timestamp.parse(s)
@@ -173,7 +175,8 @@ export const evaluate = (filter: Filter.Filter<string>, get: (key: string) => st
   const time = /_at$/.test(key) ? [instant(raw), instant(rawExpected)] : undefined
   const compare = (): number => {
     if (time !== undefined && time[0] !== undefined && time[1] !== undefined) return Timestamp.Order(time[0], time[1])
-    return actual < expected ? -1 : actual > expected ? 1 : 0
+    const [a, b] = reading.orderCaseInsensitive ? [raw.toLowerCase(), rawExpected.toLowerCase()] : [raw, rawExpected]
+    return a < b ? -1 : a > b ? 1 : 0
   }
   const equal = () => (time !== undefined && !reading.timeEqualsAsText && time[0] && time[1] ? Timestamp.Order(time[0], time[1]) === 0 : actual === expected)
   switch (operator) {
