@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import { jsonSchemaOf } from "./internal/ast.js"
 
 /**
  * One invalid request: the rule it breaks and the body to send.
@@ -102,9 +103,6 @@ const isNumeric = (ast: AST.AST): boolean => {
 const isNullish = (ast: AST.AST): boolean =>
   (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword"
 
-const jsonSchemaOf = (ast: AST.AST): Record<string, unknown> | undefined =>
-  ast.annotations[AST.JSONSchemaAnnotationId] as Record<string, unknown> | undefined
-
 const matches = (ast: AST.AST, value: unknown): boolean => Either.isRight(Schema.validateEither(Schema.make(AST.encodedAST(ast)))(value))
 
 const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candidate>, depth: number): void => {
@@ -112,7 +110,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
   const present = value !== undefined
   switch (ast._tag) {
     case "Refinement": {
-      const js = jsonSchemaOf(ast) ?? {}
+      const js = jsonSchemaOf(ast)
       const s = typeof value === "string" ? value : ""
       if (typeof js.minLength === "number" && js.minLength >= 1) {
         out.push({ kind: "min-length", rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: s.slice(0, js.minLength - 1) })

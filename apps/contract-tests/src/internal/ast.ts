@@ -4,6 +4,9 @@
 import * as Option from "effect/Option"
 import * as AST from "effect/SchemaAST"
 
+/** The JSON Schema annotation of a node (a refinement's `minimum`, `maxLength`, `type`...), `{}` without one. */
+export const jsonSchemaOf = (ast: AST.AST): Record<string, unknown> => (ast.annotations[AST.JSONSchemaAnnotationId] ?? {}) as Record<string, unknown>
+
 /** Visits every property signature reachable from an AST (each suspended schema once). */
 export const forEachProperty = (root: AST.AST, f: (p: AST.PropertySignature) => void): void => {
   const seen = new Set<AST.AST>()

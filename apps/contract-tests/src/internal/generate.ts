@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "../Mutations.js"
+import { jsonSchemaOf } from "./ast.js"
 import { OPERATORS } from "./oracles.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
@@ -118,8 +119,6 @@ const INT32_MAX = 2147483647
 
 /** Numbers a number field is sent at, where its schema allows them: zero, one, the largest port, the int32 limits. */
 const COMMON_EDGES: ReadonlyArray<number> = [0, 1, 65535, INT32_MIN, INT32_MAX]
-
-const jsonSchemaOf = (ast: AST.AST): Record<string, unknown> => (ast.annotations[AST.JSONSchemaAnnotationId] ?? {}) as Record<string, unknown>
 
 /**
  * The edge values of a number schema: its bounds, read from the JSON Schema annotations of its
