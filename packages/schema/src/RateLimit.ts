@@ -27,6 +27,14 @@ export const REMAINING_HEADER = "x-ratelimit-remaining"
 export const RESET_HEADER = "x-ratelimit-reset"
 
 /**
+ * The three headers.
+ *
+ * @since 0.3.0
+ * @category headers
+ */
+export const HEADERS: ReadonlyArray<string> = [LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER]
+
+/**
  * The headers of a rate window: its size, the calls left in it, and the Unix second it resets at.
  *
  * @since 0.3.0

@@ -98,13 +98,16 @@ const deadlineMayHavePassed = (e: Exchange): boolean => {
 /**
  * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary
  * overload that decisions.md section 2 allows) is not held against the server, nor
- * `deadline_exceeded` (504) to a call whose `Connect-Timeout-Ms` deadline may have passed.
+ * `deadline_exceeded` (504) to a call whose `Connect-Timeout-Ms` deadline may have passed, nor
+ * `unimplemented` (501) to a form a server may leave out (`optionalForm`: Connect GET, a
+ * compressed body; decisions.md section 10).
  */
-export const noServerErrors = (e: Exchange): Outcome =>
+export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
   Option.match(e.response, {
     onNone: () => fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
     onSome: (r) => {
-      if (r.status < 500 || (r.status === 503 && codeOf(e) === "unavailable")) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+      const excused = (r.status === 503 && codeOf(e) === "unavailable") || (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
+      if (r.status < 500 || excused) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
       if (r.status === 504 && codeOf(e) === "deadline_exceeded") {
         if (deadlineMayHavePassed(e)) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
         const header = e.request.headers[Deadline.TIMEOUT_HEADER]
@@ -153,7 +156,7 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
 /** The rate-limit headers an answer carries, if any, read as the contract says (decisions.md section 2); `undefined` without them. */
 export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
-  if (r === undefined || ![RateLimit.LIMIT_HEADER, RateLimit.REMAINING_HEADER, RateLimit.RESET_HEADER].some((h) => r.headers[h] !== undefined)) return undefined
+  if (r === undefined || !RateLimit.HEADERS.some((h) => r.headers[h] !== undefined)) return undefined
   const problems = RateLimit.problems((h) => r.headers[h], e.receivedAt)
   if (problems.length === 0) return pass("error-shape", ["errors.rate-limit-headers"])
   return fail("errors.rate-limit-headers", "rate-limit headers", `HTTP ${r.status} came with ${problems.join("; ")}`, e, problems.join("\n"))

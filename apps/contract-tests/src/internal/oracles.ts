@@ -369,13 +369,7 @@ const noServerErrors: ExchangeOracle = {
   name: "no-server-errors",
   check: "no-server-errors",
   rules: ["errors.no-internal-for-client-faults"],
-  judge: (v) => {
-    const status = Inspect.statusOf(v.exchange)
-    const code = Inspect.codeOf(v.exchange)
-    // A server may leave compression and Connect GET unimplemented: 501 unimplemented is its answer then.
-    if (v.optionalForm && status === 501 && code === "unimplemented") return [pass("no-server-errors", ["errors.no-internal-for-client-faults"])]
-    return [Inspect.noServerErrors(v.exchange)]
-  }
+  judge: (v) => [Inspect.noServerErrors(v.exchange, v.optionalForm)]
 }
 
 /** An oracle of the answer alone, judged once the answer was read to its end. */

@@ -36,9 +36,8 @@ interface Probe {
 /** An answer on its own: no 5xx (a Connect GET refused as unimplemented aside) and a well-formed error. */
 const answered = (latitude: ContractRules.LatitudeName, e: Exchange): ReadonlyArray<Outcome> => {
   const shape = Inspect.errorShape(e)
-  // A Connect GET refused by a server that leaves it out may be 501 unimplemented.
-  const unimplemented = latitude === "connect-get" && Inspect.statusOf(e) === 501 && Inspect.codeOf(e) === "unimplemented"
-  return [unimplemented ? pass("no-server-errors") : Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
+  // A Connect GET is a form a server may leave out (501 unimplemented).
+  return [Inspect.noServerErrors(e, latitude === "connect-get"), ...(shape === undefined ? [] : [shape])]
 }
 
 /** A probe of one request: its answer on its own, and the verdicts of `judge` on it. */
