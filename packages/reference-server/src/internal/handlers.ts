@@ -97,6 +97,22 @@ const compareTimestamps = (key: string, a: string, b: string): number | undefine
 export const matches = (filter: Filter.Filter<string>, item: Json, options?: Filter.EvaluateOptions): boolean =>
   Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps, options)
 
+/**
+ * A List handler whose request's `filter` is applied by `keep` instead of the faithful reading
+ * (another reading a switch or a violation makes): the handler sees only the items of `c` that
+ * `keep` keeps, and the request without its filter.
+ */
+export const filteringWith =
+  (c: CollectionName, keep: (filter: Filter.Filter<string>, item: Json) => boolean) =>
+  (handler: Handler): Handler =>
+  (request, ctx) => {
+    const filter = request.filter as Filter.Filter<string> | undefined
+    if (filter === undefined || Filter.isEmpty(filter)) return handler(request, ctx)
+    const { filter: _, ...rest } = request
+    const store = { ...ctx.store, all: (name: CollectionName) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => keep(filter, item))) : ctx.store.all(name)) }
+    return handler(rest, { ...ctx, store })
+  }
+
 /** The scope of a list under a parent (the operation's `parent`): the items of the parent the request names, if it names one. */
 const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) | undefined => {
   const parent = op.parent

@@ -21,7 +21,7 @@ import * as Schema from "effect/Schema"
 import * as Collections from "../Collections.js"
 import type { CollectionName } from "../Collections.js"
 import type { StoreService } from "../Store.js"
-import { matches, normalize, snakeToCamel } from "./handlers.js"
+import { filteringWith, matches, normalize, snakeToCamel } from "./handlers.js"
 import {
   deadlinePassed,
   type Decode,
@@ -256,20 +256,6 @@ const bindNextCursor =
 const collectionOf = (op: Op): CollectionName | undefined => Collections.bySchema(op.object)
 
 const CASE_INSENSITIVE: Filter.EvaluateOptions = { caseInsensitive: true }
-
-/** filter-case-insensitive: the items the filter keeps, compared without regard to case (the request's `filter` is then left out). */
-const caseInsensitiveFilter =
-  (c: CollectionName, handler: Handler): Handler =>
-  (request, ctx) => {
-    const filter = request.filter as AnyFilter | undefined
-    if (filter === undefined || Filter.isEmpty(filter)) return handler(request, ctx)
-    const { filter: _, ...rest } = request
-    const store: StoreService = {
-      ...ctx.store,
-      all: (name) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => matches(filter, item, CASE_INSENSITIVE))) : ctx.store.all(name))
-    }
-    return handler(rest, { ...ctx, store })
-  }
 
 /** identity-any-kind: a `resource_hostname` identity (`identityId` of kind `identityType`) names an object of any kind. */
 const identityAnyKind =
@@ -543,7 +529,7 @@ export const records = [
   latitude("filter-case-insensitive", {
     handler: (next, op, fields) => {
       const c = filteredCollection(op, fields)
-      return c === undefined ? next : caseInsensitiveFilter(c, next)
+      return c === undefined ? next : filteringWith(c, (filter, item) => matches(filter, item, CASE_INSENSITIVE))(next)
     }
   }),
   latitude("reject-empty-filter", { validate: (next, op, fields) => (filteredCollection(op, fields) === undefined ? next : validating(rejectEmptyFilter)(next)) }),

@@ -17,7 +17,7 @@ import type { CollectionName, Json } from "../Collections.js"
 import { sortKey, type StoreService } from "../Store.js"
 import { stamp } from "./clock.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"
-import { fieldValue, normalize } from "./handlers.js"
+import { fieldValue, filteringWith, normalize } from "./handlers.js"
 import type { Body, Check, CheckName, Checks, Exchange, Handler, Op, Output, Relax, Req, Respond, RouteHook, ViolationHooks } from "./pipeline-types.js"
 import { Fail } from "./pipeline-types.js"
 
@@ -339,12 +339,6 @@ const lenientStore = (store: StoreService): StoreService => ({
 const caseSensitiveSearch = (store: StoreService, search: string, keys: ReadonlyArray<string>): StoreService => ({
   ...store,
   all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search))))
-})
-
-/** time-filter-as-text: the items of a collection a filter keeps, every value compared as text. */
-const textFiltered = (store: StoreService, c: CollectionName, filter: Filter.Filter<string>): StoreService => ({
-  ...store,
-  all: (name) => (name === c ? Effect.map(store.all(name), (items) => items.filter((item) => Filter.evaluate(filter, (key) => fieldValue(item, key)))) : store.all(name))
 })
 
 /**
@@ -1217,14 +1211,7 @@ export const records = [
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
-        return op.kind !== "list" || c === undefined
-          ? next
-          : (request, ctx) => {
-              const filter = request.filter as Filter.Filter<string> | undefined
-              if (filter === undefined || Filter.isEmpty(filter)) return next(request, ctx)
-              const { filter: _, ...rest } = request
-              return next(rest, { ...ctx, store: textFiltered(ctx.store, c, filter) })
-            }
+        return op.kind !== "list" || c === undefined ? next : filteringWith(c, (filter, item) => Filter.evaluate(filter, (key) => fieldValue(item, key)))(next)
       }
     }
   }),
