@@ -1,0 +1,113 @@
+/* global process, console, performance */
+// The mutation run: StrykerJS mutates the reference server's source (packages/reference-server/src,
+// its faithful pipeline, handlers, store, paging, filters and wire handling) and judges each mutant
+// by contract-test runs against it (test/contract.test.ts). A benchmark, not part of `pnpm test`.
+//
+//   pnpm --filter @data-access/mutation bench          (build first: `pnpm build`)
+//   node tools/mutation/run.mjs [--mutate <glob>]       from the repository's root; extra flags go to Stryker
+//   MUTATION_EXAMPLES=20 MUTATION_SEED=7                 the contract runs' examples and seed
+//
+// StrykerJS needs Node >= 22: under an older Node it runs under Node 22.23.3 from the npm registry
+// (npx). The files are mutated in place and put back when the run ends; interrupt it with Ctrl-C
+// (never kill -9), or restore them with `git checkout -- packages/reference-server/src`.
+// Incremental: tools/mutation/reports/stryker-incremental.json keeps the last run's results, so a
+// later run re-tests only mutants in changed code or covered by changed tests (delete it for a
+// full run). Reports: tools/mutation/reports/mutation.html and mutation.json.
+//
+// Then it prints the mutants by status, the survivors not marked, and the mutants marked in the
+// source with `// Stryker disable next-line <mutator>: <reason>`, by reason: `equivalent: ...` (no
+// observable difference) or `latitude <row>: ...` (a choice decisions.md section 10 leaves to a
+// server, by its row of ContractRules.latitude).
+import { spawn } from "node:child_process"
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, "..", "..")
+const require = createRequire(import.meta.url)
+const stryker = join(dirname(require.resolve("@stryker-mutator/core/package.json")), "bin", "stryker.js")
+const config = relative(root, join(here, "stryker.config.mjs"))
+
+/**
+ * The Node that runs StrykerJS: this one when it is 22 or later, else Node 22.23.3 from the npm
+ * registry, found once through npx and then run directly (so that Ctrl-C reaches StrykerJS, which
+ * puts the mutated files back).
+ */
+const nodeBinary = async () => {
+  if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn("npx", ["-y", "--loglevel=error", "-p", "node@22.23.3", "node", "-p", "process.execPath"], { stdio: ["ignore", "pipe", "inherit"] })
+    let text = ""
+    child.stdout.on("data", (chunk) => (text += chunk))
+    child.on("exit", (c) => (c === 0 ? resolve(text.trim()) : reject(new Error(`npx could not run Node 22 (exit ${c})`))))
+  })
+  return out
+}
+
+/**
+ * The files, in groups run one after the other (each with its own incremental file and report,
+ * so a group's survivors can be read while the next runs): store, paging and filters; the
+ * pipeline and wire handling; the latitude switches. `--group NAME` runs one group.
+ */
+const GROUPS = {
+  store: ["packages/reference-server/src/internal/handlers.ts", "packages/reference-server/src/internal/cursor.ts", "packages/reference-server/src/Store.ts", "packages/reference-server/src/Collections.ts", "packages/reference-server/src/internal/clock.ts", "packages/reference-server/src/internal/random.ts", "packages/reference-server/src/Fixtures.ts"],
+  pipeline: ["packages/reference-server/src/internal/app.ts", "packages/reference-server/src/ReferenceServer.ts"],
+  latitude: ["packages/reference-server/src/internal/latitude.ts", "packages/reference-server/src/Latitude.ts"]
+}
+const args = process.argv.slice(2)
+const groupFlag = args.indexOf("--group")
+const only = groupFlag === -1 ? undefined : args.splice(groupFlag, 2)[1]
+if (only !== undefined && !(only in GROUPS)) throw new Error(`--group: one of ${Object.keys(GROUPS).join(", ")}`)
+
+const node = await nodeBinary()
+const started = performance.now()
+let code = 0
+for (const [group, files] of Object.entries(GROUPS)) {
+  if (only !== undefined && group !== only) continue
+  const c = await new Promise((resolve) => {
+    const child = spawn(node, [stryker, "run", config, "--mutate", files.join(","), "--incrementalFile", `tools/mutation/reports/incremental-${group}.json`, ...args], { cwd: root, stdio: "inherit" })
+    const forward = (signal) => () => child.kill(signal)
+    process.on("SIGINT", forward("SIGINT"))
+    process.on("SIGTERM", forward("SIGTERM"))
+    child.on("exit", (c) => resolve(c ?? 1))
+  })
+  if (c !== 0) code = c
+  if (existsSync(join(here, "reports", "mutation.json"))) copyFileSync(join(here, "reports", "mutation.json"), join(here, "reports", `mutation-${group}.json`))
+}
+const seconds = (performance.now() - started) / 1000
+
+// Every group's latest report (a group not run this time keeps its last one).
+const reports = readdirSync(join(here, "reports")).filter((f) => /^mutation-[a-z]+\.json$/.test(f)).map((f) => JSON.parse(readFileSync(join(here, "reports", f), "utf8")))
+const mutants = reports.flatMap((report) => Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ ...m, file }))))
+const byStatus = new Map()
+for (const m of mutants) byStatus.set(m.status, (byStatus.get(m.status) ?? 0) + 1)
+const where = (m) => `${relative(root, m.file)}:${m.location.start.line} ${m.mutatorName}${m.replacement === undefined ? "" : ` -> ${JSON.stringify(m.replacement.slice(0, 60))}`}`
+
+/** A mark's reason: `equivalent`, `latitude <row>`, or the text as written. */
+const reasonOf = (m) => {
+  const text = (m.statusReason ?? "").replace(/^Disabled by user comment:?\s*/i, "")
+  const latitude = /^latitude ([a-z0-9-]+)/.exec(text)
+  if (latitude) return `latitude ${latitude[1]}`
+  if (/^equivalent\b/.test(text)) return "equivalent"
+  return text === "" ? "(no reason)" : text
+}
+const marked = mutants.filter((m) => m.status === "Ignored" && /disabled by user/i.test(m.statusReason ?? ""))
+const marks = new Map()
+for (const m of marked) marks.set(reasonOf(m), (marks.get(reasonOf(m)) ?? 0) + 1)
+const staticIgnored = mutants.filter((m) => m.status === "Ignored" && /static/i.test(m.statusReason ?? "")).length
+const survived = mutants.filter((m) => m.status === "Survived" || m.status === "NoCoverage")
+const detected = (byStatus.get("Killed") ?? 0) + (byStatus.get("Timeout") ?? 0)
+
+console.log("\nmutation run over packages/reference-server/src")
+console.log(`  mutants        ${mutants.length}`)
+for (const [status, n] of [...byStatus].sort()) console.log(`    ${status.padEnd(16)} ${n}`)
+console.log(`  killed         ${detected} (Killed and Timeout)`)
+console.log(`  marked         ${marked.length}`)
+for (const [reason, n] of [...marks].sort()) console.log(`    ${reason.padEnd(40)} ${n}`)
+console.log(`  static, not run (ignoreStatic) ${staticIgnored}`)
+console.log(`  survived, unexplained          ${survived.length}`)
+for (const m of survived) console.log(`    ${m.status === "NoCoverage" ? "no coverage " : ""}${where(m)}`)
+console.log(`  time           ${seconds.toFixed(0)} s`)
+process.exit(code)

@@ -1,0 +1,48 @@
+// StrykerJS over the reference server's source, judged by contract-test runs (test/contract.test.ts).
+// Run from the repository's root (`node tools/mutation/run.mjs`): the files are mutated in place,
+// where the workspace's packages resolve their dependencies, and put back at the end.
+import { createRequire } from "node:module"
+
+const require = createRequire(import.meta.url)
+const here = "tools/mutation"
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  plugins: ["@stryker-mutator/vitest-runner", "@stryker-mutator/typescript-checker"].map((name) => require.resolve(name)),
+  testRunner: "vitest",
+  vitest: { configFile: `${here}/vitest.config.ts`, related: false },
+  checkers: ["typescript"],
+  tsconfigFile: `${here}/tsconfig.stryker.json`,
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  inPlace: true,
+  // vitest strips types without checking them, so mutated files need no `// @ts-nocheck` (which
+  // Stryker would otherwise add to every TypeScript file under the root, in place).
+  disableTypeChecks: false,
+  mutate: [
+    "packages/reference-server/src/**/*.ts",
+    // The catalogue of faults: a violation record is off in a faithful server, so no faithful run
+    // executes it; the self-proof (apps/contract-tests bench) runs each one against the runner.
+    "!packages/reference-server/src/internal/violations.ts",
+    "!packages/reference-server/src/Faults.ts",
+    // Data and entry points, not behaviour of the contract: the demo data set, the command line,
+    // the re-exports and the pipeline's types.
+    "!packages/reference-server/src/internal/demo.ts",
+    "!packages/reference-server/src/Cli.ts",
+    "!packages/reference-server/src/bin.ts",
+    "!packages/reference-server/src/index.ts",
+    "!packages/reference-server/src/internal/pipeline-types.ts"
+  ],
+  ignorePatterns: ["**/node_modules", "**/dist", "**/reports", "**/.turbo", "docs", ".git"],
+  coverageAnalysis: "perTest",
+  incremental: true,
+  incrementalFile: `${here}/reports/stryker-incremental.json`,
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 10_000,
+  timeoutFactor: 2,
+  reporters: ["html", "json", "clear-text", "progress"],
+  htmlReporter: { fileName: `${here}/reports/mutation.html` },
+  jsonReporter: { fileName: `${here}/reports/mutation.json` },
+  tempDirName: `${here}/.stryker-tmp`,
+  cleanTempDir: "always"
+}

@@ -1,0 +1,34 @@
+/**
+ * The judges of StrykerJS's mutants: contract-test runs against the reference server's source,
+ * one test per operation (its suites only), one for the whole API's suites and one per latitude
+ * switch. Each expects what the faithful server gets, zero findings, so a mutant that changes an
+ * observable must is killed by the run of the operation whose code it changed; StrykerJS's per-test
+ * coverage runs only the tests whose run executes the mutated code.
+ */
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { Operations } from "@data-access/schema"
+import { Embedded, Report } from "@data-access/contract-tests"
+
+/** The run's seed and examples per property: `MUTATION_SEED`, `MUTATION_EXAMPLES`. */
+const SEED = Number(process.env.MUTATION_SEED ?? 7)
+const EXAMPLES = Number(process.env.MUTATION_EXAMPLES ?? 20)
+
+const zeroFindings = (options: Embedded.Options) =>
+  Effect.gen(function* () {
+    const report = yield* Embedded.run({ seed: SEED, examples: EXAMPLES, shrinkBudget: 0, timeout: "3 seconds", ...options })
+    expect(report.findings.map(Report.findingText)).toEqual([])
+    expect(Report.totals(report).failed).toBe(0)
+  }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+
+describe("the faithful server's operations", () => {
+  for (const op of Operations.all) {
+    it.effect(op.method, () => zeroFindings({ operations: [op.method] }))
+  }
+  // The whole API's suites (unknown routes, methods...) run only when no operation is named.
+  it.effect("the whole API", () => zeroFindings({ examples: 2 }))
+})
+
+// Every switch at once, as the faithful proof runs them together: one run covers every record's hooks.
+it.effect("the faithful server with every latitude switch", () => zeroFindings({ examples: 10, server: { latitude: "all" } }))
