@@ -146,6 +146,14 @@ describe("Retry", () => {
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": new Date(now + 5000).toUTCString() }), now)).toBe(5000)
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "-1" }), now)).toBeUndefined()
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "2026-01-01" }), now)).toBeUndefined()
+    // Date.parse alone reads "-1" as a date in 2001, which would mean "retry at once"
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "7" }), now)).toBe(7000)
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "Thu, 01 Jan 2026 00:00:12 GMT" }), now)).toBe(12000)
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "Wed, 31 Dec 2025 00:00:00 GMT" }), now)).toBe(0)
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "soon" }), now)).toBeUndefined()
+    expect(Retry.retryAfterMillis(headersOf({}), now)).toBeUndefined()
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "0" }), now)).toBe(0)
+    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "9".repeat(400) }), now)).toBe(60000)
   })
 
   it("names the reason by code, else by tag", () => {
