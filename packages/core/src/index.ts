@@ -30,4 +30,6 @@ export * as RetryAfter from "./RetryAfter.js"
 /** @since 0.1.0 */
 export * as Timeout from "./Timeout.js"
 /** @since 0.1.0 */
+export * as Timestamp from "./Timestamp.js"
+/** @since 0.1.0 */
 export * as Transport from "./Transport.js"
