@@ -507,3 +507,4 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
     expect(gap).toBeLessThanOrEqual(max)
   })
 }
+export * from "./requests.js"
