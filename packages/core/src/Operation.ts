@@ -101,3 +101,15 @@ export const assemble = <Op extends Entry, Call, Stream>(
   }
   return { flat, services, call: (method) => calls.get(method)!, stream: (method) => streams.get(method)! }
 }
+
+/**
+ * The methods of a set of operations `M`: each named in lowerCamelCase (`getResource`) with its
+ * signature in `Calls`, and each List operation (in `L`) also as `<method>Stream` with its
+ * signature in `Streams`. Each Effect line gives the signatures of its own `Effect` and `Stream`.
+ *
+ * @since 0.1.0
+ * @category types
+ */
+export type Methods<M extends string, L extends string, Calls extends { readonly [K in M]: unknown }, Streams extends { readonly [K in L]: unknown }> =
+  & { readonly [K in M as Uncapitalize<K>]: Calls[K] }
+  & { readonly [K in M & L as `${Uncapitalize<K>}Stream`]: Streams[K] }

@@ -83,3 +83,23 @@ export const pageOf = (response: unknown, itemField: string): { readonly items: 
  */
 export const repeatedMessage = (operation: string, page: number): string =>
   `${operation}: page ${page} returned a cursor that was already followed; stopping to avoid a loop`
+
+/**
+ * The request of a paging stream: a List request without `limit` and `cursor`, which the stream
+ * sets.
+ *
+ * @since 0.1.0
+ * @category types
+ */
+export type PageRequest<Request> = Omit<Request, "limit" | "cursor">
+
+/**
+ * The item type of a List response: the element type of its one array field (`listMetadata`
+ * aside).
+ *
+ * @since 0.1.0
+ * @category types
+ */
+export type ItemOf<Response> = {
+  [K in keyof Response]: K extends "listMetadata" ? never : Response[K] extends ReadonlyArray<infer I> ? I : never
+}[keyof Response]

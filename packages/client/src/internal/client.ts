@@ -244,11 +244,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
 }
 
 /** The item type of a List response: the element type of its one array field. */
-export type ItemOf<M extends Operations.ListMethod> = {
-  [K in keyof Operations.ResponseOf<M>]: K extends "listMetadata"
-    ? never
-    : Operations.ResponseOf<M>[K] extends ReadonlyArray<infer I> ? I : never
-}[keyof Operations.ResponseOf<M>]
+export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
 
 /** Follows `nextCursor` from page to page (`@data-access/core/Paging`'s walk), failing if a cursor repeats. */
 export const pages = <A, E>(
