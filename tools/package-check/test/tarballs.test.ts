@@ -35,11 +35,12 @@ const subpaths = (files: ReadonlyArray<string>) =>
     .filter((m): m is string => m !== undefined && m !== "index" && m !== "bin")
     .map((m) => `./${m}`)
 
-it("the release publishes the five Effect 3 packages and the three of the Effect 4 line", () => {
+it("the release publishes the effect-free core, the five Effect 3 packages and the three of the Effect 4 line", () => {
   expect(packages.map((p) => p.name)).toEqual([
     "@data-access/client",
     "@data-access/client-effect4",
     "@data-access/contract-tests",
+    "@data-access/core",
     "@data-access/reference-server",
     "@data-access/schema",
     "@data-access/schema-effect4",
