@@ -76,6 +76,25 @@ export const pageOf = (response: unknown, itemField: string): { readonly items: 
 }
 
 /**
+ * The pages of one paging stream of a List operation: the request of the page after a cursor (the
+ * stream's request with `limit` and `cursor`) and the page read from its response.
+ *
+ * @since 0.1.0
+ * @category walking
+ */
+export const plan = (
+  op: { readonly itemField?: string | undefined },
+  request: unknown,
+  pageSize: number
+): {
+  readonly request: (cursor: string | undefined) => Record<string, unknown>
+  readonly page: (response: unknown) => { readonly items: ReadonlyArray<unknown>; readonly nextCursor: string }
+} => {
+  const itemField = op.itemField ?? ""
+  return { request: (cursor) => pageRequest(request, pageSize, cursor), page: (response) => pageOf(response, itemField) }
+}
+
+/**
  * The message of a repeated cursor.
  *
  * @since 0.1.0

@@ -132,12 +132,48 @@ export const next = (options: {
 }
 
 /**
+ * What follows a retryable failure, read from the failure itself (its code and the `Retry-After`
+ * of its rate limit): `next` with the reason spans and logs give, and the attributes of the span's
+ * `retry` event.
+ *
+ * @since 0.1.0
+ * @category decisions
+ */
+export const after = (
+  failure: {
+    readonly _tag: string
+    readonly code?: string | undefined
+    readonly rateLimit?: { readonly retryAfterMillis?: number | undefined } | undefined
+  },
+  attempt: number,
+  nowMillis: number,
+  deadlineMillis: number,
+  policyDelayMillis: number
+): { readonly _tag: "GiveUp" } | {
+  readonly _tag: "Retry"
+  readonly delayMillis: number
+  readonly reason: string
+  readonly event: { readonly "rpc.attempt": number; readonly "retry.delay_ms": number; readonly "retry.reason": string }
+} => {
+  const decision = next({
+    reason: reasonOf(failure),
+    nowMillis,
+    deadlineMillis,
+    policyDelayMillis,
+    retryAfterMillis: failure._tag === "ConnectError" ? failure.rateLimit?.retryAfterMillis : undefined
+  })
+  return decision._tag === "GiveUp"
+    ? decision
+    : { ...decision, event: { "rpc.attempt": attempt, "retry.delay_ms": decision.delayMillis, "retry.reason": decision.reason } }
+}
+
+/**
  * The reason of a retry as spans and logs name it: the Connect code, else the error's tag.
  *
  * @since 0.1.0
  * @category decisions
  */
-export const reasonOf = (failure: { readonly _tag: string; readonly code?: string }): string =>
+export const reasonOf = (failure: { readonly _tag: string; readonly code?: string | undefined }): string =>
   failure._tag === "ConnectError" && failure.code !== undefined ? failure.code : failure._tag
 
 /**

@@ -156,6 +156,18 @@ describe("Retry", () => {
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "9".repeat(400) }), now)).toBe(60000)
   })
 
+  it("decides from the failure itself, with the retry event's attributes", () => {
+    const limited = { _tag: "ConnectError", code: "resource_exhausted", rateLimit: { retryAfterMillis: 3000 } }
+    expect(Retry.after(limited, 2, 1000, 30_000, 500)).toEqual({
+      _tag: "Retry",
+      delayMillis: 3000,
+      reason: "resource_exhausted",
+      event: { "rpc.attempt": 2, "retry.delay_ms": 3000, "retry.reason": "resource_exhausted" }
+    })
+    expect(Retry.after(limited, 2, 1000, 3500, 500)).toEqual({ _tag: "GiveUp" })
+    expect(Retry.after({ _tag: "TransportError" }, 1, 0, 30_000, 250.5)).toMatchObject({ delayMillis: 251, reason: "TransportError" })
+  })
+
   it("names the reason by code, else by tag", () => {
     expect(Retry.reasonOf({ _tag: "ConnectError", code: "unavailable" })).toBe("unavailable")
     expect(Retry.reasonOf({ _tag: "TransportError" })).toBe("TransportError")
@@ -200,6 +212,13 @@ describe("Paging", () => {
     expect(Paging.step(third.walk, "a")).toEqual({ _tag: "Repeated", page: 3 })
     expect(Paging.step(third.walk, "b")).toEqual({ _tag: "Repeated", page: 3 })
     expect(Paging.step(third.walk, "")).toEqual({ _tag: "Last" })
+  })
+
+  it("plans the pages of a stream: each page's request and its items", () => {
+    const plan = Paging.plan({ itemField: "users" }, { q: 1 }, 20)
+    expect(plan.request(undefined)).toEqual({ q: 1, limit: 20 })
+    expect(plan.request("c")).toEqual({ q: 1, limit: 20, cursor: "c" })
+    expect(plan.page({ users: [1], listMetadata: { nextCursor: "d" } })).toEqual({ items: [1], nextCursor: "d" })
   })
 
   it("sets limit and cursor on each page's request and reads the page", () => {

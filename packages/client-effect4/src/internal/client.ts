@@ -186,20 +186,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
             onDone: () => fail(error),
             onFailure: () => fail(error),
             onSuccess: ([, policyDelay]) => {
-              const next = Retry.next({
-                reason: Retry.reasonOf(error),
-                nowMillis: now,
-                deadlineMillis: deadline,
-                policyDelayMillis: Duration.toMillis(policyDelay),
-                retryAfterMillis: error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
-              })
+              const next = Retry.after(error, attemptNumber, now, deadline, Duration.toMillis(policyDelay))
               if (next._tag === "GiveUp") return fail(error)
               const delay = next.delayMillis
-              span.event("retry", clock.currentTimeNanosUnsafe(), {
-                "rpc.attempt": attemptNumber,
-                "retry.delay_ms": delay,
-                "retry.reason": next.reason
-              })
+              span.event("retry", clock.currentTimeNanosUnsafe(), next.event)
               // The next attempt is built after the wait: it reads the clock for its own deadline.
               const again = Effect.suspend(() => loop(attemptNumber + 1))
               return Effect.andThen(
@@ -258,10 +248,8 @@ export const pages = <A, E>(
 /** The paging stream of a List operation. */
 export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
   const name = spanName(op)
-  const itemField = op.itemField ?? ""
   return (request, options) => {
-    const pageSize = options?.pageSize ?? DEFAULT_PAGE_SIZE
-    return pages(name, (cursor) =>
-      Effect.map(call(Paging.pageRequest(request, pageSize, cursor), options), (response) => Paging.pageOf(response, itemField)))
+    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
+    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
   }
 }

@@ -191,20 +191,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
           const now = clock.unsafeCurrentTimeMillis()
           return Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) => {
             if (ScheduleDecision.isDone(decision)) return fail(error)
-            const next = Retry.next({
-              reason: Retry.reasonOf(error),
-              nowMillis: now,
-              deadlineMillis: deadline,
-              policyDelayMillis: Intervals.start(decision.intervals) - now,
-              retryAfterMillis: error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
-            })
+            const next = Retry.after(error, attemptNumber, now, deadline, Intervals.start(decision.intervals) - now)
             if (next._tag === "GiveUp") return fail(error)
             const delay = next.delayMillis
-            span.event("retry", clock.unsafeCurrentTimeNanos(), {
-              "rpc.attempt": attemptNumber,
-              "retry.delay_ms": delay,
-              "retry.reason": next.reason
-            })
+            span.event("retry", clock.unsafeCurrentTimeNanos(), next.event)
             // The next attempt is built after the wait: it reads the clock for its own deadline.
             const again = Effect.suspend(() => loop(attemptNumber + 1, nextState))
             return Effect.zipRight(
@@ -261,10 +251,8 @@ export const pages = <A, E>(
 /** The paging stream of a List operation. */
 export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
   const name = spanName(op)
-  const itemField = op.itemField ?? ""
   return (request, options) => {
-    const pageSize = options?.pageSize ?? DEFAULT_PAGE_SIZE
-    return pages(name, (cursor) =>
-      Effect.map(call(Paging.pageRequest(request, pageSize, cursor), options), (response) => Paging.pageOf(response, itemField)))
+    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
+    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
   }
 }
