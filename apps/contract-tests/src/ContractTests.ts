@@ -22,14 +22,11 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Clock from "effect/Clock"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import type { KnownIds } from "@data-access/schema"
-import type * as Baseline from "./Baseline.js"
 import * as Runner from "./internal/runner/run.js"
 import * as Suite from "./internal/runner/suite.js"
+import type * as RunOptions from "./internal/runner/types.js"
 import type * as Report from "./Report.js"
 
 /**
@@ -38,48 +35,8 @@ import type * as Report from "./Report.js"
  * @since 0.1.0
  * @category models
  */
-export interface Options {
-  readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted<string>
-  /** Ids of existing objects (decisions.md section 9); List operations add what they find. */
-  readonly fixtures?: KnownIds.KnownIds | undefined
-  /** Default: a random seed, printed in the report. */
-  readonly seed?: number | undefined
-  /** Generated examples per operation and property (default 100). */
-  readonly examples?: number | undefined
-  /** Method names to run (default: all). */
-  readonly operations?: ReadonlyArray<string> | undefined
-  readonly excludeOperations?: ReadonlyArray<string> | undefined
-  /** Check ids to run (default: all). */
-  readonly checks?: ReadonlyArray<string> | undefined
-  readonly excludeChecks?: ReadonlyArray<string> | undefined
-  /** Valid examples per Create operation, each of which makes an object (default: `examples`). */
-  readonly createsPerOperation?: number | undefined
-  /** Send no Create or Update request. */
-  readonly readOnly?: boolean | undefined
-  /** Requests per second; `undefined` is unlimited. */
-  readonly rateLimit?: number | undefined
-  /** Per-request timeout (default 10 seconds). */
-  readonly timeout?: Duration.DurationInput | undefined
-  /** Stop starting new examples after this long (default: none). */
-  readonly timeBudget?: Duration.DurationInput | undefined
-  /** Allowed clock difference between this machine and the server (default 5 seconds). */
-  readonly clockSkew?: Duration.DurationInput | undefined
-  /** Never send more requests than this (default 200000). */
-  readonly maxRequests?: number | undefined
-  /** Suites run at once (default 4). */
-  readonly concurrency?: number | undefined
-  /** Retry 429 and 503 answers after `Retry-After` (default true). */
-  readonly retryThrottled?: boolean | undefined
-  /** Requests spent shrinking one failure to a minimal example (default 60). */
-  readonly shrinkBudget?: number | undefined
-  /** Run only the case of this replay id. */
-  readonly replay?: string | undefined
-  /** Known findings: reported as known, not failing the run (see `Baseline`). */
-  readonly baseline?: Baseline.Baseline | undefined
-  /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
-  readonly progress?: ((line: string) => void) | undefined
-}
+export type Options = RunOptions.Options
+
 
 /**
  * The run could not be made: bad options, the target unreachable, or every call unauthenticated.

@@ -22,6 +22,7 @@ import type { ContractRules } from "@data-access/schema"
 import * as Rules from "./internal/exchangeRules.js"
 import * as Relay from "./internal/proxy/relay.js"
 import * as State from "./internal/proxy/state.js"
+import type * as ProxyTypes from "./internal/proxy/types.js"
 import type * as Report from "./Report.js"
 
 /**
@@ -31,7 +32,7 @@ import type * as Report from "./Report.js"
  * @since 0.3.0
  * @category models
  */
-export type Side = "client" | "server"
+export type Side = ProxyTypes.Side
 
 /**
  * A finding of the proxy: a run's finding with the side it blames. `seed` is 0 and `replayId`
@@ -40,9 +41,7 @@ export type Side = "client" | "server"
  * @since 0.3.0
  * @category models
  */
-export interface Finding extends Report.Finding {
-  readonly side: Side
-}
+export type Finding = ProxyTypes.Finding
 
 /**
  * The findings that fail: `client`, `server`, `any` (either) or `none`.

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { ConnectError, hasCode, transient } from "@data-access/schema-effect4/ConnectError"
+import * as Deadline from "@data-access/core/Deadline"
+import * as Paging from "@data-access/core/Paging"
+import * as Retry from "@data-access/core/Retry"
+import { ConnectError, hasCode } from "@data-access/schema-effect4/ConnectError"
 import * as Schema from "effect/Schema"
 
 export {
@@ -56,7 +59,7 @@ export class TransportError extends Schema.TaggedError<TransportError>("@data-ac
 ) {
   /** A transport failure is transient: a read may be tried again. */
   get isRetryable(): boolean {
-    return true
+    return Retry.isRetryableRead(this)
   }
 }
 
@@ -77,12 +80,12 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>("@data-access
   }
 ) {
   override get message(): string {
-    return `${this.operation}: the ${this.scope === "overall" ? "overall deadline" : "attempt timeout"} of ${this.timeoutMillis} ms ran out after ${this.attempts} attempt(s)`
+    return Deadline.timeoutMessage(this.operation, this.scope, this.timeoutMillis, this.attempts)
   }
 
   /** An attempt timeout may be tried again within the overall budget; the overall deadline is final. */
   get isRetryable(): boolean {
-    return this.scope === "attempt"
+    return Retry.isRetryableRead(this)
   }
 }
 
@@ -139,7 +142,7 @@ export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>
   page: Schema.Number
 }) {
   override get message(): string {
-    return `${this.operation}: page ${this.page} returned a cursor that was already followed; stopping to avoid a loop`
+    return Paging.repeatedMessage(this.operation, this.page)
   }
 
   /** Retrying would loop again. */
@@ -189,26 +192,17 @@ export const markStatusFallback = (error: ConnectError): ConnectError => {
  */
 export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(error)
 
+// An error as `@data-access/core/Retry` decides on it.
+const failureOf = (error: ClientError): Retry.Failure =>
+  error._tag === "ConnectError" ? { _tag: "ConnectError", code: error.code, httpStatus: error.httpStatus, statusFallback: isStatusFallback(error) } : error
+
 /**
  * Whether a read (Get, List) may be retried after this error.
  *
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableRead = (error: ClientError): boolean => {
-  switch (error._tag) {
-    case "ConnectError":
-      return (
-        transient.has(error.code) ||
-        (isStatusFallback(error) && error.httpStatus !== undefined && [408, 429, 502, 503, 504].includes(error.httpStatus))
-      )
-    case "TransportError":
-    case "TimeoutError":
-      return error.isRetryable
-    default:
-      return false
-  }
-}
+export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryableRead(failureOf(error))
 
 /**
  * Whether a write (create, update) may be retried: only when the service certainly did not act.
@@ -216,16 +210,7 @@ export const isRetryableRead = (error: ClientError): boolean => {
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableWrite = (error: ClientError): boolean => {
-  switch (error._tag) {
-    case "ConnectError":
-      return !isStatusFallback(error) && (error.code === "unavailable" || error.code === "resource_exhausted")
-    case "TransportError":
-      return error.phase === "connect"
-    default:
-      return false
-  }
-}
+export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryableWrite(failureOf(error))
 
 /**
  * @since 0.1.0

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Retry from "@data-access/core/Retry"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -71,23 +72,14 @@ export const none: RetryPolicy = Schedule.recurs(0) as RetryPolicy
  * @since 0.1.0
  * @category constants
  */
-export const MAX_RETRY_AFTER: Duration.Duration = Duration.seconds(60)
+export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETRY_AFTER_MILLIS)
 
 /**
  * Reads `retry-after-ms` or `Retry-After` (seconds or HTTP date) in milliseconds, capped at
- * `MAX_RETRY_AFTER`.
+ * `MAX_RETRY_AFTER`: `Retry.retryAfterMillis` of `@data-access/core`, the same on both Effect lines.
  *
  * @since 0.1.0
  * @category retries
  */
-export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
-  const cap = Duration.toMillis(MAX_RETRY_AFTER)
-  const ms = headers["retry-after-ms"]?.trim()
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number(ms), cap)
-  const value = headers["retry-after"]?.trim()
-  if (value === undefined || value === "") return undefined
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Number(value) * 1000, cap)
-  const date = Date.parse(value)
-  if (Number.isNaN(date)) return undefined
-  return Math.min(Math.max(0, date - nowMillis), cap)
-}
+export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
+  Retry.retryAfterMillis((name) => headers[name], nowMillis)

@@ -5,6 +5,8 @@
  *
  * @since 0.1.0
  */
+import type * as Operation from "@data-access/core/Operation"
+import type * as Paging from "@data-access/core/Paging"
 import type * as Operations from "@data-access/schema-effect4/Operations"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -44,7 +46,7 @@ export type {
  * @since 0.1.0
  * @category models
  */
-export type PageRequestOf<M extends Operations.ListMethod> = Omit<Operations.RequestOf<M>, "limit" | "cursor">
+export type PageRequestOf<M extends Operations.ListMethod> = Paging.PageRequest<Operations.RequestOf<M>>
 
 /**
  * The method of one operation: takes the decoded request, returns the decoded response.
@@ -75,9 +77,12 @@ export type PageStream<M extends Operations.ListMethod> = (
  * @since 0.1.0
  * @category models
  */
-export type Methods<M extends Operations.MethodName> =
-  & { readonly [K in M as Uncapitalize<K>]: Method<K> }
-  & { readonly [K in M & Operations.ListMethod as `${Uncapitalize<K>}Stream`]: PageStream<K> }
+export type Methods<M extends Operations.MethodName> = Operation.Methods<
+  M,
+  Operations.ListMethod,
+  { readonly [K in Operations.MethodName]: Method<K> },
+  { readonly [K in Operations.ListMethod]: PageStream<K> }
+>
 
 /**
  * The client of one API service.

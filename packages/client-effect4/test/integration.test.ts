@@ -5,6 +5,7 @@
  */
 import * as Operations from "@data-access/schema-effect4/Operations"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { requestFor } from "@data-access/client-behaviour"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -14,7 +15,6 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { ClientError, DataAccessClient, RetryPolicy, Services } from "../src/index.js"
 import { makeCapture, printed } from "./capture.js"
-import { requestFor } from "./requests.js"
 import { clientLayer, type RunningServer, startServer, startWithClient } from "./server.js"
 
 const Client = DataAccessClient.DataAccessClient
@@ -25,7 +25,7 @@ const contextOf = (server: RunningServer) =>
     const client = yield* Client
     const resourceId = server.knownIds.resources[0]!
     const users = yield* client.listNativeUsers({ resourceId, limit: 1 })
-    return { ids: server.knownIds, resourceId, nativeUserId: users.nativeUsers[0]!.id, suffix: Math.random().toString(36).slice(2, 8) }
+    return { ids: server.knownIds, resourceId, nativeUserId: users.nativeUsers[0]!.id, suffix: Math.random().toString(36).slice(2, 8), secret: Redacted.make }
   })
 
 const getResource = (id: string, options?: { readonly retryPolicy?: RetryPolicy.RetryPolicy }) =>
@@ -43,7 +43,7 @@ describe("against the reference server over loopback", () => {
         const context = yield* contextOf(server)
         const done: Array<string> = []
         for (const op of Operations.all) {
-          const request = requestFor[op.method](context as never)
+          const request = requestFor[op.method]!(context) as Record<string, unknown>
           const response = (yield* client.call(op.method, request as never)) as Record<string, unknown>
           if (op.kind === "list") {
             const items = response[op.itemField!] as ReadonlyArray<{ id: string }>
@@ -59,6 +59,7 @@ describe("against the reference server over loopback", () => {
           done.push(op.method)
         }
         expect(done).toHaveLength(22)
+        expect(Object.keys(requestFor).sort()).toEqual(Operations.all.map((o) => o.method).sort())
         // Writes took effect: the update is visible on a later read.
         const satellites = yield* Stream.runCollect(client.listSatellitesStream({}))
         expect(satellites.find((s) => s.id === server.knownIds.satellites[0])?.name).toBe(`sat ${context.suffix}`)
@@ -289,7 +290,7 @@ describe("redaction against the reference server", () => {
         const client = yield* Client
         const context = yield* contextOf(server)
         for (const op of Operations.all) {
-          values.push(yield* client.call(op.method, requestFor[op.method](context as never) as never))
+          values.push(yield* client.call(op.method, requestFor[op.method]!(context) as never))
         }
         values.push(yield* Stream.runCollect(client.listNativeUsersStream({ resourceId: context.resourceId })))
         errors.push(yield* Effect.flip(client.getResource({ id: "resource_missing" })))

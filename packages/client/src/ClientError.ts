@@ -13,8 +13,11 @@
  *
  * @since 0.1.0
  */
+import * as Deadline from "@data-access/core/Deadline"
+import * as Paging from "@data-access/core/Paging"
+import * as Retry from "@data-access/core/Retry"
+import { ConnectError, hasCode } from "@data-access/schema/ConnectError"
 import * as Schema from "effect/Schema"
-import { ConnectError, hasCode, transientCodes } from "@data-access/schema/ConnectError"
 
 export {
   /**
@@ -64,7 +67,7 @@ export class TransportError extends Schema.TaggedError<TransportError>("@data-ac
 ) {
   /** A transport failure is transient: a read may be tried again. */
   get isRetryable(): boolean {
-    return true
+    return Retry.isRetryableRead(this)
   }
 }
 
@@ -83,12 +86,12 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>("@data-access
   attempts: Schema.Number
 }) {
   override get message(): string {
-    return `${this.operation}: the ${this.scope === "overall" ? "overall deadline" : "attempt timeout"} of ${this.timeoutMillis} ms ran out after ${this.attempts} attempt(s)`
+    return Deadline.timeoutMessage(this.operation, this.scope, this.timeoutMillis, this.attempts)
   }
 
   /** An attempt timeout may be tried again within the overall budget; the overall deadline is final. */
   get isRetryable(): boolean {
-    return this.scope === "attempt"
+    return Retry.isRetryableRead(this)
   }
 }
 
@@ -148,7 +151,7 @@ export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>
   }
 ) {
   override get message(): string {
-    return `${this.operation}: page ${this.page} returned a cursor that was already followed; stopping to avoid a loop`
+    return Paging.repeatedMessage(this.operation, this.page)
   }
 
   /** Retrying would loop again. */
@@ -224,6 +227,10 @@ const originalKey = Symbol.for("effect/OriginalAnnotation")
 const original = (error: ConnectError): ConnectError =>
   ((error as unknown as Record<symbol, ConnectError | undefined>)[originalKey]) ?? error
 
+// An error as `@data-access/core/Retry` decides on it.
+const failureOf = (error: ClientError): Retry.Failure =>
+  error._tag === "ConnectError" ? { _tag: "ConnectError", code: error.code, httpStatus: error.httpStatus, statusFallback: isStatusFallback(error) } : error
+
 /**
  * Whether an error may be retried for a read (Get and List): transient Connect codes
  * (unavailable, resource_exhausted, deadline_exceeded, aborted, internal, unknown), a bare
@@ -232,18 +239,7 @@ const original = (error: ConnectError): ConnectError =>
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableRead = (error: ClientError): boolean => {
-  switch (error._tag) {
-    case "ConnectError":
-      return transientCodes.has(error.code) ||
-        (isStatusFallback(error) && error.httpStatus !== undefined && [408, 429, 502, 503, 504].includes(error.httpStatus))
-    case "TransportError":
-    case "TimeoutError":
-      return error.isRetryable
-    default:
-      return false
-  }
-}
+export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryableRead(failureOf(error))
 
 /**
  * Whether an error may be retried for a create or an update: only when the service certainly did
@@ -254,16 +250,7 @@ export const isRetryableRead = (error: ClientError): boolean => {
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableWrite = (error: ClientError): boolean => {
-  switch (error._tag) {
-    case "ConnectError":
-      return !isStatusFallback(error) && (error.code === "unavailable" || error.code === "resource_exhausted")
-    case "TransportError":
-      return error.phase === "connect"
-    default:
-      return false
-  }
-}
+export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryableWrite(failureOf(error))
 
 /**
  * Whether an error may be retried for an operation: reads use `isRetryableRead`, writes

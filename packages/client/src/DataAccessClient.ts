@@ -19,6 +19,9 @@
  *
  * @since 0.1.0
  */
+import * as CoreDeadline from "@data-access/core/Deadline"
+import * as Operation from "@data-access/core/Operation"
+import * as Request from "@data-access/core/Request"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Operations from "@data-access/schema/Operations"
 import * as Config from "effect/Config"
@@ -64,7 +67,7 @@ export const USER_AGENT: string = internal.USER_AGENT
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(30)
+export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(CoreDeadline.DEFAULT_TIMEOUT_MILLIS)
 
 /**
  * Default timeout of one attempt: 10 s.
@@ -72,7 +75,7 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(30)
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = Duration.seconds(10)
+export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = Duration.millis(CoreDeadline.DEFAULT_ATTEMPT_TIMEOUT_MILLIS)
 
 /**
  * Options of the client.
@@ -128,12 +131,10 @@ export type Service = Services.Methods<Operations.MethodName> & {
  */
 export class DataAccessClient extends Context.Tag("@data-access/client/DataAccessClient")<DataAccessClient, Service>() {}
 
-const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
-
-const validateBaseUrl = (baseUrl: string): Effect.Effect<string, ConfigError.ConfigError> =>
-  URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol)
-    ? Effect.succeed(baseUrl.replace(/\/+$/, ""))
-    : Effect.fail(ConfigError.InvalidData(["baseUrl"], "baseUrl must be an absolute http(s) URL"))
+const validateBaseUrl = (baseUrl: string): Effect.Effect<string, ConfigError.ConfigError> => {
+  const normalized = Request.normalizeBaseUrl(baseUrl)
+  return normalized !== undefined ? Effect.succeed(normalized) : Effect.fail(ConfigError.InvalidData(["baseUrl"], Request.INVALID_BASE_URL))
+}
 
 /**
  * Builds the combined client over the `HttpClient` in the context. Fails with a `ConfigError` when
@@ -155,30 +156,17 @@ export const make = (options: Options): Effect.Effect<Service, ConfigError.Confi
       attemptTimeout: options.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : DEFAULT_ATTEMPT_TIMEOUT,
       userAgent: internal.USER_AGENT
     }
-    const calls = new Map<string, internal.Call>()
-    const streams = new Map<string, internal.PageStream>()
-    const services: Record<string, Record<string, unknown>> = {}
-    const flat: Record<string, unknown> = {}
-    for (const op of Operations.all) {
-      const call = internal.makeCall(httpClient, config, op)
-      calls.set(op.method, call)
-      const service = (services[op.service] ??= {})
-      service[lowerFirst(op.method)] = call
-      flat[lowerFirst(op.method)] = call
-      if (op.kind === "list") {
-        const stream = internal.makePageStream(call, op)
-        streams.set(op.method, stream)
-        service[`${lowerFirst(op.method)}Stream`] = stream
-        flat[`${lowerFirst(op.method)}Stream`] = stream
-      }
-    }
-    const client = {
-      ...flat,
-      services,
-      call: (method: string, request: unknown, callOptions?: Services.CallOptions) => calls.get(method)!(request, callOptions),
-      stream: (method: string, request: unknown, streamOptions?: Services.StreamOptions) => streams.get(method)!(request, streamOptions)
-    }
-    return client as unknown as Service
+    const client = Operation.assemble(
+      Operations.all,
+      (op) => internal.makeCall(httpClient, config, op),
+      internal.makePageStream
+    )
+    return {
+      ...client.flat,
+      services: client.services,
+      call: (method: string, request: unknown, callOptions?: Services.CallOptions) => client.call(method)(request, callOptions),
+      stream: (method: string, request: unknown, streamOptions?: Services.StreamOptions) => client.stream(method)(request, streamOptions)
+    } as unknown as Service
   })
 
 /**

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as RetryAfter from "@data-access/schema/RetryAfter"
+import * as Retry from "@data-access/core/Retry"
 import * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 import type { ClientError } from "./ClientError.js"
@@ -116,18 +116,16 @@ export const none: RetryPolicy = Schedule.stop
  * @since 0.1.0
  * @category constants
  */
-export const MAX_RETRY_AFTER: Duration.Duration = Duration.seconds(60)
+export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETRY_AFTER_MILLIS)
 
 /**
  * Reads the wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else
  * `Retry-After` as seconds or as an HTTP date (relative to `nowMillis`). Capped at
  * `MAX_RETRY_AFTER`; `undefined` when absent or unreadable (`-1`, a date that is not an HTTP date).
- * The reading is `RetryAfter.parse` of `@data-access/schema`.
+ * The reading is `Retry.retryAfterMillis` of `@data-access/core`, the same on both Effect lines.
  *
  * @since 0.1.0
  * @category retries
  */
-export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
-  const millis = RetryAfter.parse(headers, nowMillis)
-  return millis === undefined ? undefined : Math.min(millis, Duration.toMillis(MAX_RETRY_AFTER))
-}
+export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
+  Retry.retryAfterMillis((name) => headers[name], nowMillis)

@@ -1,5 +1,6 @@
 import * as Operations from "@data-access/schema/Operations"
 import type { ReferenceServer } from "@data-access/reference-server"
+import { requestFor } from "@data-access/client-behaviour"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -11,7 +12,6 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { ClientError, DataAccessClient, Services } from "../src/index.js"
-import { requestFor } from "./requests.js"
 import { makeCapture, printed } from "./capture.js"
 import { startServer } from "./server.js"
 
@@ -24,7 +24,7 @@ const contextOf = (server: ReferenceServer.Running) =>
     const client = yield* Client
     const resourceId = server.knownIds.resources[0]!
     const users = yield* client.listNativeUsers({ resourceId, limit: 1 })
-    return { ids: server.knownIds, resourceId, nativeUserId: users.nativeUsers[0]!.id, suffix: Math.random().toString(36).slice(2, 8) }
+    return { ids: server.knownIds, resourceId, nativeUserId: users.nativeUsers[0]!.id, suffix: Math.random().toString(36).slice(2, 8), secret: Redacted.make }
   })
 
 describe("against the reference server over loopback", () => {
@@ -36,7 +36,7 @@ describe("against the reference server over loopback", () => {
         const context = yield* contextOf(server)
         const done: Array<string> = []
         for (const op of Operations.all) {
-          const request = requestFor[op.method](context as never)
+          const request = requestFor[op.method]!(context) as Record<string, unknown>
           const response = (yield* client.call(op.method, request as never)) as Record<string, unknown>
           if (op.kind === "list") {
             const items = response[op.itemField!] as ReadonlyArray<{ id: string }>
@@ -52,6 +52,7 @@ describe("against the reference server over loopback", () => {
           done.push(op.method)
         }
         expect(done).toHaveLength(22)
+        expect(Object.keys(requestFor).sort()).toEqual(Operations.all.map((o) => o.method).sort())
         // Writes took effect: the update is visible on a later read.
         const satellites = yield* Stream.runCollect(client.listSatellitesStream({}))
         expect(Chunk.toReadonlyArray(satellites).find((s) => s.id === server.knownIds.satellites[0])?.name).toBe(`sat ${context.suffix}`)
@@ -229,7 +230,7 @@ describe("redaction against the reference server", () => {
         const client = yield* Client
         const context = yield* contextOf(server)
         for (const op of Operations.all) {
-          values.push(yield* client.call(op.method, requestFor[op.method](context as never) as never))
+          values.push(yield* client.call(op.method, requestFor[op.method]!(context) as never))
         }
         values.push(Chunk.toReadonlyArray(yield* Stream.runCollect(client.listNativeUsersStream({ resourceId: context.resourceId }))))
         errors.push(yield* Effect.flip(client.getResource({ id: "resource_missing" })))

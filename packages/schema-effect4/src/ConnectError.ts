@@ -4,10 +4,11 @@
  *
  * @since 0.1.0
  */
+import { statusOf } from "@data-access/core/Code"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
-import { Code, ErrorBody, ErrorDetail, RateLimit, statusByCode, transientCodes } from "./generated/ConnectError.js"
+import { Code, ErrorBody, ErrorDetail, RateLimit, transientCodes } from "./generated/ConnectError.js"
 
 export { codes, Code, ErrorBody, ErrorDetail, RateLimit, statusByCode } from "./generated/ConnectError.js"
 
@@ -19,46 +20,29 @@ export { codes, Code, ErrorBody, ErrorDetail, RateLimit, statusByCode } from "./
  */
 export const transient: ReadonlySet<Code> = transientCodes as ReadonlySet<Code>
 
-/**
- * The HTTP status of a code.
- *
- * @since 0.1.0
- * @category codes
- */
-export const statusOf = (code: Code): number => statusByCode[code]
-
-/**
- * Whether an HTTP status agrees with a code (`unimplemented` may also come as a 404).
- *
- * @since 0.1.0
- * @category codes
- */
-export const statusAgrees = (code: Code, status: number): boolean =>
-  statusByCode[code] === status || (code === "unimplemented" && status === 404)
-
-/**
- * The code a response without a Connect body stands for, from its HTTP status.
- *
- * @since 0.1.0
- * @category codes
- */
-export const codeFromStatus = (status: number): Code => {
-  switch (status) {
-    case 401:
-      return "unauthenticated"
-    case 403:
-      return "permission_denied"
-    case 404:
-      return "unimplemented"
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return "unavailable"
-    default:
-      return "unknown"
-  }
-}
+export {
+  /**
+   * The HTTP status of a code.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  statusOf,
+  /**
+   * Whether an HTTP status agrees with a code (`unimplemented` may also come as a 404).
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  statusAgrees,
+  /**
+   * The code a response without a Connect body stands for, from its HTTP status.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  codeFromStatus
+} from "@data-access/core/Code"
 
 /**
  * A Connect error, from the wire or made by a server. `code` says what happened; the HTTP status,

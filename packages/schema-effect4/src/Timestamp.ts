@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import * as Instant from "@data-access/core/Timestamp"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as DateTime from "effect/DateTime"
@@ -71,14 +72,7 @@ export const isTimestamp = (u: unknown): u is Timestamp => u instanceof Timestam
  * @category constructors
  */
 export const make = (seconds: number, nanos = 0): Timestamp | undefined =>
-  Number.isSafeInteger(seconds) &&
-  Number.isInteger(nanos) &&
-  nanos >= 0 &&
-  nanos <= 999_999_999 &&
-  seconds >= MIN_SECONDS &&
-  seconds <= MAX_SECONDS
-    ? unsafeMake(seconds, nanos)
-    : undefined
+  Instant.inRange(seconds, nanos) ? unsafeMake(seconds, nanos) : undefined
 
 /**
  * `new Timestamp({ seconds, nanos })` without the constructor chain of `Data.TaggedClass` (an
@@ -94,51 +88,6 @@ const unsafeMake = (seconds: number, nanos: number): Timestamp => {
   return t as Timestamp
 }
 
-const daysFromCivil = (y: number, m: number, d: number): number => {
-  const yy = m <= 2 ? y - 1 : y
-  const era = Math.floor(yy / 400)
-  const yoe = yy - era * 400
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * 146097 + doe - 719468
-}
-
-const civilFromDays = (z0: number): readonly [number, number, number] => {
-  const z = z0 + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365
-  )
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const m = mp + (mp < 10 ? 3 : -9)
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d]
-}
-
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-const daysInMonth = (y: number, m: number) =>
-  m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
-
-const NOT_RFC3339 =
-  "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
-
-/** The value of the ASCII digit at `i`, or -1 (the regex `\d` without the `u` flag: 0-9 only). */
-const digitAt = (text: string, i: number): number => {
-  const c = text.charCodeAt(i) - 48
-  return c >= 0 && c <= 9 ? c : -1
-}
-
-/** The two-digit number at `i`, or -1. */
-const twoDigits = (text: string, i: number): number => {
-  const a = digitAt(text, i)
-  const b = digitAt(text, i + 1)
-  return a < 0 || b < 0 ? -1 : a * 10 + b
-}
-
-const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-
 /**
  * Parses RFC 3339 text. Any offset is accepted; the result is the same instant in UTC. `T` and `Z`
  * are upper case, as proto3 JSON readers require. Returns a message explaining the rejection when
@@ -152,84 +101,7 @@ const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000
  * @since 0.1.0
  * @category parsing
  */
-export const parse = (text: string): Timestamp | string => {
-  const length = text.length
-  // The shortest valid text is 20 characters: 2024-01-31T12:00:00Z.
-  if (length < 20) return NOT_RFC3339
-  const y0 = digitAt(text, 0)
-  const y1 = digitAt(text, 1)
-  const y2 = digitAt(text, 2)
-  const y3 = digitAt(text, 3)
-  const month = twoDigits(text, 5)
-  const day = twoDigits(text, 8)
-  const hour = twoDigits(text, 11)
-  const minute = twoDigits(text, 14)
-  const second = twoDigits(text, 17)
-  if (
-    y0 < 0 || y1 < 0 || y2 < 0 || y3 < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 ||
-    text.charCodeAt(4) !== 45 /* - */ || text.charCodeAt(7) !== 45 /* - */ || text.charCodeAt(10) !== 84 /* T */ ||
-    text.charCodeAt(13) !== 58 /* : */ || text.charCodeAt(16) !== 58 /* : */
-  ) {
-    return NOT_RFC3339
-  }
-  // Optional fraction: a dot and at least one digit.
-  let i = 19
-  let fracDigits = 0
-  let fracValue = 0
-  if (text.charCodeAt(i) === 46 /* . */) {
-    i++
-    const start = i
-    while (i < length) {
-      const d = digitAt(text, i)
-      if (d < 0) break
-      // Only the first nine digits count; more are rejected below, after the calendar checks.
-      if (i - start < 9) fracValue = fracValue * 10 + d
-      i++
-    }
-    fracDigits = i - start
-    if (fracDigits === 0) return NOT_RFC3339
-  }
-  // The offset: Z, or ±hh:mm, and then the end of the text.
-  const designator = text.charCodeAt(i)
-  let utc = false
-  let sign = 0
-  let offsetHours = 0
-  let offsetMinutes = 0
-  if (designator === 90 /* Z */ && i + 1 === length) {
-    utc = true
-  } else if ((designator === 43 /* + */ || designator === 45 /* - */) && i + 6 === length) {
-    offsetHours = twoDigits(text, i + 1)
-    offsetMinutes = twoDigits(text, i + 4)
-    if (offsetHours < 0 || offsetMinutes < 0 || text.charCodeAt(i + 3) !== 58 /* : */) return NOT_RFC3339
-    sign = designator === 45 ? -1 : 1
-  } else {
-    return NOT_RFC3339
-  }
-  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
-  if (year < 1) return "the year must be from 0001 to 9999"
-  if (month < 1 || month > 12) return `month ${text.slice(5, 7)} does not exist`
-  if (day < 1 || day > daysInMonth(year, month)) {
-    return `day ${text.slice(8, 10)} does not exist in ${text.slice(0, 4)}-${text.slice(5, 7)}`
-  }
-  if (hour > 23) return `hour ${text.slice(11, 13)} is out of range`
-  if (minute > 59) return `minute ${text.slice(14, 16)} is out of range`
-  if (second > 59) return `second ${text.slice(17, 19)} is out of range`
-  if (fracDigits > 9) return "at most 9 fractional digits are allowed"
-  let offset = 0
-  if (!utc) {
-    if (offsetHours > 23 || offsetMinutes > 59) return `offset ${text.slice(i, i + 6)} is out of range`
-    offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
-  }
-  const seconds =
-    daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
-  const nanos = fracValue * POWERS_OF_TEN[9 - fracDigits]!
-  return (
-    make(seconds, nanos) ??
-    "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
-  )
-}
-
-const pad = (n: number, width: number) => String(n).padStart(width, "0")
+export const parse = (text: string): Timestamp | string => Instant.parse(text, unsafeMake)
 
 /**
  * Writes RFC 3339 text in UTC with `Z` and 0, 3, 6 or 9 fractional digits (the fewest that keep
@@ -238,26 +110,13 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0")
  * @since 0.1.0
  * @category formatting
  */
-export const format = (t: Timestamp): string => {
-  const days = Math.floor(t.seconds / 86400)
-  const secOfDay = t.seconds - days * 86400
-  const [y, mo, d] = civilFromDays(days)
-  const base = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(secOfDay / 3600), 2)}:${pad(
-    Math.floor((secOfDay % 3600) / 60),
-    2
-  )}:${pad(secOfDay % 60, 2)}`
-  if (t.nanos === 0) return `${base}Z`
-  const nine = pad(t.nanos, 9)
-  const digits = t.nanos % 1_000_000 === 0 ? 3 : t.nanos % 1000 === 0 ? 6 : 9
-  return `${base}.${nine.slice(0, digits)}Z`
-}
+export const format: (t: Timestamp) => string = Instant.format
 
 /**
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochMillis = (t: Timestamp): number =>
-  t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
+export const toEpochMillis: (t: Timestamp) => number = Instant.toEpochMillis
 
 /**
  * The timestamp as a `Date` (precision below a millisecond is dropped).
@@ -279,14 +138,7 @@ export const toDateTime = (t: Timestamp): DateTime.Utc => DateTime.makeUnsafe(to
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochMillis = (millis: number): Timestamp | undefined => {
-  if (!Number.isFinite(millis)) return undefined
-  // Whole milliseconds exactly; a fraction rounded to the nanosecond, carrying into the next second.
-  const whole = Math.floor(millis)
-  return fromEpochNanos(
-    BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000))
-  )
-}
+export const fromEpochMillis = (millis: number): Timestamp | undefined => Instant.fromEpochMillis(millis, unsafeMake)
 
 /**
  * @since 0.1.0
@@ -307,17 +159,13 @@ export const fromDateTime = (dt: DateTime.DateTime): Timestamp | undefined =>
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => {
-  const seconds = nanos / 1_000_000_000n - (nanos % 1_000_000_000n < 0n ? 1n : 0n)
-  return make(Number(seconds), Number(nanos - seconds * 1_000_000_000n))
-}
+export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => Instant.fromEpochNanos(nanos, unsafeMake)
 
 /**
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochNanos = (t: Timestamp): bigint =>
-  BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
+export const toEpochNanos: (t: Timestamp) => bigint = Instant.toEpochNanos
 
 /**
  * The current time from the `Clock`, with nanosecond precision where the clock has it. A clock
@@ -328,12 +176,8 @@ export const toEpochNanos = (t: Timestamp): bigint =>
  */
 export const now: Effect.Effect<Timestamp> = Clock.clockWith((clock) =>
   Effect.sync(() => {
-    const nanos = clock.currentTimeNanosUnsafe()
-    const millis = clock.currentTimeMillisUnsafe()
-    // TestClock derives its nanos as `millis * 1e6` in floating point, which is off by up to a few
-    // hundred nanoseconds at today's dates (2030-01-02T03:04:05.678Z reads as .678000128Z).
-    const derived = Number.isInteger(millis) && nanos === BigInt(Math.floor(millis * 1_000_000))
-    return fromEpochNanos(derived ? BigInt(millis) * 1_000_000n : nanos)!
+    // A TestClock's nanos are its millis times 1e6 in floating point: `clockNanos` reads those exactly.
+    return fromEpochNanos(Instant.clockNanos(clock.currentTimeNanosUnsafe(), clock.currentTimeMillisUnsafe()))!
   })
 )
 
@@ -341,24 +185,13 @@ export const now: Effect.Effect<Timestamp> = Clock.clockWith((clock) =>
  * @since 0.1.0
  * @category instances
  */
-export const Order: Ord.Order<Timestamp> = Ord.make((a, b) =>
-  a.seconds < b.seconds
-    ? -1
-    : a.seconds > b.seconds
-      ? 1
-      : a.nanos < b.nanos
-        ? -1
-        : a.nanos > b.nanos
-          ? 1
-          : 0
-)
+export const Order: Ord.Order<Timestamp> = Ord.make(Instant.compare)
 
 /**
  * @since 0.1.0
  * @category instances
  */
-export const equivalence: Equivalence.Equivalence<Timestamp> = (a, b) =>
-  a.seconds === b.seconds && a.nanos === b.nanos
+export const equivalence: Equivalence.Equivalence<Timestamp> = Instant.equals
 
 /**
  * @since 0.1.0
@@ -378,12 +211,7 @@ export const isAfter = (self: Timestamp, that: Timestamp): boolean => Order(self
  * @since 0.1.0
  * @category math
  */
-export const addNanos = (t: Timestamp, delta: bigint): Timestamp => {
-  const n = toEpochNanos(t) + delta
-  const lo = toEpochNanos(min)
-  const hi = toEpochNanos(max)
-  return fromEpochNanos(n < lo ? lo : n > hi ? hi : n)!
-}
+export const addNanos = (t: Timestamp, delta: bigint): Timestamp => Instant.addNanos(t, delta, unsafeMake)
 
 /**
  * The decoded form: a `Timestamp` value.

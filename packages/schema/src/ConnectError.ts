@@ -4,33 +4,56 @@
  *
  * @since 0.1.0
  */
+import * as CodeTable from "@data-access/core/Code"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 
-/**
- * Each Connect code with its HTTP status (the current Connect mapping).
- *
- * @since 0.1.0
- * @category codes
- */
-export const statusByCode = {
-  canceled: 499,
-  unknown: 500,
-  invalid_argument: 400,
-  deadline_exceeded: 504,
-  not_found: 404,
-  already_exists: 409,
-  permission_denied: 403,
-  resource_exhausted: 429,
-  failed_precondition: 400,
-  aborted: 409,
-  out_of_range: 400,
-  unimplemented: 501,
-  internal: 500,
-  unavailable: 503,
-  data_loss: 500,
-  unauthenticated: 401
-} as const
+export {
+  /**
+   * Each Connect code with its HTTP status (the current Connect mapping).
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  statusByCode,
+  /**
+   * The 16 codes.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  codes,
+  /**
+   * The HTTP status of a code. `unimplemented` is 501, except for an unknown route (404).
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  statusOf,
+  /**
+   * Whether an HTTP status may carry a code: the status of the code, or 404 for `unimplemented`
+   * on an unknown route.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  statusAgrees,
+  /**
+   * The code a reader assumes when the body is not a valid Connect error: 401 unauthenticated,
+   * 403 permission_denied, 404 unimplemented, 429/502/503/504 unavailable, anything else unknown.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  codeFromStatus,
+  /**
+   * Codes that say the service did not act and the call may be tried again.
+   *
+   * @since 0.1.0
+   * @category codes
+   */
+  transientCodes
+} from "@data-access/core/Code"
 
 /**
  * A Connect error code.
@@ -38,68 +61,17 @@ export const statusByCode = {
  * @since 0.1.0
  * @category codes
  */
-export type Code = keyof typeof statusByCode
-
-/**
- * The 16 codes.
- *
- * @since 0.1.0
- * @category codes
- */
-export const codes = Object.keys(statusByCode) as ReadonlyArray<Code>
+export type Code = CodeTable.Code
 
 /**
  * @since 0.1.0
  * @category codes
  */
 export const Code: Schema.Schema<Code> = Schema.Literal(
-  ...(codes as [Code, ...Array<Code>])
+  ...(CodeTable.codes as [Code, ...Array<Code>])
 ).annotations({
   identifier: "ConnectCode"
 })
-
-/**
- * The HTTP status of a code. `unimplemented` is 501, except for an unknown route (404).
- *
- * @since 0.1.0
- * @category codes
- */
-export const statusOf = (code: Code): number => statusByCode[code]
-
-/**
- * Whether an HTTP status may carry a code: the status of the code, or 404 for `unimplemented`
- * on an unknown route.
- *
- * @since 0.1.0
- * @category codes
- */
-export const statusAgrees = (code: Code, status: number): boolean =>
-  statusByCode[code] === status || (code === "unimplemented" && status === 404)
-
-/**
- * The code a reader assumes when the body is not a valid Connect error: 401 unauthenticated,
- * 403 permission_denied, 404 unimplemented, 429/502/503/504 unavailable, anything else unknown.
- *
- * @since 0.1.0
- * @category codes
- */
-export const codeFromStatus = (status: number): Code => {
-  switch (status) {
-    case 401:
-      return "unauthenticated"
-    case 403:
-      return "permission_denied"
-    case 404:
-      return "unimplemented"
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return "unavailable"
-    default:
-      return "unknown"
-  }
-}
 
 /**
  * One entry of `details`.
@@ -194,21 +166,6 @@ export const RateLimit = Schema.Struct({
 }).annotations({ identifier: "RateLimit" })
 
 /**
- * Codes that say the service did not act and the call may be tried again.
- *
- * @since 0.1.0
- * @category codes
- */
-export const transientCodes: ReadonlySet<Code> = new Set([
-  "unavailable",
-  "resource_exhausted",
-  "deadline_exceeded",
-  "aborted",
-  "internal",
-  "unknown"
-])
-
-/**
  * A Connect error, from the wire or made by a server. `code` says what happened; the HTTP status,
  * the request id and the rate-limit headers are kept when known.
  *
@@ -233,7 +190,7 @@ export class ConnectError extends Schema.TaggedError<ConnectError>(
    * Whether a read may be retried after this error.
    */
   get isRetryable(): boolean {
-    return transientCodes.has(this.code)
+    return CodeTable.transientCodes.has(this.code)
   }
 
   /** The error as a Connect error body. */
@@ -245,7 +202,7 @@ export class ConnectError extends Schema.TaggedError<ConnectError>(
 
   /** The HTTP status a server answers this error with. */
   get status(): number {
-    return this.httpStatus ?? statusOf(this.code)
+    return this.httpStatus ?? CodeTable.statusOf(this.code)
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Connect deadlines (`Connect-Timeout-Ms`) as Effect combinators that both sides of a call use:
- * the client bounds each attempt, the server bounds each handler.
+ * the client bounds each attempt, the server bounds each handler. The header's reading and writing
+ * are `@data-access/core/Timeout`'s, re-exported here.
  *
  * @since 0.1.0
  */
@@ -14,69 +15,46 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 
-/**
- * The header that carries a call's deadline, in milliseconds.
- *
- * @since 0.3.0
- * @category headers
- */
-export const TIMEOUT_HEADER = "connect-timeout-ms"
-
-/**
- * The largest deadline `Connect-Timeout-Ms` can carry: 10 digits of milliseconds (about 115 days).
- *
- * @since 0.3.0
- * @category headers
- */
-export const MAX_TIMEOUT_MILLIS = 9_999_999_999
-
-/**
- * A `Connect-Timeout-Ms` header as read: absent, a deadline in milliseconds, or invalid.
- *
- * @since 0.3.0
- * @category headers
- */
-export type Timeout =
-  | { readonly _tag: "None" }
-  | { readonly _tag: "Millis"; readonly millis: number }
-  | { readonly _tag: "Invalid"; readonly value: string }
-
-const timeoutPattern = /^[0-9]{1,10}$/
-
-/**
- * Reads a `Connect-Timeout-Ms` header: 1 to 10 ASCII digits, nothing else (no sign, no space, no
- * fraction). `"0"` is a deadline that has already passed.
- *
- * @example
- * ```ts
- * import { Deadline } from "@data-access/schema"
- *
- * Deadline.parseTimeout("250") // { _tag: "Millis", millis: 250 }
- * Deadline.parseTimeout("+250") // { _tag: "Invalid", value: "+250" }
- * ```
- *
- * @since 0.3.0
- * @category headers
- */
-export const parseTimeout = (header: string | undefined): Timeout =>
-  header === undefined
-    ? { _tag: "None" }
-    : timeoutPattern.test(header)
-      ? { _tag: "Millis", millis: Number(header) }
-      : { _tag: "Invalid", value: header }
-
-/**
- * Writes a deadline as a `Connect-Timeout-Ms` value: whole milliseconds rounded up, at least 1 (a
- * deadline not yet passed is never sent as 0) and at most `MAX_TIMEOUT_MILLIS` (a longer or
- * infinite one is sent as the longest; `NaN` as 1).
- *
- * @since 0.3.0
- * @category headers
- */
-export const formatTimeout = (millis: number): string => {
-  const whole = Math.ceil(millis)
-  return String(whole >= MAX_TIMEOUT_MILLIS ? MAX_TIMEOUT_MILLIS : whole >= 1 ? whole : 1)
-}
+export {
+  /**
+   * The header that carries a call's deadline, in milliseconds.
+   *
+   * @since 0.3.0
+   * @category headers
+   */
+  TIMEOUT_HEADER,
+  /**
+   * The largest deadline `Connect-Timeout-Ms` can carry: 10 digits of milliseconds.
+   *
+   * @since 0.3.0
+   * @category headers
+   */
+  MAX_TIMEOUT_MILLIS,
+  /**
+   * Reads a `Connect-Timeout-Ms` header: 1 to 10 ASCII digits, nothing else.
+   *
+   * @since 0.3.0
+   * @category headers
+   */
+  parseTimeout,
+  /**
+   * Writes a deadline as a `Connect-Timeout-Ms` value: whole milliseconds rounded up, 1 to
+   * `MAX_TIMEOUT_MILLIS`.
+   *
+   * @since 0.3.0
+   * @category headers
+   */
+  formatTimeout
+} from "@data-access/core/Timeout"
+export type {
+  /**
+   * A `Connect-Timeout-Ms` header as read: absent, a deadline in milliseconds, or invalid.
+   *
+   * @since 0.3.0
+   * @category headers
+   */
+  Timeout
+} from "@data-access/core/Timeout"
 
 /** The largest delay a JS timer keeps (longer ones fire at once). */
 const MAX_TIMER_MILLIS = 2 ** 31 - 1

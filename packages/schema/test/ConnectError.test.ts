@@ -243,3 +243,36 @@ describe("Connect error body reader and writer", () => {
     expect(ConnectError.writeBody({ code: "unavailable", message: "down" })).toBe(`{"code":"unavailable","message":"down"}`)
   })
 })
+
+describe("the core's reading of an error body agrees with ErrorBody", () => {
+  // @data-access/core reads error bodies without Effect (both clients use it); the schema is the
+  // contract. Every value here must be read the same way by both.
+  const corpus: ReadonlyArray<unknown> = [
+    { code: "not_found" },
+    { code: "not_found", message: "m" },
+    { code: "internal", message: "m", details: [] },
+    { code: "internal", details: [{ type: "t", value: "v" }] },
+    { code: "internal", details: [{ type: "t", value: "v", debug: { a: [1, null] } }] },
+    { code: "internal", details: [{ type: "t", value: "v", extra: 1 }], other: true },
+    { code: "internal", details: [{ type: "t" }] },
+    { code: "internal", details: [{ type: 1, value: "v" }] },
+    { code: "internal", details: {} },
+    { code: "internal", details: null },
+    { code: "internal", message: null },
+    { code: "internal", message: 1 },
+    { code: "nope" },
+    { code: 13 },
+    { message: "no code" },
+    null,
+    [],
+    ["internal"],
+    "internal",
+    ...ConnectError.codes.map((code) => ({ code, message: code }))
+  ]
+  it("for every value of the corpus", async () => {
+    const { readErrorBody } = await import("@data-access/core/Answer")
+    for (const json of corpus) {
+      expect({ json, core: readErrorBody(json) }).toEqual({ json, core: ConnectError.decodeBody(json) })
+    }
+  })
+})

@@ -35,11 +35,12 @@ const subpaths = (files: ReadonlyArray<string>) =>
     .filter((m): m is string => m !== undefined && m !== "index" && m !== "bin")
     .map((m) => `./${m}`)
 
-it("the release publishes the five Effect 3 packages and the three of the Effect 4 line", () => {
+it("the release publishes the effect-free core, the five Effect 3 packages and the three of the Effect 4 line", () => {
   expect(packages.map((p) => p.name)).toEqual([
     "@data-access/client",
     "@data-access/client-effect4",
     "@data-access/contract-tests",
+    "@data-access/core",
     "@data-access/reference-server",
     "@data-access/schema",
     "@data-access/schema-effect4",
@@ -86,7 +87,7 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(files.filter((f) => /\.test\.ts$|tsbuildinfo$|^test\/|^bench\/|^reports\//.test(f))).toEqual([])
   })
 
-  it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only", async () => {
+  it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only (and none at all for the core)", async () => {
     const manifest = await packedManifest(tarball())
     const deps: Record<string, string> = manifest.dependencies ?? {}
     for (const [dep, range] of Object.entries(deps)) {
@@ -95,7 +96,9 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     }
     expect(deps).not.toHaveProperty("effect")
     expect(deps).not.toHaveProperty("@effect/platform")
-    expect(manifest.peerDependencies).toHaveProperty("effect")
+    // The effect-free core serves both lines: no effect of either, not even as a peer.
+    if (name === "@data-access/core") expect({ dependencies: manifest.dependencies, peers: manifest.peerDependencies }).toEqual({})
+    else expect(manifest.peerDependencies).toHaveProperty("effect")
     expect(manifest.type).toBe("module")
     expect(manifest.sideEffects).toBe(false)
     expect(manifest.exports["./internal/*"]).toBeNull()

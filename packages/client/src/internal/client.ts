@@ -1,11 +1,16 @@
+import * as Answer from "@data-access/core/Answer"
+import * as CoreDeadline from "@data-access/core/Deadline"
+import * as Operation from "@data-access/core/Operation"
+import * as Paging from "@data-access/core/Paging"
+import * as Request from "@data-access/core/Request"
+import * as Retry from "@data-access/core/Retry"
+import * as Transport from "@data-access/core/Transport"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as ConnectErrorModule from "@data-access/schema/ConnectError"
-import * as ContentType from "@data-access/schema/ContentType"
 import * as Deadline from "@data-access/schema/Deadline"
 import * as Operations from "@data-access/schema/Operations"
 import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
@@ -33,9 +38,9 @@ import {
   TimeoutError,
   TransportError
 } from "../ClientError.js"
-import * as RetryPolicy from "../RetryPolicy.js"
+import type * as RetryPolicy from "../RetryPolicy.js"
 import { makeDecoder } from "./decode.js"
-import { describeParseError, isConnectPhase, systemErrorCode } from "./errors.js"
+import { describeParseError } from "./errors.js"
 import { version } from "./version.js"
 
 /** Options every call accepts. */
@@ -66,103 +71,46 @@ export type AnyOperation = Operations.Operations[Operations.MethodName]
 export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
 export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
 
-const hasApiKeyName = (names: ReadonlyArray<string | RegExp>): boolean =>
-  names.some((n) => (typeof n === "string" ? n.toLowerCase() === "x-api-key" : n.test("x-api-key")))
-
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const names = fiber.getFiberRef(Headers.currentRedactedNames)
-    return hasApiKeyName(names) ? effect : Effect.locally(effect, Headers.currentRedactedNames, [...names, "x-api-key"])
+    return Request.redactsApiKey(names)
+      ? effect
+      : Effect.locally(effect, Headers.currentRedactedNames, [...names, Request.API_KEY_HEADER])
   })
 
-const header = (response: HttpClientResponse.HttpClientResponse, name: string): string | undefined => {
-  const value = response.headers[name]
-  return value === undefined ? undefined : value
-}
-
-const numberHeader = (response: HttpClientResponse.HttpClientResponse, name: string): number | undefined => {
-  const value = header(response, name)
-  if (value === undefined || value.trim() === "") return undefined
-  const n = Number(value)
-  return Number.isFinite(n) ? n : undefined
-}
-
-const rateLimitOf = (response: HttpClientResponse.HttpClientResponse, nowMillis: number) => {
-  const limit = numberHeader(response, "x-ratelimit-limit")
-  const remaining = numberHeader(response, "x-ratelimit-remaining")
-  const reset = numberHeader(response, "x-ratelimit-reset")
-  const retryAfterMillis = RetryPolicy.parseRetryAfter(response.headers, nowMillis)
-  if (limit === undefined && remaining === undefined && reset === undefined && retryAfterMillis === undefined) return undefined
-  return {
-    ...(limit !== undefined ? { limit } : {}),
-    ...(remaining !== undefined ? { remaining } : {}),
-    ...(reset !== undefined ? { reset } : {}),
-    ...(retryAfterMillis !== undefined ? { retryAfterMillis } : {})
-  }
-}
-
-const parseJson = (text: string): Either.Either<unknown, string> => {
-  // JSON.parse is the one call here that throws; keep it outside any generator.
-  try {
-    return Either.right(JSON.parse(text) as unknown)
-  } catch {
-    return Either.left("the body is not valid JSON")
-  }
-}
-
 /** The span name of an operation: `ResourceService/GetResource`. */
-export const spanName = (op: AnyOperation): string => `${op.service}/${op.method}`
+export const spanName = Operation.spanName
 
 /**
  * Builds the function that performs one operation: encode, send with retries and deadlines,
- * decode.
+ * decode. What a call decides (headers, deadlines, answers, retries) is `@data-access/core`'s;
+ * this is the Effect 3 plumbing around it.
  */
 export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
   const name = spanName(op)
   const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
   const decode = makeDecoder(op.response as Schema.Schema<unknown, unknown>)
   // The request without its body and deadline, built once: every attempt adds only those.
-  const baseRequest = HttpClientRequest.post(`${config.baseUrl}${op.path}`, {
-    headers: {
-      "connect-protocol-version": "1",
-      "user-agent": config.userAgent,
-      ...op.requiredHeaders,
-      "x-api-key": Redacted.value(config.apiKey)
-    }
+  const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
+    headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
   })
 
-  const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
-    if (error._tag === "RequestError" && error.reason !== "Transport") {
-      return new InvalidRequestError({ operation: name, path: "$", message: `${error.reason}: the request could not be built (check the base URL)` })
-    }
-    const code = systemErrorCode(error.cause)
-    const phase = error._tag === "RequestError" && isConnectPhase(code) ? "connect" : "exchange"
-    return new TransportError({
-      operation: name,
-      phase,
-      message: `${name}: ${phase === "connect" ? "the connection could not be opened" : "the exchange failed before a response arrived"}${code ? ` (${code})` : ""}`,
-      ...(code !== undefined ? { errorCode: code } : {})
-    })
-  }
-
-  const decodeError = (path: string, message: string, requestId: string | undefined) =>
-    new DecodeError({
-      operation: name,
-      path,
-      message,
-      httpStatus: 200,
-      ...(requestId !== undefined ? { requestId } : {})
-    })
+  const toTransportError = (error: HttpClientError.HttpClientError): ClientError =>
+    error._tag === "RequestError" && error.reason !== "Transport"
+      ? new InvalidRequestError({ operation: name, path: "$", message: Transport.unbuildableMessage(error.reason) })
+      : new TransportError(Transport.failure(name, error._tag === "RequestError", error.cause))
 
   /** A 200: the decoded body, or a DecodeError naming the JSON path. */
   const readSuccess = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<unknown, ClientError> => {
-    const json = parseJson(text)
-    if (Either.isLeft(json)) return Effect.fail(decodeError("$", `$: ${json.left}`, header(response, "x-request-id")))
-    const decoded = decode(json.right)
+    const header = (h: string) => response.headers[h]
+    const json = Answer.parseJson(text)
+    if (!json.ok) return Effect.fail(new DecodeError(Answer.decodeFailure(name, "$", `$: ${json.message}`, header)))
+    const decoded = decode(json.value)
     if (Either.isLeft(decoded)) {
       const { message, path } = describeParseError(decoded.left)
-      return Effect.fail(decodeError(path, message, header(response, "x-request-id")))
+      return Effect.fail(new DecodeError(Answer.decodeFailure(name, path, message, header)))
     }
     return Effect.succeed(decoded.right)
   }
@@ -170,39 +118,14 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
   const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<never, ClientError> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const requestId = header(response, "x-request-id")
-      const rateLimit = rateLimitOf(response, now)
-      const extra = {
-        httpStatus: response.status,
-        operation: name,
-        ...(requestId !== undefined ? { requestId } : {}),
-        ...(rateLimit !== undefined ? { rateLimit } : {})
-      }
-      const body = ConnectErrorModule.parseBody(text)
-      if (body !== undefined) {
-        return Effect.fail(
-          new ConnectError({
-            code: body.code,
-            message: body.message ?? "",
-            details: body.details ?? [],
-            ...extra
-          })
-        )
-      }
-      return Effect.fail(
-        markStatusFallback(
-          new ConnectError({
-            code: ConnectErrorModule.codeFromStatus(response.status),
-            message: `HTTP ${response.status} without a Connect error body`,
-            ...extra
-          })
-        )
-      )
+      const { statusFallback, ...fields } = Answer.readFailure(name, response.status, (h) => response.headers[h], text, now)
+      const error = new ConnectError(fields)
+      return Effect.fail(statusFallback ? markStatusFallback(error) : error)
     })
 
   const readResponse = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      response.status === 200 ? readSuccess(response, text) : readFailure(response, text))
+      Answer.isSuccess(response.status) ? readSuccess(response, text) : readFailure(response, text))
 
   /** One attempt: plain code around the exchange (no generator), with the clock read once. */
   const attempt = (
@@ -213,45 +136,26 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     budgetMillis: number,
     attemptMillis: number
   ): Effect.Effect<unknown, ClientError> => {
-    const now = clock.unsafeCurrentTimeMillis()
-    const remaining = deadline - now
-    const overallBinds = remaining <= attemptMillis
-    const limit = overallBinds ? remaining : attemptMillis
-    if (limit <= 0) {
+    const bound = CoreDeadline.bound(clock.unsafeCurrentTimeMillis(), deadline, budgetMillis, attemptMillis)
+    if (bound._tag === "Expired") {
       return Effect.fail(new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 }))
     }
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-    const finite = Number.isFinite(limit)
-    const request = HttpClientRequest.setBody(
-      finite ? HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, Deadline.formatTimeout(limit)) : baseRequest,
-      body
-    )
-    if (!finite) return exchange(request)
+    const headed = bound.header === undefined ? baseRequest : HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, bound.header)
+    const request = HttpClientRequest.setBody(headed, body)
+    if (bound.header === undefined) return exchange(request)
     const onTimeout = () =>
-      new TimeoutError({
-        operation: name,
-        scope: overallBinds ? "overall" : "attempt",
-        timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
-        attempts: attemptNumber
-      })
-    return Deadline.timeoutFail(exchange(request), limit, onTimeout)
+      new TimeoutError({ operation: name, scope: bound.scope, timeoutMillis: bound.timeoutMillis, attempts: attemptNumber })
+    return Deadline.timeoutFail(exchange(request), bound.limitMillis, onTimeout)
   }
 
   /** The exchange: the response, read whole and decoded. */
   const exchange = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), readResponse)
 
-  /** The span's `rpc.response.code` of a failure. */
-  const responseCode = (error: ClientError): string =>
-    error._tag === "ConnectError" ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
-
   const spanOptions = {
     kind: "client" as const,
-    attributes: {
-      "rpc.system": "connect_rpc",
-      "rpc.service": `${Operations.PACKAGE}.${op.service}`,
-      "rpc.method": op.method
-    },
+    attributes: Operation.spanAttributes(op, Operations.PACKAGE),
     // A stack trace per call costs more than the rest of the span; the span's name says where it is from.
     captureStackTrace: false
   }
@@ -270,7 +174,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   ): Effect.Effect<unknown, ClientError> => {
     const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
     const fail = (error: ClientError) => {
-      span.attribute("rpc.response.code", responseCode(error))
+      span.attribute("rpc.response.code", Operation.responseCode(error))
       return Effect.fail(error)
     }
     const loop = (attemptNumber: number, state: unknown): Effect.Effect<unknown, ClientError> => {
@@ -287,22 +191,15 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
           const now = clock.unsafeCurrentTimeMillis()
           return Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) => {
             if (ScheduleDecision.isDone(decision)) return fail(error)
-            const policyDelay = Math.max(0, Intervals.start(decision.intervals) - now)
-            const retryAfter = error._tag === "ConnectError" ? error.rateLimit?.retryAfterMillis : undefined
-            // Whole milliseconds: a fractional sleep would leave a TestClock between nanoseconds.
-            const delay = Math.ceil(Math.max(policyDelay, retryAfter ?? 0))
-            if (now + delay >= deadline) return fail(error)
-            const reason = error._tag === "ConnectError" ? error.code : error._tag
-            span.event("retry", clock.unsafeCurrentTimeNanos(), {
-              "rpc.attempt": attemptNumber,
-              "retry.delay_ms": delay,
-              "retry.reason": reason
-            })
+            const next = Retry.after(error, attemptNumber, now, deadline, Intervals.start(decision.intervals) - now)
+            if (next._tag === "GiveUp") return fail(error)
+            const delay = next.delayMillis
+            span.event("retry", clock.unsafeCurrentTimeNanos(), next.event)
             // The next attempt is built after the wait: it reads the clock for its own deadline.
-            const next = Effect.suspend(() => loop(attemptNumber + 1, nextState))
+            const again = Effect.suspend(() => loop(attemptNumber + 1, nextState))
             return Effect.zipRight(
-              Effect.logDebug(`${name}: attempt ${attemptNumber} failed (${reason}); retrying in ${Math.round(delay)} ms`),
-              delay > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(delay)), next) : next
+              Effect.logDebug(Retry.retryMessage(name, attemptNumber, next.reason, delay)),
+              delay > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(delay)), again) : again
             )
           })
         }
@@ -319,10 +216,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         if (Either.isLeft(encoded)) {
           const { message, path } = describeParseError(encoded.left)
           const error = new InvalidRequestError({ operation: name, path, message })
-          span.attribute("rpc.response.code", responseCode(error))
+          span.attribute("rpc.response.code", Operation.responseCode(error))
           return Effect.fail(error)
         }
-        const body = HttpBody.text(JSON.stringify(encoded.right), ContentType.JSON_MEDIA_TYPE)
+        const body = HttpBody.text(Request.body(encoded.right), Request.CONTENT_TYPE)
         const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
         const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
         const attemptMillis = Duration.toMillis(
@@ -337,49 +234,25 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
 }
 
 /** The item type of a List response: the element type of its one array field. */
-export type ItemOf<M extends Operations.ListMethod> = {
-  [K in keyof Operations.ResponseOf<M>]: K extends "listMetadata"
-    ? never
-    : Operations.ResponseOf<M>[K] extends ReadonlyArray<infer I> ? I : never
-}[keyof Operations.ResponseOf<M>]
+export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
 
-/** Follows `nextCursor` from page to page, failing if a cursor repeats. */
+/** Follows `nextCursor` from page to page (`@data-access/core/Paging`'s walk), failing if a cursor repeats. */
 export const pages = <A, E>(
   operation: string,
   fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
 ): Stream.Stream<A, E | CursorRepeatedError> =>
-  Stream.paginateChunkEffect(
-    { cursor: undefined as string | undefined, page: 1, seen: new Set<string>() },
-    (s) =>
-      Effect.flatMap(fetchPage(s.cursor), (page) => {
-        const next = page.nextCursor
-        if (next === "") return Effect.succeed([Chunk.fromIterable(page.items), Option.none()] as const)
-        if (s.seen.has(next) || next === s.cursor) {
-          return Effect.fail(new CursorRepeatedError({ operation, page: s.page }))
-        }
-        const seen = new Set(s.seen).add(next)
-        return Effect.succeed(
-          [Chunk.fromIterable(page.items), Option.some({ cursor: next as string | undefined, page: s.page + 1, seen })] as const
-        )
-      })
-  )
+  Stream.paginateChunkEffect(Paging.start(), (walk) =>
+    Effect.flatMap(fetchPage(walk.cursor), (page) => {
+      const step = Paging.step(walk, page.nextCursor)
+      if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
+      return Effect.succeed([Chunk.fromIterable(page.items), step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
+    }))
 
 /** The paging stream of a List operation. */
 export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
   const name = spanName(op)
-  const itemField = op.itemField ?? ""
   return (request, options) => {
-    const pageSize = options?.pageSize ?? DEFAULT_PAGE_SIZE
-    return pages(name, (cursor) =>
-      Effect.map(
-        call({ ...(request as object), limit: pageSize, ...(cursor !== undefined ? { cursor } : {}) }, options),
-        (response) => {
-          const r = response as Record<string, unknown> & { readonly listMetadata?: { readonly nextCursor?: string } }
-          return {
-            items: (r[itemField] ?? []) as ReadonlyArray<unknown>,
-            nextCursor: r.listMetadata?.nextCursor ?? ""
-          }
-        }
-      ))
+    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
+    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
   }
 }

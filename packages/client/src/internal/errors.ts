@@ -1,58 +1,11 @@
+import * as Issue from "@data-access/core/Issue"
+import * as Secrets from "@data-access/schema/Secrets"
 import * as ParseResult from "effect/ParseResult"
 
-/** Field names of decisions.md section 8 whose values are secrets. */
-export const secretFields: ReadonlySet<string> = new Set([
-  "apiKey",
-  "apiSecret",
-  "password",
-  "secret",
-  "webhookSecret",
-  "certificate",
-  "privateKey"
-])
-
-const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
-  let out = "$"
-  for (const segment of path) {
-    out += typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`
-  }
-  return out
-}
-
 /**
- * The first issue of a parse error as a JSON path and a message that never shows a value: the
- * `actual ...` part of schema messages is cut, and a secret field gets a fixed message.
+ * The first issue of a parse error as a JSON path and a message that never shows a value
+ * (`@data-access/core/Issue.describe`); the secret fields are those of the schemas
+ * (`Secrets.fieldNames`).
  */
-export const describeParseError = (error: ParseResult.ParseError): { readonly path: string; readonly message: string } => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const first = issues[0]
-  if (first === undefined) return { path: "$", message: "does not match the schema" }
-  const path = formatPath(first.path)
-  if (first.path.some((segment) => typeof segment === "string" && secretFields.has(segment))) {
-    return { path, message: `${path}: invalid value for a secret field (value not shown)` }
-  }
-  const text = first.message.replace(/,?\s*actual[\s\S]*$/, "").trim()
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue(s))` : ""
-  return { path, message: `${path}: ${text === "" ? "does not match the schema" : text}${more}` }
-}
-
-const connectPhaseCodes: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
-
-/** Finds a system error code (`ECONNREFUSED`) in an error and its causes. */
-export const systemErrorCode = (u: unknown, depth = 0): string | undefined => {
-  if (depth > 5 || u === null || typeof u !== "object") return undefined
-  const code = (u as { readonly code?: unknown }).code
-  if (typeof code === "string" && /^[A-Z_]+$/.test(code)) return code
-  return systemErrorCode((u as { readonly cause?: unknown }).cause, depth + 1)
-}
-
-/** Whether a system error code means the connection never opened. */
-export const isConnectPhase = (code: string | undefined): boolean => code !== undefined && connectPhaseCodes.has(code)
+export const describeParseError = (error: ParseResult.ParseError): { readonly path: string; readonly message: string } =>
+  Issue.describe(ParseResult.ArrayFormatter.formatErrorSync(error), Secrets.fieldNames)

@@ -7,7 +7,7 @@ import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 import { Operations } from "@data-access/schema"
 import * as Checks from "../../Checks.js"
-import type { Options } from "../../ContractTests.js"
+import type { Options } from "./types.js"
 import * as ReplayId from "../../ReplayId.js"
 import type { Op } from "../context.js"
 

@@ -1,10 +1,8 @@
 /**
- * One valid request per operation, built from the ids the server was seeded with. The record type
- * makes the compiler check that every operation of the table has one.
+ * One valid request per operation, built from the ids the server was seeded with, for both
+ * clients' integration tests. Secret fields are made by the line's `Redacted.make` (`secret`).
+ * Each client's test checks that every operation of its table has one.
  */
-import type { KnownIds } from "@data-access/schema/KnownIds"
-import type * as Operations from "@data-access/schema/Operations"
-import * as Redacted from "effect/Redacted"
 
 const first = (ids: ReadonlyArray<string>, what: string): string => {
   const id = ids[0]
@@ -12,15 +10,30 @@ const first = (ids: ReadonlyArray<string>, what: string): string => {
   return id
 }
 
-export interface Context {
-  readonly ids: KnownIds
+/** The ids a request needs (a part of `KnownIds`). */
+export interface Ids {
+  readonly groups: ReadonlyArray<string>
+  readonly connectorHostnames: ReadonlyArray<string>
+  readonly dataCatalogIntegrations: ReadonlyArray<string>
+  readonly policyStageConfigurations: ReadonlyArray<string>
+  readonly encryptionKeyIds: ReadonlyArray<string>
+  readonly connectorListenerLinks: ReadonlyArray<string>
+  readonly sidecarResourceLinks: ReadonlyArray<string>
+  readonly satellites: ReadonlyArray<string>
+  readonly users: ReadonlyArray<{ readonly email: string }>
+}
+
+export interface RequestContext {
+  readonly ids: Ids
   /** A native user of `resource`. */
   readonly nativeUserId: string
   readonly resourceId: string
   readonly suffix: string
+  /** The line's `Redacted.make`. */
+  readonly secret: (value: string) => unknown
 }
 
-export const requestFor: { readonly [M in Operations.MethodName]: (c: Context) => Operations.RequestOf<M> } = {
+export const requestFor: Readonly<Record<string, (c: RequestContext) => unknown>> = {
   ListScenarioMonitors: () => ({ limit: 10 }),
   CreateNativeUserIdentityLink: (c) => ({ nativeUserId: c.nativeUserId, identityId: first(c.ids.groups, "group"), identityType: "group" }),
   UpdateConnectorHostname: (c) => ({ id: first(c.ids.connectorHostnames, "connector hostname"), hostname: `h-${c.suffix}.example.com` }),
@@ -46,9 +59,9 @@ export const requestFor: { readonly [M in Operations.MethodName]: (c: Context) =
   CreatePermission: (c) => ({ name: `perm ${c.suffix}`, description: "read only", code: "package p\nallow := true" }),
   CreateBIIntegration: (c) => ({
     name: `bi ${c.suffix}`,
-    biVendorA: { apiKey: Redacted.make(`bi-key-${c.suffix}`), apiSecret: Redacted.make(`bi-secret-${c.suffix}`) }
+    biVendorA: { apiKey: c.secret(`bi-key-${c.suffix}`), apiSecret: c.secret(`bi-secret-${c.suffix}`) }
   }),
-  CreateIntegrationMDM: (c) => ({ name: `mdm ${c.suffix}`, mdmVendorA: { apiKey: Redacted.make(`mdm-key-${c.suffix}`), apiUrl: "https://mdm.example.com" } }),
+  CreateIntegrationMDM: (c) => ({ name: `mdm ${c.suffix}`, mdmVendorA: { apiKey: c.secret(`mdm-key-${c.suffix}`), apiUrl: "https://mdm.example.com" } }),
   UpdateSidecarResourceLink: (c) => ({ id: first(c.ids.sidecarResourceLinks, "sidecar resource link"), terminationProtection: true }),
   UpdateSatellite: (c) => ({ id: first(c.ids.satellites, "satellite"), name: `sat ${c.suffix}` })
 }

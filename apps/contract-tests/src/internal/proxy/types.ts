@@ -1,0 +1,25 @@
+/**
+ * The types the proxy's modules and `Proxy` share, in a module of their own so that no internal
+ * module imports `Proxy` back. `Proxy.Side` and `Proxy.Finding` are these.
+ */
+import type * as Report from "../../Report.js"
+
+/**
+ * Which party an exchange's finding blames: the `client` sent a request that breaks a rule, the
+ * `server` answered in a way that breaks one.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Side = "client" | "server"
+
+/**
+ * A finding of the proxy: a run's finding with the side it blames. `seed` is 0 and `replayId`
+ * empty (live traffic is not replayable); `curl` reproduces the request.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Finding extends Report.Finding {
+  readonly side: Side
+}

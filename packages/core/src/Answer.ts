@@ -1,0 +1,225 @@
+/**
+ * Reading an answer: a 200's JSON text, or another status's Connect error body, its code (or the
+ * one its status falls back to), the request id and the rate-limit headers. The result is plain
+ * data each Effect line puts in its own error classes.
+ *
+ * @since 0.1.0
+ */
+import * as CodeTable from "./Code.js"
+import * as RateLimit from "./RateLimit.js"
+import * as Retry from "./Retry.js"
+
+/**
+ * The header of the request id a server may send.
+ *
+ * @since 0.1.0
+ * @category headers
+ */
+export const REQUEST_ID_HEADER = "x-request-id"
+
+/**
+ * Reads a header of an answer (lower-case name); `undefined` when absent.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Header = (name: string) => string | undefined
+
+/**
+ * Parsed JSON, or why the text is not JSON.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Json = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+
+/**
+ * Parses a body as JSON, without throwing.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const parseJson = (text: string): Json => {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch {
+    return { ok: false, message: "the body is not valid JSON" }
+  }
+}
+
+/**
+ * One entry of a Connect error's `details`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErrorDetail {
+  readonly type: string
+  readonly value: string
+  readonly debug?: unknown
+}
+
+/**
+ * A Connect error body.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErrorBody {
+  readonly code: CodeTable.Code
+  readonly message?: string
+  readonly details?: ReadonlyArray<ErrorDetail>
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+const readDetail = (u: unknown): ErrorDetail | undefined => {
+  if (!isRecord(u) || typeof u.type !== "string" || typeof u.value !== "string") return undefined
+  return hasOwn.call(u, "debug") ? { type: u.type, value: u.value, debug: u.debug } : { type: u.type, value: u.value }
+}
+
+/**
+ * Reads a parsed JSON value as a Connect error body: an object with a known `code`, an optional
+ * string `message` and an optional array `details` of `{ type, value, debug? }` (strings but
+ * `debug`); other keys are dropped. `undefined` when it is not one. `@data-access/schema`'s
+ * `ConnectError.ErrorBody` schema accepts exactly these (a test holds them together).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readErrorBody = (json: unknown): ErrorBody | undefined => {
+  if (!isRecord(json) || !CodeTable.isCode(json.code)) return undefined
+  const message = json.message
+  if (message !== undefined && typeof message !== "string") return undefined
+  const rawDetails = json.details
+  let details: Array<ErrorDetail> | undefined
+  if (rawDetails !== undefined) {
+    if (!Array.isArray(rawDetails)) return undefined
+    details = []
+    for (const raw of rawDetails) {
+      const detail = readDetail(raw)
+      if (detail === undefined) return undefined
+      details.push(detail)
+    }
+  }
+  return {
+    code: json.code,
+    ...(message !== undefined ? { message } : {}),
+    ...(details !== undefined ? { details } : {})
+  }
+}
+
+/**
+ * The rate-limit headers of an answer, as numbers, and the wait it asks for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimitInfo {
+  readonly limit?: number
+  readonly remaining?: number
+  readonly reset?: number
+  readonly retryAfterMillis?: number
+}
+
+const numberHeader = (header: Header, name: string): number | undefined => {
+  const value = header(name)
+  if (value === undefined || value.trim() === "") return undefined
+  const n = Number(value)
+  return Number.isFinite(n) ? n : undefined
+}
+
+/**
+ * Reads `X-Ratelimit-Limit`, `-Remaining`, `-Reset` and the wait of `Retry-After` /
+ * `retry-after-ms` (capped, see `Retry.retryAfterMillis`); `undefined` when none is there.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readRateLimit = (header: Header, nowMillis: number): RateLimitInfo | undefined => {
+  const limit = numberHeader(header, RateLimit.LIMIT_HEADER)
+  const remaining = numberHeader(header, RateLimit.REMAINING_HEADER)
+  const reset = numberHeader(header, RateLimit.RESET_HEADER)
+  const retryAfterMillis = Retry.retryAfterMillis(header, nowMillis)
+  if (limit === undefined && remaining === undefined && reset === undefined && retryAfterMillis === undefined) return undefined
+  return {
+    ...(limit !== undefined ? { limit } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+    ...(reset !== undefined ? { reset } : {}),
+    ...(retryAfterMillis !== undefined ? { retryAfterMillis } : {})
+  }
+}
+
+/**
+ * A failed answer as a caller sees it: the fields of a `ConnectError`, and whether its code came
+ * from the status alone (no Connect error body: a proxy may have answered).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Failure {
+  readonly code: CodeTable.Code
+  readonly message: string
+  readonly details: ReadonlyArray<ErrorDetail>
+  readonly httpStatus: number
+  readonly operation: string
+  readonly requestId?: string
+  readonly rateLimit?: RateLimitInfo
+  readonly statusFallback: boolean
+}
+
+/**
+ * Reads an answer whose status is not 200: the Connect error of its body, or the code its status
+ * falls back to (`Code.codeFromStatus`) with a message that says so.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readFailure = (operation: string, status: number, header: Header, text: string, nowMillis: number): Failure => {
+  const requestId = header(REQUEST_ID_HEADER)
+  const rateLimit = readRateLimit(header, nowMillis)
+  const extra = {
+    httpStatus: status,
+    operation,
+    ...(requestId !== undefined ? { requestId } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {})
+  }
+  const json = parseJson(text)
+  const body = json.ok ? readErrorBody(json.value) : undefined
+  if (body !== undefined) {
+    return { code: body.code, message: body.message ?? "", details: body.details ?? [], ...extra, statusFallback: false }
+  }
+  return {
+    code: CodeTable.codeFromStatus(status),
+    message: `HTTP ${status} without a Connect error body`,
+    details: [],
+    ...extra,
+    statusFallback: true
+  }
+}
+
+/**
+ * Whether an answer is a success (200); every other status is read with `readFailure`.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const isSuccess = (status: number): boolean => status === 200
+
+/**
+ * The fields of a `DecodeError` for a 200 whose body is not JSON or does not match its schema.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const decodeFailure = (
+  operation: string,
+  path: string,
+  message: string,
+  header: Header
+): { readonly operation: string; readonly path: string; readonly message: string; readonly httpStatus: number; readonly requestId?: string } => {
+  const requestId = header(REQUEST_ID_HEADER)
+  return { operation, path, message, httpStatus: 200, ...(requestId !== undefined ? { requestId } : {}) }
+}

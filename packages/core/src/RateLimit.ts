@@ -1,0 +1,82 @@
+/**
+ * The rate-limit headers a response may carry (decisions.md section 2: `X-Ratelimit-Limit`,
+ * `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` in Unix seconds). A server need not send them
+ * (section 10); the ones it sends say what the contract says they say.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * The headers, lower case.
+ *
+ * @since 0.1.0
+ * @category headers
+ */
+export const LIMIT_HEADER = "x-ratelimit-limit"
+
+/**
+ * @since 0.1.0
+ * @category headers
+ */
+export const REMAINING_HEADER = "x-ratelimit-remaining"
+
+/**
+ * @since 0.1.0
+ * @category headers
+ */
+export const RESET_HEADER = "x-ratelimit-reset"
+
+/**
+ * The three headers.
+ *
+ * @since 0.1.0
+ * @category headers
+ */
+export const HEADERS: ReadonlyArray<string> = [LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER]
+
+/**
+ * The headers of a rate window: its size, the calls left in it, and the Unix second it resets at.
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const headers = (limit: number, remaining: number, resetEpochSeconds: number): Record<string, string> => ({
+  [LIMIT_HEADER]: String(limit),
+  [REMAINING_HEADER]: String(Math.max(0, remaining)),
+  [RESET_HEADER]: String(Math.ceil(resetEpochSeconds))
+})
+
+const wholeNumber = /^\s*\d+\s*$/
+const seconds = /^\s*\d+(\.\d+)?\s*$/
+
+/** How far before the answer a reset time may lie (a window that just ended, clocks apart). */
+const RESET_PAST_SECONDS = 3600
+/** How far after it (a long window). */
+const RESET_FUTURE_SECONDS = 400 * 86400
+
+/**
+ * What is wrong with the rate-limit headers an answer carries, received at `nowMillis`: the
+ * limit and the calls remaining are whole numbers, and the reset is a Unix time in seconds. A
+ * count of seconds to wait (`60`) or a Unix time in milliseconds lies far from the answer's time,
+ * so a reset more than an hour before it or more than 400 days after it is not one. Headers that
+ * are absent are not judged.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const problems = (read: (header: string) => string | undefined, nowMillis: number): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const header of [LIMIT_HEADER, REMAINING_HEADER]) {
+    const value = read(header)
+    if (value !== undefined && !wholeNumber.test(value)) out.push(`${header} ${JSON.stringify(value.slice(0, 40))} is not a whole number`)
+  }
+  const reset = read(RESET_HEADER)
+  if (reset !== undefined) {
+    const now = nowMillis / 1000
+    if (!seconds.test(reset)) out.push(`${RESET_HEADER} ${JSON.stringify(reset.slice(0, 40))} is not a number of seconds`)
+    else if (Number(reset) < now - RESET_PAST_SECONDS || Number(reset) > now + RESET_FUTURE_SECONDS) {
+      out.push(`${RESET_HEADER} ${reset.trim()} is not a Unix time in seconds near the answer's (${Math.floor(now)})`)
+    }
+  }
+  return out
+}
