@@ -13,6 +13,7 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
+import { relationCreates } from "./relations.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
@@ -56,7 +57,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     cases: {
       _tag: "Property",
       arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples) : ctx.examples
+      // A create's share of --creates-per-operation, less what its relations create (relations.ts).
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx)) : ctx.examples
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
