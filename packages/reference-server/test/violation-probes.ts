@@ -117,6 +117,9 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
     rpc(s, "CreateNativeUserIdentityLink", { nativeUserId: s.knownIds.nativeUsers[0], identityId: s.knownIds.groups[0], identityType: "group" }).pipe(
       Effect.map((r) => r.status === 200 && !("nativeUser" in r.json.link))
     ),
+  "create-without-created-at": (s) => rpc(s, "CreatePermission", permission()).pipe(Effect.map((r) => r.status === 200 && !("createdAt" in r.json.permission))),
+  "password-for-another-user": (s) =>
+    rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(Effect.map((r) => r.status === 200 && r.json.username !== s.knownIds.users[0]!.username)),
   "create-stored-differently": (s) =>
     Effect.gen(function* () {
       const name = unique("stored")
@@ -168,6 +171,8 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       return updated.json.satellite.updatedAt === before.updatedAt
     }),
   // paging
+  "key-id-as-object-id": (s) =>
+    rpc(s, "GetEncryptionKeysByKeyId", { keyId: s.knownIds.encryptionKeyIds[0] }).pipe(Effect.map((r) => r.status === 200 && (r.json.encryptionKeys ?? []).length === 0)),
   "update-stale-index": (s) =>
     Effect.gen(function* () {
       const id = s.knownIds.satellites[23]!

@@ -377,6 +377,13 @@ export const rules = [
     violation: "identity-link-without-native-user"
   },
   {
+    id: "echo.password-user",
+    must: "CreateHumanUserPassword returns the password of the user its request names: `username` is that user's username, whichever of `email`, `username` or `id` named it.",
+    source: d("6. Request fields the interface does not show", "exactly one of `email`, `username`, `id` (the three variants)."),
+    check: "create-echo",
+    violation: "password-for-another-user"
+  },
+  {
     id: "echo.create-stored",
     must: "What a create returns is what later reads show: the Lists of its kind hold it (found by its id, equal to what the create returned, zero values and secret fields aside), their `search` and `filter` by its name find it, and its Get returns it.",
     source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
@@ -546,6 +553,13 @@ export const rules = [
     source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
     check: "search-filter",
     violation: "key-id-ignored"
+  },
+  {
+    id: "keys.known-key-id",
+    must: "GetEncryptionKeysByKeyId with the `keyId` of an existing key returns that key: it looks keys up by their provider-side `keyId`, not by their object id.",
+    source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
+    check: "search-filter",
+    violation: "key-id-as-object-id"
   },
   // stable-reads
   {
@@ -734,6 +748,8 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "updates.false-applied": "a later read showing the change, as for `updates.apply`",
   "updates.listed": "Lists read after the update, searched, filtered and scoped by its old and new values",
   "echo.create-stored": "Lists and the Get read after the create",
+  "echo.password-user": "knowing the user the request names (the fixtures' users)",
+  "keys.known-key-id": "knowing that a key with that `keyId` exists (the fixtures' encryptionKeyIds)",
   "lists.walk-once": "every page of the walk",
   "lists.walk-complete": "every page of the walk and every item",
   "lists.next-cursor": "the next page",

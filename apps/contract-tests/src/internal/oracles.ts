@@ -350,6 +350,10 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       }
     }
   }
+  // The complete object (interface.md, Endpoints): a created object has a creation time.
+  if (props.has("createdAt") && (typeof rawObj.createdAt !== "string" || rawObj.createdAt === "")) {
+    return [...out, fail("echo.create", "createdAt missing", "the created object has no createdAt", e, `createdAt = ${show(rawObj.createdAt)}`)]
+  }
   // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
   const nested = Object.entries(sent).flatMap(([k, v]) => {
     const m = /^(.+)Id$/.exec(k)

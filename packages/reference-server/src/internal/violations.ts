@@ -1106,6 +1106,32 @@ export const records = [
     }
   }),
   violation({
+    name: "create-without-created-at",
+    rule: "echo.create",
+    description: "A create's response leaves out `createdAt` (the object stored has it).",
+    hooks: {
+      respond: onTarget(
+        (target) => {
+          delete target.createdAt
+        },
+        (op) => op.kind === "create"
+      )
+    }
+  }),
+  violation({
+    name: "password-for-another-user",
+    rule: "echo.password-user",
+    description: "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",
+    hooks: {
+      respond: onTarget(
+        (target, request) => {
+          if (request.username === undefined && typeof target.username === "string") target.username = `other-${target.username}`
+        },
+        (op) => op.oneOf !== undefined
+      )
+    }
+  }),
+  violation({
     name: "create-stored-differently",
     rule: "echo.create-stored",
     description:
@@ -1340,6 +1366,19 @@ export const records = [
         const c = collectionOf(op)
         const key = op.wrapperKey
         return op.lookupKey === undefined || c === undefined || key === undefined ? next : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
+      }
+    }
+  }),
+  violation({
+    name: "key-id-as-object-id",
+    rule: "keys.known-key-id",
+    description: "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        const key = op.wrapperKey
+        const lookup = op.lookupKey
+        return lookup === undefined || c === undefined || key === undefined ? next : (request, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all.filter((k) => k.id === request[lookup]) }))
       }
     }
   }),

@@ -428,8 +428,59 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// reads by another key, and the user a password is for
+// ---------------------------------------------------------------------------------------------
+
+const KEYED: ReadonlyArray<CheckId> = ["search-filter"]
+
+/** A Get by another field than `id` (GetEncryptionKeysByKeyId's `keyId`): each known value finds its objects. */
+const keyedSuite = (op: Op, ctx: Context): Suite | undefined => {
+  const lookup = op.lookupKey
+  if (op.kind !== "get" || lookup === undefined) return undefined
+  const ref = referenceOf(op, lookup)
+  const values = (ref === undefined ? [] : valuesOf(ctx.pools, ref)).slice(0, 3)
+  if (values.length === 0) return skipped("keyed", op.method, KEYED, false, `no known ${lookup} in the fixtures`)
+  return {
+    family: "keyed",
+    method: op.method,
+    checks: KEYED,
+    writes: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: values.length, at: (i: number) => values[i] },
+    run: (value: string) =>
+      Effect.map(send(ctx, post(op.path, { [lookup]: value })), (e) => {
+        const status = Inspect.statusOf(e)
+        if (status !== 200 && Inspect.codeOf(e) !== "not_found") return []
+        const found = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+        const items = status === 200 ? objectOf(op, found) : undefined
+        const hit = Array.isArray(items) && items.some((x) => asRecord(x)?.[lookup] === value)
+        return hit
+          ? [pass("search-filter", ["keys.known-key-id"])]
+          : [fail("keys.known-key-id", "a known key not found", `${op.method} with the ${lookup} ${JSON.stringify(value)} of an existing object answered ${status === 200 ? "no object with it" : "not_found"}`, e)]
+      })
+  }
+}
+
+/**
+ * The user a user operation's request names (CreateHumanUserPassword's `email`, `username` or
+ * `id`), looked up in the known users: the answer's `username` is theirs.
+ */
+export const passwordUser = (op: Op, ctx: Context, sent: Body, e: Exchange): Outcome | undefined => {
+  if (op.oneOf === undefined) return undefined
+  const variant = op.oneOf.find((f) => typeof sent[f] === "string" && sent[f] !== "")
+  const ref = variant === undefined ? undefined : referenceOf(op, variant)
+  if (variant === undefined || ref?._tag !== "User") return undefined
+  const user = ctx.pools.users.find((u) => u[ref.field] === sent[variant])
+  const got = objectIn(op, e)
+  if (user === undefined || got === undefined || !("username" in got)) return undefined
+  return got.username === user.username
+    ? pass("create-echo", ["echo.password-user"])
+    : fail("echo.password-user", "another user's password", `a password for the user with ${variant} ${show(sent[variant])} came back for the username ${show(got.username)}; that user's username is ${show(user.username)}`, e, `username = ${show(got.username)}`)
+}
+
 export const relations: Family = {
   name: "relations",
   checks: ["create-echo", "search-filter", "update-semantics", "paging"],
-  suites: (op, ctx) => [createdSuite(op, ctx), updatedSuite(op, ctx), edgesSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) => [createdSuite(op, ctx), updatedSuite(op, ctx), edgesSuite(op, ctx), keyedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }

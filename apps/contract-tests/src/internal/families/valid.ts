@@ -13,7 +13,7 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
-import { relationCreates } from "./relations.js"
+import { passwordUser, relationCreates } from "./relations.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
@@ -72,6 +72,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
           out.push(fail(rule, `${label}: rejected with ${statusText(e)}`, `a valid request (${label}) was rejected with ${statusText(e)}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
         }
         if (op.kind === "create") out.push(...createEcho(op, Gen.normalizeKeys(body) as Body, e))
+        const user = passwordUser(op, ctx, Gen.normalizeKeys(body) as Body, e)
+        if (user !== undefined) out.push(user)
         return out
       })
   }
