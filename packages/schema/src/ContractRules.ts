@@ -370,6 +370,13 @@ export const rules = [
     violation: "identity-link-wrong-group"
   },
   {
+    id: "echo.create-complete",
+    must: "A create's response is the complete object: it carries the fields the server sets, `createdAt` where the object has one.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "create-echo",
+    violation: "create-without-created-at"
+  },
+  {
     id: "echo.create-references",
     must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id.",
     source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
@@ -475,6 +482,13 @@ export const rules = [
     source: d("3. Lists", "Set when more items follow; empty or absent on the last page."),
     check: "paging",
     violation: "next-cursor-on-last-page"
+  },
+  {
+    id: "lists.empty-page",
+    must: "An empty page (a `search`, `filter` or parent that selects nothing, or the end of a walk) carries no `nextCursor`: no items follow it.",
+    source: d("3. Lists", "Set when more items follow; empty or absent on the last page."),
+    check: "paging",
+    violation: "empty-page-next-cursor"
   },
   {
     id: "lists.after-before",
@@ -753,6 +767,7 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "lists.walk-once": "every page of the walk",
   "lists.walk-complete": "every page of the walk and every item",
   "lists.next-cursor": "the next page",
+  "lists.empty-page": "the next page, to see that no items follow",
   "search.case-insensitive": "every item, to see one left out",
   "search.fields": "every item, to see one left out",
   "filter.group-operator": "every item, to see one left out",

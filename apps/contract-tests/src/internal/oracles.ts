@@ -119,7 +119,7 @@ export const cursorRules = (
     const full = limit !== undefined && p.items.length > 0 && p.items.length === limit
     if (full && !hasCursor(next.meta)) return
     const what = p.items.length === 0 ? "an empty page" : full ? "a full page" : "a page"
-    out.push(fail("lists.next-cursor", `nextCursor on ${p.items.length === 0 ? "an empty" : "the last"} page`, `${what} carries nextCursor, but no items follow (the next page is empty${hasCursor(next.meta) ? " and carries a cursor again" : ""})`, next.exchange))
+    out.push(fail(p.items.length === 0 ? "lists.empty-page" : "lists.next-cursor", `nextCursor on ${p.items.length === 0 ? "an empty" : "the last"} page`, `${what} carries nextCursor, but no items follow (the next page is empty${hasCursor(next.meta) ? " and carries a cursor again" : ""})`, next.exchange))
   })
   return out
 }
@@ -352,7 +352,7 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   }
   // The complete object (interface.md, Endpoints): a created object has a creation time.
   if (props.has("createdAt") && (typeof rawObj.createdAt !== "string" || rawObj.createdAt === "")) {
-    return [...out, fail("echo.create", "createdAt missing", "the created object has no createdAt", e, `createdAt = ${show(rawObj.createdAt)}`)]
+    return [...out, fail("echo.create-complete", "createdAt missing", "the created object has no createdAt", e, `createdAt = ${show(rawObj.createdAt)}`)]
   }
   // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
   const nested = Object.entries(sent).flatMap(([k, v]) => {
@@ -372,12 +372,13 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
     }
   }
   const judged: Array<ContractRules.RuleId> = ["echo.create"]
+  if (props.has("createdAt")) judged.push("echo.create-complete")
   if (sent.identityType === "group") judged.push("echo.identity-group")
   if (nested.length > 0) judged.push("echo.create-references")
   return [...out, pass("create-echo", judged)]
 }
 
-const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
+const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.create-complete", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent

@@ -1107,7 +1107,7 @@ export const records = [
   }),
   violation({
     name: "create-without-created-at",
-    rule: "echo.create",
+    rule: "echo.create-complete",
     description: "A create's response leaves out `createdAt` (the object stored has it).",
     hooks: {
       respond: onTarget(
@@ -1257,7 +1257,7 @@ export const records = [
   }),
   violation({
     name: "empty-page-next-cursor",
-    rule: "lists.next-cursor",
+    rule: "lists.empty-page",
     description: "An empty page (a filter, search or parent that selects nothing) carries a `nextCursor`, which leads to another empty page.",
     hooks: {
       handler: onPages((op, body, order) => {

@@ -399,7 +399,7 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
           const wrong = s === undefined ? undefined : nonMatching(op, s, w.items, last, edge)
           if (wrong !== undefined) out.push(wrong)
           if (out.length > 0) return out
-          return [pass("paging", judged), ...(s === undefined ? [] : [pass("search-filter", [s.rule])])]
+          return [pass("paging", [...judged, "lists.empty-page"]), ...(s === undefined ? [] : [pass("search-filter", [s.rule])])]
         }
         const complete = edge !== "one" || total <= EDGE_PAGES
         if (!w.ended) {
