@@ -124,6 +124,35 @@ describe("the relations family", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
+  // The latitude family's probes (names over 255 characters or with control characters, which a
+  // server may refuse) come on top and are not counted here.
+  it.scoped("creates of valid requests stay within --creates-per-operation, the relations' included", () =>
+    Effect.gen(function* () {
+      const inner = yield* ReferenceServer.start({})
+      let made = 0
+      const plain = (name: unknown) => typeof name === "string" && name.length <= 255 && !/\p{Cc}/u.test(name)
+      const url = yield* front(inner.url, () => forward(), (req, status) => {
+        if (req.url.endsWith("/CreateIntegrationMDM") && status === 200 && plain(req.json?.name)) made++
+      })
+      const report = yield* ContractTests.run({
+        baseUrl: url,
+        apiKey: Redacted.make(KEY),
+        fixtures: inner.knownIds,
+        seed: 5,
+        examples: 20,
+        createsPerOperation: 8,
+        rateLimit: undefined,
+        shrinkBudget: 0,
+        operations: ["CreateIntegrationMDM"],
+        checks: ["create-echo", "valid-accepted"]
+      })
+      expect(report.findings.map(Report.findingText)).toEqual([])
+      expect(report.coverage?.find((c) => c.rule === "echo.create-stored")?.judged).toBeGreaterThan(0)
+      expect(made).toBeGreaterThan(0)
+      expect(made).toBeLessThanOrEqual(8)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   it.scoped("the relations of the faithful server, with no latitude switch, all of them, and every field written: zero findings", () =>
     Effect.gen(function* () {
       const operations = ["CreateIntegrationMDM", "UpdateSatellite", "CreateHumanUserPassword", "CreateNativeUserIdentityLink", "GetEncryptionKeysByKeyId", ...LISTS]
