@@ -19,11 +19,13 @@ export interface Incoming {
 /** What the front server does with a request: answer it, or forward it with other headers or another body. */
 export type Decision =
   | { readonly _tag: "Answer"; readonly status: number; readonly body: unknown }
-  | { readonly _tag: "Forward"; readonly headers?: Readonly<Record<string, string>>; readonly text?: string }
+  | { readonly _tag: "Forward"; readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string }
 
 export const answer = (status: number, body: unknown): Decision => ({ _tag: "Answer", status, body })
 export const connectError = (status: number, code: string, message: string): Decision => answer(status, { code, message })
-export const forward = (change: { readonly headers?: Readonly<Record<string, string>>; readonly text?: string } = {}): Decision => ({ _tag: "Forward", ...change })
+export const forward = (
+  change: { readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string } = {}
+): Decision => ({ _tag: "Forward", ...change })
 
 const HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"])
 
@@ -61,7 +63,9 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               }
               const bodyless = incoming.method === "GET" || incoming.method === "HEAD"
               const reply = await fetch(inner + incoming.url, { method: incoming.method, headers: { ...headers, ...decision.headers }, ...(bodyless ? {} : { body: decision.text ?? text }) })
-              const out = Buffer.from(await reply.arrayBuffer())
+              const received = Buffer.from(await reply.arrayBuffer())
+              // The answer's body, changed when the decision says how.
+              const out = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
               seen?.(incoming, reply.status, out.toString("utf8"))
               const back: Record<string, string> = {}
               reply.headers.forEach((v, k) => {

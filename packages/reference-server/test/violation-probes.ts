@@ -113,6 +113,20 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
     rpc(s, "CreateNativeUserIdentityLink", { nativeUserId: s.knownIds.nativeUsers[0], identityId: s.knownIds.groups[0], identityType: "group" }).pipe(
       Effect.map((r) => r.status === 200 && !("group" in r.json.link))
     ),
+  "identity-link-without-native-user": (s) =>
+    rpc(s, "CreateNativeUserIdentityLink", { nativeUserId: s.knownIds.nativeUsers[0], identityId: s.knownIds.groups[0], identityType: "group" }).pipe(
+      Effect.map((r) => r.status === 200 && !("nativeUser" in r.json.link))
+    ),
+  "create-without-created-at": (s) => rpc(s, "CreatePermission", permission()).pipe(Effect.map((r) => r.status === 200 && !("createdAt" in r.json.permission))),
+  "password-for-another-user": (s) =>
+    rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(Effect.map((r) => r.status === 200 && r.json.username !== s.knownIds.users[0]!.username)),
+  "create-stored-differently": (s) =>
+    Effect.gen(function* () {
+      const name = unique("stored")
+      const created = yield* rpc(s, "CreateIntegrationMDM", { name, mdmVendorA: { apiKey: "probe-key", apiUrl: "https://mdm.example.com" } })
+      const listed = yield* rpc(s, "ListIntegrationsMDM", { limit: 5, filter: { field: { key: "id", operator: "equals", value: sv(created.json.integration.id) } } })
+      return created.json.integration.mdmVendorA.apiUrl === "https://mdm.example.com" && listed.json.integrations[0].mdmVendorA.apiUrl !== "https://mdm.example.com"
+    }),
   // update-semantics
   "update-ignored": (s) =>
     Effect.gen(function* () {
@@ -157,6 +171,16 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       return updated.json.satellite.updatedAt === before.updatedAt
     }),
   // paging
+  "key-id-as-object-id": (s) =>
+    rpc(s, "GetEncryptionKeysByKeyId", { keyId: s.knownIds.encryptionKeyIds[0] }).pipe(Effect.map((r) => r.status === 200 && (r.json.encryptionKeys ?? []).length === 0)),
+  "update-stale-index": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[23]!
+      const name = unique("renamed")
+      yield* rpc(s, "UpdateSatellite", { id, name })
+      const found = yield* satellites(s, { search: name })
+      return !found.some((x) => x.id === id)
+    }),
   "paging-count-mismatch": (s) => rpc(s, "ListSatellites", { limit: 5 }).pipe(Effect.map((r) => r.json.listMetadata.count !== r.json.satellites.length)),
   "limit-exceeded": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => r.json.satellites.length === 4 && r.json.listMetadata.count === 4)),
   "paging-duplicates": (s) => walk(s, "ListSatellites", { limit: 50 }).pipe(Effect.map(({ items }) => new Set(items.map((i) => i.id)).size !== items.length)),
@@ -169,6 +193,10 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const after = yield* rpc(s, "ListSatellites", { limit: 499, cursor: last.json.listMetadata.nextCursor })
       return after.status === 200 && (after.json.satellites ?? []).length === 0
     }),
+  "empty-page-next-cursor": (s) =>
+    rpc(s, "ListSatellites", { limit: 5, search: unique("nothing-matches") }).pipe(
+      Effect.map((r) => r.status === 200 && (r.json.satellites ?? []).length === 0 && typeof r.json.listMetadata?.nextCursor === "string" && r.json.listMetadata.nextCursor !== "")
+    ),
   "after-before-swapped": (s) => rpc(s, "ListSatellites", { limit: 3 }).pipe(Effect.map((r) => r.json.listMetadata.after === r.json.satellites[0].id)),
   "order-ignored": (s) =>
     Effect.gen(function* () {

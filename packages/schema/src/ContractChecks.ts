@@ -47,9 +47,9 @@ export const checks = [
   { id: "invalid-rejected", meaning: "requests breaking one rule of the interface are rejected with invalid_argument", severity: "major" },
   { id: "auth", meaning: "a missing, empty or wrong key is unauthenticated on every operation", severity: "critical" },
   { id: "protocol", meaning: "other methods 405 with `Allow: POST`, unknown routes 404 unimplemented, CreatePermission without `Connect-Protocol-Version` invalid_argument, 415 for other content types, bodies up to 1 MiB served, deadlines as Connect says", severity: "major" },
-  { id: "create-echo", meaning: "creates return the object made from what was sent (the linked identity included)", severity: "critical" },
+  { id: "create-echo", meaning: "creates return the complete object made from what was sent (the linked identity and native user included, `createdAt` set, a password for the user named), and later reads (the Lists of its kind, its Get) show that object", severity: "critical" },
   { id: "secrets", meaning: "no error body carries the value of a secret field that was sent", severity: "critical" },
-  { id: "update-semantics", meaning: "only sent fields change, `updatedAt` moves forward, a later read shows the change", severity: "major" },
+  { id: "update-semantics", meaning: "only sent fields change, `updatedAt` moves forward, a later read shows the change; the Lists show the updated object whole and select it by its new values, not its old ones", severity: "major" },
   { id: "paging", meaning: "`count` equals the items and never exceeds `limit`; walking all pages returns every item once and ends; `nextCursor`, `after` / `before` and `order` as decided", severity: "major" },
   { id: "search-filter", meaning: "`search`, `filter`, `spaceId`, `resourceId` and `keyId` return only (and all) matching items, under any choice a faithful server may make", severity: "major" },
   { id: "stable-reads", meaning: "a Get returns the object it names, the same twice", severity: "minor" }

@@ -369,6 +369,34 @@ export const rules = [
     check: "create-echo",
     violation: "identity-link-wrong-group"
   },
+  {
+    id: "echo.create-complete",
+    must: "A create's response is the complete object: it carries the fields the server sets, `createdAt` where the object has one.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "create-echo",
+    violation: "create-without-created-at"
+  },
+  {
+    id: "echo.create-references",
+    must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "create-echo",
+    violation: "identity-link-without-native-user"
+  },
+  {
+    id: "echo.password-user",
+    must: "CreateHumanUserPassword returns the password of the user its request names: `username` is that user's username, whichever of `email`, `username` or `id` named it.",
+    source: d("6. Request fields the interface does not show", "exactly one of `email`, `username`, `id` (the three variants)."),
+    check: "create-echo",
+    violation: "password-for-another-user"
+  },
+  {
+    id: "echo.create-stored",
+    must: "What a create returns is what later reads show: the Lists of its kind hold it (found by its id, equal to what the create returned, zero values and secret fields aside), their `search` and `filter` by its name find it, and its Get returns it.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "create-echo",
+    violation: "create-stored-differently"
+  },
   // update-semantics
   {
     id: "updates.apply",
@@ -412,6 +440,13 @@ export const rules = [
     check: "update-semantics",
     violation: "updated-at-not-moved"
   },
+  {
+    id: "updates.listed",
+    must: "After an update, the Lists that hold the object show it as the update returned it (`updatedAt` included), and their `search`, `filter` and parent scope select it by its new values, not by its old ones.",
+    source: d("4. Updates", "An update returns the whole object and moves `updatedAt` forward."),
+    check: "update-semantics",
+    violation: "update-stale-index"
+  },
   // paging
   {
     id: "lists.count",
@@ -443,10 +478,17 @@ export const rules = [
   },
   {
     id: "lists.next-cursor",
-    must: "`nextCursor` is set when more items follow, and empty or absent on the last page.",
+    must: "`nextCursor` is set when more items follow, and empty or absent on the last page (an empty page included); a full page may carry one that leads to an empty page ending the walk, since that page, not the full one, can be read as the last.",
     source: d("3. Lists", "Set when more items follow; empty or absent on the last page."),
     check: "paging",
     violation: "next-cursor-on-last-page"
+  },
+  {
+    id: "lists.empty-page",
+    must: "An empty page (a `search`, `filter` or parent that selects nothing, or the end of a walk) carries no `nextCursor`: no items follow it.",
+    source: d("3. Lists", "Set when more items follow; empty or absent on the last page."),
+    check: "paging",
+    violation: "empty-page-next-cursor"
   },
   {
     id: "lists.after-before",
@@ -525,6 +567,13 @@ export const rules = [
     source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
     check: "search-filter",
     violation: "key-id-ignored"
+  },
+  {
+    id: "keys.known-key-id",
+    must: "GetEncryptionKeysByKeyId with the `keyId` of an existing key returns that key: it looks keys up by their provider-side `keyId`, not by their object id.",
+    source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
+    check: "search-filter",
+    violation: "key-id-as-object-id"
   },
   // stable-reads
   {
@@ -711,9 +760,14 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "updates.updated-at": "the object's `updatedAt` before the update",
   "updates.apply": "a later read showing the change",
   "updates.false-applied": "a later read showing the change, as for `updates.apply`",
+  "updates.listed": "Lists read after the update, searched, filtered and scoped by its old and new values",
+  "echo.create-stored": "Lists and the Get read after the create",
+  "echo.password-user": "knowing the user the request names (the fixtures' users)",
+  "keys.known-key-id": "knowing that a key with that `keyId` exists (the fixtures' encryptionKeyIds)",
   "lists.walk-once": "every page of the walk",
   "lists.walk-complete": "every page of the walk and every item",
   "lists.next-cursor": "the next page",
+  "lists.empty-page": "the next page, to see that no items follow",
   "search.case-insensitive": "every item, to see one left out",
   "search.fields": "every item, to see one left out",
   "filter.group-operator": "every item, to see one left out",

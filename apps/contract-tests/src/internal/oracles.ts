@@ -101,6 +101,29 @@ export const pageRules = (
   return out
 }
 
+/**
+ * `nextCursor` across the pages of a walk (decisions.md section 3: "Set when more items follow;
+ * empty or absent on the last page"): a page whose cursor leads to an empty page breaks it, unless
+ * the page is full and that empty page ends the walk: a server that fills a page cannot always
+ * know that nothing follows, and the empty page can be read as the last one.
+ */
+export const cursorRules = (
+  limit: number | undefined,
+  pages: ReadonlyArray<{ readonly items: ReadonlyArray<unknown>; readonly meta: Record<string, unknown>; readonly exchange: Exchange }>
+): ReadonlyArray<Outcome> => {
+  const hasCursor = (meta: Record<string, unknown>) => typeof meta.nextCursor === "string" && meta.nextCursor !== ""
+  const out: Array<Outcome> = []
+  pages.forEach((p, i) => {
+    const next = pages[i + 1]
+    if (next === undefined || next.items.length > 0 || !hasCursor(p.meta)) return
+    const full = limit !== undefined && p.items.length > 0 && p.items.length === limit
+    if (full && !hasCursor(next.meta)) return
+    const what = p.items.length === 0 ? "an empty page" : full ? "a full page" : "a page"
+    out.push(fail(p.items.length === 0 ? "lists.empty-page" : "lists.next-cursor", `nextCursor on ${p.items.length === 0 ? "an empty" : "the last"} page`, `${what} carries nextCursor, but no items follow (the next page is empty${hasCursor(next.meta) ? " and carries a cursor again" : ""})`, next.exchange))
+  })
+  return out
+}
+
 /** Items in the order `order` asks (createdAt, then id); the first pair out of order, if any. */
 export const outOfOrder = (items: ReadonlyArray<Record<string, unknown>>, order: unknown): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
   const sign = order === "desc" ? -1 : 1
@@ -327,6 +350,20 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       }
     }
   }
+  // The complete object (interface.md, Endpoints): a created object has a creation time.
+  if (props.has("createdAt") && (typeof rawObj.createdAt !== "string" || rawObj.createdAt === "")) {
+    return [...out, fail("echo.create-complete", "createdAt missing", "the created object has no createdAt", e, `createdAt = ${show(rawObj.createdAt)}`)]
+  }
+  // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
+  const nested = Object.entries(sent).flatMap(([k, v]) => {
+    const m = /^(.+)Id$/.exec(k)
+    return m !== null && typeof v === "string" && v !== "" && known.has(k) && !props.has(k) && props.has(m[1]!) ? [{ field: k, object: m[1]!, id: v }] : []
+  })
+  for (const { field, object, id } of nested) {
+    if (asRecord(rawObj[object]) === undefined) {
+      return [...out, fail("echo.create-references", `${object} missing`, `sent ${field} ${JSON.stringify(id)}, the created object has no ${object}`, e, `${object} = ${show(rawObj[object])}`)]
+    }
+  }
   // The linked identity: a `group` link names its group (decisions.md section 6).
   if (sent.identityType === "group" && typeof sent.identityId === "string" && props.has("group")) {
     const group = asRecord(rawObj.group)
@@ -334,10 +371,14 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       return [...out, fail("echo.identity-group", "linked group not returned", `a link to group ${JSON.stringify(sent.identityId)} came back with group ${show(rawObj.group)}`, e, `group = ${show(rawObj.group)}`)]
     }
   }
-  return [...out, pass("create-echo", sent.identityType === "group" ? ["echo.create", "echo.identity-group"] : ["echo.create"])]
+  const judged: Array<ContractRules.RuleId> = ["echo.create"]
+  if (props.has("createdAt")) judged.push("echo.create-complete")
+  if (sent.identityType === "group") judged.push("echo.identity-group")
+  if (nested.length > 0) judged.push("echo.create-references")
+  return [...out, pass("create-echo", judged)]
 }
 
-const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.identity-group"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
+const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.create-complete", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent

@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { ConnectError, ContractRules, Filter, RateLimit, Requests } from "@data-access/schema"
+import { ConnectError, ContractRules, Filter, RateLimit, Requests, Secrets } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
 import * as Collections from "../Collections.js"
@@ -514,6 +514,65 @@ const RATE_LIMIT_EVERY = 20
 
 /** The body limit under the small-body-limit violation: 64 KiB. */
 const SMALL_BODY_LIMIT = 64 * 1024
+
+/** create-stored-differently: the object as stored, one string changed (the first non-secret string of a nested object, else `name`). */
+const alteredForStore = (object: Json): Json => {
+  const copy = structuredClone(object) as Record<string, unknown>
+  for (const value of Object.values(copy)) {
+    if (!isObject(value) || "id" in value) continue
+    const key = Object.keys(value).find((k) => typeof value[k] === "string" && !Secrets.fieldNames.has(k))
+    if (key !== undefined) {
+      value[key] = `${String(value[key])}-stored`
+      return copy as Json
+    }
+  }
+  if (typeof copy.name === "string") copy.name = `${copy.name}-stored`
+  return copy as Json
+}
+
+/** update-stale-index: per store, each updated object as it was before its first update (`<collection>:<id>`). */
+const staleIndexes = new WeakMap<StoreService, Map<string, Json>>()
+
+const staleIndexOf = (store: StoreService): Map<string, Json> => {
+  let index = staleIndexes.get(store)
+  if (index === undefined) {
+    index = new Map()
+    staleIndexes.set(store, index)
+  }
+  return index
+}
+
+/** update-stale-index: updates remember the object before them; lists select on those old values and answer with the current ones. */
+const staleIndex: RouteHook<Handler> = (next, op) => {
+  const c = collectionOf(op)
+  if (c === undefined) return next
+  if (op.kind === "update") {
+    return (request, ctx) =>
+      Effect.flatMap(ctx.store.get(c, String(request.id)), (current) => {
+        const index = staleIndexOf(ctx.store)
+        const key = `${c}:${String(request.id)}`
+        if (current !== undefined && !index.has(key)) index.set(key, current)
+        return next(request, ctx)
+      })
+  }
+  if (op.kind !== "list" || op.itemField === undefined) return next
+  const itemField = op.itemField
+  return (request, ctx) => {
+    const index = staleIndexOf(ctx.store)
+    const stale: StoreService = {
+      ...ctx.store,
+      all: (name) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.map((o) => index.get(`${name}:${String(o.id)}`) ?? o)) : ctx.store.all(name))
+    }
+    return Effect.flatMap(next(request, { ...ctx, store: stale }), (body) => {
+      const items = body[itemField]
+      if (!Array.isArray(items)) return Effect.succeed(body)
+      return Effect.map(
+        Effect.forEach(items as ReadonlyArray<Json>, (item) => Effect.map(ctx.store.get(c, String(item.id)), (now) => now ?? item)),
+        (fresh) => ({ ...body, [itemField]: fresh }) as Json
+      )
+    })
+  }
+}
 
 /** An answer written, changed when it is a response. */
 const withOutput = (out: Output, f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output): Output => (out._tag === "Response" ? f(out) : out)
@@ -1033,6 +1092,55 @@ export const records = [
       }
     }
   }),
+  violation({
+    name: "identity-link-without-native-user",
+    rule: "echo.create-references",
+    description: "CreateNativeUserIdentityLink returns the link without its `nativeUser` (the object its `nativeUserId` names).",
+    hooks: {
+      respond: (next, op, fields) =>
+        op.kindedReference === undefined
+          ? next
+          : onTarget((target) => {
+              delete target.nativeUser
+            })(next, op, fields)
+    }
+  }),
+  violation({
+    name: "create-without-created-at",
+    rule: "echo.create-complete",
+    description: "A create's response leaves out `createdAt` (the object stored has it).",
+    hooks: {
+      respond: onTarget(
+        (target) => {
+          delete target.createdAt
+        },
+        (op) => op.kind === "create"
+      )
+    }
+  }),
+  violation({
+    name: "password-for-another-user",
+    rule: "echo.password-user",
+    description: "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",
+    hooks: {
+      respond: onTarget(
+        (target, request) => {
+          if (request.username === undefined && typeof target.username === "string") target.username = `other-${target.username}`
+        },
+        (op) => op.oneOf !== undefined
+      )
+    }
+  }),
+  violation({
+    name: "create-stored-differently",
+    rule: "echo.create-stored",
+    description:
+      "A create returns the object it was sent but stores it with one string changed (the first non-secret string of a nested object, such as `mdmVendorA.apiUrl`, else `name`): later reads show another object.",
+    hooks: {
+      handler: (next, op) =>
+        op.kind !== "create" ? next : (request, ctx) => next(request, { ...ctx, store: { ...ctx.store, put: (c, objects) => ctx.store.put(c, objects.map(alteredForStore)) } })
+    }
+  }),
   // update-semantics
   violation({
     name: "update-ignored",
@@ -1084,6 +1192,13 @@ export const records = [
         return both(current.updatedAt === undefined ? rest : { ...rest, updatedAt: current.updatedAt })
       })
     }
+  }),
+  violation({
+    name: "update-stale-index",
+    rule: "updates.listed",
+    description:
+      "`search`, `filter` and the parent scope of a List read an updated object as it was before its first update (a stale search index); the items come back as they are now.",
+    hooks: { handler: staleIndex }
   }),
   // paging
   violation({
@@ -1137,6 +1252,18 @@ export const records = [
         const last = page?.items[page.items.length - 1]
         if (page === undefined || last === undefined || (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)) return body
         return { ...body, listMetadata: { ...page.meta, nextCursor: cursorAt(order, last) } }
+      })
+    }
+  }),
+  violation({
+    name: "empty-page-next-cursor",
+    rule: "lists.empty-page",
+    description: "An empty page (a filter, search or parent that selects nothing) carries a `nextCursor`, which leads to another empty page.",
+    hooks: {
+      handler: onPages((op, body, order) => {
+        const page = pageOf(op, body)
+        if (page === undefined || page.items.length > 0 || (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)) return body
+        return { ...body, listMetadata: { ...page.meta, nextCursor: encodeCursor({ order, key: "", id: "" }) } }
       })
     }
   }),
@@ -1239,6 +1366,19 @@ export const records = [
         const c = collectionOf(op)
         const key = op.wrapperKey
         return op.lookupKey === undefined || c === undefined || key === undefined ? next : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
+      }
+    }
+  }),
+  violation({
+    name: "key-id-as-object-id",
+    rule: "keys.known-key-id",
+    description: "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        const key = op.wrapperKey
+        const lookup = op.lookupKey
+        return lookup === undefined || c === undefined || key === undefined ? next : (request, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all.filter((k) => k.id === request[lookup]) }))
       }
     }
   }),

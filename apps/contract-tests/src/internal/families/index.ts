@@ -11,11 +11,12 @@ import { paging } from "./paging.js"
 import { protocol } from "./protocol.js"
 import { reads } from "./reads.js"
 import { references } from "./references.js"
+import { relations } from "./relations.js"
 import { search } from "./search.js"
 import { updates } from "./updates.js"
 import { valid } from "./valid.js"
 
-export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, latitude, updates, reads, paging, search]
+export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, latitude, updates, reads, paging, search, relations]
 
 /** Every suite of an operation, in run order. */
 export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))

@@ -7,7 +7,7 @@ import * as fc from "effect/FastCheck"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { orderFailure, outOfOrder, pageRules } from "../oracles.js"
+import { cursorRules, orderFailure, outOfOrder, pageRules } from "../oracles.js"
 import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
@@ -39,14 +39,9 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         const w = yield* walk(ctx, op, body, all.ended ? maxPages : MAX_WALK_PAGES)
         if (w.error !== undefined) return []
         const out: Array<Outcome> = []
-        w.pages.forEach((p, i) => {
-          out.push(...pageRules(limit, p, p.exchange))
-          // A cursor is set only when more items follow: the page it leads to is not empty.
-          const next = w.pages[i + 1]
-          if (next !== undefined && next.items.length === 0 && typeof p.meta.nextCursor === "string" && p.meta.nextCursor !== "") {
-            out.push(fail("lists.next-cursor", "nextCursor on the last page", `a page carries nextCursor, but no items follow (the next page is empty)`, next.exchange))
-          }
-        })
+        for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
+        // A cursor is set only when more items follow: the page it leads to is not empty (a full page's may be).
+        out.push(...cursorRules(limit, w.pages))
         const lastExchange = w.pages[w.pages.length - 1]?.exchange
         if (!w.ended && all.ended) out.push(fail("lists.walk-once", "walk does not end", `walking ${total} items with limit ${limit} did not end after ${w.pages.length} pages`, lastExchange))
         const ids = w.items.map((x) => String(x.id))

@@ -13,6 +13,7 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
+import { passwordUser, relationCreates } from "./relations.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
@@ -56,7 +57,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     cases: {
       _tag: "Property",
       arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples) : ctx.examples
+      // A create's share of --creates-per-operation, less what its relations create (relations.ts).
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx)) : ctx.examples
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
@@ -70,6 +72,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
           out.push(fail(rule, `${label}: rejected with ${statusText(e)}`, `a valid request (${label}) was rejected with ${statusText(e)}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
         }
         if (op.kind === "create") out.push(...createEcho(op, Gen.normalizeKeys(body) as Body, e))
+        const user = passwordUser(op, ctx, Gen.normalizeKeys(body) as Body, e)
+        if (user !== undefined) out.push(user)
         return out
       })
   }
