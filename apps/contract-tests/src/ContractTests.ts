@@ -28,6 +28,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "./Baseline.js"
+import type * as Har from "./Har.js"
 import * as Runner from "./internal/runner/run.js"
 import * as Suite from "./internal/runner/suite.js"
 import type * as Report from "./Report.js"
@@ -79,6 +80,8 @@ export interface Options {
   readonly baseline?: Baseline.Baseline | undefined
   /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
   readonly progress?: ((line: string) => void) | undefined
+  /** Told of every exchange as a HAR 1.2 entry, the key and secret fields masked (the CLI's `--har`). */
+  readonly onHarEntry?: ((entry: Har.Entry) => void) | undefined
 }
 
 /**
