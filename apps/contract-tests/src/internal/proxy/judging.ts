@@ -56,8 +56,9 @@ export interface Judgement {
   /** Whether a body was relayed unread (binary codec, an encoding that could not be decompressed). */
   readonly unread: boolean
   /**
-   * Why a body was not judged: the binary codec, an encoding that could not be decompressed, or a
-   * body longer than the checking limit or not received whole (`not-kept`, not counted in `unread`).
+   * Why a body was not judged: the binary codec (a request's body, or both), an encoding that could
+   * not be decompressed, or a body longer than the checking limit or not received whole
+   * (`not-kept`). Only the binary exchanges and the encodings are counted in `unread`.
    */
   readonly unreadReason: UnreadReason | undefined
   /** The secret values of the request body. */
@@ -95,7 +96,7 @@ const readBodies = (job: Job, limit: number) => {
   const binary = Rules.isBinaryCodec(request) && Rules.isBinaryContentType(job.headers)
   const requestUnread = sent.body !== undefined && sent.body.length > 0 && sentBody === undefined
   const answerUnread = job.body !== undefined && answerBody === undefined
-  const unreadReason: UnreadReason | undefined = binary ? "binary-codec" : requestUnread || answerUnread ? "encoding" : (job.body === undefined || sent.body === undefined) && job.transportError === undefined ? "not-kept" : undefined
+  const unreadReason: UnreadReason | undefined = binary || (Rules.isBinaryCodec(request) && sent.body !== undefined && sent.body.length > 0) ? "binary-codec" : requestUnread || answerUnread ? "encoding" : (job.body === undefined || sent.body === undefined) && job.transportError === undefined ? "not-kept" : undefined
   return { request, answerBody, binary, unread: requestUnread || answerUnread || binary, unreadReason }
 }
 
