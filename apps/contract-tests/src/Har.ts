@@ -124,14 +124,16 @@ export class HarError extends Schema.TaggedError<HarError>("@data-access/contrac
  * @category decoding
  */
 export const decodeJson = (text: string): Effect.Effect<Har, HarError> =>
-  Schema.decodeUnknown(Schema.parseJson(Har))(text).pipe(
-    Effect.mapError((e) => {
-      const issues = ParseResult.ArrayFormatter.formatErrorSync(e)
-      const first = issues[0]
-      const where = first === undefined || first.path.length === 0 ? "" : ` at ${first.path.join(".")}`
-      const message = first?._tag === "Transformation" || e.issue._tag === "Transformation" ? "the file is not JSON" : `the file is not a HAR 1.2 document${where}: ${first?.message ?? e.message}`
-      return new HarError({ message })
-    })
+  Effect.try({ try: (): unknown => JSON.parse(text), catch: (e) => new HarError({ message: `the file is not JSON (${e instanceof Error ? e.message : String(e)})` }) }).pipe(
+    Effect.flatMap((json) =>
+      Schema.decodeUnknown(Har)(json).pipe(
+        Effect.mapError((e) => {
+          const first = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
+          const where = first === undefined || first.path.length === 0 ? "" : ` at ${first.path.join(".")}`
+          return new HarError({ message: `the file is not a HAR 1.2 document${where}: ${first?.message ?? e.message}` })
+        })
+      )
+    )
   )
 
 /**

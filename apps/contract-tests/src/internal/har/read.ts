@@ -99,7 +99,8 @@ export const jobOf = (entry: Har.Entry): Job => {
     transportError: failed ? `no answer (recorded: ${entry.response._error ?? entry.response._failureText ?? `status ${entry.response.status}`})` : undefined,
     started: Number.isNaN(started) ? 0 : started,
     receivedAt: (Number.isNaN(started) ? 0 : started) + Math.max(0, entry.time),
-    // A masked key cannot be looked for in an answer.
+    // A key masked by this package's writer is masked as itself wherever it appeared (KEY_MASK): it
+    // is looked for in the answer as the key was live. One masked as `[redacted]` cannot be.
     key: key === Secrets.REDACTED ? undefined : key,
     requestDecoded: sent.decoded,
     answerDecoded: answer.decoded

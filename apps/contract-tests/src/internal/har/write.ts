@@ -7,6 +7,7 @@
  * cannot be decoded is written as sent, in base64; a binary-codec body is not written (it may hold
  * secret fields that cannot be found in it), only its size.
  */
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
@@ -68,8 +69,27 @@ const isBase64 = Schema.is(Schema.typeSchema(Primitives.Base64Secret))
  * secret field that must be base64, the lenient string limits), so that the HAR judged offline
  * gives the findings the traffic gave live.
  */
+const BASE64_MASK = Buffer.from(Secrets.REDACTED).toString("base64")
+
+/**
+ * The mask of an `X-API-KEY` value, wherever it appears: another than a secret field's, so that an
+ * answer quoting a secret field is not read as one quoting the key (offline judging looks for the
+ * masks where live judging looked for the values).
+ */
+export const KEY_MASK = "[redacted:key]"
+
+/**
+ * An answer's own text that reads like a mask (a server that writes `[redacted]` itself) is written
+ * in upper case, so that a mask in a HAR of this writer is always a masked secret.
+ */
+const unmistakable = (text: string): string =>
+  [Secrets.REDACTED, KEY_MASK, BASE64_MASK].reduce(
+    (t, mask) => (t.includes(mask) ? t.split(mask).join(mask === BASE64_MASK ? Buffer.from(Secrets.REDACTED.toUpperCase()).toString("base64") : mask.toUpperCase()) : t),
+    text
+  )
+
 const maskOf = (value: string): string => {
-  const base = isBase64(Redacted.make(value)) ? Buffer.from(Secrets.REDACTED).toString("base64") : Secrets.REDACTED
+  const base = isBase64(Redacted.make(value)) ? BASE64_MASK : Secrets.REDACTED
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f]/.test(value) ? "\u0007" : ""
   const long = value.length > SAFE_STRING_LENGTH ? "A".repeat(Math.ceil((SAFE_STRING_LENGTH + 1 - base.length) / 4) * 4) : ""
@@ -77,11 +97,11 @@ const maskOf = (value: string): string => {
 }
 
 /** Every secret's forms in a text (itself, JSON-escaped, URL-encoded), each with its mask's same form; longest first. */
-const masker = (secrets: Iterable<string>): ((text: string) => string) => {
+const masker = (secrets: Iterable<string>, mask_: (secret: string) => string = maskOf): ((text: string) => string) => {
   const pairs: Array<readonly [string, string]> = []
   for (const secret of new Set(secrets)) {
     if (secret.length < Secrets.MIN_LENGTH) continue
-    const mask = maskOf(secret)
+    const mask = mask_(secret)
     pairs.push([secret, mask], [JSON.stringify(secret).slice(1, -1), JSON.stringify(mask).slice(1, -1)], [encodeURIComponent(secret), encodeURIComponent(mask)])
   }
   pairs.sort((a, b) => b[0].length - a[0].length)
@@ -114,7 +134,7 @@ const bodyOf = (bytes: Uint8Array | undefined, bytesSent: number, headers: Reado
 const MASKED_HEADERS = new Set([...Secrets.headerNames, "set-cookie"])
 
 const headersOf = (headers: Readonly<Record<string, string>>, scrub: (s: string) => string): Array<{ name: string; value: string }> =>
-  Object.entries(headers).map(([name, value]) => ({ name, value: MASKED_HEADERS.has(name) && value !== "" ? Secrets.REDACTED : scrub(value) }))
+  Object.entries(headers).map(([name, value]) => ({ name, value: MASKED_HEADERS.has(name) && value !== "" ? (name === "x-api-key" ? KEY_MASK : Secrets.REDACTED) : scrub(value) }))
 
 const statusText = (status: number): string => (status === 0 ? "" : (STATUS_TEXT[status] ?? ""))
 
@@ -143,8 +163,14 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 export const entryOf = (r: Recorded): Har.Entry => {
   const request = bodyOf(r.requestBody, r.requestBodyBytes, r.requestHeaders, r.limit)
   const response = bodyOf(r.responseBody, r.responseBody?.length ?? 0, r.responseHeaders, r.limit)
-  const keys = Secrets.scrubber(r.secrets)
-  const fields = masker([...Secrets.values(jsonOf(request.text)), ...Secrets.values(jsonOf(response.text))])
+  const sentKey = r.requestHeaders["x-api-key"]
+  const keys = masker([...r.secrets, ...(sentKey === undefined ? [] : [sentKey])], () => KEY_MASK)
+  // A Connect GET carries its message in the query (`?message=...`): its secret fields too.
+  const query = Either.getOrElse(
+    Either.try(() => [...new URL(r.url).searchParams.values()].flatMap((v) => Secrets.values(jsonOf(v)))),
+    (): ReadonlyArray<string> => []
+  )
+  const fields = masker([...Secrets.values(jsonOf(request.text)), ...Secrets.values(jsonOf(response.text)), ...query])
   const scrub = (text: string) => fields(keys(text))
   const url = new URL(scrub(r.url))
   const contentType = r.requestHeaders["content-type"] ?? ""
@@ -179,7 +205,7 @@ export const entryOf = (r: Recorded): Har.Entry => {
       content: {
         size: response.size,
         mimeType: r.responseHeaders["content-type"] ?? "",
-        ...(response.text !== undefined ? { text: scrub(response.text) } : response.base64 !== undefined ? { text: response.base64, encoding: "base64" } : {}),
+        ...(response.text !== undefined ? { text: scrub(unmistakable(response.text)) } : response.base64 !== undefined ? { text: response.base64, encoding: "base64" } : {}),
         ...(response.compression === undefined ? {} : { compression: response.compression }),
         ...(response.comment === undefined ? {} : { comment: response.comment })
       },
