@@ -46,6 +46,8 @@ export interface Recorded {
   readonly secrets: Iterable<string>
   /** Bytes a body may decompress to. */
   readonly limit: number
+  /** What a judge already read (the proxy's): the request's secret values, the answer as JSON. */
+  readonly read?: { readonly requestSecrets: ReadonlyArray<string>; readonly responseJson: unknown } | undefined
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -170,7 +172,9 @@ export const entryOf = (r: Recorded): Har.Entry => {
     Either.try(() => [...new URL(r.url).searchParams.values()].flatMap((v) => Secrets.values(jsonOf(v)))),
     (): ReadonlyArray<string> => []
   )
-  const fields = masker([...Secrets.values(jsonOf(request.text)), ...Secrets.values(jsonOf(response.text)), ...query])
+  const requestSecrets = r.read?.requestSecrets ?? Secrets.values(jsonOf(request.text))
+  const responseSecrets = Secrets.values(r.read === undefined ? jsonOf(response.text) : r.read.responseJson)
+  const fields = masker([...requestSecrets, ...responseSecrets, ...query])
   const scrub = (text: string) => fields(keys(text))
   const url = new URL(scrub(r.url))
   const contentType = r.requestHeaders["content-type"] ?? ""

@@ -5,6 +5,7 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import { Secrets } from "@data-access/schema"
@@ -143,7 +144,7 @@ export interface Recording {
 }
 
 /** A judged job as a HAR entry, every secret masked. */
-const entryOfJob = (target: string, limit: number, job: Job, keys: ReadonlySet<string>) =>
+const entryOfJob = (target: string, limit: number, job: Job, judgement: Judgement, keys: ReadonlySet<string>) =>
   entryOf({
     startedAt: job.started,
     durationMs: job.receivedAt - job.started,
@@ -157,7 +158,8 @@ const entryOfJob = (target: string, limit: number, job: Job, keys: ReadonlySet<s
     responseBody: job.body,
     error: job.transportError,
     secrets: keys,
-    limit
+    limit,
+    read: { requestSecrets: judgement.secrets, responseJson: Option.getOrUndefined(Option.flatMap(judgement.exchange.response, (r) => r.json)) }
   })
 
 /**
@@ -175,7 +177,7 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
           ? undefined
           : (job, judgement, keys) => {
               metrics?.judged(judgement)
-              if (har) entries.push(entryOfJob(options.target, options.limit, job, keys))
+              if (har) entries.push(entryOfJob(options.target, options.limit, job, judgement, keys))
             }
     })
     const queue = yield* Queue.unbounded<Work>()
