@@ -236,7 +236,10 @@ const judgeOptions = {
     Options.optional,
     Options.withDescription("Judge only entries under this URL (default: every origin that served an operation of the API; pages, scripts and fonts are left out)")
   ),
-  failOn: proxyOptions.failOn,
+  failOn: Options.choice("fail-on", ["any", "server", "client", "none"]).pipe(
+    Options.withDefault("any" as const),
+    Options.withDescription("Which findings make the exit code 1: any (default), server, client or none")
+  ),
   strictClient: proxyOptions.strictClient,
   clockSkew: proxyOptions.clockSkew,
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file")),

@@ -73,7 +73,7 @@ describe("HAR out and in", () => {
           fixtures: server.knownIds,
           examples: 2,
           seed: 9,
-          operations: ["ListSatellites", "UpdateConnectorHostname", "CreateIntegrationMDM", "CreateHumanUserPassword"],
+          operations: ["UpdateConnectorHostname", "CreateIntegrationMDM"],
           onHarEntry: (e) => runnerEntries.push(e)
         })
         const live = yield* proxy.report
@@ -203,6 +203,15 @@ describe("HAR out and in", () => {
       const other = yield* cli("judge", notHar)
       expect(other.code).toBe(2)
       expect(other.err).toMatch(/is not a HAR 1\.2 document at log\.entries\.0\./)
+
+      // An entry whose URL is not one is left out, not a crash.
+      const odd = Path.join(dir, "odd.har")
+      const valid = JSON.parse(Fs.readFileSync(file, "utf8")) as Har.Har
+      Fs.writeFileSync(odd, JSON.stringify({ log: { ...valid.log, entries: [...valid.log.entries, { ...valid.log.entries[0]!, request: { ...valid.log.entries[0]!.request, url: "not a url" } }] } }))
+      const oddRun = yield* cli("judge", "--base-url", "not", "--fail-on", "none", odd)
+      expect(oddRun.code, oddRun.err).toBe(0)
+      expect(oddRun.out).toMatch(/PASS: 0 findings/)
+      expect((yield* cli("judge", "--fail-on", "none", odd)).out).toMatch(/1 of the 3 entries left out/)
 
       const missing = yield* cli("judge", Path.join(dir, "nothing.har"))
       expect(missing.code).toBe(2)

@@ -117,7 +117,8 @@ const originOf = (url: string): string | undefined => {
 
 /** The entries judged: those under `baseUrl`, or of an origin that served an operation of the API. */
 const selected = (har: Har.Har, baseUrl: string | undefined): ReadonlyArray<Har.Entry> => {
-  if (baseUrl !== undefined) return har.log.entries.filter((e) => e.request.url.startsWith(baseUrl))
+  // An entry whose URL does not parse is no exchange with the API.
+  if (baseUrl !== undefined) return har.log.entries.filter((e) => e.request.url.startsWith(baseUrl) && originOf(e.request.url) !== undefined)
   const api = new Set(har.log.entries.filter((e) => originOf(e.request.url) !== undefined && operationOf(new URL(e.request.url).pathname) !== undefined).map((e) => originOf(e.request.url)))
   return har.log.entries.filter((e) => api.has(originOf(e.request.url)))
 }
