@@ -158,6 +158,18 @@ describe("HAR out and in", () => {
         }
       }
       expect(verdicts(Har.judge(asSent))).toEqual(verdicts(live))
+      // A recorder that writes decoded bodies in base64: the same verdicts.
+      const base64: Har.Har = {
+        log: {
+          ...har.log,
+          entries: har.log.entries.map((e) =>
+            e.response.content.text === undefined || e.response.content.encoding !== undefined
+              ? e
+              : { ...e, response: { ...e.response, content: { ...e.response.content, text: Buffer.from(e.response.content.text).toString("base64"), encoding: "base64" } } }
+          )
+        }
+      }
+      expect(verdicts(Har.judge(base64))).toEqual(verdicts(live))
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 

@@ -44,7 +44,8 @@ const headersOf = (list: ReadonlyArray<{ readonly name: string; readonly value: 
 
 /**
  * A body's bytes as recorded, and whether the recorder decoded it already: a body whose
- * `Content-Encoding` names an encoding it is not in, written as text, was decoded by the recorder.
+ * `Content-Encoding` names an encoding it is not in, written as text (or as UTF-8 in base64), was
+ * decoded by the recorder.
  */
 const bodyOf = (
   text: string | undefined,
@@ -65,8 +66,19 @@ const bodyOf = (
   if (e._tag !== "Compressed") return { bytes, decoded: false }
   // Still in its encoding (a recorder that keeps bodies as sent): the judge decompresses it.
   if (Either.isRight(Compression.decompress(bytes, e.encoding, LIMIT))) return { bytes, decoded: false }
-  // Text that is not in its encoding was decoded by the recorder; bytes that are not are corrupt.
-  return { bytes, decoded: !base64 }
+  // Text that is not in its encoding was decoded by the recorder (some write it in base64 too);
+  // bytes that are neither (not UTF-8) are a corrupt body, left unread as the proxy leaves it.
+  return { bytes, decoded: !base64 || isUtf8(bytes) }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+const isUtf8 = (bytes: Uint8Array): boolean => {
+  try {
+    utf8.decode(bytes)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The job of one entry. */
