@@ -92,7 +92,8 @@ for (const { title, options } of scenarios) {
   console.log(`  latency p50    ${ms(direct.p50).padEnd(11)} ${ms(relayed.p50).padEnd(19)} ${ms(relayed.p50 - direct.p50).padEnd(12)} ${(relayed.p50 / direct.p50).toFixed(2)}x`)
   console.log(`  latency p99    ${ms(direct.p99).padEnd(11)} ${ms(relayed.p99).padEnd(19)} ${ms(relayed.p99 - direct.p99).padEnd(12)} ${(relayed.p99 / direct.p99).toFixed(2)}x`)
   console.log(`  throughput     ${`${direct.rps.toFixed(0)}/s`.padEnd(11)} ${`${relayed.rps.toFixed(0)}/s`.padEnd(19)} ${"".padEnd(12)} ${(relayed.rps / direct.rps).toFixed(2)}x`)
-  console.log(`  HAR entries kept: ${har.log.entries.length}; added latency by the proxy's own histogram: ${ms((Number(added) / Number(relayedCount)) * 1000)} mean over ${relayedCount} exchanges`)
+  if (HAR) console.log(`  with --har and metrics: HAR entries kept: ${har.log.entries.length}; added latency by the proxy's own histogram: ${ms((Number(added) / Number(relayedCount)) * 1000)} mean over ${relayedCount} exchanges`)
+  else console.log("  without --har and metrics (BENCH_PROXY_HAR=0)")
   console.log(`  ListSatellites answer encoding: ${encoding}; exchanges checked by the proxy: ${report.requests}; findings: ${report.findings.map((f) => `${f.side} ${f.rule} (${f.cause}: ${f.message})`).join(", ") || "none"}`)
   console.log("")
 }
