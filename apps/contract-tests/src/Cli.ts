@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import type * as CliApp from "@effect/cli/CliApp"
+import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -18,6 +19,7 @@ import { KnownIds, Secrets } from "@data-access/schema"
 import * as Baseline from "./Baseline.js"
 import * as ContractTests from "./ContractTests.js"
 import * as Embedded from "./Embedded.js"
+import * as Har from "./Har.js"
 import * as Proxy from "./Proxy.js"
 import * as Report from "./Report.js"
 import { keySecrets } from "./internal/http.js"
@@ -56,6 +58,8 @@ const options = {
   concurrency: Options.integer("concurrency").pipe(Options.optional, Options.withDescription("Suites run at once (default 4 embedded, 2 against a target)")),
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file")),
   json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file")),
+  html: Options.file("html").pipe(Options.optional, Options.withDescription("Write a self-contained HTML report to this file")),
+  har: Options.file("har").pipe(Options.optional, Options.withDescription("Write every exchange as HAR 1.2 to this file (the key and secret fields masked)")),
   replay: Options.text("replay").pipe(Options.optional, Options.withDescription("Run only the case of this replay id (printed with each finding)")),
   baseline: Options.file("baseline", { exists: "yes" }).pipe(
     Options.optional,
@@ -88,6 +92,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       )
     }
     const rate = some(args.rateLimit)
+    const harEntries: Array<Har.Entry> = []
     const common = {
       seed: some(args.seed),
       examples: args.examples,
@@ -102,7 +107,8 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       maxRequests: some(args.maxRequests),
       replay: some(args.replay),
       baseline,
-      progress: args.quiet ? undefined : stderr
+      progress: args.quiet ? undefined : stderr,
+      onHarEntry: Option.isSome(args.har) ? (entry: Har.Entry) => void harEntries.push(entry) : undefined
     } satisfies Partial<ContractTests.Options>
     const report = yield* Option.match(args.baseUrl, {
       onNone: () =>
@@ -134,6 +140,8 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     const scrub = Secrets.scrubber(Option.match(args.apiKey, { onNone: () => [], onSome: (key) => keySecrets(Redacted.value(key)) }))
     if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, scrub(Report.toJUnit(report)))
     if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, scrub(Report.toJson(report)))
+    if (Option.isSome(args.html)) yield* fs.writeFileString(args.html.value, scrub(Report.toHtml(report)))
+    if (Option.isSome(args.har)) yield* fs.writeFileString(args.har.value, scrub(Har.toJson(Har.make(harEntries))))
     if (Option.isSome(args.writeBaseline)) yield* fs.writeFileString(args.writeBaseline.value, scrub(Baseline.toJson(Baseline.fromReport(report))))
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
     yield* Ref.set(exitCode, Report.exitCode(report))
@@ -159,6 +167,11 @@ const proxyOptions = {
   clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file (at shutdown and on SIGUSR2)")),
   json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file (at shutdown and on SIGUSR2)")),
+  html: Options.file("html").pipe(Options.optional, Options.withDescription("Write a self-contained HTML report to this file (at shutdown and on SIGUSR2)")),
+  har: Options.file("har").pipe(
+    Options.optional,
+    Options.withDescription("Write every exchange as HAR 1.2 to this file, the key and secret fields masked (at shutdown and on SIGUSR2; kept in memory until then)")
+  ),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No live finding lines on stderr"))
 }
 
@@ -175,15 +188,20 @@ const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
       host: args.host,
       strictClient: args.strictClient,
       clockSkew: `${args.clockSkew} millis`,
+      recordHar: Option.isSome(args.har),
       onFinding: args.quiet ? undefined : (f) => stderr(`contract-tests proxy: ${f.side} · ${f.rule} · ${f.operation} · ${f.cause} · ${f.request.method} ${f.request.path}`)
     })
     const write = Effect.gen(function* () {
       const report = yield* proxy.report
       if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
       if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, Report.toJson(report))
+      if (Option.isSome(args.html)) yield* fs.writeFileString(args.html.value, Report.toHtml(report))
+      if (Option.isSome(args.har)) yield* fs.writeFileString(args.har.value, Har.toJson(yield* proxy.har))
       return report
     })
-    stderr(`contract-tests proxy: ${proxy.url} → ${proxy.target} (report: GET ${proxy.url}${Proxy.REPORT_PATH}[?format=terminal|junit]; SIGUSR2 writes the report files; SIGINT or SIGTERM stops)`)
+    stderr(
+      `contract-tests proxy: ${proxy.url} → ${proxy.target} (report: GET ${proxy.url}${Proxy.REPORT_PATH}[?format=terminal|junit|html]; metrics: GET ${proxy.url}${Proxy.METRICS_PATH}; SIGUSR2 writes the report files; SIGINT or SIGTERM stops)`
+    )
     const onUsr2 = () => {
       Effect.runFork(write.pipe(Effect.tap((r) => Effect.sync(() => stderr(Report.toTerminal(r)))), Effect.ignoreLogged))
     }
@@ -213,6 +231,49 @@ const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
     )
   )
 
+const judgeOptions = {
+  baseUrl: Options.text("base-url").pipe(
+    Options.optional,
+    Options.withDescription("Judge only entries under this URL (default: every origin that served an operation of the API; pages, scripts and fonts are left out)")
+  ),
+  failOn: Options.choice("fail-on", ["any", "server", "client", "none"]).pipe(
+    Options.withDefault("any" as const),
+    Options.withDescription("Which findings make the exit code 1: any (default), server, client or none")
+  ),
+  strictClient: proxyOptions.strictClient,
+  clockSkew: proxyOptions.clockSkew,
+  junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file")),
+  json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file")),
+  html: Options.file("html").pipe(Options.optional, Options.withDescription("Write a self-contained HTML report to this file")),
+  quiet: Options.boolean("quiet").pipe(Options.withDescription("Print only the verdict line on stdout"))
+}
+
+const judgeArgs = { file: Args.file({ name: "FILE.har", exists: "either" }).pipe(Args.withDescription("A HAR file (HAR 1.2)")) }
+
+type JudgeParsed = Command.Command.ParseConfig<typeof judgeOptions> & Command.Command.ParseConfig<typeof judgeArgs>
+
+/** Recorded traffic judged with the proxy's oracles; exit code by --fail-on, 2 for a file that is not HAR. */
+const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(args.file).pipe(Effect.mapError((e) => new Har.HarError({ message: `${args.file} cannot be read: ${e.message}` })))
+    const har = yield* Har.decodeJson(text).pipe(Effect.mapError((e) => new Har.HarError({ message: `${args.file}: ${e.message}` })))
+    const report = Har.judge(har, { source: args.file, baseUrl: some(args.baseUrl), strictClient: args.strictClient, clockSkewMillis: args.clockSkew })
+    if (Option.isSome(args.junit)) yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
+    if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, Report.toJson(report))
+    if (Option.isSome(args.html)) yield* fs.writeFileString(args.html.value, Report.toHtml(report))
+    const terminal = Report.toTerminal(report)
+    process.stdout.write((args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n")
+    yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        process.stderr.write(`contract-tests judge: ${e.message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )
+
 /**
  * Runs the command line with `argv` (as `process.argv`) and returns the exit code: 0 all pass,
  * 1 findings, 2 the run could not be made (bad flags, target unreachable, key not accepted).
@@ -229,9 +290,14 @@ export const main = (argv: ReadonlyArray<string>): Effect.Effect<number, never, 
         "A conformance proxy: relays every exchange to --target unchanged and checks it (client and server findings); reports at SIGINT/SIGTERM, on SIGUSR2 and at GET /__contract/report"
       )
     )
+    const judge = Command.make("judge", { ...judgeOptions, ...judgeArgs }, (args) => executeJudge(args, exitCode)).pipe(
+      Command.withDescription(
+        "Judges recorded traffic (a HAR file: from --har, Playwright's recordHar, a browser's devtools, a recording proxy) with the proxy's oracles: client and server findings, the same reports, exit code by --fail-on (2 when the file is not HAR)"
+      )
+    )
     const command = Command.make("contract-tests", options, (args) => execute(args, exitCode)).pipe(
       Command.withDescription("Property-based contract tests of the data-access management API"),
-      Command.withSubcommands([proxy])
+      Command.withSubcommands([proxy, judge])
     )
     const cli = Command.run(command, { name: "contract-tests", version: "0.1.0" })
     const ok = yield* cli(argv).pipe(

@@ -5,8 +5,9 @@
  * breaks a rule of the interface is a `client` finding; an answer that breaks one is a `server`
  * finding. Bodies stream through; at most `checkedBytes` of each are kept for the checks.
  *
- * `GET /__contract/report` on the proxy answers the report so far (`?format=json`, `terminal`
- * or `junit`); it is never forwarded.
+ * `GET /__contract/report` on the proxy answers the report so far (`?format=json`, `terminal`,
+ * `junit` or `html`), and `GET /__contract/metrics` its metrics in the Prometheus text format;
+ * neither is forwarded.
  *
  * @since 0.3.0
  */
@@ -19,7 +20,9 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import type { ContractRules } from "@data-access/schema"
+import type * as Har from "./internal/har/model.js"
 import * as Rules from "./internal/exchangeRules.js"
+import * as Metrics from "./internal/proxy/metrics.js"
 import * as Relay from "./internal/proxy/relay.js"
 import * as State from "./internal/proxy/state.js"
 import type * as ProxyTypes from "./internal/proxy/types.js"
@@ -72,6 +75,10 @@ export interface Options {
   readonly checkedBytes?: number | undefined
   /** Called once per new finding (first occurrence), e.g. to log it. */
   readonly onFinding?: ((finding: Finding) => void) | undefined
+  /** Keep every exchange (secrets masked) for `har` (default false: kept in memory until the proxy stops). */
+  readonly recordHar?: boolean | undefined
+  /** Serve `GET /__contract/metrics` (default true). */
+  readonly metrics?: boolean | undefined
 }
 
 /**
@@ -88,6 +95,10 @@ export interface Proxy {
   readonly report: Effect.Effect<Report.Report & { readonly findings: ReadonlyArray<Finding> }>
   /** The findings so far, deduplicated by side, rule, operation and cause. */
   readonly findings: Effect.Effect<ReadonlyArray<Finding>>
+  /** The exchanges so far as HAR 1.2, secrets masked (empty unless `recordHar`). */
+  readonly har: Effect.Effect<Har.Har>
+  /** The metrics in the Prometheus text format (empty when `metrics` is false). */
+  readonly metrics: Effect.Effect<string>
 }
 
 /**
@@ -107,6 +118,14 @@ export class ProxyError extends Schema.TaggedError<ProxyError>("@data-access/con
  * @category constants
  */
 export const REPORT_PATH = Relay.REPORT_PATH
+
+/**
+ * The path of the metrics endpoint on the proxy's port (Prometheus text format).
+ *
+ * @since 0.5.0
+ * @category constants
+ */
+export const METRICS_PATH = Relay.METRICS_PATH
 
 /**
  * The rules the server side of one exchange is checked against (the reference server's
@@ -151,14 +170,18 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     const target = options.target.replace(/\/+$/, "")
     const limit = options.checkedBytes ?? 4 * 1024 * 1024
     const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
-    const state = yield* State.make({
-      target,
-      limit,
-      strict: options.strictClient === true,
-      skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
-      onFinding: options.onFinding
-    })
-    const forward = Relay.forward({ target, limit, client, enqueue: state.enqueue, report: state.report })
+    const metrics = options.metrics === false ? undefined : Metrics.make()
+    const state = yield* State.make(
+      {
+        target,
+        limit,
+        strict: options.strictClient === true,
+        skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
+        onFinding: options.onFinding
+      },
+      { har: options.recordHar === true, metrics }
+    )
+    const forward = Relay.forward({ target, limit, client, enqueue: state.enqueue, report: state.report, metrics })
     const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }).pipe(
       Effect.mapError((e) => new ProxyError({ message: `the proxy could not listen: ${e.message}` }))
     )
@@ -167,6 +190,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     yield* server.serve(forward).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true), Effect.withTracerEnabled(false))
     const address = server.address
     const url = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : `unix:${address.path}`
-    return { url, target, report: state.report, findings: state.findings } satisfies Proxy
+    const metricsText = metrics === undefined ? Effect.succeed("") : Effect.promise(metrics.text)
+    return { url, target, report: state.report, findings: state.findings, har: state.har, metrics: metricsText } satisfies Proxy
   }
 )

@@ -1,13 +1,14 @@
 /**
  * The report of a run: a cell per operation and check (passed, failed, skipped examples), the
  * findings (one per check, operation and cause, each with its minimal reproduction), and its
- * renderings: a terminal summary, JSON and JUnit XML. Nothing in a report holds the API key or
+ * renderings: a terminal summary, JSON, JUnit XML and a self-contained HTML page. Nothing in a report holds the API key or
  * a secret field's value.
  *
  * @since 0.1.0
  */
 import type { ContractRules } from "@data-access/schema"
 import { type CheckId, checks, type Severity } from "./Checks.js"
+import * as Html from "./internal/report/html.js"
 
 /**
  * Counts of one operation and one check. `operation` is `_` for cases of the whole API (unknown
@@ -323,3 +324,15 @@ export const toTerminal = (report: Report): string => {
   )
   return out.join("\n")
 }
+
+/**
+ * The report as one self-contained HTML page (no network; it opens from a CI artifact or
+ * `file://`): the verdict and counts, the findings with their rule, quoted source and minimal
+ * reproduction, filterable by severity, operation, rule and side (a proxy's client and server
+ * findings apart), the operation × check matrix as a heatmap, the coverage of each rule and the
+ * notes. `secrets` (the API key) are scrubbed from it besides what the report already hides.
+ *
+ * @since 0.5.0
+ * @category rendering
+ */
+export const toHtml = (report: Report, options?: { readonly title?: string | undefined; readonly secrets?: Iterable<string> | undefined }): string => Html.render(report, options)

@@ -17,6 +17,8 @@ export * as ContractTests from "./ContractTests.js"
 export * as Curl from "./Curl.js"
 /** @since 0.1.0 */
 export * as Embedded from "./Embedded.js"
+/** @since 0.5.0 */
+export * as Har from "./Har.js"
 /** @since 0.1.0 */
 export * as Mutations from "./Mutations.js"
 /** @since 0.3.0 */

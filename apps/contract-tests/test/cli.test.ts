@@ -1,37 +1,13 @@
-import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ReferenceServer } from "@data-access/reference-server"
-import * as Cli from "../src/Cli.js"
+import { cli } from "./cliRun.js"
 import type * as Report from "../src/Report.js"
 
 const SECRET = "ct-secret-KEY-9f8e7d6c5b4a"
-
-/** Runs the command line in process, capturing what it writes to stdout and stderr. */
-const cli = (...args: Array<string>) =>
-  Effect.gen(function* () {
-    let out = ""
-    let err = ""
-    const stdout = process.stdout.write.bind(process.stdout)
-    const stderr = process.stderr.write.bind(process.stderr)
-    const code = yield* Effect.acquireUseRelease(
-      Effect.sync(() => {
-        process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write
-        process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof process.stderr.write
-      }),
-      () => Cli.main(["node", "contract-tests", ...args]),
-      () =>
-        Effect.sync(() => {
-          process.stdout.write = stdout
-          process.stderr.write = stderr
-        })
-    )
-    return { code, out, err }
-  }).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)))
 
 const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-"))
 

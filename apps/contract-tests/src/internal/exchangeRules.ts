@@ -107,7 +107,7 @@ export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | un
 const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
 
 /** The longest string every server accepts (decisions.md section 10, string-limits). */
-const SAFE_STRING_LENGTH = 255
+export const SAFE_STRING_LENGTH = 255
 
 /**
  * Forms only a lenient server accepts (`--strict-client`): a body over 1 MiB, a compressed body,

@@ -143,6 +143,19 @@ export interface TargetOptions {
   readonly maxRequests: number
   /** Retry 429 and 503 answers (after `Retry-After`, at most 5 times). */
   readonly retryThrottled: boolean
+  /** Told of every exchange as sent (the key in its headers; a HAR recorder masks it). */
+  readonly onSent?: ((sent: Sent) => void) | undefined
+}
+
+/** One request as it went on the wire and its answer, for a recorder. */
+export interface Sent {
+  readonly startedAt: number
+  readonly url: string
+  readonly method: string
+  /** Lower-case names, `X-API-KEY` included. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+  readonly exchange: Exchange
 }
 
 /** Sends raw requests to the target within the rate limit and the request budget. */
@@ -227,13 +240,18 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
           limiter
         )
         const receivedAt = Date.now()
-        return {
+        const exchange = {
           request,
           response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
           transportError: result._tag === "Left" ? result.left : undefined,
           receivedAt,
           durationMs: receivedAt - started
         } satisfies Exchange
+        if (options.onSent !== undefined) {
+          const sentHeaders = request.body !== undefined && request.contentType === undefined ? { ...headers, "content-type": "application/octet-stream" } : headers
+          options.onSent({ startedAt: started, url: baseUrl + request.path, method: request.method, headers: sentHeaders, body: request.body, exchange })
+        }
+        return exchange
       })
 
     const send = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>

@@ -26,6 +26,10 @@ export interface Job {
   readonly receivedAt: number
   /** The `X-API-KEY` the request carried. */
   readonly key: string | undefined
+  /** The request's body is already decoded (a recorder wrote it so): its `Content-Encoding` is not applied. */
+  readonly requestDecoded?: boolean | undefined
+  /** The same for the answer's body. */
+  readonly answerDecoded?: boolean | undefined
 }
 
 /** How exchanges are judged. */
@@ -51,9 +55,18 @@ export interface Judgement {
   readonly verdicts: ReadonlyArray<SideOutcome>
   /** Whether a body was relayed unread (binary codec, an encoding that could not be decompressed). */
   readonly unread: boolean
+  /**
+   * Why a body was not judged: the binary codec (a request's body, or both), an encoding that could
+   * not be decompressed, or a body longer than the checking limit or not received whole
+   * (`not-kept`). Only the binary exchanges and the encodings are counted in `unread`.
+   */
+  readonly unreadReason: UnreadReason | undefined
   /** The secret values of the request body. */
   readonly secrets: ReadonlyArray<string>
 }
+
+/** Why a body was relayed without being judged. */
+export type UnreadReason = "binary-codec" | "encoding" | "not-kept"
 
 const decoder = new TextDecoder("utf-8")
 
@@ -65,7 +78,7 @@ const NOT_SHOWN = new Set([...Secrets.headerNames, "content-encoding", "host", "
  * checking limit), or `undefined` when it cannot be (an encoding not read here, corrupt data, too
  * large once decompressed): such a body is relayed and counted unchecked, never judged.
  */
-const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undefined, limit: number): Uint8Array | undefined => {
+export const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undefined, limit: number): Uint8Array | undefined => {
   if (bytes === undefined) return undefined
   const encoding = Compression.parseContentEncoding(contentEncoding)
   if (encoding._tag === "Identity") return bytes
@@ -76,14 +89,15 @@ const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undef
 /** The bodies of an exchange as the checks read them; a request body that cannot be is Unknown. */
 const readBodies = (job: Job, limit: number) => {
   const sent = job.request
-  const sentBody = readable(sent.body, sent.headers["content-encoding"], limit)
+  const sentBody = job.requestDecoded === true ? sent.body : readable(sent.body, sent.headers["content-encoding"], limit)
   const request: Rules.SeenRequest = sentBody === sent.body ? sent : { ...sent, body: sentBody, bodyBytes: sentBody?.length ?? sent.bodyBytes }
-  const answerBody = readable(job.body, job.headers["content-encoding"], limit)
+  const answerBody = job.answerDecoded === true ? job.body : readable(job.body, job.headers["content-encoding"], limit)
   // A binary answer to a binary request: a faithful choice whose body is not read.
   const binary = Rules.isBinaryCodec(request) && Rules.isBinaryContentType(job.headers)
   const requestUnread = sent.body !== undefined && sent.body.length > 0 && sentBody === undefined
   const answerUnread = job.body !== undefined && answerBody === undefined
-  return { request, answerBody, binary, unread: requestUnread || answerUnread || binary }
+  const unreadReason: UnreadReason | undefined = binary || (Rules.isBinaryCodec(request) && sent.body !== undefined && sent.body.length > 0) ? "binary-codec" : requestUnread || answerUnread ? "encoding" : (job.body === undefined || sent.body === undefined) && job.transportError === undefined ? "not-kept" : undefined
+  return { request, answerBody, binary, unread: requestUnread || answerUnread || binary, unreadReason }
 }
 
 /** The request as a finding shows it: the key by mode, secret and curl-set headers left out. */
@@ -141,7 +155,7 @@ const clientOutcome = (b: Rules.Breach, e: Exchange): Outcome => {
 
 /** What one exchange breaks: the client's outcomes (a valid request passes `valid-accepted`), then the server's. */
 export const judge = (job: Job, settings: Settings): Judgement => {
-  const { answerBody, binary, request: r, unread } = readBodies(job, settings.limit)
+  const { answerBody, binary, request: r, unread, unreadReason } = readBodies(job, settings.limit)
   const op = Rules.operationOf(r.path)
   const parsed = Rules.parseBody(r)
   const breaches = Rules.clientBreaches(op, r, parsed)
@@ -157,5 +171,5 @@ export const judge = (job: Job, settings: Settings): Judgement => {
   // The answer's body is judged only when it was read whole and decoded, and is not binary.
   const complete = (answerBody !== undefined && !binary) || job.transportError !== undefined
   for (const outcome of Rules.serverOutcomes(op, r, e, parsed, breaches, settings.skewMillis, complete, job.key)) verdicts.push({ side: "server", operation: name, outcome })
-  return { exchange: e, verdicts, unread, secrets: parsed._tag === "Object" ? Secrets.values(parsed.value) : [] }
+  return { exchange: e, verdicts, unread, unreadReason, secrets: parsed._tag === "Object" ? Secrets.values(parsed.value) : [] }
 }

@@ -21,9 +21,13 @@ import { ConnectError, ContentType } from "@data-access/schema"
 import * as Report from "../../Report.js"
 import type * as Rules from "../exchangeRules.js"
 import type { Job } from "./judging.js"
+import type { Metrics } from "./metrics.js"
 
 /** The path of the report endpoint on the proxy's port. */
 export const REPORT_PATH = "/__contract/report"
+
+/** The path of the metrics endpoint (Prometheus text format) on the proxy's port. */
+export const METRICS_PATH = "/__contract/metrics"
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"])
 
@@ -80,11 +84,15 @@ export interface RelayOptions {
   readonly enqueue: (job: Job) => void
   /** The report so far, answered on `REPORT_PATH`. */
   readonly report: Effect.Effect<Report.Report>
+  /** The metrics, answered on `METRICS_PATH` and told of each exchange relayed; none: 404 there. */
+  readonly metrics: Metrics | undefined
 }
 
-/** The report endpoint's answer, in the format asked for (`json`, `terminal` or `junit`). */
+/** The report endpoint's answer, in the format asked for (`json`, `terminal`, `junit` or `html`). */
 const reportAnswer = (report: Report.Report, format: string) =>
-  format === "terminal"
+  format === "html"
+    ? HttpServerResponse.text(Report.toHtml(report), { contentType: "text/html; charset=utf-8" })
+    : format === "terminal"
     ? HttpServerResponse.text(Report.toTerminal(report) + "\n")
     : format === "junit"
       ? HttpServerResponse.text(Report.toJUnit(report), { contentType: "application/xml" })
@@ -156,7 +164,16 @@ export const forward = (options: RelayOptions) =>
     const path = q === -1 ? url : url.slice(0, q)
     const query = q === -1 ? "" : url.slice(q + 1)
     if (path === REPORT_PATH && req.method === "GET") return reportAnswer(yield* options.report, new URLSearchParams(query).get("format") ?? "json")
+    const metrics = options.metrics
+    if (path === METRICS_PATH && req.method === "GET") {
+      return metrics === undefined
+        ? HttpServerResponse.text("metrics are off\n", { status: 404 })
+        : HttpServerResponse.text(yield* Effect.promise(metrics.text), { contentType: metrics.contentType })
+    }
     const started = Date.now()
+    // The time the proxy adds: all of it but the wait for the target (its answer's body included).
+    const arrived = performance.now()
+    let upstream = 0
     const incoming = req.headers as Readonly<Record<string, string>>
     const key = incoming["x-api-key"]
     const seenWith = (body: Uint8Array | undefined, bodyBytes: number): Rules.SeenRequest => ({
@@ -183,12 +200,26 @@ export const forward = (options: RelayOptions) =>
       receivedAt: Date.now(),
       key
     })
-    return yield* Effect.flatMap(client.execute(outgoing), (res) => relayAnswer(res, limit, (status, headers, body) => enqueue(job(status, headers, body, undefined)))).pipe(
+    const sentAt = performance.now()
+    const answered = <A>(a: A): A => {
+      if (metrics !== undefined) metrics.relayed(performance.now() - arrived - upstream)
+      return a
+    }
+    return yield* Effect.flatMap(client.execute(outgoing), (res) => {
+      upstream = performance.now() - sentAt
+      return relayAnswer(res, limit, (status, headers, body) => {
+        // A body read whole before the relay: its reading is the target's time.
+        upstream = performance.now() - sentAt
+        enqueue(job(status, headers, body, undefined))
+      })
+    }).pipe(
+      Effect.map(answered),
       Effect.catchAll((error) =>
         Effect.sync(() => {
           const cause = String((error.cause as { message?: unknown } | undefined)?.message ?? error.message).slice(0, 200)
+          upstream = performance.now() - sentAt
           enqueue(job(0, {}, undefined, `${error._tag} (${error.reason}): ${cause}`))
-          return unavailable(target, error)
+          return answered(unavailable(target, error))
         })
       )
     )

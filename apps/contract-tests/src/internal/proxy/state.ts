@@ -5,14 +5,18 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import { Secrets } from "@data-access/schema"
 import * as Checks from "../../Checks.js"
 import type { Finding } from "./types.js"
 import type * as Report from "../../Report.js"
+import type * as Har from "../har/model.js"
 import { makeFinding, makeReport } from "../findings.js"
+import { entryOf, make as makeHar } from "../har/write.js"
 import { type Job, judge, type Judgement, type Settings } from "./judging.js"
+import type { Metrics } from "./metrics.js"
 
 /** What the state is kept for. */
 export interface StateOptions extends Settings {
@@ -20,6 +24,12 @@ export interface StateOptions extends Settings {
   readonly target: string
   /** Called once per new finding (first occurrence). */
   readonly onFinding?: ((finding: Finding) => void) | undefined
+  /** Called with every exchange once judged (the HAR recorder, the metrics). */
+  readonly onJudged?: ((job: Job, judgement: Judgement, keys: ReadonlySet<string>) => void) | undefined
+  /** What the traffic is, for the report's first note (default: the proxy in front of `target`). */
+  readonly source?: string | undefined
+  /** When the traffic started (default: now). */
+  readonly startedAt?: number | undefined
 }
 
 interface Cell {
@@ -28,9 +38,9 @@ interface Cell {
 }
 
 /** The findings, counts and keys seen, and how a judgement adds to them. */
-const makeStore = (options: StateOptions) => {
-  const startedAt = Date.now()
-  const runId = `proxy-${startedAt.toString(36)}`
+export const makeStore = (options: StateOptions) => {
+  const startedAt = options.startedAt ?? Date.now()
+  const runId = `${options.source === undefined ? "proxy" : "har"}-${startedAt.toString(36)}`
   const findings = new Map<string, { finding: Finding; count: number }>()
   const cells = new Map<string, Cell>()
   const keys = new Set<string>()
@@ -69,7 +79,9 @@ const makeStore = (options: StateOptions) => {
   const check = (job: Job): void => {
     counters.exchanges++
     if (job.key !== undefined && job.key.length >= Secrets.MIN_LENGTH) keys.add(job.key)
-    record(judge(job, options))
+    const judgement = judge(job, options)
+    record(judgement)
+    options.onJudged?.(job, judgement, keys)
   }
 
   /** The findings with their counts: the server's first, then by check. */
@@ -87,7 +99,7 @@ const makeStore = (options: StateOptions) => {
       })
       .sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)))
 
-  const report = (fs: ReadonlyArray<Finding>) => {
+  const report = (fs: ReadonlyArray<Finding>, extraNotes: ReadonlyArray<string> = []) => {
     const { exchanges, unchecked } = counters
     return makeReport({
       runId,
@@ -97,11 +109,13 @@ const makeStore = (options: StateOptions) => {
       cells: reportCells(),
       findings: fs,
       notes: [
-        `conformance proxy in front of ${options.target}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${options.strict ? " (strict client)" : ""}`,
+        `${options.source ?? `conformance proxy in front of ${options.target}`}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${options.strict ? " (strict client)" : ""}`,
         ...(unchecked === 0
           ? []
-          : [`${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`])
-      ]
+          : [`${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`]),
+        ...extraNotes
+      ],
+      secrets: keys
     })
   }
 
@@ -118,15 +132,54 @@ export interface State {
   readonly findings: Effect.Effect<ReadonlyArray<Finding>>
   /** The report so far, every finished exchange judged first. */
   readonly report: Effect.Effect<Report.Report & { readonly findings: ReadonlyArray<Finding> }>
+  /** The exchanges so far as HAR (every finished exchange judged first); empty unless recorded. */
+  readonly har: Effect.Effect<Har.Har>
 }
+
+/** What the running proxy keeps besides findings. */
+export interface Recording {
+  /** Keep every exchange for a HAR file. */
+  readonly har: boolean
+  readonly metrics: Metrics | undefined
+}
+
+/** A judged job as a HAR entry, every secret masked. */
+const entryOfJob = (target: string, limit: number, job: Job, judgement: Judgement, keys: ReadonlySet<string>) =>
+  entryOf({
+    startedAt: job.started,
+    durationMs: job.receivedAt - job.started,
+    method: job.request.method,
+    url: target + job.request.path + (job.request.query === "" ? "" : `?${job.request.query}`),
+    requestHeaders: job.request.headers,
+    requestBody: job.request.body,
+    requestBodyBytes: job.request.bodyBytes,
+    status: job.transportError === undefined ? job.status : 0,
+    responseHeaders: job.headers,
+    responseBody: job.body,
+    error: job.transportError,
+    secrets: keys,
+    limit,
+    read: { requestSecrets: judgement.secrets, responseJson: Option.getOrUndefined(Option.flatMap(judgement.exchange.response, (r) => r.json)) }
+  })
 
 /**
  * The state, with a fiber in the caller's scope that judges the queued exchanges one at a time.
  * A check that fails (a defect) is logged and the next exchange judged.
  */
-export const make = (options: StateOptions): Effect.Effect<State, never, Scope.Scope> =>
+export const make = (options: StateOptions, recording: Recording = { har: false, metrics: undefined }): Effect.Effect<State, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const store = makeStore(options)
+    const entries: Array<Har.Entry> = []
+    const { har, metrics } = recording
+    const store = makeStore({
+      ...options,
+      onJudged:
+        !har && metrics === undefined
+          ? undefined
+          : (job, judgement, keys) => {
+              metrics?.judged(judgement)
+              if (har) entries.push(entryOfJob(options.target, options.limit, job, judgement, keys))
+            }
+    })
     const queue = yield* Queue.unbounded<Work>()
     yield* Effect.addFinalizer(() => Queue.shutdown(queue))
     yield* Queue.take(queue).pipe(
@@ -147,6 +200,7 @@ export const make = (options: StateOptions): Effect.Effect<State, never, Scope.S
     return {
       enqueue: (job) => Queue.unsafeOffer(queue, { _tag: "Job", job }),
       findings,
-      report: Effect.map(findings, store.report)
+      report: Effect.map(findings, (fs) => store.report(fs)),
+      har: Effect.map(flush, () => makeHar(entries))
     }
   })

@@ -16,6 +16,7 @@ import type * as Report from "../../Report.js"
 import type * as ReplayId from "../../ReplayId.js"
 import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
+import { harRecorder } from "../har/runner.js"
 import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
 import { cellsOf, coverageOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
@@ -43,7 +44,8 @@ const makeRunTarget = (options: Options) =>
     rateLimit: options.rateLimit,
     timeout: Duration.decode(options.timeout ?? "10 seconds"),
     maxRequests: options.maxRequests ?? 200_000,
-    retryThrottled: options.retryThrottled ?? true
+    retryThrottled: options.retryThrottled ?? true,
+    onSent: options.onHarEntry === undefined ? undefined : harRecorder(options.onHarEntry, keySecrets(Redacted.value(options.apiKey)))
   })
 
 /** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */

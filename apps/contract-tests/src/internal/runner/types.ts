@@ -6,6 +6,7 @@ import type * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
 import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "../../Baseline.js"
+import type * as Har from "../har/model.js"
 
 /**
  * Options of a run. Only `baseUrl` and `apiKey` are required.
@@ -54,4 +55,6 @@ export interface Options {
   readonly baseline?: Baseline.Baseline | undefined
   /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
   readonly progress?: ((line: string) => void) | undefined
+  /** Told of every exchange as a HAR 1.2 entry, the key and secret fields masked (the CLI's `--har`). */
+  readonly onHarEntry?: ((entry: Har.Entry) => void) | undefined
 }

@@ -1,0 +1,210 @@
+/**
+ * A report as one self-contained HTML page (no network: styles and the filter script are inline,
+ * so it opens from a CI artifact or `file://`): the verdict and the counts, the findings with their
+ * severity, rule, quoted source and minimal reproduction (request and answer, curl, replay id),
+ * filterable by severity, operation, rule and side; the operation × check matrix as a heatmap; the
+ * coverage of each rule (and why a rule was judged zero times); the notes. A proxy's findings are
+ * shown client and server apart. Every text is scrubbed of the secrets given.
+ */
+import { Secrets } from "@data-access/schema"
+import { checks, type Severity } from "../../Checks.js"
+import type * as Report from "../../Report.js"
+
+/** How to render. */
+export interface HtmlOptions {
+  /** The page's title (default: by what made the report). */
+  readonly title?: string | undefined
+  /** Secret values (the API key) kept out of the page, besides what the report already hides. */
+  readonly secrets?: Iterable<string> | undefined
+}
+
+const esc = (s: string): string =>
+  s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;")
+
+const SEVERITIES: ReadonlyArray<Severity> = ["critical", "major", "minor"]
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+const count = (name: string, n: number, label: string) => `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
+
+const findingHtml = (f: Report.Finding, known: boolean): string => {
+  const response =
+    f.response === undefined
+      ? ""
+      : f.response._tag === "Response"
+        ? `<div class="io"><h4>Answer</h4><pre>HTTP ${f.response.status}${f.response.contentType === undefined ? "" : ` · ${esc(f.response.contentType)}`}\n${esc(f.response.body)}</pre></div>`
+        : `<div class="io"><h4>Answer</h4><pre>no response: ${esc(f.response.error)}</pre></div>`
+  const request = f.request.method === "" ? "" : `<div class="io"><h4>Request</h4><pre>${esc(`${f.request.method} ${f.request.path}`)}${f.request.body === undefined ? "" : `\n${esc(f.request.body)}`}</pre></div>`
+  const origin =
+    f.side !== undefined
+      ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
+      : `<p class="meta">seed ${f.seed} · replay: <code>contract-tests --replay ${esc(f.replayId)}</code>${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
+  return `<article class="finding sev-${f.severity}" data-severity="${f.severity}" data-operation="${esc(f.operation)}" data-rule="${esc(f.rule)}" data-side="${f.side ?? ""}" data-known="${known}">
+<header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(f.operation)} · ${esc(f.cause)}</header>
+<p>${esc(f.message)}</p>
+<p class="rule">rule <code>${esc(f.rule)}</code>: <q>${esc(f.source)}</q></p>
+${f.detail === undefined ? "" : `<p class="detail">detail: ${esc(f.detail)}</p>`}
+${origin}
+<div class="repro">${request}${response}</div>
+${f.curl === "" ? "" : `<div class="io"><h4>curl</h4><pre class="curl">${esc(f.curl)}</pre></div>`}
+</article>`
+}
+
+const options = (values: ReadonlyArray<string>) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("")
+
+const filters = (all: ReadonlyArray<Report.Finding>, proxy: boolean) => {
+  const ops = [...new Set(all.map((f) => f.operation))].sort()
+  const rules = [...new Set(all.map((f) => f.rule))].sort()
+  return `<form class="filters" id="filters" onsubmit="return false">
+<label>severity <select id="f-severity" data-filter="severity"><option value="">all</option>${options(SEVERITIES.filter((s) => all.some((f) => f.severity === s)))}</select></label>
+<label>operation <select id="f-operation" data-filter="operation"><option value="">all</option>${options(ops)}</select></label>
+<label>rule <select id="f-rule" data-filter="rule"><option value="">all</option>${options(rules)}</select></label>
+${proxy ? `<label>side <select id="f-side" data-filter="side"><option value="">all</option>${options(["server", "client"])}</select></label>` : ""}
+<span id="shown" data-shown="${all.length}">showing ${all.length} of ${all.length}</span>
+</form>`
+}
+
+/** The operation × check matrix: green by passed examples, red for failures, grey for skips. */
+const heatmap = (report: Report.Report): string => {
+  const ids = checks.map((c) => c.id).filter((id) => report.cells.some((c) => c.check === id))
+  const ops = [...new Set(report.cells.map((c) => c.operation))]
+  const max = Math.max(1, ...report.cells.map((c) => c.passed))
+  const td = (op: string, id: string) => {
+    const c = report.cells.find((x) => x.operation === op && x.check === id)
+    if (c === undefined) return `<td class="na" title="${esc(`${op} · ${id}: not applicable`)}">·</td>`
+    const title = esc(`${op} · ${id}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.skipReasons.length > 0 ? ` (${c.skipReasons.join("; ")})` : ""}`)
+    if (c.failed > 0) return `<td class="fail" title="${title}">F${c.failed}</td>`
+    if (c.passed > 0) {
+      const level = 0.15 + 0.75 * (Math.log(1 + c.passed) / Math.log(1 + max))
+      return `<td class="pass" style="background:rgba(34,139,34,${level.toFixed(2)})" title="${title}">${c.passed}</td>`
+    }
+    return `<td class="skip" title="${title}">skip</td>`
+  }
+  return `<table class="heatmap"><thead><tr><th>operation</th>${ids.map((id) => `<th><span>${esc(id)}</span></th>`).join("")}</tr></thead><tbody>
+${ops.map((op) => `<tr><th>${esc(op === "_" ? "(api)" : op)}</th>${ids.map((id) => td(op, id)).join("")}</tr>`).join("\n")}
+</tbody></table>`
+}
+
+const coverage = (report: Report.Report): string => {
+  if (report.coverage === undefined) return `<p>Rule coverage is counted by the runner; see the matrix for the checks this traffic exercised.</p>`
+  const judged = report.coverage.filter((c) => c.judged > 0)
+  const zero = report.coverage.filter((c) => c.judged === 0)
+  return `<p data-count="rules-judged">${judged.length} of ${report.coverage.length} rules judged.</p>
+${zero.length === 0 ? "" : `<h3>Rules judged zero times (${zero.length})</h3><table class="zero"><thead><tr><th>rule</th><th>check</th><th>why</th></tr></thead><tbody>${zero.map((c) => `<tr><td><code>${esc(c.rule)}</code></td><td>${esc(c.check)}</td><td>${esc(c.reason ?? "no case")}</td></tr>`).join("")}</tbody></table>`}
+<details><summary>Rules judged (${judged.length})</summary><table class="cov"><thead><tr><th>rule</th><th>check</th><th>cases</th><th>operations</th></tr></thead><tbody>${judged.map((c) => `<tr><td><code>${esc(c.rule)}</code></td><td>${esc(c.check)}</td><td>${c.judged}</td><td>${esc(c.operations.join(", "))}</td></tr>`).join("")}</tbody></table></details>`
+}
+
+const notes = (report: Report.Report): string => {
+  const items = [
+    ...report.observations.map((o) => `<li><span class="badge note">${esc(o.note)}</span> ${esc(o.operation)}: ${esc(o.message)}<pre class="curl">${esc(o.curl)}</pre></li>`),
+    ...report.fixed.map((f) => `<li><span class="badge fixed">fixed</span> in the baseline, no longer found: ${esc(f.rule)} · ${esc(f.operation)} · ${esc(f.cause)}</li>`),
+    ...report.notes.map((n) => `<li>${esc(n)}</li>`)
+  ]
+  return items.length === 0 ? "<p>None.</p>" : `<ul class="notes">${items.join("\n")}</ul>`
+}
+
+const STYLE = `
+:root{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d232a;background:#f6f7f9}
+body{margin:0 auto;max-width:1200px;padding:16px 24px}
+h1{margin:0 0 4px;font-size:22px}h2{margin:28px 0 8px;font-size:18px;border-bottom:1px solid #d7dbe0;padding-bottom:4px}h3{font-size:15px}
+.sub{color:#59636e;font-size:13px;margin:0 0 12px}
+.verdict{display:flex;gap:12px;flex-wrap:wrap;align-items:stretch;margin:12px 0}
+.verdict .v{font-size:26px;font-weight:700;padding:10px 20px;border-radius:8px;color:#fff;display:flex;align-items:center}
+.v.pass{background:#1f883d}.v.fail{background:#cf222e}
+.count{background:#fff;border:1px solid #d7dbe0;border-radius:8px;padding:8px 14px;min-width:90px}
+.count b{display:block;font-size:20px}.count span{font-size:12px;color:#59636e}
+.filters{display:flex;gap:14px;flex-wrap:wrap;align-items:center;background:#fff;border:1px solid #d7dbe0;border-radius:8px;padding:8px 12px;margin-bottom:10px;font-size:13px}
+.filters select{margin-left:4px;max-width:260px}#shown{margin-left:auto;color:#59636e}
+.finding{background:#fff;border:1px solid #d7dbe0;border-left:5px solid #999;border-radius:6px;padding:10px 14px;margin:10px 0}
+.finding.sev-critical{border-left-color:#8250df}.finding.sev-major{border-left-color:#cf222e}.finding.sev-minor{border-left-color:#bf8700}
+.finding header{font-size:14px}.finding p{margin:6px 0;font-size:14px}.finding .meta,.finding .rule{color:#59636e;font-size:13px}
+.badge{display:inline-block;font-size:11px;font-weight:600;text-transform:uppercase;padding:1px 6px;border-radius:10px;margin-right:6px;background:#eaeef2}
+.badge.critical{background:#8250df;color:#fff}.badge.major{background:#cf222e;color:#fff}.badge.minor{background:#bf8700;color:#fff}.badge.side{background:#0969da;color:#fff}
+.repro{display:grid;grid-template-columns:1fr 1fr;gap:10px}.io h4{margin:6px 0 2px;font-size:12px;color:#59636e}
+pre{background:#f3f4f6;border-radius:4px;padding:6px 8px;margin:0;font-size:12px;white-space:pre-wrap;word-break:break-all;max-height:220px;overflow:auto}
+table{border-collapse:collapse;font-size:12px;background:#fff}th,td{border:1px solid #d7dbe0;padding:3px 6px;text-align:left}
+.heatmap td{text-align:center;min-width:34px}.heatmap thead th{vertical-align:bottom;height:120px}.heatmap thead th span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}
+.heatmap td.fail{background:#cf222e;color:#fff;font-weight:700}.heatmap td.skip{background:#d0d7de;color:#59636e}.heatmap td.na{color:#afb8c1}
+.wrap{overflow-x:auto}.notes li{margin:4px 0;font-size:13px}.notes pre{margin-top:2px}
+.empty{color:#59636e;font-style:italic}
+`
+
+/** The filter script: hides the findings that do not match every chosen filter and counts the others. */
+const SCRIPT = `
+(function(){
+  var selects = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
+  var findings = Array.prototype.slice.call(document.querySelectorAll("article.finding"));
+  var shown = document.getElementById("shown");
+  function apply(){
+    var n = 0;
+    findings.forEach(function(f){
+      var ok = selects.every(function(s){ return s.value === "" || f.getAttribute("data-" + s.getAttribute("data-filter")) === s.value; });
+      f.hidden = !ok;
+      if (ok) n++;
+    });
+    document.querySelectorAll("section.side").forEach(function(s){
+      var any = s.querySelector("article.finding:not([hidden])") !== null;
+      s.querySelector(".none-shown").hidden = any;
+    });
+    if (shown) { shown.textContent = "showing " + n + " of " + findings.length; shown.setAttribute("data-shown", String(n)); }
+  }
+  selects.forEach(function(s){ s.addEventListener("change", apply); });
+  apply();
+})();
+`
+
+/** The report as a self-contained HTML page. */
+export const render = (report: Report.Report, options: HtmlOptions = {}): string => {
+  const scrub = Secrets.scrubber(options.secrets ?? [])
+  const proxy = report.findings.some((f) => f.side !== undefined) || report.runId.startsWith("proxy-") || report.runId.startsWith("har-")
+  const title = options.title ?? (proxy ? (report.runId.startsWith("har-") ? "Recorded traffic judged by the contract" : "Conformance proxy report") : "Contract tests report")
+  const totals = report.cells.reduce((t, c) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 })
+  const pass = report.findings.length === 0
+  const all = [...report.findings.map((f) => ({ f, known: false })), ...report.known.map((f) => ({ f, known: true }))]
+  const list = (xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>) => xs.map(({ f, known }) => findingHtml(f, known)).join("\n")
+  const findingsHtml = proxy
+    ? (["server", "client"] as const)
+        .map((side) => {
+          const xs = all.filter(({ f }) => f.side === side)
+          return `<section class="side" data-side="${side}"><h3>${side === "server" ? "Server findings: answers that break the contract" : "Client findings: requests that break the interface"} (<span data-count="${side}-findings">${xs.filter((x) => !x.known).length}</span>)</h3>${list(xs)}<p class="empty none-shown">${xs.length === 0 ? "None." : "None matches the filters."}</p></section>`
+        })
+        .join("\n")
+    : `<section class="side" data-side="">${list(all)}<p class="empty none-shown">${all.length === 0 ? "None." : "None matches the filters."}</p></section>`
+  const coverageLine = report.coverage === undefined ? "" : count("rules", report.coverage.filter((c) => c.judged > 0).length, `of ${report.coverage.length} rules judged`)
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>${esc(title)}: ${pass ? "PASS" : "FAIL"}</title><style>${STYLE}</style></head>
+<body>
+<h1>${esc(title)}</h1>
+<p class="sub">${esc(report.target)} · run ${esc(report.runId)}${proxy ? "" : ` · seed ${report.seed}`} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.readOnly ? " · read-only" : ""}${report.replay === undefined ? "" : ` · replay ${esc(report.replay)}`}</p>
+<div class="verdict" id="verdict"><div class="v ${pass ? "pass" : "fail"}" data-verdict="${pass ? "PASS" : "FAIL"}">${pass ? "PASS" : "FAIL"}</div>
+${count("findings", report.findings.length, "findings")}
+${report.known.length > 0 ? count("known", report.known.length, "known (baseline)") : ""}
+${count("notes", report.observations.length, "notes")}
+${count("passed", totals.passed, "passed")}
+${count("failed", totals.failed, "failed")}
+${count("skipped", totals.skipped, "skipped")}
+${count("requests", report.requests, proxy ? "exchanges" : "requests")}
+${coverageLine}
+</div>
+<h2>Findings</h2>
+${all.length === 0 ? "" : filters(all.map(({ f }) => f), proxy)}
+${findingsHtml}
+<h2>Operations × checks</h2>
+<p class="sub">Passed examples (darker: more), F with the failed count, skip, · where the check does not apply. Hover a cell for its counts and skip reasons.</p>
+<div class="wrap">${heatmap(report)}</div>
+<h2>Rule coverage</h2>
+${coverage(report)}
+<h2>Notes</h2>
+${notes(report)}
+<script>${SCRIPT}</script>
+</body></html>
+`
+  return scrub(page)
+}
