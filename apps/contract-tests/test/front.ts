@@ -38,9 +38,10 @@ const parse = (text: string): Record<string, unknown> | undefined => {
 
 /**
  * Starts a front server for `inner` (closed with the scope); `decide` says what to do with each
- * request, `seen` gets each forwarded answer. Resolves to the front server's base URL.
+ * request, `seen` gets each forwarded answer, `rewrite` changes the body of each forwarded answer.
+ * Resolves to the front server's base URL.
  */
-export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void) =>
+export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void, rewrite?: (text: string) => string) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.async<Http.Server>((resume) => {
@@ -61,7 +62,8 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               }
               const bodyless = incoming.method === "GET" || incoming.method === "HEAD"
               const reply = await fetch(inner + incoming.url, { method: incoming.method, headers: { ...headers, ...decision.headers }, ...(bodyless ? {} : { body: decision.text ?? text }) })
-              const out = Buffer.from(await reply.arrayBuffer())
+              const got = Buffer.from(await reply.arrayBuffer())
+              const out = rewrite === undefined ? got : Buffer.from(rewrite(got.toString("utf8")), "utf8")
               seen?.(incoming, reply.status, out.toString("utf8"))
               const back: Record<string, string> = {}
               reply.headers.forEach((v, k) => {

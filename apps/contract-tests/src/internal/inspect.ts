@@ -79,6 +79,19 @@ const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
 /** The Connect code of an error response, when its body is a Connect error. */
 export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.getOrUndefined(Option.flatMap(e.response, responseCode))
 
+/**
+ * Whether the answer is one that may answer any request before it is read (decisions.md section
+ * 2 and section 10): a rate limit (429 resource_exhausted with `Retry-After`) or an overload (503
+ * unavailable). It says nothing about the request's own faults, so no check of a refusal reads it
+ * as one; its own shape is still judged (error-shape, rate-limit headers).
+ */
+export const answeredFirst = (e: Exchange): boolean => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined) return false
+  const code = codeOf(e)
+  return (r.status === 429 && code === "resource_exhausted" && r.headers["retry-after"] !== undefined) || (r.status === 503 && code === "unavailable")
+}
+
 /** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
 

@@ -64,7 +64,7 @@ const acceptedExactlyOrInvalid =
   (op: Op, field: string, value: unknown, what: string) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) {
       const stored = storedValue(op, e, field)
       if (stored === value) return [pass("valid-accepted", ["fields.valid-accepted", op.kind === "create" ? "echo.create" : "updates.apply"])]
@@ -143,7 +143,7 @@ const servedOrInvalid =
   (op: Op, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
     if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
     return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`, e, excerpt(e))]
@@ -167,7 +167,7 @@ const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
 /** Whether an answer is a refusal: not a success, not a server error. */
 const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   const status = Inspect.statusOf(e)
-  if (status === undefined || status >= 500) return []
+  if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
   return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
 }
 
@@ -182,7 +182,7 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
     out.push(
       single(ctx, "Connect GET of a read", "connect-get", get(message), (e) => {
         const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500) return []
+        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
         if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
         return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
       })
@@ -199,7 +199,7 @@ const servedOrNotFound =
   (op: Op, sent: Body, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Verdict> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), ...createEcho(op, sent, e), pass("valid-accepted", ["fields.valid-accepted"])]
     if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
     return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`, e, excerpt(e))]
