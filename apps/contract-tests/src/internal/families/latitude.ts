@@ -18,6 +18,7 @@ import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../h
 import * as Inspect from "../inspect.js"
 import { asRecord } from "../json.js"
 import { createEcho, pageOf, pageRules, type Row, rowOf, textOf } from "../oracles.js"
+import * as TextLength from "../textLength.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
@@ -98,10 +99,13 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const out: Array<Probe> = []
   // Unique to the run and the operation: a server may refuse a taken name (unique-names).
   const tag = `ct-${ctx.runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
-  const long = `${tag}-${"\u{1F680}x".repeat(100)}-long`
+  // Over 255 characters under every count a server may use (code points, UTF-16 units, UTF-8
+  // bytes, graphemes; as sent, NFC or NFD): an astral character, ASCII and a combining sequence
+  // give each count a different length, the smallest well over the limit.
+  const long = `${tag}-${"\u{1F680}xe\u0301".repeat(90)}-long`
   const control = `${tag}\u0001bell\u0007end`
   for (const [value, what] of [
-    [long, `a string of ${long.length} UTF-16 code units`],
+    [long, `a string of ${TextLength.shortest(long)} to ${TextLength.longest(long)} characters (by every count)`],
     [control, "control characters"]
   ] as const) {
     const field = freeTextField(op, body, value)
