@@ -83,4 +83,34 @@ describe("length boundaries under every count", () => {
       expect((yield* proxy.findings).map((f) => `${f.side} ${f.rule}`)).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
+
+  it.scoped("neighbouring readings of a pattern and of an enum are found: a connector name read case-insensitively, with underscores, 2 to 64 long; an enum read by prefix, trimmed or contained", () =>
+    Effect.gen(function* () {
+      const inner = yield* ReferenceServer.start({})
+      const statuses = ["draft", "dry-run", "active"]
+      // Takes what a loose reading accepts and sends the server the value that reading means.
+      const loose = yield* front(inner.url, (req) => {
+        const body = req.json
+        if (body === undefined) return forward()
+        if (req.url.endsWith("/CreateConnector") && typeof body.name === "string" && /^[0-9A-Za-z_-]{2,64}$/.test(body.name)) {
+          const name = body.name.toLowerCase().replace(/_/g, "-").padEnd(3, "x").slice(0, 63)
+          return forward({ text: JSON.stringify({ ...body, name }) })
+        }
+        if (req.url.endsWith("/CreatePermission") && typeof body.status === "string") {
+          const v = body.status
+          const meant = statuses.find((l) => l === v.trim() || (v.length >= 3 && l.startsWith(v)) || v.endsWith(l))
+          if (meant !== undefined) return forward({ text: JSON.stringify({ ...body, status: meant }) })
+        }
+        return forward()
+      })
+      const report = yield* ContractTests.run({ ...options, fixtures: inner.knownIds, baseUrl: loose, operations: ["CreateConnector", "CreatePermission"], checks: ["invalid-rejected"] })
+      const found = report.findings.map((f) => `${f.operation} ${f.rule} ${f.cause}`)
+      for (const label of ["upper case", "an underscore", "2 characters", "64 characters"]) {
+        expect(found.some((f) => f.startsWith("CreateConnector fields.connector-name") && f.includes(label)), label).toBe(true)
+      }
+      for (const label of ["cut short", "with a trailing space", "inside a longer word"]) {
+        expect(found.some((f) => f.startsWith("CreatePermission fields.enum") && f.includes(label)), label).toBe(true)
+      }
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
 })
