@@ -19,10 +19,13 @@ export interface Incoming {
 /** What the front server does with a request: answer it, or forward it with other headers or another body. */
 export type Decision =
   | { readonly _tag: "Answer"; readonly status: number; readonly body: unknown }
+  | { readonly _tag: "Hang" }
   | { readonly _tag: "Forward"; readonly headers?: Readonly<Record<string, string>>; readonly text?: string }
 
 export const answer = (status: number, body: unknown): Decision => ({ _tag: "Answer", status, body })
 export const connectError = (status: number, code: string, message: string): Decision => answer(status, { code, message })
+/** Never answers (the connection stays open until the front server closes). */
+export const hang: Decision = { _tag: "Hang" }
 export const forward = (change: { readonly headers?: Readonly<Record<string, string>>; readonly text?: string } = {}): Decision => ({ _tag: "Forward", ...change })
 
 const HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"])
@@ -55,6 +58,7 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               const text = Buffer.concat(chunks).toString("utf8")
               const incoming: Incoming = { method: req.method ?? "POST", url: req.url ?? "/", headers, text, json: parse(text) }
               const decision = decide(incoming)
+              if (decision._tag === "Hang") return
               if (decision._tag === "Answer") {
                 const body = typeof decision.body === "string" ? decision.body : JSON.stringify(decision.body)
                 res.writeHead(decision.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) })

@@ -45,7 +45,7 @@ const expectOkOr = (...codes: ReadonlyArray<string>) => (e: Exchange): string | 
 }
 
 const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
-  if (c.mayDrop === true && Option.isNone(e.response)) return []
+  if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
   const answer = [Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
   // A rate limit or an overload that answered first says nothing of the case's rule.

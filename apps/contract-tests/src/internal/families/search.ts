@@ -364,8 +364,9 @@ const judged = (ctx: Context, op: Op, base: Body, rows: ReadonlyArray<Row>, { bo
     const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
     const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
     if (w.error !== undefined) {
-      // A rate limit or an overload may answer any request first: no refusal of the request.
-      if (Inspect.answeredFirst(w.error)) return []
+      // A rate limit or an overload may answer any request first, and a slow target may not answer
+      // within the timeout: neither is a refusal of the request.
+      if (Inspect.answeredFirst(w.error) || Inspect.slowNotHung(w.error)) return []
       const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
       return [fail(rule, `${mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
     }
