@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
+    testTimeout: 180_000,
     hookTimeout: 60_000,
     // Every file runs the runner against servers it starts itself: files are independent and
     // CPU-bound, so one per core (vitest's default leaves one core idle on a 2-core machine).

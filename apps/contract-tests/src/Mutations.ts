@@ -105,6 +105,36 @@ const isNullish = (ast: AST.AST): boolean =>
 
 const matches = (ast: AST.AST, value: unknown): boolean => Either.isRight(Schema.validateEither(Schema.make(AST.encodedAST(ast)))(value))
 
+/**
+ * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
+ * might take instead of it (case folded, one more character class, a length quantifier's bounds
+ * off by one), so that a check of a neighbouring rule answers differently. Lengths are of ASCII
+ * characters the value uses, so they cross the bound under every count.
+ */
+const patternNeighbours = (pattern: string, s: string): ReadonlyArray<readonly [string, string]> => {
+  let re: RegExp
+  try {
+    re = new RegExp(pattern, "u")
+  } catch {
+    return []
+  }
+  const base = re.test(s) ? s : ""
+  const out: Array<readonly [string, string]> = []
+  if (base !== "") {
+    const mid = Math.floor(base.length / 2)
+    const at = (c: string) => base.slice(0, mid) + c + base.slice(mid + 1)
+    out.push(["upper case", base.toUpperCase()], ["an underscore", at("_")], ["a space", at(" ")], ["a dot", at(".")], ["a letter beyond ASCII", at("\u00e9")])
+  }
+  const fill = [...base].find((c) => c < "\u0080" && re.test(c.repeat(Math.max(1, base.length)))) ?? [...base].find((c) => c < "\u0080") ?? "a"
+  for (const q of pattern.matchAll(/\{(\d+),(\d+)\}/g)) {
+    const min = Number(q[1])
+    const max = Number(q[2])
+    if (min > 0) out.push([`${min - 1} characters`, fill.repeat(min - 1)])
+    out.push([`${max + 1} characters`, fill.repeat(max + 1)])
+  }
+  return out.filter(([, v]) => !re.test(v))
+}
+
 const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candidate>, depth: number): void => {
   if (depth > 64) return
   const present = value !== undefined
@@ -113,7 +143,8 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       const js = jsonSchemaOf(ast)
       const s = typeof value === "string" ? value : ""
       if (typeof js.minLength === "number" && js.minLength >= 1) {
-        out.push({ kind: "min-length", rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: s.slice(0, js.minLength - 1) })
+        // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
+        out.push({ kind: "min-length", rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: "a".repeat(js.minLength - 1) })
       }
       if (typeof js.maxLength === "number") {
         out.push({ kind: "max-length", rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
@@ -129,6 +160,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       }
       if (typeof js.pattern === "string") {
         for (const v of ["", "NOT VALID!", "a"]) out.push({ kind: "pattern", rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
+        for (const [label, v] of patternNeighbours(js.pattern, s)) out.push({ kind: "pattern", rule: `${pathText(path)}: does not match ${js.pattern} (${label})`, path, value: v })
       }
       if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
         // A rule across fields (one-of): try each optional field removed and each absent one set.
@@ -160,6 +192,17 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         const literals = members.map((t) => (t as AST.Literal).literal)
         const shouted = literals.map((l) => (typeof l === "string" ? l.toUpperCase() : l)).find((u) => typeof u === "string" && !literals.includes(u))
         if (shouted !== undefined) out.push({ kind: "enum", rule: `${pathText(path)}: an allowed value in upper case`, path, value: shouted })
+        // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
+        const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
+        const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
+          ["cut short", (l) => l.slice(0, -1)],
+          ["with a trailing space", (l) => `${l} `],
+          ["inside a longer word", (l) => `x${l}`]
+        ]
+        for (const [label, f] of near) {
+          const v = strings.map(f).find((x) => !literals.includes(x))
+          if (v !== undefined) out.push({ kind: "enum", rule: `${pathText(path)}: an allowed value ${label}`, path, value: v })
+        }
         return
       }
       for (const m of members) {

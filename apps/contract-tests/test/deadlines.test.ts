@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as ContractTests from "../src/ContractTests.js"
-import { connectError, forward, front } from "./front.js"
+import { connectError, forward, front, hang } from "./front.js"
 
 // Valid calls set a deadline as clients do (a minute). A server that reads Connect-Timeout-Ms in
 // the wrong unit and answers deadline_exceeded long before the deadline is found; the faithful
@@ -28,4 +28,29 @@ describe("deadlines of valid calls", () => {
       expect(faithful.findings.map((f) => f.message)).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
+})
+
+describe("time judged against the target's own latency", () => {
+  it.scoped("a slow faithful server is no finding, even slower than the timeout; a hang on one input, next to fast answers, is", () =>
+    Effect.gen(function* () {
+      const operations = ["GetResource", "CreatePermission"]
+      const base = { apiKey: Redacted.make(KEY), seed: 3, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
+      // Every call 60 ms late, GetResource 400 ms: slower than the run's 250 ms timeout.
+      const slow = yield* ReferenceServer.start({
+        faults: {
+          rules: [
+            { fault: { _tag: "Latency", millis: 60 } },
+            { methods: ["GetResource"], fault: { _tag: "Latency", millis: 340 } }
+          ]
+        }
+      })
+      const report = yield* ContractTests.run({ ...base, fixtures: slow.knownIds, baseUrl: slow.url, timeout: "250 millis" })
+      expect(report.findings.map((f) => `${f.operation} ${f.rule}: ${f.message}`)).toEqual([])
+      // A server that never answers a Get of an id it does not know, and answers the others at once.
+      const inner = yield* ReferenceServer.start({})
+      const known = new Set<unknown>(inner.knownIds.resources)
+      const url = yield* front(inner.url, (req) => (req.url.endsWith("/GetResource") && typeof req.json?.id === "string" && !known.has(req.json.id) && req.json.id.startsWith("ct-missing") ? hang : forward()))
+      const hung = yield* ContractTests.run({ ...base, fixtures: inner.knownIds, baseUrl: url, timeout: "1500 millis" })
+      expect(hung.findings.map((f) => `${f.operation} ${f.rule} ${f.cause}`)).toContain("GetResource errors.no-internal-for-client-faults no response")
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici)), 120_000)
 })

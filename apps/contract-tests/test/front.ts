@@ -19,10 +19,13 @@ export interface Incoming {
 /** What the front server does with a request: answer it, or forward it with other headers or another body. */
 export type Decision =
   | { readonly _tag: "Answer"; readonly status: number; readonly body: unknown }
+  | { readonly _tag: "Hang" }
   | { readonly _tag: "Forward"; readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string }
 
 export const answer = (status: number, body: unknown): Decision => ({ _tag: "Answer", status, body })
 export const connectError = (status: number, code: string, message: string): Decision => answer(status, { code, message })
+/** Never answers (the connection stays open until the front server closes). */
+export const hang: Decision = { _tag: "Hang" }
 export const forward = (
   change: { readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string } = {}
 ): Decision => ({ _tag: "Forward", ...change })
@@ -40,9 +43,10 @@ const parse = (text: string): Record<string, unknown> | undefined => {
 
 /**
  * Starts a front server for `inner` (closed with the scope); `decide` says what to do with each
- * request, `seen` gets each forwarded answer. Resolves to the front server's base URL.
+ * request, `seen` gets each forwarded answer, `rewrite` changes the body of each forwarded answer.
+ * Resolves to the front server's base URL.
  */
-export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void) =>
+export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void, rewrite?: (text: string) => string) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.async<Http.Server>((resume) => {
@@ -56,6 +60,7 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               const text = Buffer.concat(chunks).toString("utf8")
               const incoming: Incoming = { method: req.method ?? "POST", url: req.url ?? "/", headers, text, json: parse(text) }
               const decision = decide(incoming)
+              if (decision._tag === "Hang") return
               if (decision._tag === "Answer") {
                 const body = typeof decision.body === "string" ? decision.body : JSON.stringify(decision.body)
                 res.writeHead(decision.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) })
@@ -64,8 +69,9 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               const bodyless = incoming.method === "GET" || incoming.method === "HEAD"
               const reply = await fetch(inner + incoming.url, { method: incoming.method, headers: { ...headers, ...decision.headers }, ...(bodyless ? {} : { body: decision.text ?? text }) })
               const received = Buffer.from(await reply.arrayBuffer())
-              // The answer's body, changed when the decision says how.
-              const out = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
+              // The answer's body, changed when the decision says how, then by the front's rewrite.
+              const replied = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
+              const out = rewrite === undefined ? replied : Buffer.from(rewrite(replied.toString("utf8")), "utf8")
               seen?.(incoming, reply.status, out.toString("utf8"))
               const back: Record<string, string> = {}
               reply.headers.forEach((v, k) => {

@@ -25,12 +25,16 @@ const strings = (v: unknown): ReadonlyArray<string> =>
         : []
 
 describe("generation over the whole of Unicode", () => {
-  it("puts a piece at a code point boundary and keeps the text within 255 UTF-8 bytes", () => {
+  it("puts a piece at a code point boundary and keeps the text within 255 characters under every count (UTF-8 bytes of NFD the largest)", () => {
     expect(Gen.withPiece("ab", "\u{1F680}", 1)).toBe("a\u{1F680}b")
     expect(Gen.withPiece("a\u{1F680}b", "e\u0301", 2)).toBe("a\u{1F680}e\u0301b")
     const long = Gen.withPiece("x".repeat(255), "\u{1F469}\u200D\u{1F4BB}", 300)
     expect(Buffer.byteLength(long, "utf8")).toBeLessThanOrEqual(255)
     expect(long).toContain("\u{1F469}\u200D\u{1F4BB}")
+    // Precomposed Hangul is 3 bytes in NFC and 9 in NFD: the cut counts the larger.
+    const hangul = Gen.withPiece("\uD55C".repeat(80), "\u{1F680}", 0)
+    expect(Buffer.byteLength(hangul.normalize("NFD"), "utf8")).toBeLessThanOrEqual(255)
+    expect(Buffer.byteLength(hangul, "utf8")).toBeGreaterThan(50)
   })
 
   it("no piece has a lone surrogate, a control character or a letter beyond ASCII with a case", () => {

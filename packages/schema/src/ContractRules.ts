@@ -499,7 +499,7 @@ export const rules = [
   },
   {
     id: "lists.order",
-    must: "Items come by `createdAt` then `id`, ascending unless `order` is `desc`.",
+    must: "Items that carry `createdAt` come by `createdAt` then `id`, ascending unless `order` is `desc` (ids are opaque: they order only ties).",
     source: d("3. Lists", "`asc` or `desc` (by `createdAt`, ties by `id`); absent means `asc`."),
     check: "paging",
     violation: "order-ignored"

@@ -12,6 +12,7 @@ import type { BudgetExhausted, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
+import * as TextLength from "./textLength.js"
 
 /** An operation of the table, with its schemas widened. */
 export type Op = Operations.Operation
@@ -81,7 +82,10 @@ export const uniqueNames = (op: Op, body: unknown): unknown => {
   const suffix = `-${(++nonce.n).toString(36)}`
   const decodes = (x: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(x))
   if (!decodes(b)) return body
-  for (const name of [b.name + suffix, b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix]) {
+  // Within 255 characters under every count when the name was (a server may refuse longer: string-limits).
+  const fits = TextLength.longest(b.name) > 255 || TextLength.longest(b.name + suffix) <= 255
+  const first = fits ? b.name + suffix : TextLength.cutTo(b.name, 255 - suffix.length) + suffix
+  for (const name of [first, b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix]) {
     if (decodes({ ...b, name })) return { ...b, name }
   }
   return body

@@ -11,6 +11,7 @@ import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "./http.js"
 import { asRecord } from "./json.js"
 import * as Oracles from "./oracles.js"
+import * as TextLength from "./textLength.js"
 import type { Breach, RequestRule } from "./oracles.js"
 import { isNote, type Outcome } from "./outcome.js"
 
@@ -132,7 +133,9 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
     const go = (v: unknown, path: string, depth: number): void => {
       if (depth > 16) return
       if (typeof v === "string") {
-        if (v.length > SAFE_STRING_LENGTH) long ??= path
+        // Over 255 under some count a server may use (UTF-8 bytes of NFD the largest; no UTF-16
+        // unit is more than 9 of them): it may be refused.
+        if (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH) long ??= path
         // eslint-disable-next-line no-control-regex
         if (/[\u0000-\u001f\u007f]/.test(v)) control ??= path
       } else if (Array.isArray(v)) v.forEach((x) => go(x, `${path}[]`, depth + 1))

@@ -15,6 +15,10 @@ import { jsonSchemaOf } from "./ast.js"
 import { OPERATORS } from "./oracles.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
+import * as TextLength from "./textLength.js"
+
+/** The longest free text a valid request sends: within 255 characters under every count (`TextLength.longest`). */
+const MAX_TEXT = 255
 
 type Op = Operations.Operation
 
@@ -98,7 +102,7 @@ const seenFormats: Readonly<Record<string, string>> = {
 
 /**
  * A generated value made safe under every faithful choice: strings without control characters,
- * at most 255 characters, not blank; format fields from the values seen in use; secrets long and
+ * at most 255 characters under every count a server may use (`TextLength`), not blank; format fields from the values seen in use; secrets long and
  * distinctive (so that a leak is recognisable).
  */
 const tame = (v: unknown, key: string | undefined, n: number): unknown => {
@@ -106,7 +110,7 @@ const tame = (v: unknown, key: string | undefined, n: number): unknown => {
     if (key !== undefined && Secrets.fieldNames.has(key)) return v === "" ? v : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
     if (key !== undefined && key in seenFormats && v !== "") return seenFormats[key]
     // eslint-disable-next-line no-control-regex
-    const clean = v.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 255)
+    const clean = TextLength.cutTo(v.replace(/[\u0000-\u001f\u007f]/g, ""), MAX_TEXT)
     return clean !== "" && clean.trim() === "" ? "ct" : clean
   }
   if (Array.isArray(v)) return v.map((x) => tame(x, undefined, n))
@@ -252,17 +256,12 @@ export const UNICODE_PIECES: ReadonlyArray<string> = [
   "\u0928\u092E\u0938\u094D\u0924\u0947"
 ]
 
-/** The longest free text a valid request sends, in UTF-8 bytes: within 255 characters under any way of counting them. */
-const MAX_TEXT_BYTES = 255
-
-const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8")
-
-/** `text` with `piece` inserted at a code point boundary, cut to fit `MAX_TEXT_BYTES`. */
+/** `text` with `piece` inserted at a code point boundary, cut to fit `MAX_TEXT` under every count. */
 export const withPiece = (text: string, piece: string, at: number): string => {
   const points = Array.from(text)
   const i = at % (points.length + 1)
   const out = [...points.slice(0, i), piece, ...points.slice(i)]
-  while (utf8Length(out.join("")) > MAX_TEXT_BYTES && out.length > 1) out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
+  while (TextLength.longest(out.join("")) > MAX_TEXT && out.length > 1) out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
   return out.join("")
 }
 

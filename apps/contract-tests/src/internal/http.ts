@@ -89,6 +89,12 @@ export interface Exchange {
    * body too long to keep: its byte count; one not seen to its end: infinity).
    */
   readonly requestBytes?: number
+  /**
+   * When no response came within the per-request timeout: the timeout, and the slowest 200 answer
+   * the target gave to the same path earlier in the run (`undefined` when it served none), so that
+   * a hang is told from a slow target by the target's own latency.
+   */
+  readonly timedOut?: { readonly afterMs: number; readonly slowestAnswerMs: number | undefined }
 }
 
 /**
@@ -212,6 +218,10 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
       }
     }
 
+    // The slowest served answer per path so far: the target's latency, measured in this run.
+    const slowest = new Map<string, number>()
+    const timeoutMessage = `no response within ${Duration.format(options.timeout)}`
+
     const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.gen(function* () {
         const n = yield* Ref.getAndUpdate(counter, (c) => c + 1)
@@ -234,18 +244,24 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
             Effect.map(res.text, (text) => ({ status: res.status, headers: headersOf(res.headers), text, json: parseJson(text) }))
           ),
           Effect.scoped,
-          Effect.timeoutFail({ duration: options.timeout, onTimeout: () => `no response within ${Duration.format(options.timeout)}` }),
+          Effect.timeoutFail({ duration: options.timeout, onTimeout: () => timeoutMessage }),
           Effect.mapError((e) => (typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`)),
           Effect.either,
           limiter
         )
         const receivedAt = Date.now()
+        const durationMs = receivedAt - started
+        const before = slowest.get(request.path)
+        // Served answers only: a refusal (of the method, the key) may come before any work starts.
+        if (result._tag === "Right" && result.right.status === 200 && (before === undefined || durationMs > before)) slowest.set(request.path, durationMs)
+        const timedOut = result._tag === "Left" && result.left === timeoutMessage ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before } : undefined
         const exchange = {
           request,
           response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
           transportError: result._tag === "Left" ? result.left : undefined,
           receivedAt,
-          durationMs: receivedAt - started
+          durationMs,
+          ...(timedOut === undefined ? {} : { timedOut })
         } satisfies Exchange
         if (options.onSent !== undefined) {
           const sentHeaders = request.body !== undefined && request.contentType === undefined ? { ...headers, "content-type": "application/octet-stream" } : headers

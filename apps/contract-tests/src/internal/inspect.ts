@@ -79,6 +79,32 @@ const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
 /** The Connect code of an error response, when its body is a Connect error. */
 export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.getOrUndefined(Option.flatMap(e.response, responseCode))
 
+/** How many times the slowest answer to an operation a timeout must be for no answer within it to be a hang. */
+export const HANG_FACTOR = 10
+
+/**
+ * Whether no answer came within the timeout while the target may just be slow: it served the
+ * same operation in this run in no less than a tenth of that time, or not at all. Such an
+ * exchange decides nothing.
+ */
+export const slowNotHung = (e: Exchange): boolean => {
+  const late = e.timedOut
+  return Option.isNone(e.response) && late !== undefined && (late.slowestAnswerMs === undefined || late.afterMs < HANG_FACTOR * late.slowestAnswerMs)
+}
+
+/**
+ * Whether the answer is one that may answer any request before it is read (decisions.md section
+ * 2 and section 10): a rate limit (429 resource_exhausted with `Retry-After`) or an overload (503
+ * unavailable). It says nothing about the request's own faults, so no check of a refusal reads it
+ * as one; its own shape is still judged (error-shape, rate-limit headers).
+ */
+export const answeredFirst = (e: Exchange): boolean => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined) return false
+  const code = codeOf(e)
+  return (r.status === 429 && code === "resource_exhausted" && r.headers["retry-after"] !== undefined) || (r.status === 503 && code === "unavailable")
+}
+
 /** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
 
@@ -104,7 +130,13 @@ const deadlineMayHavePassed = (e: Exchange): boolean => {
  */
 export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
   Option.match(e.response, {
-    onNone: () => fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}`, e),
+    onNone: () => {
+      // No answer within the timeout is a hang only next to the target's own latency: it answered
+      // the same operation in this run in a small part of that time. A slow target is no fault.
+      if (slowNotHung(e)) return pass("no-server-errors")
+      const measured = e.timedOut === undefined ? "" : ` (it served this operation in at most ${e.timedOut.slowestAnswerMs} ms in this run)`
+      return fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}${measured}`, e)
+    },
     onSome: (r) => {
       const excused = (r.status === 503 && codeOf(e) === "unavailable") || (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
       if (r.status < 500 || excused) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])

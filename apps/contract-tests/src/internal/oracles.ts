@@ -124,6 +124,14 @@ export const cursorRules = (
   return out
 }
 
+/**
+ * Whether a List's order is observable: its items carry `createdAt` (decisions.md section 3: "by
+ * `createdAt`, ties by `id`"). Items without it (saved log queries) come in an order the server
+ * keeps to itself, and ids are opaque (section 5: "Readers must not parse them"), so ids alone
+ * never judge an order.
+ */
+export const orderObservable = (op: Op): boolean => op.kind === "list" && objectPropertyNames(op).has("createdAt")
+
 /** Items in the order `order` asks (createdAt, then id); the first pair out of order, if any. */
 export const outOfOrder = (items: ReadonlyArray<Record<string, unknown>>, order: unknown): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
   const sign = order === "desc" ? -1 : 1
@@ -141,9 +149,10 @@ const page = onSuccess("page", "paging", ["lists.count", "lists.limit-respected"
     const out = [...pageRules(typeof sent.limit === "number" ? sent.limit : undefined, p, e)]
     // A cursor's page follows the walk it came from: its order is judged across the walk (the runner), not here.
     const cursor = typeof sent.cursor === "string" && sent.cursor !== ""
-    const pair = cursor ? undefined : outOfOrder(p.items, sent.order)
+    const judgesOrder = !cursor && orderObservable(op)
+    const pair = judgesOrder ? outOfOrder(p.items, sent.order) : undefined
     if (pair !== undefined) out.push(orderFailure(pair, sent.order, e))
-    return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", ...(cursor ? [] : (["lists.order"] as const))])] : out
+    return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", ...(judgesOrder ? (["lists.order"] as const) : [])])] : out
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -497,7 +506,8 @@ const refused: ExchangeOracle = {
   judge: ({ breaches, exchange: e, keyPresent, op }) => {
     const response = Option.getOrUndefined(e.response)
     const musts = breaches.filter((b) => b.latitude === undefined)
-    if (response === undefined || musts.length === 0) return []
+    // A rate limit or an overload may answer any request first: it is no answer to the request's fault.
+    if (response === undefined || musts.length === 0 || Inspect.answeredFirst(e)) return []
     const first = musts[0]!
     const got = Inspect.summary(e)
     const code = Inspect.codeOf(e)

@@ -469,7 +469,12 @@ export const makeApp = (state: AppState): Handle => {
       const p = pipelineOf(decision.violations)
       const route = p.routes.get(path)
       let answer: Effect.Effect<Output>
-      if (route === undefined) {
+      // A rate limit or an overload answers a request before anything in it is read (decisions.md
+      // section 2 and section 10: it may answer any request first).
+      const first = decision.terminal?._tag === "RateLimited" || decision.terminal?._tag === "Unavailable" ? terminalAnswer(p, decision.terminal, base) : undefined
+      if (first !== undefined) {
+        answer = Effect.succeed(first instanceof Fail ? p.stages.writeError(first.error, base) : first)
+      } else if (route === undefined) {
         answer = Effect.succeed(p.stages.writeError(p.stages.unknownRoute(path), base, 404))
       } else {
         const refusal = runChecks(p.stages.checks.beforeBody, input, route.op)

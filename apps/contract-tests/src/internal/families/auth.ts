@@ -56,7 +56,8 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           const leak = keyKept(sent === undefined ? undefined : Redacted.value(sent), e)
           if (leak) out.push(leak)
           const status = Inspect.statusOf(e)
-          if (status !== undefined) {
+          // A rate limit or an overload may answer any request first: no answer to the key.
+          if (status !== undefined && !Inspect.answeredFirst(e)) {
             const code = Inspect.codeOf(e)
             out.push(
               rightAnswer(valid, status, code)

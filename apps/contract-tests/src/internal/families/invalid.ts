@@ -62,7 +62,8 @@ const fromMutation = (m: Mutations.Mutation): Invalid | undefined => {
 
 const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
   const status = Inspect.statusOf(e)
-  if (status === undefined) return undefined
+  // A rate limit or an overload may answer any request first: no answer to the request's fault.
+  if (status === undefined || Inspect.answeredFirst(e)) return undefined
   const code = Inspect.codeOf(e)
   if (status === 400 && code === "invalid_argument") return pass("invalid-rejected", [c.rule])
   const got = code ?? `HTTP ${status}`

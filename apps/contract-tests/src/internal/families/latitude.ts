@@ -18,6 +18,7 @@ import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../h
 import * as Inspect from "../inspect.js"
 import { asRecord } from "../json.js"
 import { createEcho, pageOf, pageRules, type Row, rowOf, textOf } from "../oracles.js"
+import * as TextLength from "../textLength.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
@@ -64,7 +65,7 @@ const acceptedExactlyOrInvalid =
   (op: Op, field: string, value: unknown, what: string) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) {
       const stored = storedValue(op, e, field)
       if (stored === value) return [pass("valid-accepted", ["fields.valid-accepted", op.kind === "create" ? "echo.create" : "updates.apply"])]
@@ -98,10 +99,13 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const out: Array<Probe> = []
   // Unique to the run and the operation: a server may refuse a taken name (unique-names).
   const tag = `ct-${ctx.runId}-${op.method.length}${op.method.slice(-4).toLowerCase()}`
-  const long = `${tag}-${"\u{1F680}x".repeat(100)}-long`
+  // Over 255 characters under every count a server may use (code points, UTF-16 units, UTF-8
+  // bytes, graphemes; as sent, NFC or NFD): an astral character, ASCII and a combining sequence
+  // give each count a different length, the smallest well over the limit.
+  const long = `${tag}-${"\u{1F680}xe\u0301".repeat(90)}-long`
   const control = `${tag}\u0001bell\u0007end`
   for (const [value, what] of [
-    [long, `a string of ${long.length} UTF-16 code units`],
+    [long, `a string of ${TextLength.shortest(long)} to ${TextLength.longest(long)} characters (by every count)`],
     [control, "control characters"]
   ] as const) {
     const field = freeTextField(op, body, value)
@@ -143,7 +147,7 @@ const servedOrInvalid =
   (op: Op, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
     if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
     return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`, e, excerpt(e))]
@@ -167,7 +171,7 @@ const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
 /** Whether an answer is a refusal: not a success, not a server error. */
 const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   const status = Inspect.statusOf(e)
-  if (status === undefined || status >= 500) return []
+  if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
   return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
 }
 
@@ -182,7 +186,7 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
     out.push(
       single(ctx, "Connect GET of a read", "connect-get", get(message), (e) => {
         const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500) return []
+        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
         if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
         return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
       })
@@ -199,7 +203,7 @@ const servedOrNotFound =
   (op: Op, sent: Body, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Verdict> => {
     const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500) return []
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), ...createEcho(op, sent, e), pass("valid-accepted", ["fields.valid-accepted"])]
     if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
     return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`, e, excerpt(e))]
@@ -324,6 +328,7 @@ const mib = (bytes: number) => `${bytes / MiB} MiB`
 const judgeSize = (op: Op, bytes: number, largestServed: number, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> => {
   const within = largestServed > bytes
   if (Option.isNone(e.response)) {
+    if (Inspect.slowNotHung(e)) return []
     // A server may refuse a body above its limit before reading it and close the connection.
     return within ? [fail("errors.no-internal-for-client-faults", "no response to a body within the limit", `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`, e)] : []
   }

@@ -7,7 +7,7 @@ import * as fc from "effect/FastCheck"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { cursorRules, orderFailure, outOfOrder, pageRules } from "../oracles.js"
+import { cursorRules, orderFailure, orderObservable, outOfOrder, pageRules } from "../oracles.js"
 import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
@@ -65,10 +65,13 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
           if (missing.length > 0) out.push(fail("lists.walk-complete", "walk misses items", `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`, lastExchange))
           if (extra.length > 0) out.push(fail("lists.walk-once", "walk returns unknown items", `walking the pages returned ${extra.length} items a single read does not have`, lastExchange))
         }
-        // Across the whole walk, not only within a page.
-        const pair = outOfOrder(w.items, order)
+        // Across the whole walk, not only within a page; only where items carry createdAt.
+        const judgesOrder = orderObservable(op)
+        const pair = judgesOrder ? outOfOrder(w.items, order) : undefined
         if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
-        return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", "lists.next-cursor", "lists.order"])] : out
+        return out.length === 0
+          ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", "lists.next-cursor", ...(judgesOrder ? (["lists.order"] as const) : [])])]
+          : out
       })
   }
 }

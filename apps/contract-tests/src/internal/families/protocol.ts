@@ -45,12 +45,14 @@ const expectOkOr = (...codes: ReadonlyArray<string>) => (e: Exchange): string | 
 }
 
 const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
-  if (c.mayDrop === true && Option.isNone(e.response)) return []
-  const problem = c.expect(e)
+  if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
+  const answer = [Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
+  // A rate limit or an overload that answered first says nothing of the case's rule.
+  if (Inspect.answeredFirst(e)) return answer
+  const problem = c.expect(e)
   return [
-    Inspect.noServerErrors(e),
-    ...(shape === undefined ? [] : [shape]),
+    ...answer,
     problem === undefined
       ? pass("protocol", [c.rule])
       : fail(c.rule, `${c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))

@@ -19,7 +19,7 @@ const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape"]
 const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): ReadonlyArray<Outcome> => {
   const out: Array<Outcome> = [Inspect.noServerErrors(e)]
   const status = Inspect.statusOf(e)
-  if (status === undefined || status >= 500) return out
+  if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return out
   const code = Inspect.codeOf(e)
   if (code === "not_found" && status === 404) out.push(Inspect.errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule]))
   else {

@@ -111,6 +111,108 @@ const timeValue = (text: string, form: TimeForm): string => {
   return Timestamp.formatAt(moved, { offsetMinutes: form.offsetMinutes, digits: form.nineDigits ? 9 : digits }) ?? text
 }
 
+/**
+ * The operators a server might take for one another: each string operator's neighbouring readings.
+ * A value is chosen so that each neighbour gives another answer than the operator on some item.
+ */
+const NEIGHBOURS: Partial<Record<Filter.Operator, ReadonlyArray<Filter.Operator>>> = {
+  equals: ["contains", "starts_with", "ends_with"],
+  contains: ["starts_with", "ends_with", "equals"],
+  starts_with: ["contains", "equals", "ends_with"],
+  ends_with: ["contains", "equals", "starts_with"],
+  not_equals: ["not_contains"],
+  not_contains: ["not_equals"]
+}
+
+/** The readings of the string operators' case (decisions.md section 10). */
+const CASE_READINGS = readings.filter((r) => !r.orderCaseInsensitive && !r.timeEqualsAsText)
+
+const condition = (key: string, operator: Filter.Operator, value: string): Filter.Filter<string> =>
+  ({ field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } }) as Filter.Filter<string>
+
+/** How many neighbours of `operator` some item tells apart from it with `value`, under every case reading either side. */
+const told = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Operator, value: string, neighbours: ReadonlyArray<Filter.Operator>): number => {
+  const own = condition(key, operator, value)
+  const texts = rows.map((row) => textOf(row, key))
+  const truth = texts.map((t) => CASE_READINGS.map((r) => evaluate(own, () => t, r)))
+  return neighbours.filter((n) => {
+    const other = condition(key, n, value)
+    return CASE_READINGS.every((r) =>
+      texts.some((t, i) => {
+        const got = evaluate(other, () => t, r)
+        return truth[i]!.every((x) => x !== got)
+      })
+    )
+  }).length
+}
+
+/** Pieces of a text (whole code points), the case's own first: where a term may start and how long it is. */
+const piecesOf = (text: string, start: number, length: number, upper: boolean): ReadonlyArray<string> => {
+  const points = Array.from(text)
+  const n = points.length
+  const starts = [Math.min(start, n), 0, ...Array.from({ length: Math.min(n, 8) }, (_, i) => i + 1), ...Array.from({ length: Math.min(n, 6) }, (_, i) => n - 1 - i)]
+  const lengths = [length === 0 ? n : length, 1, 2, 3, 4, 6, 8, n]
+  const out = new Set<string>()
+  for (const s of starts) {
+    for (const l of lengths) {
+      if (s < 0 || l <= 0 || s >= n) continue
+      const piece = points.slice(s, s + l).join("")
+      out.add(upper ? piece.toUpperCase() : piece)
+    }
+  }
+  return [...out]
+}
+
+/** Candidates to try per condition: enough to find a telling value, few enough to stay cheap. */
+const MAX_CANDIDATES = 48
+/** Items read to choose a value. */
+const MAX_ROWS = 200
+
+/**
+ * A value for a string condition on which its neighbouring readings give other answers (the
+ * first that tells every neighbour apart, else the one that tells most), from the pieces of the
+ * case's own value, then the values and pieces of the other items read.
+ */
+const tellingValue = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Operator, own: string, pieces: (text: string) => ReadonlyArray<string>): string => {
+  const neighbours = NEIGHBOURS[operator]
+  if (neighbours === undefined) return own
+  const sample = rows.slice(0, MAX_ROWS)
+  const texts = sample.map((r) => textOf(r, key)).filter((t) => t !== "")
+  const candidates = [...new Set([own, ...pieces(own), ...texts.slice(0, 8), ...texts.flatMap((t) => pieces(t).slice(0, 3))])].slice(0, MAX_CANDIDATES)
+  let best = own
+  let score = -1
+  for (const v of candidates) {
+    if (v === "") continue
+    const n = told(sample, key, operator, v, neighbours)
+    if (n > score) [best, score] = [v, n]
+    if (n === neighbours.length) break
+  }
+  return best
+}
+
+/**
+ * A search term on which the neighbouring readings of search give other answers: only `name`
+ * searched (when other fields are asked), a prefix or a whole value instead of a substring.
+ */
+const tellingTerm = (rows: ReadonlyArray<Row>, fields: ReadonlyArray<string>, own: string, candidates: ReadonlyArray<string>): string => {
+  const sample = rows.slice(0, MAX_ROWS)
+  const lower = (s: string) => s.toLowerCase()
+  const tests: Array<(term: string) => boolean> = [
+    (t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t) && !lower(textOf(r, f)).startsWith(t))),
+    (t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t) && lower(textOf(r, f)) !== t))
+  ]
+  if (fields.some((f) => f !== "name")) tests.push((t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t)) && !lower(textOf(r, "name")).includes(t)))
+  let best = own
+  let score = -1
+  for (const v of [own, ...candidates].slice(0, MAX_CANDIDATES)) {
+    if (v === "") continue
+    const n = tests.filter((t) => t(lower(v))).length
+    if (n > score) [best, score] = [v, n]
+    if (n === tests.length) break
+  }
+  return best
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
 
 const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
@@ -181,7 +283,8 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         let missRule: ContractRules.RuleId = "search.match"
         if (c.mode === "search") {
           const fields = searchFields.length === 0 ? ["name"] : [searchFields[c.field % searchFields.length]!]
-          const term = cut(sampleText(fields[0]!))
+          const own = cut(sampleText(fields[0]!))
+          const term = tellingTerm(rows, fields, own, piecesOf(sampleText(fields[0]!), c.start, c.length, c.upper))
           // `name` is the default: sometimes leave searchFields out to test that too.
           const explicit = searchFields.length > 0 && !(c.upper && fields[0] === "name" && c.start % 2 === 0)
           body = { ...base, limit: 500, search: term, ...(explicit ? { searchFields: fields } : {}) }
@@ -219,7 +322,10 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
             const whole = textAt(from, k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
             // Times are written in another form of the same instant; only an order moves one step from it.
             const ordered = ORDERS.includes(operator)
-            const v = !ordered && operator !== "equals" && operator !== "not_equals" ? cut(whole) : kind !== "time" ? whole : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
+            const picked = !ordered && operator !== "equals" && operator !== "not_equals" ? cut(whole) : kind !== "time" ? whole : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
+            // On text, a value that tells the operator from its neighbours, chosen from the items read
+            // (in an `or` group each condition keeps selecting its own item).
+            const v = kind === "string" && !either ? tellingValue(rows, k, operator, picked, (t) => piecesOf(t, c.start, c.length, c.upper)) : picked
             return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
           })
           let filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: group, filters: conditions } }) as Filter.Filter<string>
@@ -231,33 +337,95 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           rule = either && conditions.length > 1 ? "filter.group-operator" : comparesTimes(filter) ? "filter.time-instants" : "filter.match"
           missRule = rule
         }
-        const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
-        const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
-        if (w.error !== undefined) {
-          const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
-          return [fail(rule, `${c.mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
-        }
-        if (!w.ended) return []
-        // Returned items are judged by their own content. A matching item counts as missing only
-        // when it matches in a second read of everything and the same request leaves it out again
-        // (objects may change while the reads run, on a shared deployment as anywhere).
-        const selected = selection(op, body)
-        const wrong = selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, c.mode)
-        const got = new Set(w.items.map((x) => String(x.id)))
-        let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
-        if (missing.length > 0) {
-          const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-          const retry = yield* walk(ctx, op, body, MAX_WALK_PAGES)
-          if (again.error === undefined && again.ended && retry.error === undefined && retry.ended) {
-            const still = new Set(again.items.map(toRow).filter(certain).map((r) => String(r.raw.id)))
-            const gotAgain = new Set(retry.items.map((x) => String(x.id)))
-            missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
-          }
-        }
-        const out: Array<Outcome> = []
-        if (wrong !== undefined) out.push(wrong)
-        if (missing.length > 0) out.push(fail(missRule, `${c.mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
-        return out.length === 0 ? [pass("search-filter", [...new Set([rule, missRule])])] : out
+        return yield* judged(ctx, op, base, rows, { body, certain, described, rule, missRule, mode: c.mode })
+      })
+  }
+}
+
+/** A List request of the family and what it selects: the items certain to match, and the rules a wrong or a missing item breaks. */
+interface Selecting {
+  readonly body: Body
+  readonly certain: (row: Row) => boolean
+  readonly described: string
+  readonly rule: ContractRules.RuleId
+  readonly missRule: ContractRules.RuleId
+  readonly mode: string
+}
+
+/**
+ * Walks a request and judges its items: returned items by their own content (the shared oracle:
+ * some reading selects them); a matching item counts as missing only when it matches in a second
+ * read of everything and the same request leaves it out again (objects may change while the reads
+ * run, on a shared deployment as anywhere).
+ */
+const judged = (ctx: Context, op: Op, base: Body, rows: ReadonlyArray<Row>, { body, certain, described, missRule, mode, rule }: Selecting) =>
+  Effect.gen(function* () {
+    const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
+    const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
+    const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
+    if (w.error !== undefined) {
+      // A rate limit or an overload may answer any request first, and a slow target may not answer
+      // within the timeout: neither is a refusal of the request.
+      if (Inspect.answeredFirst(w.error) || Inspect.slowNotHung(w.error)) return []
+      const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
+      return [fail(rule, `${mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
+    }
+    if (!w.ended) return []
+    const selected = selection(op, body)
+    const wrong = selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, mode)
+    const got = new Set(w.items.map((x) => String(x.id)))
+    let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
+    if (missing.length > 0) {
+      const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
+      const retry = yield* walk(ctx, op, body, MAX_WALK_PAGES)
+      if (again.error === undefined && again.ended && retry.error === undefined && retry.ended) {
+        const still = new Set(again.items.map(toRow).filter(certain).map((r) => String(r.raw.id)))
+        const gotAgain = new Set(retry.items.map((x) => String(x.id)))
+        missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
+      }
+    }
+    const out: Array<Outcome> = []
+    if (wrong !== undefined) out.push(wrong)
+    if (missing.length > 0) out.push(fail(missRule, `${mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
+    return out.length === 0 ? [pass("search-filter", [...new Set([rule, missRule])])] : out
+  })
+
+/**
+ * Every operator once on each string key (in turn) of a List's filter, with a value that tells it
+ * from its neighbouring readings, chosen from the items read: the random cases of `searchSuite`
+ * may not reach each operator on a short run.
+ */
+const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
+  const keys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+  if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const operators = Object.keys(NEIGHBOURS) as ReadonlyArray<Filter.Operator>
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  return {
+    family: "search",
+    method: op.method,
+    checks: CHECKS,
+    writes: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: operators.length, at: (i) => i },
+    run: (i: number) =>
+      Effect.gen(function* () {
+        const base = requiredRefs(op, ctx.pools, seed)!
+        const all = yield* reference(base)
+        if (all.error !== undefined || !all.ended) return []
+        const rows = all.items.map((x) => rowOf(op, x))
+        // Keys whose values are text on the items read (a boolean key is judged by the random cases).
+        const texts = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== ""))
+        if (texts.length === 0) return []
+        const operator = operators[i]!
+        const key = texts[(i + seed) % texts.length]!
+        const sample = rows[(seed + i * 7) % rows.length]!
+        const own = textOf(sample, key)
+        const value = tellingValue(rows, key, operator, own, (t) => piecesOf(t, (seed + i) % 4, 0, false))
+        const filter = condition(key, operator, value)
+        const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+        return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)}`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
       })
   }
 }
@@ -265,5 +433,5 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
 export const search: Family = {
   name: "search",
   checks: CHECKS,
-  suites: (op, ctx) => [searchSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }

@@ -21,7 +21,8 @@ const DEADLINE_MS = 60_000
 const statusText = (e: Exchange) => Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
 const rejectedBy = (e: Exchange) => {
   const status = Inspect.statusOf(e)
-  return status !== undefined && status !== 200 && status < 500
+  // A rate limit or an overload may answer any request first: no refusal of the request.
+  return status !== undefined && status !== 200 && status < 500 && !Inspect.answeredFirst(e)
 }
 
 /**

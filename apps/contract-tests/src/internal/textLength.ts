@@ -1,0 +1,41 @@
+/**
+ * The lengths a faithful server may give a string. The documents say "characters" without saying
+ * how they are counted, so a server may count code points, UTF-16 code units, UTF-8 bytes or
+ * user-perceived characters (grapheme clusters), of the text as sent or normalised to NFC or NFD.
+ * A probe of a length limit is decisive only when it is over the limit under every count (its
+ * `shortest` length) or within it under every count (its `longest`).
+ */
+
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" })
+
+const graphemes = (s: string): number => {
+  let n = 0
+  for (const _ of segmenter.segment(s)) n++
+  return n
+}
+
+/** Every count of one form of the text. */
+const countsOf = (s: string): ReadonlyArray<number> => [graphemes(s), Array.from(s).length, s.length, Buffer.byteLength(s, "utf8")]
+
+/** The text as sent, in NFC and in NFD. */
+const forms = (s: string): ReadonlyArray<string> => [s, s.normalize("NFC"), s.normalize("NFD")]
+
+/** Its length under every count a server may use, each form included. */
+export const lengths = (s: string): ReadonlyArray<number> => forms(s).flatMap(countsOf)
+
+/** The smallest length a server may see: a string over a limit under this count is over it under every count. */
+export const shortest = (s: string): number => Math.min(...lengths(s))
+
+/** The largest length a server may see: a string within a limit under this count is within it under every count. */
+export const longest = (s: string): number => Math.max(...lengths(s))
+
+/** The longest prefix of `s`, cut at a grapheme boundary, whose `longest` length is at most `max`. */
+export const cutTo = (s: string, max: number): string => {
+  if (longest(s) <= max) return s
+  let out = ""
+  for (const { segment } of segmenter.segment(s)) {
+    if (longest(out + segment) > max) break
+    out += segment
+  }
+  return out
+}
