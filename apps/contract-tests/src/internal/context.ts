@@ -83,7 +83,7 @@ export const uniqueNames = (op: Op, body: unknown): unknown => {
   const decodes = (x: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(x))
   if (!decodes(b)) return body
   // Within 255 characters under every count when the name was (a server may refuse longer: string-limits).
-  const fits = TextLength.longest(b.name) > 255 || TextLength.longest(b.name + suffix) <= 255
+  const fits = b.name.length > 255 || TextLength.longest(b.name) > 255 || TextLength.longest(b.name + suffix) <= 255
   const first = fits ? b.name + suffix : TextLength.cutTo(b.name, 255 - suffix.length) + suffix
   for (const name of [first, b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix]) {
     if (decodes({ ...b, name })) return { ...b, name }

@@ -135,7 +135,8 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
       if (typeof v === "string") {
         // Over 255 under some count a server may use (UTF-8 bytes of NFD the largest; no UTF-16
         // unit is more than 9 of them): it may be refused.
-        if (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH) long ??= path
+        // A string over 255 UTF-16 units is over it under the largest count: no need to count a body's padding.
+        if (v.length > SAFE_STRING_LENGTH || (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH)) long ??= path
         // eslint-disable-next-line no-control-regex
         if (/[\u0000-\u001f\u007f]/.test(v)) control ??= path
       } else if (Array.isArray(v)) v.forEach((x) => go(x, `${path}[]`, depth + 1))

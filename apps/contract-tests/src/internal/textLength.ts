@@ -20,7 +20,7 @@ const countsOf = (s: string): ReadonlyArray<number> => [graphemes(s), Array.from
 /** The text as sent, in NFC and in NFD. */
 const forms = (s: string): ReadonlyArray<string> => [s, s.normalize("NFC"), s.normalize("NFD")]
 
-/** Its length under every count a server may use, each form included. */
+/** Its length under every count a server may use, each form included (linear in the text: callers bound it). */
 export const lengths = (s: string): ReadonlyArray<number> => forms(s).flatMap(countsOf)
 
 /** The smallest length a server may see: a string over a limit under this count is over it under every count. */
@@ -31,9 +31,11 @@ export const longest = (s: string): number => Math.max(...lengths(s))
 
 /** The longest prefix of `s`, cut at a grapheme boundary, whose `longest` length is at most `max`. */
 export const cutTo = (s: string, max: number): string => {
-  if (longest(s) <= max) return s
+  // The result has at most `max` code points (no count is smaller under `longest`): count no further.
+  const head = s.length > 2 * (max + 1) ? s.slice(0, 2 * (max + 1)) : s
+  if (head === s && longest(s) <= max) return s
   let out = ""
-  for (const { segment } of segmenter.segment(s)) {
+  for (const { segment } of segmenter.segment(head)) {
     if (longest(out + segment) > max) break
     out += segment
   }
