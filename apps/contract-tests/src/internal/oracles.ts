@@ -132,8 +132,13 @@ export const cursorRules = (
  */
 export const orderObservable = (op: Op): boolean => op.kind === "list" && objectPropertyNames(op).has("createdAt")
 
-/** Items in the order `order` asks (createdAt, then id); the first pair out of order, if any. */
-export const outOfOrder = (items: ReadonlyArray<Record<string, unknown>>, order: unknown): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
+/**
+ * Items of a List in the order `order` asks (createdAt, then id); the first pair out of order, if
+ * any. Never a pair for a List whose order is not observable (`orderObservable`): every caller
+ * judges the order through this one function.
+ */
+export const outOfOrder = (op: Op, items: ReadonlyArray<Record<string, unknown>>, order: unknown): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
+  if (!orderObservable(op)) return undefined
   const sign = order === "desc" ? -1 : 1
   for (let i = 1; i < items.length; i++) if (sign * compareItems(items[i - 1]!, items[i]!) > 0) return [items[i - 1]!, items[i]!]
   return undefined
@@ -150,7 +155,7 @@ const page = onSuccess("page", "paging", ["lists.count", "lists.limit-respected"
     // A cursor's page follows the walk it came from: its order is judged across the walk (the runner), not here.
     const cursor = typeof sent.cursor === "string" && sent.cursor !== ""
     const judgesOrder = !cursor && orderObservable(op)
-    const pair = judgesOrder ? outOfOrder(p.items, sent.order) : undefined
+    const pair = judgesOrder ? outOfOrder(op, p.items, sent.order) : undefined
     if (pair !== undefined) out.push(orderFailure(pair, sent.order, e))
     return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", ...(judgesOrder ? (["lists.order"] as const) : [])])] : out
 })

@@ -67,7 +67,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         }
         // Across the whole walk, not only within a page; only where items carry createdAt.
         const judgesOrder = orderObservable(op)
-        const pair = judgesOrder ? outOfOrder(w.items, order) : undefined
+        const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
         if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
         return out.length === 0
           ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", "lists.next-cursor", ...(judgesOrder ? (["lists.order"] as const) : [])])]

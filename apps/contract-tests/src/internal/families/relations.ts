@@ -24,7 +24,7 @@ import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { asRecord, canonical, isZero } from "../json.js"
-import { cursorRules, nonMatching, orderFailure, outOfOrder, pageRules, selection } from "../oracles.js"
+import { cursorRules, nonMatching, orderFailure, orderObservable, outOfOrder, pageRules, selection } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../pools.js"
 import { everything, findById, MAX_WALK_PAGES, missingReference, requiredRefs, type Walk, walk } from "../walk.js"
@@ -390,9 +390,9 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
         const seen = new Set<string>()
         const twice = w.items.map((x) => String(x.id)).find((id) => (seen.has(id) ? true : (seen.add(id), false)))
         if (twice !== undefined) out.push(fail("lists.walk-once", "item returned twice", `item ${twice} came back twice in one walk (limit ${limit}, ${order})`, last))
-        const pair = outOfOrder(w.items, order)
+        const pair = outOfOrder(op, w.items, order)
         if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
-        const judged: Array<ContractRules.RuleId> = ["lists.count", "lists.limit-respected", "lists.after-before", "lists.next-cursor", "lists.walk-once", "lists.order"]
+        const judged: Array<ContractRules.RuleId> = ["lists.count", "lists.limit-respected", "lists.after-before", "lists.next-cursor", "lists.walk-once", ...(orderObservable(op) ? (["lists.order"] as const) : [])]
         if (empty) {
           // Nothing matches: the oracle of the selection judges any item returned.
           const s = selection(op, body)
