@@ -45,7 +45,7 @@ describe("faithful choices that are no fault", () => {
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
       const ids = uuidIds()
-      const url = yield* front(inner.url, (req) => forward({ text: ids.fromUuid(req.text) }), undefined, ids.toUuid)
+      const url = yield* front(inner.url, (req) => forward({ text: ids.fromUuid(req.text), reply: ids.toUuid }))
       const fixtures = JSON.parse(ids.toUuid(JSON.stringify(inner.knownIds)))
       const proxy = yield* Proxy.start({ target: url })
       // search-filter aside: the server searches the ids it keeps, not the ones the front shows.

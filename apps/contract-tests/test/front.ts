@@ -43,10 +43,10 @@ const parse = (text: string): Record<string, unknown> | undefined => {
 
 /**
  * Starts a front server for `inner` (closed with the scope); `decide` says what to do with each
- * request, `seen` gets each forwarded answer, `rewrite` changes the body of each forwarded answer.
+ * request, `seen` gets each forwarded answer (after the decision's `reply` changed it).
  * Resolves to the front server's base URL.
  */
-export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void, rewrite?: (text: string) => string) =>
+export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.async<Http.Server>((resume) => {
@@ -69,9 +69,8 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
               const bodyless = incoming.method === "GET" || incoming.method === "HEAD"
               const reply = await fetch(inner + incoming.url, { method: incoming.method, headers: { ...headers, ...decision.headers }, ...(bodyless ? {} : { body: decision.text ?? text }) })
               const received = Buffer.from(await reply.arrayBuffer())
-              // The answer's body, changed when the decision says how, then by the front's rewrite.
-              const replied = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
-              const out = rewrite === undefined ? replied : Buffer.from(rewrite(replied.toString("utf8")), "utf8")
+              // The answer's body, changed when the decision says how.
+              const out = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
               seen?.(incoming, reply.status, out.toString("utf8"))
               const back: Record<string, string> = {}
               reply.headers.forEach((v, k) => {
