@@ -22,7 +22,7 @@ import { spawn } from "node:child_process"
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
@@ -48,13 +48,28 @@ const nodeBinary = async () => {
 
 /**
  * The files, in groups run one after the other (each with its own incremental file and report,
- * so a group's survivors can be read while the next runs): store, paging and filters; the
- * pipeline and wire handling; the latitude switches. `--group NAME` runs one group.
+ * so a group's survivors can be read while the next runs): the pipeline and wire handling, the
+ * latitude switches, and every other file the config's `mutate` selects (store, paging, filters,
+ * ids, clock). The config is the one list of what is mutated: a file added to the server's source
+ * is in the `store` group unless named below.
  */
+const { default: options } = await import(pathToFileURL(join(here, "stryker.config.mjs")).href)
+const excluded = new Set(options.mutate.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
+const included = options.mutate.filter((p) => !p.startsWith("!"))
+if (included.length !== 1 || !included[0].endsWith("/**/*.ts")) throw new Error("stryker.config.mjs: mutate must be one `<dir>/**/*.ts` glob and exclusions")
+const sourceDir = included[0].slice(0, -"/**/*.ts".length)
+const sources = readdirSync(join(root, sourceDir), { recursive: true })
+  .map((f) => `${sourceDir}/${String(f).split("\\").join("/")}`)
+  .filter((f) => f.endsWith(".ts") && !excluded.has(f))
+  .sort()
+const NAMED = {
+  pipeline: ["internal/app.ts", "ReferenceServer.ts"],
+  latitude: ["internal/latitude.ts", "Latitude.ts"]
+}
+const named = new Set(Object.values(NAMED).flat().map((f) => `${sourceDir}/${f}`))
 const GROUPS = {
-  store: ["packages/reference-server/src/internal/handlers.ts", "packages/reference-server/src/internal/cursor.ts", "packages/reference-server/src/Store.ts", "packages/reference-server/src/Collections.ts", "packages/reference-server/src/internal/clock.ts", "packages/reference-server/src/internal/random.ts", "packages/reference-server/src/Fixtures.ts"],
-  pipeline: ["packages/reference-server/src/internal/app.ts", "packages/reference-server/src/ReferenceServer.ts"],
-  latitude: ["packages/reference-server/src/internal/latitude.ts", "packages/reference-server/src/Latitude.ts"]
+  store: sources.filter((f) => !named.has(f)),
+  ...Object.fromEntries(Object.entries(NAMED).map(([group, files]) => [group, files.map((f) => `${sourceDir}/${f}`).filter((f) => sources.includes(f))]))
 }
 const args = process.argv.slice(2)
 const groupFlag = args.indexOf("--group")
