@@ -9,11 +9,11 @@
  *
  * @since 0.1.0
  */
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { jsonSchemaOf } from "./internal/ast.js"
+import { encodedAst, isEncoded } from "./internal/schemas.js"
 
 /**
  * One invalid request: the rule it breaks and the body to send.
@@ -103,7 +103,7 @@ const isNumeric = (ast: AST.AST): boolean => {
 const isNullish = (ast: AST.AST): boolean =>
   (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword"
 
-const matches = (ast: AST.AST, value: unknown): boolean => Either.isRight(Schema.validateEither(Schema.make(AST.encodedAST(ast)))(value))
+const matches = (ast: AST.AST, value: unknown): boolean => isEncoded(ast)(value)
 
 /**
  * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
@@ -164,7 +164,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       }
       if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
         // A rule across fields (one-of): try each optional field removed and each absent one set.
-        const from = AST.encodedAST(ast.from)
+        const from = encodedAst(ast.from)
         if (from._tag === "TypeLiteral") {
           const obj = value as Record<string, unknown>
           const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"

@@ -13,6 +13,7 @@ import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
 import * as TextLength from "./textLength.js"
+import { encodedOf } from "./schemas.js"
 
 /** An operation of the table, with its schemas widened. */
 export type Op = Operations.Operation
@@ -113,19 +114,35 @@ export const objectOf = (op: Op, json: unknown): unknown => {
   return op.wrapperKey === undefined ? r : r?.[op.wrapperKey]
 }
 
-/** The object with every default filled in (absent zero values read as their zero value). */
-export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Record<string, unknown> | undefined =>
-  Either.getOrUndefined(Either.flatMap(Schema.decodeUnknownEither(schema)(raw), (a) => Schema.encodeEither(schema)(a))) as
-    | Record<string, unknown>
-    | undefined
+const fullObjects = new WeakMap<Schema.Schema.AnyNoContext, WeakMap<object, Record<string, unknown> | null>>()
+
+/**
+ * The object with every default filled in (absent zero values read as their zero value). An
+ * answer's objects are read by several oracles and rows: each is decoded once per schema (keyed by
+ * the parsed object, which nobody changes).
+ */
+export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Record<string, unknown> | undefined => {
+  const compute = () =>
+    Either.getOrUndefined(Either.flatMap(Schema.decodeUnknownEither(schema)(raw), (a) => Schema.encodeEither(schema)(a))) as
+      | Record<string, unknown>
+      | undefined
+  if (raw === null || typeof raw !== "object") return compute()
+  let cache = fullObjects.get(schema)
+  if (cache === undefined) fullObjects.set(schema, (cache = new WeakMap()))
+  const known = cache.get(raw)
+  if (known !== undefined) return known ?? undefined
+  const full = compute()
+  cache.set(raw, full ?? null)
+  return full
+}
 
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
-  const ast = Schema.encodedSchema(op.object).ast
+  const ast = encodedOf(op.object)
   return new Set(ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => String(p.name)) : [])
 }
 
 export const requiredFieldsOf = (op: Op): ReadonlyArray<string> => {
-  const ast = Schema.encodedSchema(op.request).ast
+  const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   return tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : []
 }

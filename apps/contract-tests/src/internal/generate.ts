@@ -16,6 +16,7 @@ import { OPERATORS } from "./oracles.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
 import * as TextLength from "./textLength.js"
+import { encodedOf } from "./schemas.js"
 
 /** The longest free text a valid request sends: within 255 characters under every count (`TextLength.longest`). */
 const MAX_TEXT = 255
@@ -70,7 +71,7 @@ export const encodedRequests = (op: Op): fc.Arbitrary<Body> => {
 export const idSuffix: fc.Arbitrary<string> = fc.stringMatching(/^[0-9a-z]{26}$/)
 
 const requiredFields = (op: Op): ReadonlySet<string> => {
-  const ast = Schema.encodedSchema(op.request).ast
+  const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   return new Set(tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : [])
 }

@@ -5,6 +5,7 @@
 import * as Schema from "effect/Schema"
 import { KnownIds, type Operations } from "@data-access/schema"
 import { identifierOf } from "./ast.js"
+import { encodedOf } from "./schemas.js"
 
 type Op = Operations.Operation
 
@@ -39,7 +40,7 @@ const isUserOperation = (op: Op): boolean => {
 
 /** The top-level field names of an operation's request (wire spelling). */
 export const requestPropertyNames = (op: Op): ReadonlyArray<string> => {
-  const ast = Schema.encodedSchema(op.request).ast
+  const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   return tl._tag === "TypeLiteral" ? tl.propertySignatures.map((p) => String(p.name)) : []
 }

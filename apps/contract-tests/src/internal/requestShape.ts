@@ -7,6 +7,7 @@ import type * as AST from "effect/SchemaAST"
 import { type Operations, ProtoJson } from "@data-access/schema"
 import { snakeToCamel } from "./json.js"
 import { requestPropertyNames } from "./pools.js"
+import { encodedAst, encodedOf } from "./schemas.js"
 
 type Op = Operations.Operation
 type Body = Record<string, unknown>
@@ -29,7 +30,7 @@ const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
  * default (decisions.md section 10), so requests expected to be accepted always send them.
  */
 export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const ast = Schema.encodedSchema(op.request).ast
+  const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   const out = new Map<string, ReadonlyArray<string>>()
   if (tl._tag !== "TypeLiteral") return out
@@ -74,33 +75,26 @@ const knownFields = (ast: AST.AST, v: unknown): unknown => {
   }
 }
 
-const encodedAst = new WeakMap<Op["request"], AST.AST>()
-const encodedOf = (op: Op): AST.AST => {
-  let ast = encodedAst.get(op.request)
-  if (ast === undefined) encodedAst.set(op.request, (ast = Schema.encodedSchema(op.request).ast))
-  return ast
-}
-
 /** The same request in its plain form: lowerCamelCase names, no unknown field at any depth, no `null`. */
 export const plainForm = (op: Op, body: Body): Body => {
   const props = new Set(requestPropertyNames(op))
   const normalized = (normalizeKeys(body) ?? {}) as Body
   const top = Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
-  return knownFields(encodedOf(op), top) as Body
+  return knownFields(encodedOf(op.request), top) as Body
 }
 
 /** Whether two bodies are the same JSON. */
 export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /** The request without the fields the operation does not know, at any depth, spelled as it was. */
-export const withoutUnknownFields = (op: Op, body: Body): Body => knownFields(encodedOf(op), body) as Body
+export const withoutUnknownFields = (op: Op, body: Body): Body => knownFields(encodedOf(op.request), body) as Body
 
 /** Whether a body has a field the operation does not know (in either spelling), at any depth. */
 export const hasUnknownFields = (op: Op, body: Body): boolean => {
   const props = new Set(requestPropertyNames(op))
   const normalized = (normalizeKeys(body) ?? {}) as Body
   if (Object.keys(normalized).some((k) => !props.has(k))) return true
-  return !sameBody(knownFields(encodedOf(op), normalized), normalized)
+  return !sameBody(knownFields(encodedOf(op.request), normalized), normalized)
 }
 
 /** Whether a body spells a field name in snake_case, at any depth. */
@@ -118,7 +112,7 @@ export const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string
   const out = new Set<string>()
   const holdsBoolean = (a: AST.AST): boolean =>
     a._tag === "BooleanKeyword" || (a._tag === "Union" && a.types.some(holdsBoolean)) || (a._tag === "Refinement" && holdsBoolean(a.from))
-  const ast = Schema.encodedSchema(schema).ast
+  const ast = encodedAst(schema.ast)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   if (tl._tag === "TypeLiteral") for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
   return out

@@ -20,8 +20,20 @@ const countsOf = (s: string): ReadonlyArray<number> => [graphemes(s), Array.from
 /** The text as sent, in NFC and in NFD. */
 const forms = (s: string): ReadonlyArray<string> => [s, s.normalize("NFC"), s.normalize("NFD")]
 
+/**
+ * ASCII without a CR LF pair: every count is the number of UTF-16 units, and normalisation
+ * changes nothing (a CR LF pair is one grapheme of two characters).
+ */
+const isPlain = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c > 0x7f || (c === 0x0d && s.charCodeAt(i + 1) === 0x0a)) return false
+  }
+  return true
+}
+
 /** Its length under every count a server may use, each form included (linear in the text: callers bound it). */
-export const lengths = (s: string): ReadonlyArray<number> => forms(s).flatMap(countsOf)
+export const lengths = (s: string): ReadonlyArray<number> => (isPlain(s) ? [s.length] : forms(s).flatMap(countsOf))
 
 /** The smallest length a server may see: a string over a limit under this count is over it under every count. */
 export const shortest = (s: string): number => Math.min(...lengths(s))
@@ -32,6 +44,7 @@ export const longest = (s: string): number => Math.max(...lengths(s))
 /** The longest prefix of `s`, cut at a grapheme boundary, whose `longest` length is at most `max`. */
 export const cutTo = (s: string, max: number): string => {
   // The result has at most `max` code points (no count is smaller under `longest`): count no further.
+  if (isPlain(s)) return s.slice(0, max)
   const head = s.length > 2 * (max + 1) ? s.slice(0, 2 * (max + 1)) : s
   if (head === s && longest(s) <= max) return s
   let out = ""

@@ -4,12 +4,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, send } from "./context.js"
 import { type BudgetExhausted, type Exchange, post } from "./http.js"
 import { asRecord } from "./json.js"
 import { describeReference, type Pools, referenceOf, valuesOf } from "./pools.js"
+import { encodedOf } from "./schemas.js"
 
 export const MAX_WALK_PAGES = 40
 
@@ -67,7 +67,7 @@ export const findById = (ctx: Context, reader: Op, id: string, base: Body) =>
 
 /** Why the required references of an operation cannot be filled, if they cannot. */
 export const missingReference = (op: Op, pools: Pools): string | undefined => {
-  const encoded = Schema.encodedSchema(op.request).ast
+  const encoded = encodedOf(op.request)
   const tl = encoded._tag === "TypeLiteral" ? encoded : undefined
   for (const p of tl?.propertySignatures ?? []) {
     const ref = referenceOf(op, String(p.name))
@@ -81,7 +81,7 @@ export const missingReference = (op: Op, pools: Pools): string | undefined => {
 /** A body with just the required references of an operation (for reads that list everything). */
 export const requiredRefs = (op: Op, pools: Pools, n: number): Body | undefined => {
   const body: Body = {}
-  const encoded = Schema.encodedSchema(op.request).ast
+  const encoded = encodedOf(op.request)
   const tl = encoded._tag === "TypeLiteral" ? encoded : undefined
   for (const p of tl?.propertySignatures ?? []) {
     const ref = referenceOf(op, String(p.name))

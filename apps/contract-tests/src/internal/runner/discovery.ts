@@ -5,16 +5,16 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import type { KnownIds } from "@data-access/schema"
 import type { Op } from "../context.js"
 import { type Exchange, post, type Target } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fromKnownIds, type Pools, poolOfIdentifier, poolOfOperation, requestPropertyNames } from "../pools.js"
 import { allOps } from "./options.js"
+import { isEncoded } from "../schemas.js"
 
 /** The first List operation that needs nothing but `limit`: the probe of reachability and auth. */
-export const probeOperation = allOps.find((o) => o.kind === "list" && Schema.is(Schema.encodedSchema(o.request))({ limit: 1 }))!
+export const probeOperation = allOps.find((o) => o.kind === "list" && isEncoded(o.request.ast)({ limit: 1 }))!
 
 /** Whether an answer is Connect JSON: a JSON object body with a JSON content type. */
 export const speaksConnect = (e: Exchange): boolean =>
@@ -47,7 +47,7 @@ const listAll = (target: Target, op: Op, body: Record<string, unknown>, readPage
 
 /** The request field a List operation cannot do without (`resourceId` of ListNativeUsers), if any. */
 const requiredReference = (op: Op): string | undefined =>
-  requestPropertyNames(op).find((p) => p !== "limit" && /Id$/.test(p) && Schema.is(Schema.encodedSchema(op.request))({ limit: 1 }) === false)
+  requestPropertyNames(op).find((p) => p !== "limit" && /Id$/.test(p) && isEncoded(op.request.ast)({ limit: 1 }) === false)
 
 /** Ids by pool, growing without duplicates. */
 const idCollector = (initial: Readonly<Record<string, ReadonlyArray<string>>>) => {

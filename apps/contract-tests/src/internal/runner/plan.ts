@@ -14,6 +14,7 @@ import { post, type Target } from "../http.js"
 import { poolOfOperation, requestPropertyNames } from "../pools.js"
 import { okJson } from "./discovery.js"
 import { allOps } from "./options.js"
+import { isEncoded } from "../schemas.js"
 
 /** Existing objects an update operation may change (each put back afterwards). */
 const UPDATE_TARGETS = 5
@@ -65,7 +66,7 @@ const snapshot = (target: Target, op: Op, id: string) =>
     ) as Record<string, unknown> | undefined
     if (full === undefined) return undefined
     const body: Record<string, unknown> = { id }
-    const valid = Schema.is(Schema.encodedSchema(op.request))
+    const valid = isEncoded(op.request.ast)
     const decodes = (b: unknown) => Option.isSome(Schema.decodeUnknownOption(op.request)(b))
     for (const k of requestPropertyNames(op)) {
       if (k === "id" || !(k in full) || Secrets.fieldNames.has(k)) continue

@@ -1,0 +1,45 @@
+/**
+ * Schema work memoised per AST. `Schema.encodedSchema` builds a new AST on every call, and
+ * effect's parsers are cached per AST object: an encoded schema made per call compiles its parser
+ * per call too. Every encoded AST the runner reads comes from here, so each is built once and its
+ * parser compiled once.
+ */
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+
+const encoded = new WeakMap<AST.AST, AST.AST>()
+
+/** The encoded side of an AST (the wire shape), built once per AST. */
+export const encodedAst = (ast: AST.AST): AST.AST => {
+  let out = encoded.get(ast)
+  if (out === undefined) encoded.set(ast, (out = AST.encodedAST(ast)))
+  return out
+}
+
+/** The encoded side of a schema's AST. */
+export const encodedOf = (schema: Schema.Schema.AnyNoContext): AST.AST => encodedAst(schema.ast)
+
+/** The encoded side with its TypeLiteral unwrapped from a refinement (a request's fields). */
+export const encodedFields = (schema: Schema.Schema.AnyNoContext): ReadonlyArray<AST.PropertySignature> => {
+  const ast = encodedOf(schema)
+  const tl = ast._tag === "Refinement" ? ast.from : ast
+  return tl._tag === "TypeLiteral" ? tl.propertySignatures : []
+}
+
+const guards = new WeakMap<AST.AST, (u: unknown) => boolean>()
+
+/** Whether a value has the wire shape of `ast` (its encoded side), the guard compiled once. */
+export const isEncoded = (ast: AST.AST): ((u: unknown) => boolean) => {
+  let out = guards.get(ast)
+  if (out === undefined) guards.set(ast, (out = Schema.is(Schema.make(encodedAst(ast)))))
+  return out
+}
+
+const typeGuards = new WeakMap<AST.AST, (u: unknown) => boolean>()
+
+/** Whether a value is of the type side of `ast`, the guard compiled once. */
+export const isType = (ast: AST.AST): ((u: unknown) => boolean) => {
+  let out = typeGuards.get(ast)
+  if (out === undefined) typeGuards.set(ast, (out = Schema.is(Schema.make(ast))))
+  return out
+}
