@@ -377,6 +377,13 @@ export const rules = [
     violation: "create-without-created-at"
   },
   {
+    id: "echo.create-zero-values",
+    must: "A create's response has the zero value (`false`, `\"\"`, `0`) in each scalar field of the object that the request left out, since proto3 reads an absent field as its zero value (not judged: the request enums a server may default, section 10; ids naming other objects; the variants of a one-of; secrets).",
+    source: d("Contract decisions: what the interface leaves out", "The interface is the Connect RPC protocol (unary, JSON codec) carrying proto3 messages"),
+    check: "create-echo",
+    violation: "create-default-not-zero"
+  },
+  {
     id: "echo.create-references",
     must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id.",
     source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),

@@ -311,6 +311,10 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
   let bad: Outcome | undefined
   let seen = false
+  // The server's own clock, exact and free of skew: every past time of the answer is before it was
+  // sent and every future time after, so each future time is later than each past one.
+  let latestPast: { readonly at: string; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
+  let earliestFuture: { readonly at: string; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
   forEachTimestamp(r.json.value, (path, name, value) => {
     if (bad !== undefined || typeof value !== "string") return
     const t = Timestamp.parse(value)
@@ -319,6 +323,9 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
     const at = normalizePath(path)
     const millis = Timestamp.toEpochMillis(t)
     if (futureFields.has(name)) {
+      if (earliestFuture === undefined || Timestamp.Order(t, earliestFuture.t) < 0) earliestFuture = { at, value, t }
+    } else if (latestPast === undefined || Timestamp.Order(t, latestPast.t) > 0) latestPast = { at, value, t }
+    if (futureFields.has(name)) {
       if (millis <= e.receivedAt - skewMillis) {
         bad = fail("timestamps.expires-future", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
       }
@@ -326,6 +333,10 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
       bad = fail("timestamps.past", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
     }
   })
+  if (bad === undefined && latestPast !== undefined && earliestFuture !== undefined && Timestamp.Order(earliestFuture.t, latestPast.t) <= 0) {
+    const { at, value } = earliestFuture
+    bad = fail("timestamps.expires-future", `${at} not after ${latestPast.at}`, `${at} ${value} is not after ${latestPast.at} ${latestPast.value} of the same answer, which is before the response time`, e, `${at} = ${JSON.stringify(value)}`)
+  }
   return bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
 }
 

@@ -322,6 +322,41 @@ const matching = onSuccess("matching", "search-filter", ["search.match", "filter
     return wrong === undefined ? [pass("search-filter", [s.rule])] : [wrong]
 })
 
+const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
+
+/**
+ * The request fields of a create that the object holds under the same name as a scalar, whose
+ * absence means their zero value: not the request enums a server may default (decisions.md
+ * section 10), not ids naming other objects, not the variants of a one-of, not secrets.
+ */
+const zeroValueFields = (op: Op): ReadonlyArray<string> => {
+  let out = zeroFields.get(op)
+  if (out !== undefined) return out
+  const props = objectPropertyNames(op)
+  const defaulted = Shape.alwaysSentEnums(op)
+  out = requestPropertyNames(op).filter(
+    (k) => k !== "id" && !/Id$/.test(k) && props.has(k) && !defaulted.has(k) && !(op.oneOf ?? []).includes(k) && !Secrets.fieldNames.has(k)
+  )
+  zeroFields.set(op, out)
+  return out
+}
+
+/** The fields a request sets (lowerCamelCase; `null` is not set). */
+const sentKeys = (sent: Body): ReadonlySet<string> =>
+  new Set(Object.entries(asRecord(Shape.normalizeKeys(sent)) ?? {}).flatMap(([k, v]) => (v === null || v === undefined ? [] : [k])))
+
+/** The first field left out of a create whose value in the created object is a scalar other than its zero value. */
+const unsentZeroValues = (op: Op, sent: Body, full: Record<string, unknown>): { readonly field: string; readonly value: unknown; readonly zero: unknown } | undefined => {
+  const set = sentKeys(sent)
+  for (const k of zeroValueFields(op)) {
+    if (set.has(k)) continue
+    const value = full[k]
+    const zero = typeof value === "boolean" ? false : typeof value === "string" ? "" : typeof value === "number" ? 0 : undefined
+    if (zero !== undefined && value !== zero) return { field: k, value, zero }
+  }
+  return undefined
+}
+
 /** create-echo: sent fields read back unchanged, the linked group named; a secret returned is a note. */
 export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdict> => {
   const r = Option.getOrUndefined(e.response)
@@ -368,6 +403,9 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   if (props.has("createdAt") && (typeof rawObj.createdAt !== "string" || rawObj.createdAt === "")) {
     return [...out, fail("echo.create-complete", "createdAt missing", "the created object has no createdAt", e, `createdAt = ${show(rawObj.createdAt)}`)]
   }
+  // Left out is its zero value (proto3): scalar fields of the object the request did not send.
+  const zero = unsentZeroValues(op, sent, full)
+  if (zero !== undefined) return [...out, fail("echo.create-zero-values", `${zero.field} not its zero value`, `the request left out ${zero.field}, the created object has ${show(zero.value)}, not ${show(zero.zero)}`, e, `${zero.field} = ${show(zero.value)}`)]
   // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
   const nested = Object.entries(sent).flatMap(([k, v]) => {
     const m = /^(.+)Id$/.exec(k)
@@ -387,12 +425,13 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   }
   const judged: Array<ContractRules.RuleId> = ["echo.create"]
   if (props.has("createdAt")) judged.push("echo.create-complete")
+  if (zeroValueFields(op).some((k) => !sentKeys(sent).has(k))) judged.push("echo.create-zero-values")
   if (sent.identityType === "group") judged.push("echo.identity-group")
   if (nested.length > 0) judged.push("echo.create-references")
   return [...out, pass("create-echo", judged)]
 }
 
-const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.create-complete", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
+const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.create-complete", "echo.create-zero-values", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent

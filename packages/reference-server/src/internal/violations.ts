@@ -1119,6 +1119,17 @@ export const records = [
     }
   }),
   violation({
+    name: "create-default-not-zero",
+    rule: "echo.create-zero-values",
+    description: "A create that leaves `terminationProtection` out turns it on (a default of its own instead of proto3's zero value), and stores it so.",
+    hooks: {
+      handler: (next, op) =>
+        op.kind !== "create" || !SchemaAST.getPropertySignatures(op.request.ast).some((p) => p.name === "terminationProtection")
+          ? next
+          : (request, ctx) => next(request.terminationProtection === undefined || request.terminationProtection === null ? { ...request, terminationProtection: true } : request, ctx)
+    }
+  }),
+  violation({
     name: "password-for-another-user",
     rule: "echo.password-user",
     description: "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",

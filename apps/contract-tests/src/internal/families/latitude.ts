@@ -295,7 +295,31 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   const props = requestPropertyNames(op)
   const decodes = decodesFor(op)
   const reference = everything(ctx, op)
-  return WALK_PARAMETERS.filter(([param]) => props.includes(param)).map(([param, valueFor]): Probe => {
+  const params = WALK_PARAMETERS.filter(([param]) => props.includes(param))
+  // The other way: the cursor of a walk's next-to-last item, sent with a parameter added that keeps
+  // only the first item (a filter) or some items: the later walk may have nothing after the cursor.
+  const added = params.map(([param, valueFor]): Probe => {
+    const what = `the cursor near the end of a walk, sent with ${param} added`
+    return {
+      name: what,
+      latitude: "cursor-bound",
+      run: Effect.gen(function* () {
+        const all = yield* reference(base)
+        if (all.error !== undefined || !all.ended || all.items.length < 3) return []
+        const rows = all.items.map((x) => rowOf(op, x))
+        const value = param === "filter" ? { field: { key: "id", operator: "equals", value: stringValue(String(all.items[0]!.id)) } } : valueFor(rows)
+        const later = { ...base, limit: 1, [param]: value }
+        if (value === undefined || !decodes(later)) return []
+        const cursor = nextCursorOf(yield* send(ctx, post(op.path, { ...base, limit: all.items.length - 1 })))
+        if (cursor === undefined) return []
+        const e = yield* send(ctx, post(op.path, { ...later, cursor }))
+        const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+        const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
+        return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(value)})`, ctx.skewMillis)(e), ...page]
+      })
+    }
+  })
+  return [...added, ...params.map(([param, valueFor]): Probe => {
     const what = `the cursor of a walk with ${param} set, sent without it`
     return {
       name: what,
@@ -313,7 +337,7 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
         return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(first[param])})`, ctx.skewMillis)(e), ...page]
       })
     }
-  })
+  })]
 }
 
 /** Body sizes between the 1 MiB every server serves and the 4 MiB the reference server serves. */

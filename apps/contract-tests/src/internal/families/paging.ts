@@ -3,14 +3,35 @@
  * over all pages that yields every item once and ends.
  */
 import * as Effect from "effect/Effect"
-import * as fc from "effect/FastCheck"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { cursorRules, orderFailure, orderObservable, outOfOrder, pageRules } from "../oracles.js"
-import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
+import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk, walkFailure } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
+
+/** Each order a request may ask for (absent reads as `asc`). */
+const ORDERS = [undefined, "asc", "desc"] as const
+
+/** How a walk cuts the items into pages. */
+interface Shape {
+  readonly name: string
+  readonly limit: (total: number) => number
+}
+
+/**
+ * Walks that end on a full page (whose cursor may lead to an empty one), one item short of it,
+ * on two pages, on several, and on many small ones, each in every order: where a server resumes
+ * a cursor, in either direction, and where it decides that more items follow.
+ */
+const SHAPES: ReadonlyArray<Shape> = [
+  { name: "one full page", limit: (total) => total },
+  { name: "one item short of a page", limit: (total) => total - 1 },
+  { name: "two pages", limit: (total) => Math.ceil(total / 2) },
+  { name: "seven pages", limit: (total) => Math.ceil(total / 7) },
+  { name: "twelve pages or one item a page", limit: (total) => Math.ceil(total / 12) }
+]
 
 const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
@@ -22,22 +43,18 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: false,
     skip: undefined,
-    cases: {
-      _tag: "Property",
-      arbitrary: fc.record({ pages: fc.integer({ min: 1, max: 12 }), order: fc.constantFrom(undefined, "asc", "desc"), ref: fc.nat({ max: 1000 }) }),
-      examples: Math.max(3, Math.ceil(ctx.examples / 20))
-    },
-    run: ({ pages, order, ref }: { pages: number; order: "asc" | "desc" | undefined; ref: number }) =>
+    cases: { _tag: "Enumerated", count: ORDERS.length * SHAPES.length, at: (i: number) => ({ order: ORDERS[i % ORDERS.length], shape: SHAPES[Math.floor(i / ORDERS.length) % SHAPES.length]!, ref: i }) },
+    run: ({ order, ref, shape }: { order: "asc" | "desc" | undefined; shape: Shape; ref: number }) =>
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, ref)!
         const all = yield* reference(base)
-        if (all.error !== undefined) return []
+        if (all.error !== undefined) return walkFailure(all)
         const total = all.items.length
-        const limit = Math.max(1, Math.ceil(total / pages))
+        const limit = Math.min(500, Math.max(1, shape.limit(total)))
         const maxPages = Math.ceil(total / limit) + 2
         const body: Body = { ...base, limit, ...(order === undefined ? {} : { order }) }
         const w = yield* walk(ctx, op, body, all.ended ? maxPages : MAX_WALK_PAGES)
-        if (w.error !== undefined) return []
+        if (w.error !== undefined) return walkFailure(w)
         const out: Array<Outcome> = []
         for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
         // A cursor is set only when more items follow: the page it leads to is not empty (a full page's may be).

@@ -27,7 +27,7 @@ import { asRecord, canonical, isZero } from "../json.js"
 import { cursorRules, nonMatching, orderFailure, orderObservable, outOfOrder, pageRules, selection } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../pools.js"
-import { everything, findById, MAX_WALK_PAGES, missingReference, requiredRefs, type Walk, walk } from "../walk.js"
+import { everything, findById, MAX_WALK_PAGES, missingReference, requiredRefs, type Walk, walk, walkFailure } from "../walk.js"
 
 const all = Operations.all as ReadonlyArray<Op>
 
@@ -366,7 +366,8 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
           base = empty
         }
         const listed = yield* reference(base)
-        if (listed.error !== undefined || !listed.ended) return []
+        if (listed.error !== undefined) return walkFailure(listed)
+        if (!listed.ended) return []
         const total = listed.items.length
         const empty = edge === "no-match-search" || edge === "no-match-filter" || edge === "no-items-parent"
         const limit = edge === "full" ? fullLimit(total) : edge === "short" ? shortLimit(total) : edge === "one" ? 1 : 5
@@ -382,7 +383,7 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
         // Room for an empty page after a full last one; one item a page walks at most EDGE_PAGES items to their end.
         const maxPages = empty ? 3 : edge === "one" ? Math.min(total, EDGE_PAGES) + 2 : Math.ceil(total / limit) + 2
         const w = yield* walk(ctx, op, body, maxPages)
-        if (w.error !== undefined) return []
+        if (w.error !== undefined) return walkFailure(w)
         const out: Array<Outcome> = []
         for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
         out.push(...cursorRules(limit, w.pages))

@@ -18,7 +18,7 @@ import { comparesTimes, evaluate, type KeyKind, nonMatching, OPERATORS, readings
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
-import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk } from "../walk.js"
+import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk, walkFailure } from "../walk.js"
 import * as AST from "effect/SchemaAST"
 
 const literalsOf = (ast: AST.AST): Array<string> => {
@@ -259,7 +259,8 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, c.ref)!
         const all = yield* reference(base)
-        if (all.error !== undefined || !all.ended) return []
+        if (all.error !== undefined) return walkFailure(all)
+        if (!all.ended) return []
         const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
         const rows = all.items.map(toRow)
         const sampleAt = (i: number) => (rows.length === 0 ? undefined : rows[i % rows.length])
@@ -282,11 +283,19 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         // The rule a missing item points to more closely than "no match".
         let missRule: ContractRules.RuleId = "search.match"
         if (c.mode === "search") {
-          const fields = searchFields.length === 0 ? ["name"] : [searchFields[c.field % searchFields.length]!]
+          // Two fields at a time in half the cases, the term taken from the first: an item matches
+          // when any named field holds the term, not only when all do.
+          const many = searchFields.length > 1 && c.length % 2 === 1
+          const fields =
+            searchFields.length === 0
+              ? ["name"]
+              : many
+                ? [searchFields[c.field % searchFields.length]!, searchFields[(c.field + 1) % searchFields.length]!]
+                : [searchFields[c.field % searchFields.length]!]
           const own = cut(sampleText(fields[0]!))
           const term = tellingTerm(rows, fields, own, piecesOf(sampleText(fields[0]!), c.start, c.length, c.upper))
-          // `name` is the default: sometimes leave searchFields out to test that too.
-          const explicit = searchFields.length > 0 && !(c.upper && fields[0] === "name" && c.start % 2 === 0)
+          // `name` is the default: leave searchFields out in half the cases that search it alone.
+          const explicit = searchFields.length > 0 && !(fields.length === 1 && fields[0] === "name" && c.start % 2 === 0)
           body = { ...base, limit: 500, search: term, ...(explicit ? { searchFields: fields } : {}) }
           certain = (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
           described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
@@ -413,7 +422,8 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, seed)!
         const all = yield* reference(base)
-        if (all.error !== undefined || !all.ended) return []
+        if (all.error !== undefined) return walkFailure(all)
+        if (!all.ended) return []
         const rows = all.items.map((x) => rowOf(op, x))
         // Keys whose values are text on the items read (a boolean key is judged by the random cases).
         const texts = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== ""))
@@ -430,8 +440,80 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   }
 }
 
+/**
+ * `search`, `filter` and `spaceId` in one request, each selecting items the others leave out: a
+ * List returns the items that every part selects (the parts of a request all apply), so an item
+ * that one part alone selects must not come back, and one that all parts select must.
+ */
+const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list") return undefined
+  const props = requestPropertyNames(op)
+  const filterKeys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+  const parts = [
+    ...(props.includes("search") ? (["search"] as const) : []),
+    ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),
+    ...(props.includes("spaceId") ? (["space"] as const) : [])
+  ]
+  if (parts.length < 2 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  // Every pair of parts, then all of them.
+  const combos: ReadonlyArray<ReadonlyArray<(typeof parts)[number]>> = [...parts.flatMap((a, i) => parts.slice(i + 1).map((b) => [a, b])), ...(parts.length > 2 ? [parts] : [])]
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  const count = combos.length * 2
+  return {
+    family: "search",
+    method: op.method,
+    checks: CHECKS,
+    writes: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count, at: (i) => i },
+    run: (i: number) =>
+      Effect.gen(function* () {
+        const base = requiredRefs(op, ctx.pools, seed)!
+        const all = yield* reference(base)
+        if (all.error !== undefined) return walkFailure(all)
+        if (!all.ended || all.items.length < 2) return []
+        const rows = all.items.map((x) => rowOf(op, x))
+        const combo = combos[i % combos.length]!
+        // Each part describes its own item (the first in even cases, the second part another item in odd ones).
+        const first = rows[(seed + i * 7) % rows.length]!
+        const second = rows[(seed + i * 7 + 1 + (i % 2) * Math.floor(rows.length / 2)) % rows.length]!
+        const body: Body = { ...base, limit: 500 }
+        const described: Array<string> = []
+        combo.forEach((part, j) => {
+          const row = i % 2 === 0 || j === 0 ? first : second
+          if (part === "search") {
+            const name = textOf(row, "name")
+            const term = tellingTerm(rows, ["name"], name, piecesOf(name, (seed + i) % 4, 0, false))
+            if (term !== "") {
+              body.search = term
+              described.push(`search ${JSON.stringify(term)}`)
+            }
+          } else if (part === "filter") {
+            const key = filterKeys.find((k) => k !== "name" && textOf(row, k) !== "") ?? filterKeys.find((k) => textOf(row, k) !== "")
+            if (key !== undefined) {
+              body.filter = condition(key, "equals", textOf(row, key))
+              described.push(`filter ${JSON.stringify(body.filter)}`)
+            }
+          } else {
+            const spaceId = textOf(row, "space_id")
+            if (spaceId !== "") {
+              body.spaceId = spaceId
+              described.push(`spaceId ${JSON.stringify(spaceId)}`)
+            }
+          }
+        })
+        if (described.length < 2) return []
+        const selected = selection(op, body)
+        if (selected === undefined) return []
+        const certain = (row: Row) => selected.matches(row) && (body.filter === undefined || readings.every((r) => evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)))
+        return yield* judged(ctx, op, base, rows, { body, certain, described: described.join(" and "), rule: selected.rule, missRule: selected.rule, mode: "combined" })
+      })
+  }
+}
+
 export const search: Family = {
   name: "search",
   checks: CHECKS,
-  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }
