@@ -10,6 +10,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { Operations } from "@data-access/schema"
 import { Embedded, Report } from "@data-access/contract-tests"
+import { Fixtures } from "@data-access/reference-server"
+import { demoData } from "../../../packages/reference-server/src/internal/demo.js"
 
 /** The run's seed and examples per property: `MUTATION_SEED`, `MUTATION_EXAMPLES`. */
 const SEED = Number(process.env.MUTATION_SEED ?? 7)
@@ -30,7 +32,15 @@ describe("the faithful server's operations", () => {
     it.effect(op.method, () => zeroFindings({ operations: [op.method] }))
   }
   // The whole API's suites (unknown routes, methods...) run only when no operation is named.
-  it.effect("the whole API", () => zeroFindings({ examples: 2 }))
+  it.effect("the whole API", () => zeroFindings({ examples: 2, createsPerOperation: 5 }))
+})
+
+// The other stores and seeds: the SQLite store, and the demo data given as fixtures to an empty store.
+describe("the faithful server's stores", () => {
+  it.effect("the SQLite store", () => zeroFindings({ examples: 5, server: { store: { _tag: "Sqlite", filename: ":memory:" } } }))
+  it.effect("fixtures written into an empty store", () =>
+    Effect.flatMap(Fixtures.decodeUnknown(Object.fromEntries(demoData())), (fixtures) => zeroFindings({ examples: 5, server: { data: "empty", fixtures } })).pipe(Effect.orDie)
+  )
 })
 
 // Every switch at once, as the faithful proof runs them together: one run covers every record's hooks.
