@@ -38,8 +38,15 @@ describe("the faithful server's operations", () => {
 // The other stores and seeds: the SQLite store, and the demo data given as fixtures to an empty store.
 describe("the faithful server's stores", () => {
   it.effect("the SQLite store", () => zeroFindings({ examples: 5, server: { store: { _tag: "Sqlite", filename: ":memory:" } } }))
+  // Each collection written newest first (the store orders them, not the file), with one more
+  // encryption key that has no keyId (its schema allows it; no known keyId is empty).
+  const withKeyWithoutKeyId = () => {
+    const data = Object.fromEntries(demoData().map(([name, objects]) => [name, [...objects].reverse()])) as Record<string, ReadonlyArray<Record<string, unknown>>>
+    const key = data.encryptionKeys![0]!
+    return { ...data, encryptionKeys: [...data.encryptionKeys!, { ...key, id: `${String(key.id)}x`, keyId: "" }] }
+  }
   it.effect("fixtures written into an empty store", () =>
-    Effect.flatMap(Fixtures.decodeUnknown(Object.fromEntries(demoData())), (fixtures) => zeroFindings({ examples: 5, server: { data: "empty", fixtures } })).pipe(Effect.orDie)
+    Effect.flatMap(Fixtures.decodeUnknown(withKeyWithoutKeyId()), (fixtures) => zeroFindings({ examples: 5, server: { data: "empty", fixtures } })).pipe(Effect.orDie)
   )
 })
 
