@@ -391,6 +391,38 @@ const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   ]
 }
 
+/**
+ * The probe of an update's reference sent as `""` (UpdateSatellite's `spaceId`): a server takes the
+ * object out of its space (`""` back) or treats the field as not set (the value it had, read by an
+ * update that sets nothing); any other answer is wrong under both readings.
+ */
+const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
+  if (op.kind !== "update" || typeof body.id !== "string") return []
+  return requestPropertyNames(op)
+    .filter((k) => k !== "id" && /Id$/.test(k) && referenceOf(op, k) !== undefined)
+    .map((field): Probe => {
+      const what = `${field} "" on ${op.method}`
+      return {
+        name: what,
+        latitude: "space-empty-ignored",
+        run: Effect.gen(function* () {
+          const before = yield* send(ctx, post(op.path, { id: body.id }))
+          if (Inspect.statusOf(before) !== 200) return []
+          const had = storedValue(op, before, field)
+          const e = yield* send(ctx, post(op.path, { id: body.id, [field]: "" }))
+          const status = Inspect.statusOf(e)
+          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return answered("space-empty-ignored", e)
+          if (status !== 200) {
+            return [...answered("space-empty-ignored", e), fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`, e, excerpt(e))]
+          }
+          const now = storedValue(op, e, field)
+          if (now === "" || now === had) return [...answered("space-empty-ignored", e), pass("update-semantics", ["updates.apply"])]
+          return [fail("updates.apply", `${what}: set to another value`, `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`, e, `${field} = ${show(now)}`)]
+        })
+      }
+    })
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
@@ -398,7 +430,7 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
     : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
   return {
     family: "latitude",
