@@ -11,6 +11,7 @@ import { type Body, type Context, type Family, isWrite, type Op, send, skipped, 
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { alwaysSentEnums } from "../requestShape.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 
@@ -63,21 +64,34 @@ const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (ctx.readOnly) return skipped("unknown_ref", op.method, CHECKS, true, "read-only mode")
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   if (g._tag === "Skip") return skipped("unknown_ref", op.method, CHECKS, true, g.reason)
+  // Every reference field, and a kinded one (an identity link's identityId) under every kind its
+  // kind field names, in turn: case i breaks field i of the list, with a body drawn for it.
+  const kinded = op.kindedReference
+  const kinds = kinded === undefined ? [] : (alwaysSentEnums(op).get(kinded.kindField) ?? [])
+  const targets: ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> = fields.flatMap((field): ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> => (kinded !== undefined && field === kinded.field && kinds.length > 0 ? kinds.map((kind) => ({ field, kind })) : [{ field, kind: undefined }]))
   const arbitrary = fc
     .tuple(g.arbitrary, fc.nat(), missingId(ctx.runId))
     .map(([b, n, missing]) => {
-      const present = fields.filter((f) => typeof b[f] === "string" && b[f] !== "")
-      const field = present.length > 0 ? present[n % present.length]! : fields[n % fields.length]!
-      return { field, body: { ...b, [field]: field === "email" ? `${missing}@example.com` : missing } }
+      const present = targets.filter((t) => typeof b[t.field] === "string" && b[t.field] !== "")
+      const { field, kind } = present.length > 0 ? present[n % present.length]! : targets[n % targets.length]!
+      const body = { ...b, [field]: field === "email" ? `${missing}@example.com` : missing, ...(kind === undefined ? {} : { [kinded!.kindField]: kind }) }
+      return { field, body }
     })
     .filter(({ body }) => Gen.isValid(op, body))
+  const examples = Math.max(3, Math.ceil(ctx.examples / 20), targets.length)
+  const drawn = fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: examples })
+  const cases = drawn.flatMap((b, i) => {
+    const { field, kind } = targets[i % targets.length]!
+    const body = { ...b, [field]: field === "email" ? `ct-missing-${ctx.runId}-${i}@example.com` : `ct-missing-${ctx.runId}-${i}`, ...(kind === undefined ? {} : { [kinded!.kindField]: kind }) }
+    return Gen.isValid(op, body) ? [{ field, body }] : []
+  })
   return {
     family: "unknown_ref",
     method: op.method,
     checks: CHECKS,
     writes: true,
     skip: undefined,
-    cases: { _tag: "Property", arbitrary, examples: Math.max(3, Math.ceil(ctx.examples / 20)) },
+    cases: cases.length >= targets.length ? { _tag: "Enumerated", count: cases.length, at: (i: number) => cases[i] } : { _tag: "Property", arbitrary, examples },
     run: ({ field, body }: { field: string; body: Body }) =>
       Effect.map(send(ctx, post(op.path, uniqueNames(op, body))), (e) => notFound(e, "errors.unknown-reference", `${field} naming nothing`))
   }
