@@ -117,6 +117,10 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
     rpc(s, "CreateNativeUserIdentityLink", { nativeUserId: s.knownIds.nativeUsers[0], identityId: s.knownIds.groups[0], identityType: "group" }).pipe(
       Effect.map((r) => r.status === 200 && !("nativeUser" in r.json.link))
     ),
+  "create-default-not-zero": (s) => {
+    const { terminationProtection: _, ...left } = permission()
+    return rpc(s, "CreatePermission", left).pipe(Effect.map((r) => r.status === 200 && r.json.permission.terminationProtection === true))
+  },
   "create-without-created-at": (s) => rpc(s, "CreatePermission", permission()).pipe(Effect.map((r) => r.status === 200 && !("createdAt" in r.json.permission))),
   "password-for-another-user": (s) =>
     rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(Effect.map((r) => r.status === 200 && r.json.username !== s.knownIds.users[0]!.username)),
