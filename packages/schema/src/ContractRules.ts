@@ -378,8 +378,8 @@ export const rules = [
   },
   {
     id: "echo.create-zero-values",
-    must: "A create's response has the zero value (`false`, `\"\"`, `0`) in each scalar field of the object that the request left out, since proto3 reads an absent field as its zero value (not judged: the request enums a server may default, section 10; ids naming other objects; the variants of a one-of; secrets).",
-    source: d("Contract decisions: what the interface leaves out", "The interface is the Connect RPC protocol (unary, JSON codec) carrying proto3 messages"),
+    must: "A create's response has the zero value (`false`, `\"\"`, `0`) in each scalar field of the object that the request left out: a reader of a proto3 message, the server reading a request too, treats an absent field as its zero value (not judged: the request enums a server may default, section 10; ids naming other objects; the variants of a one-of; secrets).",
+    source: d("1. Wire rules (all operations)", "Readers treat an absent field as its zero value."),
     check: "create-echo",
     violation: "create-default-not-zero"
   },
