@@ -426,6 +426,32 @@ const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<P
     })
 }
 
+/**
+ * The probe of a read whose parent id names nothing (ListNativeUsers' `resourceId`,
+ * GetEncryptionKeysByKeyId's `keyId`): a server answers not_found, or an empty page or array
+ * (decisions.md section 10), a well-formed one; never items, never another refusal.
+ */
+const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
+  const field = op.kind === "list" && op.parent?.required === true ? op.parent.field : op.kind === "get" && requestPropertyNames(op).includes("keyId") ? "keyId" : undefined
+  if (field === undefined) return []
+  const what = `${field} naming nothing`
+  const sent: Body = { ...(op.kind === "list" ? { limit: 10 } : {}), [field]: `ct-missing-${ctx.runId}` }
+  const rule: ContractRules.RuleId = op.kind === "list" ? "lists.parent-scope" : "keys.by-key-id"
+  return [
+    single(ctx, what, "parent-not-found", post(op.path, sent), (e) => {
+      const status = Inspect.statusOf(e)
+      if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+      if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
+      if (status !== 200) return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server answers not_found or an empty answer`, e, excerpt(e))]
+      const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+      const found = op.kind === "list" ? pageOf(op, json).items.length : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
+      const basic = Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok)
+      if (found === 0) return [...basic, pass("search-filter", [rule])]
+      return [...basic, fail(rule, `${what}: items returned`, `${what} returned ${found} items; a server answers not_found or an empty answer`, e, excerpt(e))]
+    })
+  ]
+}
+
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
@@ -433,8 +459,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   const { body, valid } = sampleBody(op, ctx)
   // Without a valid body (nothing to reference), only the GET that no reading serves.
   const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
-    : [...getProbes(ctx, op, body).slice(0, 1), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
+    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
+    : [...getProbes(ctx, op, body).slice(0, 1), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
   return {
     family: "latitude",
     method: op.method,
