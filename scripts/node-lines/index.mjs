@@ -30,6 +30,21 @@ export const NODE_LINES = [
 ]
 /** The node-gyp that compiles native addons for another line (run by that line's Node). */
 const NODE_GYP = "node-gyp@12.4.0"
+
+/** Where the addons compiled for the other lines are kept. */
+export const addonCache = (root) => join(root, "node_modules", ".cache", "node-lines")
+
+/**
+ * The command (for `spawn`) that compiles the install's native addons for a line, with the Node
+ * of its `headers`, into `addonCache(root)`; a build made before is reused.
+ */
+export const addonBuild = (root, headers) => ["npx", [...NPX, "-p", `node@${headers}`, "-p", NODE_GYP, "node", join(here, "rebuild-addons.mjs"), root, addonCache(root)]]
+
+/** The environment under which a process of another line loads the addons compiled for it. */
+export const addonEnv = (root, env = process.env) => ({
+  NODE_OPTIONS: [env.NODE_OPTIONS, `--import "${pathToFileURL(join(here, "preload-addons.mjs")).href}"`].filter(Boolean).join(" "),
+  DATA_ACCESS_ADDON_CACHE: addonCache(root)
+})
 /** npx without asking, and without npm's warnings about the npm_config_* variables pnpm sets. */
 const NPX = ["-y", "--loglevel=error"]
 /** Suites (or addon builds) at a time. */
@@ -105,10 +120,8 @@ const seconds = (since) => (Date.now() - since) / 1000
  */
 export const runNodeLines = async ({ root, workspaces, args = [] }) => {
   const packages = linePackages(workspaces)
-  const cache = join(root, "node_modules", ".cache", "node-lines")
+  const lineEnv = addonEnv(root)
   const slot = pool(CONCURRENCY)
-  const preload = pathToFileURL(join(here, "preload-addons.mjs")).href
-  const nodeOptions = [process.env.NODE_OPTIONS, `--import "${preload}"`].filter(Boolean).join(" ")
   for (const { dir } of packages)
     for (const { node: version } of NODE_LINES)
       rmSync(join(dir, lineReport(version)), { force: true })
@@ -129,22 +142,7 @@ export const runNodeLines = async ({ root, workspaces, args = [] }) => {
           (await run(line, "npx", [...NPX, "-p", `node@${version}`, "node", "--version"], {
             cwd: root
           })) ||
-          (await run(
-            `${line} addons`,
-            "npx",
-            [
-              ...NPX,
-              "-p",
-              `node@${headers}`,
-              "-p",
-              NODE_GYP,
-              "node",
-              join(here, "rebuild-addons.mjs"),
-              root,
-              cache
-            ],
-            { cwd: root }
-          ))
+          (await run(`${line} addons`, ...addonBuild(root, headers), { cwd: root }))
         return { status, seconds: seconds(since) }
       })
       const results = await Promise.all(
@@ -169,7 +167,7 @@ export const runNodeLines = async ({ root, workspaces, args = [] }) => {
               ],
               {
                 cwd: dir,
-                env: { ...process.env, NODE_OPTIONS: nodeOptions, DATA_ACCESS_ADDON_CACHE: cache }
+                env: { ...process.env, ...lineEnv }
               }
             )
             const file = join(dir, lineReport(version))

@@ -23,6 +23,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { addonBuild, addonEnv, NODE_LINES } from "../../scripts/node-lines/index.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
@@ -30,15 +31,18 @@ const require = createRequire(import.meta.url)
 const stryker = join(dirname(require.resolve("@stryker-mutator/core/package.json")), "bin", "stryker.js")
 const config = relative(root, join(here, "stryker.config.mjs"))
 
+/** The Node line StrykerJS runs under when this Node is older than 22: the first of the repository's Node lines. */
+const LINE = NODE_LINES.find((l) => Number(l.node.split(".")[0]) >= 22)
+
 /**
- * The Node that runs StrykerJS: this one when it is 22 or later, else Node 22.23.3 from the npm
+ * The Node that runs StrykerJS: this one when it is 22 or later, else the line's Node from the npm
  * registry, found once through npx and then run directly (so that Ctrl-C reaches StrykerJS, which
  * puts the mutated files back).
  */
 const nodeBinary = async () => {
   if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath
   const out = await new Promise((resolve, reject) => {
-    const child = spawn("npx", ["-y", "--loglevel=error", "-p", "node@22.23.3", "node", "-p", "process.execPath"], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn("npx", ["-y", "--loglevel=error", "-p", `node@${LINE.node}`, "node", "-p", "process.execPath"], { stdio: ["ignore", "pipe", "inherit"] })
     let text = ""
     child.stdout.on("data", (chunk) => (text += chunk))
     child.on("exit", (c) => (c === 0 ? resolve(text.trim()) : reject(new Error(`npx could not run Node 22 (exit ${c})`))))
@@ -77,12 +81,21 @@ const only = groupFlag === -1 ? undefined : args.splice(groupFlag, 2)[1]
 if (only !== undefined && !(only in GROUPS)) throw new Error(`--group: one of ${Object.keys(GROUPS).join(", ")}`)
 
 const node = await nodeBinary()
+// The SQLite judge loads better-sqlite3's addon, which the install compiled for this Node: under
+// another Node, its build for that Node, made and loaded as the Node lines' tests do.
+let env = process.env
+if (node !== process.execPath) {
+  const [command, commandArgs] = addonBuild(root, LINE.headers)
+  const built = await new Promise((resolve) => spawn(command, commandArgs, { cwd: root, stdio: "inherit" }).on("exit", (c) => resolve(c ?? 1)))
+  if (built !== 0) throw new Error(`the native addons could not be compiled for Node ${LINE.node} (exit ${built})`)
+  env = { ...process.env, ...addonEnv(root) }
+}
 const started = performance.now()
 let code = 0
 for (const [group, files] of Object.entries(GROUPS)) {
   if (only !== undefined && group !== only) continue
   const c = await new Promise((resolve) => {
-    const child = spawn(node, [stryker, "run", config, "--mutate", files.join(","), "--incrementalFile", `tools/mutation/reports/incremental-${group}.json`, ...args], { cwd: root, stdio: "inherit" })
+    const child = spawn(node, [stryker, "run", config, "--mutate", files.join(","), "--incrementalFile", `tools/mutation/reports/incremental-${group}.json`, ...args], { cwd: root, env, stdio: "inherit" })
     const forward = (signal) => () => child.kill(signal)
     process.on("SIGINT", forward("SIGINT"))
     process.on("SIGTERM", forward("SIGTERM"))
