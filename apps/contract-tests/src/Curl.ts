@@ -17,6 +17,9 @@ import { WRONG_KEY } from "./internal/http.js"
  */
 export const API_KEY_ENV = "DATA_ACCESS_API_KEY"
 
+/** A command that compresses standard input with each Content-Encoding. */
+const COMPRESSORS = { gzip: "gzip -c", deflate: "pigz -zc", br: "brotli -c" } as const
+
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 
 /**
@@ -77,6 +80,11 @@ export const render = (baseUrl: string, request: RawRequest): string => {
     parts.push("-H", quote(`${k}: ${v}`))
   }
   const body = displayBody(request.body)
+  if (body !== undefined && request.contentEncoding !== undefined) {
+    // The body is compressed by the shell on its way in, as it was sent.
+    parts.push("-H", quote(`Content-Encoding: ${request.contentEncoding}`), "--data-binary", "@-")
+    return `printf %s ${quote(body)} | ${COMPRESSORS[request.contentEncoding as keyof typeof COMPRESSORS]} | ${parts.join(" ")}`
+  }
   if (body !== undefined) parts.push("--data-binary", quote(body))
   return parts.join(" ")
 }

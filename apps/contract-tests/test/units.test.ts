@@ -46,6 +46,13 @@ describe("Curl.render", () => {
     expect(curl).toContain(`'X-API-KEY;'`)
     expect(Curl.render("http://x", { ...base, key: "missing", body: "{}" })).not.toContain("X-API-KEY")
   })
+
+  it("compresses a compressed request's body in the shell, as it was sent", () => {
+    const curl = Curl.render("http://x", { ...base, key: "valid", body: JSON.stringify({ id: "r1" }), contentEncoding: "gzip" })
+    expect(curl).toBe(
+      `printf %s '{"id":"r1"}' | gzip -c | curl -sS -i -X POST 'http://x/core.v1.ResourceService/GetResource' -H "X-API-KEY: $DATA_ACCESS_API_KEY" -H 'Content-Type: application/json' -H 'Connect-Protocol-Version: 1' -H 'Content-Encoding: gzip' --data-binary @-`
+    )
+  })
 })
 
 describe("Checks", () => {

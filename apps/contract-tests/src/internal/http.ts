@@ -15,6 +15,7 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { ContentType, JsonBody, RetryAfter, Secrets } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
 
 /** Which `X-API-KEY` header a request carries. */
 export type KeyMode = "valid" | "missing" | "empty" | "wrong" | NearKeyMode
@@ -62,6 +63,8 @@ export interface RawRequest {
   readonly headers: Readonly<Record<string, string>>
   readonly protocolVersion: string | undefined
   readonly body: string | undefined
+  /** Send the body compressed with this encoding, with its `Content-Encoding` (`body` stays the text before it). */
+  readonly contentEncoding?: Compression.Encoding | undefined
 }
 
 /** A response as received, with its body parsed when it is JSON. */
@@ -231,7 +234,10 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
         const key = sentKey(request.key)
         if (key !== undefined) headers["x-api-key"] = Redacted.value(key)
         let req = HttpClientRequest.make(request.method as "POST")(baseUrl + request.path)
-        if (request.body !== undefined) {
+        if (request.body !== undefined && request.contentEncoding !== undefined) {
+          headers["content-encoding"] = request.contentEncoding
+          req = HttpClientRequest.setBody(req, HttpBody.uint8Array(Compression.compress(request.body, request.contentEncoding), request.contentType ?? "application/octet-stream"))
+        } else if (request.body !== undefined) {
           req = HttpClientRequest.setBody(req, HttpBody.text(request.body, request.contentType ?? "application/octet-stream"))
         } else if (request.contentType !== undefined) {
           headers["content-type"] = request.contentType

@@ -12,6 +12,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
+import * as Compression from "@data-access/schema/Compression"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
@@ -191,6 +192,21 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
         return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
       })
     )
+  }
+  // A request body compressed with each encoding: served (the answer judged as any), or refused
+  // as a server that leaves compression out does (415, or unimplemented).
+  if (!isWrite(op)) {
+    for (const encoding of Compression.encodings) {
+      out.push(
+        single(ctx, `a ${encoding} request body`, "connect-get", post(op.path, body, { contentEncoding: encoding }), (e) => {
+          const status = Inspect.statusOf(e)
+          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+          if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
+          if (status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
+          return [fail("fields.valid-accepted", `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`, e, excerpt(e))]
+        })
+      )
+    }
   }
   return out
 }
