@@ -30,6 +30,8 @@ export interface StateOptions extends Settings {
   readonly source?: string | undefined
   /** When the traffic started (default: now). */
   readonly startedAt?: number | undefined
+  /** Exchanges waiting to be judged, at most (default `JUDGING_QUEUE`); more are relayed unjudged and counted. */
+  readonly judgingQueue?: number | undefined
 }
 
 interface Cell {
@@ -122,6 +124,9 @@ export const makeStore = (options: StateOptions) => {
   return { check, currentFindings, report }
 }
 
+/** Exchanges waiting to be judged, at most. */
+export const JUDGING_QUEUE = 4096
+
 type Work = { readonly _tag: "Job"; readonly job: Job } | { readonly _tag: "Flush"; readonly done: Deferred.Deferred<void> }
 
 /** A running proxy's state. */
@@ -180,7 +185,11 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
               if (har) entries.push(entryOfJob(options.target, options.limit, job, judgement, keys))
             }
     })
-    const queue = yield* Queue.unbounded<Work>()
+    // Bounded: a relay faster than its judging for long drops exchanges from judging (counted in the
+    // report) rather than keep them all in memory; the relay itself never waits for the judge.
+    const capacity = options.judgingQueue ?? JUDGING_QUEUE
+    const queue = yield* Queue.dropping<Work>(capacity)
+    let dropped = 0
     yield* Effect.addFinalizer(() => Queue.shutdown(queue))
     yield* Queue.take(queue).pipe(
       Effect.flatMap((w) =>
@@ -193,14 +202,19 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
     )
     const flush = Effect.gen(function* () {
       const done = yield* Deferred.make<void>()
-      yield* Queue.offer(queue, { _tag: "Flush", done })
+      // Waits for room (the relay's jobs never do): the report follows every exchange queued before it.
+      while (!(yield* Queue.offer(queue, { _tag: "Flush", done }))) yield* Effect.sleep("10 millis")
       yield* Deferred.await(done)
     })
     const findings = Effect.map(flush, store.currentFindings)
     return {
-      enqueue: (job) => Queue.unsafeOffer(queue, { _tag: "Job", job }),
+      enqueue: (job) => {
+        if (!Queue.unsafeOffer(queue, { _tag: "Job", job })) dropped++
+      },
       findings,
-      report: Effect.map(findings, (fs) => store.report(fs)),
+      report: Effect.map(findings, (fs) =>
+        store.report(fs, dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`])
+      ),
       har: Effect.map(flush, () => makeHar(entries))
     }
   })
