@@ -2,7 +2,9 @@
  * A server in front of another (the reference server), for tests that need a faulty target: it
  * answers some requests itself and forwards the rest, changed or not.
  */
+import * as Compression from "@data-access/schema/Compression"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 
@@ -57,7 +59,12 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
             void (async () => {
               const headers: Record<string, string> = {}
               for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP.has(k)) headers[k] = v
-              const text = Buffer.concat(chunks).toString("utf8")
+              // A compressed body is read decompressed (and forwarded so, without its Content-Encoding).
+              const raw = Buffer.concat(chunks)
+              const encoding = Compression.parseContentEncoding(req.headers["content-encoding"])
+              const text = Buffer.from(
+                encoding._tag === "Compressed" ? Either.getOrElse(Compression.decompress(raw, encoding.encoding, 64 << 20), () => raw) : raw
+              ).toString("utf8")
               const incoming: Incoming = { method: req.method ?? "POST", url: req.url ?? "/", headers, text, json: parse(text) }
               const decision = decide(incoming)
               if (decision._tag === "Hang") return
