@@ -215,6 +215,9 @@ const tellingTerm = (rows: ReadonlyArray<Row>, fields: ReadonlyArray<string>, ow
 
 const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
 
+/** A suite of this family: reads only, its cases and how each runs. */
+const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">): Suite => ({ family: "search", method: op.method, checks: CHECKS, writes: false, skip: undefined, ...suite })
+
 const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const props = requestPropertyNames(op)
@@ -231,12 +234,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (modes.length === 0) return undefined
   if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, CHECKS, false, missingReference(op, ctx.pools) ?? "missing references")
   const reference = everything(ctx, op)
-  return {
-    family: "search",
-    method: op.method,
-    checks: CHECKS,
-    writes: false,
-    skip: undefined,
+  return readSuite(op, {
     cases: {
       _tag: "Property",
       arbitrary: fc.record({
@@ -348,7 +346,7 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         }
         return yield* judged(ctx, op, base, rows, { body, certain, described, rule, missRule, mode: c.mode })
       })
-  }
+  })
 }
 
 /** A List request of the family and what it selects: the items certain to match, and the rules a wrong or a missing item breaks. */
@@ -411,12 +409,7 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   const operators = Object.keys(NEIGHBOURS) as ReadonlyArray<Filter.Operator>
   const reference = everything(ctx, op)
   const seed = Math.abs(Math.trunc(ctx.seed))
-  return {
-    family: "search",
-    method: op.method,
-    checks: CHECKS,
-    writes: false,
-    skip: undefined,
+  return readSuite(op, {
     cases: { _tag: "Enumerated", count: operators.length, at: (i) => i },
     run: (i: number) =>
       Effect.gen(function* () {
@@ -437,7 +430,7 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
         const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
         return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)}`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
       })
-  }
+  })
 }
 
 /**
@@ -460,12 +453,7 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
   const reference = everything(ctx, op)
   const seed = Math.abs(Math.trunc(ctx.seed))
   const count = combos.length * 2
-  return {
-    family: "search",
-    method: op.method,
-    checks: CHECKS,
-    writes: false,
-    skip: undefined,
+  return readSuite(op, {
     cases: { _tag: "Enumerated", count, at: (i) => i },
     run: (i: number) =>
       Effect.gen(function* () {
@@ -509,7 +497,7 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const certain = (row: Row) => selected.matches(row) && (body.filter === undefined || readings.every((r) => evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)))
         return yield* judged(ctx, op, base, rows, { body, certain, described: described.join(" and "), rule: selected.rule, missRule: selected.rule, mode: "combined" })
       })
-  }
+  })
 }
 
 export const search: Family = {
