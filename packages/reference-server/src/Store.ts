@@ -146,7 +146,7 @@ export const makeMemory: Effect.Effect<StoreService> = Effect.gen(function* () {
           if (!entry) return undefined
           const next = yield* f(entry.data)
           const key = sortKey(next)
-          // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an update never changes createdAt, and either way keeps the order
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent: an update never changes createdAt, and either way keeps the order (the way below replaces the entry and sorts again)
           if (key === entry.key) {
             entry.data = next
             t.view = undefined
