@@ -133,9 +133,8 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
     const go = (v: unknown, path: string, depth: number): void => {
       if (depth > 16) return
       if (typeof v === "string") {
-        // Over 255 under some count a server may use (UTF-8 bytes of NFD the largest; no UTF-16
-        // unit is more than 9 of them): it may be refused.
-        // A string over 255 UTF-16 units is over it under the largest count: no need to count a body's padding.
+        // Over 255 under some count a server may use, so it may be refused. No UTF-16 unit counts
+        // for more than 9 (UTF-8 bytes of NFD), so only a string of 29 to 255 units is counted.
         if (v.length > SAFE_STRING_LENGTH || (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH)) long ??= path
         // eslint-disable-next-line no-control-regex
         if (/[\u0000-\u001f\u007f]/.test(v)) control ??= path

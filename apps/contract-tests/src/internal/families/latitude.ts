@@ -298,6 +298,21 @@ const WALK_PARAMETERS: ReadonlyArray<readonly [string, (rows: ReadonlyArray<Row>
 ]
 
 /**
+ * Sends `first`, then `later` with the cursor `first`'s answer gave: the later page is served (any
+ * well-formed page of `limit` 1) or the cursor refused with invalid_argument (decisions.md section
+ * 10, cursor-bound).
+ */
+const carried = (ctx: Context, op: Op, what: string, first: Body, later: Body) =>
+  Effect.gen(function* () {
+    const cursor = nextCursorOf(yield* send(ctx, post(op.path, first)))
+    if (cursor === undefined) return []
+    const e = yield* send(ctx, post(op.path, { ...later, cursor }))
+    const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+    const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
+    return [...answered("cursor-bound", e), ...servedOrInvalid(op, what, ctx.skewMillis)(e), ...page]
+  })
+
+/**
  * The probes of a cursor used with another request than the one that produced it: the first
  * page of a walk with one walk parameter set, then its `nextCursor` sent without that parameter.
  * A server continues the walk (any well-formed page) or refuses the cursor with invalid_argument.
@@ -329,12 +344,7 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
         const ordered = order === "asc" ? {} : { order }
         const later = { ...base, limit: 1, ...ordered, [param]: value }
         if (value === undefined || !decodes(later)) return []
-        const cursor = nextCursorOf(yield* send(ctx, post(op.path, { ...base, ...ordered, limit: all.items.length - 1 })))
-        if (cursor === undefined) return []
-        const e = yield* send(ctx, post(op.path, { ...later, cursor }))
-        const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-        const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
-        return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(value)})`, ctx.skewMillis)(e), ...page]
+        return yield* carried(ctx, op, `${what} (${show(value)})`, { ...base, ...ordered, limit: all.items.length - 1 }, later)
       })
     }
   })
@@ -348,12 +358,7 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
         const value = all.error === undefined ? valueFor(all.items.map((x) => rowOf(op, x))) : undefined
         const first = { ...base, limit: 1, [param]: value }
         if (value === undefined || !decodes(first)) return []
-        const cursor = nextCursorOf(yield* send(ctx, post(op.path, first)))
-        if (cursor === undefined) return []
-        const e = yield* send(ctx, post(op.path, { ...base, limit: 1, cursor }))
-        const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-        const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
-        return [...answered("cursor-bound", e), ...servedOrInvalid(op, `${what} (${show(first[param])})`, ctx.skewMillis)(e), ...page]
+        return yield* carried(ctx, op, `${what} (${show(first[param])})`, first, { ...base, limit: 1 })
       })
     }
   })]

@@ -215,6 +215,9 @@ const tellingTerm = (rows: ReadonlyArray<Row>, fields: ReadonlyArray<string>, ow
 
 const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
 
+/** The filter keys of a List whose values are text, and whose meaning the documents decide. */
+const stringFilterKeys = (op: Op): ReadonlyArray<string> => literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+
 /** A suite of this family: reads only, its cases and how each runs. */
 const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">): Suite => ({ family: "search", method: op.method, checks: CHECKS, writes: false, skip: undefined, ...suite })
 
@@ -404,7 +407,7 @@ const judged = (ctx: Context, op: Op, base: Body, rows: ReadonlyArray<Row>, { bo
  */
 const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
-  const keys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+  const keys = stringFilterKeys(op)
   if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
   const operators = Object.keys(NEIGHBOURS) as ReadonlyArray<Filter.Operator>
   const reference = everything(ctx, op)
@@ -441,7 +444,7 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
 const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const props = requestPropertyNames(op)
-  const filterKeys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+  const filterKeys = stringFilterKeys(op)
   const parts = [
     ...(props.includes("search") ? (["search"] as const) : []),
     ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),

@@ -185,10 +185,11 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
               if (har) entries.push(entryOfJob(options.target, options.limit, job, judgement, keys))
             }
     })
-    // Bounded: a relay faster than its judging for long drops exchanges from judging (counted in the
-    // report) rather than keep them all in memory; the relay itself never waits for the judge.
+    // Bounded for the relay's jobs: a relay faster than its judging for long drops exchanges from
+    // judging (counted in the report) rather than keep them all in memory, and never waits for the
+    // judge. A flush is always taken, after every job queued before it.
     const capacity = options.judgingQueue ?? JUDGING_QUEUE
-    const queue = yield* Queue.dropping<Work>(capacity)
+    const queue = yield* Queue.unbounded<Work>()
     let dropped = 0
     yield* Effect.addFinalizer(() => Queue.shutdown(queue))
     yield* Queue.take(queue).pipe(
@@ -202,14 +203,14 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
     )
     const flush = Effect.gen(function* () {
       const done = yield* Deferred.make<void>()
-      // Waits for room (the relay's jobs never do): the report follows every exchange queued before it.
-      while (!(yield* Queue.offer(queue, { _tag: "Flush", done }))) yield* Effect.sleep("10 millis")
+      yield* Queue.offer(queue, { _tag: "Flush", done })
       yield* Deferred.await(done)
     })
     const findings = Effect.map(flush, store.currentFindings)
     return {
       enqueue: (job) => {
-        if (!Queue.unsafeOffer(queue, { _tag: "Job", job })) dropped++
+        if (Option.getOrElse(queue.unsafeSize(), () => 0) >= capacity) dropped++
+        else Queue.unsafeOffer(queue, { _tag: "Job", job })
       },
       findings,
       report: Effect.map(findings, (fs) =>
