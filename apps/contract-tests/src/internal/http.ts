@@ -8,6 +8,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import * as Redacted from "effect/Redacted"
@@ -182,6 +183,22 @@ const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> 
   return out
 }
 
+const utf8 = new TextDecoder()
+
+/** Bytes a compressed answer may decompress to; a larger one is read as it came. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+/**
+ * An answer's text, read by its `Content-Encoding` (gzip, deflate, br) as a client reads it. An
+ * answer that is not what its header says, or in an encoding not read here, is read as it came
+ * (and is then no JSON, which the checks of a success see).
+ */
+const answerText = (bytes: Uint8Array, contentEncoding: string | undefined): string => {
+  const encoding = Compression.parseContentEncoding(contentEncoding)
+  if (encoding._tag !== "Compressed") return utf8.decode(bytes)
+  return utf8.decode(Either.getOrElse(Compression.decompress(bytes, encoding.encoding, MAX_ANSWER_BYTES), () => bytes))
+}
+
 const parseJson = (text: string): Option.Option<unknown> => {
   if (text.length === 0) return Option.none()
   return Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>
@@ -247,7 +264,11 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
         const started = Date.now()
         const result = yield* client.execute(req).pipe(
           Effect.flatMap((res) =>
-            Effect.map(res.text, (text) => ({ status: res.status, headers: headersOf(res.headers), text, json: parseJson(text) }))
+            Effect.map(res.arrayBuffer, (buffer) => {
+              const headers = headersOf(res.headers)
+              const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
+              return { status: res.status, headers, text, json: parseJson(text) }
+            })
           ),
           Effect.scoped,
           Effect.timeoutFail({ duration: options.timeout, onTimeout: () => timeoutMessage }),

@@ -11,7 +11,7 @@ import type { CheckId } from "../Checks.js"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
 import { type Exchange, requestBytesOf } from "./http.js"
 import * as Inspect from "./inspect.js"
-import { asRecord, sameAsSent, snakeToCamel } from "./json.js"
+import { asRecord, canonical, isZero, sameAsSent, snakeToCamel } from "./json.js"
 import { fail, note, type Outcome, pass, type Verdict } from "./outcome.js"
 import { referenceOf, requestPropertyNames } from "./pools.js"
 import * as Shape from "./requestShape.js"
@@ -721,3 +721,44 @@ export const judgeAll = (view: View): ReadonlyArray<Verdict> => registry.flatMap
 
 /** The rules the registry's oracles judge. */
 export const registryRules: ReadonlyArray<ContractRules.RuleId> = registry.flatMap((o) => o.rules)
+
+const fractionDigits = (s: string) => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
+
+/** Two timestamps name the same instant, at the coarser precision of the two texts. */
+const sameInstant = (a: string, b: string): boolean => {
+  const ta = Timestamp.parse(a)
+  const tb = Timestamp.parse(b)
+  if (typeof ta === "string" || typeof tb === "string") return a === b
+  const unit = 10n ** BigInt(9 - Math.min(fractionDigits(a), fractionDigits(b), 9))
+  return Timestamp.toEpochNanos(ta) / unit === Timestamp.toEpochNanos(tb) / unit
+}
+
+/**
+ * The first path where two reads of one object differ, under what a faithful server may do:
+ * zero values and absent fields are the same, secret fields (decisions.md section 8) may be left
+ * out, timestamps compare as instants, and a nested object with an id (a copy of another object,
+ * which may change on its own) compares by its id, when both reads carry it.
+ */
+export const storedDifference = (a: unknown, b: unknown, path = "", key = ""): string | undefined => {
+  if (Secrets.fieldNames.has(key) || (isZero(a) && isZero(b))) return undefined
+  const ra = asRecord(a) ?? (a === undefined && asRecord(b) !== undefined ? {} : undefined)
+  const rb = asRecord(b) ?? (b === undefined && ra !== undefined ? {} : undefined)
+  if (ra !== undefined && rb !== undefined) {
+    if (path !== "" && ("id" in ra || "id" in rb)) return !("id" in ra) || !("id" in rb) || ra.id === rb.id ? undefined : `${path}.id`
+    for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
+      const d = storedDifference(ra[k], rb[k], path === "" ? k : `${path}.${k}`, k)
+      if (d !== undefined) return d
+    }
+    return undefined
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return path
+    for (let i = 0; i < a.length; i++) {
+      const d = storedDifference(a[i], b[i], `${path}[${i}]`, key)
+      if (d !== undefined) return d
+    }
+    return undefined
+  }
+  if (typeof a === "string" && typeof b === "string" && Inspect.timestampFields.has(key)) return sameInstant(a, b) ? undefined : path
+  return canonical(a) === canonical(b) ? undefined : path || "(object)"
+}

@@ -15,11 +15,16 @@ import * as Inspect from "../inspect.js"
 import { keyKept } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
+/** `n` valid bodies, the same in every run of a seed (none when no valid request can be made: nothing to reference). */
+export const sampleBodies = (op: Op, ctx: Context, n: number): ReadonlyArray<Body> => {
+  const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+  return g._tag === "Skip" ? [] : fc.sample(g.arbitrary, { seed: 1, numRuns: n }).map((b) => uniqueNames(op, b) as Body)
+}
+
 /** A body for cases where only headers or methods matter: a valid request if one can be made (`valid`), else `{}`. */
 export const sampleBody = (op: Op, ctx: Context): { readonly body: Body; readonly valid: boolean } => {
-  const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
-  if (g._tag === "Skip") return { body: {}, valid: false }
-  return { body: uniqueNames(op, fc.sample(g.arbitrary, { seed: 1, numRuns: 1 })[0] ?? {}) as Body, valid: true }
+  const body = sampleBodies(op, ctx, 1)[0]
+  return body === undefined ? { body: {}, valid: false } : { body, valid: true }
 }
 
 /**

@@ -18,13 +18,13 @@ import { type Body, type Context, type Family, fullObject, isWrite, objectOf, ty
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { asRecord } from "../json.js"
-import { createEcho, pageOf, pageRules, type Row, rowOf, textOf } from "../oracles.js"
+import { createEcho, pageOf, pageRules, type Row, rowOf, storedDifference, textOf } from "../oracles.js"
 import * as TextLength from "../textLength.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { everything, requiredRefs } from "../walk.js"
-import { sampleBody } from "./auth.js"
+import { sampleBodies, sampleBody } from "./auth.js"
 import { MiB, padded, plainList } from "./protocol.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */
@@ -52,10 +52,16 @@ const single = (ctx: Context, name: string, latitude: ContractRules.LatitudeName
 const got = (e: Exchange): string => Inspect.summary(e)
 const excerpt = (e: Exchange) => Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
 
+/** A field's name, or its path in nested objects and arrays. */
+type FieldPath = string | ReadonlyArray<string | number>
+
+const pathText = (field: FieldPath): string => (typeof field === "string" ? field : field.filter((p) => typeof p === "string").join("."))
+
 /** The stored value of a field in a create's or update's answer, defaults filled in. */
-const storedValue = (op: Op, e: Exchange, field: string): unknown => {
+const storedValue = (op: Op, e: Exchange, field: FieldPath): unknown => {
   const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-  return fullObject(op.object, objectOf(op, json))?.[field]
+  const path = typeof field === "string" ? [field] : field
+  return path.reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), fullObject(op.object, objectOf(op, json)))
 }
 
 /**
@@ -63,12 +69,13 @@ const storedValue = (op: Op, e: Exchange, field: string): unknown => {
  * to a value a server may refuse (string limits, formats).
  */
 const acceptedExactlyOrInvalid =
-  (op: Op, field: string, value: unknown, what: string) =>
+  (op: Op, path: FieldPath, value: unknown, what: string) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
     if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+    const field = pathText(path)
     if (status === 200) {
-      const stored = storedValue(op, e, field)
+      const stored = storedValue(op, e, path)
       if (stored === value) return [pass("valid-accepted", ["fields.valid-accepted", op.kind === "create" ? "echo.create" : "updates.apply"])]
       const rule: ContractRules.RuleId = op.kind === "create" ? "echo.create" : "updates.apply"
       return [fail(rule, `${what}: accepted but stored otherwise`, `${what} in ${field} was accepted, but the answer holds ${show(stored)} instead of the value sent`, e, `${field} = ${show(stored)}`)]
@@ -124,21 +131,56 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   return out
 }
 
-/** A value outside every format decisions.md section 7 shows, per kind of format field. */
-const unformatted = (field: string): string =>
-  field === "email" ? "ct-not-an-email" : field === "apiUrl" || field === "decryptorUri" ? "ct: not a url" : "ct: not a format"
+/**
+ * Values outside every format decisions.md section 7 shows, per kind of format field. A URL field
+ * gets a URL of another scheme and a text no URL parser reads: a server that validates URLs sees
+ * both branches of its check (the scheme, and the parse that fails).
+ */
+const unformatted = (field: string): ReadonlyArray<string> =>
+  field === "email" ? ["ct-not-an-email"] : field === "apiUrl" || field === "decryptorUri" ? ["ct: not a url", "ct-not-a-url"] : ["ct: not a format"]
 
-/** The probes of formats a server may validate: each format field of a create or update, outside its format. */
+/** Where format fields stand in a body, at any depth (nested objects, arrays), with a string value. */
+const formatPaths = (v: unknown, path: ReadonlyArray<string | number> = []): ReadonlyArray<ReadonlyArray<string | number>> => {
+  if (Array.isArray(v)) return v.flatMap((x, i) => formatPaths(x, [...path, i]))
+  const r = asRecord(v)
+  if (r === undefined) return []
+  return Object.entries(r).flatMap(([k, x]) => (ContractRules.formatFields.has(k) && typeof x === "string" ? [[...path, k]] : formatPaths(x, [...path, k])))
+}
+
+/** A copy of a JSON value with `value` at `path`. */
+const setAt = (v: unknown, path: ReadonlyArray<string | number>, value: unknown): unknown => {
+  if (path.length === 0) return value
+  const [head, ...rest] = path
+  if (Array.isArray(v)) return v.map((x, i) => (i === head ? setAt(x, rest, value) : x))
+  const r = asRecord(v) ?? {}
+  return { ...r, [head!]: setAt(r[head!], rest, value) }
+}
+
+/** Bodies sampled to find every format field: a one-of variant holds some of them (an MDM vendor's `apiUrl`). */
+const FORMAT_SAMPLES = 12
+
+/**
+ * The probes of formats a server may validate: each format field of a create or update, at any
+ * depth, outside its format (in the first sampled body that holds it).
+ */
 const formatProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   if (!isWrite(op)) return []
   const decodes = decodesFor(op)
-  return Object.keys(body)
-    .filter((k) => ContractRules.formatFields.has(k) && typeof body[k] === "string" && referenceOf(op, k) === undefined)
-    .flatMap((field): ReadonlyArray<Probe> => {
-      const value = unformatted(field)
-      const sent = { ...(uniqueNames(op, body) as Body), [field]: value }
-      return decodes(sent) ? [single(ctx, `${field} outside its format`, "strict-formats", post(op.path, sent), acceptedExactlyOrInvalid(op, field, value, `a value outside the format of ${field}`))] : []
-    })
+  const seen = new Set<string>()
+  return [body, ...sampleBodies(op, ctx, FORMAT_SAMPLES)].flatMap((b) =>
+    formatPaths(b)
+      .filter((path) => !(path.length === 1 && referenceOf(op, String(path[0])) !== undefined))
+      .flatMap((path): ReadonlyArray<Probe> => {
+        const at = path.filter((p) => typeof p === "string").join(".")
+        if (seen.has(at)) return []
+        seen.add(at)
+        const field = String(path[path.length - 1])
+        return unformatted(field).flatMap((value): ReadonlyArray<Probe> => {
+          const sent = setAt(uniqueNames(op, b), path, value) as Body
+          return decodes(sent) ? [single(ctx, `${at} outside its format (${show(value)})`, "strict-formats", post(op.path, sent), acceptedExactlyOrInvalid(op, path, value, `a value outside the format of ${at}`))] : []
+        })
+      })
+  )
 }
 
 const stringValue = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
@@ -176,37 +218,147 @@ const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
 }
 
-/** GET probes: without a message (no reading serves it), a Connect GET of a method with side effects, and of a read. */
+/** The items of a read's answer (a List's page, a Get's object or objects), in order. */
+const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  if (op.kind === "list") return pageOf(op, json).items
+  const found = objectOf(op, json)
+  return Array.isArray(found) ? found : [found]
+}
+
+/**
+ * Where two answers to the same read differ: their items in order, each compared as a stored
+ * object is (zero values and absent fields alike, secrets aside, times as instants). Cursors and
+ * `after` / `before` are a server's own tokens, free to differ between two answers.
+ */
+const answerDifference = (op: Op, a: Exchange, b: Exchange): string | undefined => {
+  const [x, y] = [readItems(op, a), readItems(op, b)]
+  if (x.length !== y.length) return `${x.length} items against ${y.length}`
+  for (let i = 0; i < x.length; i++) {
+    const d = storedDifference(x[i], y[i])
+    if (d !== undefined) return `item ${i} at ${d}`
+  }
+  return undefined
+}
+
+/**
+ * A read sent in another form than a plain POST (a Connect GET, a compressed body, an answer asked
+ * for compressed): refused as a server that leaves the form out does (judged by `refused`), or
+ * served, and then the same answer as the plain POST of the same message, sent right after it
+ * (reads run when no write does, so nothing changes between the two).
+ */
+const servedAsPost = (
+  ctx: Context,
+  op: Op,
+  body: Body,
+  name: string,
+  request: RawRequest,
+  refused: (e: Exchange) => ReadonlyArray<Verdict>,
+  served: (e: Exchange) => ReadonlyArray<Outcome> = () => []
+): Probe => ({
+  name,
+  latitude: "connect-get",
+  run: Effect.gen(function* () {
+    const e = yield* send(ctx, request)
+    const own = answered("connect-get", e)
+    if (Inspect.statusOf(e) !== 200) return [...own, ...refused(e)]
+    const basic = [...Inspect.basic(op, e, ctx.skewMillis), ...served(e)].filter((o) => !o.ok)
+    if (basic.length > 0) return [...own, ...basic]
+    const plain = yield* send(ctx, post(op.path, body))
+    const d = Inspect.statusOf(plain) === 200 ? answerDifference(op, e, plain) : undefined
+    return [
+      ...own,
+      d === undefined
+        ? pass("stable-reads", ["reads.stable"])
+        : fail("reads.stable", `${name}: another answer than the POST's`, `${name} of ${op.method} was served another answer than the plain POST of the same message, sent right after it (${d})`, e, excerpt(e))
+    ]
+  })
+})
+
+/**
+ * A Connect GET's query for a message: JSON, `connect=v1` as Connect clients send it; as text,
+ * or base64url (`base64=1`), or compressed and then base64url (`compression=`), the forms the
+ * Connect protocol gives a GET's message.
+ */
+const getQuery = (body: Body, form: "text" | "base64" | Compression.Encoding = "text") => {
+  const json = JSON.stringify(body)
+  if (form === "text") return `?connect=v1&encoding=json&message=${encodeURIComponent(json)}`
+  const bytes = form === "base64" ? Buffer.from(json) : Buffer.from(Compression.compress(json, form))
+  return `?connect=v1&encoding=json&base64=1${form === "base64" ? "" : `&compression=${form}`}&message=${bytes.toString("base64url")}`
+}
+
+/** A List read by a Connect GET asks for a short page: a server that reads another message than the one sent answers another page. */
+const SHORT_PAGE = 2
+
+/** A List asks for a page long enough to reach the size from which servers compress (1 KiB). */
+const LONG_PAGE = 50
+
+/**
+ * GET probes: without a message (no reading serves it), a Connect GET of a method with side
+ * effects, and of a read; a read's body compressed with each encoding; a read's answer asked for
+ * in each encoding (`Accept-Encoding`).
+ */
 const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const get = (query: string): RawRequest => ({ ...post(op.path + query, undefined), method: "GET", contentType: undefined })
-  const message = `?encoding=json&message=${encodeURIComponent(JSON.stringify(body))}`
   const out: Array<Probe> = [single(ctx, "GET without a message", "connect-get", get(""), (e) => refusedGet(e, "a GET without a message"))]
-  if (isWrite(op)) out.push(single(ctx, "Connect GET of a method with side effects", "connect-get", get(message), (e) => refusedGet(e, `a Connect GET of ${op.method}`)))
-  else {
-    // Served (then judged as any answer), or refused as a server that leaves Connect GET out does.
+  if (isWrite(op)) {
+    out.push(single(ctx, "Connect GET of a method with side effects", "connect-get", get(getQuery(body)), (e) => refusedGet(e, `a Connect GET of ${op.method}`)))
+    return out
+  }
+  // Served, or refused as a server that leaves Connect GET out does: the wrong method (405), the
+  // form or codec not served (415), no such route or unimplemented (404, 501). With `connect=v1`
+  // and a valid message, nothing else is a refusal of the form: a 400 is a message misread.
+  const short = op.kind === "list" ? { ...body, limit: SHORT_PAGE } : body
+  for (const [form, what] of [
+    ["text", "a Connect GET"],
+    ["base64", "a Connect GET with a base64 message"],
+    ["gzip", "a Connect GET with a gzip message"]
+  ] as const) {
     out.push(
-      single(ctx, "Connect GET of a read", "connect-get", get(message), (e) => {
+      servedAsPost(ctx, op, short, what, get(getQuery(short, form)), (e) => {
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-        if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
-        return [405, 415, 400, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `Connect GET: got ${got(e)}`, `a Connect GET of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
+        return [405, 415, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `${what}: got ${got(e)}`, `${what} of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
       })
     )
   }
-  // A request body compressed with each encoding: served (the answer judged as any), or refused
-  // as a server that leaves compression out does (415, or unimplemented).
-  if (!isWrite(op)) {
-    for (const encoding of Compression.encodings) {
-      out.push(
-        single(ctx, `a ${encoding} request body`, "connect-get", post(op.path, body, { contentEncoding: encoding }), (e) => {
+  // A request body compressed with each encoding: served, or refused as a server that leaves
+  // compression out does (415, or unimplemented).
+  for (const encoding of Compression.encodings) {
+    out.push(
+      servedAsPost(ctx, op, body, `a ${encoding} request body`, post(op.path, body, { contentEncoding: encoding }), (e) => {
+        const status = Inspect.statusOf(e)
+        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+        if (status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
+        return [fail("fields.valid-accepted", `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`, e, excerpt(e))]
+      })
+    )
+  }
+  // An answer asked for in each encoding: a plain answer, or one in the encoding offered (the
+  // runner reads it by its Content-Encoding), the same either way.
+  const long = op.kind === "list" ? { ...body, limit: LONG_PAGE } : body
+  for (const encoding of Compression.encodings) {
+    const what = `an answer asked for in ${encoding}`
+    out.push(
+      servedAsPost(
+        ctx,
+        op,
+        long,
+        what,
+        post(op.path, long, { headers: { "accept-encoding": encoding } }),
+        (e) => {
           const status = Inspect.statusOf(e)
           if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-          if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
-          if (status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
-          return [fail("fields.valid-accepted", `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`, e, excerpt(e))]
-        })
+          return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} offering Accept-Encoding: ${encoding} got ${got(e)}; an encoding offered changes nothing but the answer's encoding`, e, excerpt(e))]
+        },
+        (e) => {
+          const sent = Compression.parseContentEncoding(Option.getOrUndefined(e.response)?.headers["content-encoding"])
+          return sent._tag === "Identity" || (sent._tag === "Compressed" && sent.encoding === encoding)
+            ? []
+            : [fail("wire.success", `${what}: answered in another encoding`, `${what} came with Content-Encoding: ${sent._tag === "Compressed" ? sent.encoding : sent.value}, which the client did not offer`, e, excerpt(e))]
+        }
       )
-    }
+    )
   }
   return out
 }
@@ -473,7 +625,7 @@ const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   ]
 }
 
-const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol"]
+const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol", "stable-reads"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")

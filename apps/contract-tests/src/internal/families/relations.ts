@@ -17,14 +17,14 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import { type ContractRules, Filter, Operations, Secrets, Timestamp } from "@data-access/schema"
+import { type ContractRules, Filter, Operations, Secrets } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, fullObject, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { asRecord, canonical, isZero } from "../json.js"
-import { cursorRules, nonMatching, orderFailure, orderObservable, outOfOrder, pageRules, selection } from "../oracles.js"
+import { asRecord } from "../json.js"
+import { cursorRules, nonMatching, orderFailure, orderObservable, outOfOrder, pageRules, selection, storedDifference } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../pools.js"
 import { everything, findById, MAX_WALK_PAGES, missingReference, requiredRefs, type Walk, walk, walkFailure } from "../walk.js"
@@ -48,47 +48,6 @@ export const relationCreates = (op: Op, ctx: Context): number =>
 /** The object of a 200 answer, every default filled in. */
 const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
   Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? Option.map(r.json, (j) => fullObject(op.object, objectOf(op, j))) : Option.none()))) ?? undefined
-
-const fractionDigits = (s: string) => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
-
-/** Two timestamps name the same instant, at the coarser precision of the two texts. */
-const sameInstant = (a: string, b: string): boolean => {
-  const ta = Timestamp.parse(a)
-  const tb = Timestamp.parse(b)
-  if (typeof ta === "string" || typeof tb === "string") return a === b
-  const unit = 10n ** BigInt(9 - Math.min(fractionDigits(a), fractionDigits(b), 9))
-  return Timestamp.toEpochNanos(ta) / unit === Timestamp.toEpochNanos(tb) / unit
-}
-
-/**
- * The first path where two reads of one object differ, under what a faithful server may do:
- * zero values and absent fields are the same, secret fields (decisions.md section 8) may be left
- * out, timestamps compare as instants, and a nested object with an id (a copy of another object,
- * which may change on its own) compares by its id, when both reads carry it.
- */
-export const storedDifference = (a: unknown, b: unknown, path = "", key = ""): string | undefined => {
-  if (Secrets.fieldNames.has(key) || (isZero(a) && isZero(b))) return undefined
-  const ra = asRecord(a) ?? (a === undefined && asRecord(b) !== undefined ? {} : undefined)
-  const rb = asRecord(b) ?? (b === undefined && ra !== undefined ? {} : undefined)
-  if (ra !== undefined && rb !== undefined) {
-    if (path !== "" && ("id" in ra || "id" in rb)) return !("id" in ra) || !("id" in rb) || ra.id === rb.id ? undefined : `${path}.id`
-    for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
-      const d = storedDifference(ra[k], rb[k], path === "" ? k : `${path}.${k}`, k)
-      if (d !== undefined) return d
-    }
-    return undefined
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return path
-    for (let i = 0; i < a.length; i++) {
-      const d = storedDifference(a[i], b[i], `${path}[${i}]`, key)
-      if (d !== undefined) return d
-    }
-    return undefined
-  }
-  if (typeof a === "string" && typeof b === "string" && Inspect.timestampFields.has(key)) return sameInstant(a, b) ? undefined : path
-  return canonical(a) === canonical(b) ? undefined : path || "(object)"
-}
 
 /** The value at a dotted path of `storedDifference`. */
 const at = (o: Record<string, unknown>, path: string): unknown =>
