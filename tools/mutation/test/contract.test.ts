@@ -8,10 +8,11 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { Operations } from "@data-access/schema"
 import * as Redacted from "effect/Redacted"
 import { ContractTests, Embedded, Report } from "@data-access/contract-tests"
-import { Fixtures, ReferenceServer } from "@data-access/reference-server"
+import { Fixtures, Latitude, ReferenceServer } from "@data-access/reference-server"
 import { demoData } from "../../../packages/reference-server/src/internal/demo.js"
 
 /** The run's seed and examples per property: `MUTATION_SEED`, `MUTATION_EXAMPLES`. */
@@ -62,5 +63,23 @@ it.effect("the faithful server in process", () =>
   }).pipe(Effect.scoped, Effect.provide(ReferenceServer.layerHttpClient()))
 )
 
-// Every switch at once, as the faithful proof runs them together: one run covers every record's hooks.
-it.effect("the faithful server with every latitude switch", () => zeroFindings({ examples: 10, server: { latitude: "all" } }))
+// Every switch at once, as the faithful proof runs them together: one run covers every record's
+// hooks. The switches are named as a command line names them (some in one entry with commas and
+// spaces, the rest one by one), so the names are read as the server reads them.
+it.effect("the faithful server with every latitude switch", () => {
+  const half = Math.ceil(Latitude.names.length / 2)
+  const entries = [Latitude.names.slice(0, half).join(" , "), ...Latitude.names.slice(half), " ", ""]
+  return Effect.flatMap(Latitude.parse(entries), (latitude) => {
+    expect(latitude).toEqual(Latitude.names)
+    return zeroFindings({ examples: 10, server: { latitude } })
+  })
+})
+
+// The names a command line may give: `all`, and an unknown name, refused with the known ones.
+it("the latitude switches as a command line names them", () => {
+  expect(Latitude.parse(["unique-names", "all"])).toEqual(Either.right("all"))
+  const refused = Latitude.parse(["unique-names, no-such-switch"])
+  expect(Either.isLeft(refused) && refused.left.unknown).toEqual(["no-such-switch"])
+  expect(Either.isLeft(refused) && refused.left.message).toContain(`"no-such-switch"; known: ${Latitude.names.join(", ")}`)
+  expect(Either.isLeft(Latitude.resolve(["no-such-switch" as Latitude.LatitudeName]))).toBe(true)
+})

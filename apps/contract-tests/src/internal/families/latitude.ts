@@ -554,17 +554,29 @@ const judgeSize = (op: Op, bytes: number, largestServed: number, e: Exchange, sk
  */
 const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   if (op !== plainList) return []
-  return [
-    {
-      name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}`,
-      latitude: "body-limit-1mib",
-      run: Effect.gen(function* () {
-        const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes) }), (e) => [bytes, e] as const))
-        const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
-        return answers.flatMap(([bytes, e]) => judgeSize(op, bytes, largestServed, e, ctx.skewMillis))
-      })
-    }
-  ]
+  // A body that says gzip and is not: refused as malformed (invalid_argument) or for its encoding
+  // (415, unimplemented), or read as it came; never refused as something else.
+  const what = "a body that says gzip and is plain JSON"
+  const mislabelled = single(ctx, what, "connect-get", post(op.path, { limit: 1 }, { headers: { "content-encoding": "gzip" } }), (e) => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+    if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
+    if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
+    return [fail("wire.json-object-body", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server refuses it as malformed (invalid_argument) or for its encoding (415, unimplemented)`, e, excerpt(e))]
+  })
+  // Plain, and gzip-compressed: the limit applies to what a body decompresses to, and a server
+  // may leave compression out (415, unimplemented).
+  return [mislabelled, ...([undefined, "gzip"] as const).map((contentEncoding): Probe => ({
+    name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}${contentEncoding === undefined ? "" : `, ${contentEncoding}-compressed`}`,
+    latitude: "body-limit-1mib",
+    run: Effect.gen(function* () {
+      const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes), contentEncoding }), (e) => [bytes, e] as const))
+      const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
+      return answers.flatMap(([bytes, e]) =>
+        contentEncoding !== undefined && (Inspect.statusOf(e) === 415 || Inspect.codeOf(e) === "unimplemented") ? [pass("protocol")] : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
+      )
+    })
+  }))]
 }
 
 /**
@@ -625,7 +637,7 @@ const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   ]
 }
 
-const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "create-echo", "update-semantics", "protocol", "stable-reads"]
+const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "invalid-rejected", "create-echo", "update-semantics", "protocol", "stable-reads"]
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")
