@@ -78,8 +78,8 @@ it.effect("the faithful server with every latitude switch", () => {
 // The names a command line may give: `all`, and an unknown name, refused with the known ones.
 it("the latitude switches as a command line names them", () => {
   expect(Latitude.parse(["unique-names", "all"])).toEqual(Either.right("all"))
-  const refused = Latitude.parse(["unique-names, no-such-switch"])
-  expect(Either.isLeft(refused) && refused.left.unknown).toEqual(["no-such-switch"])
-  expect(Either.isLeft(refused) && refused.left.message).toContain(`"no-such-switch"; known: ${Latitude.names.join(", ")}`)
+  const refused = Latitude.parse(["unique-names, no-such-switch", "nor-this"])
+  expect(Either.isLeft(refused) && refused.left.unknown).toEqual(["no-such-switch", "nor-this"])
+  expect(Either.isLeft(refused) && refused.left.message).toContain(`"no-such-switch", "nor-this"; known: ${Latitude.names.join(", ")}`)
   expect(Either.isLeft(Latitude.resolve(["no-such-switch" as Latitude.LatitudeName]))).toBe(true)
 })

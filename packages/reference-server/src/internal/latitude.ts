@@ -15,6 +15,7 @@ import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
@@ -56,22 +57,18 @@ const validating =
 // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: equivalent: what it reads holds no null (the pipeline drops nulls before decoding: decisions.md section 1) and no array where an object stands (arrays are read first); the JSON it parses is this server's own answers, objects
 const isRecord = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === "object" && !Array.isArray(u)
 
+type OnString = (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
+
 /** Calls `f` with every string of a decoded request (secrets aside), its path and its field's name. */
-const eachString = (
-  value: unknown,
-  path: Array<PropertyKey>,
-  field: string,
-  skip: ReadonlySet<string>,
-  f: (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
-): void => {
-  if (typeof value === "string") f(value, path, field)
+// Stryker disable next-line BlockStatement: latitude strict-formats, string-limits: no string checked is the default choice (any string accepted)
+const eachString = (value: unknown, path: Array<PropertyKey>, field: string, skip: ReadonlySet<string>, f: OnString): void => {
+  if (typeof value === "string") return f(value, path, field)
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: latitude strict-formats, string-limits: strings in arrays left unchecked is the default choice (any string accepted); an issue's path is only the message's text
-  else if (Array.isArray(value)) value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
-  // Stryker disable next-line BooleanLiteral,BlockStatement: latitude strict-formats, string-limits: nested strings left unchecked is the default choice (any string accepted)
-  else if (isRecord(value) && !Redacted.isRedacted(value)) {
-    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: latitude strict-formats, string-limits: `false` checks nothing (the default choice); `true` checks a filter's `key` as the format `key` (not blank), which a filter key never is; an issue's path is only the message's text
-    for (const [k, x] of Object.entries(value)) if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
-  }
+  if (Array.isArray(value)) return value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: latitude strict-formats, string-limits: nested strings left unchecked is the default choice (any string accepted); a redacted value walked holds no string field of a request
+  if (!isRecord(value) || Redacted.isRedacted(value)) return
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral,ArrayDeclaration: latitude strict-formats, string-limits: fewer fields checked is nearer the default choice (any string accepted); more checks a filter's `key` as the format `key` (not blank), which a filter key never is; an issue's path is only the message's text
+  for (const [k, x] of Object.entries(value)) if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
 }
 
 const CRON_ITEM = "(?:\\*|\\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/[0-9]+)?"
@@ -92,7 +89,7 @@ const notBlank = (s: string) => /\S/.test(s)
 /** strict-formats: the formats decisions.md section 7 shows, by field name. */
 const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]>> = {
   workerSchedule: [(s) => SIX_FIELD_CRON.test(s), "must be a six-field cron expression with seconds first (*/30 * * * * *)"],
-  // Stryker disable next-line Regex: latitude strict-formats: a pattern without an anchor accepts more, as a server that validates less (or not at all) does
+  // Stryker disable next-line Regex,ConditionalExpression: latitude strict-formats: a pattern without an anchor, or a check that accepts all, accepts more, as a server that validates less (or not at all) does (`false` is killed)
   schedule: [(s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s), "must be 6h, 12h, 18h, 24h or a five-field cron expression"],
   // Stryker disable next-line Regex: latitude strict-formats: a pattern without an anchor accepts more, as a server that validates less (or not at all) does
   email: [(s) => /^[^@]+@[^@]+$/.test(s), "must be an email address (one @ with text on both sides)"],
@@ -147,23 +144,24 @@ const REQUIRED_ENUMS = ["workerRuntime", "deletionPolicy", "identityType", "stat
 const requireEnums =
   (fields: ReadonlyArray<string>): Validate =>
   (request, issues) => {
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude require-enums: an enum left out not refused gets the default, the other faithful choice; the issue's path and message are its text
     for (const field of fields) if (request[field] === undefined) issues.push({ path: [field], message: "is required (this server applies no default)" })
     return request
   }
 
 type AnyFilter = Filter.Filter<string>
 
+type OnCondition = (condition: Filter.Condition<string>, path: ReadonlyArray<PropertyKey>) => void
+
 /** Calls the functions with every condition and every empty filter of a decoded filter. */
-const eachFilter = (
-  filter: AnyFilter,
-  path: ReadonlyArray<PropertyKey>,
-  onCondition: (condition: Filter.Condition<string>, path: ReadonlyArray<PropertyKey>) => void,
-  onEmpty: (path: ReadonlyArray<PropertyKey>) => void
-): void => {
-  if (Filter.isEmpty(filter)) onEmpty(path)
-  else if ("group" in filter && filter.group !== undefined) {
-    filter.group.filters.forEach((f, i) => eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty))
-  } else if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
+// Stryker disable next-line BlockStatement: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a filter not walked is accepted as the default choices do
+const eachFilter = (filter: AnyFilter, path: ReadonlyArray<PropertyKey>, onCondition: OnCondition, onEmpty: (path: ReadonlyArray<PropertyKey>) => void): void => {
+  // Stryker disable next-line ConditionalExpression: latitude reject-empty-filter: an empty filter not seen matches every item, the default choice; `true` sees every filter as empty
+  if (Filter.isEmpty(filter)) return onEmpty(path)
+  // Stryker disable next-line ConditionalExpression,BlockStatement,ArrowFunction,StringLiteral: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a group not walked leaves its conditions to the default choices; a group is never present and unset (nulls are dropped before decoding); the path only names the issue
+  if ("group" in filter && filter.group !== undefined) return filter.group.filters.forEach((f, i) => eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty))
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types: a condition not seen is accepted as the default choices do; a field is never present and unset; the path only names the issue
+  if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
 }
 
 const STRING_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["contains", "not_contains", "starts_with", "ends_with"])
@@ -187,6 +185,7 @@ const filterCheck =
   (request, issues) => {
     const filter = request.filter as AnyFilter | undefined
     if (filter === undefined) return request
+    // Stryker disable next-line CallExpression: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a filter not walked is accepted as the default choices do
     eachFilter(
       filter,
       // Stryker disable next-line ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types, reject-empty-filter: the path only names the issue (an empty array or text there changes the message only)
@@ -205,6 +204,7 @@ const NO_CONDITION_CHECK = () => {}
 const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
   // Stryker disable next-line BlockStatement: latitude strict-filter-types: no check applies the operators to the value's text, the other faithful choice
   filterCheck(({ key, operator }, path, issues) => {
+    // Stryker disable next-line StringLiteral: equivalent: "a timestamp" names the kind in the message only (the kind compared is "a boolean")
     const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
     // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: latitude strict-filter-types: refusing fewer operators (or none) applies them to the value's text, the other faithful choice
     if (kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
@@ -266,13 +266,14 @@ const cursorBound: Validate = (request, issues) => {
   if (dot === -1) {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: ["cursor"], message: "unknown cursor; pass back listMetadata.nextCursor" })
-  // Stryker disable next-line ConditionalExpression,BlockStatement: latitude cursor-bound: no check of the digest continues the walk, the other faithful choice
-  } else if (cursor.slice(dot + 1) !== walkDigest(request)) {
+    return request
+  }
+  // Stryker disable next-line ConditionalExpression: latitude cursor-bound: no check of the digest (`false`) continues the walk, the other faithful choice (`true` is killed)
+  if (cursor.slice(dot + 1) !== walkDigest(request)) {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: ["cursor"], message: "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor" })
   }
-  // Stryker disable next-line ConditionalExpression,UnaryOperator: equivalent: a cursor without a digest has its issue already and is refused; one with a digest keeps its part before the dot under every variant
-  return { ...request, cursor: dot === -1 ? cursor : cursor.slice(0, dot) }
+  return { ...request, cursor: cursor.slice(0, dot) }
 }
 
 const bindNextCursor =
@@ -385,15 +386,11 @@ const pathOf = (url: string) => {
 
 const utf8 = new TextDecoder("utf-8")
 
+const parseText = Option.liftThrowable((text: string): unknown => JSON.parse(text))
+
 const parseJson = (body: string | Uint8Array): Record<string, unknown> | undefined => {
-  // Stryker disable next-line BlockStatement: latitude empty-page-meta: an answer not read leaves after and before out, the other faithful choice
-  try {
-    const value: unknown = JSON.parse(typeof body === "string" ? body : utf8.decode(body))
-    return isRecord(value) ? value : undefined
-  // Stryker disable next-line BlockStatement: equivalent: every answer it parses is this server's own JSON, which parses
-  } catch {
-    return undefined
-  }
+  const value = Option.getOrUndefined(parseText(typeof body === "string" ? body : utf8.decode(body)))
+  return isRecord(value) ? value : undefined
 }
 
 const lists: ReadonlyMap<string, Op> = new Map(Operations.all.filter((o) => o.kind === "list").map((o) => [o.path, o]))

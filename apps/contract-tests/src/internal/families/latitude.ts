@@ -120,6 +120,29 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
     if (field === undefined) continue
     out.push(single(ctx, `${what} in ${field}`, "string-limits", post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), acceptedExactlyOrInvalid(op, field, value, what)))
   }
+  // A name taken: the same create twice, both served (duplicates accepted) or the second refused
+  // as already_exists (decisions.md section 10); the first is a valid create.
+  if (op.kind === "create" && typeof body.name === "string") {
+    const twice = uniqueNames(op, body) as Body
+    const what = "a create with a name taken by the create before it"
+    out.push({
+      name: what,
+      latitude: "unique-names",
+      run: Effect.gen(function* () {
+        const first = yield* send(ctx, post(op.path, twice))
+        if (Inspect.statusOf(first) !== 200) return answered("unique-names", first)
+        const e = yield* send(ctx, post(op.path, twice))
+        const status = Inspect.statusOf(e)
+        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return answered("unique-names", e)
+        if (status === 200) return [...answered("unique-names", e), ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
+        if (status === 409 && Inspect.codeOf(e) === "already_exists") return [...answered("unique-names", e), pass("valid-accepted", ["fields.valid-accepted"])]
+        return [
+          ...answered("unique-names", e),
+          fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`, e, excerpt(e))
+        ]
+      })
+    })
+  }
   // An enum with no empty value left out: the default (status draft, else the first value) applied, or invalid_argument.
   for (const [field, values] of alwaysSentEnums(op)) {
     // identityType says what identityId names: left out, the default may name another kind.
