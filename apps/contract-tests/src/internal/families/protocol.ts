@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ContractRules, Operations } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite } from "../context.js"
+import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -79,9 +79,17 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       ([name, contentType]): ProtocolCase => ({ name, rule: "protocol.content-type", request: (body) => post(op.path, body, { contentType }), expect: expectStatus(415) })
     ),
     {
+      // The JSON media type with a parameter is JSON, not a wrong content type. A sample body that
+      // names nothing may be refused for that.
+      name: "Content-Type application/json; charset=utf-8",
+      rule: "protocol.content-type",
+      request: (body) => post(op.path, uniqueNames(op, body), { contentType: "application/json; charset=utf-8" }),
+      expect: expectOkOr("invalid_argument", "not_found")
+    },
+    {
       name: "Connect-Timeout-Ms: 1",
       rule: "protocol.deadline",
-      request: (body) => post(op.path, body, { headers: { "connect-timeout-ms": "1" } }),
+      request: (body) => post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
       // A sample body that names nothing may be rejected for that, deadline or not.
       expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found")
     }
