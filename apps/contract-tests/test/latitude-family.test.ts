@@ -12,7 +12,10 @@ import { answer, connectError, forward, front } from "./front.js"
 // on a body of 1 to 2 MiB and refuses one of 2 to 4 MiB with invalid_argument, refuses a cursor
 // used without the order it was made with as not_found and fails on one used with another
 // search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
-// resource with invalid_argument and fails on one to a connector hostname.
+// resource with invalid_argument and fails on one to a connector hostname; it also serves a
+// Connect GET of ListSatellites with an empty page whatever the message asks, refuses
+// CreatePermission sent as `application/json; charset=utf-8` (415), and refuses a permission's
+// name taken before with invalid_argument.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
 const MiB = 1024 * 1024
@@ -24,10 +27,20 @@ const walkOf = (body: Record<string, unknown> | undefined) => JSON.stringify([bo
 const faulty = (inner: string) => {
   // The walk each cursor relayed was made for.
   const cursors = new Map<string, string>()
+  const names = new Set<string>()
   return front(
     inner,
     (req) => {
       if (req.method === "GET" && !req.url.includes("message=")) return answer(200, {})
+      if (req.method === "GET" && req.url.includes("/ListSatellites?")) return answer(200, { satellites: [], listMetadata: { count: 0 } })
+      if (req.url.endsWith("/CreatePermission") && req.method === "POST" && req.headers["x-api-key"] === KEY) {
+        if (req.headers["content-type"] === "application/json; charset=utf-8") return connectError(415, "unknown", "application/json only")
+        const name = req.json?.name
+        if (req.headers["content-type"] === "application/json" && typeof name === "string") {
+          if (names.has(name)) return connectError(400, "invalid_argument", "name: taken")
+          names.add(name)
+        }
+      }
       const body = req.json
       // UpdateSatellite fails on a name over 255 characters; other operations store it cut.
       const long = typeof body?.name === "string" && body.name.length > 255
@@ -74,9 +87,15 @@ describe("the latitude family", () => {
           "ListSatellites errors.no-internal-for-client-faults",
           // An identity link to a connector hostname fails; to a resource, invalid_argument.
           "CreateNativeUserIdentityLink errors.no-internal-for-client-faults",
-          "CreateNativeUserIdentityLink errors.unknown-reference"
+          "CreateNativeUserIdentityLink errors.unknown-reference",
+          // A Connect GET answered with another page than the POST of its message.
+          "ListSatellites reads.stable",
+          "CreatePermission protocol.content-type",
+          // A name taken refused with invalid_argument, not already_exists.
+          "CreatePermission fields.valid-accepted"
         ])
       )
+      expect(report.findings.find((f) => f.operation === "CreatePermission" && f.rule === "fields.valid-accepted")?.message).toContain("name taken")
       expect(report.findings.find((f) => f.operation === "ListScenarioMonitors" && f.rule === "protocol.body-limit")?.message).toContain("3.5 MiB")
       expect(report.findings.find((f) => f.operation === "ListSatellites" && f.rule === "fields.valid-accepted")?.message).toContain("cursor")
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })

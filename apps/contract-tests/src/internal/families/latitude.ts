@@ -331,7 +331,9 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   // Served, or refused as a server that leaves Connect GET out does: the wrong method (405), the
   // form or codec not served (415), no such route or unimplemented (404, 501). With `connect=v1`
   // and a valid message, nothing else is a refusal of the form: a 400 is a message misread.
-  const short = op.kind === "list" ? { ...body, limit: SHORT_PAGE } : body
+  // A List's page without search or filter (which may select nothing), only what it requires.
+  const plain = op.kind === "list" ? (requiredRefs(op, ctx.pools, 0) ?? body) : body
+  const short = op.kind === "list" ? { ...plain, limit: SHORT_PAGE } : body
   for (const [form, what] of [
     ["text", "a Connect GET"],
     ["base64", "a Connect GET with a base64 message"],
@@ -359,7 +361,7 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   }
   // An answer asked for in each encoding: a plain answer, or one in the encoding offered (the
   // runner reads it by its Content-Encoding), the same either way.
-  const long = op.kind === "list" ? { ...body, limit: LONG_PAGE } : body
+  const long = op.kind === "list" ? { ...plain, limit: LONG_PAGE } : body
   for (const encoding of Compression.encodings) {
     const what = `an answer asked for in ${encoding}`
     out.push(
