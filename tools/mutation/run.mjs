@@ -107,35 +107,44 @@ for (const [group, files] of Object.entries(GROUPS)) {
 const seconds = (performance.now() - started) / 1000
 
 // Every group's latest report (a group not run this time keeps its last one).
-const reports = readdirSync(join(here, "reports")).filter((f) => /^mutation-[a-z]+\.json$/.test(f)).map((f) => JSON.parse(readFileSync(join(here, "reports", f), "utf8")))
-const mutants = reports.flatMap((report) => Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ ...m, file }))))
-const byStatus = new Map()
-for (const m of mutants) byStatus.set(m.status, (byStatus.get(m.status) ?? 0) + 1)
+const reportFiles = readdirSync(join(here, "reports")).filter((f) => /^mutation-[a-z]+\.json$/.test(f))
+const mutantsOf = (report) => Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ ...m, file })))
 const where = (m) => `${relative(root, m.file)}:${m.location.start.line} ${m.mutatorName}${m.replacement === undefined ? "" : ` -> ${JSON.stringify(m.replacement.slice(0, 60))}`}`
 
-/** A mark's reason: `equivalent`, `latitude <row>`, or the text as written. */
+/** A mark's reason: `equivalent`, `latitude <row>[, <row>...]`, or the text as written. */
 const reasonOf = (m) => {
   const text = (m.statusReason ?? "").replace(/^Disabled by user comment:?\s*/i, "")
-  const latitude = /^latitude ([a-z0-9-]+)/.exec(text)
+  const latitude = /^latitude ([a-z0-9-]+(?:, [a-z0-9-]+)*)/.exec(text)
   if (latitude) return `latitude ${latitude[1]}`
   if (/^equivalent\b/.test(text)) return "equivalent"
   return text === "" ? "(no reason)" : text
 }
-const marked = mutants.filter((m) => m.status === "Ignored" && /disabled by user/i.test(m.statusReason ?? ""))
-const marks = new Map()
-for (const m of marked) marks.set(reasonOf(m), (marks.get(reasonOf(m)) ?? 0) + 1)
-const staticIgnored = mutants.filter((m) => m.status === "Ignored" && /static/i.test(m.statusReason ?? "")).length
-const survived = mutants.filter((m) => m.status === "Survived" || m.status === "NoCoverage")
-const detected = (byStatus.get("Killed") ?? 0) + (byStatus.get("Timeout") ?? 0)
+const isStatic = (m) => m.status === "Ignored" && /static/i.test(m.statusReason ?? "")
+// StrykerJS gives a mark's reason as the status reason (older versions prefix "Disabled by user comment").
+const isMarked = (m) => m.status === "Ignored" && !isStatic(m)
+const isUnexplained = (m) => m.status === "Survived" || m.status === "NoCoverage"
 
-console.log("\nmutation run over packages/reference-server/src")
-console.log(`  mutants        ${mutants.length}`)
-for (const [status, n] of [...byStatus].sort()) console.log(`    ${status.padEnd(16)} ${n}`)
-console.log(`  killed         ${detected} (Killed and Timeout)`)
-console.log(`  marked         ${marked.length}`)
-for (const [reason, n] of [...marks].sort()) console.log(`    ${reason.padEnd(40)} ${n}`)
-console.log(`  static, not run (ignoreStatic) ${staticIgnored}`)
-console.log(`  survived, unexplained          ${survived.length}`)
-for (const m of survived) console.log(`    ${m.status === "NoCoverage" ? "no coverage " : ""}${where(m)}`)
+/** Prints one set of mutants: by status, killed, marked by reason, static, the survivors not marked. */
+const summary = (title, mutants, listSurvivors) => {
+  const byStatus = new Map()
+  for (const m of mutants) byStatus.set(m.status, (byStatus.get(m.status) ?? 0) + 1)
+  const marked = mutants.filter(isMarked)
+  const marks = new Map()
+  for (const m of marked) marks.set(reasonOf(m), (marks.get(reasonOf(m)) ?? 0) + 1)
+  const survived = mutants.filter(isUnexplained)
+  console.log(`\n${title}`)
+  console.log(`  mutants        ${mutants.length}`)
+  for (const [status, n] of [...byStatus].sort()) console.log(`    ${status.padEnd(16)} ${n}`)
+  console.log(`  killed         ${(byStatus.get("Killed") ?? 0) + (byStatus.get("Timeout") ?? 0)} (Killed and Timeout)`)
+  console.log(`  marked         ${marked.length} (equivalent ${marks.get("equivalent") ?? 0}, a section 10 row ${marked.filter((m) => reasonOf(m).startsWith("latitude ")).length})`)
+  for (const [reason, n] of [...marks].sort()) console.log(`    ${reason.padEnd(40)} ${n}`)
+  console.log(`  static, not run (ignoreStatic) ${mutants.filter(isStatic).length}`)
+  console.log(`  survived, unexplained          ${survived.length}`)
+  if (listSurvivors) for (const m of survived) console.log(`    ${m.status === "NoCoverage" ? "no coverage " : ""}${where(m)}`)
+}
+
+const groups = reportFiles.map((f) => [f.replace(/^mutation-|\.json$/g, ""), mutantsOf(JSON.parse(readFileSync(join(here, "reports", f), "utf8")))])
+for (const [group, mutants] of groups) summary(`group ${group}${only === undefined || only === group ? "" : " (its last run)"}`, mutants, false)
+summary("mutation run over packages/reference-server/src (every group's last run)", groups.flatMap(([, mutants]) => mutants), true)
 console.log(`  time           ${seconds.toFixed(0)} s`)
 process.exit(code)

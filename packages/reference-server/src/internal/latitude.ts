@@ -158,7 +158,7 @@ type OnCondition = (condition: Filter.Condition<string>, path: ReadonlyArray<Pro
 const eachFilter = (filter: AnyFilter, path: ReadonlyArray<PropertyKey>, onCondition: OnCondition, onEmpty: (path: ReadonlyArray<PropertyKey>) => void): void => {
   // Stryker disable next-line ConditionalExpression: latitude reject-empty-filter: an empty filter not seen matches every item, the default choice; `true` sees every filter as empty
   if (Filter.isEmpty(filter)) return onEmpty(path)
-  // Stryker disable next-line ConditionalExpression,BlockStatement,ArrowFunction,StringLiteral: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a group not walked leaves its conditions to the default choices; a group is never present and unset (nulls are dropped before decoding); the path only names the issue
+  // Stryker disable next-line ConditionalExpression,BlockStatement,ArrowFunction,StringLiteral,ArrayDeclaration: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a group not walked leaves its conditions to the default choices; a group is never present and unset (nulls are dropped before decoding); the path only names the issue
   if ("group" in filter && filter.group !== undefined) return filter.group.filters.forEach((f, i) => eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty))
   // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types: a condition not seen is accepted as the default choices do; a field is never present and unset; the path only names the issue
   if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
@@ -268,7 +268,7 @@ const cursorBound: Validate = (request, issues) => {
     issues.push({ path: ["cursor"], message: "unknown cursor; pass back listMetadata.nextCursor" })
     return request
   }
-  // Stryker disable next-line ConditionalExpression: latitude cursor-bound: no check of the digest (`false`) continues the walk, the other faithful choice (`true` is killed)
+  // Stryker disable next-line ConditionalExpression,BlockStatement: latitude cursor-bound: no check of the digest (`false`, or no issue) continues the walk, the other faithful choice (`true` is killed)
   if (cursor.slice(dot + 1) !== walkDigest(request)) {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
     issues.push({ path: ["cursor"], message: "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor" })
