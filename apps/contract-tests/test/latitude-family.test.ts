@@ -13,9 +13,9 @@ import { answer, connectError, forward, front } from "./front.js"
 // used without the order it was made with as not_found and fails on one used with another
 // search, filter or spaceId, and refuses an identity link of kind resource_hostname to a
 // resource with invalid_argument and fails on one to a connector hostname; it also serves a
-// Connect GET of ListSatellites with an empty page whatever the message asks, refuses
-// CreatePermission sent as `application/json; charset=utf-8` (415), and refuses a permission's
-// name taken before with invalid_argument.
+// Connect GET of ListSatellites with an empty page whatever the message asks, refuses GetResource
+// sent as `application/json; charset=utf-8` (415), and refuses a permission's name taken before
+// with invalid_argument.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
 const MiB = 1024 * 1024
@@ -33,8 +33,8 @@ const faulty = (inner: string) => {
     (req) => {
       if (req.method === "GET" && !req.url.includes("message=")) return answer(200, {})
       if (req.method === "GET" && req.url.includes("/ListSatellites?")) return answer(200, { satellites: [], listMetadata: { count: 0 } })
+      if (req.url.endsWith("/GetResource") && req.headers["content-type"] === "application/json; charset=utf-8") return connectError(415, "unknown", "application/json only")
       if (req.url.endsWith("/CreatePermission") && req.method === "POST" && req.headers["x-api-key"] === KEY) {
-        if (req.headers["content-type"] === "application/json; charset=utf-8") return connectError(415, "unknown", "application/json only")
         const name = req.json?.name
         if (req.headers["content-type"] === "application/json" && typeof name === "string") {
           if (names.has(name)) return connectError(400, "invalid_argument", "name: taken")
@@ -71,7 +71,7 @@ describe("the latitude family", () => {
       const inner = yield* ReferenceServer.start({})
       const url = yield* faulty(inner.url)
       const operations = ["CreatePermission", "UpdateSatellite", "GetResource", "ListScenarioMonitors", "ListSatellites", "CreateNativeUserIdentityLink"]
-      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
+      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 2, examples: 2, createsPerOperation: 10, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
       const found = report.findings.map((f) => `${f.operation} ${f.rule}`)
       expect(found).toEqual(
@@ -90,7 +90,7 @@ describe("the latitude family", () => {
           "CreateNativeUserIdentityLink errors.unknown-reference",
           // A Connect GET answered with another page than the POST of its message.
           "ListSatellites reads.stable",
-          "CreatePermission protocol.content-type",
+          "GetResource protocol.content-type",
           // A name taken refused with invalid_argument, not already_exists.
           "CreatePermission fields.valid-accepted"
         ])

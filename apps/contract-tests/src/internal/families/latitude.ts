@@ -25,6 +25,7 @@ import { referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { everything, requiredRefs } from "../walk.js"
 import { sampleBodies, sampleBody } from "./auth.js"
+import { relationCreates } from "./relations.js"
 import { MiB, padded, plainList } from "./protocol.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */
@@ -33,6 +34,8 @@ interface Probe {
   readonly latitude: ContractRules.LatitudeName
   /** Sends the probe's requests and judges the answers. */
   readonly run: Effect.Effect<ReadonlyArray<Verdict>, BudgetExhausted>
+  /** The objects it may make, when it sends a create a server may serve (default: one). */
+  readonly creates?: number
 }
 
 /** An answer on its own: no 5xx (a Connect GET refused as unimplemented aside) and a well-formed error. */
@@ -128,6 +131,7 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
     out.push({
       name: what,
       latitude: "unique-names",
+      creates: 2,
       run: Effect.gen(function* () {
         const first = yield* send(ctx, post(op.path, twice))
         if (Inspect.statusOf(first) !== 200) return answered("unique-names", first)
@@ -664,13 +668,49 @@ const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "invalid-rejected", "create-echo", "update-semantics", "protocol", "stable-reads"]
 
+/**
+ * The probes of an operation, built once per run. The probes that send a create a server may serve
+ * (string limits, enums left out, a taken name, formats, identity kinds) make objects: they count
+ * against `--creates-per-operation` with the relations' creates, leaving at least one valid
+ * example (`latitudeCreates`); those that do not fit are left out.
+ */
+const probesOf = (op: Op, ctx: Context): { readonly probes: ReadonlyArray<Probe>; readonly creates: number } => {
+  let byOp = built.get(ctx)
+  if (byOp === undefined) built.set(ctx, (byOp = new Map()))
+  const known = byOp.get(op)
+  if (known !== undefined) return known
+  const { body, valid } = sampleBody(op, ctx)
+  let result: { readonly probes: ReadonlyArray<Probe>; readonly creates: number }
+  if (!valid) {
+    // Without a valid body (nothing to reference), only the GET that no reading serves.
+    result = { probes: [...getProbes(ctx, op, body).slice(0, 1), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)], creates: 0 }
+  } else {
+    const creating = [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...identityProbes(ctx, op, body)]
+    const allowance = op.kind === "create" ? Math.max(0, ctx.createExamples - relationCreates(op, ctx) - 1) : Number.POSITIVE_INFINITY
+    let creates = 0
+    const kept = creating.filter((p) => {
+      const n = op.kind === "create" ? (p.creates ?? 1) : 0
+      if (creates + n > allowance) return false
+      creates += n
+      return true
+    })
+    result = {
+      probes: [...kept, ...filterProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)],
+      creates
+    }
+  }
+  byOp.set(op, result)
+  return result
+}
+
+const built = new WeakMap<Context, Map<Op, { readonly probes: ReadonlyArray<Probe>; readonly creates: number }>>()
+
+/** The objects the latitude probes of a Create operation may make (out of `--creates-per-operation`). */
+export const latitudeCreates = (op: Op, ctx: Context): number => (op.kind !== "create" || ctx.readOnly ? 0 : probesOf(op, ctx).creates)
+
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")
-  const { body, valid } = sampleBody(op, ctx)
-  // Without a valid body (nothing to reference), only the GET that no reading serves.
-  const probes = valid
-    ? [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...filterProbes(ctx, op, body), ...identityProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)]
-    : [...getProbes(ctx, op, body).slice(0, 1), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)]
+  const { probes } = probesOf(op, ctx)
   return {
     family: "latitude",
     method: op.method,

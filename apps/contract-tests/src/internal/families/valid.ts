@@ -13,6 +13,7 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
+import { latitudeCreates } from "./latitude.js"
 import { passwordUser, relationCreates } from "./relations.js"
 
 /** The deadline some valid calls set: a minute. */
@@ -59,7 +60,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       _tag: "Property",
       arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
       // A create's share of --creates-per-operation, less what its relations create (relations.ts).
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx)) : ctx.examples
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx)) : ctx.examples
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
