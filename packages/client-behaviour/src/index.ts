@@ -3,6 +3,8 @@
  * Both Effect lines' tests run every case through a fake `HttpClient` and a `TestClock`.
  */
 
+import { resource, unavailable } from "./fake.js"
+
 /** What the fake server does with one request (the last reply repeats). */
 export type Reply =
   | { readonly status: number; readonly body?: unknown; readonly text?: string; readonly headers?: Readonly<Record<string, string>> }
@@ -82,9 +84,7 @@ export const USER_AGENT = "<the line's User-Agent>"
 
 export const API_KEY = "test-api-key-5f0c1e9a"
 
-const resource = { resource: { id: "resource_1", name: "db", port: 5432 } }
 const ok: Reply = { status: 200, body: resource }
-const unavailable: Reply = { status: 503, body: { code: "unavailable", message: "overloaded" } }
 const getResource = { method: "GetResource", request: { id: "resource_1" } } as const
 const createConnector = { method: "CreateConnector", request: { name: "edge-1" } } as const
 const created: Reply = { status: 200, body: { connector: { id: "connector_1", name: "edge-1" } } }
@@ -508,3 +508,4 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
   })
 }
 export * from "./requests.js"
+export * from "./fake.js"
