@@ -33,6 +33,8 @@ export interface Call {
   readonly layerRetry?: Retry
   /** The layer's base URL (default `http://fake.invalid`). */
   readonly baseUrl?: string
+  /** The caller gives up (interrupts the call) after this many milliseconds. */
+  readonly interruptAfter?: number
 }
 
 /** What the caller sees. */
@@ -56,6 +58,7 @@ export type Outcome =
     /** Text neither the printed error nor its JSON may contain. */
     readonly neverShows?: string
   }
+  | { readonly _tag: "Interrupted" }
 
 /** What was sent. */
 export interface Sent {
@@ -66,6 +69,8 @@ export interface Sent {
   readonly bodies?: ReadonlyArray<unknown>
   /** The clock time from each request to the next, each within `[min, max]` milliseconds. */
   readonly gaps?: ReadonlyArray<readonly [number, number]>
+  /** How many requests in flight were interrupted (a timeout, or the caller gave up). */
+  readonly interrupted?: number
 }
 
 /** One behaviour. */
@@ -77,6 +82,10 @@ export interface Case {
   readonly runs?: { readonly times: number; readonly gapMillis: number }
   readonly outcome: Outcome
   readonly sent: Sent
+  /** The clock time from the call's start to its end, within `[min, max]` milliseconds. */
+  readonly endsAt?: readonly [number, number]
+  /** Run on the real clock (the timers as a user meets them) instead of the `TestClock`. */
+  readonly live?: boolean
 }
 
 /** Stands for the line's `User-Agent` in `Sent.headers`. */
@@ -387,7 +396,8 @@ const deadlines: ReadonlyArray<Case> = [
     sent: {
       count: 3,
       headers: [{ "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "200" }],
-      gaps: [[1100, 1100], [1200, 1200]]
+      gaps: [[1100, 1100], [1200, 1200]],
+      interrupted: 3
     }
   },
   {
@@ -395,7 +405,44 @@ const deadlines: ReadonlyArray<Case> = [
     call: { ...createConnector, attemptTimeout: 1000 },
     replies: [{ hang: true }],
     outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 1000, attempts: 1 }, says: "attempt timeout of 1000 ms" },
-    sent: { count: 1 }
+    sent: { count: 1, interrupted: 1 },
+    endsAt: [1000, 1010]
+  },
+  {
+    name: "on the real clock, an attempt that hangs ends with a TimeoutError after the attempt timeout, and the request is interrupted",
+    live: true,
+    call: { ...createConnector, attemptTimeout: 150 },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 150, attempts: 1 } },
+    sent: { count: 1, interrupted: 1 },
+    endsAt: [145, 1500]
+  },
+  {
+    // The second attempt starts about 1 ms after the first times out, with 50 ms of the budget left: a
+    // loaded machine has that much slack before the wait would pass the deadline.
+    name: "on the real clock, the overall budget ends hanging attempts of a read with a TimeoutError of scope overall",
+    live: true,
+    call: { ...getResource, attemptTimeout: 100, timeout: 150, retry: { _tag: "exponential", baseMillis: 1, jitter: false, retries: 5 } },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 150 } },
+    sent: { count: 2, interrupted: 2 },
+    endsAt: [145, 1500]
+  },
+  {
+    name: "interrupting the caller interrupts the request in flight",
+    call: { ...getResource, attemptTimeout: 10_000, interruptAfter: 50 },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Interrupted" },
+    sent: { count: 1, interrupted: 1 }
+  },
+  {
+    name: "on the real clock, a response before the deadline is returned and nothing is interrupted",
+    live: true,
+    call: { ...getResource, attemptTimeout: 100 },
+    replies: [ok],
+    outcome: { _tag: "Success", value: { resource: { id: "resource_1" } } },
+    sent: { count: 1, interrupted: 0 },
+    endsAt: [0, 100]
   }
 ]
 
@@ -448,7 +495,12 @@ export interface Observed {
       readonly statusFallback: boolean | undefined
       readonly isRetryable: boolean | undefined
     }
+    | { readonly _tag: "Interrupted" }
   readonly seen: ReadonlyArray<Seen>
+  /** How many requests in flight were interrupted. */
+  readonly interrupted: number
+  /** The clock time from the (last) call's start to its end, in milliseconds. */
+  readonly endedAt: number
 }
 
 /** The few matchers of `expect` that `verify` uses, whichever vitest runs it. */
@@ -467,7 +519,9 @@ export interface Expect {
 export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: string): void => {
   const { result, seen } = observed
   const outcome = c.outcome
-  if (outcome._tag === "Success") {
+  if (outcome._tag === "Interrupted") {
+    expect(result._tag).toEqual("Interrupted")
+  } else if (outcome._tag === "Success") {
     expect({ result: result._tag, error: result._tag === "Failure" ? String(result.error) : undefined }).toEqual({
       result: "Success",
       error: undefined
@@ -501,11 +555,41 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
     }
   })
   if (sent.bodies !== undefined) expect(seen.map((s) => s.body)).toEqual(sent.bodies)
+  if (sent.interrupted !== undefined) expect({ interrupted: observed.interrupted }).toEqual({ interrupted: sent.interrupted })
+  if (c.endsAt !== undefined) {
+    expect(observed.endedAt).toBeGreaterThanOrEqual(c.endsAt[0])
+    expect(observed.endedAt).toBeLessThanOrEqual(c.endsAt[1])
+  }
   sent.gaps?.forEach(([min, max], i) => {
     const gap = (seen[i + 1]?.at ?? NaN) - (seen[i]?.at ?? NaN)
     expect(gap).toBeGreaterThanOrEqual(min)
     expect(gap).toBeLessThanOrEqual(max)
   })
 }
+/**
+ * Checks a client against the operation table: the service clients are exactly the table's
+ * services, and each of them and the combined client have a method per operation (`getResource`)
+ * and a `<method>Stream` per List operation.
+ */
+export const verifyServices = (
+  table: Iterable<readonly [string, Iterable<{ readonly method: string; readonly kind: string }>]>,
+  combined: object,
+  serviceClients: Readonly<Record<string, object>>,
+  expect: Expect
+): void => {
+  const services = [...table]
+  expect(Object.keys(serviceClients).sort()).toEqual(services.map(([service]) => service).sort())
+  for (const [service, ops] of services) {
+    for (const op of ops) {
+      const name = op.method.charAt(0).toLowerCase() + op.method.slice(1)
+      const names = op.kind === "list" ? [name, `${name}Stream`] : [name]
+      for (const method of names) {
+        const kinds = [combined, serviceClients[service]].map((client) => typeof (client as Record<string, unknown> | undefined)?.[method])
+        expect({ service, method, kinds }).toEqual({ service, method, kinds: ["function", "function"] })
+      }
+    }
+  }
+}
+
 export * from "./requests.js"
 export * from "./fake.js"
