@@ -592,4 +592,6 @@ export const verifyServices = (
 }
 
 export * from "./requests.js"
+export * from "./capture.js"
 export * from "./fake.js"
+export * from "./redaction.js"
