@@ -1,9 +1,9 @@
 import * as Answer from "@data-access/core/Answer"
+import * as Attempts from "@data-access/core/Attempts"
 import * as CoreDeadline from "@data-access/core/Deadline"
 import * as Operation from "@data-access/core/Operation"
 import * as Paging from "@data-access/core/Paging"
 import * as Request from "@data-access/core/Request"
-import * as Retry from "@data-access/core/Retry"
 import * as Timeout from "@data-access/core/Timeout"
 import * as Transport from "@data-access/core/Transport"
 import * as Operations from "@data-access/schema-effect4/Operations"
@@ -75,6 +75,16 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
       ? effect
       : Effect.provideService(effect, Headers.CurrentRedactedNames, [...names, Request.API_KEY_HEADER]))
 
+/** The effect operations `@data-access/core/Attempts` writes a call's attempts with. */
+const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, ClientError> = {
+  succeed: Effect.succeed,
+  fail: Effect.fail,
+  match: (self, onFailure, onSuccess) => Effect.matchEffect(self, { onFailure, onSuccess }),
+  suspend: Effect.suspend,
+  logDebug: (message, self) => Effect.andThen(Effect.logDebug(message), self),
+  sleep: (millis, self) => Effect.andThen(Effect.sleep(Duration.millis(millis)), self)
+}
+
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = Operation.spanName
 
@@ -127,36 +137,27 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   const exchange = (clock: Clock.Clock, request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), (response) => readResponse(clock, response))
 
-  /** One attempt: plain code around the exchange (no generator), with the clock read once. */
+  /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
     clock: Clock.Clock,
     body: HttpBody.HttpBody,
-    attemptNumber: number,
-    deadline: number,
-    budgetMillis: number,
-    attemptMillis: number
+    bound: CoreDeadline.Bounded,
+    onTimeout: () => ClientError
   ): Effect.Effect<unknown, ClientError> => {
-    const bound = CoreDeadline.bound(clock.currentTimeMillisUnsafe(), deadline, budgetMillis, attemptMillis)
-    if (bound._tag === "Expired") {
-      return Effect.fail(new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 }))
-    }
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-    const headed = bound.header === undefined ? baseRequest : HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header)
-    const request = HttpClientRequest.setBody(headed, body)
-    if (bound.header === undefined) return exchange(clock, request)
+    if (bound.header === undefined) return exchange(clock, HttpClientRequest.setBody(baseRequest, body))
+    const request = HttpClientRequest.setBody(HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header), body)
     return Effect.timeoutOrElse(exchange(clock, request), {
       duration: Duration.millis(bound.limitMillis),
-      orElse: () =>
-        Effect.fail(new TimeoutError({ operation: name, scope: bound.scope, timeoutMillis: bound.timeoutMillis, attempts: attemptNumber }))
+      orElse: () => Effect.fail(onTimeout())
     })
   }
 
   const spanOptions = { kind: "client" as const, attributes: Operation.spanAttributes(op, Operations.PACKAGE) }
+  const timeout = (fields: Attempts.Timeout): ClientError => new TimeoutError(fields)
+  const retryable = (error: ClientError) => isRetryable(error, op.safeToRetry)
 
-  /**
-   * The attempts of one call, as a loop of plain functions (no generator): attempt, and on a
-   * retryable failure step the policy, wait, and attempt again.
-   */
+  /** The attempts (`@data-access/core/Attempts`), with the schedule's own step function (it keeps its state). */
   const attempts = (
     span: Tracer.Span,
     clock: Clock.Clock,
@@ -164,45 +165,23 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     step: (now: number, input: ClientError) => Pull.Pull<[unknown, Duration.Duration], never, unknown>,
     budgetMillis: number,
     attemptMillis: number
-  ): Effect.Effect<unknown, ClientError> => {
-    const deadline = clock.currentTimeMillisUnsafe() + budgetMillis
-    const fail = (error: ClientError) => {
-      span.attribute("rpc.response.code", Operation.responseCode(error))
-      return Effect.fail(error)
-    }
-    const loop = (attemptNumber: number): Effect.Effect<unknown, ClientError> => {
-      // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
-      span.event("attempt", clock.currentTimeNanosUnsafe(), { "rpc.attempt": attemptNumber })
-      return Effect.matchEffect(attempt(clock, body, attemptNumber, deadline, budgetMillis, attemptMillis), {
-        onSuccess: (value) => {
-          span.attribute("rpc.attempts", attemptNumber)
-          span.attribute("rpc.response.code", "ok")
-          return Effect.succeed(value)
-        },
-        onFailure: (error) => {
-          if (!isRetryable(error, op.safeToRetry)) return fail(error)
-          const now = clock.currentTimeMillisUnsafe()
-          return Pull.matchEffect(step(now, error), {
-            onDone: () => fail(error),
-            onFailure: () => fail(error),
-            onSuccess: ([, policyDelay]) => {
-              const next = Retry.after(error, attemptNumber, now, deadline, Duration.toMillis(policyDelay))
-              if (next._tag === "GiveUp") return fail(error)
-              const delay = next.delayMillis
-              span.event("retry", clock.currentTimeNanosUnsafe(), next.event)
-              // The next attempt is built after the wait: it reads the clock for its own deadline.
-              const again = Effect.suspend(() => loop(attemptNumber + 1))
-              return Effect.andThen(
-                Effect.logDebug(Retry.retryMessage(name, attemptNumber, next.reason, delay)),
-                delay > 0 ? Effect.andThen(Effect.sleep(Duration.millis(delay)), again) : again
-              )
-            }
-          })
-        }
-      })
-    }
-    return loop(1)
-  }
+  ): Effect.Effect<unknown, ClientError> =>
+    Attempts.run<Effect.Effect<unknown, ClientError>, ClientError, undefined>(
+      effects,
+      {
+        name,
+        budgetMillis,
+        attemptMillis,
+        attempt: (bound, onTimeout) => attempt(clock, body, bound, onTimeout),
+        timeout,
+        retryable,
+        step: (now, error, state, next, done) =>
+          Pull.matchEffect(step(now, error), { onDone: done, onFailure: done, onSuccess: ([, delay]) => next(Duration.toMillis(delay), state) })
+      },
+      span,
+      { millis: () => clock.currentTimeMillisUnsafe(), nanos: () => clock.currentTimeNanosUnsafe() },
+      undefined
+    )
 
   // Everything below runs when the effect runs (not when the method is called), once per run.
   return (request, options) =>

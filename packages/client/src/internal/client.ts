@@ -1,9 +1,9 @@
 import * as Answer from "@data-access/core/Answer"
+import * as Attempts from "@data-access/core/Attempts"
 import * as CoreDeadline from "@data-access/core/Deadline"
 import * as Operation from "@data-access/core/Operation"
 import * as Paging from "@data-access/core/Paging"
 import * as Request from "@data-access/core/Request"
-import * as Retry from "@data-access/core/Retry"
 import * as Transport from "@data-access/core/Transport"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpBody from "@effect/platform/HttpBody"
@@ -22,7 +22,6 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
-import type * as Tracer from "effect/Tracer"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
@@ -80,6 +79,16 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
       : Effect.locally(effect, Headers.currentRedactedNames, [...names, Request.API_KEY_HEADER])
   })
 
+/** The effect operations `@data-access/core/Attempts` writes a call's attempts with. */
+const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, ClientError> = {
+  succeed: Effect.succeed,
+  fail: Effect.fail,
+  match: (self, onFailure, onSuccess) => Effect.matchEffect(self, { onFailure, onSuccess }),
+  suspend: Effect.suspend,
+  logDebug: (message, self) => Effect.zipRight(Effect.logDebug(message), self),
+  sleep: (millis, self) => Effect.zipRight(Effect.sleep(Duration.millis(millis)), self)
+}
+
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = Operation.spanName
 
@@ -127,25 +136,15 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
       Answer.isSuccess(response.status) ? readSuccess(response, text) : readFailure(response, text))
 
-  /** One attempt: plain code around the exchange (no generator), with the clock read once. */
+  /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
-    clock: Clock.Clock,
     body: HttpBody.HttpBody,
-    attemptNumber: number,
-    deadline: number,
-    budgetMillis: number,
-    attemptMillis: number
+    bound: CoreDeadline.Bounded,
+    onTimeout: () => ClientError
   ): Effect.Effect<unknown, ClientError> => {
-    const bound = CoreDeadline.bound(clock.unsafeCurrentTimeMillis(), deadline, budgetMillis, attemptMillis)
-    if (bound._tag === "Expired") {
-      return Effect.fail(new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 }))
-    }
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-    const headed = bound.header === undefined ? baseRequest : HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, bound.header)
-    const request = HttpClientRequest.setBody(headed, body)
-    if (bound.header === undefined) return exchange(request)
-    const onTimeout = () =>
-      new TimeoutError({ operation: name, scope: bound.scope, timeoutMillis: bound.timeoutMillis, attempts: attemptNumber })
+    if (bound.header === undefined) return exchange(HttpClientRequest.setBody(baseRequest, body))
+    const request = HttpClientRequest.setBody(HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, bound.header), body)
     return Deadline.timeoutFail(exchange(request), bound.limitMillis, onTimeout)
   }
 
@@ -160,53 +159,8 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     captureStackTrace: false
   }
 
-  /**
-   * The attempts of one call, as a loop of plain functions (no generator): attempt, and on a
-   * retryable failure step the policy, wait, and attempt again.
-   */
-  const attempts = (
-    span: Tracer.Span,
-    clock: Clock.Clock,
-    body: HttpBody.HttpBody,
-    policy: Schedule.Schedule<unknown, ClientError>,
-    budgetMillis: number,
-    attemptMillis: number
-  ): Effect.Effect<unknown, ClientError> => {
-    const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
-    const fail = (error: ClientError) => {
-      span.attribute("rpc.response.code", Operation.responseCode(error))
-      return Effect.fail(error)
-    }
-    const loop = (attemptNumber: number, state: unknown): Effect.Effect<unknown, ClientError> => {
-      // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
-      span.event("attempt", clock.unsafeCurrentTimeNanos(), { "rpc.attempt": attemptNumber })
-      return Effect.matchEffect(attempt(clock, body, attemptNumber, deadline, budgetMillis, attemptMillis), {
-        onSuccess: (value) => {
-          span.attribute("rpc.attempts", attemptNumber)
-          span.attribute("rpc.response.code", "ok")
-          return Effect.succeed(value)
-        },
-        onFailure: (error) => {
-          if (!isRetryable(error, op.safeToRetry)) return fail(error)
-          const now = clock.unsafeCurrentTimeMillis()
-          return Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) => {
-            if (ScheduleDecision.isDone(decision)) return fail(error)
-            const next = Retry.after(error, attemptNumber, now, deadline, Intervals.start(decision.intervals) - now)
-            if (next._tag === "GiveUp") return fail(error)
-            const delay = next.delayMillis
-            span.event("retry", clock.unsafeCurrentTimeNanos(), next.event)
-            // The next attempt is built after the wait: it reads the clock for its own deadline.
-            const again = Effect.suspend(() => loop(attemptNumber + 1, nextState))
-            return Effect.zipRight(
-              Effect.logDebug(Retry.retryMessage(name, attemptNumber, next.reason, delay)),
-              delay > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(delay)), again) : again
-            )
-          })
-        }
-      })
-    }
-    return loop(1, policy.initial)
-  }
+  const timeout = (fields: Attempts.Timeout): ClientError => new TimeoutError(fields)
+  const retryable = (error: ClientError) => isRetryable(error, op.safeToRetry)
 
   // Everything below runs when the effect runs (not when the method is called), once per run.
   return (request, options) =>
@@ -221,12 +175,24 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         }
         const body = HttpBody.text(Request.body(encoded.right), Request.CONTENT_TYPE)
         const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
-        const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout)
-        const attemptMillis = Duration.toMillis(
-          options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
-        )
+        // The attempts (`@data-access/core/Attempts`), the schedule stepped by hand with its state passed along.
+        const plan: Attempts.Plan<Effect.Effect<unknown, ClientError>, ClientError, unknown> = {
+          name,
+          budgetMillis: Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout),
+          attemptMillis: Duration.toMillis(
+            options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
+          ),
+          attempt: (bound, onTimeout) => attempt(body, bound, onTimeout),
+          timeout,
+          retryable,
+          step: (now, error, state, next, done) =>
+            Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) =>
+              ScheduleDecision.isDone(decision) ? done() : next(Intervals.start(decision.intervals) - now, nextState))
+        }
         return Effect.withParentSpan(
-          Effect.clockWith((clock) => attempts(span, clock, body, policy, budgetMillis, attemptMillis)),
+          Effect.clockWith((clock) =>
+            Attempts.run(effects, plan, span, { millis: () => clock.unsafeCurrentTimeMillis(), nanos: () => clock.unsafeCurrentTimeNanos() }, policy.initial)
+          ),
           span
         )
       })
