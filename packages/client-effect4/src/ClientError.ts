@@ -171,18 +171,13 @@ export const isClientError = (u: unknown): u is ClientError | CursorRepeatedErro
   u instanceof InvalidRequestError ||
   u instanceof CursorRepeatedError
 
-const statusFallback = new WeakSet<ConnectError>()
-
 /**
  * Marks a `ConnectError` built from the HTTP status alone (no Connect body).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const markStatusFallback = (error: ConnectError): ConnectError => {
-  statusFallback.add(error)
-  return error
-}
+export const markStatusFallback: (error: ConnectError) => ConnectError = Retry.markStatusFallback
 
 /**
  * Whether a `ConnectError` came from the HTTP status alone (a proxy's 502, a 404 without body).
@@ -190,11 +185,7 @@ export const markStatusFallback = (error: ConnectError): ConnectError => {
  * @since 0.1.0
  * @category guards
  */
-export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(error)
-
-// An error as `@data-access/core/Retry` decides on it.
-const failureOf = (error: ClientError): Retry.Failure =>
-  error._tag === "ConnectError" ? { _tag: "ConnectError", code: error.code, httpStatus: error.httpStatus, statusFallback: isStatusFallback(error) } : error
+export const isStatusFallback: (error: ConnectError) => boolean = Retry.isStatusFallback
 
 /**
  * Whether a read (Get, List) may be retried after this error.
@@ -202,7 +193,7 @@ const failureOf = (error: ClientError): Retry.Failure =>
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryableRead(failureOf(error))
+export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryableRead(Retry.failureOf(error))
 
 /**
  * Whether a write (create, update) may be retried: only when the service certainly did not act.
@@ -210,11 +201,10 @@ export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryabl
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryableWrite(failureOf(error))
+export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryableWrite(Retry.failureOf(error))
 
 /**
  * @since 0.1.0
  * @category retries
  */
-export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean =>
-  safeToRetry ? isRetryableRead(error) : isRetryableWrite(error)
+export const isRetryable: (error: ClientError, safeToRetry: boolean) => boolean = Retry.isRetryableError
