@@ -594,4 +594,5 @@ export const verifyServices = (
 export * from "./requests.js"
 export * from "./capture.js"
 export * from "./fake.js"
+export * from "./integration.js"
 export * from "./redaction.js"
