@@ -217,7 +217,8 @@ export const markStatusFallback: (error: ConnectError) => ConnectError = Retry.m
  */
 export const isStatusFallback = (error: ConnectError): boolean => Retry.isStatusFallback(original(error))
 
-// Effect wraps failures in a Proxy that records the span; this key gives back the instance.
+// Effect 3 wraps failures in a Proxy that records the span; this key gives back the instance (an
+// error without the key is the instance).
 const originalKey = Symbol.for("effect/OriginalAnnotation")
 const original = <E extends ClientError>(error: E): E => ((error as unknown as Record<symbol, E | undefined>)[originalKey]) ?? error
 
