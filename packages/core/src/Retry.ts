@@ -135,6 +135,39 @@ export const isRetryable = (failure: Failure, safeToRetry: boolean): boolean =>
   safeToRetry ? isRetryableRead(failure) : isRetryableWrite(failure)
 
 /**
+ * The default retry policy of both clients: 2 retries after the first attempt, waiting 500 ms and
+ * then twice as long each time, at most 8 s, each wait randomised by 0.8 to 1.2 times.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export const DEFAULT_POLICY = { retries: 2, baseMillis: 500, factor: 2, capMillis: 8000, jitter: true } as const
+
+/**
+ * The exponential policy a client's options ask for, with the defaults of `DEFAULT_POLICY` filled
+ * in; `toMillis` reads the line's durations.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export const exponentialPlan = <D>(
+  options: {
+    readonly retries?: number | undefined
+    readonly base?: D | undefined
+    readonly factor?: number | undefined
+    readonly cap?: D | undefined
+    readonly jitter?: boolean | undefined
+  },
+  toMillis: (duration: D) => number
+): { readonly retries: number; readonly baseMillis: number; readonly factor: number; readonly capMillis: number; readonly jitter: boolean } => ({
+  retries: options.retries ?? DEFAULT_POLICY.retries,
+  baseMillis: options.base === undefined ? DEFAULT_POLICY.baseMillis : toMillis(options.base),
+  factor: options.factor ?? DEFAULT_POLICY.factor,
+  capMillis: options.cap === undefined ? DEFAULT_POLICY.capMillis : toMillis(options.cap),
+  jitter: options.jitter ?? DEFAULT_POLICY.jitter
+})
+
+/**
  * The longest `Retry-After` a client honours, in milliseconds (60 s); a longer one is cut to this.
  *
  * @since 0.1.0
