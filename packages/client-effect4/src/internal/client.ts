@@ -2,22 +2,18 @@ import * as Answer from "@data-access/core/Answer"
 import * as Attempts from "@data-access/core/Attempts"
 import * as CoreDeadline from "@data-access/core/Deadline"
 import * as Operation from "@data-access/core/Operation"
-import * as Paging from "@data-access/core/Paging"
 import * as Request from "@data-access/core/Request"
 import * as Timeout from "@data-access/core/Timeout"
 import * as Transport from "@data-access/core/Transport"
 import * as Operations from "@data-access/schema-effect4/Operations"
-import { DEFAULT_PAGE_SIZE } from "@data-access/schema-effect4/Requests"
 import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import * as Headers from "effect/http/Headers"
 import * as HttpBody from "effect/http/HttpBody"
@@ -28,7 +24,6 @@ import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import {
   type ClientError,
   ConnectError,
-  CursorRepeatedError,
   DecodeError,
   InvalidRequestError,
   isRetryable,
@@ -37,36 +32,11 @@ import {
   TransportError
 } from "../ClientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
+import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
 import { describeIssue } from "./errors.js"
-import { version } from "./version.js"
 
-/** Options every call accepts. */
-export interface CallOptions {
-  readonly retryPolicy?: RetryPolicy.RetryPolicy | undefined
-  readonly timeout?: Duration.Input | undefined
-  readonly attemptTimeout?: Duration.Input | undefined
-}
-
-/** Options of a paging stream. */
-export interface StreamOptions extends CallOptions {
-  readonly pageSize?: number | undefined
-}
-
-export interface ResolvedConfig {
-  readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted<string>
-  readonly retryPolicy: RetryPolicy.RetryPolicy
-  readonly timeout: Duration.Duration
-  readonly attemptTimeout: Duration.Duration
-  readonly userAgent: string
-}
-
-export const USER_AGENT = `@data-access/client-effect4/${version}`
-
-export type AnyOperation = Operations.Operations[Operations.MethodName]
-
-export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
-export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+export * from "./calls.js"
+export { pages } from "./pages.js"
 
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -74,19 +44,6 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
     Request.redactsApiKey(names)
       ? effect
       : Effect.provideService(effect, Headers.CurrentRedactedNames, [...names, Request.API_KEY_HEADER]))
-
-/** The effect operations `@data-access/core/Attempts` writes a call's attempts with. */
-const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, ClientError> = {
-  succeed: Effect.succeed,
-  fail: Effect.fail,
-  match: (self, onFailure, onSuccess) => Effect.matchEffect(self, { onFailure, onSuccess }),
-  suspend: Effect.suspend,
-  logDebug: (message, self) => Effect.andThen(Effect.logDebug(message), self),
-  sleep: (millis, self) => Effect.andThen(Effect.sleep(Duration.millis(millis)), self)
-}
-
-/** The span name of an operation: `ResourceService/GetResource`. */
-export const spanName = Operation.spanName
 
 /**
  * Builds the function that performs one operation: encode, send with retries and deadlines,
@@ -207,28 +164,4 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         )
       })
     )
-}
-
-/** The item type of a List response: the element type of its one array field. */
-export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
-
-/** Follows `nextCursor` from page to page (`@data-access/core/Paging`'s walk), failing if a cursor repeats. */
-export const pages = <A, E>(
-  operation: string,
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
-): Stream.Stream<A, E | CursorRepeatedError> =>
-  Stream.paginate(Paging.start(), (walk) =>
-    Effect.flatMap(fetchPage(walk.cursor), (page) => {
-      const step = Paging.step(walk, page.nextCursor)
-      if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
-      return Effect.succeed([page.items, step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
-    }))
-
-/** The paging stream of a List operation. */
-export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
-  const name = spanName(op)
-  return (request, options) => {
-    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
-    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
-  }
 }

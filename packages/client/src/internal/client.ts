@@ -2,7 +2,6 @@ import * as Answer from "@data-access/core/Answer"
 import * as Attempts from "@data-access/core/Attempts"
 import * as CoreDeadline from "@data-access/core/Deadline"
 import * as Operation from "@data-access/core/Operation"
-import * as Paging from "@data-access/core/Paging"
 import * as Request from "@data-access/core/Request"
 import * as Transport from "@data-access/core/Transport"
 import * as Headers from "@effect/platform/Headers"
@@ -13,23 +12,18 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Deadline from "@data-access/schema/Deadline"
 import * as Operations from "@data-access/schema/Operations"
-import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import {
   type ClientError,
   ConnectError,
-  CursorRepeatedError,
   DecodeError,
   InvalidRequestError,
   isRetryable,
@@ -37,38 +31,12 @@ import {
   TimeoutError,
   TransportError
 } from "../ClientError.js"
-import type * as RetryPolicy from "../RetryPolicy.js"
+import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
 import { makeDecoder } from "./decode.js"
 import { describeParseError } from "./errors.js"
-import { version } from "./version.js"
 
-/** Options every call accepts. */
-export interface CallOptions {
-  readonly retryPolicy?: RetryPolicy.RetryPolicy | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-  readonly attemptTimeout?: Duration.DurationInput | undefined
-}
-
-/** Options of a paging stream. */
-export interface StreamOptions extends CallOptions {
-  readonly pageSize?: number | undefined
-}
-
-export interface ResolvedConfig {
-  readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted<string>
-  readonly retryPolicy: RetryPolicy.RetryPolicy
-  readonly timeout: Duration.Duration
-  readonly attemptTimeout: Duration.Duration
-  readonly userAgent: string
-}
-
-export const USER_AGENT = `@data-access/client/${version}`
-
-export type AnyOperation = Operations.Operations[Operations.MethodName]
-
-export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
-export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+export * from "./calls.js"
+export { pages } from "./pages.js"
 
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -78,19 +46,6 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
       ? effect
       : Effect.locally(effect, Headers.currentRedactedNames, [...names, Request.API_KEY_HEADER])
   })
-
-/** The effect operations `@data-access/core/Attempts` writes a call's attempts with. */
-const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, ClientError> = {
-  succeed: Effect.succeed,
-  fail: Effect.fail,
-  match: (self, onFailure, onSuccess) => Effect.matchEffect(self, { onFailure, onSuccess }),
-  suspend: Effect.suspend,
-  logDebug: (message, self) => Effect.zipRight(Effect.logDebug(message), self),
-  sleep: (millis, self) => Effect.zipRight(Effect.sleep(Duration.millis(millis)), self)
-}
-
-/** The span name of an operation: `ResourceService/GetResource`. */
-export const spanName = Operation.spanName
 
 /**
  * Builds the function that performs one operation: encode, send with retries and deadlines,
@@ -197,28 +152,4 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         )
       })
     )
-}
-
-/** The item type of a List response: the element type of its one array field. */
-export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
-
-/** Follows `nextCursor` from page to page (`@data-access/core/Paging`'s walk), failing if a cursor repeats. */
-export const pages = <A, E>(
-  operation: string,
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
-): Stream.Stream<A, E | CursorRepeatedError> =>
-  Stream.paginateChunkEffect(Paging.start(), (walk) =>
-    Effect.flatMap(fetchPage(walk.cursor), (page) => {
-      const step = Paging.step(walk, page.nextCursor)
-      if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
-      return Effect.succeed([Chunk.fromIterable(page.items), step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
-    }))
-
-/** The paging stream of a List operation. */
-export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
-  const name = spanName(op)
-  return (request, options) => {
-    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
-    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
-  }
 }

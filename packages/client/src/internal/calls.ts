@@ -1,0 +1,72 @@
+/**
+ * What both lines' clients build their calls and paging streams from: the options, the resolved
+ * configuration, the effect operations of `@data-access/core/Attempts` and the paging stream of a
+ * List operation. The same code on both lines; `@data-access/client-effect4` generates its copy
+ * from this file (its `scripts/generate.mjs`).
+ */
+import type * as Attempts from "@data-access/core/Attempts"
+import * as Operation from "@data-access/core/Operation"
+import * as Paging from "@data-access/core/Paging"
+import type * as Operations from "@data-access/schema/Operations"
+import { DEFAULT_PAGE_SIZE } from "@data-access/schema/Requests"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
+import type * as Stream from "effect/Stream"
+import type { ClientError, CursorRepeatedError } from "../ClientError.js"
+import type * as RetryPolicy from "../RetryPolicy.js"
+import { pages } from "./pages.js"
+import { version } from "./version.js"
+
+/** Options every call accepts. */
+export interface CallOptions {
+  readonly retryPolicy?: RetryPolicy.RetryPolicy | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly attemptTimeout?: Duration.DurationInput | undefined
+}
+
+/** Options of a paging stream. */
+export interface StreamOptions extends CallOptions {
+  readonly pageSize?: number | undefined
+}
+
+export interface ResolvedConfig {
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  readonly retryPolicy: RetryPolicy.RetryPolicy
+  readonly timeout: Duration.Duration
+  readonly attemptTimeout: Duration.Duration
+  readonly userAgent: string
+}
+
+export const USER_AGENT = `@data-access/client/${version}`
+
+export type AnyOperation = Operations.Operations[Operations.MethodName]
+
+export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
+export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+
+/** The item type of a List response: the element type of its one array field. */
+export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
+
+/** The effect operations `@data-access/core/Attempts` writes a call's attempts with. */
+export const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, ClientError> = {
+  succeed: Effect.succeed,
+  fail: Effect.fail,
+  match: (self, onFailure, onSuccess) => Effect.matchEffect(self, { onFailure, onSuccess }),
+  suspend: Effect.suspend,
+  logDebug: (message, self) => Effect.andThen(Effect.logDebug(message), self),
+  sleep: (millis, self) => Effect.andThen(Effect.sleep(Duration.millis(millis)), self)
+}
+
+/** The span name of an operation: `ResourceService/GetResource`. */
+export const spanName = Operation.spanName
+
+/** The paging stream of a List operation. */
+export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
+  const name = spanName(op)
+  return (request, options) => {
+    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
+    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
+  }
+}
