@@ -36,7 +36,6 @@ import { makeDecoder } from "./decode.js"
 import { describeParseError } from "./errors.js"
 
 export * from "./calls.js"
-export { pages } from "./pages.js"
 
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

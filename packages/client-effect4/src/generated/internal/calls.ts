@@ -3,7 +3,7 @@
 /**
  * What both lines' clients build their calls and paging streams from: the options, the resolved
  * configuration, the effect operations of `@data-access/core/Attempts` and the paging stream of a
- * List operation. The same code on both lines; `@data-access/client-effect4` generates its copy
+ * List operation. The same code on both lines (each line's `paginate` is its own `Stream`'s); `@data-access/client-effect4` generates its copy
  * from this file (its `scripts/generate.mjs`).
  */
 import type * as Attempts from "@data-access/core/Attempts"
@@ -13,11 +13,12 @@ import type * as Operations from "@data-access/schema-effect4/Operations"
 import { DEFAULT_PAGE_SIZE } from "@data-access/schema-effect4/Requests"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import type { ClientError, CursorRepeatedError } from "../../ClientError.js"
+import { type ClientError, CursorRepeatedError } from "../../ClientError.js"
 import type * as RetryPolicy from "../../RetryPolicy.js"
-import { pages } from "../../internal/pages.js"
+import { paginate } from "../../internal/paginate.js"
 import { version } from "../../internal/version.js"
 
 /** Options every call accepts. */
@@ -63,6 +64,27 @@ export const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, Clie
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = Operation.spanName
+
+/** A source of pages: the first page for `undefined`, then the page of each `nextCursor`. */
+export type FetchPage<A, E> = (
+  cursor: string | undefined
+) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
+
+/**
+ * One step of a paging stream (`@data-access/core/Paging`'s walk): the page's items and the walk
+ * to the next page (none after the last), or a `CursorRepeatedError` when a cursor comes back.
+ */
+export const nextPage = <A, E>(operation: string, fetchPage: FetchPage<A, E>) =>
+(walk: Paging.Walk): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<Paging.Walk>], E | CursorRepeatedError> =>
+  Effect.flatMap(fetchPage(walk.cursor), (page) => {
+    const step = Paging.step(walk, page.nextCursor)
+    if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
+    return Effect.succeed([page.items, step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
+  })
+
+/** Follows `nextCursor` from page to page, failing if a cursor repeats. */
+export const pages = <A, E>(operation: string, fetchPage: FetchPage<A, E>): Stream.Stream<A, E | CursorRepeatedError> =>
+  paginate(Paging.start(), nextPage(operation, fetchPage))
 
 /** The paging stream of a List operation. */
 export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
