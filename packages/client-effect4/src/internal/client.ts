@@ -24,7 +24,6 @@ import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import {
   type ClientError,
   ConnectError,
-  DecodeError,
   InvalidRequestError,
   isRetryable,
   markStatusFallback,
@@ -32,6 +31,7 @@ import {
   TransportError
 } from "../ClientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
+import * as calls from "./calls.js"
 import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
 import { describeIssue } from "./errors.js"
 
@@ -53,6 +53,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   const name = spanName(op)
   const encode = Schema.encodeUnknownResult(op.request as unknown as Schema.Codec<unknown, unknown>)
   const decode = Schema.decodeUnknownResult(op.response as unknown as Schema.Codec<unknown, unknown>)
+  const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
+    const decoded = decode(json)
+    return Result.isSuccess(decoded) ? { ok: true, value: decoded.success } : { ok: false, ...describeIssue(decoded.failure.issue) }
+  })
   // The request without its body and deadline, built once: every attempt adds only those.
   const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
     headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
@@ -65,19 +69,6 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
       : new TransportError(Transport.failure(name, reason._tag === "TransportError", reason.cause))
   }
 
-  /** A 200: the decoded body, or a DecodeError naming the JSON path. */
-  const readSuccess = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<unknown, ClientError> => {
-    const header = (h: string) => response.headers[h]
-    const json = Answer.parseJson(text)
-    if (!json.ok) return Effect.fail(new DecodeError(Answer.decodeFailure(name, "$", `$: ${json.message}`, header)))
-    const decoded = decode(json.value)
-    if (Result.isFailure(decoded)) {
-      const { message, path } = describeIssue(decoded.failure.issue)
-      return Effect.fail(new DecodeError(Answer.decodeFailure(name, path, message, header)))
-    }
-    return Effect.succeed(decoded.success)
-  }
-
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
   const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string, now: number): Effect.Effect<never, ClientError> => {
     const { statusFallback, ...fields } = Answer.readFailure(name, response.status, (h) => response.headers[h], text, now)
@@ -87,7 +78,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
 
   const readResponse = (clock: Clock.Clock, response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status) ? readSuccess(response, text) : readFailure(response, text, clock.currentTimeMillisUnsafe()))
+      Answer.isSuccess(response.status) ? readSuccess((h) => response.headers[h], text) : readFailure(response, text, clock.currentTimeMillisUnsafe()))
 
   /** The exchange: the response, read whole and decoded. */
   const exchange = (clock: Clock.Clock, request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
@@ -144,12 +135,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     keepApiKeyRedacted(
       Effect.useSpan(name, spanOptions, (span) => {
         const encoded = encode(request)
-        if (Result.isFailure(encoded)) {
-          const { message, path } = describeIssue(encoded.failure.issue)
-          const error = new InvalidRequestError({ operation: name, path, message })
-          span.attribute("rpc.response.code", Operation.responseCode(error))
-          return Effect.fail(error)
-        }
+        if (Result.isFailure(encoded)) return calls.invalidRequest(name, span, describeIssue(encoded.failure.issue))
         const body = HttpBody.text(Request.body(encoded.success), Request.CONTENT_TYPE)
         const policy: RetryPolicy.RetryPolicy = options?.retryPolicy ?? config.retryPolicy
         const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : config.timeout)

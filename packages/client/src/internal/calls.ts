@@ -4,6 +4,7 @@
  * List operation. The same code on both lines (each line's `paginate` is its own `Stream`'s); `@data-access/client-effect4` generates its copy
  * from this file (its `scripts/generate.mjs`).
  */
+import * as Answer from "@data-access/core/Answer"
 import type * as Attempts from "@data-access/core/Attempts"
 import * as Operation from "@data-access/core/Operation"
 import * as Paging from "@data-access/core/Paging"
@@ -14,7 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import { type ClientError, CursorRepeatedError } from "../ClientError.js"
+import { type ClientError, CursorRepeatedError, DecodeError, InvalidRequestError } from "../ClientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
 import { paginate } from "./paginate.js"
 import { version } from "./version.js"
@@ -58,6 +59,20 @@ export const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, Clie
   suspend: Effect.suspend,
   logDebug: (message, self) => Effect.andThen(Effect.logDebug(message), self),
   sleep: (millis, self) => Effect.andThen(Effect.sleep(Duration.millis(millis)), self)
+}
+
+/** A 200's body: the value `decode` made of its JSON, or a `DecodeError` naming the JSON path. */
+export const readSuccess = (operation: string, decode: (json: unknown) => Answer.Decoded) =>
+(header: Answer.Header, text: string): Effect.Effect<unknown, ClientError> => {
+  const body = Answer.readBody(operation, text, header, decode)
+  return body.ok ? Effect.succeed(body.value) : Effect.fail(new DecodeError(body.failure))
+}
+
+/** A request that breaks its schema: an `InvalidRequestError` naming the JSON path, recorded on the span, and nothing sent. */
+export const invalidRequest = (operation: string, span: Attempts.Span, problem: { readonly path: string; readonly message: string }) => {
+  const error = new InvalidRequestError({ operation, path: problem.path, message: problem.message })
+  span.attribute("rpc.response.code", Operation.responseCode(error))
+  return Effect.fail(error)
 }
 
 /** The span name of an operation: `ResourceService/GetResource`. */

@@ -24,13 +24,13 @@ import * as Schema from "effect/Schema"
 import {
   type ClientError,
   ConnectError,
-  DecodeError,
   InvalidRequestError,
   isRetryable,
   markStatusFallback,
   TimeoutError,
   TransportError
 } from "../ClientError.js"
+import * as calls from "./calls.js"
 import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
 import { makeDecoder } from "./decode.js"
 import { describeParseError } from "./errors.js"
@@ -55,6 +55,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   const name = spanName(op)
   const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
   const decode = makeDecoder(op.response as Schema.Schema<unknown, unknown>)
+  const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
+    const decoded = decode(json)
+    return Either.isRight(decoded) ? { ok: true, value: decoded.right } : { ok: false, ...describeParseError(decoded.left) }
+  })
   // The request without its body and deadline, built once: every attempt adds only those.
   const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
     headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
@@ -64,19 +68,6 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     error._tag === "RequestError" && error.reason !== "Transport"
       ? new InvalidRequestError({ operation: name, path: "$", message: Transport.unbuildableMessage(error.reason) })
       : new TransportError(Transport.failure(name, error._tag === "RequestError", error.cause))
-
-  /** A 200: the decoded body, or a DecodeError naming the JSON path. */
-  const readSuccess = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<unknown, ClientError> => {
-    const header = (h: string) => response.headers[h]
-    const json = Answer.parseJson(text)
-    if (!json.ok) return Effect.fail(new DecodeError(Answer.decodeFailure(name, "$", `$: ${json.message}`, header)))
-    const decoded = decode(json.value)
-    if (Either.isLeft(decoded)) {
-      const { message, path } = describeParseError(decoded.left)
-      return Effect.fail(new DecodeError(Answer.decodeFailure(name, path, message, header)))
-    }
-    return Effect.succeed(decoded.right)
-  }
 
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
   const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<never, ClientError> =>
@@ -88,7 +79,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
 
   const readResponse = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status) ? readSuccess(response, text) : readFailure(response, text))
+      Answer.isSuccess(response.status) ? readSuccess((h) => response.headers[h], text) : readFailure(response, text))
 
   /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
@@ -121,12 +112,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     keepApiKeyRedacted(
       Effect.useSpan(name, spanOptions, (span) => {
         const encoded = encode(request)
-        if (Either.isLeft(encoded)) {
-          const { message, path } = describeParseError(encoded.left)
-          const error = new InvalidRequestError({ operation: name, path, message })
-          span.attribute("rpc.response.code", Operation.responseCode(error))
-          return Effect.fail(error)
-        }
+        if (Either.isLeft(encoded)) return calls.invalidRequest(name, span, describeParseError(encoded.left))
         const body = HttpBody.text(Request.body(encoded.right), Request.CONTENT_TYPE)
         const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
         // The attempts (`@data-access/core/Attempts`), the schedule stepped by hand with its state passed along.
