@@ -30,7 +30,7 @@ const RULES = [
   [/`@data-access\/client\/<version>`/g, "`@data-access/client-effect4/<version>`"],
   [/`@data-access\/client\/\$\{/g, "`@data-access/client-effect4/${"],
   [/import \{ NodeHttpClient \} from "@effect\/platform-node"/g, "import * as NodeHttpClient from \"@effect/platform-node/NodeHttpClient\""],
-  [/"@effect\/platform\/HttpClient"/g, "\"effect/http/HttpClient\""],
+  [/"@effect\/platform\/(HttpClient|HttpClientRequest)"/g, "\"effect/http/$1\""],
   [/import \* as ConfigError from "effect\/ConfigError"\n/g, "import * as ConfigProvider from \"effect/ConfigProvider\"\n"],
   // Tags are `Context.Service` classes, keyed in this package.
   [/Context\.Tag\("@data-access\/client\/(\w+)"\)<(\w+), ([^>]+>)>\(\)/g, "Context.Service<$2, $3>()(\"@data-access/client-effect4/$1\")"],

@@ -10,7 +10,6 @@ import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Pull from "effect/Pull"
-import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -57,10 +56,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     const decoded = decode(json)
     return Result.isSuccess(decoded) ? { ok: true, value: decoded.success } : { ok: false, ...describeIssue(decoded.failure.issue) }
   })
-  // The request without its body and deadline, built once: every attempt adds only those.
-  const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
-    headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
-  })
+  const baseRequest = calls.baseRequest(config, op)
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
     const reason = error.reason

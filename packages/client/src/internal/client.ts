@@ -16,7 +16,6 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Intervals from "effect/ScheduleIntervals"
@@ -59,10 +58,7 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     const decoded = decode(json)
     return Either.isRight(decoded) ? { ok: true, value: decoded.right } : { ok: false, ...describeParseError(decoded.left) }
   })
-  // The request without its body and deadline, built once: every attempt adds only those.
-  const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
-    headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
-  })
+  const baseRequest = calls.baseRequest(config, op)
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError =>
     error._tag === "RequestError" && error.reason !== "Transport"

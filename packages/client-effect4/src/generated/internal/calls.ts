@@ -10,12 +10,14 @@ import * as Answer from "@data-access/core/Answer"
 import type * as Attempts from "@data-access/core/Attempts"
 import * as Operation from "@data-access/core/Operation"
 import * as Paging from "@data-access/core/Paging"
+import * as Request from "@data-access/core/Request"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as Operations from "@data-access/schema-effect4/Operations"
 import { DEFAULT_PAGE_SIZE } from "@data-access/schema-effect4/Requests"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import { type ClientError, CursorRepeatedError, DecodeError, InvalidRequestError } from "../../ClientError.js"
 import type * as RetryPolicy from "../../RetryPolicy.js"
@@ -76,6 +78,10 @@ export const invalidRequest = (operation: string, span: Attempts.Span, problem: 
   span.attribute("rpc.response.code", Operation.responseCode(error))
   return Effect.fail(error)
 }
+
+/** An operation's request without its body and deadline, built once: every attempt adds only those. */
+export const baseRequest = (config: ResolvedConfig, op: AnyOperation): HttpClientRequest.HttpClientRequest =>
+  HttpClientRequest.post(Request.url(config.baseUrl, op), { headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey)) })
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = Operation.spanName
