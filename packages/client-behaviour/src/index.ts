@@ -3,6 +3,8 @@
  * Both Effect lines' tests run every case through a fake `HttpClient` and a `TestClock`.
  */
 
+import { resource, unavailable } from "./fake.js"
+
 /** What the fake server does with one request (the last reply repeats). */
 export type Reply =
   | { readonly status: number; readonly body?: unknown; readonly text?: string; readonly headers?: Readonly<Record<string, string>> }
@@ -31,6 +33,8 @@ export interface Call {
   readonly layerRetry?: Retry
   /** The layer's base URL (default `http://fake.invalid`). */
   readonly baseUrl?: string
+  /** The caller gives up (interrupts the call) after this many milliseconds. */
+  readonly interruptAfter?: number
 }
 
 /** What the caller sees. */
@@ -54,16 +58,20 @@ export type Outcome =
     /** Text neither the printed error nor its JSON may contain. */
     readonly neverShows?: string
   }
+  | { readonly _tag: "Interrupted" }
 
 /** What was sent. */
 export interface Sent {
-  readonly count: number
+  /** How many requests were sent, or the range `[min, max]` on the real clock. */
+  readonly count: number | readonly [number, number]
   readonly url?: string
   /** Headers of each request (a subset; `undefined`: absent). `USER_AGENT` stands for the line's. */
   readonly headers?: ReadonlyArray<Readonly<Record<string, string | undefined>>>
   readonly bodies?: ReadonlyArray<unknown>
   /** The clock time from each request to the next, each within `[min, max]` milliseconds. */
   readonly gaps?: ReadonlyArray<readonly [number, number]>
+  /** How many requests in flight were interrupted (a timeout, or the caller gave up); `each`: every one sent. */
+  readonly interrupted?: number | "each"
 }
 
 /** One behaviour. */
@@ -75,6 +83,10 @@ export interface Case {
   readonly runs?: { readonly times: number; readonly gapMillis: number }
   readonly outcome: Outcome
   readonly sent: Sent
+  /** The clock time from the call's start to its end, within `[min, max]` milliseconds. */
+  readonly endsAt?: readonly [number, number]
+  /** Run on the real clock (the timers as a user meets them) instead of the `TestClock`. */
+  readonly live?: boolean
 }
 
 /** Stands for the line's `User-Agent` in `Sent.headers`. */
@@ -82,9 +94,7 @@ export const USER_AGENT = "<the line's User-Agent>"
 
 export const API_KEY = "test-api-key-5f0c1e9a"
 
-const resource = { resource: { id: "resource_1", name: "db", port: 5432 } }
 const ok: Reply = { status: 200, body: resource }
-const unavailable: Reply = { status: 503, body: { code: "unavailable", message: "overloaded" } }
 const getResource = { method: "GetResource", request: { id: "resource_1" } } as const
 const createConnector = { method: "CreateConnector", request: { name: "edge-1" } } as const
 const created: Reply = { status: 200, body: { connector: { id: "connector_1", name: "edge-1" } } }
@@ -387,7 +397,8 @@ const deadlines: ReadonlyArray<Case> = [
     sent: {
       count: 3,
       headers: [{ "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "200" }],
-      gaps: [[1100, 1100], [1200, 1200]]
+      gaps: [[1100, 1100], [1200, 1200]],
+      interrupted: 3
     }
   },
   {
@@ -395,7 +406,43 @@ const deadlines: ReadonlyArray<Case> = [
     call: { ...createConnector, attemptTimeout: 1000 },
     replies: [{ hang: true }],
     outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 1000, attempts: 1 }, says: "attempt timeout of 1000 ms" },
-    sent: { count: 1 }
+    sent: { count: 1, interrupted: 1 },
+    endsAt: [1000, 1010]
+  },
+  {
+    name: "on the real clock, an attempt that hangs ends with a TimeoutError after the attempt timeout, and the request is interrupted",
+    live: true,
+    call: { ...createConnector, attemptTimeout: 150 },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 150, attempts: 1 } },
+    sent: { count: 1, interrupted: 1 },
+    endsAt: [145, 1500]
+  },
+  {
+    // The second attempt starts about 1 ms after the first times out, with 50 ms of the budget left: a
+    // loaded machine has that much slack before the wait would pass the deadline.
+    name: "on the real clock, the overall budget ends hanging attempts of a read with a TimeoutError of scope overall",
+    live: true,
+    call: { ...getResource, attemptTimeout: 100, timeout: 150, retry: { _tag: "exponential", baseMillis: 1, jitter: false, retries: 5 } },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 150 } },
+    sent: { count: [2, 3], interrupted: "each" },
+    endsAt: [145, 1500]
+  },
+  {
+    name: "interrupting the caller interrupts the request in flight",
+    call: { ...getResource, attemptTimeout: 10_000, interruptAfter: 50 },
+    replies: [{ hang: true }],
+    outcome: { _tag: "Interrupted" },
+    sent: { count: 1, interrupted: 1 }
+  },
+  {
+    name: "on the real clock, a response before the deadline is returned and nothing is interrupted",
+    live: true,
+    call: { ...getResource, attemptTimeout: 100 },
+    replies: [ok],
+    outcome: { _tag: "Success", value: { resource: { id: "resource_1" } } },
+    sent: { count: 1, interrupted: 0 }
   }
 ]
 
@@ -448,7 +495,12 @@ export interface Observed {
       readonly statusFallback: boolean | undefined
       readonly isRetryable: boolean | undefined
     }
+    | { readonly _tag: "Interrupted" }
   readonly seen: ReadonlyArray<Seen>
+  /** How many requests in flight were interrupted. */
+  readonly interrupted: number
+  /** The clock time from the (last) call's start to its end, in milliseconds. */
+  readonly endedAt: number
 }
 
 /** The few matchers of `expect` that `verify` uses, whichever vitest runs it. */
@@ -467,7 +519,9 @@ export interface Expect {
 export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: string): void => {
   const { result, seen } = observed
   const outcome = c.outcome
-  if (outcome._tag === "Success") {
+  if (outcome._tag === "Interrupted") {
+    expect(result._tag).toEqual("Interrupted")
+  } else if (outcome._tag === "Success") {
     expect({ result: result._tag, error: result._tag === "Failure" ? String(result.error) : undefined }).toEqual({
       result: "Success",
       error: undefined
@@ -492,7 +546,11 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
     }
   }
   const sent = c.sent
-  expect(seen.length).toEqual(sent.count)
+  if (typeof sent.count === "number") expect(seen.length).toEqual(sent.count)
+  else {
+    expect(seen.length).toBeGreaterThanOrEqual(sent.count[0])
+    expect(seen.length).toBeLessThanOrEqual(sent.count[1])
+  }
   if (sent.url !== undefined) for (const s of seen) expect(s.url).toEqual(sent.url)
   sent.headers?.forEach((expected, i) => {
     const actual = seen[i]?.headers ?? {}
@@ -501,10 +559,46 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
     }
   })
   if (sent.bodies !== undefined) expect(seen.map((s) => s.body)).toEqual(sent.bodies)
+  if (sent.interrupted !== undefined) {
+    expect({ interrupted: observed.interrupted }).toEqual({ interrupted: sent.interrupted === "each" ? seen.length : sent.interrupted })
+  }
+  if (c.endsAt !== undefined) {
+    expect(observed.endedAt).toBeGreaterThanOrEqual(c.endsAt[0])
+    expect(observed.endedAt).toBeLessThanOrEqual(c.endsAt[1])
+  }
   sent.gaps?.forEach(([min, max], i) => {
     const gap = (seen[i + 1]?.at ?? NaN) - (seen[i]?.at ?? NaN)
     expect(gap).toBeGreaterThanOrEqual(min)
     expect(gap).toBeLessThanOrEqual(max)
   })
 }
+/**
+ * Checks a client against the operation table: the service clients are exactly the table's
+ * services, and each of them and the combined client have a method per operation (`getResource`)
+ * and a `<method>Stream` per List operation.
+ */
+export const verifyServices = (
+  table: Iterable<readonly [string, Iterable<{ readonly method: string; readonly kind: string }>]>,
+  combined: object,
+  serviceClients: Readonly<Record<string, object>>,
+  expect: Expect
+): void => {
+  const services = [...table]
+  expect(Object.keys(serviceClients).sort()).toEqual(services.map(([service]) => service).sort())
+  for (const [service, ops] of services) {
+    for (const op of ops) {
+      const name = op.method.charAt(0).toLowerCase() + op.method.slice(1)
+      const names = op.kind === "list" ? [name, `${name}Stream`] : [name]
+      for (const method of names) {
+        const kinds = [combined, serviceClients[service]].map((client) => typeof (client as Record<string, unknown> | undefined)?.[method])
+        expect({ service, method, kinds }).toEqual({ service, method, kinds: ["function", "function"] })
+      }
+    }
+  }
+}
+
 export * from "./requests.js"
+export * from "./capture.js"
+export * from "./fake.js"
+export * from "./integration.js"
+export * from "./redaction.js"

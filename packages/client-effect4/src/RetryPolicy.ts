@@ -41,13 +41,11 @@ export interface ExponentialOptions {
  * @category constructors
  */
 export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
-  const cap = Duration.fromInputUnsafe(options.cap ?? "8 seconds")
-  const base = Schedule.exponential(options.base ?? "500 millis", options.factor ?? 2)
-  const jittered = options.jitter === false ? base : Schedule.jittered(base)
-  return jittered.pipe(
-    Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, cap))),
-    Schedule.upTo({ times: options.retries ?? 2 })
-  ) as RetryPolicy
+  const { baseMillis, capMillis, factor, jitter, retries } = Retry.exponentialPlan(options, (d) => Duration.toMillis(Duration.fromInputUnsafe(d)))
+  const delays = Schedule.exponential(Duration.millis(baseMillis), factor)
+  const limited = Schedule.modifyDelay(jitter ? Schedule.jittered(delays) : delays, ({ duration }) =>
+    Effect.succeed(Duration.min(duration, Duration.millis(capMillis))))
+  return Schedule.upTo(limited, { times: retries }) as RetryPolicy
 }
 
 /**

@@ -3,9 +3,11 @@
 import * as Behaviour from "@data-access/client-behaviour"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
@@ -51,7 +53,8 @@ const resultOf = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed["result
 
 describe("behaviour (the shared cases)", () => {
   for (const c of Behaviour.cases) {
-    it.effect(c.name, () =>
+    const test = c.live ? it.live : it.effect
+    test(c.name, () =>
       Effect.gen(function*() {
         const fake = makeFake(c.replies)
         const options: Partial<DataAccessClient.Options> = {}
@@ -59,12 +62,24 @@ describe("behaviour (the shared cases)", () => {
         if (c.call.layerRetry !== undefined) Object.assign(options, { retryPolicy: policyOf(c.call.layerRetry) })
         const program = Effect.provide(callOf(c.call), clientLayer(fake, options))
         const runs = c.runs ?? { times: 1, gapMillis: 0 }
-        let last: Exit.Exit<unknown, unknown> | undefined
+        let result: Behaviour.Observed["result"] | undefined
+        let endedAt = 0
         for (let n = 1; n <= runs.times; n++) {
           if (n > 1) yield* TestClock.adjust(Duration.millis(runs.gapMillis))
-          last = yield* runWithClock(yield* Effect.forkChild(Effect.exit(program)))
+          const startedAt = yield* Clock.currentTimeMillis
+          const fiber = yield* Effect.forkChild(Effect.exit(program))
+          if (c.call.interruptAfter === undefined) {
+            result = resultOf(c.live ? yield* Fiber.join(fiber) : yield* runWithClock(fiber))
+          } else {
+            yield* TestClock.adjust(Duration.millis(c.call.interruptAfter))
+            yield* Fiber.interrupt(fiber)
+            // `Effect.exit` never fails: a fiber that did not succeed was interrupted before the call ended.
+            const exit = yield* Fiber.await(fiber)
+            result = Exit.isSuccess(exit) ? resultOf(exit.value) : { _tag: "Interrupted" }
+          }
+          endedAt = (yield* Clock.currentTimeMillis) - startedAt
         }
-        Behaviour.verify(c, { result: resultOf(last!), seen: fake.seen }, expect, DataAccessClient.USER_AGENT)
+        Behaviour.verify(c, { result: result!, seen: fake.seen, interrupted: fake.interrupted.count, endedAt }, expect, DataAccessClient.USER_AGENT)
       }))
   }
 })

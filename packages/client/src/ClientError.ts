@@ -198,8 +198,6 @@ export const isClientError = (u: unknown): u is ClientError | CursorRepeatedErro
   u instanceof InvalidRequestError ||
   u instanceof CursorRepeatedError
 
-const statusFallback = new WeakSet<ConnectError>()
-
 /**
  * Marks a `ConnectError` whose code was not read from a Connect error body but derived from the
  * HTTP status (a proxy's bare 502, for example).
@@ -207,10 +205,7 @@ const statusFallback = new WeakSet<ConnectError>()
  * @since 0.1.0
  * @category constructors
  */
-export const markStatusFallback = (error: ConnectError): ConnectError => {
-  statusFallback.add(error)
-  return error
-}
+export const markStatusFallback: (error: ConnectError) => ConnectError = Retry.markStatusFallback
 
 /**
  * Whether a `ConnectError`'s code came from the HTTP status because the response carried no
@@ -220,16 +215,15 @@ export const markStatusFallback = (error: ConnectError): ConnectError => {
  * @since 0.1.0
  * @category guards
  */
-export const isStatusFallback = (error: ConnectError): boolean => statusFallback.has(original(error))
+export const isStatusFallback = (error: ConnectError): boolean => Retry.isStatusFallback(original(error))
 
-// Effect wraps failures in a Proxy that records the span; this key gives back the instance.
+// Effect 3 wraps failures in a Proxy that records the span; this key gives back the instance (an
+// error without the key is the instance).
 const originalKey = Symbol.for("effect/OriginalAnnotation")
-const original = (error: ConnectError): ConnectError =>
-  ((error as unknown as Record<symbol, ConnectError | undefined>)[originalKey]) ?? error
+const original = <E extends ClientError>(error: E): E => ((error as unknown as Record<symbol, E | undefined>)[originalKey]) ?? error
 
 // An error as `@data-access/core/Retry` decides on it.
-const failureOf = (error: ClientError): Retry.Failure =>
-  error._tag === "ConnectError" ? { _tag: "ConnectError", code: error.code, httpStatus: error.httpStatus, statusFallback: isStatusFallback(error) } : error
+const failureOf = (error: ClientError): Retry.Failure => Retry.failureOf(original(error))
 
 /**
  * Whether an error may be retried for a read (Get and List): transient Connect codes
@@ -273,5 +267,4 @@ export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryab
  * @since 0.1.0
  * @category retries
  */
-export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean =>
-  safeToRetry ? isRetryableRead(error) : isRetryableWrite(error)
+export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean => Retry.isRetryableError(original(error), safeToRetry)

@@ -73,12 +73,12 @@ export interface ExponentialOptions {
  * @category constructors
  */
 export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
-  const cap = Duration.decode(options.cap ?? "8 seconds")
-  const base = Schedule.exponential(options.base ?? "500 millis", options.factor ?? 2)
-  const jittered = options.jitter === false ? base : Schedule.jittered(base)
-  return jittered.pipe(
+  const plan = Retry.exponentialPlan(options, (d) => Duration.toMillis(Duration.decode(d)))
+  const growing = Schedule.exponential(Duration.millis(plan.baseMillis), plan.factor)
+  const cap = Duration.millis(plan.capMillis)
+  return (plan.jitter ? Schedule.jittered(growing) : growing).pipe(
     Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
-    Schedule.intersect(Schedule.recurs(options.retries ?? 2))
+    Schedule.intersect(Schedule.recurs(plan.retries))
   )
 }
 

@@ -3,9 +3,11 @@
 import * as Behaviour from "@data-access/client-behaviour"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
@@ -49,7 +51,7 @@ const observe = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed["result"
 
 describe("behaviour (the shared cases)", () => {
   for (const c of Behaviour.cases) {
-    it.effect(c.name, () =>
+    ;(c.live ? it.live : it.effect)(c.name, () =>
       Effect.gen(function*() {
         const fake = makeFake(c.replies)
         const layer = clientLayer(fake, {
@@ -57,12 +59,24 @@ describe("behaviour (the shared cases)", () => {
           ...(c.call.layerRetry !== undefined ? { retryPolicy: policy(c.call.layerRetry) } : {})
         })
         const call = Effect.provide(run(c.call), layer)
-        let exit: Exit.Exit<unknown, unknown> = Exit.void
+        let result: Behaviour.Observed["result"] | undefined
+        let endedAt = 0
         for (let i = 0; i < (c.runs?.times ?? 1); i++) {
           if (i > 0) yield* TestClock.adjust(Duration.millis(c.runs!.gapMillis))
-          exit = yield* runWithClock(yield* Effect.fork(Effect.exit(call)))
+          const started = yield* Clock.currentTimeMillis
+          const fiber = yield* Effect.fork(Effect.exit(call))
+          if (c.call.interruptAfter !== undefined) {
+            yield* TestClock.adjust(Duration.millis(c.call.interruptAfter))
+            // `Effect.exit` never fails: a failed fiber was interrupted before the call ended.
+            const exit = yield* Fiber.interrupt(fiber)
+            result = Exit.isSuccess(exit) ? observe(exit.value) : { _tag: "Interrupted" }
+          } else {
+            result = observe(c.live ? yield* Fiber.join(fiber) : yield* runWithClock(fiber))
+          }
+          endedAt = (yield* Clock.currentTimeMillis) - started
         }
-        Behaviour.verify(c, { result: observe(exit), seen: fake.seen }, expect, DataAccessClient.USER_AGENT)
+        const observed = { result: result!, seen: fake.seen, interrupted: fake.interrupted.count, endedAt }
+        Behaviour.verify(c, observed, expect, DataAccessClient.USER_AGENT)
       }))
   }
 })

@@ -1,7 +1,9 @@
 /**
- * A fake `HttpClient` for unit tests of one policy (retry counts, waits, headers, error mapping).
+ * A fake `HttpClient` for unit tests of one policy (retry counts, waits, headers, error mapping):
+ * `@data-access/client-behaviour`'s fake server, answered through Effect 3's `HttpClient`.
  * Tests against the real reference server live in the *.integration tests.
  */
+import * as Behaviour from "@data-access/client-behaviour"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -12,57 +14,33 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { DataAccessClient } from "../src/index.js"
 
-export interface Seen {
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
-  /** The (Test)Clock time of the request, in milliseconds. */
-  readonly at: number
-}
-
-export type Reply =
-  | { readonly status: number; readonly body?: unknown; readonly text?: string; readonly headers?: Record<string, string> }
-  | { readonly transport: string }
-  | { readonly hang: true }
-
-export const API_KEY = "test-api-key-5f0c1e9a"
+export { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
 
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
-export const makeFake = (replies: ReadonlyArray<Reply>) => {
-  const seen: Array<Seen> = []
-  /** How many hanging requests were interrupted (a timeout or the caller gave up). */
-  const interrupted = { count: 0 }
+export const makeFake = (replies: ReadonlyArray<Behaviour.Reply>) => {
+  const server = Behaviour.fakeServer(replies)
   const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
     Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : undefined
-      seen.push({ url: url.toString(), headers: { ...request.headers }, body, at })
-      const reply = replies[Math.min(seen.length - 1, replies.length - 1)]!
-      if ("hang" in reply) return Effect.onInterrupt(Effect.never, () => Effect.sync(() => interrupted.count++))
-      if ("transport" in reply) {
-        const cause = Object.assign(new Error(`connect ${reply.transport} 127.0.0.1:9`), { code: reply.transport })
-        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause }))
+      const body = request.body._tag === "Uint8Array" ? request.body.body : undefined
+      const answer = server.receive({ url: url.toString(), headers: request.headers, body, at })
+      switch (answer._tag) {
+        case "Hang":
+          return Effect.onInterrupt(Effect.never, () => Effect.sync(() => server.interrupted.count++))
+        case "Transport":
+          return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: answer.cause }))
+        case "Response":
+          return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
       }
-      const text = reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body))
-      return Effect.succeed(
-        HttpClientResponse.fromWeb(
-          request,
-          new Response(text, {
-            status: reply.status,
-            headers: { "content-type": reply.text !== undefined ? "text/plain" : "application/json", ...reply.headers }
-          })
-        )
-      )
     })
   )
-  return { seen, interrupted, layer: Layer.succeed(HttpClient.HttpClient, client) }
+  return { seen: server.seen, interrupted: server.interrupted, layer: Layer.succeed(HttpClient.HttpClient, client) }
 }
 
 /** The client layer over a fake. */
 export const clientLayer = (fake: ReturnType<typeof makeFake>, options: Partial<DataAccessClient.Options> = {}) =>
-  DataAccessClient.layer({ baseUrl: "http://fake.invalid", apiKey: Redacted.make(API_KEY), ...options }).pipe(Layer.provide(fake.layer))
-
-export const resource = { resource: { id: "resource_1", name: "db", port: 5432 } }
-export const unavailable = { status: 503, body: { code: "unavailable", message: "overloaded" } } as const
+  DataAccessClient.layer({ baseUrl: "http://fake.invalid", apiKey: Redacted.make(Behaviour.API_KEY), ...options }).pipe(
+    Layer.provide(fake.layer)
+  )
 
 /** Moves the TestClock forward in small steps until the fiber is done (at most `limitMillis`). */
 export const runWithClock = <A, E>(fiber: import("effect/Fiber").RuntimeFiber<A, E>, limitMillis = 60_000, stepMillis = 10) =>

@@ -223,3 +223,31 @@ export const decodeFailure = (
   const requestId = header(REQUEST_ID_HEADER)
   return { operation, path, message, httpStatus: 200, ...(requestId !== undefined ? { requestId } : {}) }
 }
+
+/**
+ * What a schema made of a value: the decoded value, or the JSON path and message of its first
+ * problem (never the value itself).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Decoded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly path: string; readonly message: string }
+
+/**
+ * Reads the body of a 200: JSON, then the line's `decode` of the response schema; on a problem,
+ * the fields of a `DecodeError` naming its JSON path (`$` when the body is not JSON).
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const readBody = (
+  operation: string,
+  text: string,
+  header: Header,
+  decode: (json: unknown) => Decoded
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: ReturnType<typeof decodeFailure> } => {
+  const json = parseJson(text)
+  if (!json.ok) return { ok: false, failure: decodeFailure(operation, "$", `$: ${json.message}`, header) }
+  const decoded = decode(json.value)
+  return decoded.ok ? decoded : { ok: false, failure: decodeFailure(operation, decoded.path, decoded.message, header) }
+}

@@ -31,17 +31,23 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MILLIS = 10_000
  * @since 0.1.0
  * @category models
  */
-export type Bound =
-  | { readonly _tag: "Expired" }
-  | {
-    readonly _tag: "Bounded"
-    readonly limitMillis: number
-    readonly scope: "attempt" | "overall"
-    /** The timeout the scope names: the overall budget or the attempt timeout. */
-    readonly timeoutMillis: number
-    /** `Connect-Timeout-Ms`, when the limit is finite. */
-    readonly header: string | undefined
-  }
+export type Bound = { readonly _tag: "Expired" } | Bounded
+
+/**
+ * The bound of an attempt that may start: its limit, the timeout it stands for and its header.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Bounded {
+  readonly _tag: "Bounded"
+  readonly limitMillis: number
+  readonly scope: "attempt" | "overall"
+  /** The timeout the scope names: the overall budget or the attempt timeout. */
+  readonly timeoutMillis: number
+  /** `Connect-Timeout-Ms`, when the limit is finite. */
+  readonly header: string | undefined
+}
 
 /**
  * The bound of the attempt that starts at `nowMillis` of a call whose overall deadline is

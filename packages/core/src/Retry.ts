@@ -69,6 +69,63 @@ export const isRetryableWrite = (failure: Failure): boolean => {
 }
 
 /**
+ * A client error as the retry rules read it: a Connect error's code, status and whether the
+ * status alone gave the code; where a transport failure happened; a timeout's scope; else its tag.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClientFailure {
+  readonly _tag: string
+  readonly code?: string
+  readonly httpStatus?: number | undefined
+  readonly phase?: "connect" | "exchange"
+  readonly scope?: "attempt" | "overall"
+}
+
+const fallbacks = new WeakSet<object>()
+
+/**
+ * Marks a Connect error whose code was not read from a Connect error body but derived from the
+ * HTTP status (a proxy's bare 502, for example).
+ *
+ * @since 0.1.0
+ * @category status fallback
+ */
+export const markStatusFallback = <A extends object>(error: A): A => {
+  fallbacks.add(error)
+  return error
+}
+
+/**
+ * Whether an error was marked by `markStatusFallback`.
+ *
+ * @since 0.1.0
+ * @category status fallback
+ */
+export const isStatusFallback = (error: object): boolean => fallbacks.has(error)
+
+/**
+ * The `Failure` a client error stands for.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const failureOf = (error: ClientFailure): Failure =>
+  error._tag === "ConnectError"
+    ? { _tag: "ConnectError", code: error.code as CodeTable.Code, httpStatus: error.httpStatus, statusFallback: fallbacks.has(error) }
+    : (error as Failure)
+
+/**
+ * Whether a client error may be retried: for a read (`safeToRetry`) `isRetryableRead`, for a
+ * create or an update `isRetryableWrite`.
+ *
+ * @since 0.1.0
+ * @category retries
+ */
+export const isRetryableError = (error: ClientFailure, safeToRetry: boolean): boolean => isRetryable(failureOf(error), safeToRetry)
+
+/**
  * `isRetryableRead` for an operation that is safe to retry, `isRetryableWrite` otherwise.
  *
  * @since 0.1.0
@@ -76,6 +133,39 @@ export const isRetryableWrite = (failure: Failure): boolean => {
  */
 export const isRetryable = (failure: Failure, safeToRetry: boolean): boolean =>
   safeToRetry ? isRetryableRead(failure) : isRetryableWrite(failure)
+
+/**
+ * The default retry policy of both clients: 2 retries after the first attempt, waiting 500 ms and
+ * then twice as long each time, at most 8 s, each wait randomised by 0.8 to 1.2 times.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export const DEFAULT_POLICY = { retries: 2, baseMillis: 500, factor: 2, capMillis: 8000, jitter: true } as const
+
+/**
+ * The exponential policy a client's options ask for, with the defaults of `DEFAULT_POLICY` filled
+ * in; `toMillis` reads the line's durations.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export const exponentialPlan = <D>(
+  options: {
+    readonly retries?: number | undefined
+    readonly base?: D | undefined
+    readonly factor?: number | undefined
+    readonly cap?: D | undefined
+    readonly jitter?: boolean | undefined
+  },
+  toMillis: (duration: D) => number
+): { readonly retries: number; readonly baseMillis: number; readonly factor: number; readonly capMillis: number; readonly jitter: boolean } => ({
+  retries: options.retries ?? DEFAULT_POLICY.retries,
+  baseMillis: options.base === undefined ? DEFAULT_POLICY.baseMillis : toMillis(options.base),
+  factor: options.factor ?? DEFAULT_POLICY.factor,
+  capMillis: options.cap === undefined ? DEFAULT_POLICY.capMillis : toMillis(options.cap),
+  jitter: options.jitter ?? DEFAULT_POLICY.jitter
+})
 
 /**
  * The longest `Retry-After` a client honours, in milliseconds (60 s); a longer one is cut to this.

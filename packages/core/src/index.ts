@@ -8,6 +8,8 @@
 /** @since 0.1.0 */
 export * as Answer from "./Answer.js"
 /** @since 0.1.0 */
+export * as Attempts from "./Attempts.js"
+/** @since 0.1.0 */
 export * as Code from "./Code.js"
 /** @since 0.1.0 */
 export * as ContentType from "./ContentType.js"

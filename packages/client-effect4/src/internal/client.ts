@@ -1,23 +1,18 @@
 import * as Answer from "@data-access/core/Answer"
+import * as Attempts from "@data-access/core/Attempts"
 import * as CoreDeadline from "@data-access/core/Deadline"
 import * as Operation from "@data-access/core/Operation"
-import * as Paging from "@data-access/core/Paging"
 import * as Request from "@data-access/core/Request"
-import * as Retry from "@data-access/core/Retry"
 import * as Timeout from "@data-access/core/Timeout"
 import * as Transport from "@data-access/core/Transport"
 import * as Operations from "@data-access/schema-effect4/Operations"
-import { DEFAULT_PAGE_SIZE } from "@data-access/schema-effect4/Requests"
 import type * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Pull from "effect/Pull"
-import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import * as Headers from "effect/http/Headers"
 import * as HttpBody from "effect/http/HttpBody"
@@ -28,8 +23,6 @@ import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import {
   type ClientError,
   ConnectError,
-  CursorRepeatedError,
-  DecodeError,
   InvalidRequestError,
   isRetryable,
   markStatusFallback,
@@ -37,36 +30,11 @@ import {
   TransportError
 } from "../ClientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
+import * as calls from "./calls.js"
+import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
 import { describeIssue } from "./errors.js"
-import { version } from "./version.js"
 
-/** Options every call accepts. */
-export interface CallOptions {
-  readonly retryPolicy?: RetryPolicy.RetryPolicy | undefined
-  readonly timeout?: Duration.Input | undefined
-  readonly attemptTimeout?: Duration.Input | undefined
-}
-
-/** Options of a paging stream. */
-export interface StreamOptions extends CallOptions {
-  readonly pageSize?: number | undefined
-}
-
-export interface ResolvedConfig {
-  readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted<string>
-  readonly retryPolicy: RetryPolicy.RetryPolicy
-  readonly timeout: Duration.Duration
-  readonly attemptTimeout: Duration.Duration
-  readonly userAgent: string
-}
-
-export const USER_AGENT = `@data-access/client-effect4/${version}`
-
-export type AnyOperation = Operations.Operations[Operations.MethodName]
-
-export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
-export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+export * from "./calls.js"
 
 /** Keeps `x-api-key` among the header names the HttpClient redacts in spans, even if the user replaced the list. */
 const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -74,9 +42,6 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
     Request.redactsApiKey(names)
       ? effect
       : Effect.provideService(effect, Headers.CurrentRedactedNames, [...names, Request.API_KEY_HEADER]))
-
-/** The span name of an operation: `ResourceService/GetResource`. */
-export const spanName = Operation.spanName
 
 /**
  * Builds the function that performs one operation: encode, send with retries and deadlines,
@@ -87,29 +52,17 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   const name = spanName(op)
   const encode = Schema.encodeUnknownResult(op.request as unknown as Schema.Codec<unknown, unknown>)
   const decode = Schema.decodeUnknownResult(op.response as unknown as Schema.Codec<unknown, unknown>)
-  // The request without its body and deadline, built once: every attempt adds only those.
-  const baseRequest = HttpClientRequest.post(Request.url(config.baseUrl, op), {
-    headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
+  const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
+    const decoded = decode(json)
+    return Result.isSuccess(decoded) ? { ok: true, value: decoded.success } : { ok: false, ...describeIssue(decoded.failure.issue) }
   })
+  const baseRequest = calls.baseRequest(config, op)
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
     const reason = error.reason
     return reason._tag === "InvalidUrlError" || reason._tag === "EncodeError"
       ? new InvalidRequestError({ operation: name, path: "$", message: Transport.unbuildableMessage(reason._tag) })
       : new TransportError(Transport.failure(name, reason._tag === "TransportError", reason.cause))
-  }
-
-  /** A 200: the decoded body, or a DecodeError naming the JSON path. */
-  const readSuccess = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<unknown, ClientError> => {
-    const header = (h: string) => response.headers[h]
-    const json = Answer.parseJson(text)
-    if (!json.ok) return Effect.fail(new DecodeError(Answer.decodeFailure(name, "$", `$: ${json.message}`, header)))
-    const decoded = decode(json.value)
-    if (Result.isFailure(decoded)) {
-      const { message, path } = describeIssue(decoded.failure.issue)
-      return Effect.fail(new DecodeError(Answer.decodeFailure(name, path, message, header)))
-    }
-    return Effect.succeed(decoded.success)
   }
 
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
@@ -121,42 +74,33 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
 
   const readResponse = (clock: Clock.Clock, response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status) ? readSuccess(response, text) : readFailure(response, text, clock.currentTimeMillisUnsafe()))
+      Answer.isSuccess(response.status) ? readSuccess((h) => response.headers[h], text) : readFailure(response, text, clock.currentTimeMillisUnsafe()))
 
   /** The exchange: the response, read whole and decoded. */
   const exchange = (clock: Clock.Clock, request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), (response) => readResponse(clock, response))
 
-  /** One attempt: plain code around the exchange (no generator), with the clock read once. */
+  /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
     clock: Clock.Clock,
     body: HttpBody.HttpBody,
-    attemptNumber: number,
-    deadline: number,
-    budgetMillis: number,
-    attemptMillis: number
+    bound: CoreDeadline.Bounded,
+    onTimeout: () => ClientError
   ): Effect.Effect<unknown, ClientError> => {
-    const bound = CoreDeadline.bound(clock.currentTimeMillisUnsafe(), deadline, budgetMillis, attemptMillis)
-    if (bound._tag === "Expired") {
-      return Effect.fail(new TimeoutError({ operation: name, scope: "overall", timeoutMillis: budgetMillis, attempts: attemptNumber - 1 }))
-    }
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-    const headed = bound.header === undefined ? baseRequest : HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header)
-    const request = HttpClientRequest.setBody(headed, body)
-    if (bound.header === undefined) return exchange(clock, request)
+    if (bound.header === undefined) return exchange(clock, HttpClientRequest.setBody(baseRequest, body))
+    const request = HttpClientRequest.setBody(HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header), body)
     return Effect.timeoutOrElse(exchange(clock, request), {
       duration: Duration.millis(bound.limitMillis),
-      orElse: () =>
-        Effect.fail(new TimeoutError({ operation: name, scope: bound.scope, timeoutMillis: bound.timeoutMillis, attempts: attemptNumber }))
+      orElse: () => Effect.fail(onTimeout())
     })
   }
 
   const spanOptions = { kind: "client" as const, attributes: Operation.spanAttributes(op, Operations.PACKAGE) }
+  const timeout = (fields: Attempts.Timeout): ClientError => new TimeoutError(fields)
+  const retryable = (error: ClientError) => isRetryable(error, op.safeToRetry)
 
-  /**
-   * The attempts of one call, as a loop of plain functions (no generator): attempt, and on a
-   * retryable failure step the policy, wait, and attempt again.
-   */
+  /** The attempts (`@data-access/core/Attempts`), with the schedule's own step function (it keeps its state). */
   const attempts = (
     span: Tracer.Span,
     clock: Clock.Clock,
@@ -164,57 +108,30 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     step: (now: number, input: ClientError) => Pull.Pull<[unknown, Duration.Duration], never, unknown>,
     budgetMillis: number,
     attemptMillis: number
-  ): Effect.Effect<unknown, ClientError> => {
-    const deadline = clock.currentTimeMillisUnsafe() + budgetMillis
-    const fail = (error: ClientError) => {
-      span.attribute("rpc.response.code", Operation.responseCode(error))
-      return Effect.fail(error)
-    }
-    const loop = (attemptNumber: number): Effect.Effect<unknown, ClientError> => {
-      // Each attempt is an event on the call's span; the HttpClient adds a child span per request.
-      span.event("attempt", clock.currentTimeNanosUnsafe(), { "rpc.attempt": attemptNumber })
-      return Effect.matchEffect(attempt(clock, body, attemptNumber, deadline, budgetMillis, attemptMillis), {
-        onSuccess: (value) => {
-          span.attribute("rpc.attempts", attemptNumber)
-          span.attribute("rpc.response.code", "ok")
-          return Effect.succeed(value)
-        },
-        onFailure: (error) => {
-          if (!isRetryable(error, op.safeToRetry)) return fail(error)
-          const now = clock.currentTimeMillisUnsafe()
-          return Pull.matchEffect(step(now, error), {
-            onDone: () => fail(error),
-            onFailure: () => fail(error),
-            onSuccess: ([, policyDelay]) => {
-              const next = Retry.after(error, attemptNumber, now, deadline, Duration.toMillis(policyDelay))
-              if (next._tag === "GiveUp") return fail(error)
-              const delay = next.delayMillis
-              span.event("retry", clock.currentTimeNanosUnsafe(), next.event)
-              // The next attempt is built after the wait: it reads the clock for its own deadline.
-              const again = Effect.suspend(() => loop(attemptNumber + 1))
-              return Effect.andThen(
-                Effect.logDebug(Retry.retryMessage(name, attemptNumber, next.reason, delay)),
-                delay > 0 ? Effect.andThen(Effect.sleep(Duration.millis(delay)), again) : again
-              )
-            }
-          })
-        }
-      })
-    }
-    return loop(1)
-  }
+  ): Effect.Effect<unknown, ClientError> =>
+    Attempts.run<Effect.Effect<unknown, ClientError>, ClientError, undefined>(
+      effects,
+      {
+        name,
+        budgetMillis,
+        attemptMillis,
+        attempt: (bound, onTimeout) => attempt(clock, body, bound, onTimeout),
+        timeout,
+        retryable,
+        step: (now, error, state, next, done) =>
+          Pull.matchEffect(step(now, error), { onDone: done, onFailure: done, onSuccess: ([, delay]) => next(Duration.toMillis(delay), state) })
+      },
+      span,
+      { millis: () => clock.currentTimeMillisUnsafe(), nanos: () => clock.currentTimeNanosUnsafe() },
+      undefined
+    )
 
   // Everything below runs when the effect runs (not when the method is called), once per run.
   return (request, options) =>
     keepApiKeyRedacted(
       Effect.useSpan(name, spanOptions, (span) => {
         const encoded = encode(request)
-        if (Result.isFailure(encoded)) {
-          const { message, path } = describeIssue(encoded.failure.issue)
-          const error = new InvalidRequestError({ operation: name, path, message })
-          span.attribute("rpc.response.code", Operation.responseCode(error))
-          return Effect.fail(error)
-        }
+        if (Result.isFailure(encoded)) return calls.invalidRequest(name, span, describeIssue(encoded.failure.issue))
         const body = HttpBody.text(Request.body(encoded.success), Request.CONTENT_TYPE)
         const policy: RetryPolicy.RetryPolicy = options?.retryPolicy ?? config.retryPolicy
         const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : config.timeout)
@@ -228,28 +145,4 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         )
       })
     )
-}
-
-/** The item type of a List response: the element type of its one array field. */
-export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
-
-/** Follows `nextCursor` from page to page (`@data-access/core/Paging`'s walk), failing if a cursor repeats. */
-export const pages = <A, E>(
-  operation: string,
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
-): Stream.Stream<A, E | CursorRepeatedError> =>
-  Stream.paginate(Paging.start(), (walk) =>
-    Effect.flatMap(fetchPage(walk.cursor), (page) => {
-      const step = Paging.step(walk, page.nextCursor)
-      if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
-      return Effect.succeed([page.items, step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
-    }))
-
-/** The paging stream of a List operation. */
-export const makePageStream = (call: Call, op: AnyOperation): PageStream => {
-  const name = spanName(op)
-  return (request, options) => {
-    const plan = Paging.plan(op, request, options?.pageSize ?? DEFAULT_PAGE_SIZE)
-    return pages(name, (cursor) => Effect.map(call(plan.request(cursor), options), plan.page))
-  }
 }
