@@ -269,13 +269,22 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
  * Every invalid variant of a valid encoded request, each breaking one rule, each rejected by
  * the schema. Deterministic: the same input gives the same list in the same order.
  *
+ * `options.skip` leaves out the variants it names (by rule, kind and path) without decoding
+ * them, for a caller that has no use for them: the others are the same as without it (a variant
+ * left out still hides a later one with the same body).
+ *
  * @since 0.1.0
  * @category derivation
  */
-export const derive = (schema: Schema.Schema.AnyNoContext, encoded: unknown): ReadonlyArray<Mutation> => {
+export const derive = (
+  schema: Schema.Schema.AnyNoContext,
+  encoded: unknown,
+  options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
+): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
   candidates(schema.ast, encoded, [], out, 0)
   const decode = Schema.decodeUnknownOption(schema)
+  const skip = options?.skip
   const seen = new Set<string>()
   const result: Array<Mutation> = []
   for (const c of out) {
@@ -283,6 +292,7 @@ export const derive = (schema: Schema.Schema.AnyNoContext, encoded: unknown): Re
     const key = JSON.stringify(body)
     if (seen.has(key)) continue
     seen.add(key)
+    if (skip !== undefined && skip(c)) continue
     if (Option.isNone(decode(body))) result.push({ rule: c.rule, kind: c.kind, path: c.path, body })
   }
   return result

@@ -38,8 +38,13 @@ export const lengths = (s: string): ReadonlyArray<number> => (isPlain(s) ? [s.le
 /** The smallest length a server may see: a string over a limit under this count is over it under every count. */
 export const shortest = (s: string): number => Math.min(...lengths(s))
 
-/** The largest length a server may see: a string within a limit under this count is within it under every count. */
-export const longest = (s: string): number => Math.max(...lengths(s))
+/**
+ * The largest length a server may see: a string within a limit under this count is within it under
+ * every count. Of one form, the UTF-8 byte count is the largest (a grapheme holds one code point or
+ * more, a code point one or two UTF-16 units, a UTF-16 unit one UTF-8 byte or more, and a pair four),
+ * so the graphemes need not be counted here.
+ */
+export const longest = (s: string): number => (isPlain(s) ? s.length : Math.max(...forms(s).map((f) => Buffer.byteLength(f, "utf8"))))
 
 /** The longest prefix of `s`, cut at a grapheme boundary, whose `longest` length is at most `max`. */
 export const cutTo = (s: string, max: number): string => {

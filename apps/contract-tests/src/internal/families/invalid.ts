@@ -19,7 +19,7 @@ import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"
 
 /** The must a mutation breaks; `undefined` for a mutation no must backs (it is not sent). */
-export const ruleOfMutation = (m: Mutations.Mutation): ContractRules.RuleId | undefined => {
+export const ruleOfMutation = (m: Pick<Mutations.Mutation, "kind" | "path">): ContractRules.RuleId | undefined => {
   const inFilter = m.path.includes("filter")
   switch (m.kind) {
     case "min-length":
@@ -142,8 +142,10 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
     const required = new Set(requiredFieldsOf(op))
     const minimal = bodies.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k)))).filter((b) => Gen.isValid(op, b))
     const byRule = new Map<string, Invalid>()
+    // A variant of a label already kept, or of no must, is left out before it is decoded.
+    const known = (v: Omit<Mutations.Mutation, "body">) => byRule.has(v.rule) || ruleOfMutation(v) === undefined
     for (const b of [...minimal, ...bodies]) {
-      for (const m of Mutations.derive(op.request, b)) {
+      for (const m of Mutations.derive(op.request, b, { skip: known })) {
         const c = fromMutation(m)
         if (c !== undefined && !byRule.has(c.label)) byRule.set(c.label, c)
       }

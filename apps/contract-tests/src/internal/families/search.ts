@@ -178,7 +178,21 @@ const tellingValue = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Op
   if (neighbours === undefined) return own
   const sample = rows.slice(0, MAX_ROWS)
   const texts = sample.map((r) => textOf(r, key)).filter((t) => t !== "")
-  const candidates = [...new Set([own, ...pieces(own), ...texts.slice(0, 8), ...texts.flatMap((t) => pieces(t).slice(0, 3))])].slice(0, MAX_CANDIDATES)
+  // The first MAX_CANDIDATES distinct values of: `own`, its pieces, eight texts, three pieces of
+  // each text; the pieces of a text only cut once the values before them leave room.
+  const distinct = new Set<string>()
+  const add = (values: ReadonlyArray<string>) => {
+    for (const v of values) {
+      if (distinct.size >= MAX_CANDIDATES) return
+      distinct.add(v)
+    }
+  }
+  add([own, ...pieces(own), ...texts.slice(0, 8)])
+  for (const t of texts) {
+    if (distinct.size >= MAX_CANDIDATES) break
+    add(pieces(t).slice(0, 3))
+  }
+  const candidates = [...distinct]
   let best = own
   let score = -1
   for (const v of candidates) {
