@@ -1,4 +1,3 @@
-/* global process, console */
 // Writes src/generated/{ClientError,Services,Paging,DataAccessClient,internal/calls}.ts, the Effect 4 form of the client's
 // public surface, from packages/client/src: those modules are the same code on both lines, with
 // the names Effect 4 gave its APIs. They are written once, for Effect 3; a fix there reaches this
@@ -11,9 +10,10 @@
 // `render()` is also imported by test/Generated.test.ts, which fails when the files are stale.
 // Each rename below is a rule of the form [what Effect 3 writes, what Effect 4 writes]; the
 // output is refused if it still has a name that exists on Effect 3 only.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { isMain, writeOrCheck } from "../../../scripts/generated-files.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const outDir = join(here, "..", "src", "generated")
@@ -84,24 +84,4 @@ export const render = async () => Object.fromEntries(MODULES.map((m) => [`${m}.t
 
 export const outputDirectory = outDir
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const files = await render()
-  if (process.argv.includes("--check")) {
-    const stale = Object.entries(files).filter(([f, text]) => {
-      try {
-        return readFileSync(join(outDir, f), "utf8") !== text
-      } catch {
-        return true
-      }
-    })
-    for (const [f] of stale) console.error(`src/generated/${f} is stale: run node scripts/generate.mjs`)
-    process.exitCode = stale.length > 0 ? 1 : 0
-  } else {
-    mkdirSync(outDir, { recursive: true })
-    for (const [f, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(outDir, f)), { recursive: true })
-      writeFileSync(join(outDir, f), text)
-    }
-    console.log(`wrote ${Object.keys(files).length} file(s) to src/generated`)
-  }
-}
+if (isMain(import.meta.url)) writeOrCheck(await render(), outDir)

@@ -1,4 +1,3 @@
-/* global process, console */
 // Writes src/generated/*.ts, the Effect 4 form of the contract, from the Effect 3 package
 // `@data-access/schema`: it walks the SchemaAST of every exported schema and the operation table,
 // and copies the plain-data exports (wire constants, code tables, filter keys). The contract is
@@ -20,9 +19,10 @@
 // - a transformation to the empty struct -> `Fields.toEmptyObject(S)`;
 // - `suspend` back to a named schema -> `Schema.suspend` with printed Type / Encoded types;
 // - per-line schemas (`Timestamp`, `Int64`) -> the hand-written modules of this package.
-import { readFileSync, writeFileSync, mkdirSync, realpathSync } from "node:fs"
+import { readFileSync, realpathSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { isMain, writeOrCheck } from "../../../scripts/generated-files.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const outDir = join(here, "..", "src", "generated")
@@ -472,20 +472,4 @@ export const render = async () => {
 /** The directory the files are written to. */
 export const outputDirectory = outDir
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
-  const files = await render()
-  if (process.argv.includes("--check")) {
-    const stale = Object.entries(files).filter(([f, text]) => {
-      try {
-        return readFileSync(join(outDir, f), "utf8") !== text
-      } catch {
-        return true
-      }
-    })
-    for (const [f] of stale) console.error(`stale: src/generated/${f}`)
-    process.exit(stale.length === 0 ? 0 : 1)
-  }
-  mkdirSync(outDir, { recursive: true })
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(outDir, f), text)
-  console.log(`wrote ${Object.keys(files).length} files to src/generated`)
-}
+if (isMain(import.meta.url)) writeOrCheck(await render(), outDir)
