@@ -136,12 +136,13 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
         const first = yield* send(ctx, post(op.path, twice))
         if (Inspect.statusOf(first) !== 200) return answered("unique-names", first)
         const e = yield* send(ctx, post(op.path, twice))
+        const own = answered("unique-names", e)
         const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return answered("unique-names", e)
-        if (status === 200) return [...answered("unique-names", e), ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
-        if (status === 409 && Inspect.codeOf(e) === "already_exists") return [...answered("unique-names", e), pass("valid-accepted", ["fields.valid-accepted"])]
+        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return own
+        if (status === 200) return [...own, ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
+        if (status === 409 && Inspect.codeOf(e) === "already_exists") return [...own, pass("valid-accepted", ["fields.valid-accepted"])]
         return [
-          ...answered("unique-names", e),
+          ...own,
           fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`, e, excerpt(e))
         ]
       })
@@ -244,6 +245,9 @@ const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
   return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
 }
+
+/** A refusal of a compressed body as a server that leaves compression out answers it: 415, or unimplemented. */
+const encodingLeftOut = (e: Exchange): boolean => Inspect.statusOf(e) === 415 || Inspect.codeOf(e) === "unimplemented"
 
 /** The items of a read's answer (a List's page, a Get's object or objects), in order. */
 const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
@@ -358,7 +362,7 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
       servedAsPost(ctx, op, body, `a ${encoding} request body`, post(op.path, body, { contentEncoding: encoding }), (e) => {
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-        if (status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
+        if (encodingLeftOut(e)) return [pass("protocol")]
         return [fail("fields.valid-accepted", `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`, e, excerpt(e))]
       })
     )
@@ -590,7 +594,7 @@ const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
     const status = Inspect.statusOf(e)
     if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
     if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
-    if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || status === 415 || Inspect.codeOf(e) === "unimplemented") return [pass("protocol")]
+    if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || encodingLeftOut(e)) return [pass("protocol")]
     return [fail("wire.json-object-body", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server refuses it as malformed (invalid_argument) or for its encoding (415, unimplemented)`, e, excerpt(e))]
   })
   // Plain, and gzip-compressed: the limit applies to what a body decompresses to, and a server
@@ -602,7 +606,7 @@ const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
       const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes), contentEncoding }), (e) => [bytes, e] as const))
       const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
       return answers.flatMap(([bytes, e]) =>
-        contentEncoding !== undefined && (Inspect.statusOf(e) === 415 || Inspect.codeOf(e) === "unimplemented") ? [pass("protocol")] : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
+        contentEncoding !== undefined && encodingLeftOut(e) ? [pass("protocol")] : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
       )
     })
   }))]
