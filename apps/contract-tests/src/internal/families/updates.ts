@@ -30,6 +30,23 @@ const unchangedExcept = (props: ReadonlySet<string>, before: Body, after: Body, 
   return undefined
 }
 
+/**
+ * The first sent `<x>Id` (UpdateSatellite's `spaceId`) whose nested `<x>` in `obj` names another
+ * object than `obj`'s own `<x>Id`: the update moved the id and left the nested copy behind. A
+ * nested object left out (its zero value) agrees with any id; both readings of `spaceId: ""`
+ * (decisions.md section 10) agree with themselves.
+ */
+const staleNested = (props: ReadonlySet<string>, sent: ReadonlyArray<readonly [string, unknown]>, obj: Body): string | undefined => {
+  for (const [k] of sent) {
+    const m = /^(.+)Id$/.exec(k)
+    if (m === null || !props.has(m[1]!)) continue
+    const nested = obj[m[1]!]
+    const nestedId = nested !== null && typeof nested === "object" ? (nested as Body).id : undefined
+    if (typeof nestedId === "string" && nestedId !== "" && nestedId !== (obj[k] ?? "")) return m[1]!
+  }
+  return undefined
+}
+
 const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "update") return undefined
   if (ctx.readOnly) return skipped("update", op.method, CHECKS, true, "read-only mode")
@@ -68,6 +85,10 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
           if (k === "spaceId" && v === "") continue
           if (!sameAsSent(v, after[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.apply", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
         }
+        const stale = staleNested(props, sent, after)
+        if (stale !== undefined) {
+          out.push(fail("updates.apply", `${stale} not moved with ${stale}Id`, `the update returned ${stale}Id ${show(after[`${stale}Id`])} with ${stale} ${show(after[stale])}`, e1, `${stale}.id = ${show((after[stale] as Body).id)}`))
+        }
         const changed = unchangedExcept(props, before, after, sentKeys)
         if (changed !== undefined) {
           const rule = nulled.has(changed) ? "updates.null-unchanged" : "updates.partial"
@@ -88,7 +109,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const e2 = yield* send(ctx, post(op.path, { id }))
         const again = fullObject(op.object, unwrap(e2))
         if (again !== undefined) {
-          const differs = unchangedExcept(props, after, again, new Set())
+          const differs = unchangedExcept(props, after, again, new Set()) ?? staleNested(props, sent, again)
           if (differs !== undefined) out.push(fail("updates.stored", `read again: ${differs} differs`, `after the update, reading the object again shows ${differs} ${show(again[differs])}, the update returned ${show(after[differs])}`, e2))
         }
         for (const reader of readers) {
@@ -101,6 +122,8 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
             if (w.ended) out.push(fail("updates.stored", `${reader.method} misses the object`, `${reader.method} does not list the updated object ${id}`, last))
             continue
           }
+          const staleListed = staleNested(props, sent, full)
+          if (staleListed !== undefined) out.push(fail("updates.stored", `${reader.method} shows old ${staleListed}`, `after the update, ${reader.method} shows ${staleListed}Id ${show(full[`${staleListed}Id`])} with ${staleListed} ${show(full[staleListed])}`, last))
           for (const [k, v] of sent) {
             if (k === "spaceId" && v === "") continue
             if (!sameAsSent(v, full[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.stored", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`, last))
