@@ -21,7 +21,7 @@ import { asRecord } from "../json.js"
 import { createEcho, pageOf, pageRules, type Row, rowOf, storedDifference, textOf } from "../oracles.js"
 import * as TextLength from "../textLength.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
-import { referenceOf, requestPropertyNames } from "../pools.js"
+import { identityValues, referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { everything, requiredRefs } from "../walk.js"
 import { sampleBodies, sampleBody } from "./auth.js"
@@ -150,10 +150,18 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   }
   // An enum with no empty value left out: the default (status draft, else the first value) applied, or invalid_argument.
   for (const [field, values] of alwaysSentEnums(op)) {
-    // identityType says what identityId names: left out, the default may name another kind.
-    if (op.kind !== "create" || !(field in body) || referenceOf(op, field) !== undefined || field === "identityType") continue
-    const { [field]: _, ...without } = uniqueNames(op, body) as Body
+    if (op.kind !== "create" || !(field in body) || referenceOf(op, field) !== undefined) continue
     const expected = field === "status" && values.includes("draft") ? "draft" : values[0]!
+    if (field === "identityType") {
+      // identityType says what identityId names: left out, with an identityId of the default kind
+      // (a user), the link is made or the request refused; the link's object does not show the kind.
+      const identityId = identityValues(ctx.pools, expected)[0]
+      if (identityId === undefined) continue
+      const { [field]: _, ...without }: Body = { ...(uniqueNames(op, body) as Body), identityId }
+      out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), servedOrInvalid(op, `${field} left out (default ${expected}) with a ${expected}'s identityId`, ctx.skewMillis)))
+      continue
+    }
+    const { [field]: _, ...without } = uniqueNames(op, body) as Body
     out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`)))
   }
   return out
@@ -213,7 +221,7 @@ const formatProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
 
 const stringValue = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
 
-/** Served (the answer judged as any), or refused with invalid_argument: the faithful answers to a filter a server may refuse. */
+/** Served (the answer judged as any), or refused with invalid_argument: the faithful answers to a request a server may refuse (a filter, an enum left out). */
 const servedOrInvalid =
   (op: Op, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Outcome> => {
