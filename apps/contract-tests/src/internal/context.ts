@@ -35,7 +35,13 @@ export interface Context {
 
 /** Generated cases (fast-check, shrinkable) or a fixed list (replayed by index). */
 export type Cases =
-  | { readonly _tag: "Property"; readonly arbitrary: fc.Arbitrary<any>; readonly examples: number }
+  | {
+      readonly _tag: "Property"
+      readonly arbitrary: fc.Arbitrary<any>
+      readonly examples: number
+      /** Values run first, within `examples` (the arbitrary's own draws follow). */
+      readonly first?: ReadonlyArray<any> | undefined
+    }
   | { readonly _tag: "Enumerated"; readonly count: number; readonly at: (i: number) => any }
 
 /** A family of cases of one operation and the checks they give outcomes for. */

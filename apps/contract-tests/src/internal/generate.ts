@@ -436,3 +436,23 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
 /** Whether the request schema accepts a body. */
 export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))
 
+/**
+ * A valid request with every field it can do without left out (each optional field dropped unless
+ * the request is no longer valid without it, as a one-of's variant; the enums a server may refuse
+ * to default are kept, as every valid request sends them): a create that leaves every field to
+ * its zero value at once. `undefined` when `body` is not valid.
+ */
+export const minimal = (op: Op, body: Body): Body | undefined => {
+  if (!isValid(op, body)) return undefined
+  const required = requiredFields(op)
+  const enums = alwaysSentEnums(op)
+  const out: Body = { ...body }
+  for (const k of Object.keys(body)) {
+    if (required.has(k) || enums.has(k)) continue
+    const v = out[k]
+    delete out[k]
+    if (!isValid(op, out)) out[k] = v
+  }
+  return out
+}
+

@@ -43,6 +43,13 @@ const diagnose = (ctx: Context, op: Op, sent: Body) =>
     return rejectedBy(e2) ? acceptanceRule(op, known) : acceptanceRule(op, sent)
   })
 
+/** The minimal form of a create's request (Gen.minimal) of one fixed draw, with no deadline. */
+const minimalCreate = (op: Op, arbitrary: fc.Arbitrary<Body>): ReadonlyArray<readonly [Body, undefined]> => {
+  const [drawn] = fc.sample(arbitrary, { seed: 1, numRuns: 1 })
+  const body = drawn === undefined ? undefined : Gen.minimal(op, Gen.plainForm(op, drawn))
+  return body === undefined ? [] : [[body, undefined]]
+}
+
 const validSuite = (op: Op, ctx: Context): Suite => {
   const checks: Array<CheckId> = ["no-server-errors", "success-shape", "error-shape", "response-schema", "timestamps", "valid-accepted"]
   if (op.kind === "create") checks.push("create-echo")
@@ -60,7 +67,10 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       _tag: "Property",
       arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
       // A create's share of --creates-per-operation, less what its relations create (relations.ts).
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx)) : ctx.examples
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx)) : ctx.examples,
+      // A create's first example leaves out every field it can: with few examples (a small
+      // --creates-per-operation), every field left out is still judged once as its zero value.
+      first: op.kind === "create" ? minimalCreate(op, g.arbitrary) : undefined
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {

@@ -191,6 +191,9 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
   return { evaluate, state }
 }
 
+/** A property's values run first, as fast-check takes them (one tuple per value); the same list in a run, a replay and a shrink, so an index names the same value in each. */
+const firstOf = (cases: Extract<Cases, { _tag: "Property" }>): Array<[any]> => (cases.first ?? []).map((x) => [x])
+
 /** Runs the cases: every enumerated one, the replayed one, or the suite's generated examples. */
 const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, evaluate: (a: unknown, index: string) => Promise<void>) =>
   Effect.gen(function* () {
@@ -208,7 +211,7 @@ const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, e
             await evaluate(a, replayPath)
             return true
           }),
-          { seed: sSeed, path: replayPath, numRuns: 1, endOnFailure: true }
+          { seed: sSeed, path: replayPath, numRuns: 1, endOnFailure: true, examples: firstOf(cases) }
         )
       })
       return
@@ -220,7 +223,7 @@ const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, e
           await evaluate(a, String(i++))
           return true
         }),
-        { seed: sSeed, numRuns: cases.examples }
+        { seed: sSeed, numRuns: cases.examples, examples: firstOf(cases) }
       )
     })
   })
@@ -247,7 +250,7 @@ const shrink = (cases: Extract<Cases, { _tag: "Property" }>, sSeed: number, fail
           best = { ...failure, value: a, outcome: same }
           return false
         }),
-        { seed: sSeed, path: failure.index, numRuns: 1 }
+        { seed: sSeed, path: failure.index, numRuns: 1, examples: firstOf(cases) }
       )
     )
     if (details.failed && details.counterexamplePath !== null) {
