@@ -4,6 +4,7 @@
  * that line's `HttpClient` result (a response, a transport failure, or an effect that never ends).
  */
 import type { Reply, Seen } from "./index.js"
+import { type RequestLike, sentOf } from "./scenario.js"
 
 /** What the fake `HttpClient` is to do with one request. */
 export type Answer =
@@ -11,32 +12,21 @@ export type Answer =
   | { readonly _tag: "Transport"; readonly cause: Error }
   | { readonly _tag: "Hang" }
 
-/** One request as the fake `HttpClient` received it. */
-export interface Received {
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  /** The body's bytes, when it has any. */
-  readonly body: Uint8Array | undefined
-  /** The (Test)Clock time of the request, in milliseconds. */
-  readonly at: number
-}
-
 /** A fake server: what it was sent, how many hanging requests were interrupted, and how it answers. */
 export interface FakeServer {
   readonly seen: ReadonlyArray<Seen>
   /** How many hanging requests were interrupted (a timeout, or the caller gave up). */
   readonly interrupted: { count: number }
-  /** Records a request and tells what to answer. */
-  readonly receive: (request: Received) => Answer
+  /** Records a request (sent to `url` at the (Test)Clock time `at`, in milliseconds) and tells what to answer. */
+  readonly receive: (request: RequestLike, url: URL, at: number) => Answer
 }
 
 /** A fake server answering from `replies` in order (the last one repeats). */
 export const fakeServer = (replies: ReadonlyArray<Reply>): FakeServer => {
   const seen: Array<Seen> = []
   const interrupted = { count: 0 }
-  const receive = (request: Received): Answer => {
-    const body = request.body === undefined ? undefined : JSON.parse(new TextDecoder().decode(request.body))
-    seen.push({ url: request.url, headers: { ...request.headers }, body, at: request.at })
+  const receive = (request: RequestLike, url: URL, at: number): Answer => {
+    seen.push({ ...sentOf(request), url: url.toString(), at })
     const reply = replies[Math.min(seen.length - 1, replies.length - 1)]!
     if ("hang" in reply) return { _tag: "Hang" }
     if ("transport" in reply) {

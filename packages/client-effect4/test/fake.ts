@@ -16,19 +16,12 @@ import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as TestClock from "effect/testing/TestClock"
 import { DataAccessClient } from "../src/index.js"
 
-export { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
-
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
 export const makeFake = (replies: ReadonlyArray<Behaviour.Reply>) => {
   const server = Behaviour.fakeServer(replies)
   const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
     Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const answer = server.receive({
-        url: url.toString(),
-        headers: request.headers,
-        body: request.body._tag === "Uint8Array" ? request.body.body : undefined,
-        at
-      })
+      const answer = server.receive(request, url, at)
       if (answer._tag === "Response") return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
       if (answer._tag === "Transport") {
         const reason = new HttpClientError.TransportError({ request, cause: answer.cause })

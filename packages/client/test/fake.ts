@@ -14,15 +14,12 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { DataAccessClient } from "../src/index.js"
 
-export { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
-
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
 export const makeFake = (replies: ReadonlyArray<Behaviour.Reply>) => {
   const server = Behaviour.fakeServer(replies)
   const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
     Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const body = request.body._tag === "Uint8Array" ? request.body.body : undefined
-      const answer = server.receive({ url: url.toString(), headers: request.headers, body, at })
+      const answer = server.receive(request, url, at)
       switch (answer._tag) {
         case "Hang":
           return Effect.onInterrupt(Effect.never, () => Effect.sync(() => server.interrupted.count++))
