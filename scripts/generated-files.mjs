@@ -32,3 +32,18 @@ export const writeOrCheck = (files, outDir, label = "src/generated") => {
   }
   console.log(`wrote ${Object.keys(files).length} file(s) to ${label}`)
 }
+
+/**
+ * The Effect 4 text of an Effect 3 source file that is the same code on both lines: `rules` (pairs
+ * of what Effect 3 writes and what Effect 4 writes, applied in order) rename the APIs Effect 4
+ * renamed. The output is refused (an error naming `label` and the name) when it still matches one
+ * of `effect3Only`, names that exist on Effect 3 only: a rule is missing.
+ */
+export const renameForEffect4 = (text, rules, effect3Only, label) => {
+  let out = text
+  for (const [from, to] of rules) out = out.replace(from, to)
+  for (const name of effect3Only) {
+    if (name.test(out)) throw new Error(`${label}: ${name} is left after the renames; add a rule`)
+  }
+  return out
+}

@@ -503,22 +503,25 @@ export interface Observed {
   readonly endedAt: number
 }
 
-/** The few matchers of `expect` that `verify` uses, whichever vitest runs it. */
+/** The few matchers of `expect` that the checks here use, whichever vitest runs them. */
 export interface Expect {
-  (actual: unknown): {
+  (actual: unknown, message?: string): {
+    toBe(expected: unknown): void
     toEqual(expected: unknown): void
     toMatchObject(expected: object): void
     toContain(expected: string): void
+    toBeGreaterThan(expected: number): void
     toBeGreaterThanOrEqual(expected: number): void
+    toBeLessThan(expected: number): void
     toBeLessThanOrEqual(expected: number): void
+    toHaveLength(expected: number): void
+    toBeTypeOf(expected: "string"): void
     readonly not: { toContain(expected: string): void }
   }
 }
 
-/** Compares what a run observed with its case. `userAgent` is the line's. */
-export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: string): void => {
-  const { result, seen } = observed
-  const outcome = c.outcome
+/** Compares how a call ended with the outcome a case expects. */
+export const verifyOutcome = (outcome: Outcome, result: Observed["result"], expect: Expect): void => {
   if (outcome._tag === "Interrupted") {
     expect(result._tag).toEqual("Interrupted")
   } else if (outcome._tag === "Success") {
@@ -545,6 +548,14 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
       expect(JSON.stringify(result.error)).not.toContain(outcome.neverShows)
     }
   }
+}
+
+/** Compares what a run observed with its case. `userAgent` is the line's. */
+export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: string): void => {
+  const { result, seen } = observed
+  verifyOutcome(c.outcome, result, expect)
+  // A call that succeeded or failed other than the case expects has nothing more to compare.
+  if (c.outcome._tag !== "Interrupted" && result._tag !== c.outcome._tag) return
   const sent = c.sent
   if (typeof sent.count === "number") expect(seen.length).toEqual(sent.count)
   else {
@@ -587,8 +598,7 @@ export const verifyServices = (
   expect(Object.keys(serviceClients).sort()).toEqual(services.map(([service]) => service).sort())
   for (const [service, ops] of services) {
     for (const op of ops) {
-      const name = op.method.charAt(0).toLowerCase() + op.method.slice(1)
-      const names = op.kind === "list" ? [name, `${name}Stream`] : [name]
+      const names = op.kind === "list" ? [methodName(op.method), methodName(op.method, true)] : [methodName(op.method)]
       for (const method of names) {
         const kinds = [combined, serviceClients[service]].map((client) => typeof (client as Record<string, unknown> | undefined)?.[method])
         expect({ service, method, kinds }).toEqual({ service, method, kinds: ["function", "function"] })
@@ -597,8 +607,41 @@ export const verifyServices = (
   }
 }
 
+/** The `@effect/vitest` functions a line's harness declares the shared tests with. */
+export interface Tests<T> {
+  readonly describe: (name: string, body: () => void) => void
+  /** A test on the `TestClock` (`it.effect`). */
+  readonly effect: (name: string, self: () => T) => void
+  /** A test on the real clock (`it.live`). */
+  readonly live: (name: string, self: () => T) => void
+}
+
+/** Declares a test per case, on the real clock for the `live` ones: `run` is the line's run of a case. */
+export const testCases = <T>(tests: Tests<T>, run: (c: Case) => T): void =>
+  tests.describe("behaviour (the shared cases)", () => {
+    for (const c of cases) (c.live === true ? tests.live : tests.effect)(c.name, () => run(c))
+  })
+
+/**
+ * A call's options for a line's client: its durations and its policy made by the line's
+ * `duration` (of milliseconds, `Infinity` included) and `policy`.
+ */
+export const optionsOf = <D, P>(call: Pick<Call, "timeout" | "attemptTimeout" | "retry" | "pageSize">, duration: (millis: number) => D, policy: (retry: Retry) => P) => ({
+  timeout: call.timeout === undefined ? undefined : duration(call.timeout),
+  attemptTimeout: call.attemptTimeout === undefined ? undefined : duration(call.attemptTimeout),
+  retryPolicy: call.retry === undefined ? undefined : policy(call.retry),
+  pageSize: call.pageSize
+})
+
+/** The name of an operation's method on a client (`getResource`), with `Stream` for its paging stream. */
+export const methodName = (method: string, stream?: boolean): string =>
+  `${method.charAt(0).toLowerCase()}${method.slice(1)}${stream === true ? "Stream" : ""}`
+
 export * from "./requests.js"
 export * from "./capture.js"
 export * from "./fake.js"
 export * from "./integration.js"
 export * from "./redaction.js"
+export * from "./scenario.js"
+export * from "./scenarios.js"
+export * from "./testing.js"

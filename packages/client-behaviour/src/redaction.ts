@@ -6,9 +6,11 @@
  */
 import type { CapturedSpan } from "./capture.js"
 import { printed } from "./capture.js"
-import type { Expect, Reply, Seen } from "./index.js"
+import type { Expect, Reply } from "./index.js"
 import { API_KEY } from "./index.js"
 import { unavailable } from "./fake.js"
+import type { Scenario, SentRequest } from "./scenario.js"
+import { expectCall, log, recorded } from "./scenario.js"
 
 /** One distinct value per secret field of decisions.md section 8. */
 export const SECRETS = {
@@ -71,13 +73,14 @@ export interface RedactionObserved {
   readonly values: ReadonlyArray<unknown>
   /** What each call that fails failed with, in order. */
   readonly errors: ReadonlyArray<unknown>
-  readonly seen: ReadonlyArray<Seen>
+  /** Every request sent. */
+  readonly seen: ReadonlyArray<SentRequest>
   readonly spans: ReadonlyArray<CapturedSpan>
   readonly lines: ReadonlyArray<string>
   /** Everything the tracer and logger recorded, as text. */
   readonly dump: string
   /** The value of a line's `Redacted` (to see that the secrets came back decoded). */
-  readonly reveal: (redacted: unknown) => string
+  readonly reveal: (redacted: unknown) => string | undefined
 }
 
 /** Checks that the secrets went out and came back, and that none of them shows anywhere. */
@@ -99,4 +102,30 @@ export const verifyRedaction = (observed: RedactionObserved, expect: Expect): vo
   }).toEqual({ call: true, retry: true, httpKey: true, logged: true, errors: 2 })
   const everything = [observed.dump, ...values.map(printed), ...errors.map(printed)].join("\n")
   for (const secret of [API_KEY, ...Object.values(S)]) expect(everything).not.toContain(secret)
+}
+
+/**
+ * The calls of `redactionCalls` through the line's client, each call that fails failing and each
+ * other one succeeding, their values and errors logged, then `verifyRedaction`. The line's client
+ * runs over a fake server answering `redactionReplies`, retrying once without waiting.
+ */
+export const redactionScenario: Scenario = {
+  name: "no secret appears in logs, spans, errors or printed values, with tracing and logging at the most verbose level",
+  capture: true,
+  *run({ expect, reveal, secret }) {
+    const values: Array<unknown> = []
+    const errors: Array<unknown> = []
+    const seen: Array<SentRequest> = []
+    for (const c of redactionCalls(secret)) {
+      const call = { method: c.method, request: c.request, stream: c.stream === true }
+      const { result, sent } = yield* expectCall(call, c.fails === true ? { _tag: "Failure", error: {} } : { _tag: "Success" }, expect)
+      seen.push(...sent)
+      if (result._tag === "Success") values.push(result.value)
+      else if (result._tag === "Failure") errors.push(result.error)
+    }
+    yield* log("Debug", "values", values)
+    yield* log("Error", "errors", errors)
+    const { dump, lines, spans } = yield* recorded()
+    verifyRedaction({ values, errors, seen, spans, lines, dump, reveal }, expect)
+  }
 }

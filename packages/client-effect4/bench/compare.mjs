@@ -1,4 +1,4 @@
-/* global process, performance, console, fetch */
+/* global process, console */
 // The Effect 4 client beside the Effect 3 client, in one run, against the same reference server
 // (its command line, in a child process, demo data in memory, no request log):
 //
@@ -31,6 +31,7 @@ import * as Schema4 from "effect/Schema"
 import * as NodeHttpClient4 from "@effect/platform-node/NodeHttpClient"
 import * as Operations4 from "@data-access/schema-effect4/Operations"
 import { DataAccessClient as DataAccessClient4 } from "../dist/index.js"
+import { combine, fetchNativeUsersPage, measure, medianMillis } from "@data-access/client-behaviour/bench"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const ROUNDS = 8
@@ -110,29 +111,6 @@ if (a4.resource.id !== id || a3.resource.id !== id || a4.resource.port !== a3.re
 // 1. Calls per second
 // ---------------------------------------------------------------------------------------------
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-
-/** Runs `call` from `concurrency` workers for `seconds`; returns the latencies and the time taken. */
-const measure = async (call, concurrency, seconds) => {
-  const latencies = []
-  const end = performance.now() + seconds * 1000
-  const worker = async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now()
-      await call()
-      latencies.push(performance.now() - t0)
-    }
-  }
-  const start = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, worker))
-  return { latencies, seconds: (performance.now() - start) / 1000 }
-}
-const combine = (parts) => {
-  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b)
-  const seconds = parts.reduce((s, p) => s + p.seconds, 0)
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }
-}
-
 for (const path of [via4, via3]) await measure(path, 8, 1) // warm up: JIT, connection pools
 
 const rows = []
@@ -158,26 +136,11 @@ for (const concurrency of [1, 32]) {
 // 2. Decode time of a 500-item page
 // ---------------------------------------------------------------------------------------------
 
-const page = await fetch(`${url}/core.v1.ResourceService/ListNativeUsers`, {
-  method: "POST",
-  headers: { "content-type": "application/json", "x-api-key": API_KEY },
-  body: JSON.stringify({ resourceId: id, limit: 500 })
-}).then((r) => r.text())
+const page = await fetchNativeUsersPage(url, API_KEY, id)
 const items = JSON.parse(page).nativeUsers.length
 const decode4 = Schema4.decodeUnknownResult(Operations4.operations.ListNativeUsers.response)
 const decode3 = makeDecoder3(Operations3.operations.ListNativeUsers.response)
-const time = (f) => {
-  for (let i = 0; i < 30; i++) f() // warm up
-  const samples = []
-  const until = performance.now() + 1500
-  while (performance.now() < until) {
-    const t0 = performance.now()
-    f()
-    samples.push(performance.now() - t0)
-  }
-  samples.sort((a, b) => a - b)
-  return percentile(samples, 50)
-}
+const time = (f) => medianMillis(f, { seconds: 1.5, warmup: 30 })
 const parseOnly = time(() => JSON.parse(page))
 const d4 = time(() => {
   if (!Result4.isSuccess(decode4(JSON.parse(page)))) throw new Error("Effect 4 decode failed")

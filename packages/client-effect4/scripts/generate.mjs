@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
-import { isMain, writeOrCheck } from "../../../scripts/generated-files.mjs"
+import { isMain, renameForEffect4, writeOrCheck } from "../../../scripts/generated-files.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const outDir = join(here, "..", "src", "generated")
@@ -64,8 +64,7 @@ const header = (m) =>
 
 /** The Effect 4 text of one module. */
 const renderModule = (m) => {
-  let text = readFileSync(join(sourceDir, `${m}.ts`), "utf8")
-  for (const [from, to] of RULES) text = text.replace(from, to)
+  let text = renameForEffect4(readFileSync(join(sourceDir, `${m}.ts`), "utf8"), RULES, EFFECT3_ONLY, `${m}.ts`)
   // Relative imports point from the generated file's place back to the modules of this package.
   const from = dirname(join(outDir, `${m}.ts`))
   const to = dirname(join(here, "..", "src", `${m}.ts`))
@@ -73,9 +72,6 @@ const renderModule = (m) => {
     const target = relative(from, join(to, path))
     return `from "${target.startsWith(".") ? target : `./${target}`}"`
   })
-  for (const name of EFFECT3_ONLY) {
-    if (name.test(text)) throw new Error(`${m}.ts: ${name} is left after the renames; add a rule`)
-  }
   return header(m) + text
 }
 

@@ -74,10 +74,9 @@ export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETR
 
 /**
  * Reads `retry-after-ms` or `Retry-After` (seconds or HTTP date) in milliseconds, capped at
- * `MAX_RETRY_AFTER`: `Retry.retryAfterMillis` of `@data-access/core`, the same on both Effect lines.
+ * `MAX_RETRY_AFTER`: `Retry.parseRetryAfter` of `@data-access/core`, the same on both Effect lines.
  *
  * @since 0.1.0
  * @category retries
  */
-export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
-  Retry.retryAfterMillis((name) => headers[name], nowMillis)
+export const parseRetryAfter = Retry.parseRetryAfter

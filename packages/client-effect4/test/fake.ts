@@ -11,38 +11,19 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
-import type * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as TestClock from "effect/testing/TestClock"
 import { DataAccessClient } from "../src/index.js"
 
-export { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
-
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
-export const makeFake = (replies: ReadonlyArray<Behaviour.Reply>) => {
-  const server = Behaviour.fakeServer(replies)
-  const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
-    Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const answer = server.receive({
-        url: url.toString(),
-        headers: request.headers,
-        body: request.body._tag === "Uint8Array" ? request.body.body : undefined,
-        at
-      })
-      if (answer._tag === "Response") return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
-      if (answer._tag === "Transport") {
-        const reason = new HttpClientError.TransportError({ request, cause: answer.cause })
-        return Effect.fail(new HttpClientError.HttpClientError({ reason }))
-      }
-      return Effect.onInterrupt(Effect.never, () => Effect.sync(() => void server.interrupted.count++))
-    })
-  )
-  return { seen: server.seen, interrupted: server.interrupted, layer: Layer.succeed(HttpClient.HttpClient, client) }
-}
+export const makeFake = Behaviour.fakeHttpClient<Layer.Layer<HttpClient.HttpClient>>(
+  { Clock, Effect, HttpClient, HttpClientResponse, Layer },
+  (request, cause) => new HttpClientError.HttpClientError({ reason: new HttpClientError.TransportError({ request, cause }) })
+)
 
 /** The client layer over a fake. */
 export const clientLayer = (fake: ReturnType<typeof makeFake>, options: Partial<DataAccessClient.Options> = {}) =>
-  Layer.provide(DataAccessClient.layer({ baseUrl: "http://fake.invalid", apiKey: Redacted.make(Behaviour.API_KEY), ...options }), fake.layer)
+  Layer.provide(DataAccessClient.layer({ baseUrl: Behaviour.FAKE_BASE_URL, apiKey: Redacted.make(Behaviour.API_KEY), ...options }), fake.layer)
 
 /** Moves the TestClock forward in small steps until the fiber is done (at most `limitMillis`). */
 export const runWithClock = <A, E>(fiber: Fiber.Fiber<A, E>, limitMillis = 60_000, stepMillis = 10) =>

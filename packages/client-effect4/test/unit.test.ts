@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
 import { DataAccessClient, RetryPolicy, Services } from "../src/index.js"
 import { makeCapture } from "./capture.js"
-import { API_KEY, clientLayer, makeFake, resource, runWithClock, unavailable } from "./fake.js"
+import { clientLayer, makeFake, runWithClock } from "./fake.js"
 
 const getResource = (options?: Services.CallOptions) =>
   Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_1" }, options))
@@ -18,21 +18,21 @@ const getResource = (options?: Services.CallOptions) =>
 describe("layers", () => {
   it.effect("layerConfig reads DATA_ACCESS_BASE_URL and DATA_ACCESS_API_KEY from the ConfigProvider", () =>
     Effect.gen(function*() {
-      const fake = makeFake([{ status: 200, body: resource }])
-      const env = { [DataAccessClient.BASE_URL_ENV]: "http://config.invalid", [DataAccessClient.API_KEY_ENV]: API_KEY }
+      const fake = makeFake([{ status: 200, body: Behaviour.resource }])
+      const env = { [DataAccessClient.BASE_URL_ENV]: "http://config.invalid", [DataAccessClient.API_KEY_ENV]: Behaviour.API_KEY }
       const layer = Layer.provide(DataAccessClient.layerConfig(), [fake.layer, ConfigProvider.layer(ConfigProvider.fromEnv({ env }))])
       yield* Effect.provide(getResource(), layer)
       const [first] = fake.seen
       expect({ url: first?.url, key: first?.headers["x-api-key"] }).toEqual({
         url: "http://config.invalid/core.v1.ResourceService/GetResource",
-        key: API_KEY
+        key: Behaviour.API_KEY
       })
     }))
 
   it.effect("the transformClient option wraps the HttpClient every request goes through", () =>
     Effect.gen(function*() {
       const urls: Array<string> = []
-      const layer = clientLayer(makeFake([{ status: 200, body: resource }]), {
+      const layer = clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]), {
         transformClient: HttpClient.tapRequest((request) => Effect.sync(() => void urls.push(request.url)))
       })
       yield* Effect.provide(getResource(), layer)
@@ -41,7 +41,7 @@ describe("layers", () => {
 
   it.effect("each service Tag of the table is in the layer, with a method per operation", () =>
     Effect.gen(function*() {
-      const layer = clientLayer(makeFake([{ status: 200, body: resource }]))
+      const layer = clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]))
       const client = yield* Effect.provide(Effect.service(DataAccessClient.DataAccessClient), layer)
       const fromTags: Record<string, object> = {}
       for (const [service, tag] of Object.entries(Services.tags)) {
@@ -56,7 +56,7 @@ describe("spans", () => {
   it.effect("one client span per call named <Service>/<Method>, with rpc attributes, attempt and retry events", () =>
     Effect.gen(function*() {
       const capture = makeCapture()
-      const fake = makeFake([unavailable, { status: 200, body: resource }])
+      const fake = makeFake([Behaviour.unavailable, { status: 200, body: Behaviour.resource }])
       const fiber = yield* Effect.forkChild(
         getResource({ retryPolicy: RetryPolicy.exponential({ base: "100 millis", jitter: false }) }).pipe(
           Effect.provide(Layer.merge(clientLayer(fake), capture.layer))
@@ -72,6 +72,6 @@ describe("spans", () => {
       expect(span!.attributes.get("rpc.attempts")).toBe(2)
       expect(span!.events.map((e) => e.name)).toEqual(["attempt", "retry", "attempt"])
       expect(span!.events[1]!.attributes?.["retry.reason"]).toBe("unavailable")
-      expect(capture.dump()).not.toContain(API_KEY)
+      expect(capture.dump()).not.toContain(Behaviour.API_KEY)
     }))
 })

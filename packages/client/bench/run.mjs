@@ -1,4 +1,4 @@
-/* global process, performance, fetch, console, URL */
+/* global process, fetch, console, URL */
 // Benchmark of @data-access/client against the reference server, in one run (about 40 s). The
 // server runs in a child process, so that the client's own work does not slow the server down.
 //
@@ -8,7 +8,8 @@
 //    The client runs on `NodeHttpClient.layerUndici` (undici's request API, keep-alive pool), the
 //    layer the README tells Node users to provide; the same client on `FetchHttpClient` (Node's
 //    global fetch, itself undici with keep-alive) is shown beside it, and so is each HttpClient
-//    alone (no client on top) for reference. Both sides reuse keep-alive connections.
+//    alone (no client on top) for reference. Both sides reuse keep-alive connections. p50 and p99
+//    are of every call of a path's rounds together.
 // 2. Decoding a 500-item ListNativeUsers page with the schemas (the client's decoder: the schema
 //    compiled once to a fast path), against JSON.parse alone.
 //    Goal: JSON.parse + schema decode <= 3x JSON.parse.
@@ -24,28 +25,9 @@ import { Operations } from "@data-access/schema"
 import { DataAccessClient } from "../dist/index.js"
 import { makeDecoder } from "../dist/internal/decode.js"
 import { USER_AGENT } from "../dist/internal/client.js"
+import { combine, fetchNativeUsersPage, measure, medianMillis } from "@data-access/client-behaviour/bench"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-
-/** Runs `call` from `concurrency` workers for `seconds`; returns calls/s, p50 and p99 in ms. */
-const measure = async (call, concurrency, seconds) => {
-  const latencies = []
-  const end = performance.now() + seconds * 1000
-  const worker = async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now()
-      await call()
-      latencies.push(performance.now() - t0)
-    }
-  }
-  const start = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, worker))
-  const elapsed = (performance.now() - start) / 1000
-  latencies.sort((a, b) => a - b)
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), n: latencies.length }
-}
 
 const child = spawn(process.execPath, [new URL("./server.mjs", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] })
 const { url: serverUrl, apiKey, resourceId: id } = JSON.parse(
@@ -91,11 +73,6 @@ const viaFetchHttpClient = () => fetchLayer.runtime.runPromise(Effect.flatMap(fe
 for (const path of [viaClient, viaFetch, viaHttpClient, viaClientOnFetch, viaFetchHttpClient]) await measure(path, 8, 1)
 
 // The machine is shared: alternate the two paths in short rounds so that both see the same noise.
-const combine = (parts) => {
-  const n = parts.reduce((a, p) => a + p.n, 0)
-  const seconds = parts.reduce((a, p) => a + p.n / p.rps, 0)
-  return { rps: n / seconds, p50: parts.map((p) => p.p50).sort((a, b) => a - b)[Math.floor(parts.length / 2)], p99: Math.max(...parts.map((p) => p.p99)), n }
-}
 const ROUNDS = 8
 const rows = []
 for (const concurrency of [1, 64]) {
@@ -128,11 +105,7 @@ for (const concurrency of [1, 64]) {
 const page = await runtime.runPromise(
   Effect.map(client.call("ListNativeUsers", { resourceId: id, limit: 500 }), (r) => r)
 )
-const raw = await (await fetch(`${server.url}/core.v1.ResourceService/ListNativeUsers`, {
-  method: "POST",
-  headers: { "content-type": "application/json", "x-api-key": apiKey },
-  body: JSON.stringify({ resourceId: id, limit: 500 })
-})).json()
+const raw = JSON.parse(await fetchNativeUsersPage(server.url, apiKey, id))
 const items = []
 for (let i = 0; items.length < 500; i++) {
   const source = raw.nativeUsers[i % raw.nativeUsers.length]
@@ -152,18 +125,7 @@ const check = decode(JSON.parse(text))
 if (check.nativeUsers.length !== 500 || page.nativeUsers.length === 0) throw new Error("bad page")
 if (JSON.stringify(check) !== JSON.stringify(effectDecode(JSON.parse(text)))) throw new Error("the fast path differs from Schema")
 
-const timeIt = (f, seconds = 2) => {
-  for (let i = 0; i < 50; i++) f()
-  const samples = []
-  const end = performance.now() + seconds * 1000
-  while (performance.now() < end) {
-    const t0 = performance.now()
-    f()
-    samples.push(performance.now() - t0)
-  }
-  samples.sort((a, b) => a - b)
-  return percentile(samples, 50)
-}
+const timeIt = (f) => medianMillis(f, { seconds: 2, warmup: 50 })
 const parseOnly = timeIt(() => JSON.parse(text))
 const parsed = JSON.parse(text)
 const decodeOnly = timeIt(() => decode(parsed))

@@ -122,10 +122,9 @@ export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETR
  * Reads the wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else
  * `Retry-After` as seconds or as an HTTP date (relative to `nowMillis`). Capped at
  * `MAX_RETRY_AFTER`; `undefined` when absent or unreadable (`-1`, a date that is not an HTTP date).
- * The reading is `Retry.retryAfterMillis` of `@data-access/core`, the same on both Effect lines.
+ * It is `Retry.parseRetryAfter` of `@data-access/core`, the same on both Effect lines.
  *
  * @since 0.1.0
  * @category retries
  */
-export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
-  Retry.retryAfterMillis((name) => headers[name], nowMillis)
+export const parseRetryAfter = Retry.parseRetryAfter

@@ -6,7 +6,6 @@
 import * as Behaviour from "@data-access/client-behaviour"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -14,31 +13,15 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { DataAccessClient } from "../src/index.js"
 
-export { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
-
 /** A fake HttpClient answering from `replies` in order (the last one repeats). */
-export const makeFake = (replies: ReadonlyArray<Behaviour.Reply>) => {
-  const server = Behaviour.fakeServer(replies)
-  const client = HttpClient.make((request: HttpClientRequest.HttpClientRequest, url) =>
-    Effect.flatMap(Clock.currentTimeMillis, (at) => {
-      const body = request.body._tag === "Uint8Array" ? request.body.body : undefined
-      const answer = server.receive({ url: url.toString(), headers: request.headers, body, at })
-      switch (answer._tag) {
-        case "Hang":
-          return Effect.onInterrupt(Effect.never, () => Effect.sync(() => server.interrupted.count++))
-        case "Transport":
-          return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: answer.cause }))
-        case "Response":
-          return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
-      }
-    })
-  )
-  return { seen: server.seen, interrupted: server.interrupted, layer: Layer.succeed(HttpClient.HttpClient, client) }
-}
+export const makeFake = Behaviour.fakeHttpClient<Layer.Layer<HttpClient.HttpClient>>(
+  { Clock, Effect, HttpClient, HttpClientResponse, Layer },
+  (request, cause) => new HttpClientError.RequestError({ request, reason: "Transport", cause })
+)
 
 /** The client layer over a fake. */
 export const clientLayer = (fake: ReturnType<typeof makeFake>, options: Partial<DataAccessClient.Options> = {}) =>
-  DataAccessClient.layer({ baseUrl: "http://fake.invalid", apiKey: Redacted.make(Behaviour.API_KEY), ...options }).pipe(
+  DataAccessClient.layer({ baseUrl: Behaviour.FAKE_BASE_URL, apiKey: Redacted.make(Behaviour.API_KEY), ...options }).pipe(
     Layer.provide(fake.layer)
   )
 

@@ -1,3 +1,4 @@
+import { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
 import * as Headers from "@effect/platform/Headers"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -5,7 +6,7 @@ import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { Services } from "../src/index.js"
 import { makeCapture } from "./capture.js"
-import { API_KEY, clientLayer, makeFake, resource, unavailable } from "./fake.js"
+import { clientLayer, makeFake } from "./fake.js"
 
 describe("observability", () => {
   it.effect("one span per call named after the operation, with rpc attributes, the response code and one event per attempt", () =>

@@ -9,20 +9,20 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { DataAccessClient, Services } from "../src/index.js"
-import { API_KEY, clientLayer, makeFake, resource } from "./fake.js"
+import { clientLayer, makeFake } from "./fake.js"
 
 const getResource = Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_1" }))
 
 describe("layers", () => {
   it.effect("layerConfig reads DATA_ACCESS_BASE_URL and DATA_ACCESS_API_KEY", () =>
     Effect.gen(function*() {
-      const fake = makeFake([{ status: 200, body: resource }])
-      const env = new Map([[DataAccessClient.BASE_URL_ENV, "http://config.invalid"], [DataAccessClient.API_KEY_ENV, API_KEY]])
+      const fake = makeFake([{ status: 200, body: Behaviour.resource }])
+      const env = new Map([[DataAccessClient.BASE_URL_ENV, "http://config.invalid"], [DataAccessClient.API_KEY_ENV, Behaviour.API_KEY]])
       const config = Layer.setConfigProvider(ConfigProvider.fromMap(env))
       yield* Effect.provide(getResource, DataAccessClient.layerConfig().pipe(Layer.provide(fake.layer), Layer.provide(config)))
       expect([fake.seen[0]!.url, fake.seen[0]!.headers["x-api-key"]]).toEqual([
         "http://config.invalid/core.v1.ResourceService/GetResource",
-        API_KEY
+        Behaviour.API_KEY
       ])
     }))
 
@@ -30,13 +30,13 @@ describe("layers", () => {
     Effect.gen(function*() {
       const urls: Array<string> = []
       const transformClient = HttpClient.tapRequest((req) => Effect.sync(() => urls.push(req.url)))
-      yield* Effect.provide(getResource, clientLayer(makeFake([{ status: 200, body: resource }]), { transformClient }))
+      yield* Effect.provide(getResource, clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]), { transformClient }))
       expect(urls).toEqual(["http://fake.invalid/core.v1.ResourceService/GetResource"])
     }))
 
   it.effect("every service of the table is provided by its Tag, with one method per operation", () =>
     Effect.gen(function*() {
-      const layer = clientLayer(makeFake([{ status: 200, body: resource }]))
+      const layer = clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]))
       const client = yield* Effect.provide(DataAccessClient.DataAccessClient, layer)
       const fromTags: Record<string, object> = {}
       for (const [service, tag] of Object.entries(Services.tags)) {

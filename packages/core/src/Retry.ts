@@ -191,6 +191,16 @@ export const retryAfterMillis = (header: (name: string) => string | undefined, n
 }
 
 /**
+ * `retryAfterMillis` of an answer's headers as a record (lower-case names): the clients'
+ * `RetryPolicy.parseRetryAfter`.
+ *
+ * @since 0.1.0
+ * @category retry-after
+ */
+export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
+  retryAfterMillis((name) => headers[name], nowMillis)
+
+/**
  * The decision after a retryable failure whose policy proposes a wait.
  *
  * @since 0.1.0

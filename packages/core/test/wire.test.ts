@@ -156,6 +156,15 @@ describe("Retry", () => {
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "9".repeat(400) }), now)).toBe(60000)
   })
 
+  it("reads Retry-After from a record of headers the same way", () => {
+    const now = Date.UTC(2026, 0, 1)
+    expect(Retry.parseRetryAfter({ "retry-after": "1.5" }, now)).toBe(1500)
+    expect(Retry.parseRetryAfter({ "retry-after-ms": "250", "retry-after": "9" }, now)).toBe(250)
+    expect(Retry.parseRetryAfter({ "retry-after": "3600" }, now)).toBe(60_000)
+    expect(Retry.parseRetryAfter({ "retry-after": undefined, "retry-after-ms": "x" }, now)).toBeUndefined()
+    expect(Retry.parseRetryAfter({ "Retry-After": "7" }, now)).toBeUndefined() // names are lower case
+  })
+
   it("decides from the failure itself, with the retry event's attributes", () => {
     const limited = { _tag: "ConnectError", code: "resource_exhausted", rateLimit: { retryAfterMillis: 3000 } }
     expect(Retry.after(limited, 2, 1000, 30_000, 500)).toEqual({

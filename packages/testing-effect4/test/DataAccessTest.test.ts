@@ -1,30 +1,22 @@
+import * as Behaviour from "@data-access/client-behaviour"
 import { DataAccessClient, RetryPolicy, Services } from "@data-access/client-effect4"
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { DataAccessTest, ReferenceServerProcess } from "../src/index.js"
 
+/** What the shared checks of a test layer (@data-access/client-behaviour) use of this line. */
+const line: Behaviour.TestLayerLine = { DataAccessClient, Effect, Services, Stream }
+
 layer(DataAccessTest.layer(), { timeout: 60_000 })("DataAccessTest.layer", (it) => {
   it.effect("serves the client from the seeded reference server in its own process", () =>
     Effect.gen(function*() {
       const server = yield* DataAccessTest.Server
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      const resources = yield* Services.ResourceService
-      const id = server.knownIds.resources[0]!
-      const { resource } = yield* resources.getResource({ id })
-      expect(resource.id).toBe(id)
-      const users = yield* Stream.runCollect(resources.listNativeUsersStream({ resourceId: id }, { pageSize: 40 }))
-      expect(users.length).toBeGreaterThan(80)
-      const seen = (yield* server.requests).filter((r) => r.method === "ListNativeUsers")
-      expect(seen.length).toBe(Math.ceil(users.length / 40))
+      yield* Behaviour.servesTheClient(line, server, expect)
     }))
 
-  it.effect("a missing object is a typed not_found", () =>
-    Effect.gen(function*() {
-      const client = yield* DataAccessClient.DataAccessClient
-      const error = yield* Effect.flip(client.getResource({ id: "resource_missing" }))
-      expect(error._tag === "ConnectError" && error.code).toBe("not_found")
-    }))
+  it.effect("a missing object is a typed not_found", () => Effect.gen(() => Behaviour.missingIsNotFound(line, expect)))
 })
 
 layer(
@@ -35,11 +27,7 @@ layer(
 )("a fault plan", (it) => {
   it.effect("is retried by the test retry policy without waiting", () =>
     Effect.gen(function*() {
-      const server = yield* DataAccessTest.Server
-      const page = yield* Effect.flatMap(Services.SatelliteService, (s) => s.listSatellites({ limit: 5 }))
-      expect(page.satellites).toHaveLength(5)
-      const seen = (yield* server.requests).filter((r) => r.method === "ListSatellites")
-      expect(seen.map((r) => r.code)).toEqual(["unavailable", "unavailable", "ok"])
+      yield* Behaviour.retriesTwoUnavailable(line, yield* DataAccessTest.Server, expect)
     }))
 })
 

@@ -1,41 +1,33 @@
+import * as Behaviour from "@data-access/client-behaviour"
 import { ClientError, DataAccessClient, RetryPolicy, Services } from "@data-access/client"
 import { describe, expect, it, layer } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { DataAccessTest } from "../src/index.js"
+
+/** What the shared checks of a test layer (@data-access/client-behaviour) use of this line. */
+const line: Behaviour.TestLayerLine = { DataAccessClient, Effect, Services, Stream }
+
+/** A shared check as an effect of this line, which needs what the test layer provides. */
+const check = (steps: () => Generator<any, void, any>) =>
+  Effect.gen(steps) as Effect.Effect<void, unknown, DataAccessTest.InProcess | DataAccessClient.DataAccessClient | Services.Any>
 
 layer(DataAccessTest.layer())("DataAccessTest.layer", (it) => {
   it.effect("serves the client from the seeded in-process server", () =>
     Effect.gen(function*() {
       const server = yield* DataAccessTest.InProcess
       expect(server.url).toBe("http://reference.invalid")
-      const resources = yield* Services.ResourceService
-      const id = server.knownIds.resources[0]!
-      const { resource } = yield* resources.getResource({ id })
-      expect(resource.id).toBe(id)
-      const users = yield* Stream.runCollect(resources.listNativeUsersStream({ resourceId: id }, { pageSize: 40 }))
-      expect(Chunk.size(users)).toBeGreaterThan(80)
+      yield* check(() => Behaviour.servesTheClient(line, server, expect))
     }))
 
-  it.effect("a missing object is a typed not_found", () =>
-    Effect.gen(function*() {
-      const client = yield* DataAccessClient.DataAccessClient
-      const error = yield* Effect.flip(client.getResource({ id: "resource_missing" }))
-      expect(error._tag).toBe("ConnectError")
-      expect(error._tag === "ConnectError" && error.code).toBe("not_found")
-    }))
+  it.effect("a missing object is a typed not_found", () => check(() => Behaviour.missingIsNotFound(line, expect)))
 
   it.effect("faults switched on through the handle are retried without waiting", () =>
     Effect.gen(function*() {
       const server = yield* DataAccessTest.InProcess
       yield* server.setFaults({ rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" }, times: 2 }] })
-      const satellites = yield* Services.SatelliteService
-      const page = yield* satellites.listSatellites({ limit: 5 })
-      expect(page.satellites.length).toBe(5)
-      const seen = (yield* server.requests).filter((r) => r.method === "ListSatellites")
-      expect(seen.map((r) => r.code)).toEqual(["unavailable", "unavailable", "ok"])
+      yield* check(() => Behaviour.retriesTwoUnavailable(line, server, expect))
       yield* server.setFaults({ rules: [] })
     }))
 

@@ -8,7 +8,7 @@
 // `modules()` is also what the tests read: every public module, its doc, its exports (name,
 // kind, signature, description, @since, @category) and its `@example` blocks.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
-import { join, relative } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import ts from "typescript"
 import { publishable, root } from "./workspace.mjs"
@@ -52,13 +52,30 @@ const nameOf = (node) =>
  * declarations), the exports from its declaration file.
  */
 const readModule = (file, sourceFile) => {
+  const moduleComment = /^\s*\/\*\*[\s\S]*?\*\//.exec(readFileSync(sourceFile, "utf8"))
+  const moduleDoc = moduleComment ? commentText(moduleComment[0].trim()) : ""
+  return { doc: moduleDoc, description: description(moduleDoc), since: tagValue(moduleDoc, "since")[0], examples: examples(moduleDoc), exports: exportsOf(file) }
+}
+
+/**
+ * The exports of a declaration file. `export * from "./internal/x.js"` (a module written once for
+ * both Effect lines, re-exported whole) is followed into that file, so its exports are documented
+ * and checked as the module's own; a re-export of an AST-generated file (`generated/X.js`, named
+ * schemas whose documentation is the Effect 3 package's) is listed as a re-export.
+ */
+const exportsOf = (file) => {
   const text = readFileSync(file, "utf8")
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true)
   const first = /^\/\*\*[\s\S]*?\*\//.exec(text)
-  const moduleComment = /^\s*\/\*\*[\s\S]*?\*\//.exec(readFileSync(sourceFile, "utf8"))
-  const moduleDoc = moduleComment ? commentText(moduleComment[0].trim()) : ""
   const exports = []
   for (const node of source.statements) {
+    if (ts.isExportDeclaration(node) && !node.exportClause && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const target = join(dirname(file), node.moduleSpecifier.text.replace(/\.js$/, ".d.ts"))
+      if (node.moduleSpecifier.text.startsWith(".") && !/[\\/]generated[\\/][^\\/]+\.d\.ts$/.test(target)) {
+        exports.push(...exportsOf(target))
+        continue
+      }
+    }
     const exported =
       ts.isExportDeclaration(node) || ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export || node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
     const kind = kindOf(node)
@@ -79,7 +96,7 @@ const readModule = (file, sourceFile) => {
       examples: examples(doc)
     })
   }
-  return { doc: moduleDoc, description: description(moduleDoc), since: tagValue(moduleDoc, "since")[0], examples: examples(moduleDoc), exports }
+  return exports
 }
 
 /** Every public module of every published package: dist/<Module>.d.ts but index, bin, internal. */
