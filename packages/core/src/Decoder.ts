@@ -53,8 +53,7 @@ export type Decode = (input: unknown) => unknown
  *   written to a new object (`assign`: `"set"` writes `out[key] = v`, `__proto__` included;
  *   `"define"` defines a `__proto__` key as a property).
  * - `Refine`: the value, when `test` holds for it.
- * - `Map`: `map(value)`, which returns `FAIL` to reject. `fresh`: every result is a new object, or
- *   a primitive (see `Redacted`).
+ * - `Map`: `map(value)`, which returns `FAIL` to reject (or throws: the fast path gives up).
  * - `OptionalMap`: `map` of the value or of `ABSENT` (a field whose key is not there): a value,
  *   `ABSENT` or `FAIL`. A present value other than `undefined` and `null` that `map` keeps (returns
  *   as it is) goes on without `then`; any other value it returns (a default) is decoded by `then`
@@ -79,7 +78,7 @@ export type Node =
   | { readonly _tag: "Struct"; readonly fields: ReadonlyArray<Field>; readonly has: "own" | "in" }
   | { readonly _tag: "Record"; readonly value: Node; readonly assign: "set" | "define" }
   | { readonly _tag: "Refine"; readonly test: (value: unknown) => boolean }
-  | { readonly _tag: "Map"; readonly map: (value: unknown) => unknown; readonly fresh: boolean }
+  | { readonly _tag: "Map"; readonly map: (value: unknown) => unknown }
   | { readonly _tag: "OptionalMap"; readonly map: (value: unknown) => unknown; readonly then: Node }
   | { readonly _tag: "AbsentAsUndefined" }
   | {
@@ -156,7 +155,7 @@ const sharedAfter = (node: Node, shared: boolean): boolean => {
     case "AbsentAsUndefined":
       return shared
     case "Map":
-      return !node.fresh
+      return !makesFresh(node.map)
     case "OptionalMap":
       // A kept value is the input; a made one went through `then`, which saw a possibly shared one.
       return shared || sharedAfter(node.then, !makesNew(node.map))
@@ -171,6 +170,7 @@ const sharedAfter = (node: Node, shared: boolean): boolean => {
 }
 
 const madeNew = new WeakMap<object, boolean>()
+const fresh = new WeakMap<object, boolean>()
 const kept = new WeakMap<object, boolean>()
 const memo = <K extends object>(table: WeakMap<object, boolean>, key: K, probe: (key: K) => boolean): boolean => {
   let known = table.get(key)
@@ -197,6 +197,28 @@ const probeMakesNew = (map: (value: unknown) => unknown): boolean => {
   } catch {
     return false
   }
+}
+
+/**
+ * Whether `map` makes a new object (or a primitive) of each value it accepts, probed twice with a
+ * value of each kind: a transformation into a redacted value (`Redacted.make`), not one that
+ * returns a value it keeps.
+ */
+const makesFresh = (map: (value: unknown) => unknown): boolean => memo(fresh, map, probeMakesFresh)
+
+const probeMakesFresh = (map: (value: unknown) => unknown): boolean => {
+  let objects = 0
+  for (const probe of probes) {
+    try {
+      const a = map(probe)
+      if (a === FAIL || isPrimitive(a)) continue
+      if (a === map(probe) || a === probe) return false
+      objects++
+    } catch {
+      // A value the transformation does not take.
+    }
+  }
+  return objects > 0
 }
 
 const probes: ReadonlyArray<unknown> = ["probe", "", 7, 0, -1, 0.5, true, false, { probe: 1 }, [1], 10n]
@@ -397,7 +419,7 @@ class Compiler {
           const out = new Array(u.length)
           for (let i = 0; i < u.length; i++) {
             const r = item(u[i])
-            if (r === FAIL) return FAIL
+            if (r === FAIL || r === ABSENT) return FAIL
             out[i] = r
           }
           return out
@@ -430,7 +452,7 @@ class Compiler {
           const out: Record<string, unknown> = {}
           for (const key of Object.keys(u)) {
             const r = value(u[key])
-            if (r === FAIL) return FAIL
+            if (r === FAIL || r === ABSENT) return FAIL
             if (define && key === "__proto__") Object.defineProperty(out, key, { value: r, writable: true, enumerable: true, configurable: true })
             else out[key] = r
           }
@@ -636,12 +658,7 @@ class Builder {
  * @category compiling
  */
 export const compile = (node: Node): Decode => {
-  const compiler = new Compiler(true)
-  const decode = compiler.decoder(node, true)
-  return (u) => {
-    const r = decode(u)
-    return r === ABSENT ? FAIL : r
-  }
+  return run(new Compiler(true).decoder(node, true))
 }
 
 /**
@@ -652,10 +669,15 @@ export const compile = (node: Node): Decode => {
  * @category compiling
  */
 export const compileClosures = (node: Node): Decode => {
-  const compiler = new Compiler(false)
-  const decode = compiler.decoder(node, true)
-  return (u) => {
+  return run(new Compiler(false).decoder(node, true))
+}
+
+/** A root decoder: `ABSENT` (an item a transformation left out) and a thrown error are `FAIL`: the line's parser decides. */
+const run = (decode: Decode): Decode => (u) => {
+  try {
     const r = decode(u)
     return r === ABSENT ? FAIL : r
+  } catch {
+    return FAIL
   }
 }

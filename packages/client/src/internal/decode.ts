@@ -81,7 +81,7 @@ const describeNode = (ast: AST.AST): Decoder.Node => {
         case "FinalTransformation": {
           const decode = kind.decode
           const map = (a: unknown) => fromEither(decode(a, options, ast, a))
-          return Decoder.pipe(describe(ast.from), { _tag: "Map", map, fresh: makesRedacted(ast, map) }, describe(ast.to))
+          return Decoder.pipe(describe(ast.from), { _tag: "Map", map }, describe(ast.to))
         }
         case "ComposeTransformation":
           return Decoder.pipe(describe(ast.from), describe(ast.to))
@@ -153,22 +153,6 @@ const mayBeObject = (ast: AST.AST): boolean => {
       return mayBeObject(ast.from)
     default:
       return true
-  }
-}
-
-/**
- * Whether a transformation into a Redacted (`Schema.Redacted`: `Redacted.make` of the decoded
- * value) makes a new redacted value on each call, probed twice: then the declaration after it
- * need not make another.
- */
-const makesRedacted = (ast: AST.Transformation, map: (a: unknown) => unknown): boolean => {
-  if (!isRedactedDeclaration(ast.to)) return false
-  try {
-    const a = map("")
-    const b = map("")
-    return Redacted.isRedacted(a) && Redacted.isRedacted(b) && a !== b
-  } catch {
-    return false
   }
 }
 
