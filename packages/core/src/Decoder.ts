@@ -8,23 +8,23 @@
  * the error; the description must make the fast path accept exactly what that parser accepts and
  * return an equal value.
  *
- * @since 0.4.0
+ * @since 0.1.0
  */
 
 /**
  * What a decoder returns for an input it rejects.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category symbols
  */
 export const FAIL: unique symbol = Symbol.for("@data-access/core/Decoder/FAIL")
 
 /**
  * The value of a struct's key that is not there, as the steps of its field see it: most steps
- * pass it on; an `OptionalMap` may turn it into a value (a default); `AbsentAsUndefined` reads it
- * as `undefined`. A field that ends `ABSENT` is left out, or fails when it is not optional.
+ * pass it on; an `OptionalMap` may turn it into a value (a default). A field that ends `ABSENT` is
+ * left out, or fails when it is not optional.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category symbols
  */
 export const ABSENT: unique symbol = Symbol.for("@data-access/core/Decoder/ABSENT")
@@ -32,7 +32,7 @@ export const ABSENT: unique symbol = Symbol.for("@data-access/core/Decoder/ABSEN
 /**
  * A compiled decoder: the decoded value, or `FAIL`.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category models
  */
 export type Decode = (input: unknown) => unknown
@@ -46,9 +46,8 @@ export type Decode = (input: unknown) => unknown
  * - `Literals`: one of `values` (`===`).
  * - `Union`: the first member that accepts the value.
  * - `Array`: an array, each item decoded by `item`, into a new array.
- * - `Struct`: an object (not an array); each field's key read (`has`: an own property, or any
- *   property as the `in` operator sees it), decoded by its node, and written to a new object in
- *   the order of `fields`; other keys are left out.
+ * - `Struct`: an object (not an array); each field's value read (see `Field`), decoded by its
+ *   node, and written to a new object in the order of `fields`; other keys are left out.
  * - `Record`: an object; the value of each of its own enumerable string keys decoded by `value`,
  *   written to a new object (`assign`: `"set"` writes `out[key] = v`, `__proto__` included;
  *   `"define"` defines a `__proto__` key as a property).
@@ -58,7 +57,6 @@ export type Decode = (input: unknown) => unknown
  *   `ABSENT` or `FAIL`. A present value other than `undefined` and `null` that `map` keeps (returns
  *   as it is) goes on without `then`; any other value it returns (a default) is decoded by `then`
  *   (`Unknown` when it needs no decoding). `then` is thus for what a kept value already satisfies.
- * - `AbsentAsUndefined`: `ABSENT` read as `undefined` (Effect 3's required keys).
  * - `Redacted`: a redacted value (`isRedacted`) whose content (`get`) `value` accepts; the result is
  *   a new redacted value (`make(content, input)`), or the input itself when the compiler knows it
  *   was made during this decode (the schema's parser makes a new one either way: no two decodes
@@ -67,7 +65,7 @@ export type Decode = (input: unknown) => unknown
  * - `Native`: the line's own parser (`decode`: the value or `FAIL`); `absent` says whether it
  *   passes `ABSENT` on (`"pass"`) or cannot decide for it (`"fail"`: the fast path gives up).
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category models
  */
 export type Node =
@@ -75,12 +73,11 @@ export type Node =
   | { readonly _tag: "Literals"; readonly values: ReadonlyArray<unknown> }
   | { readonly _tag: "Union"; readonly members: ReadonlyArray<Node> }
   | { readonly _tag: "Array"; readonly item: Node }
-  | { readonly _tag: "Struct"; readonly fields: ReadonlyArray<Field>; readonly has: "own" | "in" }
+  | { readonly _tag: "Struct"; readonly fields: ReadonlyArray<Field> }
   | { readonly _tag: "Record"; readonly value: Node; readonly assign: "set" | "define" }
   | { readonly _tag: "Refine"; readonly test: (value: unknown) => boolean }
   | { readonly _tag: "Map"; readonly map: (value: unknown) => unknown }
   | { readonly _tag: "OptionalMap"; readonly map: (value: unknown) => unknown; readonly then: Node }
-  | { readonly _tag: "AbsentAsUndefined" }
   | {
     readonly _tag: "Redacted"
     readonly value: Node
@@ -93,14 +90,18 @@ export type Node =
   | { readonly _tag: "Native"; readonly decode: Decode; readonly absent: "pass" | "fail" }
 
 /**
- * A field of a `Struct`: its key, the node that decodes its value (or `ABSENT`), and whether the
- * key may be left out of the result (`optional`); a required field that ends `ABSENT` fails.
+ * A field of a `Struct`: its key; how its value is read (`read`: `"own"`, `ABSENT` unless it is an
+ * own property; `"in"`, `ABSENT` unless the `in` operator sees it, inherited or own (an own one
+ * for `__proto__`); `"always"`, the property's value, `undefined` when there is none); the node
+ * that decodes the value (or `ABSENT`); and whether the key may be left out of the result
+ * (`optional`): a required field that ends `ABSENT` fails.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category models
  */
 export interface Field {
   readonly key: string
+  readonly read: "own" | "in" | "always"
   readonly node: Node
   readonly optional: boolean
 }
@@ -108,7 +109,7 @@ export interface Field {
 /**
  * The steps of a node, `Pipe`s flattened.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category models
  */
 export const steps = (node: Node): ReadonlyArray<Node> =>
@@ -117,7 +118,7 @@ export const steps = (node: Node): ReadonlyArray<Node> =>
 /**
  * A `Pipe` of the given nodes (the node itself when there is one).
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category constructors
  */
 export const pipe = (...nodes: ReadonlyArray<Node>): Node => {
@@ -152,7 +153,6 @@ const sharedAfter = (node: Node, shared: boolean): boolean => {
     case "Unknown":
     case "NotNullish":
     case "Refine":
-    case "AbsentAsUndefined":
       return shared
     case "Map":
       return !makesFresh(node.map)
@@ -310,7 +310,7 @@ class Compiler {
   private struct(node: Extract<Node, { _tag: "Struct" }>): Decode | undefined {
     return this.generate((b) => {
       b.line("if (typeof u !== 'object' || u === null || Array.isArray(u)) return F")
-      const needsPlain = node.has === "own" && node.fields.some((f) => !(f.key in Object.prototype))
+      const needsPlain = node.fields.some((f) => f.read === "own" && !(f.key in Object.prototype))
       if (needsPlain) {
         // On a plain object a defined value proves an own property without `hasOwnProperty`.
         b.line("const proto = Object.getPrototypeOf(u)")
@@ -321,7 +321,9 @@ class Compiler {
       for (const field of node.fields) {
         const key = JSON.stringify(field.key)
         b.line(`v = u[${key}]`)
-        if (node.has === "in") {
+        if (field.read === "always") {
+          // The value as it is.
+        } else if (field.read === "in") {
           b.line(
             field.key === "__proto__" ? `if (!hasOwn.call(u, ${key})) v = A` : `if (v === undefined && !(${key} in u)) v = A`
           )
@@ -330,7 +332,7 @@ class Compiler {
         } else {
           b.line(`if (v === undefined ? !hasOwn.call(u, ${key}) : !plain && !hasOwn.call(u, ${key})) v = A`)
         }
-        const mayBeAbsent = b.steps(steps(field.node), true, true, "return F")
+        const mayBeAbsent = b.steps(steps(field.node), true, field.read !== "always", "return F")
         const write =
           field.key === "__proto__"
             ? `Object.defineProperty(out, ${key}, { value: v, writable: true, enumerable: true, configurable: true })`
@@ -377,8 +379,7 @@ class Compiler {
       case "Undefined":
         return absentPasses((u) => (u === undefined ? u : FAIL))
       case "Unknown":
-      case "AbsentAsUndefined":
-        return node._tag === "Unknown" ? (u) => u : (u) => (u === ABSENT ? undefined : u)
+        return (u) => u
       case "NotNullish":
         return absentPasses((u) => (u === null || u === undefined ? FAIL : u))
       case "Literals": {
@@ -426,13 +427,14 @@ class Compiler {
         })
       }
       case "Struct": {
-        const fields = node.fields.map((f) => ({ key: f.key, optional: f.optional, decode: this.closurePipe(steps(f.node), true) }))
-        const has = node.has === "in" ? (u: object, k: string) => (k === "__proto__" ? hasOwn.call(u, k) : k in u) : (u: object, k: string) => hasOwn.call(u, k)
+        const fields = node.fields.map((f) => ({ key: f.key, read: f.read, optional: f.optional, decode: this.closurePipe(steps(f.node), true) }))
+        const has = (u: object, k: string, read: Field["read"]) =>
+          read === "always" || (read === "in" && k !== "__proto__" ? k in u : hasOwn.call(u, k))
         return absentPasses((u) => {
           if (!isRecord(u)) return FAIL
           const out: Record<string, unknown> = {}
           for (const field of fields) {
-            const v = field.decode(has(u, field.key) ? u[field.key] : ABSENT)
+            const v = field.decode(has(u, field.key, field.read) ? u[field.key] : ABSENT)
             if (v === FAIL) return FAIL
             if (v === ABSENT) {
               if (field.optional) continue
@@ -523,15 +525,10 @@ class Builder {
     let absent = mayBeAbsent
     for (const node of nodes) {
       if (node._tag === "Unknown") continue
-      if (node._tag === "OptionalMap" || node._tag === "AbsentAsUndefined") {
+      if (node._tag === "OptionalMap") {
         close()
-        if (node._tag === "AbsentAsUndefined") {
-          if (absent) this.line("if (v === A) v = undefined")
-          absent = false
-        } else {
-          this.optionalMap(node, fail)
-          absent = true
-        }
+        this.optionalMap(node, fail)
+        absent = true
       } else if (node._tag === "Native" && node.absent === "fail" && absent) {
         close()
         this.line(`if (v === A) ${fail}`)
@@ -591,7 +588,6 @@ class Builder {
         this.line(`if (v === null || v === undefined) ${fail}`)
         return
       case "Unknown":
-      case "AbsentAsUndefined":
         return
       case "Literals":
         this.line(`if (!(${this.test(node)})) ${fail}`)
@@ -654,7 +650,7 @@ class Builder {
  * the line's parser for its error). Compiles each node once; code is generated with
  * `new Function` where that is allowed, closures otherwise.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category compiling
  */
 export const compile = (node: Node): Decode => {
@@ -665,7 +661,7 @@ export const compile = (node: Node): Decode => {
  * The same compiler without code generation (closures only), for tests and for hosts that forbid
  * `new Function`.
  *
- * @since 0.4.0
+ * @since 0.1.0
  * @category compiling
  */
 export const compileClosures = (node: Node): Decode => {

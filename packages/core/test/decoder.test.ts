@@ -17,10 +17,9 @@ const redacted = (value: Node): Node => ({
 })
 const SHARED = new Box("")
 const str: Node = { _tag: "String" }
-const struct = (fields: Record<string, Node | [Node, "optional"]>, has: "own" | "in" = "own"): Node => ({
+const struct = (fields: Record<string, Node | [Node, "optional"]>, read: "own" | "in" | "always" = "own"): Node => ({
   _tag: "Struct",
-  has,
-  fields: Object.entries(fields).map(([key, f]) => (Array.isArray(f) ? { key, node: f[0], optional: true } : { key, node: f, optional: false }))
+  fields: Object.entries(fields).map(([key, f]) => (Array.isArray(f) ? { key, read, node: f[0], optional: true } : { key, read, node: f, optional: false }))
 })
 /** A default for an absent (or undefined) key, kept for a present value. */
 const withDefault = (make: () => unknown, then: Node): Node => ({
@@ -81,6 +80,9 @@ describe.each([
     const anything: [Node, "optional"] = [{ _tag: "Unknown" }, "optional"]
     expect(ok(struct({ toString: anything }, "own"), {})).toEqual({})
     expect(ok(struct({ k: [{ _tag: "Undefined" }, "optional"] }, "own"), { k: undefined })).toEqual({ k: undefined })
+    // Effect 3 reads a required key's value whether or not it is an own property.
+    expect(ok(struct({ b: str }, "always"), inherited)).toEqual({ b: "inherited" })
+    expect(Object.keys(ok(struct({ b: { _tag: "Unknown" } }, "always"), {}) as object)).toEqual(["b"])
   })
 
   it("a __proto__ key is written as a property", () => {
@@ -90,12 +92,6 @@ describe.each([
     expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("x")
     const record = ok({ _tag: "Record", value: { _tag: "Unknown" }, assign: "define" }, JSON.parse('{"__proto__": {"a": 1}, "b": 2}')) as object
     expect(Object.keys(record)).toEqual(["__proto__", "b"])
-  })
-
-  it("AbsentAsUndefined reads an absent key as undefined (Effect 3's required keys)", () => {
-    const node = struct({ a: Decoder.pipe({ _tag: "AbsentAsUndefined" }, { _tag: "Union", members: [str, { _tag: "Undefined" }] }) })
-    expect(Object.keys(ok(node, {}) as object)).toEqual(["a"])
-    rejects(struct({ a: Decoder.pipe({ _tag: "AbsentAsUndefined" }, str) }), {})
   })
 
   it("an OptionalMap's default is decoded by `then`; a value it keeps is not", () => {

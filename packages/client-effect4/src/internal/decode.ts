@@ -149,8 +149,7 @@ const describeOwn = (ast: AST.AST): Decoder.Node | undefined => {
       if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) return undefined
       return {
         _tag: "Struct",
-        has: "in",
-        fields: ast.propertySignatures.map((ps) => ({ key: ps.name as string, optional: AST.isOptional(ps.type), node: describe(ps.type) }))
+        fields: ast.propertySignatures.map((ps) => ({ key: ps.name as string, read: "in", optional: AST.isOptional(ps.type), node: describe(ps.type) }))
       }
     }
     case "Declaration": {

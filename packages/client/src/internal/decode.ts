@@ -115,15 +115,19 @@ const describeNode = (ast: AST.AST): Decoder.Node => {
         if (index.parameter._tag !== "StringKeyword") return native(ast)
         return { _tag: "Record", value: describe(index.type), assign: "set" }
       }
-      if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) return native(ast)
+      // (Effect 3 writes a `__proto__` key with `output[key] = ...`: left to its parser.)
+      if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string" || ps.name === "__proto__")) {
+        return native(ast)
+      }
       return {
         _tag: "Struct",
-        has: "own",
+        // An optional key is decoded when it is an own property; a required one always (its
+        // value is `undefined` when there is none).
         fields: ast.propertySignatures.map((ps) => ({
           key: ps.name as string,
+          read: ps.isOptional ? "own" : "always",
           optional: ps.isOptional,
-          // A required key that is not there is decoded as `undefined`.
-          node: ps.isOptional ? describe(ps.type) : Decoder.pipe({ _tag: "AbsentAsUndefined" }, describe(ps.type))
+          node: describe(ps.type)
         }))
       }
     }
@@ -172,17 +176,16 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
   const names = (l: AST.TypeLiteral) => l.propertySignatures.map((ps) => ps.name)
   const fromNames = names(from)
   const toNames = names(to)
-  if (fromNames.some((n) => typeof n !== "string") || fromNames.join("\u0000") !== toNames.join("\u0000") || fromNames.length !== toNames.length) {
+  if (fromNames.some((n) => typeof n !== "string" || n === "__proto__") || fromNames.join("\u0000") !== toNames.join("\u0000") || fromNames.length !== toNames.length) {
     return undefined
   }
   return {
     _tag: "Struct",
-    has: "own",
     fields: from.propertySignatures.map((source, i) => {
       const target = to.propertySignatures[i]!
       const pst = psts.find((t) => t.from === source.name)
       const decode = pst?.decode
-      const stage1 = source.isOptional ? describe(source.type) : Decoder.pipe({ _tag: "AbsentAsUndefined" }, describe(source.type))
+      const stage1 = describe(source.type)
       const map = decode !== undefined ? (u: unknown) => fromOption(decode(optionOf(u))) : (u: unknown) => u
       // `to` decodes every value, an absent one as `undefined` when its key is required.
       const toMap = target.isOptional ? map : (u: unknown) => {
@@ -197,7 +200,7 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
       const node = trusted
         ? Decoder.pipe(stage1, { _tag: "OptionalMap", map: toMap, then: type })
         : Decoder.pipe(stage1, { _tag: "OptionalMap", map: toMap, then: { _tag: "Unknown" } }, type)
-      return { key: source.name as string, optional: target.isOptional, node }
+      return { key: source.name as string, read: source.isOptional ? "own" as const : "always" as const, optional: target.isOptional, node }
     })
   }
 }
