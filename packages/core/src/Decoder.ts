@@ -53,15 +53,17 @@ export type Decode = (input: unknown) => unknown
  *   `"define"` defines a `__proto__` key as a property).
  * - `Refine`: the value, when `test` holds for it.
  * - `Map`: `map(value)`, which returns `FAIL` to reject (or throws: the fast path gives up).
- * - `OptionalMap`: `map` of the value or of `ABSENT` (a field whose key is not there): a value,
- *   `ABSENT` or `FAIL`. A present value other than `undefined` and `null` that `map` keeps (returns
+ * - `OptionalMap`: the line's transformation of an optional value (`map`, over the line's own
+ *   `Option`, described by `option`): `option.none` for `ABSENT` (a field whose key is not there),
+ *   `option.some(value)` for a value; it returns an `Option` (a none is `ABSENT`, or `undefined`
+ *   when `none` is `"undefined"`) or `FAIL`. A present value other than `undefined` and `null` that `map` keeps (returns
  *   as it is) goes on without `then`; any other value it returns (a default) is decoded by `then`
  *   (`Unknown` when it needs no decoding). `then` is thus for what a kept value already satisfies.
  * - `Redacted`: a redacted value (`isRedacted`) whose content (`get`) `value` accepts; the result is
  *   a new redacted value (`make(content, input)`), or the input itself when the compiler knows it
  *   was made during this decode (the schema's parser makes a new one either way: no two decodes
  *   share one).
- * - `Lazy`: the node `get()` returns (recursive schemas).
+ * - `Lazy`: the node `get()` returns (recursive schemas); for an absent key the fast path gives up.
  * - `Native`: the line's own parser (`decode`: the value or `FAIL`); `absent` says whether it
  *   passes `ABSENT` on (`"pass"`) or cannot decide for it (`"fail"`: the fast path gives up).
  *
@@ -77,7 +79,13 @@ export type Node =
   | { readonly _tag: "Record"; readonly value: Node; readonly assign: "set" | "define" }
   | { readonly _tag: "Refine"; readonly test: (value: unknown) => boolean }
   | { readonly _tag: "Map"; readonly map: (value: unknown) => unknown }
-  | { readonly _tag: "OptionalMap"; readonly map: (value: unknown) => unknown; readonly then: Node }
+  | {
+    readonly _tag: "OptionalMap"
+    readonly map: (option: unknown) => unknown
+    readonly option: OptionKit
+    readonly none?: "absent" | "undefined"
+    readonly then: Node
+  }
   | {
     readonly _tag: "Redacted"
     readonly value: Node
@@ -104,6 +112,38 @@ export interface Field {
   readonly read: "own" | "in" | "always"
   readonly node: Node
   readonly optional: boolean
+}
+
+/**
+ * A line's `Option`: its none, how to make a some, and how to read one.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface OptionKit {
+  readonly none: unknown
+  readonly some: (value: unknown) => unknown
+  readonly isNone: (option: unknown) => boolean
+  readonly value: (option: unknown) => unknown
+}
+
+type OptionalMap = Extract<Node, { readonly _tag: "OptionalMap" }>
+
+const valueMaps = new WeakMap<OptionalMap, (value: unknown) => unknown>()
+
+/** An `OptionalMap` over values: `ABSENT` or a value in, `ABSENT`, a value or `FAIL` out. */
+const valueMap = (node: OptionalMap): ((value: unknown) => unknown) => {
+  let f = valueMaps.get(node)
+  if (f === undefined) {
+    const { map, option } = node
+    const none = node.none === "undefined" ? undefined : ABSENT
+    f = (u) => {
+      const o = map(u === ABSENT ? option.none : option.some(u))
+      return o === FAIL ? FAIL : option.isNone(o) ? none : option.value(o)
+    }
+    valueMaps.set(node, f)
+  }
+  return f
 }
 
 /**
@@ -158,7 +198,7 @@ const sharedAfter = (node: Node, shared: boolean): boolean => {
       return !makesFresh(node.map)
     case "OptionalMap":
       // A kept value is the input; a made one went through `then`, which saw a possibly shared one.
-      return shared || sharedAfter(node.then, !makesNew(node.map))
+      return shared || sharedAfter(node.then, !makesNew(valueMap(node)))
     case "Union":
       return node.members.some((member) => sharedAfter(member, shared))
     case "Pipe":
@@ -171,12 +211,23 @@ const sharedAfter = (node: Node, shared: boolean): boolean => {
 
 const madeNew = new WeakMap<object, boolean>()
 const fresh = new WeakMap<object, boolean>()
+const identity = new WeakMap<object, boolean>()
 const kept = new WeakMap<object, boolean>()
 const memo = <K extends object>(table: WeakMap<object, boolean>, key: K, probe: (key: K) => boolean): boolean => {
   let known = table.get(key)
   if (known === undefined) table.set(key, (known = probe(key)))
   return known
 }
+
+/**
+ * Whether the fast path gives up on `ABSENT` before this node: the line's parser that cannot
+ * decide for an absent key, and a recursive node (whose target may have defaults of its own).
+ */
+const givesUpOnAbsent = (node: Node): boolean => (node._tag === "Native" && node.absent === "fail") || node._tag === "Lazy"
+
+/** Whether `map` returns every value, `ABSENT`, `undefined` and `null` included, as it is (probed). */
+const isIdentity = (map: (value: unknown) => unknown): boolean =>
+  keepsPresent(map) && memo(identity, map, (m) => [ABSENT, undefined, null].every((u) => m(u) === u))
 
 const isPrimitive = (u: unknown): boolean => (typeof u !== "object" && typeof u !== "function") || u === null
 
@@ -350,7 +401,14 @@ class Compiler {
     const decoders: Array<Decode> = []
     let s = shared
     for (const node of nodes) {
-      decoders.push(this.closureStep(node, s))
+      const decode = this.closureStep(node, s)
+      decoders.push(
+        node._tag === "OptionalMap" || node._tag === "Unknown"
+          ? decode
+          : givesUpOnAbsent(node)
+          ? (u) => (u === ABSENT ? FAIL : decode(u))
+          : (u) => (u === ABSENT ? u : decode(u))
+      )
       s = sharedAfter(node, s)
     }
     return (u) => {
@@ -363,39 +421,41 @@ class Compiler {
     }
   }
 
-  /** One node as a closure (`ABSENT` passed on by the nodes that do not take it). */
+  /**
+   * One node as a closure, of a present value (`ABSENT` is for `OptionalMap` only: a pipe passes
+   * it on, or gives up, around the others).
+   */
   closureStep(node: Node, shared: boolean): Decode {
-    const absentPasses = (decode: Decode): Decode => (u) => (u === ABSENT ? u : decode(u))
     switch (node._tag) {
       case "String":
       case "Number":
       case "Boolean":
       case "BigInt": {
         const type = node._tag.toLowerCase()
-        return absentPasses((u) => (typeof u === type ? u : FAIL))
+        return ((u) => (typeof u === type ? u : FAIL))
       }
       case "Null":
-        return absentPasses((u) => (u === null ? u : FAIL))
+        return ((u) => (u === null ? u : FAIL))
       case "Undefined":
-        return absentPasses((u) => (u === undefined ? u : FAIL))
+        return ((u) => (u === undefined ? u : FAIL))
       case "Unknown":
         return (u) => u
       case "NotNullish":
-        return absentPasses((u) => (u === null || u === undefined ? FAIL : u))
+        return ((u) => (u === null || u === undefined ? FAIL : u))
       case "Literals": {
         const values = new Set(node.values)
-        return absentPasses((u) => (values.has(u) ? u : FAIL))
+        return ((u) => (values.has(u) ? u : FAIL))
       }
       case "Refine": {
         const test = node.test
-        return absentPasses((u) => (test(u) ? u : FAIL))
+        return ((u) => (test(u) ? u : FAIL))
       }
       case "Map": {
         const map = node.map
-        return absentPasses(map)
+        return map
       }
       case "OptionalMap": {
-        const map = node.map
+        const map = valueMap(node)
         const then = this.decoder(node.then, !makesNew(map))
         return (u) => {
           const r = map(u)
@@ -405,7 +465,7 @@ class Compiler {
       }
       case "Union": {
         const members = node.members.map((m) => this.decoder(m, shared))
-        return absentPasses((u) => {
+        return ((u) => {
           for (const member of members) {
             const r = member(u)
             if (r !== FAIL) return r
@@ -415,7 +475,7 @@ class Compiler {
       }
       case "Array": {
         const item = this.decoder(node.item, true)
-        return absentPasses((u) => {
+        return ((u) => {
           if (!Array.isArray(u)) return FAIL
           const out = new Array(u.length)
           for (let i = 0; i < u.length; i++) {
@@ -430,7 +490,7 @@ class Compiler {
         const fields = node.fields.map((f) => ({ key: f.key, read: f.read, optional: f.optional, decode: this.closurePipe(steps(f.node), true) }))
         const has = (u: object, k: string, read: Field["read"]) =>
           read === "always" || (read === "in" && k !== "__proto__" ? k in u : hasOwn.call(u, k))
-        return absentPasses((u) => {
+        return ((u) => {
           if (!isRecord(u)) return FAIL
           const out: Record<string, unknown> = {}
           for (const field of fields) {
@@ -449,7 +509,7 @@ class Compiler {
       case "Record": {
         const value = this.decoder(node.value, true)
         const define = node.assign === "define"
-        return absentPasses((u) => {
+        return ((u) => {
           if (!isRecord(u)) return FAIL
           const out: Record<string, unknown> = {}
           for (const key of Object.keys(u)) {
@@ -464,7 +524,7 @@ class Compiler {
       case "Redacted": {
         const { get, isRedacted, make } = node
         const value = this.decoder(node.value, true)
-        return absentPasses((u) => {
+        return ((u) => {
           if (!isRedacted(u)) return FAIL
           const content = get(u)
           const r = value(content)
@@ -478,10 +538,8 @@ class Compiler {
         let inner: Decode | undefined
         return (u) => (inner ??= this.decoder(node.get(), shared))(u)
       }
-      case "Native": {
-        const decode = node.decode
-        return node.absent === "pass" ? absentPasses(decode) : (u) => (u === ABSENT ? FAIL : decode(u))
-      }
+      case "Native":
+        return node.decode
     }
   }
 }
@@ -529,7 +587,7 @@ class Builder {
         close()
         this.optionalMap(node, fail)
         absent = true
-      } else if (node._tag === "Native" && node.absent === "fail" && absent) {
+      } else if (givesUpOnAbsent(node) && absent) {
         close()
         this.line(`if (v === A) ${fail}`)
         absent = false
@@ -548,23 +606,57 @@ class Builder {
     return absent
   }
 
-  private optionalMap(node: Extract<Node, { _tag: "OptionalMap" }>, fail: string): void {
+  private optionalMap(node: OptionalMap, fail: string): void {
+    const values = valueMap(node)
+    if (isIdentity(values)) {
+      // Nothing to call: only a present `undefined` or `null` goes through `then`.
+      const then = steps(node.then)
+      if (then.every((step) => step._tag === "Unknown")) return
+      this.line("if (v === undefined || v === null) {")
+      this.depth++
+      this.steps(then, true, false, fail)
+      this.depth--
+      this.line("}")
+      return
+    }
+    // The line's map, called with its Option: one call site per field, as the line's own parser has.
     const map = this.constant(node.map)
+    const none = this.constant(node.option.none)
+    const some = this.constant(node.option.some)
+    const isNone = this.constant(node.option.isNone)
+    const value = this.constant(node.option.value)
+    const empty = node.none === "undefined" ? "undefined" : "A"
+    const call = (input: string) => [
+      `v = ${map}(${input})`,
+      `if (v === F) ${fail}`,
+      `v = ${isNone}(v) ? ${empty} : ${value}(v)`
+    ]
     // A made value (a default) may be one the schema keeps: then `then` must not keep it.
-    const thenShared = !makesNew(node.map)
-    const keeps = keepsPresent(node.map)
+    const thenShared = !makesNew(values)
+    const then = () => {
+      this.depth++
+      this.steps(steps(node.then), thenShared, false, fail)
+      this.depth--
+      this.line("}")
+    }
+    if (keepsPresent(values)) {
+      // Only `ABSENT`, `undefined` and `null` go to `map`; any other value is kept.
+      this.line("if (v === A || v === undefined || v === null) {")
+      this.depth++
+      for (const line of call(`v === A ? ${none} : ${some}(v)`)) this.line(line)
+      this.line("if (v !== A) {")
+      then()
+      this.depth--
+      this.line("}")
+      return
+    }
     this.line("{")
     this.depth++
     this.line("const before = v")
-    if (keeps) this.line(`if (v === A || v === undefined || v === null) v = ${map}(v)`)
-    else this.line(`v = ${map}(v)`)
-    this.line(`if (v === F) ${fail}`)
+    for (const line of call(`v === A ? ${none} : ${some}(v)`)) this.line(line)
     // Kept: a present value other than `undefined` and `null` that `map` returned as it is.
     this.line("if (v !== A && (v !== before || before === A || before === undefined || before === null)) {")
-    this.depth++
-    this.steps(steps(node.then), thenShared, false, fail)
-    this.depth--
-    this.line("}")
+    then()
     this.depth--
     this.line("}")
   }

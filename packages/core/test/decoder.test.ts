@@ -21,12 +21,27 @@ const struct = (fields: Record<string, Node | [Node, "optional"]>, read: "own" |
   _tag: "Struct",
   fields: Object.entries(fields).map(([key, f]) => (Array.isArray(f) ? { key, read, node: f[0], optional: true } : { key, read, node: f, optional: false }))
 })
-/** A default for an absent (or undefined) key, kept for a present value. */
-const withDefault = (make: () => unknown, then: Node): Node => ({
+/** A line's Option, for the test: `undefined` is none, `{ some }` a value. */
+const option: Decoder.OptionKit = {
+  none: undefined,
+  some: (value) => ({ some: value }),
+  isNone: (o) => o === undefined,
+  value: (o) => (o as { some: unknown }).some
+}
+const NONE = undefined
+/** An OptionalMap over the test's Option: `map` of the value, or of ABSENT for a none. */
+const optionalMap = (map: (u: unknown) => unknown, then: Node, none?: "absent" | "undefined"): Node => ({
   _tag: "OptionalMap",
-  map: (u) => (u === Decoder.ABSENT || u === undefined ? make() : u),
-  then
+  option,
+  then,
+  ...(none !== undefined ? { none } : {}),
+  map: (o) => {
+    const r = map(o === undefined ? Decoder.ABSENT : (o as { some: unknown }).some)
+    return r === Decoder.FAIL ? r : r === Decoder.ABSENT ? NONE : { some: r }
+  }
 })
+/** A default for an absent (or undefined) key, kept for a present value. */
+const withDefault = (make: () => unknown, then: Node): Node => optionalMap((u) => (u === Decoder.ABSENT || u === undefined ? make() : u), then)
 
 describe.each([
   ["generated code", Decoder.compile],
@@ -106,9 +121,17 @@ describe.each([
     // A default `then` rejects fails the decode.
     rejects(struct({ a: withDefault(() => 1, str) }), {})
     // A map that leaves the key out, or fails.
-    expect(ok(struct({ a: [{ _tag: "OptionalMap", map: () => Decoder.ABSENT, then: str }, "optional"] }), { a: "x" })).toEqual({})
-    rejects(struct({ a: { _tag: "OptionalMap", map: () => Decoder.ABSENT, then: str } }), { a: "x" })
-    rejects(struct({ a: { _tag: "OptionalMap", map: () => Decoder.FAIL, then: str } }), { a: "x" })
+    expect(ok(struct({ a: [optionalMap(() => Decoder.ABSENT, str), "optional"] }), { a: "x" })).toEqual({})
+    rejects(struct({ a: optionalMap(() => Decoder.ABSENT, str) }), { a: "x" })
+    rejects(struct({ a: optionalMap(() => Decoder.FAIL, str) }), { a: "x" })
+    // A none read as `undefined` (Effect 3's required keys), decoded by `then`.
+    rejects(struct({ a: optionalMap(() => Decoder.ABSENT, str, "undefined") }), { a: "x" })
+    expect(Object.keys(ok(struct({ a: optionalMap(() => Decoder.ABSENT, { _tag: "Undefined" }, "undefined") }), { a: "x" }) as object)).toEqual(["a"])
+    // A map that keeps every value (none included) sends only `undefined` and `null` to `then`.
+    const kept = optionalMap((u) => u, str)
+    expect(ok(struct({ a: [kept, "optional"] }), {})).toEqual({})
+    expect(ok(struct({ a: kept }), { a: "x" })).toEqual({ a: "x" })
+    rejects(struct({ a: [kept, "optional"] }), { a: undefined })
   })
 
   it("a redacted value: a new one per decode, unless the decode just made it", () => {
@@ -149,6 +172,6 @@ describe.each([
 
   it("a transformation that throws, or an item left out, gives up", () => {
     rejects({ _tag: "Map", map: () => { throw new Error("boom") } }, "a")
-    rejects({ _tag: "Array", item: { _tag: "OptionalMap", map: () => Decoder.ABSENT, then: str } }, ["a"])
+    rejects({ _tag: "Array", item: optionalMap(() => Decoder.ABSENT, str) }, ["a"])
   })
 })

@@ -34,8 +34,12 @@ const native = (ast: AST.AST): Decoder.Node => {
   }
 }
 
-const optionOf = (u: unknown): Option.Option<unknown> => (u === Decoder.ABSENT ? Option.none() : Option.some(u))
-const fromOption = (o: Option.Option<unknown>): unknown => (Option.isNone(o) ? Decoder.ABSENT : o.value)
+const option: Decoder.OptionKit = {
+  none: Option.none(),
+  some: Option.some,
+  isNone: (o) => Option.isNone(o as Option.Option<unknown>),
+  value: (o) => (o as Option.Some<unknown>).value
+}
 
 const cache = new WeakMap<AST.AST, Decoder.Node>()
 
@@ -91,17 +95,11 @@ const getterStep = (transformation: AST.Link["transformation"]): Decoder.Node | 
       const transform = getter.transform
       return { _tag: "Map", map: (u) => fromExit(transform(u, options)) }
     }
-    case "TransformOptional": {
-      const transform = getter.transform
-      return { _tag: "OptionalMap", map: (u) => fromOption(transform(optionOf(u))), then: { _tag: "Unknown" } }
-    }
+    case "TransformOptional":
+      return { _tag: "OptionalMap", map: getter.transform as (o: unknown) => unknown, option, then: { _tag: "Unknown" } }
     case "TransformOptionalEffect": {
       const transform = getter.transform
-      const map = (u: unknown) => {
-        const r = fromExit(transform(optionOf(u), options))
-        return r === Decoder.FAIL ? r : fromOption(r as Option.Option<unknown>)
-      }
-      return { _tag: "OptionalMap", map, then: { _tag: "Unknown" } }
+      return { _tag: "OptionalMap", map: (o) => fromExit(transform(o as Option.Option<unknown>, options)), option, then: { _tag: "Unknown" } }
     }
   }
 }

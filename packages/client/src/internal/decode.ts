@@ -33,8 +33,14 @@ const isRedactedDeclaration = (ast: AST.AST): boolean =>
   ast.typeParameters.length === 1 &&
   (ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined)?._tag === "effect/Redacted"
 
-const optionOf = (u: unknown): Option.Option<unknown> => (u === Decoder.ABSENT ? Option.none() : Option.some(u))
-const fromOption = (o: Option.Option<unknown>): unknown => (Option.isNone(o) ? Decoder.ABSENT : o.value)
+const option: Decoder.OptionKit = {
+  none: Option.none(),
+  some: Option.some,
+  isNone: (o) => Option.isNone(o as Option.Option<unknown>),
+  value: (o) => (o as Option.Some<unknown>).value
+}
+
+const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
 
 const cache = new WeakMap<AST.AST, Decoder.Node>()
 
@@ -184,22 +190,20 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
     fields: from.propertySignatures.map((source, i) => {
       const target = to.propertySignatures[i]!
       const pst = psts.find((t) => t.from === source.name)
-      const decode = pst?.decode
       const stage1 = describe(source.type)
-      const map = decode !== undefined ? (u: unknown) => fromOption(decode(optionOf(u))) : (u: unknown) => u
-      // `to` decodes every value, an absent one as `undefined` when its key is required.
-      const toMap = target.isOptional ? map : (u: unknown) => {
-        const r = map(u)
-        return r === Decoder.ABSENT ? undefined : r
-      }
+      // `to` decodes every value, an absent one as `undefined` when its key is required. Without a
+      // transformation the value is kept: an absent key stays absent (`from`'s and `to`'s keys
+      // then have the same optionality).
+      const map = (pst?.decode ?? identity) as (option: unknown) => unknown
+      const none = pst !== undefined && !target.isOptional ? ("undefined" as const) : ("absent" as const)
       const type = describe(target.type)
       // A value `from` decoded and the transformation kept already has `to`'s type when `from`'s
       // field type (without the `undefined` of an optional field) has the same Type side: Effect's
       // decode output always satisfies its schema's Type side.
       const trusted = sameType(AST.typeAST(withoutUndefined(source.type)), target.type)
       const node = trusted
-        ? Decoder.pipe(stage1, { _tag: "OptionalMap", map: toMap, then: type })
-        : Decoder.pipe(stage1, { _tag: "OptionalMap", map: toMap, then: { _tag: "Unknown" } }, type)
+        ? Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: type })
+        : Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: { _tag: "Unknown" } }, type)
       return { key: source.name as string, read: source.isOptional ? "own" as const : "always" as const, optional: target.isOptional, node }
     })
   }
