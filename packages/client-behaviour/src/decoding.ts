@@ -21,6 +21,18 @@ export interface Line {
   readonly redactedValue: (u: unknown) => unknown
 }
 
+/** A `Line` of a compiled decoder that returns its value or `FAIL`. */
+export const line = (parts: Omit<Line, "fast"> & { readonly compiled: (u: unknown) => unknown; readonly FAIL: unknown }): Line => ({
+  fast: (u) => {
+    const r = parts.compiled(u)
+    return r === parts.FAIL ? undefined : { ok: true, value: r }
+  },
+  slow: parts.slow,
+  client: parts.client,
+  isRedacted: parts.isRedacted,
+  redactedValue: parts.redactedValue
+})
+
 /** A seeded generator of integers (mulberry32). */
 export interface Rng {
   nextInt(min: number, max: number): number
@@ -176,4 +188,105 @@ export const failureCases: ReadonlyArray<{ readonly name: string; readonly input
 /** A valid GetResource response, for the failure cases' counterpart. */
 export const validResource = {
   resource: { id: "resource_1", name: "db", technology: "postgres", hostname: "db.internal", port: 5432, createdAt: "2025-01-07T03:56:48.034Z" }
+}
+
+/** The test runner's few functions the suite needs (vitest's, passed in: this package has no dependency). */
+export interface TestApi {
+  readonly describe: (name: string, body: () => void) => void
+  readonly it: (name: string, body: () => void) => void
+  readonly fail: (message: string) => never
+}
+
+/** The fast-check functions the suite needs (Effect 3's `FastCheck`, on both lines). */
+export interface Properties {
+  readonly assert: (property: any, options: { readonly numRuns: number }) => void
+  readonly property: (...args: Array<any>) => unknown
+  readonly integer: () => any
+  readonly array: (item: any, options: { readonly minLength: number; readonly maxLength: number }) => any
+}
+
+/** What a line's test gives the suite. */
+export interface Suite {
+  /** The operations whose responses are checked. */
+  readonly methods: ReadonlyArray<string>
+  /** `@data-access/core/Decoder`: its two compilers and `FAIL`. */
+  readonly Decoder: {
+    readonly compile: (node: never) => (u: unknown) => unknown
+    readonly compileClosures: (node: never) => (u: unknown) => unknown
+    readonly FAIL: unknown
+  }
+  /** The line's description of a method's response, its parser and its client's decoder. */
+  readonly decoders: (method: string) => {
+    readonly description: unknown
+    readonly slow: (u: unknown) => Outcome
+    readonly client: (u: unknown) => Outcome
+  }
+  /** The line's `Redacted` module. */
+  readonly Redacted: { readonly isRedacted: (u: unknown) => boolean; readonly value: (r: never) => unknown }
+  /** An arbitrary of valid values of the method's response (of Effect 3's schema), and their wire JSON. */
+  readonly values: (method: string) => unknown
+  readonly wire: (method: string, value: unknown) => unknown
+  /** An arbitrary of wire inputs of the response's encoded side (absent fields, nulls, out-of-range values). */
+  readonly encoded: (method: string) => unknown
+  readonly fc: Properties
+  readonly runs: number
+}
+
+/** The compiled decoder's tests of one line: every response schema, and each kind of failure. */
+export const run = (suite: Suite, t: TestApi): void => {
+  const { fc, runs } = suite
+  const lineOf = (method: string, compiler: "generated code" | "closures"): Line => {
+    const { description, slow, client } = suite.decoders(method)
+    const compile = compiler === "closures" ? suite.Decoder.compileClosures : suite.Decoder.compile
+    return line({
+      compiled: compile(description as never),
+      FAIL: suite.Decoder.FAIL,
+      slow,
+      client,
+      isRedacted: suite.Redacted.isRedacted,
+      redactedValue: (u) => suite.Redacted.value(u as never)
+    })
+  }
+  const fail = (message: string, input: unknown) => t.fail(`${message}\n  input ${JSON.stringify(input)}`)
+  for (const method of suite.methods) {
+    t.describe(`${method} response`, () => {
+      for (const compiler of ["generated code", "closures"] as const) {
+        t.it(`the fast path (${compiler}) accepts what the parser accepts and returns an equal value`, () => {
+          const l = lineOf(method, compiler)
+          let accepted = 0
+          fc.assert(
+            fc.property(fc.array(suite.values(method), { minLength: 1, maxLength: 3 }), fc.integer(), (values: Array<unknown>, seed: number) => {
+              const wires = values.map((v) => JSON.parse(JSON.stringify(suite.wire(method, v))) as unknown)
+              accepted += agree(l, wires, seed, fail).accepted
+            }),
+            { numRuns: runs }
+          )
+          if (accepted <= runs) t.fail(`only ${accepted} accepted inputs`)
+        })
+      }
+      t.it("agrees on wire inputs generated from the encoded side (absent fields, nulls, out-of-range values)", () => {
+        const l = lineOf(method, "generated code")
+        fc.assert(
+          fc.property(suite.encoded(method), fc.integer(), (input: unknown, seed: number) => {
+            agree(l, [input], seed, fail)
+          }),
+          { numRuns: runs }
+        )
+      })
+    })
+  }
+  t.describe("each kind of failure (GetResource)", () => {
+    const l = lineOf("GetResource", "generated code")
+    t.it("the valid counterpart decodes on the fast path", () => {
+      if (l.fast(validResource) === undefined) t.fail("the fast path gave up on a valid response")
+    })
+    for (const { name, input } of failureCases) {
+      t.it(`${name}: the fast path gives up, the client reports the parser's error`, () => {
+        if (l.fast(input) !== undefined) fail("the fast path accepts it", input)
+        const slow = l.slow(input)
+        if (slow.ok) fail("the parser accepts it", input)
+        if (JSON.stringify(l.client(input)) !== JSON.stringify(slow)) fail("the client's error differs from the parser's", input)
+      })
+    }
+  })
 }

@@ -59,10 +59,10 @@ export type Decode = (input: unknown) => unknown
  *   when `none` is `"undefined"`) or `FAIL`. A present value other than `undefined` and `null` that `map` keeps (returns
  *   as it is) goes on without `then`; any other value it returns (a default) is decoded by `then`
  *   (`Unknown` when it needs no decoding). `then` is thus for what a kept value already satisfies.
- * - `Redacted`: a redacted value (`isRedacted`) whose content (`get`) `value` accepts; the result is
- *   a new redacted value (`make(content, input)`), or the input itself when the compiler knows it
- *   was made during this decode (the schema's parser makes a new one either way: no two decodes
- *   share one).
+ * - `Redacted`: a redacted value (`kit.isRedacted`) whose content (`kit.get`) `value` accepts; the
+ *   result is a new redacted value (`kit.make(content, input)`), or the input itself when the
+ *   compiler knows it was made during this decode (the schema's parser makes a new one either way:
+ *   no two decodes share one).
  * - `Lazy`: the node `get()` returns (recursive schemas); for an absent key the fast path gives up.
  * - `Native`: the line's own parser (`decode`: the value or `FAIL`); `absent` says whether it
  *   passes `ABSENT` on (`"pass"`) or cannot decide for it (`"fail"`: the fast path gives up).
@@ -86,13 +86,7 @@ export type Node =
     readonly none?: "absent" | "undefined"
     readonly then: Node
   }
-  | {
-    readonly _tag: "Redacted"
-    readonly value: Node
-    readonly isRedacted: (u: unknown) => boolean
-    readonly get: (redacted: unknown) => unknown
-    readonly make: (content: unknown, from: unknown) => unknown
-  }
+  | { readonly _tag: "Redacted"; readonly value: Node; readonly kit: RedactedKit }
   | { readonly _tag: "Pipe"; readonly steps: ReadonlyArray<Node> }
   | { readonly _tag: "Lazy"; readonly get: () => Node }
   | { readonly _tag: "Native"; readonly decode: Decode; readonly absent: "pass" | "fail" }
@@ -125,6 +119,51 @@ export interface OptionKit {
   readonly some: (value: unknown) => unknown
   readonly isNone: (option: unknown) => boolean
   readonly value: (option: unknown) => unknown
+}
+
+/**
+ * An `OptionKit` for an Option that is `none` or an object `{ _tag: "Some", value }`, as both
+ * Effect lines' are.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const taggedOption = (none: unknown, some: (value: unknown) => unknown): OptionKit => ({
+  none,
+  some,
+  isNone: (o) => (o as { readonly _tag: string })._tag === "None",
+  value: (o) => (o as { readonly value: unknown }).value
+})
+
+/**
+ * A line's redacted values: the guard, the content, and how a decode makes a new one from a
+ * content and the redacted value it came from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RedactedKit {
+  readonly isRedacted: (u: unknown) => boolean
+  readonly get: (redacted: any) => unknown
+  readonly make: (content: unknown, from: any) => unknown
+}
+
+/**
+ * A line's describer of its schema nodes, each node described once (cycles go through `Lazy`).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const describer = <A extends object>(describe: (a: A) => Node): ((a: A) => Node) => {
+  const cache = new WeakMap<A, Node>()
+  return (a) => {
+    let node = cache.get(a)
+    if (node === undefined) {
+      node = describe(a)
+      cache.set(a, node)
+    }
+    return node
+  }
 }
 
 type OptionalMap = Extract<Node, { readonly _tag: "OptionalMap" }>
@@ -522,7 +561,7 @@ class Compiler {
         })
       }
       case "Redacted": {
-        const { get, isRedacted, make } = node
+        const { get, isRedacted, make } = node.kit
         const value = this.decoder(node.value, true)
         return ((u) => {
           if (!isRedacted(u)) return FAIL

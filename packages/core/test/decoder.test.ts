@@ -11,9 +11,7 @@ class Box {
 const redacted = (value: Node): Node => ({
   _tag: "Redacted",
   value,
-  isRedacted: (u) => u instanceof Box,
-  get: (u) => (u as Box).content,
-  make: (content) => new Box(content)
+  kit: { isRedacted: (u) => u instanceof Box, get: (u: Box) => u.content, make: (content) => new Box(content) }
 })
 const SHARED = new Box("")
 const str: Node = { _tag: "String" }

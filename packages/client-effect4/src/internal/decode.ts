@@ -34,25 +34,12 @@ const native = (ast: AST.AST): Decoder.Node => {
   }
 }
 
-const option: Decoder.OptionKit = {
-  none: Option.none(),
-  some: Option.some,
-  isNone: (o) => Option.isNone(o as Option.Option<unknown>),
-  value: (o) => (o as Option.Some<unknown>).value
-}
+const option = Decoder.taggedOption(Option.none(), Option.some)
+const redacted: Decoder.RedactedKit = { isRedacted: Redacted.isRedacted, get: Redacted.value, make: (value, from) => Redacted.make(value, { label: (from as Redacted.Redacted<unknown>).label }) }
 
-const cache = new WeakMap<AST.AST, Decoder.Node>()
+const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
 
-const describe = (ast: AST.AST): Decoder.Node => {
-  let node = cache.get(ast)
-  if (node === undefined) {
-    node = describeNode(ast)
-    cache.set(ast, node)
-  }
-  return node
-}
-
-const describeNode = (ast: AST.AST): Decoder.Node => {
+function describeNode(ast: AST.AST): Decoder.Node {
   if ((ast as { readonly encodingChecks?: unknown }).encodingChecks !== undefined) return native(ast)
   const own = describeOwn(ast)
   if (own === undefined) return native(ast)
@@ -159,9 +146,7 @@ const describeOwn = (ast: AST.AST): Decoder.Node | undefined => {
         return {
           _tag: "Redacted",
           value: describe(ast.typeParameters[0]!),
-          isRedacted: Redacted.isRedacted,
-          get: (r) => Redacted.value(r as Redacted.Redacted<unknown>),
-          make: (value, from) => Redacted.make(value, { label: (from as Redacted.Redacted<unknown>).label })
+          kit: redacted
         }
       }
       // Any other declaration: its own parser (which passes an absent key on).

@@ -33,27 +33,14 @@ const isRedactedDeclaration = (ast: AST.AST): boolean =>
   ast.typeParameters.length === 1 &&
   (ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined)?._tag === "effect/Redacted"
 
-const option: Decoder.OptionKit = {
-  none: Option.none(),
-  some: Option.some,
-  isNone: (o) => Option.isNone(o as Option.Option<unknown>),
-  value: (o) => (o as Option.Some<unknown>).value
-}
+const option = Decoder.taggedOption(Option.none(), Option.some)
+const redacted: Decoder.RedactedKit = { isRedacted: Redacted.isRedacted, get: Redacted.value, make: (value) => Redacted.make(value) }
 
 const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
 
-const cache = new WeakMap<AST.AST, Decoder.Node>()
+const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
 
-const describe = (ast: AST.AST): Decoder.Node => {
-  let node = cache.get(ast)
-  if (node === undefined) {
-    node = describeNode(ast)
-    cache.set(ast, node)
-  }
-  return node
-}
-
-const describeNode = (ast: AST.AST): Decoder.Node => {
+function describeNode(ast: AST.AST): Decoder.Node {
   switch (ast._tag) {
     case "StringKeyword":
       return { _tag: "String" }
@@ -103,9 +90,7 @@ const describeNode = (ast: AST.AST): Decoder.Node => {
         return {
           _tag: "Redacted",
           value: describe(ast.typeParameters[0]!),
-          isRedacted: Redacted.isRedacted,
-          get: (r) => Redacted.value(r as Redacted.Redacted<unknown>),
-          make: (value) => Redacted.make(value)
+          kit: redacted
         }
       }
       const parse = ast.decodeUnknown(...ast.typeParameters)
