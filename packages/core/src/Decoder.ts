@@ -349,16 +349,16 @@ class Compiler {
 
   constructor(private readonly codegen: boolean) {}
 
-  /** A decoder of a present value (or `ABSENT`, which nodes that do not take it pass on or fail). */
+  /** A decoder of `node`, compiled once per node and input kind (`shared`: may be a shared object). */
   decoder(node: Node, shared: boolean): Decode {
     const entry = this.cache.get(node) ?? {}
     const found = shared ? entry.shared : entry.fresh
     if (found !== undefined) return found
     // A placeholder first, for cycles (through `Lazy`).
-    let current: Decode | undefined
-    const placeholder: Decode = (u) => current!(u)
+    const ref: { current?: Decode } = {}
+    const placeholder: Decode = (u) => ref.current!(u)
     this.cache.set(node, shared ? { ...entry, shared: placeholder } : { ...entry, fresh: placeholder })
-    current = this.build(node, shared)
+    const current = (ref.current = this.build(node, shared))
     const after = this.cache.get(node)!
     this.cache.set(node, shared ? { ...after, shared: current } : { ...after, fresh: current })
     return current
