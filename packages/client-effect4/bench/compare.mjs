@@ -6,9 +6,9 @@
 //    4, effect/http over @effect/platform-node 4's undici layer) and @data-access/client (Effect
 //    3, @effect/platform over @effect/platform-node 0.108's undici layer), at concurrency 1 and
 //    32, in alternating short rounds so that both see the same machine noise.
-// 2. Decoding a ListNativeUsers page (limit 500; JSON.parse included): what each client does with
-//    a response body. Effect 3: the client's compiled decoder, and plain Schema.decodeUnknownEither
-//    beside it; Effect 4: Schema.decodeUnknownResult of the generated schema.
+// 2. Decoding a 500-item ListNativeUsers page (JSON.parse included): what each client does with
+//    a response body, the client's decoder on each line (the schema compiled by
+//    @data-access/core/Decoder), and plain Schema.decodeUnknownEither of Effect 3 beside them.
 //
 // Each Effect line runs with its own copy of `effect`: the Effect 3 client and its runtime are
 // loaded from packages/client's own node_modules.
@@ -27,11 +27,11 @@ import * as Layer4 from "effect/Layer"
 import * as ManagedRuntime4 from "effect/ManagedRuntime"
 import * as Redacted4 from "effect/Redacted"
 import * as Result4 from "effect/Result"
-import * as Schema4 from "effect/Schema"
 import * as NodeHttpClient4 from "@effect/platform-node/NodeHttpClient"
 import * as Operations4 from "@data-access/schema-effect4/Operations"
 import { DataAccessClient as DataAccessClient4 } from "../dist/index.js"
-import { combine, fetchNativeUsersPage, measure, medianMillis } from "@data-access/client-behaviour/bench"
+import { combine, measure, medianMillis } from "@data-access/client-behaviour/bench"
+import { makeDecoder as makeDecoder4 } from "../dist/internal/decode.js"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const ROUNDS = 8
@@ -136,9 +136,20 @@ for (const concurrency of [1, 32]) {
 // 2. Decode time of a 500-item page
 // ---------------------------------------------------------------------------------------------
 
-const page = await fetchNativeUsersPage(url, API_KEY, id)
-const items = JSON.parse(page).nativeUsers.length
-const decode4 = Schema4.decodeUnknownResult(Operations4.operations.ListNativeUsers.response)
+const served = await fetch(`${url}/core.v1.ResourceService/ListNativeUsers`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-api-key": API_KEY },
+  body: JSON.stringify({ resourceId: id, limit: 500 })
+}).then((r) => r.json())
+// 500 items, the server's own native users repeated (ids made unique), as packages/client/bench does.
+const users = Array.from({ length: 500 }, (_, i) => {
+  const source = served.nativeUsers[i % served.nativeUsers.length]
+  return { ...source, id: `${source.id}_${i}` }
+})
+const page = JSON.stringify({ nativeUsers: users, listMetadata: { count: 500, nextCursor: "" } })
+const items = users.length
+// Each client's decoder: the schema compiled by @data-access/core/Decoder, the parser for errors.
+const decode4 = makeDecoder4(Operations4.operations.ListNativeUsers.response)
 const decode3 = makeDecoder3(Operations3.operations.ListNativeUsers.response)
 const time = (f) => medianMillis(f, { seconds: 1.5, warmup: 30 })
 const parseOnly = time(() => JSON.parse(page))
@@ -151,6 +162,14 @@ const d3 = time(() => {
 const plain3 = Schema3.decodeUnknownEither(Operations3.operations.ListNativeUsers.response)
 const p3 = time(() => {
   if (plain3(JSON.parse(page))._tag !== "Right") throw new Error("Effect 3 decode failed")
+})
+// The floor under both: the schema makes a new Redacted for each secret of each decode (an absent
+// one is an empty Redacted), and a Redacted's value lives in a WeakMap entry.
+const countSecrets = (u) =>
+  Redacted3.isRedacted(u) ? 1 : u !== null && typeof u === "object" ? Object.values(u).reduce((n, v) => n + countSecrets(v), 0) : 0
+const secrets = countSecrets(decode3(JSON.parse(page)).right)
+const makes3 = time(() => {
+  for (let i = 0; i < secrets; i++) Redacted3.make("")
 })
 rows.push({
   scenario: `decode ListNativeUsers (${items} items), median ms`,
@@ -165,6 +184,8 @@ console.log(`Effect 4 client vs Effect 3 client, ${Os.cpus().length} cores, Node
 console.table(rows)
 console.log(`  JSON.parse alone of the page       ${parseOnly.toFixed(2)} ms`)
 console.log(`  Effect 3 plain Schema decode       ${p3.toFixed(2)} ms (ratio: Effect 4 / plain Effect 3 ${(d4 / p3).toFixed(2)})`)
+console.log(`  decode alone / JSON.parse          Effect 4 ${((d4 - parseOnly) / parseOnly).toFixed(2)}, Effect 3 ${((d3 - parseOnly) / parseOnly).toFixed(2)} (JSON.parse + decode / JSON.parse: Effect 4 ${(d4 / parseOnly).toFixed(2)}, Effect 3 ${(d3 / parseOnly).toFixed(2)})`)
+console.log(`  Redacted.make alone / JSON.parse    Effect 3 ${(makes3 / parseOnly).toFixed(2)} (the ${secrets} secrets of the page, each a new Redacted per decode)`)
 console.log(`  calls/s ratio                      ${rows.slice(0, 2).map((r) => `${r.scenario}: ${r["4 vs 3 ratio"]}`).join(", ")} (ratio: Effect 4 / Effect 3, above 1 is faster)`)
 console.log(`  decode time ratio                  ${(d4 / d3).toFixed(2)} (ratio: Effect 4 / Effect 3, below 1 is faster)`)
 

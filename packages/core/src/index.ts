@@ -16,6 +16,8 @@ export * as ContentType from "./ContentType.js"
 /** @since 0.1.0 */
 export * as Deadline from "./Deadline.js"
 /** @since 0.1.0 */
+export * as Decoder from "./Decoder.js"
+/** @since 0.1.0 */
 export * as Issue from "./Issue.js"
 /** @since 0.1.0 */
 export * as Operation from "./Operation.js"

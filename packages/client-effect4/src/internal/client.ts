@@ -32,6 +32,7 @@ import {
 import type * as RetryPolicy from "../RetryPolicy.js"
 import * as calls from "./calls.js"
 import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
+import { makeDecoder } from "./decode.js"
 import { describeIssue } from "./errors.js"
 
 export * from "./calls.js"
@@ -51,7 +52,7 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
 export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
   const name = spanName(op)
   const encode = Schema.encodeUnknownResult(op.request as unknown as Schema.Codec<unknown, unknown>)
-  const decode = Schema.decodeUnknownResult(op.response as unknown as Schema.Codec<unknown, unknown>)
+  const decode = makeDecoder(op.response as unknown as Schema.Codec<unknown, unknown>)
   const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
     const decoded = decode(json)
     return Result.isSuccess(decoded) ? { ok: true, value: decoded.success } : { ok: false, ...describeIssue(decoded.failure.issue) }
