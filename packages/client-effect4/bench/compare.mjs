@@ -1,4 +1,4 @@
-/* global process, console */
+/* global process, console, fetch */
 // The Effect 4 client beside the Effect 3 client, in one run, against the same reference server
 // (its command line, in a child process, demo data in memory, no request log):
 //
