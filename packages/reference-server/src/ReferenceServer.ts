@@ -281,7 +281,7 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
     const state: AppState = {
       store,
       apiKeyHashes: hashKeys(apiKeys),
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: with emitDefaults the answers write their zero values too, which a response may or may not leave out (decisions.md section 1)
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator: equivalent: with emitDefaults the answers write their zero values too, which a response may or may not leave out (decisions.md section 1)
       emitDefaults: options.emitDefaults === true,
       maxBodyBytes,
       latitude: on,
