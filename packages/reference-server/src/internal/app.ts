@@ -497,11 +497,9 @@ export const makeApp = (state: AppState): Handle => {
     // Stryker disable next-line BlockStatement: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
     if (output._tag === "Response") {
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
-      if (output.status === 200) code = "ok"
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       const bare = output.headers["content-type"] === "text/plain"
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
-      if (output.status !== 200) code = bare ? "bare-status" : (ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body")
+      code = output.status === 200 ? "ok" : bare ? "bare-status" : (ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body")
     }
     return {
       requestId,
