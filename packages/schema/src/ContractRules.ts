@@ -385,7 +385,7 @@ export const rules = [
   },
   {
     id: "echo.create-references",
-    must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id.",
+    must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id; the nested `<x>` beside a sent `<x>Id` the object holds too (a connector's `space`) is the object with that id, or left out.",
     source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
     check: "create-echo",
     violation: "identity-link-without-native-user"
@@ -432,6 +432,13 @@ export const rules = [
     source: d("4. Updates", "absent or `null` leaves a field as it is."),
     check: "update-semantics",
     violation: "update-null-clears"
+  },
+  {
+    id: "updates.references",
+    must: "An update returns the objects its sent ids name: the nested `<x>` beside a sent `<x>Id` (UpdateSatellite's `space`) is the object with that id, or left out.",
+    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    check: "update-semantics",
+    violation: "update-keeps-old-reference"
   },
   {
     id: "updates.stored",

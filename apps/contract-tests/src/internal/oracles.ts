@@ -449,15 +449,54 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       return [...out, fail("echo.identity-group", "linked group not returned", `a link to group ${JSON.stringify(sent.identityId)} came back with group ${show(rawObj.group)}`, e, `group = ${show(rawObj.group)}`)]
     }
   }
+  // A nested `<x>` beside a sent `<x>Id` the object holds too names that id (a connector's `space`).
+  const stale = staleNested(props, sent, rawObj)
+  if (stale !== undefined) {
+    return [...out, fail("echo.create-references", `${stale} is another object`, `the create returned ${stale}Id ${show(rawObj[`${stale}Id`])} with ${stale} ${show(rawObj[stale])}`, e, `${stale}.id = ${show(asRecord(rawObj[stale])?.id)}`)]
+  }
   const judged: Array<ContractRules.RuleId> = ["echo.create"]
   if (props.has("createdAt")) judged.push("echo.create-complete")
   if (zeroValueFields(op).some((k) => !sentKeys(sent).has(k))) judged.push("echo.create-zero-values")
   if (sent.identityType === "group") judged.push("echo.identity-group")
-  if (nested.length > 0) judged.push("echo.create-references")
+  if (nested.length > 0 || sendsReference(props, sent)) judged.push("echo.create-references")
   return [...out, pass("create-echo", judged)]
 }
 
 const echo = onSuccess("create-echo", "create-echo", ["echo.create", "echo.create-complete", "echo.create-zero-values", "echo.identity-group", "echo.create-references"], (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : []))
+
+/**
+ * The first sent `<x>Id` (UpdateSatellite's `spaceId`) whose nested `<x>` in `obj` names another
+ * object than `obj`'s own `<x>Id`: the id moved and the nested copy stayed behind. A nested object
+ * left out (its zero value) agrees with any id; both readings of `spaceId: ""` (decisions.md
+ * section 10) agree with themselves.
+ */
+export const staleNested = (props: ReadonlySet<string>, sent: Body, obj: Body): string | undefined => {
+  for (const k of Object.keys(sent)) {
+    const m = /^(.+)Id$/.exec(k)
+    if (m === null || sent[k] === null || sent[k] === undefined || !props.has(m[1]!) || !props.has(k)) continue
+    const nestedId = asRecord(obj[m[1]!])?.id
+    if (typeof nestedId === "string" && nestedId !== "" && nestedId !== (obj[k] ?? "")) return m[1]!
+  }
+  return undefined
+}
+
+/** Whether `sent` holds an `<x>Id` the object also holds as its nested `<x>`. */
+const sendsReference = (props: ReadonlySet<string>, sent: Body): boolean =>
+  Object.keys(sent).some((k) => sent[k] !== null && sent[k] !== undefined && props.has(k) && props.has(/^(.+)Id$/.exec(k)?.[1] ?? ""))
+
+/** updates.references: an update's answer names, in the nested `<x>`, the object its `<x>Id` names. */
+export const updateReferences = (op: Op, sent: Body, e: Exchange): Outcome | undefined => {
+  const json = successJson(e)
+  const obj = asRecord(objectOf(op, json))
+  const props = objectPropertyNames(op)
+  if (op.kind !== "update" || obj === undefined || !sendsReference(props, sent)) return undefined
+  const stale = staleNested(props, sent, obj)
+  return stale === undefined
+    ? pass("update-semantics", ["updates.references"])
+    : fail("updates.references", `${stale} not moved with ${stale}Id`, `the update returned ${stale}Id ${show(obj[`${stale}Id`])} with ${stale} ${show(obj[stale])}`, e, `${stale}.id = ${show(asRecord(obj[stale])?.id)}`)
+}
+
+const updateEcho = onSuccess("update-echo", "update-semantics", ["updates.references"], (op, sent, e) => defined(updateReferences(op, sent, e)))
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent
@@ -713,6 +752,7 @@ export const registry: ReadonlyArray<ExchangeOracle> = [
   page,
   matching,
   echo,
+  updateEcho,
   named
 ]
 

@@ -1160,6 +1160,21 @@ export const records = [
     hooks: { handler: onUpdates((current) => both({ ...current })) }
   }),
   violation({
+    name: "update-keeps-old-reference",
+    rule: "updates.references",
+    description: "An update that moves a reference (UpdateSatellite's `spaceId`) stores and returns the new id with the old nested object (`space`).",
+    hooks: {
+      handler: onUpdates((current, changed, _, sent) => {
+        const kept: Record<string, unknown> = { ...changed }
+        for (const k of Object.keys(sent)) {
+          const nested = /^(.+)Id$/.exec(k)?.[1]
+          if (nested !== undefined && current[nested] !== undefined) kept[nested] = current[nested]
+        }
+        return both(kept)
+      })
+    }
+  }),
+  violation({
     name: "update-false-ignored",
     rule: "updates.false-applied",
     description: "An update reads a boolean sent as `false` as not sent (proto3 without field presence): the field keeps `true`.",

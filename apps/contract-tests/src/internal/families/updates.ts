@@ -14,6 +14,7 @@ import { firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { findById, requiredRefs } from "../walk.js"
+import { staleNested, updateReferences } from "../oracles.js"
 
 /** The list operations that return the same object schema (the later read of an update). */
 const readersOf = (op: Op): ReadonlyArray<Op> => (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "list" && o.object === op.object)
@@ -26,23 +27,6 @@ const unchangedExcept = (props: ReadonlySet<string>, before: Body, after: Body, 
     if (k === "updatedAt" || sent.has(k) || sent.has(`${k}Id`)) continue
     const d = firstDifference(before[k], after[k])
     if (d !== undefined && !(isZero(before[k]) && isZero(after[k]))) return k
-  }
-  return undefined
-}
-
-/**
- * The first sent `<x>Id` (UpdateSatellite's `spaceId`) whose nested `<x>` in `obj` names another
- * object than `obj`'s own `<x>Id`: the update moved the id and left the nested copy behind. A
- * nested object left out (its zero value) agrees with any id; both readings of `spaceId: ""`
- * (decisions.md section 10) agree with themselves.
- */
-const staleNested = (props: ReadonlySet<string>, sent: ReadonlyArray<readonly [string, unknown]>, obj: Body): string | undefined => {
-  for (const [k] of sent) {
-    const m = /^(.+)Id$/.exec(k)
-    if (m === null || !props.has(m[1]!)) continue
-    const nested = obj[m[1]!]
-    const nestedId = nested !== null && typeof nested === "object" ? (nested as Body).id : undefined
-    if (typeof nestedId === "string" && nestedId !== "" && nestedId !== (obj[k] ?? "")) return m[1]!
   }
   return undefined
 }
@@ -79,16 +63,15 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const out: Array<Outcome> = []
         const sent = Object.entries(body).filter(([k, v]) => k !== "id" && v !== null && v !== undefined && props.has(k) && !Secrets.fieldNames.has(k))
         const sentKeys = new Set(sent.map(([k]) => k))
+        const sentBody = Object.fromEntries(sent)
         const nulled = new Set(Object.entries(body).filter(([, v]) => v === null).map(([k]) => k))
         for (const [k, v] of sent) {
           // `spaceId: ""` may take the object out of its space or count as not set (decisions.md section 10).
           if (k === "spaceId" && v === "") continue
           if (!sameAsSent(v, after[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.apply", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
         }
-        const stale = staleNested(props, sent, after)
-        if (stale !== undefined) {
-          out.push(fail("updates.apply", `${stale} not moved with ${stale}Id`, `the update returned ${stale}Id ${show(after[`${stale}Id`])} with ${stale} ${show(after[stale])}`, e1, `${stale}.id = ${show((after[stale] as Body).id)}`))
-        }
+        const references = updateReferences(op, sentBody, e1)
+        if (references !== undefined) out.push(references)
         const changed = unchangedExcept(props, before, after, sentKeys)
         if (changed !== undefined) {
           const rule = nulled.has(changed) ? "updates.null-unchanged" : "updates.partial"
@@ -109,7 +92,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const e2 = yield* send(ctx, post(op.path, { id }))
         const again = fullObject(op.object, unwrap(e2))
         if (again !== undefined) {
-          const differs = unchangedExcept(props, after, again, new Set()) ?? staleNested(props, sent, again)
+          const differs = unchangedExcept(props, after, again, new Set()) ?? staleNested(props, sentBody, again)
           if (differs !== undefined) out.push(fail("updates.stored", `read again: ${differs} differs`, `after the update, reading the object again shows ${differs} ${show(again[differs])}, the update returned ${show(after[differs])}`, e2))
         }
         for (const reader of readers) {
@@ -122,7 +105,7 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
             if (w.ended) out.push(fail("updates.stored", `${reader.method} misses the object`, `${reader.method} does not list the updated object ${id}`, last))
             continue
           }
-          const staleListed = staleNested(props, sent, full)
+          const staleListed = staleNested(props, sentBody, full)
           if (staleListed !== undefined) out.push(fail("updates.stored", `${reader.method} shows old ${staleListed}`, `after the update, ${reader.method} shows ${staleListed}Id ${show(full[`${staleListed}Id`])} with ${staleListed} ${show(full[staleListed])}`, last))
           for (const [k, v] of sent) {
             if (k === "spaceId" && v === "") continue
