@@ -450,6 +450,43 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   })
 }
 
+/** Operators that select an item whose key is empty (its zero value), given a value that is not. */
+const SELECTING_EMPTY: ReadonlyArray<Filter.Operator> = ["not_equals", "not_contains", "lower_than"]
+
+/**
+ * Items whose key is left out (its zero value, `""`: decisions.md section 1) are filtered as
+ * `""`: `not_equals`, `not_contains` and `lower_than` with a value that is not empty select them.
+ * A server that reads an absent value as SQL's NULL (no comparison holds) leaves them out; the
+ * random cases reach such a key and operator only by chance.
+ */
+const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
+  const keys = stringFilterKeys(op)
+  if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  return readSuite(op, {
+    cases: { _tag: "Enumerated", count: SELECTING_EMPTY.length, at: (i) => i },
+    run: (i: number) =>
+      Effect.gen(function* () {
+        const base = requiredRefs(op, ctx.pools, seed)!
+        const all = yield* reference(base)
+        if (all.error !== undefined) return walkFailure(all)
+        if (!all.ended) return []
+        const rows = all.items.map((x) => rowOf(op, x))
+        // Keys that some item leaves empty and another holds a value in.
+        const mixed = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) === "") && rows.some((r) => textOf(r, k) !== ""))
+        if (mixed.length === 0) return []
+        const key = mixed[(i + seed) % mixed.length]!
+        const held = rows.filter((r) => textOf(r, key) !== "")
+        const value = textOf(held[(seed + i * 7) % held.length]!, key)
+        const filter = condition(key, SELECTING_EMPTY[i]!, value)
+        const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+        return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)} (items without ${key} hold "")`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
+      })
+  })
+}
+
 /**
  * `search`, `filter` and `spaceId` in one request, each selecting items the others leave out: a
  * List returns the items that every part selects (the parts of a request all apply), so an item
@@ -520,5 +557,5 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
 export const search: Family = {
   name: "search",
   checks: CHECKS,
-  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), emptyValuesSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }
