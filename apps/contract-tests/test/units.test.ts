@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Checks from "../src/Checks.js"
 import { Filter } from "@data-access/schema"
+import * as Inspect from "../src/internal/inspect.js"
 import * as Oracles from "../src/internal/oracles.js"
 import * as Curl from "../src/Curl.js"
 import * as ReplayId from "../src/ReplayId.js"
@@ -21,6 +23,29 @@ describe("ReplayId", () => {
       const r = ReplayId.decode(bad)
       expect(Either.isLeft(r), bad).toBe(true)
     }
+  })
+})
+
+describe("a Connect error body's details", () => {
+  const answer = (details: unknown) => ({
+    request: { method: "POST", path: "/core.v1.ResourceService/GetResource", key: "valid" as const, contentType: "application/json", headers: {}, protocolVersion: "1", body: "{}" },
+    response: Option.some({ status: 404, headers: { "content-type": "application/json" }, text: "", json: Option.some({ code: "not_found", details }) }),
+    transportError: undefined,
+    receivedAt: 0,
+    durationMs: 1
+  })
+  const ruleOf = (details: unknown) => {
+    const o = Inspect.errorShape(answer(details))
+    return o !== undefined && !o.ok ? o.rule : undefined
+  }
+
+  it("carry base64 values, padded or not, in either alphabet (what connect-go and connect-es write)", () => {
+    for (const value of ["", "CgNmb28", "CgNmb28=", "Cg==", "Pz8_", "Pz8/", "YWJj"]) expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBeUndefined()
+  })
+
+  it("with a value that is not base64 is not a Connect error body", () => {
+    for (const value of ["not found", "{\"reason\":1}", "YWJjZ", "Cg=", "Pz8_/"]) expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBe("errors.connect-body")
+    expect(ruleOf([{ type: "google.rpc.ErrorInfo" }])).toBe("errors.connect-body")
   })
 })
 

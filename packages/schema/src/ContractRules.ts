@@ -69,7 +69,7 @@ export const rules = [
   // error-shape
   {
     id: "errors.connect-body",
-    must: "Every non-200 answer (but 405 and 415) carries a Connect error body with a known `code`.",
+    must: "Every non-200 answer (but 405 and 415) carries a Connect error body with a known `code`; its optional `message` is a string, and each of its optional `details` has a `type` and a base64 `value`.",
     source: d("2. Errors", "Every non-200 response carries a Connect error body"),
     check: "error-shape",
     violation: "invalid-error-body"

@@ -167,6 +167,12 @@ export const successShape = (e: Exchange): Outcome | undefined => {
 const protocolStatuses = new Set([405, 415])
 
 /**
+ * A detail's `value` is base64 (decisions.md section 2): the standard or the URL-safe alphabet,
+ * padded or not (Connect implementations write it unpadded).
+ */
+export const isBase64 = (s: string): boolean => /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9_-]*)(?:={0,2})$/.test(s) && s.replace(/=+$/, "").length % 4 !== 1 && (!s.includes("=") || s.length % 4 === 0)
+
+/**
  * A rate limit answered without `Retry-After` in seconds: resource_exhausted to a body that no
  * server may refuse for its size, in the answer or in one the runner retried before it.
  */
@@ -216,6 +222,10 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
     const path = issue ? issue.path.join(".") : ""
     return fail("errors.connect-body", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
+  }
+  const detail = decoded.right.details?.findIndex((d) => !isBase64(d.value)) ?? -1
+  if (detail >= 0) {
+    return fail("errors.connect-body", "body: details.value", `HTTP ${r.status} body is not a Connect error (details.${detail}.value: not base64)`, e, excerpt(r))
   }
   if (!protocolStatuses.has(r.status) && !ConnectError.statusAgrees(decoded.right.code, r.status)) {
     return fail(
