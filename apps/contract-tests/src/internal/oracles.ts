@@ -114,11 +114,14 @@ export const cursorRules = (
   pages: ReadonlyArray<{ readonly items: ReadonlyArray<unknown>; readonly meta: Record<string, unknown>; readonly exchange: Exchange }>
 ): ReadonlyArray<Outcome> => {
   const hasCursor = (meta: Record<string, unknown>) => typeof meta.nextCursor === "string" && meta.nextCursor !== ""
+  // A page size of the server's own below `limit` (no must says a page holds `limit` items while
+  // more follow), as the walk shows it: the largest page that more items followed.
+  const served = Math.max(0, ...pages.flatMap((p, i) => ((pages[i + 1]?.items.length ?? 0) > 0 ? [p.items.length] : [])))
   const out: Array<Outcome> = []
   pages.forEach((p, i) => {
     const next = pages[i + 1]
     if (next === undefined || next.items.length > 0 || !hasCursor(p.meta)) return
-    const full = limit !== undefined && p.items.length > 0 && p.items.length === limit
+    const full = limit !== undefined && p.items.length > 0 && (p.items.length === limit || (served > 0 && p.items.length >= served))
     if (full && !hasCursor(next.meta)) return
     const what = p.items.length === 0 ? "an empty page" : full ? "a full page" : "a page"
     out.push(fail(p.items.length === 0 ? "lists.empty-page" : "lists.next-cursor", `nextCursor on ${p.items.length === 0 ? "an empty" : "the last"} page`, `${what} carries nextCursor, but no items follow (the next page is empty${hasCursor(next.meta) ? " and carries a cursor again" : ""})`, next.exchange))

@@ -34,10 +34,24 @@ export interface Walk {
   readonly error: Exchange | undefined
 }
 
-/** Walks the pages of a List request, at most `maxPages` requests. */
+/**
+ * The most pages a walk of `total` items may take: no must says a page holds `limit` items while
+ * more follow (a server may keep to a smaller page size of its own), only that each page but the
+ * last brings items; so one item a page, and room for an empty page after a full last one.
+ */
+export const pagesFor = (total: number): number => total + 2
+
+/**
+ * Walks the pages of a List request, at most `maxPages` requests. A walk that goes round (a
+ * cursor given before, or two pages in a row with a cursor and no item not seen before) stops
+ * there, not ended.
+ */
 export const walk = (ctx: Context, op: Op, body: Body, maxPages: number): Effect.Effect<Walk, BudgetExhausted> =>
   Effect.gen(function* () {
     const pages: Array<Page> = []
+    const cursors = new Set<string>()
+    const ids = new Set<string>()
+    let stale = 0
     let cursor: string | undefined
     for (let i = 0; i < maxPages; i++) {
       const e = yield* send(ctx, post(op.path, cursor === undefined ? body : { ...body, cursor }))
@@ -48,6 +62,11 @@ export const walk = (ctx: Context, op: Op, body: Body, maxPages: number): Effect
       pages.push({ exchange: e, items, meta })
       const next = meta.nextCursor
       if (typeof next !== "string" || next === "") return { items: pages.flatMap((p) => p.items), pages, ended: true, error: undefined }
+      const before = ids.size
+      for (const x of items) ids.add(String(x.id))
+      stale = ids.size > before ? 0 : stale + 1
+      if (cursors.has(next) || stale >= 2) break
+      cursors.add(next)
       cursor = next
     }
     return { items: pages.flatMap((p) => p.items), pages, ended: false, error: undefined }

@@ -7,7 +7,7 @@ import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { cursorRules, orderFailure, orderObservable, outOfOrder, pageRules } from "../oracles.js"
-import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk, walkFailure } from "../walk.js"
+import { everything, MAX_WALK_PAGES, missingReference, pagesFor, requiredRefs, walk, walkFailure } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -51,7 +51,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (all.error !== undefined) return walkFailure(all)
         const total = all.items.length
         const limit = Math.min(500, Math.max(1, shape.limit(total)))
-        const maxPages = Math.ceil(total / limit) + 2
+        const maxPages = pagesFor(total)
         const body: Body = { ...base, limit, ...(order === undefined ? {} : { order }) }
         const w = yield* walk(ctx, op, body, all.ended ? maxPages : MAX_WALK_PAGES)
         if (w.error !== undefined) return walkFailure(w)

@@ -27,7 +27,7 @@ import { asRecord } from "../json.js"
 import { cursorRules, nonMatching, orderFailure, orderObservable, outOfOrder, pageRules, selection, storedDifference } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../pools.js"
-import { everything, findById, MAX_WALK_PAGES, missingReference, requiredRefs, type Walk, walk, walkFailure } from "../walk.js"
+import { everything, findById, MAX_WALK_PAGES, missingReference, pagesFor, requiredRefs, type Walk, walk, walkFailure } from "../walk.js"
 
 const all = Operations.all as ReadonlyArray<Op>
 
@@ -340,7 +340,7 @@ const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
           body.filter = condition("name", nothing)
         }
         // Room for an empty page after a full last one; one item a page walks at most EDGE_PAGES items to their end.
-        const maxPages = empty ? 3 : edge === "one" ? Math.min(total, EDGE_PAGES) + 2 : Math.ceil(total / limit) + 2
+        const maxPages = empty ? 3 : pagesFor(edge === "one" ? Math.min(total, EDGE_PAGES) : total)
         const w = yield* walk(ctx, op, body, maxPages)
         if (w.error !== undefined) return walkFailure(w)
         const out: Array<Outcome> = []
