@@ -204,7 +204,7 @@ export const cases: { readonly [N in Latitude.LatitudeName]: Case } = {
           (change) => Effect.map(satellites(s, { limit: 2, cursor, ...change }), seen)
         )
         // a walk that changes nothing still reaches every item once
-        const total = (yield* satellites(s, {})).json.satellites.length
+        const total = (yield* walk(s, "ListSatellites", { limit: 500 })).items.length
         const walked = yield* walk(s, "ListSatellites", { limit: 7, order: "desc" })
         return [...changed, new Set(walked.items.map((x) => x.id)).size === total]
       }),
@@ -281,6 +281,11 @@ export const cases: { readonly [N in Latitude.LatitudeName]: Case } = {
       ),
     byDefault: [{ listMetadata: {} }, { listMetadata: {} }],
     switched: [{ listMetadata: { after: "", before: "" } }, { listMetadata: { after: "", before: "" } }]
+  },
+  "page-size": {
+    probe: (s) => Effect.map(satellites(s, {}), (r) => ({ count: r.json.listMetadata.count, more: r.json.listMetadata.nextCursor !== undefined })),
+    byDefault: { count: 230, more: false },
+    switched: { count: 100, more: true }
   },
   "connect-get": {
     probe: (s) =>

@@ -652,17 +652,21 @@ export interface Latitude {
   readonly byDefault: string
   /** What it does with the switch on. */
   readonly switched: string
+  /** For a choice that is not a row of section 10: where the documents leave it open. */
+  readonly elsewhere?: string
 }
 
-const row = <const N extends string>(name: N, topic: string, byDefault: string, switched: string): Latitude & { readonly name: N } => ({
+const row = <const N extends string>(name: N, topic: string, byDefault: string, switched: string, elsewhere?: string): Latitude & { readonly name: N } => ({
   name,
   topic,
   byDefault,
-  switched
+  switched,
+  ...(elsewhere === undefined ? {} : { elsewhere })
 })
 
 /**
- * The rows of decisions.md section 10, each with the reference server's two faithful choices.
+ * The rows of decisions.md section 10, each with the reference server's two faithful choices, and
+ * the choices the documents leave open elsewhere (`page-size`).
  *
  * @since 0.2.0
  * @category latitude
@@ -687,6 +691,13 @@ export const latitude = [
   row("lenient-deadline", "A deadline so short that the call finishes first", "answers deadline_exceeded once the deadline passes, even if the work is done", "answers normally when the work finished, checking the deadline only before it starts"),
   row("rate-limit-headers", "`X-Request-Id`, `X-Ratelimit-*` headers; rate limits", "sends `X-Request-Id`, no rate-limit headers", "sends `X-Ratelimit-Limit` / `-Remaining` / `-Reset`, no `X-Request-Id`"),
   row("empty-page-meta", "Empty page `listMetadata.after` / `before`", "leaves them out", "writes `\"\"`"),
+  row(
+    "page-size",
+    "A page's size below `limit` while more items follow",
+    "serves `limit` items a page while more follow",
+    "serves at most 100 items a page, whatever `limit` asks",
+    "decisions.md section 3 says that `listMetadata.count` is the number of items in the page and that `nextCursor` is set while more items follow, not that a page holds `limit` items"
+  ),
   row("connect-get", "`binary` Connect codec, Connect GET, compression", "answers 415 / 405", "serves Connect GET (`?encoding=json&message=...`) and compressed request bodies (gzip, deflate, br); compresses answers of 1 KiB or more for a client that offers an encoding")
 ] as const satisfies ReadonlyArray<Latitude>
 

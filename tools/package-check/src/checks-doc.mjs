@@ -78,15 +78,16 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
   lines.push(
     "## Latitude",
     "",
-    "Where decisions.md section 10 lets a faithful server choose, every choice passes. The reference",
-    "server makes one by default; `--latitude NAME` (repeatable, or `all`) makes the other. The",
-    "contract tests find nothing on the reference server with no switch, with each switch alone",
-    "and with all of them (`apps/contract-tests/test/latitude.test.ts`).",
+    "Where decisions.md section 10 lets a faithful server choose, and where the documents are silent",
+    "elsewhere (a switch whose topic says where), every choice passes. The reference server makes",
+    "one by default; `--latitude NAME` (repeatable, or `all`) makes the other. The contract tests",
+    "find nothing on the reference server with no switch, with each switch alone and with all of",
+    "them (`apps/contract-tests/test/faithful.test.ts`).",
     "",
     "| switch | topic | by default | switched |",
     "|---|---|---|---|"
   )
-  for (const l of latitude) lines.push(`| \`${l.name}\` | ${cell(l.topic)} | ${cell(l.byDefault)} | ${cell(l.switched)} |`)
+  for (const l of latitude) lines.push(`| \`${l.name}\` | ${cell(l.elsewhere === undefined ? l.topic : `${l.topic} (not a row of section 10: ${l.elsewhere})`)} | ${cell(l.byDefault)} | ${cell(l.switched)} |`)
   lines.push("", "## Notes", "", "Observations that are not musts: reported in the terminal, the JSON report and JUnit (`<properties>` and `<system-out>`), never as failures.", "")
   for (const n of notes) lines.push(`- \`${n.id}\`: ${n.meaning} (${n.source.doc} § ${n.source.section}: “${n.source.quote}”)`)
   lines.push("")

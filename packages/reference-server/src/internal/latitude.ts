@@ -395,6 +395,9 @@ const parseJson = (body: string | Uint8Array): Record<string, unknown> | undefin
 
 const lists: ReadonlyMap<string, Op> = new Map(Operations.all.filter((o) => o.kind === "list").map((o) => [o.path, o]))
 
+/** page-size: the most items a page holds, whatever `limit` asks. */
+const PAGE_SIZE = 100
+
 /** empty-page-meta: an empty page writes `after` and `before` as `""`. */
 const emptyPageMeta =
   (handle: Handle): Handle =>
@@ -637,6 +640,8 @@ export const records = [
   }),
   latitude("rate-limit-headers", { around: rateLimitHeaders }),
   latitude("empty-page-meta", { around: emptyPageMeta }),
+  // A page of at most PAGE_SIZE items: the List reads `limit` as its most, as the cursor does.
+  latitude("page-size", { handler: (next, op) => (op.kind === "list" ? (req, ctx) => next({ ...req, limit: Math.min(Number(req.limit), PAGE_SIZE) }, ctx) : next) }),
   latitude("connect-get", { around: connectGet })
 ] as const
 
