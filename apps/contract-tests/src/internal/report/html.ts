@@ -8,7 +8,7 @@
  */
 import { Secrets } from "@data-access/schema"
 import { checks, type Severity } from "../../Checks.js"
-import type * as Report from "../../Report.js"
+import type * as Report from "./model.js"
 
 /** How to render. */
 export interface HtmlOptions {
