@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import * as Model from "./Model.js"
 import * as Requests from "./Requests.js"
+import { forEachProperty } from "./SchemaWalk.js"
 
 /**
  * What a secret is replaced with.
@@ -52,49 +53,15 @@ const isRedacted = (ast: AST.AST): boolean => {
 }
 
 /** Adds the name of every `Redacted` property reachable from an AST (each node visited once). */
-const collect = (root: AST.AST, names: Set<string>, seen: Set<AST.AST>): void => {
-  let suspended = 0
-  const go = (ast: AST.AST): void => {
-    if (seen.has(ast)) return
-    seen.add(ast)
-    switch (ast._tag) {
-      case "TypeLiteral":
-        for (const p of ast.propertySignatures) {
-          if (typeof p.name === "string" && isRedacted(p.type)) names.add(p.name)
-          go(p.type)
-        }
-        for (const i of ast.indexSignatures) go(i.type)
-        return
-      case "Transformation":
-        go(ast.from)
-        go(ast.to)
-        return
-      case "Refinement":
-        go(ast.from)
-        return
-      case "Union":
-        ast.types.forEach(go)
-        return
-      case "Suspend":
-        // A recursive schema (filters): a few levels show every property, even if each step builds new nodes.
-        if (suspended >= 4) return
-        suspended++
-        go(ast.f())
-        suspended--
-        return
-      case "TupleType":
-        ast.elements.forEach((e) => go(e.type))
-        ast.rest.forEach((r) => go(r.type))
-        return
-      case "Declaration":
-        ast.typeParameters.forEach(go)
-        return
-      default:
-        return
-    }
-  }
-  go(root)
-}
+const collect = (root: AST.AST, names: Set<string>, seen: Set<AST.AST>): void =>
+  // A recursive schema (filters): a few levels show every property, even if each step builds new nodes.
+  forEachProperty(
+    root,
+    (p) => {
+      if (typeof p.name === "string" && isRedacted(p.type)) names.add(p.name)
+    },
+    { seen, suspendDepth: 4 }
+  )
 
 /**
  * The names of the secret fields: every property whose schema is `Redacted`, at any depth, in the

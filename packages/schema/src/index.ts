@@ -90,6 +90,11 @@ export * as RetryAfter from "./RetryAfter.js"
  */
 export * as Secrets from "./Secrets.js"
 /**
+ * @since 0.4.0
+ * @category modules
+ */
+export * as SchemaWalk from "./SchemaWalk.js"
+/**
  * @since 0.1.0
  * @category modules
  */
