@@ -12,6 +12,7 @@
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
@@ -96,9 +97,11 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
     const capacity = judgingQueue ?? JUDGING_QUEUE
     const ready = yield* Deferred.make<void, JudgingError>()
     const asked = new Map<number, Deferred.Deferred<Answers[keyof Answers], JudgingError>>()
-    // Posted (or about to be) and not judged yet; dropped for a full queue.
+    // Exchanges posted (or to be posted at the end of this turn) and not judged yet; those dropped for
+    // a full queue; those that could not be posted (the thread stopped).
     let pending = 0
     let dropped = 0
+    let unposted = 0
     let asks = 0
     let stopped: JudgingError | undefined
     let closing = false
@@ -146,10 +149,16 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
     let batch: Array<Job> = []
     const post = () => {
       if (batch.length === 0 || stopped !== undefined) return
-      const transfer: Array<ArrayBuffer> = []
-      const jobs = batch.map((j) => own(j, transfer))
+      const jobs = batch
       batch = []
-      worker.postMessage({ _tag: "Jobs", jobs } satisfies ToJudge, transfer)
+      const transfer: Array<ArrayBuffer> = []
+      const posted = Either.try(() => worker.postMessage({ _tag: "Jobs", jobs: jobs.map((j) => own(j, transfer)) } satisfies ToJudge, transfer))
+      if (Either.isLeft(posted)) {
+        // Never the relay's failure: the batch is counted as not judged.
+        pending -= jobs.length
+        unposted += jobs.length
+        Runtime.runFork(runtime)(Effect.logWarning("contract-tests proxy: exchanges could not be handed to the judge", message(posted.left)))
+      }
     }
     const ask = <K extends keyof Answers>(what: K, notes: () => ReadonlyArray<string> = () => []): Effect.Effect<Answers[K]> =>
       Effect.flatMap(Deferred.make<Answers[keyof Answers], JudgingError>(), (done) => {
@@ -166,16 +175,19 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
       // judging (counted in the report) rather than keep them all in memory, and never waits for the
       // judge.
       enqueue: (job) => {
-        if (stopped !== undefined || pending >= capacity) {
-          dropped++
-          return
+        if (stopped !== undefined) unposted++
+        else if (pending >= capacity) dropped++
+        else {
+          pending++
+          batch.push(job)
+          if (batch.length === 1) setImmediate(post)
         }
-        pending++
-        batch.push(job)
-        if (batch.length === 1) setImmediate(post)
       },
       findings: ask("findings"),
-      report: ask("report", () => (dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`])),
+      report: ask("report", () => [
+        ...(dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`]),
+        ...(unposted === 0 ? [] : [`${unposted} exchanges relayed but not judged: they could not be handed to the judging thread`])
+      ]),
       har: ask("har"),
       settled: ask("settled")
     }
