@@ -1,4 +1,4 @@
-/* global process, console, performance, fetch */
+/* global process, console, fetch, URL */
 // Benchmark of the conformance proxy: the latency it adds (p50, p99 of sequential calls) and its
 // throughput (calls per second at a fixed concurrency), beside direct calls to the same reference
 // server, measured in the same run, once with plain answers and once with a server that compresses
