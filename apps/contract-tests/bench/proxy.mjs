@@ -21,6 +21,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { fork } from "node:child_process"
 import { once } from "node:events"
+import { readFileSync } from "node:fs"
 import { availableParallelism, loadavg } from "node:os"
 import { Worker } from "node:worker_threads"
 import { ReferenceServer } from "@data-access/reference-server"
@@ -43,7 +44,27 @@ const startServer = async (options) => {
   const child = fork(new URL("./reference-server.mjs", import.meta.url), [JSON.stringify(options)], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
   children.push(child)
   const [server] = await once(child, "message")
-  return server
+  return { ...server, pid: child.pid }
+}
+
+/** CPU seconds of a /proc stat file (user + system, in ticks of 1/100 s). */
+const ticksOf = (path) => {
+  const stat = readFileSync(path, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+/** CPU seconds so far of this process's main thread, of its other threads, and of the server's process; undefined off Linux. */
+const cpu = (serverPid) => {
+  try {
+    const main = ticksOf(`/proc/${process.pid}/task/${process.pid}/stat`)
+    return { main, others: ticksOf(`/proc/${process.pid}/stat`) - main, server: ticksOf(`/proc/${serverPid}/stat`) }
+  } catch {
+    return undefined
+  }
+}
+const cpuSince = (before, serverPid) => {
+  const after = cpu(serverPid)
+  return before === undefined || after === undefined ? undefined : { main: after.main - before.main, others: after.others - before.others, server: after.server - before.server }
 }
 /** The proxy in front of `target`, living as long as `scope`. */
 const startProxy = (target) =>
@@ -77,7 +98,7 @@ const scenarios = [
 ]
 const [load1] = loadavg()
 console.log(
-  `where each part runs: the reference server in a Node process of its own (the same one for direct and proxied calls); the client (fetch) in ${CLIENT === "main" ? "this process's main thread, beside the proxy's relay" : "a worker thread of this process"}; the proxy's relay in this process's main thread, its judging in a worker thread (${availableParallelism()} cores, load average ${load1.toFixed(2)} at the start)`
+  `where each part runs: the reference server in a Node process of its own (the same one for direct and proxied calls); the client (fetch) in ${CLIENT === "main" ? "this process's main thread, beside the proxy's relay" : "a worker thread of this process"}; the proxy's relay in this process's main thread, ${process.env.BENCH_PROXY_MODULE === undefined ? "its judging in a worker thread" : `its judging where ${process.env.BENCH_PROXY_MODULE} does it`} (${availableParallelism()} cores, load average ${load1.toFixed(2)} at the start)`
 )
 console.log("")
 for (const { title, options } of scenarios) {
@@ -85,8 +106,14 @@ for (const { title, options } of scenarios) {
   const proxy = await startProxy(server.url)
   const requests = requestsOf(server)
   const encoding = (await Client.call(proxy.url, requests, KEY, 0)) ?? "none"
+  const directCpu = cpu(server.pid)
   const direct = await measure(server.url, requests)
+  const directSpent = cpuSince(directCpu, server.pid)
+  const relayedCpu = cpu(server.pid)
   const relayed = await measure(proxy.url, requests)
+  // Until every exchange is judged: the judging's CPU counts.
+  await Effect.runPromise(proxy.findings)
+  const relayedSpent = cpuSince(relayedCpu, server.pid)
   const report = await Effect.runPromise(proxy.report)
   const har = await Effect.runPromise(proxy.har)
   const metrics = await (await fetch(proxy.url + Proxy.METRICS_PATH)).text()
@@ -97,6 +124,14 @@ for (const { title, options } of scenarios) {
   console.log(`  latency p50    ${ms(direct.p50).padEnd(11)} ${ms(relayed.p50).padEnd(19)} ${ms(relayed.p50 - direct.p50).padEnd(12)} ${(relayed.p50 / direct.p50).toFixed(2)}x`)
   console.log(`  latency p99    ${ms(direct.p99).padEnd(11)} ${ms(relayed.p99).padEnd(19)} ${ms(relayed.p99 - direct.p99).padEnd(12)} ${(relayed.p99 / direct.p99).toFixed(2)}x`)
   console.log(`  throughput     ${`${direct.rps.toFixed(0)}/s`.padEnd(11)} ${`${relayed.rps.toFixed(0)}/s`.padEnd(19)} ${"".padEnd(12)} ${(relayed.rps / direct.rps).toFixed(2)}x`)
+  if (directSpent !== undefined && relayedSpent !== undefined) {
+    const calls = 100 + CALLS * 3
+    const us = (x) => `${((x / calls) * 1e6).toFixed(0)} µs`
+    console.log(`  CPU per call, all ${calls} calls of a side (/proc, ticks of 10 ms)`)
+    console.log(`    this process's main thread     ${us(directSpent.main).padEnd(11)} ${us(relayedSpent.main).padEnd(19)} ${CLIENT === "main" ? "(the client; the client and the relay)" : "(idle; the relay)"}`)
+    console.log(`    its other threads              ${us(directSpent.others).padEnd(11)} ${us(relayedSpent.others).padEnd(19)} ${CLIENT === "main" ? "(GC helpers; the judging and GC helpers)" : "(the client and GC helpers; the client, the judging and GC helpers)"}`)
+    console.log(`    the reference server process   ${us(directSpent.server).padEnd(11)} ${us(relayedSpent.server)}`)
+  }
   if (HAR) console.log(`  with --har and metrics: HAR entries kept: ${har.log.entries.length}; added latency by the proxy's own histogram: ${ms((Number(added) / Number(relayedCount)) * 1000)} mean over ${relayedCount} exchanges`)
   else console.log("  without --har and metrics (BENCH_PROXY_HAR=0)")
   console.log(`  ListSatellites answer encoding: ${encoding}; exchanges checked by the proxy: ${report.requests}; findings: ${report.findings.map((f) => `${f.side} ${f.rule} (${f.cause}: ${f.message})`).join(", ") || "none"}`)
