@@ -114,7 +114,10 @@ export const makeStore = (options: StoreOptions) => {
     })
   }
 
-  return { check, currentFindings, report }
+  /** The API keys seen so far (to scrub from any text). */
+  const keysSeen = (): ReadonlySet<string> => keys
+
+  return { check, currentFindings, report, keysSeen }
 }
 
 /** A judged job as a HAR entry, every secret masked. */

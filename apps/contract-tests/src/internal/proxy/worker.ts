@@ -6,6 +6,7 @@
  */
 import * as Either from "effect/Either"
 import { parentPort, workerData } from "node:worker_threads"
+import { Secrets } from "@data-access/schema"
 import type * as Har from "../har/model.js"
 import { make as makeHar } from "../har/write.js"
 import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
@@ -58,7 +59,9 @@ port.on("message", (m: ToJudge) => {
     const judged = Either.try(() => store.check(job))
     if (Either.isLeft(judged)) {
       const e = judged.left
-      post({ _tag: "Defect", message: e instanceof Error ? (e.stack ?? e.message) : String(e) })
+      // Scrubbed as every report is: the keys seen, this exchange's key.
+      const scrub = Secrets.scrubber([...store.keysSeen(), ...(job.key === undefined ? [] : [job.key])])
+      post({ _tag: "Defect", message: scrub(e instanceof Error ? (e.stack ?? e.message) : String(e)) })
     }
   }
   post({ _tag: "Judged", count: m.jobs.length, findings: found, tally: init.metrics ? tally : undefined })
