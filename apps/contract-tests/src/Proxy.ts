@@ -5,6 +5,12 @@
  * breaks a rule of the interface is a `client` finding; an answer that breaks one is a `server`
  * finding. Bodies stream through; at most `checkedBytes` of each are kept for the checks.
  *
+ * The checks run in a worker thread of their own, beside the relay: an answer goes back to the
+ * client as soon as its bytes are relayed, never after its judging. Exchanges wait for the judge
+ * in a bounded queue (4096); when judging falls that far behind, further exchanges are relayed
+ * unjudged and counted in the report's notes. The report, the findings, the HAR and the metrics
+ * wait for the judging of every exchange finished before them.
+ *
  * `GET /__contract/report` on the proxy answers the report so far (`?format=json`, `terminal`,
  * `junit` or `html`), and `GET /__contract/metrics` its metrics in the Prometheus text format;
  * neither is forwarded.
@@ -73,7 +79,7 @@ export interface Options {
   readonly clockSkew?: Duration.DurationInput | undefined
   /** Bytes of each body kept for the checks (default 4 MiB); a longer body is relayed, not checked. */
   readonly checkedBytes?: number | undefined
-  /** Called once per new finding (first occurrence), e.g. to log it. */
+  /** Called once per new finding (first occurrence, once judged), e.g. to log it. */
   readonly onFinding?: ((finding: Finding) => void) | undefined
   /** Keep every exchange (secrets masked) for `har` (default false: kept in memory until the proxy stops). */
   readonly recordHar?: boolean | undefined
@@ -180,8 +186,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
         onFinding: options.onFinding
       },
       { har: options.recordHar === true, metrics }
-    )
-    const forward = Relay.forward({ target, limit, client, enqueue: state.enqueue, report: state.report, metrics })
+    ).pipe(Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` })))
+    const forward = Relay.forward({ target, limit, client, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled })
     const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }).pipe(
       Effect.mapError((e) => new ProxyError({ message: `the proxy could not listen: ${e.message}` }))
     )
@@ -190,7 +196,7 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
     yield* server.serve(forward).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true), Effect.withTracerEnabled(false))
     const address = server.address
     const url = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : `unix:${address.path}`
-    const metricsText = metrics === undefined ? Effect.succeed("") : Effect.promise(metrics.text)
+    const metricsText = metrics === undefined ? Effect.succeed("") : Effect.zipRight(state.settled, Effect.promise(metrics.text))
     return { url, target, report: state.report, findings: state.findings, har: state.har, metrics: metricsText } satisfies Proxy
   }
 )

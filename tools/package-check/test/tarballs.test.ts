@@ -49,6 +49,12 @@ it("the release publishes the effect-free core, the five Effect 3 packages and t
   ])
 })
 
+it("@data-access/contract-tests ships its proxy's judging thread: the worker module the proxy starts by its path, beside the module that starts it", async () => {
+  const files = await list(inject("tarballs")["@data-access/contract-tests"]!)
+  expect(files).toContain("dist/internal/proxy/worker.js")
+  expect(files).toContain("dist/internal/proxy/state.js")
+})
+
 describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
   const tarball = () => inject("tarballs")[name]!
 

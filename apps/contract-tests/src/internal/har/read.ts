@@ -14,7 +14,7 @@ import type * as Report from "../../Report.js"
 import type * as Rules from "../exchangeRules.js"
 import { operationOf } from "../exchangeRules.js"
 import type { Job } from "../proxy/judging.js"
-import { makeStore } from "../proxy/state.js"
+import { makeStore } from "../proxy/store.js"
 
 /** How the traffic is judged. */
 export interface ReadOptions {

@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { ContractRules, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
-import type { Side } from "./types.js"
+import type { Side, UnreadReason } from "./types.js"
 import * as Rules from "../exchangeRules.js"
 import type { Exchange, KeyMode, RawRequest } from "../http.js"
 import type { Outcome } from "../outcome.js"
@@ -64,9 +64,6 @@ export interface Judgement {
   /** The secret values of the request body. */
   readonly secrets: ReadonlyArray<string>
 }
-
-/** Why a body was relayed without being judged. */
-export type UnreadReason = "binary-codec" | "encoding" | "not-kept"
 
 const decoder = new TextDecoder("utf-8")
 

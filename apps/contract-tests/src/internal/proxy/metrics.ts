@@ -5,7 +5,7 @@
  * by Prometheus (`sum by (side, rule) (increase(contract_proxy_findings_total[1w]))`).
  */
 import * as Prometheus from "prom-client"
-import type { Judgement } from "./judging.js"
+import type { Tally } from "./types.js"
 
 /** The metrics of one proxy. */
 export interface Metrics {
@@ -14,8 +14,8 @@ export interface Metrics {
   readonly contentType: string
   /** One exchange relayed (answered or not), with the milliseconds the proxy added to it. */
   readonly relayed: (addedMillis: number) => void
-  /** One exchange judged. */
-  readonly judged: (judgement: Judgement) => void
+  /** Exchanges judged (in the judging thread), as it sums them. */
+  readonly judged: (tally: Tally) => void
 }
 
 /** Seconds: from a tenth of a millisecond to a second. */
@@ -52,10 +52,13 @@ export const make = (): Metrics => {
       relayed.inc()
       added.observe(Math.max(0, addedMillis) / 1000)
     },
-    judged: (j) => {
-      judged.inc()
-      if (j.unreadReason !== undefined) unread.inc({ reason: j.unreadReason })
-      for (const v of j.verdicts) if (!v.outcome.ok && v.outcome.rule !== undefined) findings.inc({ side: v.side, rule: v.outcome.rule, operation: v.operation })
+    judged: (t) => {
+      judged.inc(t.judged)
+      for (const [reason, n] of Object.entries(t.unread)) unread.inc({ reason }, n)
+      for (const [k, n] of Object.entries(t.findings)) {
+        const [side, rule, operation] = k.split("\u0000") as [string, string, string]
+        findings.inc({ side, rule, operation }, n)
+      }
     }
   }
 }

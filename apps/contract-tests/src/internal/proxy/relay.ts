@@ -2,8 +2,9 @@
  * The relay: each request forwarded unchanged to the target (method, path, query, headers but the
  * hop-by-hop ones, body bytes) and the answer relayed back (status, headers, body). A body within
  * the checking limit is read once and kept; a longer one, or one of unknown length, streams
- * through a tee that keeps what fits. Each finished exchange is handed to the judge. The report
- * endpoint is answered here and never forwarded.
+ * through a tee that keeps what fits. Each finished exchange is handed to the judge (the judging
+ * thread), which the answer never waits for. The report and metrics endpoints are answered here
+ * and never forwarded.
  */
 import * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -86,6 +87,8 @@ export interface RelayOptions {
   readonly report: Effect.Effect<Report.Report>
   /** The metrics, answered on `METRICS_PATH` and told of each exchange relayed; none: 404 there. */
   readonly metrics: Metrics | undefined
+  /** Every finished exchange judged: the metrics answered count them all. */
+  readonly settled: Effect.Effect<void>
 }
 
 /** The report endpoint's answer, in the format asked for (`json`, `terminal`, `junit` or `html`). */
@@ -168,7 +171,7 @@ export const forward = (options: RelayOptions) =>
     if (path === METRICS_PATH && req.method === "GET") {
       return metrics === undefined
         ? HttpServerResponse.text("metrics are off\n", { status: 404 })
-        : HttpServerResponse.text(yield* Effect.promise(metrics.text), { contentType: metrics.contentType })
+        : HttpServerResponse.text(yield* Effect.zipRight(options.settled, Effect.promise(metrics.text)), { contentType: metrics.contentType })
     }
     const started = Date.now()
     // The time the proxy adds: all of it but the wait for the target (its answer's body included).

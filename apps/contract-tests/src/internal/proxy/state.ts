@@ -1,133 +1,48 @@
 /**
- * The proxy's state: exchanges judged one at a time off a queue, findings deduplicated (by side,
- * rule, operation and cause) and counted, a cell per operation and check, the live line of each
- * new finding, and the report so far (every finished exchange judged first).
+ * The proxy's state, in the relay's thread: the finished exchanges handed to the judging thread
+ * (`worker.ts`, which keeps the store) without waiting for it, at most `judgingQueue` of them not
+ * judged yet (more are relayed unjudged and counted), and the findings, the report and the HAR
+ * asked of it, every exchange finished before judged first.
+ *
+ * The relay's thread posts one message per turn of its event loop, whatever the number of
+ * exchanges that finished in it, and the judging thread answers a batch with one message: no reply
+ * per exchange, and no Effect fiber per exchange on the relay's side (`@effect/platform`'s
+ * `Worker` is one request, one reply).
  */
+import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import { Secrets } from "@data-access/schema"
-import * as Checks from "../../Checks.js"
-import type { Finding } from "./types.js"
+import { Worker } from "node:worker_threads"
 import type * as Report from "../../Report.js"
 import type * as Har from "../har/model.js"
-import { makeFinding, makeReport } from "../findings.js"
-import { entryOf, make as makeHar } from "../har/write.js"
-import { type Job, judge, type Judgement, type Settings } from "./judging.js"
+import type { Job } from "./judging.js"
 import type { Metrics } from "./metrics.js"
+import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
+import type { StoreOptions } from "./store.js"
+import type { Finding } from "./types.js"
 
 /** What the state is kept for. */
-export interface StateOptions extends Settings {
-  /** The deployment relayed to: the base URL of the curl reproductions. */
-  readonly target: string
-  /** Called once per new finding (first occurrence). */
-  readonly onFinding?: ((finding: Finding) => void) | undefined
-  /** Called with every exchange once judged (the HAR recorder, the metrics). */
-  readonly onJudged?: ((job: Job, judgement: Judgement, keys: ReadonlySet<string>) => void) | undefined
-  /** What the traffic is, for the report's first note (default: the proxy in front of `target`). */
-  readonly source?: string | undefined
-  /** When the traffic started (default: now). */
-  readonly startedAt?: number | undefined
+export interface StateOptions extends Omit<StoreOptions, "onJudged"> {
   /** Exchanges waiting to be judged, at most (default `JUDGING_QUEUE`); more are relayed unjudged and counted. */
   readonly judgingQueue?: number | undefined
-}
-
-interface Cell {
-  passed: number
-  failed: number
-}
-
-/** The findings, counts and keys seen, and how a judgement adds to them. */
-export const makeStore = (options: StateOptions) => {
-  const startedAt = options.startedAt ?? Date.now()
-  const runId = `${options.source === undefined ? "proxy" : "har"}-${startedAt.toString(36)}`
-  const findings = new Map<string, { finding: Finding; count: number }>()
-  const cells = new Map<string, Cell>()
-  const keys = new Set<string>()
-  const counters = { exchanges: 0, unchecked: 0 }
-
-  const cell = (operation: string, check: Checks.CheckId) => {
-    const k = `${operation}\u0000${check}`
-    let c = cells.get(k)
-    if (c === undefined) cells.set(k, (c = { passed: 0, failed: 0 }))
-    return c
-  }
-
-  /** Counts each verdict; a failure's first occurrence becomes a finding, a later one a count. */
-  const record = (judgement: Judgement) => {
-    if (judgement.unread) counters.unchecked++
-    for (const { operation, outcome: o, side } of judgement.verdicts) {
-      const c = cell(operation, o.check)
-      if (o.ok || o.rule === undefined) {
-        c.passed++
-        continue
-      }
-      c.failed++
-      const k = `${side}\u0000${o.rule}\u0000${operation}\u0000${o.cause}`
-      const seen = findings.get(k)
-      if (seen !== undefined) {
-        seen.count++
-        continue
-      }
-      const finding = makeFinding({ outcome: o, operation, side, baseUrl: options.target, secrets: [...judgement.secrets, ...keys], exchange: judgement.exchange })
-      findings.set(k, { finding, count: 1 })
-      options.onFinding?.(finding)
-    }
-  }
-
-  /** Judges one exchange into the store. */
-  const check = (job: Job): void => {
-    counters.exchanges++
-    if (job.key !== undefined && job.key.length >= Secrets.MIN_LENGTH) keys.add(job.key)
-    const judgement = judge(job, options)
-    record(judgement)
-    options.onJudged?.(job, judgement, keys)
-  }
-
-  /** The findings with their counts: the server's first, then by check. */
-  const currentFindings = (): Array<Finding> => {
-    const all = [...findings.values()].map(({ count, finding }) => ({ ...finding, occurrences: count }))
-    const order = (f: Finding) => (f.side === "server" ? 0 : 1) * 1e6 + Checks.ids.indexOf(f.check) * 1000
-    return all.sort((a, b) => order(a) - order(b))
-  }
-
-  const reportCells = (): Array<Report.Cell> =>
-    [...cells.entries()]
-      .map(([k, c]) => {
-        const [operation, check] = k.split("\u0000") as [string, Checks.CheckId]
-        return { operation, check, passed: c.passed, failed: c.failed, skipped: 0, skipReasons: [] }
-      })
-      .sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)))
-
-  const report = (fs: ReadonlyArray<Finding>, extraNotes: ReadonlyArray<string> = []) => {
-    const { exchanges, unchecked } = counters
-    return makeReport({
-      runId,
-      target: options.target,
-      started: startedAt,
-      requests: exchanges,
-      cells: reportCells(),
-      findings: fs,
-      notes: [
-        `${options.source ?? `conformance proxy in front of ${options.target}`}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${options.strict ? " (strict client)" : ""}`,
-        ...(unchecked === 0
-          ? []
-          : [`${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`]),
-        ...extraNotes
-      ],
-      secrets: keys
-    })
-  }
-
-  return { check, currentFindings, report }
+  /** Judging waits while its first element is 1 (see `Init.hold`): for the tests only. */
+  readonly hold?: Int32Array | undefined
 }
 
 /** Exchanges waiting to be judged, at most. */
 export const JUDGING_QUEUE = 4096
 
-type Work = { readonly _tag: "Job"; readonly job: Job } | { readonly _tag: "Flush"; readonly done: Deferred.Deferred<void> }
+/**
+ * How long finished exchanges wait for the next ones before they are posted together: each message
+ * wakes the judging thread (and its reply the relay's), and a wake-up costs the relay more than
+ * cloning a job; at a few hundred exchanges a second, a message per 5 ms still carried about one.
+ * The report, the findings, the HAR and the metrics post what waits before they ask.
+ */
+const POST_EVERY_MILLIS = 25
 
 /** A running proxy's state. */
 export interface State {
@@ -139,6 +54,8 @@ export interface State {
   readonly report: Effect.Effect<Report.Report & { readonly findings: ReadonlyArray<Finding> }>
   /** The exchanges so far as HAR (every finished exchange judged first); empty unless recorded. */
   readonly har: Effect.Effect<Har.Har>
+  /** Every finished exchange judged (the metrics told of it). */
+  readonly settled: Effect.Effect<void>
 }
 
 /** What the running proxy keeps besides findings. */
@@ -148,74 +65,138 @@ export interface Recording {
   readonly metrics: Metrics | undefined
 }
 
-/** A judged job as a HAR entry, every secret masked. */
-const entryOfJob = (target: string, limit: number, job: Job, judgement: Judgement, keys: ReadonlySet<string>) =>
-  entryOf({
-    startedAt: job.started,
-    durationMs: job.receivedAt - job.started,
-    method: job.request.method,
-    url: target + job.request.path + (job.request.query === "" ? "" : `?${job.request.query}`),
-    requestHeaders: job.request.headers,
-    requestBody: job.request.body,
-    requestBodyBytes: job.request.bodyBytes,
-    status: job.transportError === undefined ? job.status : 0,
-    responseHeaders: job.headers,
-    responseBody: job.body,
-    error: job.transportError,
-    secrets: keys,
-    limit,
-    read: { requestSecrets: judgement.secrets, responseJson: Option.getOrUndefined(Option.flatMap(judgement.exchange.response, (r) => r.json)) }
-  })
+/**
+ * The judging thread did not start, or stopped.
+ */
+export class JudgingError extends Data.TaggedError("JudgingError")<{ readonly message: string }> {}
 
 /**
- * The state, with a fiber in the caller's scope that judges the queued exchanges one at a time.
- * A check that fails (a defect) is logged and the next exchange judged.
+ * The judging thread's module: `worker.js` beside this one once built. Run from its TypeScript
+ * source (the package's own tests, under vitest), this module has no JavaScript sibling and the
+ * thread runs the built module in `dist/` (turbo builds before it tests; the tests' global setup
+ * rebuilds a `dist/` older than `src/`).
  */
-export const make = (options: StateOptions, recording: Recording = { har: false, metrics: undefined }): Effect.Effect<State, never, Scope.Scope> =>
+export const workerUrl = (here: string = import.meta.url): URL =>
+  here.endsWith(".ts") ? new URL(here.replace(/\/src\/internal\/proxy\/[^/]+\.ts$/, "/dist/internal/proxy/worker.js")) : new URL("./worker.js", here)
+
+/** A job whose bodies are copies of its own, listed in `transfer` (the relay's bytes may still be in flight). */
+const own = (job: Job, transfer: Array<ArrayBuffer>): Job => {
+  const copy = (b: Uint8Array | undefined) => {
+    if (b === undefined) return undefined
+    const c = new Uint8Array(b)
+    transfer.push(c.buffer)
+    return c
+  }
+  return { ...job, request: { ...job.request, body: copy(job.request.body) }, body: copy(job.body) }
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+/**
+ * The state, with the judging thread living as long as the caller's scope. Fails when the thread
+ * does not start.
+ */
+export const make = (options: StateOptions, recording: Recording = { har: false, metrics: undefined }): Effect.Effect<State, JudgingError, Scope.Scope> =>
   Effect.gen(function* () {
-    const entries: Array<Har.Entry> = []
+    const runtime = yield* Effect.runtime<never>()
     const { har, metrics } = recording
-    const store = makeStore({
-      ...options,
-      onJudged:
-        !har && metrics === undefined
-          ? undefined
-          : (job, judgement, keys) => {
-              metrics?.judged(judgement)
-              if (har) entries.push(entryOfJob(options.target, options.limit, job, judgement, keys))
-            }
-    })
-    // Bounded for the relay's jobs: a relay faster than its judging for long drops exchanges from
-    // judging (counted in the report) rather than keep them all in memory, and never waits for the
-    // judge. A flush is always taken, after every job queued before it.
-    const capacity = options.judgingQueue ?? JUDGING_QUEUE
-    const queue = yield* Queue.unbounded<Work>()
+    const { hold, judgingQueue, onFinding, ...store } = options
+    const init: Init = { ...store, startedAt: options.startedAt ?? Date.now(), har, metrics: metrics !== undefined, live: onFinding !== undefined, hold }
+    const capacity = judgingQueue ?? JUDGING_QUEUE
+    const ready = yield* Deferred.make<void, JudgingError>()
+    const asked = new Map<number, Deferred.Deferred<Answers[keyof Answers], JudgingError>>()
+    // Exchanges posted (or to be posted at the end of this turn) and not judged yet; those dropped for
+    // a full queue; those that could not be posted (the thread stopped).
+    let pending = 0
     let dropped = 0
-    yield* Effect.addFinalizer(() => Queue.shutdown(queue))
-    yield* Queue.take(queue).pipe(
-      Effect.flatMap((w) =>
-        w._tag === "Flush"
-          ? Deferred.succeed(w.done, undefined)
-          : Effect.sync(() => store.check(w.job)).pipe(Effect.catchAllDefect((d) => Effect.logWarning("contract-tests proxy: a check failed", d)))
-      ),
-      Effect.forever,
-      Effect.forkScoped
+    let unposted = 0
+    let asks = 0
+    let stopped: JudgingError | undefined
+    let closing = false
+    const stop = (error: JudgingError) => {
+      if (closing || stopped !== undefined) return
+      stopped = error
+      Deferred.unsafeDone(ready, Exit.fail(error))
+      for (const d of asked.values()) Deferred.unsafeDone(d, Exit.fail(error))
+      asked.clear()
+      Runtime.runFork(runtime)(Effect.logError(`contract-tests proxy: ${error.message}`))
+    }
+    const worker = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () => new Worker(workerUrl(), { workerData: init, name: "contract-tests proxy judging" }),
+        catch: (e) => new JudgingError({ message: `the judging thread could not start: ${message(e)}` })
+      }),
+      (w) =>
+        Effect.promise(() => {
+          closing = true
+          return w.terminate()
+        })
     )
-    const flush = Effect.gen(function* () {
-      const done = yield* Deferred.make<void>()
-      yield* Queue.offer(queue, { _tag: "Flush", done })
-      yield* Deferred.await(done)
+    worker.on("message", (m: FromJudge) => {
+      switch (m._tag) {
+        case "Ready":
+          return Deferred.unsafeDone(ready, Exit.void)
+        case "Judged":
+          pending -= m.count
+          if (m.tally !== undefined) metrics?.judged(m.tally)
+          if (onFinding !== undefined) for (const f of m.findings) onFinding(f)
+          return
+        case "Defect":
+          return Runtime.runFork(runtime)(Effect.logWarning("contract-tests proxy: a check failed", m.message))
+        case "Answer": {
+          const d = asked.get(m.id)
+          asked.delete(m.id)
+          if (d !== undefined) Deferred.unsafeDone(d, Exit.succeed(m.value))
+        }
+      }
     })
-    const findings = Effect.map(flush, store.currentFindings)
+    worker.on("error", (e) => stop(new JudgingError({ message: `the judging thread failed: ${message(e)}` })))
+    worker.on("exit", (code) => stop(new JudgingError({ message: `the judging thread stopped (exit code ${code})` })))
+    yield* Deferred.await(ready)
+
+    let batch: Array<Job> = []
+    const post = () => {
+      if (batch.length === 0 || stopped !== undefined) return
+      const jobs = batch
+      batch = []
+      const transfer: Array<ArrayBuffer> = []
+      const posted = Either.try(() => worker.postMessage({ _tag: "Jobs", jobs: jobs.map((j) => own(j, transfer)) } satisfies ToJudge, transfer))
+      if (Either.isLeft(posted)) {
+        // Never the relay's failure: the batch is counted as not judged.
+        pending -= jobs.length
+        unposted += jobs.length
+        Runtime.runFork(runtime)(Effect.logWarning("contract-tests proxy: exchanges could not be handed to the judge", message(posted.left)))
+      }
+    }
+    const ask = <K extends keyof Answers>(what: K, notes: () => ReadonlyArray<string> = () => []): Effect.Effect<Answers[K]> =>
+      Effect.flatMap(Deferred.make<Answers[keyof Answers], JudgingError>(), (done) => {
+        if (stopped !== undefined) return Effect.die(stopped)
+        // The exchanges of this turn first: an answer comes after every exchange posted before it.
+        post()
+        const id = asks++
+        asked.set(id, done)
+        worker.postMessage({ _tag: "Ask", id, what, notes: notes() } satisfies ToJudge)
+        return Effect.orDie(Deferred.await(done) as Effect.Effect<Answers[K], JudgingError>)
+      })
     return {
+      // Bounded for the relay's jobs: a relay faster than its judging for long drops exchanges from
+      // judging (counted in the report) rather than keep them all in memory, and never waits for the
+      // judge.
       enqueue: (job) => {
-        if (Option.getOrElse(queue.unsafeSize(), () => 0) >= capacity) dropped++
-        else Queue.unsafeOffer(queue, { _tag: "Job", job })
+        if (stopped !== undefined) unposted++
+        else if (pending >= capacity) dropped++
+        else {
+          pending++
+          batch.push(job)
+          if (batch.length === 1) setTimeout(post, POST_EVERY_MILLIS).unref()
+        }
       },
-      findings,
-      report: Effect.map(findings, (fs) =>
-        store.report(fs, dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`])
-      ),
-      har: Effect.map(flush, () => makeHar(entries))
+      findings: ask("findings"),
+      report: ask("report", () => [
+        ...(dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`]),
+        ...(unposted === 0 ? [] : [`${unposted} exchanges relayed but not judged: they could not be handed to the judging thread`])
+      ]),
+      har: ask("har"),
+      settled: ask("settled")
     }
   })

@@ -23,3 +23,17 @@ export type Side = "client" | "server"
 export interface Finding extends Report.Finding {
   readonly side: Side
 }
+
+/** Why a body was relayed without being judged. */
+export type UnreadReason = "binary-codec" | "encoding" | "not-kept"
+
+/**
+ * What judged exchanges tell the metrics, summed by the judging thread and sent to the relay's
+ * (where the metrics are served): how many were judged, the bodies not judged by reason, and the
+ * rules broken, keyed by side, rule and operation joined with NUL.
+ */
+export interface Tally {
+  judged: number
+  readonly unread: { [R in UnreadReason]?: number }
+  readonly findings: Record<string, number>
+}
