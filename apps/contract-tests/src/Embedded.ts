@@ -1,6 +1,7 @@
 /**
  * Runs the contract checks against the embedded reference server: started on an ephemeral
- * loopback port with its demo data, inside the caller's scope.
+ * loopback port with its demo data, in a worker thread of its own (the runner and the server use
+ * two cores), inside the caller's scope.
  *
  * @since 0.1.0
  */
@@ -25,7 +26,9 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
 
 /**
  * Starts the reference server and runs against it. The server's known ids are the fixtures; the
- * default rate is unlimited.
+ * default rate is unlimited. The server runs in a worker thread (`ReferenceServer.startInWorker`),
+ * or in the caller's thread where it must (its `tracing` or `logRequests` on, or the reference
+ * server's module loaded from its TypeScript source), and stops when the scope closes.
  *
  * @example
  * ```ts
@@ -52,7 +55,7 @@ export const run: (
 ) => Effect.Effect<Report.Report, ContractTests.RunError | ReferenceServer.StartError, HttpClient.HttpClient | Scope.Scope> = Effect.fn(
   "Embedded.run"
 )(function* (options: Options = {}) {
-  const server = yield* ReferenceServer.start(options.server ?? {})
+  const server = yield* ReferenceServer.startInWorker(options.server ?? {})
   const { server: _server, ...rest } = options
   return yield* ContractTests.run({
     ...rest,
