@@ -521,7 +521,10 @@ const spawn = (entry: URL, workerData: WireOptions<Options>): Effect.Effect<Thre
   Effect.acquireRelease(
     Effect.try({
       try: (): Thread => {
-        const worker = new Worker(entry, { workerData })
+        // The caller's Node options (--cpu-prof, --conditions...) but `--input-type`, which only
+        // applies to code given on the command line and stops a worker whose code is a file.
+        const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"))
+        const worker = new Worker(entry, { workerData, execArgv })
         // An error of the thread ends it; the start or the close below sees it end.
         worker.on("error", () => {})
         return { worker, exited: new Promise((resolve) => worker.once("exit", resolve)) }
