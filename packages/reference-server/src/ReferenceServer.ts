@@ -481,13 +481,20 @@ export interface Listening {
 }
 
 /**
- * The built worker beside this module; `undefined` when this module runs from its TypeScript
- * source (a test runner's alias to `src`, the mutation runs), which has no built worker beside
- * it: a worker would then run other code than the caller's.
+ * The built worker beside this module: its one-file bundle (`scripts/bundle-worker.mjs`), which
+ * starts three times as fast, or, for a SQLite store (whose client is the application's own
+ * install, which the bundle's copy of effect would not share tags with) or a build without the
+ * bundle, the worker module itself. `undefined` when this module runs from its TypeScript source
+ * (a test runner's alias to `src`, the mutation runs), which has no built worker beside it: a
+ * worker would then run other code than the caller's.
  */
-const workerEntry = (): URL | undefined => {
-  const url = new URL("./internal/worker.js", import.meta.url)
-  return url.protocol === "file:" && Fs.existsSync(url) ? url : undefined
+const workerEntry = (options: Options): URL | undefined => {
+  const candidates = options.store?._tag === "Sqlite" ? ["./internal/worker.js"] : ["./internal/worker.bundle.js", "./internal/worker.js"]
+  for (const candidate of candidates) {
+    const url = new URL(candidate, import.meta.url)
+    if (url.protocol === "file:" && Fs.existsSync(url)) return url
+  }
+  return undefined
 }
 
 /** Fixtures as they cross to the worker: in their wire form (see `WireFixtures`). */
@@ -626,7 +633,7 @@ const startedIn = ({ exited, worker }: Thread) =>
  */
 export const startInWorker: (options?: Options) => Effect.Effect<Listening, StartError, Scope.Scope> = Effect.fn("ReferenceServer.startInWorker")(
   function* (options: Options = {}) {
-    const entry = workerEntry()
+    const entry = workerEntry(options)
     if (entry === undefined || options.tracing === true || options.logRequests === true) {
       const server = yield* start(options)
       return { url: server.url, apiKeys: server.apiKeys, knownIds: server.knownIds, latitude: server.latitude, thread: "caller" } satisfies Listening

@@ -75,6 +75,14 @@ describe("startInWorker", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.effect("keeps a SQLite store in the worker", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.startInWorker({ store: { _tag: "Sqlite", filename: ":memory:" } })
+      expect(server.thread).toBe("worker")
+      expect(statusWhileBlocked(server)).toBe("200")
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("fails to start with a typed StartError, as in the caller's thread", () =>
     Effect.gen(function* () {
       const busy = yield* Effect.acquireRelease(
