@@ -200,6 +200,8 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   return fail("errors.rate-limit-headers", "rate-limit headers", `HTTP ${r.status} came with ${problems.join("; ")}`, e, problems.join("\n"))
 }
 
+const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
+
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = ["errors.connect-body", "errors.status-agrees"]
 
@@ -217,7 +219,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
     return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }
   const body = Option.getOrUndefined(r.json)
-  const decoded = Schema.decodeUnknownEither(ConnectError.ErrorBody)(body)
+  const decoded = decodeErrorBody(body)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
     const path = issue ? issue.path.join(".") : ""
@@ -268,12 +270,44 @@ const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, n
 }
 
 
+/** Each operation's response decoder, made once. */
+const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+const responseDecoder = (op: Op) => {
+  let decode = responseDecoders.get(op)
+  if (decode === undefined) responseDecoders.set(op, (decode = Schema.decodeUnknownEither(op.response, { errors: "all" })))
+  return decode
+}
+
+/** Answer texts kept per operation, at most this many (then forgotten, and kept anew). */
+const MAX_PASSED_TEXTS = 4096
+
+/**
+ * The 200 answer texts of each operation that passed response-schema. The verdict is a function of
+ * the operation and the text alone (the body is the text's JSON), and the same objects come back
+ * in many answers (a Get of an object a List served, a page read twice): such a text passes again
+ * without being decoded again. A text that failed is judged anew each time, for its own exchange.
+ */
+const passedTexts = new Map<Op, Set<string>>()
+
+const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"]
+
 /** response-schema: the 200 body decodes with the operation's response schema; timestamps end in `Z`. */
 export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
-  const json = r.json.value
-  const decoded = Schema.decodeUnknownEither(op.response, { errors: "all" })(json)
+  let passed = passedTexts.get(op)
+  if (passed?.has(r.text) === true) return pass("response-schema", RESPONSE_SCHEMA_RULES)
+  const outcome = judgeResponseSchema(op, r.json.value, e)
+  if (outcome.ok) {
+    if (passed === undefined) passedTexts.set(op, (passed = new Set()))
+    if (passed.size >= MAX_PASSED_TEXTS) passed.clear()
+    passed.add(r.text)
+  }
+  return outcome
+}
+
+const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
+  const decoded = responseDecoder(op)(json)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]!
     const at = normalizePath(issue.path)
@@ -312,7 +346,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
     }
     go(json, [])
   }
-  return bad ?? pass("response-schema", ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"])
+  return bad ?? pass("response-schema", RESPONSE_SCHEMA_RULES)
 }
 
 /** timestamps: past fields not after the response time (plus skew), future fields after it (minus skew). */
