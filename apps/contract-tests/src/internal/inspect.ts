@@ -278,16 +278,18 @@ const responseDecoder = (op: Op) => {
   return decode
 }
 
-/** Answer texts kept per operation, at most this many (then forgotten, and kept anew). */
-const MAX_PASSED_TEXTS = 4096
+/** Answer texts kept, at most this many (then forgotten, and kept anew), each at most `MAX_PASSED_TEXT` characters. */
+const MAX_PASSED_TEXTS = 2048
+const MAX_PASSED_TEXT = 16 * 1024
 
 /**
- * The 200 answer texts of each operation that passed response-schema. The verdict is a function of
- * the operation and the text alone (the body is the text's JSON), and the same objects come back
- * in many answers (a Get of an object a List served, a page read twice): such a text passes again
- * without being decoded again. A text that failed is judged anew each time, for its own exchange.
+ * The 200 answer texts that passed response-schema, with their operation's method. The verdict is
+ * a function of the operation and the text alone (the body is the text's JSON), and the same
+ * objects come back in many answers (a Get of an object a List served, a page read twice): such a
+ * text passes again without being decoded again. A text that failed is judged anew each time, for
+ * its own exchange. Bounded (the proxy judges traffic for as long as it runs).
  */
-const passedTexts = new Map<Op, Set<string>>()
+const passedTexts = new Set<string>()
 
 const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"]
 
@@ -295,13 +297,12 @@ const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = ["response.sc
 export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
-  let passed = passedTexts.get(op)
-  if (passed?.has(r.text) === true) return pass("response-schema", RESPONSE_SCHEMA_RULES)
+  const key = r.text.length <= MAX_PASSED_TEXT ? `${op.method}\u0000${r.text}` : undefined
+  if (key !== undefined && passedTexts.has(key)) return pass("response-schema", RESPONSE_SCHEMA_RULES)
   const outcome = judgeResponseSchema(op, r.json.value, e)
-  if (outcome.ok) {
-    if (passed === undefined) passedTexts.set(op, (passed = new Set()))
-    if (passed.size >= MAX_PASSED_TEXTS) passed.clear()
-    passed.add(r.text)
+  if (outcome.ok && key !== undefined) {
+    if (passedTexts.size >= MAX_PASSED_TEXTS) passedTexts.clear()
+    passedTexts.add(key)
   }
   return outcome
 }
