@@ -20,6 +20,7 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { ContractRules } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
@@ -90,6 +91,20 @@ const inThreadRun = (options) =>
     return yield* ContractTests.run({ ...options, baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]), fixtures: server.knownIds })
   })
 
+/**
+ * CPU seconds of this process's main thread so far (Linux: /proc/self/task/PID/stat; `undefined`
+ * elsewhere): the runner's own CPU when the server is in its worker, the runner's and the server's
+ * in the caller's thread. On a busy machine the wall time follows the load; this does not as much.
+ */
+const mainThreadCpu = () => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
 
@@ -100,14 +115,16 @@ for (let i = 0; i < RUNS; i++) {
   const seed = 1000 + i
   const modes = IN_THREAD ? [["worker", Embedded.run], ["in-thread", inThreadRun]] : [["worker", Embedded.run]]
   for (const [mode, run] of modes) {
+    const cpu0 = mainThreadCpu()
     const started = performance.now()
     const report = await Effect.runPromise(run({ seed, examples: EXAMPLES }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
     const wall = (performance.now() - started) / 1000
+    const cpu = cpu0 === undefined ? undefined : mainThreadCpu() - cpu0
     const t = Report.totals(report)
-    ;(mode === "worker" ? results : inThread).push({ seed, wall, requests: report.requests, findings: report.findings.length })
+    ;(mode === "worker" ? results : inThread).push({ seed, wall, cpu, requests: report.requests, findings: report.findings.length })
     console.log(
       `run ${i + 1}/${RUNS} seed ${seed}${IN_THREAD ? ` (${mode})` : ""}: ${wall.toFixed(1)} s wall, ${report.requests} requests, ${(report.requests / wall).toFixed(0)} req/s, ` +
-        `${t.passed + t.failed} checked examples, ${report.findings.length} findings`
+        `${t.passed + t.failed} checked examples, ${report.findings.length} findings${cpu === undefined ? "" : `, main thread ${cpu.toFixed(1)} s CPU`}`
     )
   }
 }
@@ -121,12 +138,17 @@ console.log("")
 console.log(`default run (${EXAMPLES} examples per operation), embedded reference server in its worker thread, ${RUNS} runs`)
 console.log(`  median wall time   ${wall.toFixed(2)} s   (goal ${GOAL_SECONDS} s: ratio ${(wall / GOAL_SECONDS).toFixed(2)} of the goal; ceiling ${CEILING_SECONDS} s)`)
 console.log(`  requests per run   ${requests.toFixed(0)}`)
+if (results[0].cpu !== undefined) console.log(`  main-thread CPU   ${median(results.map((r) => r.cpu)).toFixed(2)} s median   (the runner's own: the wall time's floor with a core free for the server)`)
 console.log(`  requests / second  ${rps.toFixed(0)}   (ratio ${(rps / alone).toFixed(2)} of the server alone)`)
 console.log(`  server alone, req/s   ${alone.toFixed(0)}   (baseline, same run: ${BASELINE_REQUESTS} reads, ${BASELINE_CONCURRENCY} at a time, fetch against the server in its worker thread)`)
 console.log(`  server start in its thread   ${median(starts.map((s) => s.listening)).toFixed(2)} s to listening, ${median(starts.map((s) => s.closed)).toFixed(2)} s to its thread ended (median of 3; part of each run's wall time)`)
 if (IN_THREAD) {
   const before = median(inThread.map((r) => r.wall))
   console.log(`  server in the runner's thread   ${before.toFixed(2)} s median wall time, same run   (worker: ratio ${(wall / before).toFixed(2)} of it)`)
+  if (inThread[0].cpu !== undefined) {
+    const cpuBefore = median(inThread.map((r) => r.cpu))
+    console.log(`  main-thread CPU, server in the runner's thread   ${cpuBefore.toFixed(2)} s median   (worker: ratio ${(median(results.map((r) => r.cpu)) / cpuBefore).toFixed(2)} of it)`)
+  }
   if (inThread.some((r, i) => r.requests !== results[i].requests || r.findings !== results[i].findings)) console.log("  WARNING: the in-thread runs made other requests or findings than the worker runs of the same seeds")
 }
 for (const e of EARLIER) {
