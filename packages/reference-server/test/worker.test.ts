@@ -7,26 +7,39 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Net from "node:net"
-import { execFileSync } from "node:child_process"
+import { Worker } from "node:worker_threads"
 import { Fixtures, ReferenceServer } from "../dist/index.js"
 import { ReferenceServer as FromSource } from "../src/index.js"
 import { demoData } from "../src/internal/demo.js"
 
 /**
- * A GetResource call from another process, while this thread waits for it without running its
- * event loop: only a server in another thread can answer it. Its status, or the error if none came.
+ * The status of a POST to `url`, sent from another thread while this one waits for it without
+ * running its event loop (`Atomics.wait`): only a server in a third thread can answer it. `-1`
+ * when the request failed, `"no answer"` when none came within 20 s.
  */
-const statusWhileBlocked = (server: ReferenceServer.Listening): string => {
-  const script = `
-    const [url, key, id] = process.argv.slice(1)
-    fetch(url + "/core.v1.ResourceService/GetResource", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ id }),
-      signal: AbortSignal.timeout(20000)
-    }).then((r) => console.log(r.status), (e) => console.log(String(e)))`
-  return execFileSync(process.execPath, ["-e", script, server.url, server.apiKeys[0]!, server.knownIds.resources[0]!], { encoding: "utf8", timeout: 40_000 }).trim()
+const statusWhileBlocked = (url: string, headers: Record<string, string>, body: string): number | "no answer" => {
+  const shared = new Int32Array(new SharedArrayBuffer(8))
+  const asker = new Worker(
+    `const { workerData: { url, headers, body, shared } } = require("node:worker_threads")
+    fetch(url, { method: "POST", headers, body }).then((r) => r.status, () => -1).then((status) => {
+      Atomics.store(shared, 1, status)
+      Atomics.store(shared, 0, 1)
+      Atomics.notify(shared, 0)
+    })`,
+    { eval: true, workerData: { url, headers, body, shared } }
+  )
+  const woke = Atomics.wait(shared, 0, 0, 20_000)
+  void asker.terminate()
+  return woke === "timed-out" ? "no answer" : Atomics.load(shared, 1)
 }
+
+/** A GetResource of the server's first resource, asked while this thread is blocked. */
+const getWhileBlocked = (server: ReferenceServer.Listening) =>
+  statusWhileBlocked(
+    `${server.url}/core.v1.ResourceService/GetResource`,
+    { "content-type": "application/json", "x-api-key": server.apiKeys[0]! },
+    JSON.stringify({ id: server.knownIds.resources[0] })
+  )
 
 const connects = (url: string) =>
   Effect.async<boolean>((resume) => {
@@ -44,7 +57,7 @@ describe("startInWorker", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.startInWorker()
       expect(server.thread).toBe("worker")
-      expect(statusWhileBlocked(server)).toBe("200")
+      expect(getWhileBlocked(server)).toBe(200)
     }).pipe(Effect.scoped)
   )
 
@@ -79,7 +92,7 @@ describe("startInWorker", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.startInWorker({ store: { _tag: "Sqlite", filename: ":memory:" } })
       expect(server.thread).toBe("worker")
-      expect(statusWhileBlocked(server)).toBe("200")
+      expect(getWhileBlocked(server)).toBe(200)
     }).pipe(Effect.scoped)
   )
 
