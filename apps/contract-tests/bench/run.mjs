@@ -19,12 +19,11 @@
 //   BENCH_PROOF_VIOLATIONS=name,name node bench/run.mjs   only these violations (empty: none)
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
 import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { ContractRules } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
-import { ContractTests, Embedded, Report } from "../dist/index.js"
+import { Embedded, Report } from "../dist/index.js"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const EXAMPLES = Number(process.env.BENCH_EXAMPLES ?? 100)
@@ -85,11 +84,9 @@ const workerStart = async () => {
 }
 
 /** The same run with the server in the runner's thread (`ReferenceServer.start`), as before the worker. */
-const inThreadRun = (options) =>
-  Effect.gen(function* () {
-    const server = yield* ReferenceServer.start({})
-    return yield* ContractTests.run({ ...options, baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]), fixtures: server.knownIds })
-  })
+/** The main job as the command line runs it: the server in a worker thread. */
+const workerRun = (options) => Embedded.run({ ...options, serverThread: "worker" })
+const inThreadRun = (options) => Embedded.run({ ...options, serverThread: "caller" })
 
 /**
  * CPU seconds of this process's main thread so far (Linux: /proc/self/task/PID/stat; `undefined`
@@ -113,7 +110,7 @@ const results = []
 const inThread = []
 for (let i = 0; i < RUNS; i++) {
   const seed = 1000 + i
-  const modes = IN_THREAD ? [["worker", Embedded.run], ["in-thread", inThreadRun]] : [["worker", Embedded.run]]
+  const modes = IN_THREAD ? [["worker", workerRun], ["in-thread", inThreadRun]] : [["worker", workerRun]]
   for (const [mode, run] of modes) {
     const cpu0 = mainThreadCpu()
     const started = performance.now()

@@ -1,5 +1,5 @@
 /**
- * The embedded run's server runs in a worker thread of its own (`ReferenceServer.startInWorker`):
+ * The embedded run's server in a worker thread of its own (`serverThread: "worker"`, the command line's choice):
  * it answers while the runner's thread is busy, it ends with the run's scope, and a start error
  * is typed. The reference server resolves to its build here, whose worker these runs start.
  */
@@ -45,7 +45,7 @@ const connects = (url: string) =>
     socket.once("error", () => resume(Effect.succeed(false)))
   })
 
-const options = { seed: 1, examples: 2, operations: ["GetResource"] }
+const options = { seed: 1, examples: 2, operations: ["GetResource"], serverThread: "worker" } as const
 
 describe("the embedded server", () => {
   it.effect("answers while the runner's thread is blocked, and ends with the run's scope", () =>
