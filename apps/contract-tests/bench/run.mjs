@@ -1,45 +1,54 @@
 /* global process, console, performance, fetch */
 // Benchmark: the default run (100 examples per operation plus the stateful, paging and search
-// checks) against the embedded reference server, as `contract-tests` with no flags runs it.
-// Prints wall time, requests, requests per second, the ratio to the 3 s goal, the same server's own
-// answer rate measured in the same run (a plain request loop, the baseline), and the figures of
-// earlier versions for comparison. Then the
-// self-proof: every violation of the reference server's catalogue over 5 seeds with the default
-// options (caught when a finding names the check of the violation's rule), and the faithful
-// server with each latitude switch and with all of them over the same seeds (every finding there
-// is a false alarm). Two runs at a time.
+// checks) against the embedded reference server, as `contract-tests` with no flags runs it (the
+// server in a worker thread of its own). Prints each run, the median wall time of the runs
+// (BENCH_RUNS, default 3) and its ratio to the 3 s goal, beside the same server's own answer rate
+// measured in the same run (a plain request loop, the baseline) and the time the server takes to
+// start in its thread. With BENCH_IN_THREAD=1, the same runs again with the server in the
+// runner's thread (the setup before the worker), alternately, and the ratio of the two medians.
+// Then the self-proof: every violation of the reference server's catalogue over 5 seeds with the
+// default options (caught when a finding names the check of the violation's rule), and the
+// faithful server with each latitude switch and with all of them over the same seeds (every
+// finding there is a false alarm). Two runs at a time.
 //
 //   pnpm --filter @data-access/contract-tests bench          (build first)
+//   BENCH_PROOF_SEEDS=0 node bench/run.mjs                   the runs only, no self-proof
 //   BENCH_RUNS=1 BENCH_EXAMPLES=100 node bench/run.mjs
+//   BENCH_IN_THREAD=1 BENCH_PROOF_SEEDS=0 node bench/run.mjs  worker against in-thread, same run
 //   BENCH_PROOF_SEEDS=1 BENCH_PROOF_EXAMPLES=20 node bench/run.mjs   a quicker self-proof
 //   BENCH_PROOF_VIOLATIONS=name,name node bench/run.mjs   only these violations (empty: none)
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
+import { readFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { ContractRules } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import { Embedded, Report } from "../dist/index.js"
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 2)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const EXAMPLES = Number(process.env.BENCH_EXAMPLES ?? 100)
+const IN_THREAD = process.env.BENCH_IN_THREAD === "1"
 const GOAL_SECONDS = 3
 const CEILING_SECONDS = 15
 /** Earlier figures of the default run on the same kind of machine, from BENCHMARKS.md and the issue that set the 3 s goal. */
 const EARLIER = [
   { when: "f031932 (BENCHMARKS.md)", wall: 7.9, rps: 719 },
-  { when: "da55bc0 (CPU profile of one run)", wall: 11.2, rps: 5646 / 11.2 }
+  { when: "da55bc0 (CPU profile of one run)", wall: 11.2, rps: 5646 / 11.2 },
+  { when: "c60a4ca (issue 29, server in the runner's thread)", wall: 6.4, rps: 6851 / 6.4 }
 ]
 const BASELINE_REQUESTS = 4000
 const BASELINE_CONCURRENCY = 4
 
 /**
- * The embedded server's own answer rate in this process: a plain loop of reads (GetResource and
- * ListSatellites alternately, `BASELINE_CONCURRENCY` at a time, as many as the runner's suites) with
- * fetch; what the runner's requests per second are compared with.
+ * The embedded server's own answer rate: a plain loop of reads (GetResource and ListSatellites
+ * alternately, `BASELINE_CONCURRENCY` at a time, as many as the runner's suites) with fetch,
+ * against the server started as the run starts it (in its worker thread); what the runner's
+ * requests per second are compared with.
  */
 const serverAlone = () =>
   Effect.runPromise(
     Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({})
+      const server = yield* ReferenceServer.startInWorker({})
       const headers = { "content-type": "application/json", "connect-protocol-version": "1", "x-api-key": server.apiKeys[0] }
       const calls = [
         [`${server.url}/core.v1.ResourceService/GetResource`, JSON.stringify({ id: server.knownIds.resources[0] })],
@@ -60,44 +69,97 @@ const serverAlone = () =>
       })
     }).pipe(Effect.scoped)
   )
+
+/** Seconds from `startInWorker` to the server listening, and to its thread ended once the scope closes. */
+const workerStart = async () => {
+  const t0 = performance.now()
+  let listening = 0
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      yield* ReferenceServer.startInWorker({})
+      listening = (performance.now() - t0) / 1000
+    }).pipe(Effect.scoped)
+  )
+  return { listening, closed: (performance.now() - t0) / 1000 }
+}
+
+/** The same run with the server in the runner's thread (`ReferenceServer.start`), as before the worker. */
+/** The main job as the command line runs it: the server in a worker thread. */
+const workerRun = (options) => Embedded.run({ ...options, serverThread: "worker" })
+const inThreadRun = (options) => Embedded.run({ ...options, serverThread: "caller" })
+
+/**
+ * CPU seconds of this process's main thread so far (Linux: /proc/self/task/PID/stat; `undefined`
+ * elsewhere): the runner's own CPU when the server is in its worker, the runner's and the server's
+ * in the caller's thread. On a busy machine the wall time follows the load; this does not as much.
+ */
+const mainThreadCpu = () => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
+
+const loadBefore = load()
+const results = []
+const inThread = []
+for (let i = 0; i < RUNS; i++) {
+  const seed = 1000 + i
+  const modes = IN_THREAD ? [["worker", workerRun], ["in-thread", inThreadRun]] : [["worker", workerRun]]
+  for (const [mode, run] of modes) {
+    const cpu0 = mainThreadCpu()
+    const started = performance.now()
+    const report = await Effect.runPromise(run({ seed, examples: EXAMPLES }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+    const wall = (performance.now() - started) / 1000
+    const cpu = cpu0 === undefined ? undefined : mainThreadCpu() - cpu0
+    const t = Report.totals(report)
+    ;(mode === "worker" ? results : inThread).push({ seed, wall, cpu, requests: report.requests, findings: report.findings.length })
+    console.log(
+      `run ${i + 1}/${RUNS} seed ${seed}${IN_THREAD ? ` (${mode})` : ""}: ${wall.toFixed(1)} s wall, ${report.requests} requests, ${(report.requests / wall).toFixed(0)} req/s, ` +
+        `${t.passed + t.failed} checked examples, ${report.findings.length} findings${cpu === undefined ? "" : `, main thread ${cpu.toFixed(1)} s CPU`}`
+    )
+  }
+}
+const wall = median(results.map((r) => r.wall))
+const requests = results.reduce((n, r) => n + r.requests, 0) / results.length
+const rps = requests / wall
+await serverAlone() // warm-up
+const alone = await serverAlone()
+const starts = [await workerStart(), await workerStart(), await workerStart()]
+console.log("")
+console.log(`default run (${EXAMPLES} examples per operation), embedded reference server in its worker thread, ${RUNS} runs`)
+console.log(`  median wall time   ${wall.toFixed(2)} s   (goal ${GOAL_SECONDS} s: ratio ${(wall / GOAL_SECONDS).toFixed(2)} of the goal; ceiling ${CEILING_SECONDS} s)`)
+console.log(`  requests per run   ${requests.toFixed(0)}`)
+if (results[0].cpu !== undefined) console.log(`  main-thread CPU   ${median(results.map((r) => r.cpu)).toFixed(2)} s median   (the runner's own: the wall time's floor with a core free for the server)`)
+console.log(`  requests / second  ${rps.toFixed(0)}   (ratio ${(rps / alone).toFixed(2)} of the server alone)`)
+console.log(`  server alone, req/s   ${alone.toFixed(0)}   (baseline, same run: ${BASELINE_REQUESTS} reads, ${BASELINE_CONCURRENCY} at a time, fetch against the server in its worker thread)`)
+console.log(`  server start in its thread   ${median(starts.map((s) => s.listening)).toFixed(2)} s to listening, ${median(starts.map((s) => s.closed)).toFixed(2)} s to its thread ended (median of 3; part of each run's wall time)`)
+if (IN_THREAD) {
+  const before = median(inThread.map((r) => r.wall))
+  console.log(`  server in the runner's thread   ${before.toFixed(2)} s median wall time, same run   (worker: ratio ${(wall / before).toFixed(2)} of it)`)
+  if (inThread[0].cpu !== undefined) {
+    const cpuBefore = median(inThread.map((r) => r.cpu))
+    console.log(`  main-thread CPU, server in the runner's thread   ${cpuBefore.toFixed(2)} s median   (worker: ratio ${(median(results.map((r) => r.cpu)) / cpuBefore).toFixed(2)} of it)`)
+  }
+  if (inThread.some((r, i) => r.requests !== results[i].requests || r.findings !== results[i].findings)) console.log("  WARNING: the in-thread runs made other requests or findings than the worker runs of the same seeds")
+}
+for (const e of EARLIER) {
+  console.log(`  earlier at ${e.when}   ${e.wall.toFixed(1)} s, ${e.rps.toFixed(0)} req/s   (ratio ${(wall / e.wall).toFixed(2)} of its wall time, not measured in this run)`)
+}
+console.log(`  load average   ${loadBefore} before, ${load()} after   (1, 5, 15 minutes; on ${(await import("node:os")).availableParallelism()} cores)`)
+if (results.some((r) => r.findings > 0)) console.log("  WARNING: findings against the faithful server")
+
 const PROOF_SEEDS = Array.from({ length: Number(process.env.BENCH_PROOF_SEEDS ?? 5) }, (_, i) => 1 + i)
 const PROOF_EXAMPLES = Number(process.env.BENCH_PROOF_EXAMPLES ?? 100)
 const PROOF_VIOLATIONS = process.env.BENCH_PROOF_VIOLATIONS?.split(",").filter((name) => name !== "")
 const unknown = (PROOF_VIOLATIONS ?? []).filter((name) => !ReferenceServer.violations.some((v) => v.name === name))
 if (unknown.length > 0) throw new Error(`BENCH_PROOF_VIOLATIONS: no violation named ${unknown.join(", ")}`)
 const proofViolations = ReferenceServer.violations.filter((v) => PROOF_VIOLATIONS === undefined || PROOF_VIOLATIONS.includes(v.name))
-
-const results = []
-for (let i = 0; i < RUNS; i++) {
-  const seed = 1000 + i
-  const started = performance.now()
-  const report = await Effect.runPromise(
-    Embedded.run({ seed, examples: EXAMPLES }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
-  )
-  const wall = (performance.now() - started) / 1000
-  const t = Report.totals(report)
-  results.push({ seed, wall, requests: report.requests, findings: report.findings.length, examples: t.passed + t.failed })
-  console.log(
-    `run ${i + 1}/${RUNS} seed ${seed}: ${wall.toFixed(1)} s wall, ${report.requests} requests, ${(report.requests / wall).toFixed(0)} req/s, ` +
-      `${t.passed + t.failed} checked examples, ${report.findings.length} findings`
-  )
-}
-const walls = results.map((r) => r.wall).sort((a, b) => a - b)
-const median = walls[Math.floor(walls.length / 2)]
-const requests = results.reduce((n, r) => n + r.requests, 0) / results.length
-const rps = requests / median
-await serverAlone() // warm-up
-const alone = await serverAlone()
-console.log("")
-console.log(`default run (${EXAMPLES} examples per operation), embedded reference server, ${RUNS} runs`)
-console.log(`  median wall time   ${median.toFixed(1)} s   (goal ${GOAL_SECONDS} s, ratio ${(median / GOAL_SECONDS).toFixed(2)} of the goal; ceiling ${CEILING_SECONDS} s)`)
-console.log(`  requests per run   ${requests.toFixed(0)}`)
-console.log(`  requests / second  ${rps.toFixed(0)}   (ratio ${(rps / alone).toFixed(2)} of the server alone)`)
-console.log(`  server alone, req/s   ${alone.toFixed(0)}   (baseline: ${BASELINE_REQUESTS} reads, ${BASELINE_CONCURRENCY} at a time, same process, same run)`)
-for (const e of EARLIER) {
-  console.log(`  earlier at ${e.when}   ${e.wall.toFixed(1)} s, ${e.rps.toFixed(0)} req/s   (ratio ${(median / e.wall).toFixed(2)} of its wall time, not measured in this run)`)
-}
-if (results.some((r) => r.findings > 0)) console.log("  WARNING: findings against the faithful server")
 
 // Self-proof: recall over the violations, false alarms over the latitude variants.
 const runOnce = (options) =>

@@ -114,6 +114,8 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       onNone: () =>
         Embedded.run({
           ...common,
+          // One run: the server on the other core.
+          serverThread: "worker",
           rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
           createsPerOperation: some(args.createsPerOperation),
           concurrency: some(args.concurrency) ?? 4

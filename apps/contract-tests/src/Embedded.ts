@@ -1,6 +1,7 @@
 /**
  * Runs the contract checks against the embedded reference server: started on an ephemeral
- * loopback port with its demo data, inside the caller's scope.
+ * loopback port with its demo data, in the caller's thread or in a worker thread of its own (the
+ * runner and the server on two cores), inside the caller's scope.
  *
  * @since 0.1.0
  */
@@ -21,11 +22,23 @@ import type * as Report from "./Report.js"
  */
 export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey" | "fixtures"> {
   readonly server?: ReferenceServer.Options | undefined
+  /**
+   * Where the server runs. `"worker"`: a worker thread of its own (`ReferenceServer.startInWorker`),
+   * so the runner and the server work on two cores: the quicker for one run on a machine with a
+   * core to spare (the command line's choice). `"caller"` (the default): the caller's thread, which
+   * costs less CPU where every core is busy already (test files run side by side) and where runs
+   * repeat (a worker starts and warms up a server of its own each time).
+   *
+   * @since 0.6.0
+   */
+  readonly serverThread?: "worker" | "caller" | undefined
 }
 
 /**
  * Starts the reference server and runs against it. The server's known ids are the fixtures; the
- * default rate is unlimited.
+ * default rate is unlimited. The server runs where `serverThread` says (a worker thread stays in the
+ * caller's thread where it must: its `tracing` or `logRequests` on, or the reference server's module
+ * loaded from its TypeScript source), and stops when the scope closes.
  *
  * @example
  * ```ts
@@ -52,8 +65,8 @@ export const run: (
 ) => Effect.Effect<Report.Report, ContractTests.RunError | ReferenceServer.StartError, HttpClient.HttpClient | Scope.Scope> = Effect.fn(
   "Embedded.run"
 )(function* (options: Options = {}) {
-  const server = yield* ReferenceServer.start(options.server ?? {})
-  const { server: _server, ...rest } = options
+  const server = options.serverThread === "worker" ? yield* ReferenceServer.startInWorker(options.server ?? {}) : yield* ReferenceServer.start(options.server ?? {})
+  const { server: _server, serverThread: _thread, ...rest } = options
   return yield* ContractTests.run({
     ...rest,
     baseUrl: server.url,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Checks from "../src/Checks.js"
-import { Filter } from "@data-access/schema"
+import { Filter, Operations } from "@data-access/schema"
 import * as Inspect from "../src/internal/inspect.js"
 import * as Oracles from "../src/internal/oracles.js"
 import * as Curl from "../src/Curl.js"
@@ -196,5 +196,36 @@ describe("filter readings", () => {
     expect(Oracles.readings.some((r) => Oracles.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))).toBe(true)
     // No reading: contains misses whatever the case.
     expect(Oracles.readings.some((r) => Oracles.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))).toBe(false)
+  })
+})
+
+describe("response-schema over answers with the same text", () => {
+  const getResource = Operations.operations.GetResource
+  const answer = (text: string) => ({
+    request: { method: "POST", path: getResource.path, key: "valid" as const, contentType: "application/json", headers: {}, protocolVersion: "1", body: "{}" },
+    response: Option.some({ status: 200, headers: { "content-type": "application/json" }, text, json: Option.some(JSON.parse(text)) }),
+    transportError: undefined,
+    receivedAt: 0,
+    durationMs: 1
+  })
+  const good = JSON.stringify({ resource: { id: "resource_1", name: "orders", port: 5432, createdAt: "2025-01-01T00:00:00Z", updatedAt: "2025-01-01T00:00:00Z" } })
+  const bad = JSON.stringify({ resource: { id: 7 } })
+
+  it("judges each answer as it would on its own: a text that failed fails again, for its own exchange", () => {
+    const first = answer(bad)
+    const second = answer(bad)
+    const a = Inspect.responseSchema(getResource, first)
+    const b = Inspect.responseSchema(getResource, second)
+    expect(a?.ok).toBe(false)
+    expect(b?.ok).toBe(false)
+    expect(b?.rule).toBe(a?.rule)
+    expect(b?.exchange).toBe(second)
+  })
+
+  it("passes a text again that passed, and still fails another text of the same operation", () => {
+    const once = Inspect.responseSchema(getResource, answer(good))
+    expect(once?.ok).toBe(true)
+    expect(Inspect.responseSchema(getResource, answer(good))).toEqual(once)
+    expect(Inspect.responseSchema(getResource, answer(bad))?.ok).toBe(false)
   })
 })

@@ -200,6 +200,8 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   return fail("errors.rate-limit-headers", "rate-limit headers", `HTTP ${r.status} came with ${problems.join("; ")}`, e, problems.join("\n"))
 }
 
+const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
+
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = ["errors.connect-body", "errors.status-agrees"]
 
@@ -217,7 +219,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
     return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }
   const body = Option.getOrUndefined(r.json)
-  const decoded = Schema.decodeUnknownEither(ConnectError.ErrorBody)(body)
+  const decoded = decodeErrorBody(body)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
     const path = issue ? issue.path.join(".") : ""
@@ -268,12 +270,45 @@ const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, n
 }
 
 
+/** Each operation's response decoder, made once. */
+const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+const responseDecoder = (op: Op) => {
+  let decode = responseDecoders.get(op)
+  if (decode === undefined) responseDecoders.set(op, (decode = Schema.decodeUnknownEither(op.response, { errors: "all" })))
+  return decode
+}
+
+/** Answer texts kept, at most this many (then forgotten, and kept anew), each at most `MAX_PASSED_TEXT` characters. */
+const MAX_PASSED_TEXTS = 2048
+const MAX_PASSED_TEXT = 16 * 1024
+
+/**
+ * The 200 answer texts that passed response-schema, with their operation's method. The verdict is
+ * a function of the operation and the text alone (the body is the text's JSON), and the same
+ * objects come back in many answers (a Get of an object a List served, a page read twice): such a
+ * text passes again without being decoded again. A text that failed is judged anew each time, for
+ * its own exchange. Bounded (the proxy judges traffic for as long as it runs).
+ */
+const passedTexts = new Set<string>()
+
+const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"]
+
 /** response-schema: the 200 body decodes with the operation's response schema; timestamps end in `Z`. */
 export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
-  const json = r.json.value
-  const decoded = Schema.decodeUnknownEither(op.response, { errors: "all" })(json)
+  const key = r.text.length <= MAX_PASSED_TEXT ? `${op.method}\u0000${r.text}` : undefined
+  if (key !== undefined && passedTexts.has(key)) return pass("response-schema", RESPONSE_SCHEMA_RULES)
+  const outcome = judgeResponseSchema(op, r.json.value, e)
+  if (outcome.ok && key !== undefined) {
+    if (passedTexts.size >= MAX_PASSED_TEXTS) passedTexts.clear()
+    passedTexts.add(key)
+  }
+  return outcome
+}
+
+const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
+  const decoded = responseDecoder(op)(json)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]!
     const at = normalizePath(issue.path)
@@ -312,7 +347,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
     }
     go(json, [])
   }
-  return bad ?? pass("response-schema", ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"])
+  return bad ?? pass("response-schema", RESPONSE_SCHEMA_RULES)
 }
 
 /** timestamps: past fields not after the response time (plus skew), future fields after it (minus skew). */

@@ -1,0 +1,131 @@
+/**
+ * `startInWorker`: the server in a worker thread of its own. The worker runs the built server
+ * (`dist`, which turbo builds before the tests), so these tests take `ReferenceServer` from the
+ * build too, as an installed package is; from the TypeScript source the server stays in the
+ * caller's thread (the last test).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Net from "node:net"
+import { Worker } from "node:worker_threads"
+import { Fixtures, ReferenceServer } from "../dist/index.js"
+import { ReferenceServer as FromSource } from "../src/index.js"
+import { demoData } from "../src/internal/demo.js"
+
+/**
+ * The status of a POST to `url`, sent from another thread while this one waits for it without
+ * running its event loop (`Atomics.wait`): only a server in a third thread can answer it. `-1`
+ * when the request failed, `"no answer"` when none came within 20 s.
+ */
+const statusWhileBlocked = (url: string, headers: Record<string, string>, body: string): number | "no answer" => {
+  const shared = new Int32Array(new SharedArrayBuffer(8))
+  const asker = new Worker(
+    `const { workerData: { url, headers, body, shared } } = require("node:worker_threads")
+    fetch(url, { method: "POST", headers, body }).then((r) => r.status, () => -1).then((status) => {
+      Atomics.store(shared, 1, status)
+      Atomics.store(shared, 0, 1)
+      Atomics.notify(shared, 0)
+    })`,
+    { eval: true, workerData: { url, headers, body, shared } }
+  )
+  const woke = Atomics.wait(shared, 0, 0, 20_000)
+  void asker.terminate()
+  return woke === "timed-out" ? "no answer" : Atomics.load(shared, 1)
+}
+
+/** A GetResource of the server's first resource, asked while this thread is blocked. */
+const getWhileBlocked = (server: ReferenceServer.Listening) =>
+  statusWhileBlocked(
+    `${server.url}/core.v1.ResourceService/GetResource`,
+    { "content-type": "application/json", "x-api-key": server.apiKeys[0]! },
+    JSON.stringify({ id: server.knownIds.resources[0] })
+  )
+
+const connects = (url: string) =>
+  Effect.async<boolean>((resume) => {
+    const { hostname, port } = new URL(url)
+    const socket = Net.connect(Number(port), hostname)
+    socket.once("connect", () => {
+      socket.destroy()
+      resume(Effect.succeed(true))
+    })
+    socket.once("error", () => resume(Effect.succeed(false)))
+  })
+
+describe("startInWorker", () => {
+  it.effect("serves from a thread of its own: it answers while the caller's thread is blocked", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.startInWorker()
+      expect(server.thread).toBe("worker")
+      expect(getWhileBlocked(server)).toBe(200)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("stops with the scope: its port refuses connections once the scope is closed", () =>
+    Effect.gen(function* () {
+      const url = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* ReferenceServer.startInWorker()
+          expect(yield* connects(server.url)).toBe(true)
+          return server.url
+        })
+      )
+      expect(yield* connects(url)).toBe(false)
+    })
+  )
+
+  it.effect("holds the same objects as a server in the caller's thread, fixtures with secrets included", () =>
+    Effect.gen(function* () {
+      // The demo data given as fixtures: decoded, its secrets are Redacted, which cross encoded.
+      const fixtures = yield* Fixtures.decodeUnknown(Object.fromEntries(demoData()))
+      const options = { data: "empty", fixtures, latitude: ["unique-names"] } as const
+      const inWorker = yield* ReferenceServer.startInWorker(options)
+      const inThread = yield* ReferenceServer.start(options)
+      expect(inWorker.thread).toBe("worker")
+      expect(inWorker.knownIds).toEqual(inThread.knownIds)
+      expect(inWorker.latitude).toEqual(["unique-names"])
+      expect(inWorker.knownIds.resources.length).toBeGreaterThan(0)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("keeps a SQLite store in the worker", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.startInWorker({ store: { _tag: "Sqlite", filename: ":memory:" } })
+      expect(server.thread).toBe("worker")
+      expect(getWhileBlocked(server)).toBe(200)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("fails to start with a typed StartError, as in the caller's thread", () =>
+    Effect.gen(function* () {
+      const busy = yield* Effect.acquireRelease(
+        Effect.async<Net.Server>((resume) => {
+          const s = Net.createServer().listen(0, "127.0.0.1", () => resume(Effect.succeed(s)))
+        }),
+        (s) => Effect.sync(() => s.close())
+      )
+      const port = (busy.address() as Net.AddressInfo).port
+      const reason = (options: ReferenceServer.Options) =>
+        Effect.map(Effect.flip(Effect.scoped(ReferenceServer.startInWorker(options))), (e) => [e._tag, e.reason])
+      expect(yield* reason({ port })).toEqual(["StartError", "Listen"])
+      expect(yield* reason({ latitude: ["no-such-switch" as never] })).toEqual(["StartError", "Latitude"])
+      expect(yield* reason({ fixtures: { resources: [{ id: 3 } as never] } })).toEqual(["StartError", "Fixtures"])
+      expect(yield* reason({ store: { _tag: "Sqlite", filename: "/no/such/directory/store.db" } })).toEqual(["StartError", "Store"])
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("stays in the caller's thread when its spans or its request log are the caller's", () =>
+    Effect.gen(function* () {
+      expect((yield* ReferenceServer.startInWorker({ tracing: true })).thread).toBe("caller")
+      expect((yield* ReferenceServer.startInWorker({ logRequests: true })).thread).toBe("caller")
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("stays in the caller's thread when loaded from its TypeScript source (no built worker beside it)", () =>
+    Effect.gen(function* () {
+      const server = yield* FromSource.startInWorker()
+      expect(server.thread).toBe("caller")
+      expect(server.knownIds.resources.length).toBeGreaterThan(0)
+    }).pipe(Effect.scoped)
+  )
+})
