@@ -12,6 +12,7 @@
 // the SQLite tests run for real under every line, as they would on a user's machine.
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
+import { homedir } from "node:os"
 import { join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import { satisfies } from "./range.mjs"
@@ -31,14 +32,23 @@ export const NODE_LINES = [
 /** The node-gyp that compiles native addons for another line (run by that line's Node). */
 const NODE_GYP = "node-gyp@12.4.0"
 
-/** Where the addons compiled for the other lines are kept. */
+/** Where a clone keeps the map from its installed addons to their builds for each line's ABI. */
 export const addonCache = (root) => join(root, "node_modules", ".cache", "node-lines")
 
 /**
- * The command (for `spawn`) that compiles the install's native addons for a line, with the Node
- * of its `headers`, into `addonCache(root)`; a build made before is reused.
+ * Where the addons compiled for the other lines are kept: in the user's cache directory, shared by
+ * the clones on a machine (as npx's cache of the Nodes is), one build per package version, Node
+ * headers and toolchain (rebuild-addons.mjs); DATA_ACCESS_ADDON_BUILDS moves it.
  */
-export const addonBuild = (root, headers) => ["npx", [...NPX, "-p", `node@${headers}`, "-p", NODE_GYP, "node", join(here, "rebuild-addons.mjs"), root, addonCache(root)]]
+export const addonBuilds = (env = process.env) =>
+  env.DATA_ACCESS_ADDON_BUILDS ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "data-access", "node-lines")
+
+/**
+ * The command (for `spawn`) that compiles the install's native addons for a line, with the Node
+ * of its `headers`, into `addonBuilds()`, and maps them in `addonCache(root)`; a build made
+ * before is reused.
+ */
+export const addonBuild = (root, headers) => ["npx", [...NPX, "-p", `node@${headers}`, "-p", NODE_GYP, "node", join(here, "rebuild-addons.mjs"), root, addonCache(root), addonBuilds()]]
 
 /** The environment under which a process of another line loads the addons compiled for it. */
 export const addonEnv = (root, env = process.env) => ({
@@ -113,12 +123,36 @@ const run = (prefix, command, args, options) =>
 const seconds = (since) => (Date.now() - since) / 1000
 
 /**
- * Runs every published package's suite under every line of NODE_LINES its engines admit.
+ * Makes every line of NODE_LINES ready to run suites: downloads its Node (npx's cache) and compiles
+ * the install's native addons for it. Needs only the install, not the builds, so test.mjs starts
+ * it first, beside the turbo run: the downloads wait on the network, and the compiles (one line at
+ * a time) fill the cores that the turbo run leaves idle. Resolves to one entry per line: { version,
+ * headers, addons: Promise<{ status, seconds }> }.
+ */
+export const prepareNodeLines = ({ root }) => {
+  let compiling = Promise.resolve()
+  return NODE_LINES.map(({ node: version, headers }) => {
+    const line = `node@${version}`
+    // Each Node downloaded once, before anything runs it (two processes starting at once would
+    // both install it into npx's cache); the headers' Node too when it is another version.
+    const download = (v) => run(`node@${v}`, "npx", [...NPX, "-p", `node@${v}`, "node", "--version"], { cwd: root })
+    const since = Date.now()
+    const downloaded = Promise.all([download(version), ...(headers === version ? [] : [download(headers)])]).then((codes) => codes.find((c) => c !== 0) ?? 0)
+    const compiled = (compiling = Promise.all([downloaded, compiling]).then(([status]) =>
+      status !== 0 ? status : run(`${line} addons`, ...addonBuild(root, headers), { cwd: root })
+    ))
+    return { version, headers, addons: compiled.then((status) => ({ status, seconds: seconds(since) })) }
+  })
+}
+
+/**
+ * Runs every published package's suite under every line of NODE_LINES its engines admit, once the
+ * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given).
  * Resolves to one result per line: { version, headers, seconds, addons: { status, seconds }, packages:
  * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
  * [{ name, range }] (engines exclude the version) }.
  */
-export const runNodeLines = async ({ root, workspaces, args = [] }) => {
+export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }) }) => {
   const packages = linePackages(workspaces)
   const lineEnv = addonEnv(root)
   const slot = pool(CONCURRENCY)
@@ -127,24 +161,14 @@ export const runNodeLines = async ({ root, workspaces, args = [] }) => {
       rmSync(join(dir, lineReport(version)), { force: true })
 
   return Promise.all(
-    NODE_LINES.map(async ({ node: version, headers }) => {
+    prepared.map(async ({ version, headers, addons: ready }) => {
       const started = Date.now()
       const line = `node@${version}`
       const admitted = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
       const notRun = packages
         .filter((p) => !admitted.includes(p))
         .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
-      // First, alone: download this Node (two suites starting at once would both install it into
-      // npx's cache) and compile the addons, which every suite of this line may load.
-      const addons = await slot(async () => {
-        const since = Date.now()
-        const status =
-          (await run(line, "npx", [...NPX, "-p", `node@${version}`, "node", "--version"], {
-            cwd: root
-          })) ||
-          (await run(`${line} addons`, ...addonBuild(root, headers), { cwd: root }))
-        return { status, seconds: seconds(since) }
-      })
+      const addons = await ready
       const results = await Promise.all(
         admitted.map(({ dir, pkg }) =>
           slot(async () => {

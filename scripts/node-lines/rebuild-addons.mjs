@@ -1,12 +1,17 @@
 /* global process, console */
-// Run under another Node line (`npx -p node@X -p node-gyp@Y node rebuild-addons.mjs <root> <cache>`):
+// Run under another Node line (`npx -p node@X -p node-gyp@Y node rebuild-addons.mjs <root> <cache> [<builds>]`):
 // compiles, for this Node's ABI, every native addon that the install compiled for the machine's
 // Node (a package with a binding.gyp and a build/Release/*.node, e.g. better-sqlite3) and does not
 // load here. Each is compiled from the installed package's own sources, against this Node's
-// headers, into <cache>/<package>/<abi>/, exactly as `npm install` would on a machine with this
-// Node. Writes <cache>/<abi>.json, which maps each installed addon to its build for this ABI;
-// preload-addons.mjs loads the builds from that map. Prints one line per addon.
-import { spawn } from "node:child_process"
+// headers, into <builds>/<package>/node-<version>-<platform>-<arch>-<compiler>/ (<builds> is
+// <cache> unless given), exactly as `npm install` would on a machine with this Node. A build is
+// made once per package version, Node headers, compiler and node-gyp: <builds> may be shared by
+// several clones (test.mjs keeps it in the user's cache directory), each build is written under a
+// name of its own and renamed into place when complete. Writes <cache>/<abi>.json, which maps each
+// installed addon to its build for this ABI; preload-addons.mjs loads the builds from that map.
+// Prints one line per addon.
+import { execFileSync, spawn } from "node:child_process"
+import { createHash } from "node:crypto"
 import {
   cpSync,
   existsSync,
@@ -21,7 +26,7 @@ import {
 } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 
-const [root, cache] = process.argv.slice(2).map((p) => resolve(p))
+const [root, cache, builds = cache] = process.argv.slice(2).map((p) => resolve(p))
 const abi = `node-v${process.versions.modules}-${process.platform}-${process.arch}`
 // Headers of this Node: beside the binary in an official distribution (<dir>/bin/node and
 // <dir>/include/node); the npm package `node` holds the distribution in node-<platform>-<arch>.
@@ -83,6 +88,19 @@ const run = (command, args, options) =>
     )
   })
 
+/** The compilers and node-gyp that make a build (a build is reused only when they are the same). */
+const version = (command) => {
+  try {
+    return execFileSync(command, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+  } catch {
+    return `${command}: none`
+  }
+}
+const toolchain = createHash("sha256")
+  .update([process.env.CC ?? "cc", process.env.CXX ?? "c++", "node-gyp"].map(version).join("\n"))
+  .digest("hex")
+  .slice(0, 12)
+
 const map = {}
 for (const { id, dir } of compiled) {
   const release = join(dir, "build", "Release")
@@ -90,16 +108,17 @@ for (const { id, dir } of compiled) {
   if (!addons.some((name) => wrongAbi(join(release, name)))) continue
   const name = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name
   // one build per Node whose headers compiled it (same ABI, different headers: different builds)
+  // and per toolchain
   const target = join(
-    cache,
+    builds,
     id,
-    `node-${process.versions.node}-${process.platform}-${process.arch}`
+    `node-${process.versions.node}-${process.platform}-${process.arch}-${toolchain}`
   )
   const started = Date.now()
   if (existsSync(join(target, "build", "Release", addons[0]))) {
-    console.log(`${name}: compiled for ${abi} before, reused (${relative(root, target)})`)
+    console.log(`${name}: compiled for ${abi} before, reused (${target})`)
   } else {
-    const building = `${target}.building`
+    const building = `${target}.building-${process.pid}`
     rmSync(building, { recursive: true, force: true })
     mkdirSync(dirname(building), { recursive: true })
     // the sources only: not the machine's build, not the links to dependencies
@@ -114,8 +133,13 @@ for (const { id, dir } of compiled) {
       cwd: building,
       env
     })
-    rmSync(target, { recursive: true, force: true })
-    renameSync(building, target)
+    // another run may have put the same build in place meanwhile: keep that one
+    try {
+      renameSync(building, target)
+    } catch (error) {
+      if (!existsSync(join(target, "build", "Release", addons[0]))) throw error
+      rmSync(building, { recursive: true, force: true })
+    }
     console.log(
       `${name}: compiled for ${abi} (Node ${process.versions.node} headers) in ${((Date.now() - started) / 1000).toFixed(1)} s`
     )

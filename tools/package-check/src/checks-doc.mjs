@@ -82,7 +82,7 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
     "elsewhere (a switch whose topic says where), every choice passes. The reference server makes",
     "one by default; `--latitude NAME` (repeatable, or `all`) makes the other. The contract tests",
     "find nothing on the reference server with no switch, with each switch alone and with all of",
-    "them (`apps/contract-tests/test/faithful.test.ts`).",
+    "them (`apps/contract-tests/test/faithful.ts`).",
     "",
     "| switch | topic | by default | switched |",
     "|---|---|---|---|"

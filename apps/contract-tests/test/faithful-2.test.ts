@@ -1,0 +1,4 @@
+// One share of the cases of faithful.ts.
+import { shard } from "./faithful.js"
+
+shard(2, 3)

@@ -1,0 +1,126 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { expect } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import { spawn } from "node:child_process"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { createInterface } from "node:readline"
+import { ContractRules } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
+import * as ContractTests from "../src/ContractTests.js"
+import * as Embedded from "../src/Embedded.js"
+import * as Report from "../src/Report.js"
+import * as Shard from "./shard.js"
+
+/** The reference server's command line in its own process, `--port 0` and the given flags; its URL once it listens. */
+const serverProcess = (args: ReadonlyArray<string>) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly stop: () => void }, Error>((resume) => {
+      const bin = join(dirname(createRequire(import.meta.url).resolve("@data-access/reference-server/package.json")), "bin/reference-server.js")
+      const child = spawn(process.execPath, [bin, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] })
+      child.on("exit", (code) => resume(Effect.fail(new Error(`the reference server exited with ${code}`))))
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        const m = /listening on (http:\/\/\S+)/.exec(line)
+        if (m !== null) resume(Effect.succeed({ url: m[1]!, stop: () => child.kill("SIGTERM") }))
+      })
+    }),
+    (server) => Effect.sync(server.stop)
+  )
+
+// The cases of the files faithful-<n>.test.ts, each of which defines one share of them: each case
+// runs the runner against a server for seconds to a minute, and one file with all of them kept one
+// of vitest's workers busy alone for minutes at the end (shard.ts).
+
+/** Defines the `n`-th share (1-based) of `of` of the cases below. */
+export const shard = (n: number, of: number) => {
+  const { suite, test } = Shard.make(n, of)
+
+  // No false alarms: a faithful server gets no finding, whatever the seed and whatever choice it
+  // makes where decisions.md section 10 leaves one. Any finding here is a false alarm (or a bug in
+  // the reference server) and is printed in full.
+  const SEEDS = [1, 2, 3, 4, 5]
+
+  suite("against the faithful reference server", () => {
+    for (const seed of SEEDS) {
+      test(`seed ${seed}: zero findings, every check exercised`, () =>
+        Effect.gen(function* () {
+          const report = yield* Embedded.run({ seed, examples: 15 })
+          expect(report.findings.map(Report.findingText)).toEqual([])
+          const t = Report.totals(report)
+          expect(t.failed).toBe(0)
+          expect(t.skipped).toBe(0)
+          const exercised = new Set(report.cells.filter((c) => c.passed > 0).map((c) => c.check))
+          expect([...exercised].sort()).toEqual([...ContractRules.rules.map((r) => r.check)].filter((c, i, a) => a.indexOf(c) === i).sort())
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+    test("every field written, zero values too (emitDefaults): zero findings", () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({ seed: 77, examples: 15, server: { emitDefaults: true } })
+        expect(report.findings.map(Report.findingText)).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    )
+  })
+
+  // Where decisions.md section 10 leaves a choice, the reference server makes the other one with a
+  // latitude switch. Each switch alone (one seed each, the seeds taken in turn; the benchmark runs
+  // every switch over 5 seeds) and all of them together over the 5 seeds: zero findings.
+  suite("against the faithful reference server with latitude switches", () => {
+    ContractRules.latitudeNames.forEach((name, i) => {
+      const seed = SEEDS[i % SEEDS.length]!
+      test(`${name} (seed ${seed}): zero findings`, () =>
+        Effect.gen(function* () {
+          const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: [name] } })
+          expect(report.findings.map(Report.findingText)).toEqual([])
+          expect(Report.totals(report).failed).toBe(0)
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    })
+    // one case per seed (five runs in one case took over a minute, the longest case of the suite)
+    for (const seed of SEEDS) {
+      test(`all of them (seed ${seed}): zero findings`, () =>
+        Effect.gen(function* () {
+          const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: "all" } })
+          expect(report.findings.map(Report.findingText)).toEqual([])
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+  })
+
+  suite("a faithful target in its own process (`data-access-reference-server --latitude all`)", () => {
+    test("zero findings from a run against its base URL", () =>
+      Effect.gen(function* () {
+        const server = yield* serverProcess(["--quiet", "--latitude", "all"])
+        const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY), seed: 3, examples: 15 })
+        expect(report.findings.map(Report.findingText)).toEqual([])
+        expect(Report.totals(report).passed).toBeGreaterThan(0)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    )
+  })
+
+  // The same recall as violations.ts, over HTTP to a target in its own process: for each check,
+  // the first violation of the catalogue under it, switched on with --faults.
+  suite("a faulty target in its own process (`data-access-reference-server --faults`)", () => {
+    const checkOf = (v: (typeof ReferenceServer.violations)[number]) => ContractRules.get(v.rule).check
+    const firstPerCheck = ReferenceServer.violations.filter((v, i, all) => all.findIndex((w) => checkOf(w) === checkOf(v)) === i)
+    for (const violation of firstPerCheck) {
+      const rule = ContractRules.get(violation.rule)
+      test(`${violation.name} → ${rule.check}`, () =>
+        Effect.gen(function* () {
+          const plan = JSON.stringify({ rules: [{ fault: { _tag: "Violation", name: violation.name } }] })
+          const server = yield* serverProcess(["--quiet", "--faults", plan])
+          const report = yield* ContractTests.run({
+            baseUrl: server.url,
+            apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY),
+            seed: 1,
+            examples: rule.check === "search-filter" ? 60 : 10,
+            shrinkBudget: 10,
+            checks: [rule.check]
+          })
+          expect(report.findings.map((f) => f.check), violation.description).toContain(rule.check)
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+  })
+}

@@ -1,0 +1,4 @@
+// One share of the cases of violations.ts.
+import { shard } from "./violations.js"
+
+shard(1, 4)

@@ -1,0 +1,91 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { expect } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { ContractRules } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
+import * as Embedded from "../src/Embedded.js"
+import * as Shard from "./shard.js"
+
+// The cases of the files violations-<n>.test.ts, each of which defines one share of them: each case
+// runs the runner against a server for seconds to a minute, and one file with all of them kept one
+// of vitest's workers busy alone for minutes at the end (shard.ts).
+
+/** Defines the `n`-th share (1-based) of `of` of the cases below. */
+export const shard = (n: number, of: number) => {
+  const { suite, test } = Shard.make(n, of)
+
+  // Recall: every violation of the reference server's catalogue (each breaks one rule of the table)
+  // fails the run with a finding under the check its rule names, on more than one seed. Each run is
+  // narrowed to that check to stay quick; the benchmark runs the full default options over 5 seeds.
+  const SEEDS = [1, 2]
+
+  suite("each contract violation of the reference server is caught by its rule's check", () => {
+    for (const violation of ReferenceServer.violations) {
+      const rule = ContractRules.get(violation.rule)
+      test(`${violation.name} → ${rule.check} (${rule.id})`, () =>
+        Effect.gen(function* () {
+          for (const seed of SEEDS) {
+            const report = yield* Embedded.run({
+              seed,
+              // search and filter cases are half the examples: more of them for the oracles' rules
+              examples: rule.check === "search-filter" ? 60 : 10,
+              shrinkBudget: 10,
+              checks: [rule.check],
+              server: { faults: { rules: [{ fault: { _tag: "Violation", name: violation.name } }] } }
+            }).pipe(Effect.scoped)
+            const finding = report.findings.find((f) => f.check === rule.check)
+            expect(finding, `seed ${seed}: ${violation.description}`).toBeDefined()
+            expect(finding!.replayId).toMatch(/^ct1\./)
+            expect(finding!.curl).not.toContain(ReferenceServer.DEFAULT_API_KEY)
+            expect(ContractRules.isRuleId(finding!.rule)).toBe(true)
+          }
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+  })
+
+  suite("findings", () => {
+    test("are shrunk to a minimal request: only the required field and the one unknown field that breaks it", () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 3,
+          examples: 30,
+          operations: ["ListSatellites"],
+          checks: ["valid-accepted"],
+          server: { faults: { rules: [{ fault: { _tag: "Violation", name: "rejects-unknown-field" } }] } }
+        })
+        expect(report.findings).toHaveLength(1)
+        const f = report.findings[0]!
+        expect(f.rule).toBe("wire.unknown-fields-ignored")
+        expect(f.source).toContain("decisions.md § 1. Wire rules")
+        expect(f.shrinkSteps).toBeGreaterThan(0)
+        const body = JSON.parse(f.request.body!) as Record<string, unknown>
+        expect(Object.keys(body)).toHaveLength(2)
+        expect(body).toHaveProperty("limit", 1)
+        expect(f.occurrences).toBeGreaterThan(1)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    )
+  })
+
+  suite("response-schema findings", () => {
+    for (const [violation, cause] of [
+      ["wrong-field-type", "resource.id: Type"],
+      ["missing-required-field", "resource.id: Missing"],
+      ["non-utc-timestamp", "resource.createdAt: not Z"]
+    ] as const) {
+      test(`name the JSON path (${violation})`, () =>
+        Effect.gen(function* () {
+          const report = yield* Embedded.run({
+            seed: 1,
+            examples: 5,
+            operations: ["GetResource"],
+            checks: ["response-schema"],
+            server: { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } }
+          })
+          expect(report.findings.map((f) => f.cause)).toEqual([cause])
+          expect(report.findings[0]!.message).toContain("resource.")
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+      )
+    }
+  })
+}
