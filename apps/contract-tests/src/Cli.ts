@@ -114,8 +114,10 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       onNone: () =>
         Embedded.run({
           ...common,
-          // One run: the server on the other core.
-          serverThread: "worker",
+          // The server in the runner's thread: measured on two cores (bench/run.mjs, BENCH_WORKER=1),
+          // a worker's server was no quicker (the runner waits on each answer's hop between threads,
+          // and the worker warms up a server of its own) and took more CPU.
+          serverThread: "caller",
           rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
           createsPerOperation: some(args.createsPerOperation),
           concurrency: some(args.concurrency) ?? 4

@@ -24,10 +24,10 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
   readonly server?: ReferenceServer.Options | undefined
   /**
    * Where the server runs. `"worker"`: a worker thread of its own (`ReferenceServer.startInWorker`),
-   * so the runner and the server work on two cores: the quicker for one run on a machine with a
-   * core to spare (the command line's choice). `"caller"` (the default): the caller's thread, which
-   * costs less CPU where every core is busy already (test files run side by side) and where runs
-   * repeat (a worker starts and warms up a server of its own each time).
+   * so that the server answers while the caller's thread is busy. `"caller"` (the default, and the
+   * command line's choice): the caller's thread. On two cores the worker's run was no quicker (the
+   * runner waits on each answer's hop between threads, and a worker warms up a server of its own
+   * each time) and took more CPU: `bench/run.mjs` with `BENCH_WORKER=1` measures both.
    *
    * @since 0.6.0
    */

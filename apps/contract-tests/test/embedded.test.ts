@@ -1,5 +1,5 @@
 /**
- * The embedded run's server in a worker thread of its own (`serverThread: "worker"`, the command line's choice):
+ * The embedded run's server in a worker thread of its own (`serverThread: "worker"`):
  * it answers while the runner's thread is busy, it ends with the run's scope, and a start error
  * is typed. The reference server resolves to its build here, whose worker these runs start.
  */
