@@ -448,7 +448,7 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
         lifecycle.closing = true
         nodeServer.close(() => resume(Effect.void))
         // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
-        inFlight === 0 ? nodeServer.closeAllConnections() : nodeServer.closeIdleConnections()
+        void (inFlight === 0 ? nodeServer.closeAllConnections() : nodeServer.closeIdleConnections())
       })
     )
     const address = server.address
