@@ -6,44 +6,11 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Net from "node:net"
-import { Worker } from "node:worker_threads"
+import { connects, statusWhileBlocked } from "../../../packages/reference-server/test/threads.js"
 import * as Embedded from "../src/Embedded.js"
 
 /** The target of the run, as its first progress line names it. */
 const targetOf = (line: string): string | undefined => / against (http:\/\/\S+)$/.exec(line)?.[1]
-
-/**
- * The status of a POST to `url`, sent from another thread while this one waits for it without
- * running its event loop (`Atomics.wait`): only a server in a third thread can answer it. `-1`
- * when the request failed, `"no answer"` when none came within 20 s.
- */
-const statusWhileBlocked = (url: string, headers: Record<string, string>, body: string): number | "no answer" => {
-  const shared = new Int32Array(new SharedArrayBuffer(8))
-  const asker = new Worker(
-    `const { workerData: { url, headers, body, shared } } = require("node:worker_threads")
-    fetch(url, { method: "POST", headers, body }).then((r) => r.status, () => -1).then((status) => {
-      Atomics.store(shared, 1, status)
-      Atomics.store(shared, 0, 1)
-      Atomics.notify(shared, 0)
-    })`,
-    { eval: true, workerData: { url, headers, body, shared } }
-  )
-  const woke = Atomics.wait(shared, 0, 0, 20_000)
-  void asker.terminate()
-  return woke === "timed-out" ? "no answer" : Atomics.load(shared, 1)
-}
-
-const connects = (url: string) =>
-  Effect.async<boolean>((resume) => {
-    const { hostname, port } = new URL(url)
-    const socket = Net.connect(Number(port), hostname)
-    socket.once("connect", () => {
-      socket.destroy()
-      resume(Effect.succeed(true))
-    })
-    socket.once("error", () => resume(Effect.succeed(false)))
-  })
 
 const options = { seed: 1, examples: 2, operations: ["GetResource"], serverThread: "worker" } as const
 
