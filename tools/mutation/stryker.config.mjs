@@ -31,10 +31,9 @@ export default {
     "!packages/reference-server/src/bin.ts",
     "!packages/reference-server/src/index.ts",
     "!packages/reference-server/src/internal/pipeline-types.ts",
-    // The worker thread of startInWorker and the code that starts it run the build, never this
-    // source: these runs judge the source in the caller's thread (packages/reference-server/test/worker.test.ts judges the worker).
+    // The worker thread of startInWorker runs the build, never this source: these runs judge the
+    // source in the caller's thread (packages/reference-server/test/worker.test.ts judges the worker).
     "!packages/reference-server/src/internal/worker.ts",
-    "!packages/reference-server/src/internal/workerThread.ts",
     "!packages/reference-server/src/internal/worker-protocol.ts"
   ],
   ignorePatterns: ["**/node_modules", "**/dist", "**/reports", "**/.turbo", "docs", ".git"],
