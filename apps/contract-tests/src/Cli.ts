@@ -53,6 +53,10 @@ const options = {
   rateLimit: Options.float("rate-limit").pipe(Options.optional, Options.withDescription("Requests per second (default 20 against a target, unlimited against the embedded server; 0 is unlimited)")),
   timeout: Options.integer("timeout-ms").pipe(Options.withDefault(10_000), Options.withDescription("Per-request timeout in milliseconds")),
   timeBudget: Options.integer("time-budget").pipe(Options.optional, Options.withDescription("Stop starting new examples after this many seconds")),
+  maxFindings: Options.integer("max-findings").pipe(
+    Options.optional,
+    Options.withDescription("Stop starting new examples once this many findings are found (each is still shrunk to a minimal reproduction)")
+  ),
   clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
   maxRequests: Options.integer("max-requests").pipe(Options.optional, Options.withDescription("Never send more requests than this (default 200000)")),
   concurrency: Options.integer("concurrency").pipe(Options.optional, Options.withDescription("Suites run at once (default 4 embedded, 2 against a target)")),
@@ -103,6 +107,7 @@ const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       readOnly: args.readOnly,
       timeout: `${args.timeout} millis`,
       timeBudget: Option.isSome(args.timeBudget) ? `${args.timeBudget.value} seconds` : undefined,
+      maxFindings: some(args.maxFindings),
       clockSkew: `${args.clockSkew} millis`,
       maxRequests: some(args.maxRequests),
       replay: some(args.replay),
@@ -168,6 +173,10 @@ const proxyOptions = {
     Options.withDescription("Which findings make the exit code 1 at shutdown: any (default), server, client or none")
   ),
   strictClient: Options.boolean("strict-client").pipe(Options.withDescription("Also flag requests that only a lenient server accepts (decisions.md section 10)")),
+  maxFindings: Options.integer("max-findings").pipe(
+    Options.optional,
+    Options.withDescription("Stop starting new examples once this many findings are found (each is still shrunk to a minimal reproduction)")
+  ),
   clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file (at shutdown and on SIGUSR2)")),
   json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file (at shutdown and on SIGUSR2)")),

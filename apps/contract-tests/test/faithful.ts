@@ -116,6 +116,7 @@ export const shard = (n: number, of: number) => {
             seed: 1,
             examples: rule.check === "search-filter" ? 60 : 10,
             shrinkBudget: 10,
+            maxFindings: 1,
             checks: [rule.check]
           })
           expect(report.findings.map((f) => f.check), violation.description).toContain(rule.check)

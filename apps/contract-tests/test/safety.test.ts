@@ -6,6 +6,7 @@ import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
+import * as Report from "../src/Report.js"
 
 const writes = new Set((Operations.all as ReadonlyArray<Operations.Operation>).filter((o) => o.kind === "create" || o.kind === "update").map((o) => o.method))
 
@@ -155,6 +156,39 @@ describe("time budget", () => {
       const skipped = report.cells.filter((c) => c.skipReasons.includes("the time budget is spent"))
       expect(skipped.length).toBeGreaterThan(0)
       expect(report.durationMs).toBeLessThan(20_000)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
+
+describe("max findings", () => {
+  it.scoped("stops starting examples once reached: the findings are still shrunk, the rest reported skipped with the reason", () =>
+    Effect.gen(function* () {
+      const options = {
+        seed: 3,
+        examples: 30,
+        checks: ["valid-accepted"],
+        server: { faults: { rules: [{ fault: { _tag: "Violation" as const, name: "rejects-unknown-field" as const } }] } }
+      }
+      const all = yield* Embedded.run(options)
+      const first = yield* Embedded.run({ ...options, maxFindings: 1 })
+      // without the limit, the violation is found under many operations; with it, the examples
+      // already running when the first is found (one per suite at once, 4) may add theirs
+      expect(all.findings.length).toBeGreaterThan(4)
+      expect(first.findings.length).toBeGreaterThanOrEqual(1)
+      expect(first.findings.length).toBeLessThanOrEqual(4)
+      expect(first.findings.every((f) => f.shrinkSteps > 0)).toBe(true)
+      expect(first.requests).toBeLessThan(all.requests / 2)
+      expect(first.notes.join("\n")).toContain("stopped early: max findings reached (1)")
+      const skipped = first.cells.filter((c) => c.skipReasons.includes("max findings reached (1)"))
+      expect(skipped.reduce((n, c) => n + c.skipped, 0)).toBeGreaterThan(0)
+      expect(Report.totals(first).skipped).toBeGreaterThan(0)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.effect("must be a positive integer", () =>
+    Effect.gen(function* () {
+      const failure = yield* Embedded.run({ maxFindings: 0 }).pipe(Effect.scoped, Effect.flip)
+      expect(failure.message).toContain("max-findings must be a positive integer")
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

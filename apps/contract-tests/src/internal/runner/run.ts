@@ -22,7 +22,7 @@ import { cellsOf, coverageOf, notConnectFindings, splitByBaseline, uniqueFinding
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
 import { newRunId, RunFailure, SHRINK_BUDGET, selectedChecks, selectedMethods, validate } from "./options.js"
 import { type Group, plan, withRestore } from "./plan.js"
-import { type Limits, runSuite, type SuiteResult, type SuiteSettings } from "./suite.js"
+import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
 
 /** What every step of a run shares. */
 interface Run {
@@ -210,9 +210,12 @@ export const run = (options: Options): Effect.Effect<Report.Report, RunFailure, 
     const limits: Limits = {
       shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
       deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)),
-      stoppedBy: undefined
+      stoppedBy: undefined,
+      maxFindings: options.maxFindings,
+      failures: 0
     }
     const settings: SuiteSettings = { seed, selected, baseUrl: target.baseUrl, limits, secrets, replayPath: undefined }
     const results = replay === undefined ? yield* runAll(r, target, groups, settings) : yield* runReplay(r, replay, groups, settings)
-    return yield* collate(r, target, groups, results, limits.stoppedBy === undefined ? notes : [...notes, `stopped early: ${limits.stoppedBy}`])
+    const stopped = stopReason(limits)
+    return yield* collate(r, target, groups, results, stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`])
   })

@@ -59,16 +59,28 @@ export interface Limits {
   readonly deadline: number | undefined
   /** Requests spent shrinking one failure. */
   readonly shrinkBudget: number
-  /** Why the run stopped early, once it did. */
+  /** Why the run stopped early, once a budget was spent. */
   stoppedBy: string | undefined
+  /** Distinct failures after which no new example starts (their shrinking goes on); none when undefined. */
+  readonly maxFindings: number | undefined
+  /** Distinct failures so far (one per suite, rule and cause). */
+  failures: number
 }
 
-/** Whether the run must stop: a budget spent now or before. */
-const stopped = (limits: Limits): boolean => {
+/** Whether a budget is spent, now or before: no new example starts, and no shrinking goes on. */
+const spentBudget = (limits: Limits): boolean => {
   if (limits.stoppedBy !== undefined) return true
   if (limits.deadline !== undefined && Date.now() > limits.deadline) limits.stoppedBy = "the time budget is spent"
   return limits.stoppedBy !== undefined
 }
+
+/** Why no new example starts: a budget spent, or enough findings (`maxFindings`); undefined while examples go on. */
+export const stopReason = (limits: Limits): string | undefined =>
+  spentBudget(limits)
+    ? limits.stoppedBy
+    : limits.maxFindings !== undefined && limits.failures >= limits.maxFindings
+      ? `max findings reached (${limits.maxFindings})`
+      : undefined
 
 /** Counts of one check in one suite. */
 export interface Count {
@@ -152,7 +164,7 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
   const observe = observer(result, settings)
   const state = { skippedExamples: 0 }
   const evaluate = async (a: unknown, index: string) => {
-    if (stopped(settings.limits)) {
+    if (stopReason(settings.limits) !== undefined) {
       state.skippedExamples++
       return
     }
@@ -179,8 +191,10 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
       if (counted.has(key)) continue
       counted.add(key)
       const f = failures.get(key)
-      if (f === undefined) failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
-      else f.occurrences++
+      if (f === undefined) {
+        failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
+        settings.limits.failures++
+      } else f.occurrences++
     }
     for (const [c, ok] of byCheck) {
       if (ok) countOf(result, c).passed++
@@ -237,7 +251,7 @@ const shrink = (cases: Extract<Cases, { _tag: "Property" }>, sSeed: number, fail
     let best = failure
     let evals = 0
     const { rule, cause } = failure.outcome
-    const spent = () => evals >= limits.shrinkBudget || stopped(limits)
+    const spent = () => evals >= limits.shrinkBudget || spentBudget(limits)
     const details = yield* Effect.promise(() =>
       fc.check(
         fc.asyncProperty(new ShrinkBudgeted(cases.arbitrary, spent), async (a) => {
@@ -272,15 +286,22 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
       return result
     }
     const { limits, replayPath, seed } = settings
+    const before = stopReason(limits)
+    if (before !== undefined) {
+      // A suite that starts once the run has stopped generates nothing: each of its examples is skipped.
+      skipAll(result, checksOf, suite.cases._tag === "Enumerated" ? suite.cases.count : suite.cases.examples, before)
+      return result
+    }
     const sSeed = suiteSeed(seed, suite.family, suite.method)
     const failures = new Map<string, Failure>()
     const { evaluate, state } = evaluator(result, settings, runCase, failures)
     yield* runCases(suite.cases, sSeed, replayPath, evaluate)
-    if (state.skippedExamples > 0 && limits.stoppedBy !== undefined) skipAll(result, checksOf, state.skippedExamples, limits.stoppedBy)
+    const reason = stopReason(limits)
+    if (state.skippedExamples > 0 && reason !== undefined) skipAll(result, checksOf, state.skippedExamples, reason)
     for (const failure of failures.values()) {
       const cases = suite.cases
       const shrunk =
-        cases._tag === "Property" && replayPath === undefined && !stopped(limits)
+        cases._tag === "Property" && replayPath === undefined && !spentBudget(limits)
           ? yield* shrink(cases, sSeed, failure, limits, runCase)
           : { best: failure, path: failure.index, steps: 0 }
       const check = shrunk.best.outcome.check

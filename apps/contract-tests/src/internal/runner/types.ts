@@ -39,6 +39,12 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
   /** Stop starting new examples after this long (default: none). */
   readonly timeBudget?: Duration.DurationInput | undefined
+  /**
+   * Stop starting new examples once this many findings are found (each is still shrunk; the
+   * examples not run are reported skipped). Examples already running finish, so up to
+   * `concurrency - 1` more findings may be reported. Default: no limit.
+   */
+  readonly maxFindings?: number | undefined
   /** Allowed clock difference between this machine and the server (default 5 seconds). */
   readonly clockSkew?: Duration.DurationInput | undefined
   /** Never send more requests than this (default 200000). */
