@@ -3,15 +3,13 @@
 // Node when it does, else Node 22.23.3 fetched once from the npm registry by `npx -p node@...`.
 // The Effect 4 packages' `test` and `bench` scripts go through it, so they work in a Node 20 CI.
 import { spawn } from "node:child_process"
+import { NODE22, runsOwnNode } from "./node-lines/index.mjs"
 
-const PINNED = "22.23.3"
-const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
-const satisfies = major > 22 || (major === 22 && minor >= 19)
 const args = process.argv.slice(2)
 
-const [command, commandArgs] = satisfies
+const [command, commandArgs] = runsOwnNode()
   ? [process.execPath, args]
-  : ["npx", ["-y", "-p", `node@${PINNED}`, "node", ...args]]
+  : ["npx", ["-y", "-p", `node@${NODE22}`, "node", ...args]]
 
 const child = spawn(command, commandArgs, { stdio: "inherit", shell: false })
 const forward = (signal) => () => child.kill(signal)

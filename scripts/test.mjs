@@ -111,6 +111,7 @@ for (const line of lines) {
     console.log(`${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit})`)
   }
   for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
+  for (const p of line.inTurbo) console.log(`${label}: ${p.name}: tested under this Node in the turbo run (its test script runs through scripts/node22.mjs), counted there`)
   console.log(
     `${label} (library packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (${line.seconds.toFixed(1)} s after the turbo run; the download and the addons, compiled with Node ${line.headers} headers, ready ${line.addons.seconds.toFixed(1)} s after the start)`
   )

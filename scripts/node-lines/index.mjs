@@ -29,6 +29,22 @@ export const NODE_LINES = [
   { node: "22.23.3", headers: "22.23.3" },
   { node: "24.21.0", headers: "24.18.1" }
 ]
+/**
+ * The Node that scripts/node22.mjs runs the Effect 4 packages' scripts with (their `test` script
+ * goes through it) when the machine's Node is older than their engines' 22.19: the first line's.
+ */
+export const NODE22 = NODE_LINES[0].node
+
+/** Whether this Node satisfies the Effect 4 line's engines (>= 22.19), so node22.mjs runs scripts with it. */
+export const runsOwnNode = (version = process.versions.node) => satisfies(version, ">=22.19")
+
+/**
+ * Whether the turbo run already tested the package under this line's Node: a `test` script
+ * through scripts/node22.mjs runs under NODE22 when the machine's Node is older than 22.19. Its
+ * suite is not run a second time under the same Node.
+ */
+export const testedInTurbo = (pkg, version) => version === NODE22 && !runsOwnNode() && /\bnode22\.mjs\b/.test(pkg.scripts?.test ?? "")
+
 /** The node-gyp that compiles native addons for another line (run by that line's Node). */
 const NODE_GYP = "node-gyp@12.4.0"
 
@@ -150,7 +166,8 @@ export const prepareNodeLines = ({ root }) => {
  * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given).
  * Resolves to one result per line: { version, headers, seconds, addons: { status, seconds }, packages:
  * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
- * [{ name, range }] (engines exclude the version) }.
+ * [{ name, range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in
+ * the turbo run: testedInTurbo) }.
  */
 export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }) }) => {
   const packages = linePackages(workspaces)
@@ -164,10 +181,12 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
     prepared.map(async ({ version, headers, addons: ready }) => {
       const started = Date.now()
       const line = `node@${version}`
-      const admitted = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
+      const inRange = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
+      const admitted = inRange.filter(({ pkg }) => !testedInTurbo(pkg, version))
       const notRun = packages
-        .filter((p) => !admitted.includes(p))
+        .filter((p) => !inRange.includes(p))
         .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
+      const inTurbo = inRange.filter((p) => !admitted.includes(p)).map(({ pkg }) => ({ name: pkg.name }))
       const addons = await ready
       const results = await Promise.all(
         admitted.map(({ dir, pkg }) =>
@@ -200,7 +219,7 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
           })
         )
       )
-      return { version, headers, seconds: seconds(started), addons, packages: results, notRun }
+      return { version, headers, seconds: seconds(started), addons, packages: results, notRun, inTurbo }
     })
   )
 }
