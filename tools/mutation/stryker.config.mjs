@@ -31,9 +31,12 @@ export default {
     "!packages/reference-server/src/bin.ts",
     "!packages/reference-server/src/index.ts",
     "!packages/reference-server/src/internal/pipeline-types.ts",
-    // The worker thread of startInWorker runs the build, never this source: these runs judge the
-    // source in the caller's thread (packages/reference-server/test/worker.test.ts judges the worker).
+    // The worker thread of startInWorker, and the code that starts it (workerThread.ts), run the
+    // build, never this source: from the source there is no built worker beside it and the server
+    // stays in the caller's thread, where these runs judge it (packages/reference-server/test/worker.test.ts
+    // judges the worker and its start).
     "!packages/reference-server/src/internal/worker.ts",
+    "!packages/reference-server/src/internal/workerThread.ts",
     "!packages/reference-server/src/internal/worker-protocol.ts"
   ],
   ignorePatterns: ["**/node_modules", "**/dist", "**/reports", "**/.turbo", "docs", ".git"],

@@ -25,9 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as Fs from "node:fs"
 import * as Http from "node:http"
-import { Worker } from "node:worker_threads"
 import * as Collections from "./Collections.js"
 import * as Faults from "./Faults.js"
 import * as FixturesModule from "./Fixtures.js"
@@ -36,7 +34,7 @@ import * as Store from "./Store.js"
 import { type AppState, hashKeys, type Input, makeApp, type Output, type RecordedRequest } from "./internal/app.js"
 import { demoData } from "./internal/demo.js"
 import { normalize } from "./internal/handlers.js"
-import type { FromWorker, ToWorker, WireFixtures, WireOptions } from "./internal/worker-protocol.js"
+import * as WorkerThread from "./internal/workerThread.js"
 
 export type {
   /**
@@ -445,6 +443,7 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     // which left a request read in between unanswered and the close hanging.
     yield* Effect.addFinalizer(() =>
       Effect.async<void>((resume) => {
+        // Stryker disable next-line BooleanLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         lifecycle.closing = true
         nodeServer.close(() => resume(Effect.void))
         // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
@@ -481,124 +480,6 @@ export interface Listening {
 }
 
 /**
- * The built worker beside this module: its one-file bundle (`scripts/bundle-worker.mjs`), which
- * starts three times as fast, or, for a SQLite store (whose client is the application's own
- * install, which the bundle's copy of effect would not share tags with) or a build without the
- * bundle, the worker module itself. `undefined` when this module runs from its TypeScript source
- * (a test runner's alias to `src`, the mutation runs), which has no built worker beside it: a
- * worker would then run other code than the caller's.
- */
-const workerEntry = (options: Options): URL | undefined => {
-  const candidates = options.store?._tag === "Sqlite" ? ["./internal/worker.js"] : ["./internal/worker.bundle.js", "./internal/worker.js"]
-  for (const candidate of candidates) {
-    const url = new URL(candidate, import.meta.url)
-    if (url.protocol === "file:" && Fs.existsSync(url)) return url
-  }
-  return undefined
-}
-
-/** Fixtures as they cross to the worker: in their wire form (see `WireFixtures`). */
-const wireFixtures = (fixtures: Fixtures): WireFixtures => Object.fromEntries(FixturesModule.encode(fixtures))
-
-/** The options as the worker receives them; fixtures that cannot be encoded fail as they would in the caller's thread. */
-const wireOptions = (options: Options): Effect.Effect<WireOptions<Options>, StartError> =>
-  Effect.try({
-    try: () => {
-      const { data, fixtures, ...rest } = options
-      return {
-        ...rest,
-        ...(data === undefined ? {} : { data: typeof data === "string" ? data : wireFixtures(data) }),
-        ...(fixtures === undefined ? {} : { fixtures: wireFixtures(fixtures) })
-      }
-    },
-    // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
-    catch: (cause) => new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })
-  })
-
-/** How long a worker has to stop its server once the scope closes, before it is terminated. */
-const WORKER_CLOSE_MILLIS = 5_000
-
-/** A worker thread and its end. */
-interface Thread {
-  readonly worker: Worker
-  readonly exited: Promise<number>
-}
-
-const spawn = (entry: URL, workerData: WireOptions<Options>): Effect.Effect<Thread, StartError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.try({
-      try: (): Thread => {
-        // The caller's Node options (--cpu-prof, --conditions...) but `--input-type`, which only
-        // applies to code given on the command line and stops a worker whose code is a file.
-        const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"))
-        const worker = new Worker(entry, { workerData, execArgv })
-        // An error of the thread ends it; the start or the close below sees it end.
-        worker.on("error", () => {})
-        return { worker, exited: new Promise((resolve) => worker.once("exit", resolve)) }
-      },
-      // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
-      catch: (cause) => new StartError({ reason: "Worker", message: "the server's worker thread could not be started", cause })
-    }),
-    // The server stops after the requests in flight, as in the caller's thread; a thread that has
-    // not ended by then is terminated.
-    ({ exited, worker }) =>
-      Effect.promise(() => {
-        worker.postMessage({ _tag: "Close" } satisfies ToWorker)
-        let timer: ReturnType<typeof setTimeout> | undefined
-        const late = new Promise<void>((resolve) => {
-          timer = setTimeout(() => resolve(void worker.terminate()), WORKER_CLOSE_MILLIS)
-        })
-        return Promise.race([exited, late]).then(() => clearTimeout(timer))
-      })
-  )
-
-/** The worker's first word: the server listening, or why not (a thread that fails or ends first says so too). */
-const startedIn = ({ exited, worker }: Thread) =>
-  Effect.async<Extract<FromWorker, { _tag: "Started" }>, StartError>((resume) => {
-    let errorText: string | undefined
-    const onError = (error: Error) => {
-      errorText = error.message
-    }
-    const onMessage = (message: FromWorker) => {
-      done()
-      resume(
-        message._tag === "Started"
-          ? Effect.succeed(message)
-          : Effect.fail(
-              new StartError({
-                reason: message.reason,
-                message: message.message,
-                ...(message.packageName === undefined ? {} : { packageName: message.packageName }),
-                ...(message.cause === undefined ? {} : { cause: message.cause })
-              })
-            )
-      )
-    }
-    let ended = false
-    const done = () => {
-      ended = true
-      worker.off("message", onMessage)
-      worker.off("error", onError)
-    }
-    worker.once("message", onMessage)
-    worker.on("error", onError)
-    void exited.then((code) => {
-      if (ended) return
-      done()
-      resume(
-        Effect.fail(
-          new StartError({
-            reason: "Worker",
-            // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
-            message: `the server's worker thread ended (exit code ${code}) before the server listened${errorText === undefined ? "" : `: ${errorText}`}`
-          })
-        )
-      )
-    })
-    return Effect.sync(done)
-  })
-
-/**
  * Starts the server in a worker thread of its own (`node:worker_threads`), so that a caller busy
  * with its own work (a contract-test run) and the server use two cores: same options, same
  * answers as `start`. The fixtures cross encoded (their `Redacted` secrets too) and are decoded
@@ -633,14 +514,7 @@ const startedIn = ({ exited, worker }: Thread) =>
  */
 export const startInWorker: (options?: Options) => Effect.Effect<Listening, StartError, Scope.Scope> = Effect.fn("ReferenceServer.startInWorker")(
   function* (options: Options = {}) {
-    const entry = workerEntry(options)
-    if (entry === undefined || options.tracing === true || options.logRequests === true) {
-      const server = yield* start(options)
-      return { url: server.url, apiKeys: server.apiKeys, knownIds: server.knownIds, latitude: server.latitude, thread: "caller" } satisfies Listening
-    }
-    const thread = yield* spawn(entry, yield* wireOptions(options))
-    const started = yield* startedIn(thread)
-    return { url: started.url, apiKeys: started.apiKeys, knownIds: started.knownIds, latitude: started.latitude, thread: "worker" } satisfies Listening
+    return yield* WorkerThread.start(options, start, (failure) => new StartError(failure))
   }
 )
 
