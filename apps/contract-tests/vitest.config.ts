@@ -4,34 +4,34 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 import { defineConfig } from "vitest/config"
 
 /**
- * Seconds each file took on a 2-core machine (vitest's report of a full run, the shares of
- * faithful.ts and violations.ts estimated as their part of the whole), to start the longest files
+ * Seconds each file took on a 2-core machine (vitest's report of a full run of this package, with
+ * other work on the machine), to start the longest files
  * first: on a fresh clone vitest knows no durations and starts the largest files first, and the
  * shares of the two longest lists are the smallest files. Only the order of files comes from here;
  * a file not listed starts after those that are, largest first as vitest would.
  */
 const SECONDS: Record<string, number> = {
-  "violations-1.test.ts": 65,
-  "violations-2.test.ts": 65,
-  "violations-3.test.ts": 65,
-  "violations-4.test.ts": 65,
-  "faithful-1.test.ts": 90,
-  "faithful-2.test.ts": 90,
-  "faithful-3.test.ts": 90,
-  "proxy.test.ts": 89,
-  "proxy-wire.test.ts": 67,
-  "answered-first.test.ts": 43,
-  "safety.test.ts": 32,
-  "cli.test.ts": 28,
-  "neighbours.test.ts": 23,
-  "relations.test.ts": 21,
-  "latitude-family.test.ts": 19,
-  "deadlines.test.ts": 17,
-  "report-browser.test.ts": 11,
-  "boundaries.test.ts": 8,
-  "proxy-cli.test.ts": 8,
-  "coverage.test.ts": 7,
-  "har.test.ts": 6
+  "faithful-1.test.ts": 193,
+  "faithful-2.test.ts": 204,
+  "faithful-3.test.ts": 143,
+  "proxy.test.ts": 175,
+  "proxy-wire.test.ts": 164,
+  "violations-1.test.ts": 63,
+  "violations-2.test.ts": 35,
+  "violations-3.test.ts": 32,
+  "violations-4.test.ts": 12,
+  "cli.test.ts": 62,
+  "neighbours.test.ts": 56,
+  "relations.test.ts": 44,
+  "latitude-family.test.ts": 34,
+  "answered-first.test.ts": 34,
+  "safety.test.ts": 28,
+  "boundaries.test.ts": 23,
+  "deadlines.test.ts": 20,
+  "proxy-cli.test.ts": 17,
+  "report-browser.test.ts": 12,
+  "coverage.test.ts": 11,
+  "har.test.ts": 9
 }
 
 class LongestFirst extends BaseSequencer {
@@ -53,6 +53,10 @@ export default defineConfig({
     // Every file runs the runner against servers it starts itself: files are independent and
     // CPU-bound, so one per core (vitest's default leaves one core idle on a 2-core machine).
     maxWorkers: Math.max(2, availableParallelism()),
-    sequence: { sequencer: LongestFirst }
+    sequence: { sequencer: LongestFirst },
+    // Each worker imports the runner, effect and the reference server once, not once per file
+    // (a minute of a full run's CPU): the files keep no state between them (their servers,
+    // proxies and scopes end with each test; cliRun puts stdout and stderr back).
+    isolate: false
   }
 })
