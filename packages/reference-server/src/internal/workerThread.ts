@@ -36,7 +36,7 @@ export interface Failure {
 export type Listening = Omit<Extract<FromWorker, { _tag: "Started" }>, "_tag"> & { readonly thread: "worker" | "caller" }
 
 /**
- * The built worker beside this module: its one-file bundle (`scripts/bundle-worker.mjs`), which
+ * The built worker beside this module: its one-file bundle (`scripts/bundle.mjs`), which
  * starts three times as fast, or, for a SQLite store (whose client is the application's own
  * install, which the bundle's copy of effect would not share tags with) or a build without the
  * bundle, the worker module itself. `undefined` when this module runs from its TypeScript source
