@@ -120,12 +120,12 @@ describe("the proxy's judging queue", () => {
     }).pipe(Effect.scoped)
   )
 
-  it("the tests judge in the built judging thread, the one the package ships", () => {
+  it("the tests judge in the built judging thread, the one the package ships: the bundle, else the plain module", () => {
     const built = State.workerUrl()
-    expect(fileURLToPath(built)).toMatch(/\/apps\/contract-tests\/dist\/internal\/proxy\/worker\.js$/)
+    expect(fileURLToPath(built)).toMatch(/\/apps\/contract-tests\/dist\/internal\/proxy\/worker\.bundle\.js$/)
     expect(existsSync(built)).toBe(true)
-    expect(State.workerUrl("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/state.js").href).toBe(
-      "file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.js"
-    )
+    const installed = "file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/state.js"
+    expect(State.workerUrl(installed, () => true).href).toBe("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.bundle.js")
+    expect(State.workerUrl(installed, () => false).href).toBe("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.js")
   })
 })
