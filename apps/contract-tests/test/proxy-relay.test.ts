@@ -132,4 +132,23 @@ describe("the proxy's relay", () => {
       expect([after.status, after.body.toString()]).toEqual([200, "ok"])
     })
   )
+
+  it.scopedLive("a client that goes away before its answer: the request to the target is abandoned, and nothing is judged", () =>
+    Effect.gen(function* () {
+      let abandoned = false
+      // Never answers: the request stays open at the target until the proxy lets it go.
+      const url = yield* target((_req, res) => {
+        res.on("close", () => (abandoned = !res.writableFinished))
+      })
+      const proxy = yield* Proxy.start({ target: url })
+      const req = Http.request(`${proxy.url}/core.v1.ResourceService/GetResource`, { method: "POST", headers: { "content-type": "application/json", "content-length": "2" } })
+      req.on("error", () => {})
+      req.end("{}")
+      yield* Effect.sleep("100 millis")
+      req.destroy()
+      for (let i = 0; i < 100 && !abandoned; i++) yield* Effect.sleep("20 millis")
+      expect(abandoned).toBe(true)
+      expect((yield* proxy.report).requests).toBe(0)
+    })
+  )
 })
