@@ -70,7 +70,8 @@ const cpuSince = (before, serverPid) => {
 const startProxy = (target) =>
   Effect.runPromise(
     Proxy.start({ target, recordHar: HAR, metrics: HAR }).pipe(
-      // The HTTP client (the proxy's connection to the server) lives as long as the scope.
+      // An HTTP client living as long as the scope: the proxy of builds before its plain node:http relay
+      // relayed through it (BENCH_PROXY_MODULE); this build's proxy has connections of its own.
       Effect.provide(Layer.extendScope(NodeHttpClient.layerUndici)),
       Scope.extend(scope)
     )

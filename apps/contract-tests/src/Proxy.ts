@@ -17,14 +17,14 @@
  *
  * @since 0.3.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Undici from "@effect/platform-node/Undici"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
+import type * as Net from "node:net"
 import type { ContractRules } from "@data-access/schema"
 import type * as Har from "./internal/har/model.js"
 import * as Rules from "./internal/exchangeRules.js"
@@ -154,10 +154,15 @@ export const exitCode = (findings: ReadonlyArray<Finding>, failOn: FailOn): 0 | 
 /**
  * Starts the proxy in the caller's scope, listening until the scope closes.
  *
+ * The proxy relays with its own connections to the target (an undici `Agent`, closed with the
+ * scope) and serves with a plain `node:http` server: it needs no `HttpClient` (it used the one in the
+ * context before), and it adds no spans to the traffic it relays. Relaying is the proxy's
+ * hot path: an `@effect/platform` server and `HttpClient` around each exchange cost as much CPU as
+ * the relay itself (BENCHMARKS.md).
+ *
  * @example
  * ```ts
  * import { Proxy } from "@data-access/contract-tests"
- * import { NodeHttpClient } from "@effect/platform-node"
  * import { Effect } from "effect"
  *
  * const program = Effect.gen(function* () {
@@ -165,17 +170,21 @@ export const exitCode = (findings: ReadonlyArray<Finding>, failOn: FailOn): 0 | 
  *   // ... point a client at proxy.url ...
  *   const report = yield* proxy.report
  *   return report.findings.filter((f) => f.side === "server")
- * }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+ * }).pipe(Effect.scoped)
  * ```
  *
  * @since 0.3.0
  * @category running
  */
-export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpClient.HttpClient | Scope.Scope> = Effect.fn("Proxy.start")(
+export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope.Scope> = Effect.fn("Proxy.start")(
   function* (options: Options) {
     const target = options.target.replace(/\/+$/, "")
+    const base = yield* Effect.try({
+      try: () => new URL(target),
+      catch: () => new ProxyError({ message: `the proxy could not start: the target ${target} is not a URL` })
+    })
+    if (base.protocol !== "http:" && base.protocol !== "https:") return yield* new ProxyError({ message: `the proxy could not start: the target ${target} is not an http or https URL` })
     const limit = options.checkedBytes ?? 4 * 1024 * 1024
-    const client = HttpClient.withTracerPropagation(yield* HttpClient.HttpClient, false)
     const metrics = options.metrics === false ? undefined : Metrics.make()
     const state = yield* State.make(
       {
@@ -187,15 +196,34 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, HttpC
       },
       { har: options.recordHar === true, metrics }
     ).pipe(Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` })))
-    const forward = Relay.forward({ target, limit, client, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled })
-    const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }).pipe(
-      Effect.mapError((e) => new ProxyError({ message: `the proxy could not listen: ${e.message}` }))
+    const dispatcher = yield* Effect.acquireRelease(
+      Effect.sync(() => new Undici.Agent()),
+      (agent) => Effect.promise(() => agent.destroy())
     )
-    // No spans for relayed exchanges (server or client side): the proxy adds none of its own to the
-    // traffic it relays, and they cost as much as the relay itself.
-    yield* server.serve(forward).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true), Effect.withTracerEnabled(false))
-    const address = server.address
-    const url = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : `unix:${address.path}`
+    const runtime = yield* Effect.runtime<never>()
+    const listener = Relay.listener({ target, limit, dispatcher, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled, run: Runtime.runPromise(runtime) })
+    const server = yield* Effect.acquireRelease(
+      Effect.sync(() => Http.createServer(listener)),
+      (server) =>
+        Effect.async<void>((resume) => {
+          if (server.listening) server.close(() => resume(Effect.void))
+          else resume(Effect.void)
+        })
+    )
+    const address = yield* Effect.async<Net.AddressInfo | string | null, ProxyError>((resume) => {
+      const onError = (e: Error) => resume(Effect.fail(new ProxyError({ message: `the proxy could not listen: ${e.message}` })))
+      server.once("error", onError)
+      server.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" }, () => {
+        server.off("error", onError)
+        resume(Effect.succeed(server.address()))
+      })
+    })
+    // Every interface (`::`) is shown as 0.0.0.0, as @effect/platform's server showed it.
+    const hostname = address === null || typeof address === "string" ? "" : address.address === "::" ? "0.0.0.0" : address.address
+    const url =
+      address === null || typeof address === "string"
+        ? `unix:${address}`
+        : `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${address.port}`
     const metricsText = metrics === undefined ? Effect.succeed("") : Effect.zipRight(state.settled, Effect.promise(metrics.text))
     return { url, target, report: state.report, findings: state.findings, har: state.har, metrics: metricsText } satisfies Proxy
   }

@@ -1,7 +1,8 @@
 // The proxy's judging thread runs JavaScript: under vitest, which runs `src/` as TypeScript, the
-// proxy starts the built module (`dist/internal/proxy/worker.js`, and what it imports from
-// `dist/`). turbo builds before it tests; a run of vitest alone rebuilds here when a source is newer
-// than the last build, so that the tests never judge with stale checks.
+// proxy starts the built module (`dist/internal/proxy/worker.bundle.js`, the judging module and what
+// it imports in one file; `worker.js` and what it imports from `dist/` without it). turbo builds
+// before it tests; a run of vitest alone rebuilds here when a source is newer than the last build,
+// and bundles again when the bundle is older than it, so that the tests never judge with stale checks.
 import { spawn } from "node:child_process"
 import { readdir, stat, utimes } from "node:fs/promises"
 import { createRequire } from "node:module"
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const buildInfo = join(root, "dist", ".tsbuildinfo")
+const bundle = join(root, "dist", "internal", "proxy", "worker.bundle.js")
 
 const newestSource = async (): Promise<number> => {
   const files = await readdir(join(root, "src"), { recursive: true })
@@ -17,18 +19,24 @@ const newestSource = async (): Promise<number> => {
   return Math.max(0, ...times)
 }
 
-const built = async (): Promise<number> => (await stat(buildInfo).catch(() => undefined))?.mtimeMs ?? 0
+const modified = async (path: string): Promise<number> => (await stat(path).catch(() => undefined))?.mtimeMs ?? 0
 
-export default async function setup(): Promise<void> {
-  if ((await built()) >= (await newestSource())) return
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" })
+/** Runs a Node script of the package's build; fails with `what` when it fails. */
+const run = (script: string, args: ReadonlyArray<string>, what: string) =>
+  new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: "inherit" })
     child.on("error", reject)
     child.on("exit", resolve)
+  }).then((code) => {
+    if (code !== 0) throw new Error(`apps/contract-tests: the build before the tests failed (${what} exit code ${code})`)
   })
-  if (code !== 0) throw new Error(`apps/contract-tests: the build before the tests failed (tsc exit code ${code})`)
-  // An unchanged source is not written again: the build is as new as the sources now.
-  const now = new Date()
-  await utimes(buildInfo, now, now)
+
+export default async function setup(): Promise<void> {
+  if ((await modified(buildInfo)) < (await newestSource())) {
+    await run(createRequire(import.meta.url).resolve("typescript/bin/tsc"), ["-p", "tsconfig.build.json"], "tsc")
+    // An unchanged source is not written again: the build is as new as the sources now.
+    const now = new Date()
+    await utimes(buildInfo, now, now)
+  }
+  if ((await modified(bundle)) < (await modified(buildInfo))) await run(join(root, "scripts", "bundle-worker.mjs"), [], "the judging thread's bundle")
 }

@@ -4,8 +4,7 @@
 // and the report still waits for every exchange that was queued. A check that fails on one
 // exchange is logged; the next ones are judged.
 import { ReferenceServer } from "@data-access/reference-server"
-import * as HttpClient from "@effect/platform/HttpClient"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import * as Undici from "@effect/platform-node/Undici"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -13,6 +12,7 @@ import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import { existsSync } from "node:fs"
 import * as Http from "node:http"
+import type * as Net from "node:net"
 import { fileURLToPath } from "node:url"
 import type { Job } from "../src/internal/proxy/judging.js"
 import * as Metrics from "../src/internal/proxy/metrics.js"
@@ -73,11 +73,18 @@ describe("the proxy's judging queue", () => {
       const metrics = Metrics.make()
       const found: Array<Finding> = []
       const state = yield* State.make({ ...settings, target: server.url, hold, onFinding: (f) => found.push(f) }, { har: true, metrics })
-      const client = yield* HttpClient.HttpClient
-      const http = yield* NodeHttpServer.make(() => Http.createServer(), { port: 0, host: "127.0.0.1" })
-      yield* http.serve(Relay.forward({ target: server.url, limit: settings.limit, client, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled }))
-      const address = http.address
-      const url = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
+      const dispatcher = yield* Effect.acquireRelease(
+        Effect.sync(() => new Undici.Agent()),
+        (agent) => Effect.promise(() => agent.destroy())
+      )
+      const listener = Relay.listener({ target: server.url, limit: settings.limit, dispatcher, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled, run: Effect.runPromise })
+      const http = yield* Effect.acquireRelease(
+        Effect.async<Http.Server>((resume) => {
+          const s = Http.createServer(listener).listen(0, "127.0.0.1", () => resume(Effect.succeed(s)))
+        }),
+        (s) => Effect.async<void>((resume) => void s.close(() => resume(Effect.void)))
+      )
+      const url = `http://127.0.0.1:${(http.address() as Net.AddressInfo).port}`
 
       // Every call answered, as the server answers it, while not one exchange is judged.
       for (let i = 0; i < 30; i++) {
@@ -102,7 +109,7 @@ describe("the proxy's judging queue", () => {
       expect(found.map((f) => f.rule)).toEqual(["lists.limit-range"])
       expect((yield* state.har).log.entries.length).toBe(30)
       expect(yield* counted(metrics, "contract_proxy_exchanges_judged_total")).toBe(30)
-    }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+    }).pipe(Effect.scoped)
   )
 
   it.live("a check that fails on one exchange is logged; the judge goes on with the next", () =>
@@ -120,12 +127,12 @@ describe("the proxy's judging queue", () => {
     }).pipe(Effect.scoped)
   )
 
-  it("the tests judge in the built judging thread, the one the package ships", () => {
+  it("the tests judge in the built judging thread, the one the package ships: the bundle, else the plain module", () => {
     const built = State.workerUrl()
-    expect(fileURLToPath(built)).toMatch(/\/apps\/contract-tests\/dist\/internal\/proxy\/worker\.js$/)
+    expect(fileURLToPath(built)).toMatch(/\/apps\/contract-tests\/dist\/internal\/proxy\/worker\.bundle\.js$/)
     expect(existsSync(built)).toBe(true)
-    expect(State.workerUrl("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/state.js").href).toBe(
-      "file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.js"
-    )
+    const installed = "file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/state.js"
+    expect(State.workerUrl(installed, () => true).href).toBe("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.bundle.js")
+    expect(State.workerUrl(installed, () => false).href).toBe("file:///app/node_modules/@data-access/contract-tests/dist/internal/proxy/worker.js")
   })
 })

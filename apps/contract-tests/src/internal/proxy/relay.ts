@@ -1,23 +1,19 @@
 /**
- * The relay: each request forwarded unchanged to the target (method, path, query, headers but the
- * hop-by-hop ones, body bytes) and the answer relayed back (status, headers, body). A body within
- * the checking limit is read once and kept; a longer one, or one of unknown length, streams
- * through a tee that keeps what fits. Each finished exchange is handed to the judge (the judging
- * thread), which the answer never waits for. The report and metrics endpoints are answered here
- * and never forwarded.
+ * The relay: each request forwarded unchanged to the target (method, path and query as sent,
+ * headers but the hop-by-hop ones, body bytes) and the answer relayed back (status, headers, body).
+ * A body within the checking limit is read once and kept; a longer one, or one of unknown length,
+ * streams through a tee that keeps what fits. Each finished exchange is handed to the judge (the
+ * judging thread), which the answer never waits for. The report and metrics endpoints are answered
+ * here and never forwarded.
+ *
+ * A plain `node:http` request listener over an undici dispatcher, with no Effect fiber, stream or
+ * span per exchange: the relay is the proxy's hot path, and the `@effect/platform` server and
+ * `HttpClient` around it cost as much CPU as the relay's own work (bench/proxy.mjs, BENCHMARKS.md).
  */
-import * as HttpBody from "@effect/platform/HttpBody"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeStream from "@effect/platform-node/NodeStream"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
+import type * as Undici from "@effect/platform-node/Undici"
+import type * as Effect from "effect/Effect"
+import type * as Http from "node:http"
+import { pipeline, Readable } from "node:stream"
 import { ConnectError, ContentType } from "@data-access/schema"
 import * as Report from "../../Report.js"
 import type * as Rules from "../exchangeRules.js"
@@ -32,11 +28,32 @@ export const METRICS_PATH = "/__contract/metrics"
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"])
 
-/** The headers relayed: all but the hop-by-hop ones, those `Connection` names, and `drop`. */
-const relayable = (headers: Readonly<Record<string, string>>, drop: ReadonlySet<string>): Record<string, string> => {
-  const named = new Set((headers["connection"] ?? "").split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== ""))
+type HeaderValue = string | Array<string>
+type IncomingHeaders = Readonly<Record<string, HeaderValue | undefined>>
+
+/** The headers relayed: all but the hop-by-hop ones, those `Connection` names, and `host` when `dropHost`. */
+const relayable = (headers: IncomingHeaders, dropHost: boolean): Record<string, HeaderValue> => {
+  const connection = headers["connection"]
+  // `keep-alive` and `close`, what clients send, name nothing beyond the hop-by-hop headers.
+  const named =
+    connection === undefined || connection === "keep-alive" || connection === "close"
+      ? undefined
+      : new Set(String(connection).split(",").map((s) => s.trim().toLowerCase()))
+  const out: Record<string, HeaderValue> = {}
+  for (const k in headers) {
+    const v = headers[k]
+    if (v !== undefined && !HOP_BY_HOP.has(k) && named?.has(k) !== true && !(dropHost && k === "host")) out[k] = v
+  }
+  return out
+}
+
+/** Headers as the checks read them: one string each, repeated ones joined with `, `. */
+const flat = (headers: IncomingHeaders): Record<string, string> => {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k) && !named.has(k) && !drop.has(k)) out[k] = v
+  for (const k in headers) {
+    const v = headers[k]
+    if (v !== undefined) out[k] = typeof v === "string" ? v : v.join(", ")
+  }
   return out
 }
 
@@ -59,20 +76,31 @@ const makeTee = (limit: number) => {
   }
 }
 
-/** A stream of body chunks, each also given to `tee`; `onEnd` once it ends. */
-const teed = <E, R>(body: Stream.Stream<Uint8Array, E, R>, tee: ReturnType<typeof makeTee>, onEnd: () => void) =>
-  body.pipe(
-    Stream.mapChunks((c) => {
-      for (const x of c) tee.add(x)
-      return c
-    }),
-    Stream.onEnd(Effect.sync(onEnd))
-  )
-
 const EMPTY = new Uint8Array(0)
 
 /** A `Content-Length` value as a number; `undefined` when absent or not one. */
-const lengthOf = (header: string | undefined): number | undefined => (header !== undefined && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined)
+const lengthOf = (header: HeaderValue | undefined): number | undefined => (typeof header === "string" && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined)
+
+/** A body read to its end; fails when the stream fails or closes first (the peer went away). */
+const readWhole = (stream: NodeJS.ReadableStream & { readonly readableEnded?: boolean }): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+    stream.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    stream.on("error", reject)
+    stream.on("close", () => {
+      if (stream.readableEnded !== true) reject(new Error("closed before its end"))
+    })
+  })
+
+/** A request body streamed through `tee`; `onEnd` once it has all been read. */
+async function* teed(body: AsyncIterable<Buffer>, tee: ReturnType<typeof makeTee>, onEnd: () => void) {
+  for await (const chunk of body) {
+    tee.add(chunk)
+    yield chunk
+  }
+  onEnd()
+}
 
 /** What the relay needs. */
 export interface RelayOptions {
@@ -80,7 +108,8 @@ export interface RelayOptions {
   readonly target: string
   /** Bytes of each body kept for the checks. */
   readonly limit: number
-  readonly client: HttpClient.HttpClient
+  /** The connections to the target. */
+  readonly dispatcher: Undici.Dispatcher
   /** Hands a finished exchange to the judge. */
   readonly enqueue: (job: Job) => void
   /** The report so far, answered on `REPORT_PATH`. */
@@ -89,98 +118,61 @@ export interface RelayOptions {
   readonly metrics: Metrics | undefined
   /** Every finished exchange judged: the metrics answered count them all. */
   readonly settled: Effect.Effect<void>
+  /** Runs an effect of the proxy (the report, the metrics' settling). */
+  readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
+}
+
+/** Answers `text` with its content type. */
+const answerText = (res: Http.ServerResponse, status: number, contentType: string, text: string) => {
+  const body = Buffer.from(text, "utf8")
+  res.writeHead(status, { "content-type": contentType, "content-length": body.length })
+  res.end(body)
 }
 
 /** The report endpoint's answer, in the format asked for (`json`, `terminal`, `junit` or `html`). */
-const reportAnswer = (report: Report.Report, format: string) =>
+const answerReport = (res: Http.ServerResponse, report: Report.Report, format: string) =>
   format === "html"
-    ? HttpServerResponse.text(Report.toHtml(report), { contentType: "text/html; charset=utf-8" })
+    ? answerText(res, 200, "text/html; charset=utf-8", Report.toHtml(report))
     : format === "terminal"
-    ? HttpServerResponse.text(Report.toTerminal(report) + "\n")
-    : format === "junit"
-      ? HttpServerResponse.text(Report.toJUnit(report), { contentType: "application/xml" })
-      : HttpServerResponse.text(Report.toJson(report), { contentType: "application/json" })
-
-/**
- * The request's body set on the outgoing request, and how the judge will see it: none, read whole
- * (within the limit), or streamed through a tee. `None` when the client went away before sending
- * its body.
- */
-const relayRequestBody = (req: HttpServerRequest.HttpServerRequest, outgoing: HttpClientRequest.HttpClientRequest, limit: number, seenWith: (body: Uint8Array | undefined, bodyBytes: number) => Rules.SeenRequest) =>
-  Effect.gen(function* () {
-    const incoming = req.headers as Readonly<Record<string, string>>
-    // Without Content-Length or Transfer-Encoding a request has no body.
-    const requestLength = incoming["transfer-encoding"] !== undefined ? undefined : incoming["content-length"] === undefined ? 0 : lengthOf(incoming["content-length"])
-    if (requestLength === 0) return Option.some({ outgoing, seen: () => seenWith(EMPTY, 0) })
-    if (requestLength !== undefined && requestLength <= limit) {
-      // A body the checks keep whole: read it once and send the bytes.
-      const read = yield* HttpIncomingMessage.withMaxBodySize(req.arrayBuffer, Option.some(limit)).pipe(Effect.option)
-      if (Option.isNone(read)) return Option.none()
-      const bytes = new Uint8Array(read.value)
-      return Option.some({ outgoing: HttpClientRequest.setBody(outgoing, HttpBody.raw(bytes)), seen: () => seenWith(bytes, bytes.length) })
-    }
-    // A longer body, or one of unknown length, streams through; the tee keeps what fits.
-    const tee = makeTee(limit)
-    let done = false
-    const body = teed(req.stream, tee, () => {
-      done = true
-    })
-    // A body the server answered before reading to its end is not known whole.
-    return Option.some({ outgoing: HttpClientRequest.setBody(outgoing, HttpBody.raw(NodeStream.toReadableNever(body))), seen: () => seenWith(done ? tee.bytes() : undefined, tee.total()) })
-  })
-
-/**
- * The answer relayed back: read whole and judged at once when it fits the limit, else streamed
- * through a tee and judged once it ends.
- */
-const relayAnswer = (res: HttpClientResponse.HttpClientResponse, limit: number, finished: (status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | undefined) => void) => {
-  const responseHeaders = res.headers as Readonly<Record<string, string>>
-  const init = { status: res.status, headers: relayable(responseHeaders, new Set()) }
-  const responseLength = responseHeaders["transfer-encoding"] === undefined ? lengthOf(responseHeaders["content-length"]) : undefined
-  if (responseLength !== undefined && responseLength <= limit) {
-    // An answer the checks keep whole: read it once, relay the bytes, check it after.
-    return Effect.map(res.arrayBuffer, (buffer) => {
-      const body = new Uint8Array(buffer)
-      finished(res.status, responseHeaders, body)
-      return HttpServerResponse.raw(body, init)
-    })
-  }
-  const tee = makeTee(limit)
-  const relayed = teed(res.stream, tee, () => finished(res.status, responseHeaders, tee.bytes()))
-  return Effect.succeed(HttpServerResponse.raw(NodeStream.toReadableNever(relayed), init))
-}
+      ? answerText(res, 200, "text/plain", Report.toTerminal(report) + "\n")
+      : format === "junit"
+        ? answerText(res, 200, "application/xml", Report.toJUnit(report))
+        : answerText(res, 200, "application/json", Report.toJson(report))
 
 /** The answer when the target did not answer: a Connect `unavailable` error, status 502. */
-const unavailable = (target: string, error: HttpClientError.HttpClientError) =>
-  HttpServerResponse.text(ConnectError.writeBody(ConnectError.make("unavailable", `contract-tests proxy: ${target} did not answer (${error.reason})`)), {
-    status: 502,
-    contentType: ContentType.JSON_MEDIA_TYPE
+const answerUnavailable = (res: Http.ServerResponse, target: string, reason: string) => {
+  if (res.headersSent) return void res.destroy()
+  answerText(res, 502, ContentType.JSON_MEDIA_TYPE, ConnectError.writeBody(ConnectError.make("unavailable", `contract-tests proxy: ${target} did not answer (${reason})`)))
+}
+
+/** Answers what `answer` answers, or 500 when it fails (a defect of the proxy, not the target). */
+const answerWith = (res: Http.ServerResponse, answer: Promise<void>) =>
+  void answer.catch(() => {
+    if (!res.headersSent) answerText(res, 500, "text/plain", "contract-tests proxy: internal error\n")
+    else res.destroy()
   })
 
-/** The proxy's request handler: the report endpoint, or the relay of one exchange. */
-export const forward = (options: RelayOptions) =>
-  Effect.gen(function* () {
-    const { client, enqueue, limit, target } = options
-    const req = yield* HttpServerRequest.HttpServerRequest
-    const url = req.url
-    const q = url.indexOf("?")
-    const path = q === -1 ? url : url.slice(0, q)
-    const query = q === -1 ? "" : url.slice(q + 1)
-    if (path === REPORT_PATH && req.method === "GET") return reportAnswer(yield* options.report, new URLSearchParams(query).get("format") ?? "json")
-    const metrics = options.metrics
-    if (path === METRICS_PATH && req.method === "GET") {
-      return metrics === undefined
-        ? HttpServerResponse.text("metrics are off\n", { status: 404 })
-        : HttpServerResponse.text(yield* Effect.zipRight(options.settled, Effect.promise(metrics.text)), { contentType: metrics.contentType })
-    }
+const message = (e: unknown): string => String((e as { message?: unknown } | undefined)?.message ?? e).slice(0, 200)
+
+/** The proxy's request listener: the report and metrics endpoints, or the relay of one exchange. */
+export const listener = (options: RelayOptions): Http.RequestListener => {
+  const { dispatcher, enqueue, limit, metrics, target } = options
+  const base = new URL(target)
+  const origin = base.origin
+  // A target with a path (`https://host/api`) is relayed to under it, as `target + url`.
+  const prefix = base.pathname === "/" ? "" : base.pathname
+
+  /** Relays one exchange. */
+  const relay = async (req: Http.IncomingMessage, res: Http.ServerResponse, url: string, path: string, query: string) => {
     const started = Date.now()
     // The time the proxy adds: all of it but the wait for the target (its answer's body included).
     const arrived = performance.now()
     let upstream = 0
+    const method = req.method ?? "GET"
     const incoming = req.headers as Readonly<Record<string, string>>
     const key = incoming["x-api-key"]
     const seenWith = (body: Uint8Array | undefined, bodyBytes: number): Rules.SeenRequest => ({
-      method: req.method,
+      method,
       path,
       query,
       headers: incoming,
@@ -188,42 +180,115 @@ export const forward = (options: RelayOptions) =>
       body,
       bodyBytes
     })
-    const withBody = yield* relayRequestBody(req, HttpClientRequest.make(req.method as "POST")(target + url), limit, seenWith)
-    // The client went away before sending its body: nothing was relayed, nothing to check.
-    if (Option.isNone(withBody)) return HttpServerResponse.empty({ status: 400 })
-    const { seen } = withBody.value
-    const outgoing = HttpClientRequest.setHeaders(withBody.value.outgoing, relayable(incoming, new Set(["host"])))
-    const job = (status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | undefined, transportError: string | undefined): Job => ({
+    // Without Content-Length or Transfer-Encoding a request has no body.
+    const requestLength = incoming["transfer-encoding"] !== undefined ? undefined : incoming["content-length"] === undefined ? 0 : lengthOf(incoming["content-length"])
+    let body: Uint8Array | Readable | null = null
+    let seen: () => Rules.SeenRequest
+    if (requestLength === 0) {
+      seen = () => seenWith(EMPTY, 0)
+    } else if (requestLength !== undefined && requestLength <= limit) {
+      // A body the checks keep whole: read it once and send the bytes.
+      const read = await readWhole(req).catch(() => undefined)
+      // The client went away before sending its body: nothing was relayed, nothing to check.
+      if (read === undefined) {
+        if (!res.headersSent && !res.destroyed) answerText(res, 400, "text/plain", "")
+        return
+      }
+      body = read
+      seen = () => seenWith(read, read.length)
+    } else {
+      // A longer body, or one of unknown length, streams through; the tee keeps what fits.
+      const tee = makeTee(limit)
+      let done = false
+      body = Readable.from(
+        teed(req, tee, () => {
+          done = true
+        }),
+        { objectMode: false }
+      )
+      // A body the server answered before reading to its end is not known whole.
+      seen = () => seenWith(done ? tee.bytes() : undefined, tee.total())
+    }
+    const job = (status: number, headers: Readonly<Record<string, string>>, answer: Uint8Array | undefined, transportError: string | undefined): Job => ({
       request: seen(),
       status,
       headers,
-      body,
+      body: answer,
       transportError,
       started,
       receivedAt: Date.now(),
       key
     })
-    const sentAt = performance.now()
-    const answered = <A>(a: A): A => {
+    const answered = () => {
       if (metrics !== undefined) metrics.relayed(performance.now() - arrived - upstream)
-      return a
     }
-    return yield* Effect.flatMap(client.execute(outgoing), (res) => {
+    // The client gone before its answer: the request to the target is abandoned, nothing judged.
+    const abort = new AbortController()
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort()
+    }
+    res.on("close", onClose)
+    const sentAt = performance.now()
+    let stage: "Transport" | "Decode" = "Transport"
+    try {
+      const answer = await dispatcher.request({
+        origin,
+        path: prefix + url,
+        method: method as Undici.Dispatcher.HttpMethod,
+        headers: relayable(req.headers, true),
+        body,
+        signal: abort.signal,
+        // No timeouts of the relay's own: the client's deadline is the client's.
+        headersTimeout: 60 * 60 * 1000,
+        bodyTimeout: 0
+      })
       upstream = performance.now() - sentAt
-      return relayAnswer(res, limit, (status, headers, body) => {
+      stage = "Decode"
+      const status = answer.statusCode
+      const answerHeaders = answer.headers as IncomingHeaders
+      const headers = flat(answerHeaders)
+      const out = relayable(answerHeaders, false)
+      const answerLength = answerHeaders["transfer-encoding"] === undefined ? lengthOf(answerHeaders["content-length"]) : undefined
+      if (answerLength !== undefined && answerLength <= limit) {
+        // An answer the checks keep whole: read it once, relay the bytes, check it after.
+        const bytes = await readWhole(answer.body)
         // A body read whole before the relay: its reading is the target's time.
         upstream = performance.now() - sentAt
-        enqueue(job(status, headers, body, undefined))
-      })
-    }).pipe(
-      Effect.map(answered),
-      Effect.catchAll((error) =>
-        Effect.sync(() => {
-          const cause = String((error.cause as { message?: unknown } | undefined)?.message ?? error.message).slice(0, 200)
-          upstream = performance.now() - sentAt
-          enqueue(job(0, {}, undefined, `${error._tag} (${error.reason}): ${cause}`))
-          return answered(unavailable(target, error))
-        })
-      )
-    )
-  })
+        answered()
+        res.writeHead(status, out)
+        res.end(bytes)
+        enqueue(job(status, headers, bytes, undefined))
+        return
+      }
+      // A longer answer, or one of unknown length, streams through; the tee keeps what fits.
+      const tee = makeTee(limit)
+      answer.body.on("data", (chunk: Buffer) => tee.add(chunk))
+      answered()
+      res.writeHead(status, out)
+      pipeline(answer.body, res, (error) => enqueue(job(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined)))
+    } catch (error) {
+      if (abort.signal.aborted) return
+      upstream = performance.now() - sentAt
+      enqueue(job(0, {}, undefined, `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`))
+      answered()
+      answerUnavailable(res, target, stage)
+    } finally {
+      res.off("close", onClose)
+    }
+  }
+
+  return (req, res) => {
+    const url = req.url ?? "/"
+    const q = url.indexOf("?")
+    const path = q === -1 ? url : url.slice(0, q)
+    const query = q === -1 ? "" : url.slice(q + 1)
+    if (path === REPORT_PATH && req.method === "GET") {
+      return answerWith(res, options.run(options.report).then((report) => answerReport(res, report, new URLSearchParams(query).get("format") ?? "json")))
+    }
+    if (path === METRICS_PATH && req.method === "GET") {
+      if (metrics === undefined) return answerText(res, 404, "text/plain", "metrics are off\n")
+      return answerWith(res, options.run(options.settled).then(() => metrics.text()).then((text) => answerText(res, 200, metrics.contentType, text)))
+    }
+    answerWith(res, relay(req, res, url, path, query))
+  }
+}
