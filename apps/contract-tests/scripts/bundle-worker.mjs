@@ -7,20 +7,13 @@
 // and the two threads exchange plain structured-cloned messages.
 import { build } from "esbuild"
 import { fileURLToPath } from "node:url"
+import { nodeBundle } from "../../../scripts/node-bundle.mjs"
 
 const dist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url))
 
 await build({
   entryPoints: [dist("internal/proxy/worker.js")],
   outfile: dist("internal/proxy/worker.bundle.js"),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  mainFields: ["module", "main"],
-  // CommonJS dependencies require Node's built-in modules.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-  legalComments: "none",
-  logLevel: "warning"
+  ...nodeBundle
 })
 console.log("dist/internal/proxy/worker.bundle.js")

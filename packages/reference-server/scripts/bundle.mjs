@@ -12,21 +12,14 @@
 // dist/internal/worker.js or dist/bin.js.
 import { build } from "esbuild"
 import { fileURLToPath } from "node:url"
+import { nodeBundle } from "../../../scripts/node-bundle.mjs"
 
 const dist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url))
 
 await build({
   entryPoints: { "internal/worker.bundle": dist("internal/worker.js"), "bin.bundle": dist("bin.js") },
   outdir: dist(""),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  mainFields: ["module", "main"],
-  external: ["@effect/sql-sqlite-node", "better-sqlite3"],
-  // CommonJS dependencies (ws, undici) require Node's built-in modules.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-  legalComments: "none",
-  logLevel: "warning"
+  ...nodeBundle,
+  external: ["@effect/sql-sqlite-node", "better-sqlite3"]
 })
 console.log("dist/internal/worker.bundle.js, dist/bin.bundle.js")
