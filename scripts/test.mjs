@@ -1,12 +1,16 @@
 /* global process, console, URL */
-// Runs every package's tests through turbo (dependency order, two tasks at a time: the packed
-// install checks of package-check wait mostly on the registry and the compiler, so they run beside
-// the CPU-bound contract tests), then prints one summary line over all packages:
+// Runs every package's tests through turbo, then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
-// summary), so the next slow suite is visible. Then the library packages' suites run again under
-// the other Node lines users run (node-lines/index.mjs), each line's outcome printed the same way;
-// the summary line counts every line, and a failure under any Node fails the run. Those lines' Nodes
-// are downloaded and their native addons compiled from the start, beside the turbo run.
+// summaries), so the next slow suite is visible. The library packages' suites also run under the
+// other Node lines users run (node-lines/index.mjs), each line's outcome printed the same way; the
+// summary line counts every line, and a failure under any Node fails the run.
+//
+// The order keeps a 2-core machine's cores busy to the end: every package is built first (turbo
+// run build); then the contract tests, the longest suite by far, start at once in a turbo run of
+// their own, beside a turbo run of every other package's tests (two at a time: the packed install
+// checks of package-check wait mostly on the registry and the compiler) and beside the other Node
+// lines' suites, one at a time while the turbo runs last and two at a time after. Those lines'
+// Nodes are downloaded and their native addons compiled from the start, beside the builds.
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
@@ -27,29 +31,42 @@ for (const dir of workspaces) rmSync(reportOf(dir), { force: true })
 
 const summaries = join(root, ".turbo", "runs")
 const started = Date.now()
-// The other lines' Nodes and native addons need only the install: made ready beside the turbo run.
+// The other lines' Nodes and native addons need only the install: made ready beside the builds.
 const prepared = prepareNodeLines({ root })
-const turboStatus = await new Promise((done) => {
-  const child = spawn(
-    "pnpm",
-    ["exec", "turbo", "run", "test", "--concurrency=2", "--continue", "--summarize", "--", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)],
-    { cwd: root, stdio: "inherit" }
-  )
-  child.on("error", () => done(1))
-  child.on("close", (code) => done(code ?? 1))
-})
-const turboSeconds = (Date.now() - started) / 1000
-const lines = await runNodeLines({ root, workspaces, args: process.argv.slice(2), prepared })
+/** `turbo run <task> <flags> -- <passed on>`, with a run summary; resolves to its exit code. */
+const turbo = (task, flags, passedOn = []) =>
+  new Promise((done) => {
+    const child = spawn("pnpm", ["exec", "turbo", "run", task, ...flags, "--summarize", ...(passedOn.length > 0 ? ["--", ...passedOn] : [])], { cwd: root, stdio: "inherit" })
+    child.on("error", () => done(1))
+    child.on("close", (code) => done(code ?? 1))
+  })
+const vitestArgs = ["--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)]
+const CONTRACT_TESTS = "@data-access/contract-tests"
 
-// Each task's wall time from the summary turbo wrote for this run (the newest one, written after it started).
-const summaryFile = existsSync(summaries)
+const buildStatus = await turbo("build", ["--concurrency=2"])
+let testing = true
+let raise
+const raised = new Promise((resolve) => (raise = resolve))
+// After the builds nothing writes to a package's dist: the lines' suites may run beside the tests.
+const lines = runNodeLines({ root, workspaces, args: process.argv.slice(2), prepared, concurrency: () => (testing ? 1 : 2), raised })
+const testStatuses = await Promise.all([
+  turbo("test", ["--only", `--filter=${CONTRACT_TESTS}`, "--continue"], vitestArgs),
+  turbo("test", ["--only", `--filter=!${CONTRACT_TESTS}`, "--concurrency=2", "--continue"], vitestArgs)
+])
+testing = false
+raise()
+const turboStatus = [buildStatus, ...testStatuses].find((s) => s !== 0) ?? 0
+const turboSeconds = (Date.now() - started) / 1000
+const lineResults = await lines
+
+// Each task's wall time from the summaries turbo wrote for this run's three turbo runs (written after it started).
+const summaryFiles = existsSync(summaries)
   ? readdirSync(summaries)
       .map((name) => join(summaries, name))
       .filter((file) => file.endsWith(".json") && statSync(file).mtimeMs >= started)
-      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
-  : undefined
+  : []
 const durations = new Map()
-if (summaryFile !== undefined) {
+for (const summaryFile of summaryFiles) {
   for (const task of JSON.parse(readFileSync(summaryFile, "utf8")).tasks ?? []) {
     const { startTime, endTime } = task.execution ?? {}
     if (typeof startTime !== "number" || typeof endTime !== "number") continue
@@ -91,7 +108,7 @@ for (const name of missing) console.log(`${name}: no test report (its tests did 
 failures += missing.length
 console.log(`Node ${process.versions.node} (every package, turbo): ${turboLine.passed} passed, ${turboLine.failed} failed, ${turboLine.skipped} skipped (${turboSeconds.toFixed(1)} s)`)
 
-for (const line of lines) {
+for (const line of lineResults) {
   const label = `Node ${line.version}`
   const total = { passed: 0, failed: 0, skipped: 0 }
   if (line.addons.status !== 0) {
@@ -113,9 +130,11 @@ for (const line of lines) {
   for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
   for (const p of line.inTurbo) console.log(`${label}: ${p.name}: tested under this Node in the turbo run (its test script runs through scripts/node22.mjs), counted there`)
   console.log(
-    `${label} (library packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (${line.seconds.toFixed(1)} s after the turbo run; the download and the addons, compiled with Node ${line.headers} headers, ready ${line.addons.seconds.toFixed(1)} s after the start)`
+    `${label} (library packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (its suites done ${((line.endedAt - started) / 1000).toFixed(1)} s into the run; the download and the addons, compiled with Node ${line.headers} headers, ready ${line.addons.seconds.toFixed(1)} s after the start)`
   )
 }
-console.log(`All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s (turbo ${turboSeconds.toFixed(1)} s, Node ${NODE_LINES.map((l) => l.node).join(" and ")} ${((Date.now() - started) / 1000 - turboSeconds).toFixed(1)} s)`)
+console.log(
+  `All tasks: ${((Date.now() - started) / 1000).toFixed(1)} s (turbo's builds and tests ${turboSeconds.toFixed(1)} s; the Node ${NODE_LINES.map((l) => l.node).join(" and ")} suites, beside and after them, ended ${((Date.now() - started) / 1000 - turboSeconds).toFixed(1)} s after turbo)`
+)
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failures > 0 || failed > 0 ? turboStatus || 1 : 0)

@@ -91,26 +91,31 @@ export const linePackages = (workspaces) =>
     .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
     .filter(({ dir, pkg }) => /(^|[\\/])packages[\\/][^\\/]+[\\/]?$/.test(dir) && pkg.private !== true && typeof pkg.scripts?.test === "string")
 
-/** At most `limit` tasks at a time, in the order they were asked for. */
+/**
+ * At most `limit()` tasks at a time, in the order they were asked for; `wake()` starts more once
+ * the limit has risen.
+ */
 const pool = (limit) => {
   let running = 0
   const waiting = []
   const next = () => {
-    if (running >= limit || waiting.length === 0) return
-    running++
-    const { task, done } = waiting.shift()
-    task()
-      .then(done, done)
-      .finally(() => {
-        running--
-        next()
-      })
+    while (running < limit() && waiting.length > 0) {
+      running++
+      const { task, done } = waiting.shift()
+      task()
+        .then(done, done)
+        .finally(() => {
+          running--
+          next()
+        })
+    }
   }
-  return (task) =>
+  const add = (task) =>
     new Promise((done) => {
       waiting.push({ task, done })
       next()
     })
+  return { add, wake: next }
 }
 
 /** Runs a command, each output line prefixed; resolves to its exit code (or 1 if it did not start). */
@@ -163,16 +168,18 @@ export const prepareNodeLines = ({ root }) => {
 
 /**
  * Runs every published package's suite under every line of NODE_LINES its engines admit, once the
- * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given).
- * Resolves to one result per line: { version, headers, seconds, addons: { status, seconds }, packages:
+ * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given), at most
+ * `concurrency()` suites at a time (two when not given; read again once `raised` resolves).
+ * Resolves to one result per line: { version, headers, seconds, endedAt (epoch millis), addons: { status, seconds }, packages:
  * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
  * [{ name, range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in
  * the turbo run: testedInTurbo) }.
  */
-export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }) }) => {
+export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }), concurrency = () => CONCURRENCY, raised }) => {
   const packages = linePackages(workspaces)
   const lineEnv = addonEnv(root)
-  const slot = pool(CONCURRENCY)
+  const slots = pool(concurrency)
+  void raised?.then(slots.wake)
   for (const { dir } of packages)
     for (const { node: version } of NODE_LINES)
       rmSync(join(dir, lineReport(version)), { force: true })
@@ -190,7 +197,7 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
       const addons = await ready
       const results = await Promise.all(
         admitted.map(({ dir, pkg }) =>
-          slot(async () => {
+          slots.add(async () => {
             const since = Date.now()
             const vitest = join(dir, "node_modules", "vitest", "vitest.mjs")
             const status = await run(
@@ -219,7 +226,7 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
           })
         )
       )
-      return { version, headers, seconds: seconds(started), addons, packages: results, notRun, inTurbo }
+      return { version, headers, seconds: seconds(started), endedAt: Date.now(), addons, packages: results, notRun, inTurbo }
     })
   )
 }
