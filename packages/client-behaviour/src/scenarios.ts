@@ -10,6 +10,14 @@ import { type RequestContext, requestFor } from "./requests.js"
 import type { Scenario, ScenarioCall, ScenarioContext, ServerInfo, Step } from "./scenario.js"
 import { expectCall, failure, log, recorded, requests, server, value } from "./scenario.js"
 
+/**
+ * A loopback address where nothing listens: port 2, privileged and out of the ephemeral range, so
+ * no test server takes it (a port freed by a server that stopped may be taken again at once by
+ * another test's server), and not one of the ports fetch refuses to call (9, the discard port,
+ * is).
+ */
+export const REFUSED_URL = "http://127.0.0.1:2"
+
 /** A group of scenarios (a `describe`). */
 export interface ScenarioGroup {
   readonly name: string
@@ -135,7 +143,7 @@ const errorCodes: ReadonlyArray<Scenario> = [
       yield* expectCall({ method: "ListSatellites", request: { limit: 0 }, viaService: true }, invalid, expect)
       expect((yield* requests()).length).toBe(before)
       // A connection that never opens.
-      const closed = getResource(id, { baseUrl: () => "http://127.0.0.1:9" })
+      const closed = getResource(id, { baseUrl: () => REFUSED_URL })
       yield* expectCall(closed, { _tag: "Failure", error: { _tag: "TransportError", phase: "connect" } }, expect)
     }
   },

@@ -1,3 +1,4 @@
+import * as Behaviour from "@data-access/client-behaviour"
 import { ReferenceServer } from "@data-access/reference-server"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -7,7 +8,6 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Scope from "effect/Scope"
 import { DataAccessClient, RetryPolicy, Services } from "../src/index.js"
 import { driveClock, startServer } from "./server.js"
 
@@ -108,12 +108,8 @@ describe("fault switches (TestClock for the waits)", () => {
 
   it.scoped("a create is retried when the connection is refused (nothing listens), 3 attempts in all", () =>
     Effect.gen(function*() {
-      // Start a server and stop it, to get a loopback port where nothing listens.
-      const scope = yield* Scope.make()
-      const closed = yield* Scope.extend(ReferenceServer.start(), scope)
-      yield* Scope.close(scope, Exit.void)
       const rec = recorder()
-      const { layer } = yield* startServer({}, { ...patient, baseUrl: closed.url, transformClient: rec.transformClient })
+      const { layer } = yield* startServer({}, { ...patient, baseUrl: Behaviour.REFUSED_URL, transformClient: rec.transformClient })
       const fiber = yield* Effect.fork(
         Effect.flip(Effect.provide(Effect.flatMap(Services.ConnectorService, (s) => s.createConnector({ name: "edge-refused" })), layer))
       )
@@ -127,10 +123,7 @@ describe("fault switches (TestClock for the waits)", () => {
 describe("transport errors with the fetch HttpClient", () => {
   it.live("a refused connection is a TransportError in the connect phase with FetchHttpClient too", () =>
     Effect.gen(function*() {
-      const scope = yield* Scope.make()
-      const closed = yield* Scope.extend(ReferenceServer.start(), scope)
-      yield* Scope.close(scope, Exit.void)
-      const layer = DataAccessClient.layer({ baseUrl: closed.url, apiKey: Redacted.make("k"), retryPolicy: RetryPolicy.none }).pipe(
+      const layer = DataAccessClient.layer({ baseUrl: Behaviour.REFUSED_URL, apiKey: Redacted.make("k"), retryPolicy: RetryPolicy.none }).pipe(
         Layer.provide(FetchHttpClient.layer),
         Layer.orDie
       )
