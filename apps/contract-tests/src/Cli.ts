@@ -173,10 +173,6 @@ const proxyOptions = {
     Options.withDescription("Which findings make the exit code 1 at shutdown: any (default), server, client or none")
   ),
   strictClient: Options.boolean("strict-client").pipe(Options.withDescription("Also flag requests that only a lenient server accepts (decisions.md section 10)")),
-  maxFindings: Options.integer("max-findings").pipe(
-    Options.optional,
-    Options.withDescription("Stop starting new examples once this many findings are found (each is still shrunk to a minimal reproduction)")
-  ),
   clockSkew: Options.integer("clock-skew-ms").pipe(Options.withDefault(5_000), Options.withDescription("Allowed clock difference with the server, in milliseconds")),
   junit: Options.file("junit").pipe(Options.optional, Options.withDescription("Write a JUnit XML report to this file (at shutdown and on SIGUSR2)")),
   json: Options.file("json").pipe(Options.optional, Options.withDescription("Write a JSON report to this file (at shutdown and on SIGUSR2)")),
