@@ -10,7 +10,8 @@
  *
  * @internal
  */
-import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RateLimit, RetryAfter, Secrets } from "@data-access/schema"
+import { ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RateLimit, RetryAfter, Secrets } from "@data-access/schema"
+import * as ConnectError from "./connectError.js"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Duration from "effect/Duration"
@@ -38,7 +39,7 @@ import {
   type Hooks,
   type Input,
   type Issue,
-  issueError,
+  parseIssueOf,
   type Op,
   type Output,
   type PickIssue,
@@ -93,9 +94,9 @@ const authorized = (hashes: ReadonlyArray<Buffer>, key: string | undefined): boo
 // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,MethodExpression: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
 const truncate = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}...` : s)
 
-/** Turns a ParseError into a message naming the field, without echoing a secret's value. */
-export const describeParseError = (error: ParseResult.ParseError): string => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+/** Turns a decode issue into a message naming the field, without echoing a secret's value. */
+export const describeIssue = (parseIssue: ParseResult.ParseIssue): string => {
+  const issue = ParseResult.ArrayFormatter.formatIssueSync(parseIssue)[0]
   // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   if (issue === undefined) return "invalid request"
   // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
@@ -107,6 +108,9 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
   // Stryker disable next-line EqualityOperator,StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   return truncate(path === "" ? issue.message : `${path}: ${issue.message}`)
 }
+
+/** Turns a ParseError into a message naming the field, without echoing a secret's value. */
+export const describeParseError = (error: ParseResult.ParseError): string => describeIssue(error.issue)
 
 const response = (status: number, headers: Record<string, string>, body: string | Uint8Array): Output => ({ _tag: "Response", status, headers, body })
 const drop: Output = { _tag: "Drop" }
@@ -200,7 +204,7 @@ const faithfulRoute = (op: Op): Route => ({
   fields: new Set(SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))),
   parse: parseBody,
   relax: SAME_BODY,
-  decode: Schema.decodeUnknownEither(op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>, { errors: "first" }),
+  decode: ParseResult.decodeUnknownEither(op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>, { errors: "first" }),
   validate: NO_RULES,
   pickIssue: FIRST_ISSUE,
   prepare: SAME_REQUEST,
@@ -435,14 +439,14 @@ export const makeApp = (state: AppState): Handle => {
     const relaxed = route.relax(parsed, ex)
     if (relaxed instanceof ConnectError.ConnectError) return new Fail(relaxed)
     const decoded = route.decode(relaxed)
-    if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeParseError(decoded.left)))
+    if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeIssue(decoded.left)))
     let request = decoded.right
     // Stryker disable next-line ConditionalExpression,BlockStatement,EqualityOperator: equivalent: a shortcut that skips work whose result would be the same
     if (route.validate !== NO_RULES) {
       const issues: Array<Issue> = []
       request = route.validate(request, issues)
       const issue = route.pickIssue(issues)
-      if (issue !== undefined) return new Fail(ConnectError.make("invalid_argument", describeParseError(issueError(issue))))
+      if (issue !== undefined) return new Fail(ConnectError.make("invalid_argument", describeIssue(parseIssueOf(issue))))
     }
     return route.prepare(request, ex)
   }

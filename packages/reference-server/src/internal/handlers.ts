@@ -4,7 +4,8 @@
  *
  * @internal
  */
-import { ConnectError, Filter, Operations, Timestamp } from "@data-access/schema"
+import { Filter, Operations, Timestamp } from "@data-access/schema"
+import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"

@@ -10,7 +10,8 @@
  *
  * @internal
  */
-import { ConnectError, ContractRules, Filter, Operations, RateLimit, Timestamp } from "@data-access/schema"
+import { ContractRules, Filter, Operations, RateLimit, Timestamp } from "@data-access/schema"
+import * as ConnectError from "./connectError.js"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
@@ -31,7 +32,7 @@ import {
   type Hooks,
   type Input,
   type Issue,
-  issueError,
+  parseIssueOf,
   type Op,
   type Output,
   type Req,
@@ -550,13 +551,13 @@ const connectGet =
 /** body-before-auth: a decode that reports the last broken field rule. */
 const lastIssueDecode = (op: Op): Decode => {
   // Stryker disable next-line ObjectLiteral: latitude body-before-auth: with the first issue instead of the last, the answer is still one of the errors that apply (decisions.md section 10: any one of them)
-  const decode = Schema.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
+  const decode = ParseResult.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
   return (u) =>
     Either.mapLeft(decode(u), (error) => {
-      const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+      const issues = ParseResult.ArrayFormatter.formatIssueSync(error)
       // Stryker disable next-line ArithmeticOperator: latitude body-before-auth: no issue picked falls back to the decode's own error, still one of the errors that apply (decisions.md section 10: any one of them)
       const last = issues[issues.length - 1]
-      return last === undefined ? error : issueError({ path: last.path, message: last.message })
+      return last === undefined ? error : parseIssueOf({ path: last.path, message: last.message })
     })
 }
 

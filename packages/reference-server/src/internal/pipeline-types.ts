@@ -2,7 +2,7 @@
  * The types the request pipeline (`app.ts`) and its hooks (the violation and latitude records of
  * `violations.ts` and `latitude.ts`) share: what a request and an answer are, the stages of the
  * faithful pipeline, and the hooks a record puts on them; and the few values both sides build
- * (`Fail`, `deadlinePassed`, `issueError`).
+ * (`Fail`, `deadlinePassed`, `parseIssueOf`).
  *
  * A hook is a small function over one stage (`(next, op) => stage`), the way `HttpClient.mapRequest`
  * is a small function over a client: it gets the stage as built so far and returns the stage to
@@ -11,7 +11,8 @@
  *
  * @internal
  */
-import { ConnectError, type Operations } from "@data-access/schema"
+import { type Operations } from "@data-access/schema"
+import * as ConnectError from "./connectError.js"
 import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
@@ -101,8 +102,11 @@ export type Parse = (bytes: Uint8Array) => Body | string | ConnectError.ConnectE
 /** The parsed body before it is decoded: the body to decode, or an error. */
 export type Relax = (body: Body, ex: Exchange) => Body | ConnectError.ConnectError
 
-/** Decodes a body against the operation's request schema. */
-export type Decode = (u: unknown) => Either.Either<Req, ParseResult.ParseError>
+/**
+ * Decodes a body against the operation's request schema; the issue, not a `ParseError` (an
+ * `Error`, whose stack trace cost more than the rest of a refusal's answer).
+ */
+export type Decode = (u: unknown) => Either.Either<Req, ParseResult.ParseIssue>
 
 /** A broken rule of a decoded request: where, and the rule. */
 export interface Issue {
@@ -110,11 +114,11 @@ export interface Issue {
   readonly message: string
 }
 
-/** An issue as a ParseError, so that it is described as a decode failure is. */
-export const issueError = ({ message, path }: Issue): ParseResult.ParseError => {
+/** An issue as a decode issue, so that it is described as a decode failure is. */
+export const parseIssueOf = ({ message, path }: Issue): ParseResult.ParseIssue => {
   const type = new ParseResult.Type(SchemaAST.unknownKeyword, undefined, message)
   const [first, ...rest] = path
-  return new ParseResult.ParseError({ issue: first === undefined ? type : new ParseResult.Pointer([first, ...rest], undefined, type) })
+  return first === undefined ? type : new ParseResult.Pointer([first, ...rest], undefined, type)
 }
 
 /** Checks a decoded request (adding to `issues`) and returns it, rewritten or not. */

@@ -9,7 +9,8 @@
  *
  * @internal
  */
-import { ConnectError, ContractRules, Filter, RateLimit, Requests, Secrets } from "@data-access/schema"
+import { ContractRules, Filter, RateLimit, Requests, Secrets } from "@data-access/schema"
+import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
 import * as Collections from "../Collections.js"
