@@ -24,6 +24,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Http from "./internal/http.js"
 import * as Runner from "./internal/runner/run.js"
 import * as Suite from "./internal/runner/suite.js"
 import type * as RunOptions from "./internal/runner/types.js"
@@ -89,4 +90,4 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
  */
 export const run = (options: Options): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> =>
   // Waits (Retry-After, rate limit, timeouts) follow the wall clock, also under a TestClock.
-  Effect.scoped(runScoped(options)).pipe(Effect.withClock(Clock.make()))
+  Effect.scoped(runScoped(options)).pipe(Http.untraced, Effect.withClock(Clock.make()))

@@ -237,12 +237,20 @@ const within = <A, E, T>(self: Effect.Effect<A, E>, millis: number, onTimeout: T
     })
   )
 
+/**
+ * A run's requests with no span and no trace headers of their own: the runner sends thousands of
+ * requests, and the target is judged on exactly the headers each case sets (the run itself is one
+ * span). Set once around the run, which its fibers inherit, rather than per request: wrapping the
+ * client (`HttpClient.withTracerDisabledWhen`, `withTracerPropagation`) sets both for each request.
+ */
+export const untraced = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  self.pipe(Effect.locally(HttpClient.currentTracerDisabledWhen, () => true), Effect.locally(HttpClient.currentTracerPropagation, false))
+
 /** Builds the target: rate limit, request budget, per-request timeout, throttling retries. */
 export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
-    // No span and no trace headers per request: the runner sends thousands of requests, and the
-    // target is judged on exactly the headers each case sets (the run itself is one span).
-    const client = HttpClient.withTracerPropagation(HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true), false)
+    // No span and no trace headers per request: see `untraced`, which the run is under.
+    const client = yield* HttpClient.HttpClient
     // Plain state: the target's fibers all run on one thread, and this is read and bumped in one step.
     let counter = 0
     const limiter =

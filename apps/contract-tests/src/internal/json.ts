@@ -51,7 +51,7 @@ export const sameAsSent = (sent: unknown, got: unknown, skip: (key: string) => b
 }
 
 /** `space_id` → `spaceId`. */
-export const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+export const snakeToCamel = (key: string): string => (key.includes("_") ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key)
 
 /** The value as a JSON object, or `undefined`. */
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
