@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type Operations, Secrets } from "@data-access/schema"
 import type { CheckId } from "../Checks.js"
@@ -87,7 +88,7 @@ export const uniqueNames = (op: Op, body: unknown): unknown => {
   const b = asRecord(body)
   if (op.kind !== "create" || b === undefined || typeof b.name !== "string" || b.name === "") return body
   const suffix = `-${(++nonce.n).toString(36)}`
-  const decodes = (x: unknown) => Either.isRight(Schema.decodeUnknownEither(op.request)(x))
+  const decodes = (x: unknown) => Either.isRight(ParseResult.decodeUnknownEither(op.request)(x))
   if (!decodes(b)) return body
   // Within 255 characters under every count when the name was (a server may refuse longer: string-limits).
   const fits = b.name.length > 255 || TextLength.longest(b.name) > 255 || TextLength.longest(b.name + suffix) <= 255
@@ -154,7 +155,7 @@ const textKey = (schema: Schema.Schema.AnyNoContext, raw: object): string | unde
  */
 export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Record<string, unknown> | undefined => {
   const compute = () =>
-    Either.getOrUndefined(Either.flatMap(Schema.decodeUnknownEither(schema)(raw), (a) => Schema.encodeEither(schema)(a))) as
+    Either.getOrUndefined(Either.flatMap(ParseResult.decodeUnknownEither(schema)(raw), (a) => ParseResult.encodeEither(schema)(a))) as
       | Record<string, unknown>
       | undefined
   if (raw === null || typeof raw !== "object") return compute()

@@ -5,7 +5,6 @@
  */
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
 import { ContentType, type ContractRules, JsonBody, Operations } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "./http.js"
@@ -88,12 +87,13 @@ const decodedBodies = new WeakMap<Record<string, unknown>, unknown>()
 
 /** The request schema's first issue, as a breach; `undefined` when the body decodes. */
 export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | undefined => {
-  const decoded = Schema.decodeUnknownEither(op.request, { errors: "all" })(body)
+  // The issue, not a ParseError: an Error captures a stack, and most refused requests reach here.
+  const decoded = ParseResult.decodeUnknownEither(op.request, { errors: "all" })(body)
   if (Either.isRight(decoded)) {
     decodedBodies.set(body, decoded.right)
     return undefined
   }
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+  const issues = ParseResult.ArrayFormatter.formatIssueSync(decoded.left)
   // A message the schema wrote (a range, a one-of, a filter rule) says more than the members of a
   // union that did not match (`Expected null`, `is missing`).
   const issue = issues.find((i) => i._tag !== "Missing" && !/^Expected /.test(i.message)) ?? issues[0]
@@ -196,9 +196,9 @@ export const serverRules: ReadonlyArray<ContractRules.RuleId> = Oracles.registry
  * `Z`), as the oracles compare it with the answer; `undefined` when it does not decode.
  */
 const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknown> | undefined => {
-  const decoded = decodedBodies.has(body) ? Either.right(decodedBodies.get(body)) : Schema.decodeUnknownEither(op.request)(body)
+  const decoded = decodedBodies.has(body) ? Either.right(decodedBodies.get(body)) : ParseResult.decodeUnknownEither(op.request)(body)
   if (Either.isLeft(decoded)) return undefined
-  return asRecord(Either.getOrUndefined(Schema.encodeEither(op.request)(decoded.right)))
+  return asRecord(Either.getOrUndefined(ParseResult.encodeEither(op.request)(decoded.right)))
 }
 
 /**

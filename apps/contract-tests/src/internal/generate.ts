@@ -7,6 +7,7 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
@@ -318,7 +319,8 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
       return { _tag: "Skip", reason: `no ${describeReference(ref)} in the fixtures or discovered (needed for ${field})` }
     }
   }
-  const decode = Schema.decodeUnknownEither(op.request)
+  // The issue, not a ParseError: a failed decode is common here, and an Error captures a stack.
+  const decode = ParseResult.decodeUnknownEither(op.request)
   const decodes = (b: unknown) => Either.isRight(decode(b))
   const prefix = namePrefix(runId)
   const enums = alwaysSentEnums(op)

@@ -257,24 +257,34 @@ const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 
 /** Visits every timestamp field of a JSON value with its path. */
 const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, name: string, value: unknown) => void): void => {
-  const go = (v: unknown, path: ReadonlyArray<PropertyKey>): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => go(x, [...path, i]))
-    else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (timestampFields.has(k) && x !== null && x !== undefined) f([...path, k], k, x)
-        else go(x, [...path, k])
+  // One path, pushed and popped as the walk goes; `f` gets a copy (a copy per node visited was most of the walk).
+  const path: Array<PropertyKey> = []
+  const go = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i)
+        go(v[i])
+        path.pop()
+      }
+    } else if (v !== null && typeof v === "object") {
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k]
+        path.push(k)
+        if (timestampFields.has(k) && x !== null && x !== undefined) f(path.slice(), k, x)
+        else go(x)
+        path.pop()
       }
     }
   }
-  go(root, [])
+  go(root)
 }
 
 
 /** Each operation's response decoder, made once. */
-const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseIssue>>()
 const responseDecoder = (op: Op) => {
   let decode = responseDecoders.get(op)
-  if (decode === undefined) responseDecoders.set(op, (decode = Schema.decodeUnknownEither(op.response, { errors: "all" })))
+  if (decode === undefined) responseDecoders.set(op, (decode = ParseResult.decodeUnknownEither(op.response, { errors: "all" })))
   return decode
 }
 
@@ -310,7 +320,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
 const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
   const decoded = responseDecoder(op)(json)
   if (Either.isLeft(decoded)) {
-    const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]!
+    const issue = ParseResult.ArrayFormatter.formatIssueSync(decoded.left)[0]!
     const at = normalizePath(issue.path)
     const secret = issue.path.some((p) => Secrets.fieldNames.has(String(p)))
     const shown = secret ? Secrets.REDACTED : JSON.stringify(Secrets.redact(valueAt(json, issue.path))) ?? "absent"
@@ -358,29 +368,33 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
   let seen = false
   // The server's own clock, exact and free of skew: every past time of the answer is before it was
   // sent and every future time after, so each future time is later than each past one.
-  let latestPast: { readonly at: string; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
-  let earliestFuture: { readonly at: string; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
+  // Where a time is, written out only for a finding (most answers have none).
+  let latestPast: { readonly path: ReadonlyArray<PropertyKey>; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
+  let earliestFuture: { readonly path: ReadonlyArray<PropertyKey>; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
   forEachTimestamp(r.json.value, (path, name, value) => {
     if (bad !== undefined || typeof value !== "string") return
     const t = Timestamp.parse(value)
     if (typeof t === "string") return
     seen = true
-    const at = normalizePath(path)
     const millis = Timestamp.toEpochMillis(t)
     if (futureFields.has(name)) {
-      if (earliestFuture === undefined || Timestamp.Order(t, earliestFuture.t) < 0) earliestFuture = { at, value, t }
-    } else if (latestPast === undefined || Timestamp.Order(t, latestPast.t) > 0) latestPast = { at, value, t }
+      if (earliestFuture === undefined || Timestamp.Order(t, earliestFuture.t) < 0) earliestFuture = { path, value, t }
+    } else if (latestPast === undefined || Timestamp.Order(t, latestPast.t) > 0) latestPast = { path, value, t }
     if (futureFields.has(name)) {
       if (millis <= e.receivedAt - skewMillis) {
+        const at = normalizePath(path)
         bad = fail("timestamps.expires-future", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
       }
     } else if (millis > e.receivedAt + skewMillis) {
+      const at = normalizePath(path)
       bad = fail("timestamps.past", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
     }
   })
   if (bad === undefined && latestPast !== undefined && earliestFuture !== undefined && Timestamp.Order(earliestFuture.t, latestPast.t) <= 0) {
-    const { at, value } = earliestFuture
-    bad = fail("timestamps.expires-future", `${at} not after ${latestPast.at}`, `${at} ${value} is not after ${latestPast.at} ${latestPast.value} of the same answer, which is before the response time`, e, `${at} = ${JSON.stringify(value)}`)
+    const { path, value } = earliestFuture
+    const at = normalizePath(path)
+    const pastAt = normalizePath(latestPast.path)
+    bad = fail("timestamps.expires-future", `${at} not after ${pastAt}`, `${at} ${value} is not after ${pastAt} ${latestPast.value} of the same answer, which is before the response time`, e, `${at} = ${JSON.stringify(value)}`)
   }
   return bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
 }

@@ -10,7 +10,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
+import * as ParseResult from "effect/ParseResult"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import type { CheckId } from "../../Checks.js"
@@ -89,7 +89,7 @@ const acceptedExactlyOrInvalid =
 
 /** Whether a body decodes with the operation's request schema. */
 const decodesFor = (op: Op) => {
-  const decode = Schema.decodeUnknownEither(op.request)
+  const decode = ParseResult.decodeUnknownEither(op.request)
   return (b: unknown): boolean => Either.isRight(decode(b))
 }
 
