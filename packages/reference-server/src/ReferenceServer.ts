@@ -124,7 +124,7 @@ export interface Options {
   readonly maxBodyBytes?: number
   /** Log one structured line per request (method, code, duration, request id). Default false. */
   readonly logRequests?: boolean
-  /** Open a tracing span per request (`@effect/platform`'s HTTP tracer). Default false: the request log and `X-Request-Id` identify requests. */
+  /** Open a tracing span per request (`http.server <METHOD>`, under the request's `traceparent`, as `@effect/platform`'s HTTP tracer opens one). Default false: the request log and `X-Request-Id` identify requests. */
   readonly tracing?: boolean
   /**
    * Latitude switches to turn on (see `latitude`): where decisions.md section 10 lets a faithful
