@@ -64,6 +64,16 @@ describe("running against a shared environment", () => {
       expect(report.cells.find((c) => c.operation === "CreateConnector" && c.check === "create-echo")?.passed).toBeGreaterThan(0)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
+  // The target is judged on exactly the headers each case sets: no trace headers of the run's spans.
+  it.scoped("sends no trace headers, even run inside a caller's span", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds, operations: ["GetResource", "ListSatellites"], examples: 2, seed: 1 }).pipe(Effect.withSpan("the caller's span"))
+      expect(report.requests).toBeGreaterThan(0)
+      const traced = (yield* server.requests).filter((r) => Object.keys(r.headers).some((h) => ["traceparent", "b3", "tracestate"].includes(h)))
+      expect(traced.map((r) => r.path)).toEqual([])
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
 })
 
 describe("updates of existing objects", () => {
