@@ -219,11 +219,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
       })
     })
     // Every interface (`::`) is shown as 0.0.0.0, as @effect/platform's server showed it.
-    const hostname = address === null || typeof address === "string" ? "" : address.address === "::" ? "0.0.0.0" : address.address
-    const url =
-      address === null || typeof address === "string"
-        ? `unix:${address}`
-        : `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${address.port}`
+    const hostOf = (a: Net.AddressInfo) => (a.address === "::" ? "0.0.0.0" : a.address.includes(":") ? `[${a.address}]` : a.address)
+    const url = address === null || typeof address === "string" ? `unix:${address}` : `http://${hostOf(address)}:${address.port}`
     const metricsText = metrics === undefined ? Effect.succeed("") : Effect.zipRight(state.settled, Effect.promise(metrics.text))
     return { url, target, report: state.report, findings: state.findings, har: state.har, metrics: metricsText } satisfies Proxy
   }

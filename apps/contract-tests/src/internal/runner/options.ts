@@ -42,9 +42,8 @@ export const validate = (options: Options): Either.Either<ReplayId.ReplayId | un
   if (badOps.length > 0) return bad(`unknown operations: ${badOps.join(", ")} (known: ${methods.join(", ")})`)
   const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter((c) => !Checks.isCheckId(c))
   if (badChecks.length > 0) return bad(`unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`)
-  if (options.examples !== undefined && (!Number.isInteger(options.examples) || options.examples < 1)) return bad("examples must be a positive integer")
-  if (options.maxRequests !== undefined && (!Number.isInteger(options.maxRequests) || options.maxRequests < 1)) return bad("max-requests must be a positive integer")
-  if (options.maxFindings !== undefined && (!Number.isInteger(options.maxFindings) || options.maxFindings < 1)) return bad("max-findings must be a positive integer")
+  const counts = { examples: options.examples, "max-requests": options.maxRequests, "max-findings": options.maxFindings }
+  for (const [name, n] of Object.entries(counts)) if (n !== undefined && (!Number.isInteger(n) || n < 1)) return bad(`${name} must be a positive integer`)
   if (options.rateLimit !== undefined && !(options.rateLimit > 0)) return bad("the rate limit must be a positive number of requests per second")
   if (options.replay !== undefined) {
     const r = ReplayId.decode(options.replay)
