@@ -44,17 +44,13 @@ const vitestArgs = ["--reporter=default", "--reporter=json", "--outputFile.json=
 const CONTRACT_TESTS = "@data-access/contract-tests"
 
 const buildStatus = await turbo("build", ["--concurrency=2"])
-let testing = true
-let raise
-const raised = new Promise((resolve) => (raise = resolve))
-// After the builds nothing writes to a package's dist: the lines' suites may run beside the tests.
-const lines = runNodeLines({ root, workspaces, args: process.argv.slice(2), prepared, concurrency: () => (testing ? 1 : 2), raised })
-const testStatuses = await Promise.all([
+const tests = Promise.all([
   turbo("test", ["--only", `--filter=${CONTRACT_TESTS}`, "--continue"], vitestArgs),
   turbo("test", ["--only", `--filter=!${CONTRACT_TESTS}`, "--concurrency=2", "--continue"], vitestArgs)
 ])
-testing = false
-raise()
+// After the builds nothing writes to a package's dist: the lines' suites may run beside the tests.
+const lines = runNodeLines({ root, workspaces, args: process.argv.slice(2), prepared, busy: tests })
+const testStatuses = await tests
 const turboStatus = [buildStatus, ...testStatuses].find((s) => s !== 0) ?? 0
 const turboSeconds = (Date.now() - started) / 1000
 const lineResults = await lines

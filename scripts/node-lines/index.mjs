@@ -168,18 +168,23 @@ export const prepareNodeLines = ({ root }) => {
 
 /**
  * Runs every published package's suite under every line of NODE_LINES its engines admit, once the
- * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given), at most
- * `concurrency()` suites at a time (two when not given; read again once `raised` resolves).
+ * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given), two suites
+ * at a time, or one until `busy` settles (other work sharing the machine meanwhile).
  * Resolves to one result per line: { version, headers, seconds, endedAt (epoch millis), addons: { status, seconds }, packages:
  * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
  * [{ name, range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in
  * the turbo run: testedInTurbo) }.
  */
-export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }), concurrency = () => CONCURRENCY, raised }) => {
+export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }), busy }) => {
   const packages = linePackages(workspaces)
   const lineEnv = addonEnv(root)
-  const slots = pool(concurrency)
-  void raised?.then(slots.wake)
+  let shared = busy !== undefined
+  const slots = pool(() => (shared ? 1 : CONCURRENCY))
+  const wake = () => {
+    shared = false
+    slots.wake()
+  }
+  void busy?.then(wake, wake)
   for (const { dir } of packages)
     for (const { node: version } of NODE_LINES)
       rmSync(join(dir, lineReport(version)), { force: true })
