@@ -2,8 +2,10 @@
 // length and longer than the checking limit stream through both ways byte for byte, repeated
 // headers stay repeated, the path and query reach the target as sent (under the target's own path),
 // a target that does not answer is a Connect `unavailable` answer and a judged exchange, and a
-// client that goes away mid-answer leaves the proxy serving.
+// client that goes away mid-answer leaves the proxy serving, and a body the target answered before
+// reading it all does not hold up the client's next request on the same connection.
 import { describe, expect, it } from "@effect/vitest"
+import * as Undici from "@effect/platform-node/Undici"
 import * as Effect from "effect/Effect"
 import * as Http from "node:http"
 import type * as Net from "node:net"
@@ -102,6 +104,33 @@ describe("the proxy's relay", () => {
       expect(error.code).toBe("unavailable")
       expect(error.message).toContain(`${closed} did not answer`)
       expect((yield* proxy.report).requests).toBe(1)
+    })
+  )
+
+  it.scoped("a body the target answers before reading it all: the client's next request on the same connection is answered, not stalled and reset", () =>
+    Effect.gen(function* () {
+      // Refuses a body over 1 KiB by its Content-Length, before reading it, as a server's size limit does.
+      const url = yield* target((req, res) => {
+        const refused = Number(req.headers["content-length"] ?? 0) > 1024
+        res.writeHead(refused ? 413 : 200, { "content-type": "text/plain" })
+        res.end(refused ? "too large" : "ok")
+      })
+      const proxy = yield* Proxy.start({ target: url, checkedBytes: 64 })
+      // One connection, as an undici pool reuses an idle one: the second request goes on it.
+      const client = yield* Effect.acquireRelease(
+        Effect.sync(() => new Undici.Client(proxy.url, { pipelining: 1 })),
+        (c) => Effect.promise(() => c.destroy())
+      )
+      const send = (body: Buffer) =>
+        Effect.promise(() =>
+          client
+            .request({ path: "/core.v1.SatelliteService/ListSatellites", method: "POST", headers: { "content-type": "application/json" }, body })
+            .then(async (r) => `${r.statusCode} ${await r.body.text()}`)
+            .catch((e: { readonly code?: string }) => `failed: ${e.code ?? String(e)}`)
+        )
+      expect(yield* send(bytes(4 << 20, 7))).toBe("413 too large")
+      expect(yield* send(Buffer.from("{}"))).toBe("200 ok")
+      expect((yield* proxy.report).requests).toBe(2)
     })
   )
 

@@ -13,7 +13,7 @@
 import type * as Undici from "@effect/platform-node/Undici"
 import type * as Effect from "effect/Effect"
 import type * as Http from "node:http"
-import { pipeline, Readable } from "node:stream"
+import { PassThrough, pipeline, type Readable } from "node:stream"
 import { ConnectError, ContentType } from "@data-access/schema"
 import * as Report from "../../Report.js"
 import type * as Rules from "../exchangeRules.js"
@@ -93,13 +93,35 @@ const readWhole = (stream: NodeJS.ReadableStream & { readonly readableEnded?: bo
     })
   })
 
-/** A request body streamed through `tee`; `onEnd` once it has all been read. */
-async function* teed(body: AsyncIterable<Buffer>, tee: ReturnType<typeof makeTee>, onEnd: () => void) {
-  for await (const chunk of body) {
-    tee.add(chunk)
-    yield chunk
+/**
+ * A request body streamed to the target through `tee`. `whole()` tells whether the target read it
+ * to its end. `drain()`, once the target has answered, reads and drops what it left unread, as
+ * `node:http` does with a body its handler leaves: until then the client's next request on the
+ * same connection waits behind those bytes, and the connection is reset when it idles out.
+ */
+const streamed = (req: Http.IncomingMessage, tee: ReturnType<typeof makeTee>) => {
+  const relayed = new PassThrough()
+  let draining = false
+  let ended = false
+  req.on("data", (chunk: Buffer) => {
+    if (!draining) tee.add(chunk)
+  })
+  req.on("end", () => {
+    ended = !draining
+  })
+  req.pipe(relayed)
+  return {
+    body: relayed,
+    whole: () => ended,
+    drain: () => {
+      if (draining || req.readableEnded) return
+      draining = true
+      req.unpipe(relayed)
+      // The target has answered: whatever it would still read of the body is not sent.
+      relayed.destroy()
+      req.resume()
+    }
   }
-  onEnd()
 }
 
 /** What the relay needs. */
@@ -184,6 +206,8 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
     const requestLength = incoming["transfer-encoding"] !== undefined ? undefined : incoming["content-length"] === undefined ? 0 : lengthOf(incoming["content-length"])
     let body: Uint8Array | Readable | null = null
     let seen: () => Rules.SeenRequest
+    // What the target left unread of a streamed body, read and dropped once it has answered.
+    let drain = () => {}
     if (requestLength === 0) {
       seen = () => seenWith(EMPTY, 0)
     } else if (requestLength !== undefined && requestLength <= limit) {
@@ -199,15 +223,11 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
     } else {
       // A longer body, or one of unknown length, streams through; the tee keeps what fits.
       const tee = makeTee(limit)
-      let done = false
-      body = Readable.from(
-        teed(req, tee, () => {
-          done = true
-        }),
-        { objectMode: false }
-      )
+      const stream = streamed(req, tee)
+      body = stream.body
+      drain = stream.drain
       // A body the server answered before reading to its end is not known whole.
-      seen = () => seenWith(done ? tee.bytes() : undefined, tee.total())
+      seen = () => seenWith(stream.whole() ? tee.bytes() : undefined, tee.total())
     }
     const job = (status: number, headers: Readonly<Record<string, string>>, answer: Uint8Array | undefined, transportError: string | undefined): Job => ({
       request: seen(),
@@ -258,6 +278,7 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
         res.writeHead(status, out)
         res.end(bytes)
         enqueue(job(status, headers, bytes, undefined))
+        drain()
         return
       }
       // A longer answer, or one of unknown length, streams through; the tee keeps what fits.
@@ -265,11 +286,15 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       answer.body.on("data", (chunk: Buffer) => tee.add(chunk))
       answered()
       res.writeHead(status, out)
-      pipeline(answer.body, res, (error) => enqueue(job(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined)))
+      pipeline(answer.body, res, (error) => {
+        enqueue(job(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined))
+        drain()
+      })
     } catch (error) {
       if (abort.signal.aborted) return
       upstream = performance.now() - sentAt
       enqueue(job(0, {}, undefined, `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`))
+      drain()
       answered()
       answerUnavailable(res, target, stage)
     } finally {
