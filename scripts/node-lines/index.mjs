@@ -2,8 +2,8 @@
 // The library packages' tests under the other Node lines that users run: after the turbo run
 // (which tests everything under the machine's Node), each published package's vitest suite runs
 // again under every Node of NODE_LINES whose version its `engines.node` range admits, two suites
-// at a time, each through `npx -y -p node@<version> node <vitest.mjs> run` in the package's
-// directory (npx downloads that Node from the npm registry the first time).
+// at a time, each as `<that node> <vitest.mjs> run` in the package's directory (`npx -y -p
+// node@<version>` downloads that Node from the npm registry the first time, and says where it is).
 //
 // Native addons: the install compiled better-sqlite3 (the SQLite store) for the machine's Node,
 // and another Node cannot load that build (its ABI differs). Before a line's suites, every such
@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { homedir } from "node:os"
-import { join, relative } from "node:path"
+import { delimiter, dirname, join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import { satisfies } from "./range.mjs"
 
@@ -118,8 +118,11 @@ const pool = (limit) => {
   return { add, wake: next }
 }
 
-/** Runs a command, each output line prefixed; resolves to its exit code (or 1 if it did not start). */
-const run = (prefix, command, args, options) =>
+/**
+ * Runs a command, each output line prefixed; resolves to its exit code (or 1 if it did not start).
+ * `stdout`, when given, gets the command's standard output instead of the relay.
+ */
+const run = (prefix, command, args, options, stdout) =>
   new Promise((done) => {
     const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] })
     const relay = (stream, into) => {
@@ -132,7 +135,11 @@ const run = (prefix, command, args, options) =>
       })
       stream.on("end", () => rest !== "" && into.write(`${prefix}: ${rest}\n`))
     }
-    relay(child.stdout, process.stdout)
+    if (stdout === undefined) relay(child.stdout, process.stdout)
+    else {
+      child.stdout.setEncoding("utf8")
+      child.stdout.on("data", stdout)
+    }
     relay(child.stderr, process.stderr)
     child.on("error", (error) => {
       console.error(`${prefix}: ${command} did not start: ${error.message}`)
@@ -148,21 +155,27 @@ const seconds = (since) => (Date.now() - since) / 1000
  * the install's native addons for it. Needs only the install, not the builds, so test.mjs starts
  * it first, beside the turbo run: the downloads wait on the network, and the compiles (one line at
  * a time) fill the cores that the turbo run leaves idle. Resolves to one entry per line: { version,
- * headers, addons: Promise<{ status, seconds }> }.
+ * headers, node: Promise<path of its Node binary>, addons: Promise<{ status, seconds }> }.
  */
 export const prepareNodeLines = ({ root }) => {
   let compiling = Promise.resolve()
   return NODE_LINES.map(({ node: version, headers }) => {
     const line = `node@${version}`
     // Each Node downloaded once, before anything runs it (two processes starting at once would
-    // both install it into npx's cache); the headers' Node too when it is another version.
-    const download = (v) => run(`node@${v}`, "npx", [...NPX, "-p", `node@${v}`, "node", "--version"], { cwd: root })
+    // both install it into npx's cache); the headers' Node too when it is another version. The
+    // download prints the path of the Node binary it installed, which the suites then run
+    // directly: npx resolving the package again for each suite cost a Node start and npm's own.
+    let path = ""
+    const download = (v, onPath) => run(`node@${v}`, "npx", [...NPX, "-p", `node@${v}`, "node", "-p", "process.execPath"], { cwd: root }, onPath)
     const since = Date.now()
-    const downloaded = Promise.all([download(version), ...(headers === version ? [] : [download(headers)])]).then((codes) => codes.find((c) => c !== 0) ?? 0)
+    const downloaded = Promise.all([
+      download(version, (chunk) => (path += chunk)),
+      ...(headers === version ? [] : [download(headers, () => {})])
+    ]).then((codes) => codes.find((c) => c !== 0) ?? (path.trim() === "" ? 1 : 0))
     const compiled = (compiling = Promise.all([downloaded, compiling]).then(([status]) =>
       status !== 0 ? status : run(`${line} addons`, ...addonBuild(root, headers), { cwd: root })
     ))
-    return { version, headers, addons: compiled.then((status) => ({ status, seconds: seconds(since) })) }
+    return { version, headers, node: downloaded.then(() => path.trim()), addons: compiled.then((status) => ({ status, seconds: seconds(since) })) }
   })
 }
 
@@ -190,7 +203,7 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
       rmSync(join(dir, lineReport(version)), { force: true })
 
   return Promise.all(
-    prepared.map(async ({ version, headers, addons: ready }) => {
+    prepared.map(async ({ version, headers, node, addons: ready }) => {
       const started = Date.now()
       const line = `node@${version}`
       const inRange = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
@@ -200,6 +213,7 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
         .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
       const inTurbo = inRange.filter((p) => !admitted.includes(p)).map(({ pkg }) => ({ name: pkg.name }))
       const addons = await ready
+      const nodeBinary = await node
       const results = await Promise.all(
         admitted.map(({ dir, pkg }) =>
           slots.add(async () => {
@@ -207,12 +221,8 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
             const vitest = join(dir, "node_modules", "vitest", "vitest.mjs")
             const status = await run(
               `${pkg.name}:test:${line}`,
-              "npx",
+              nodeBinary,
               [
-                ...NPX,
-                "-p",
-                `node@${version}`,
-                "node",
                 relative(dir, vitest),
                 "run",
                 "--reporter=default",
@@ -222,7 +232,8 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
               ],
               {
                 cwd: dir,
-                env: { ...process.env, ...lineEnv }
+                // `node` on the PATH is the line's too, as under npx.
+                env: { ...process.env, ...lineEnv, PATH: [dirname(nodeBinary), process.env.PATH].filter(Boolean).join(delimiter) }
               }
             )
             const file = join(dir, lineReport(version))
