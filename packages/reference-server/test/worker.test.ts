@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as ChildProcess from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Net from "node:net"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Fixtures, ReferenceServer } from "../dist/index.js"
 import { ReferenceServer as FromSource } from "../src/index.js"
 import { demoData } from "../src/internal/demo.js"
@@ -81,6 +85,38 @@ describe("startInWorker", () => {
       expect(yield* reason({ fixtures: { resources: [{ id: 3 } as never] } })).toEqual(["StartError", "Fixtures"])
       expect(yield* reason({ store: { _tag: "Sqlite", filename: "/no/such/directory/store.db" } })).toEqual(["StartError", "Store"])
     }).pipe(Effect.scoped)
+  )
+
+  // A program of the caller's, given on the command line or in a file, started with a V8 heap
+  // option (which Node refuses when it is handed to a thread explicitly): the server still starts
+  // in its thread and answers. Prints the thread and the status of a GetResource.
+  const program = `import { ReferenceServer } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}
+import * as Effect from "effect/Effect"
+const answer = await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
+  const server = yield* ReferenceServer.startInWorker()
+  const res = yield* Effect.promise(() => fetch(server.url + "/core.v1.ResourceService/GetResource", { method: "POST", headers: { "content-type": "application/json", "x-api-key": server.apiKeys[0] }, body: JSON.stringify({ id: server.knownIds.resources[0] }) }))
+  return server.thread + " " + res.status
+})))
+console.log(answer)`
+  const runNode = (args: ReadonlyArray<string>) =>
+    Effect.async<string>((resume) => {
+      const child = ChildProcess.spawn(process.execPath, args, { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] })
+      let out = ""
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+      child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()))
+      child.on("close", (code) => resume(Effect.succeed(`${out.trim()} (exit ${code})`)))
+    })
+  it.scoped("starts in its thread from a program run with a V8 heap option, from a file or from --input-type=module -e", () =>
+    Effect.gen(function* () {
+      // In the package, where its imports resolve as in a project of the caller's.
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(fileURLToPath(new URL("../.worker-program-", import.meta.url)))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      )
+      writeFileSync(join(dir, "program.mjs"), program)
+      expect(yield* runNode(["--max-semi-space-size=64", join(dir, "program.mjs")])).toBe("worker 200 (exit 0)")
+      expect(yield* runNode(["--max-semi-space-size=64", "--input-type=module", "-e", program])).toBe("worker 200 (exit 0)")
+    })
   )
 
   it.effect("stays in the caller's thread when its spans or its request log are the caller's", () =>

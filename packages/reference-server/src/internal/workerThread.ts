@@ -78,14 +78,33 @@ interface Thread {
   readonly exited: Promise<number>
 }
 
+/**
+ * A worker thread with the caller's Node options (--cpu-prof, --conditions...). The thread inherits
+ * them as Node passes them on, which leaves out those of V8 and of the process (a heap size such
+ * as --max-semi-space-size), unless the caller was started with `--input-type`: that option only
+ * applies to code given on the command line and stops a worker whose code is a file, so the others
+ * are given explicitly. Given explicitly, an option of V8 or of the process stops the worker too;
+ * Node names them, and the thread starts without them.
+ */
+const makeWorker = (entry: URL, workerData: unknown): Worker => {
+  const isInputType = (arg: string) => arg.startsWith("--input-type")
+  if (!process.execArgv.some(isInputType)) return new Worker(entry, { workerData })
+  const execArgv = process.execArgv.filter((arg) => !isInputType(arg))
+  try {
+    return new Worker(entry, { workerData, execArgv })
+  } catch (error) {
+    if ((error as { readonly code?: unknown }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error
+    const listed = /flags: (.*)$/.exec(String((error as Error).message))?.[1] ?? ""
+    const refused = new Set(listed.split(", "))
+    return new Worker(entry, { workerData, execArgv: execArgv.filter((arg) => !refused.has(arg)) })
+  }
+}
+
 const spawn = <O extends ThreadOptions, E>(entry: URL, workerData: WireOptions<O>, fail: (failure: Failure) => E): Effect.Effect<Thread, E, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
       try: (): Thread => {
-        // The caller's Node options (--cpu-prof, --conditions...) but `--input-type`, which only
-        // applies to code given on the command line and stops a worker whose code is a file.
-        const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"))
-        const worker = new Worker(entry, { workerData, execArgv })
+        const worker = makeWorker(entry, workerData)
         // An error of the thread ends it; the start or the close below sees it end.
         worker.on("error", () => {})
         return { worker, exited: new Promise((resolve) => worker.once("exit", resolve)) }
