@@ -11,6 +11,9 @@
 // faithful server with each latitude switch and with all of them over the same seeds (every
 // finding there is a false alarm). Two runs at a time.
 //
+// The `bench` script runs it with `--max-semi-space-size=64`, as `pnpm contract-tests` runs the
+// command line; give the flag to the commands below too to measure the main job.
+//
 //   pnpm --filter @data-access/contract-tests bench          (build first)
 //   BENCH_PROOF_SEEDS=0 node bench/run.mjs                   the runs only, no self-proof
 //   BENCH_RUNS=1 BENCH_EXAMPLES=100 node bench/run.mjs
