@@ -80,11 +80,11 @@ interface Thread {
 
 /**
  * A worker thread with the caller's Node options (--cpu-prof, --conditions...). The thread inherits
- * them as Node passes them on, which leaves out those of V8 and of the process (a heap size such
- * as --max-semi-space-size), unless the caller was started with `--input-type`: that option only
- * applies to code given on the command line and stops a worker whose code is a file, so the others
- * are given explicitly. Given explicitly, an option of V8 or of the process stops the worker too;
- * Node names them, and the thread starts without them.
+ * them as Node passes them on, V8's included (a heap size such as --max-semi-space-size), unless
+ * the caller was started with `--input-type`: that option only applies to code given on the
+ * command line and stops a worker whose code is a file, so the others are given explicitly. Given
+ * explicitly, an option of V8 or of the process stops the worker; Node names those it refuses, and
+ * the thread starts without them.
  */
 const makeWorker = (entry: URL, workerData: unknown): Worker => {
   const isInputType = (arg: string) => arg.startsWith("--input-type")
