@@ -229,16 +229,14 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       // A body the server answered before reading to its end is not known whole.
       seen = () => seenWith(stream.whole() ? tee.bytes() : undefined, tee.total())
     }
-    const job = (status: number, headers: Readonly<Record<string, string>>, answer: Uint8Array | undefined, transportError: string | undefined): Job => ({
-      request: seen(),
-      status,
-      headers,
-      body: answer,
-      transportError,
-      started,
-      receivedAt: Date.now(),
-      key
-    })
+    /**
+     * The exchange is over: handed to the judge, with the request as the target read it, then what
+     * the target left unread of a streamed body is dropped.
+     */
+    const finished = (status: number, headers: Readonly<Record<string, string>>, answer: Uint8Array | undefined, transportError: string | undefined) => {
+      enqueue({ request: seen(), status, headers, body: answer, transportError, started, receivedAt: Date.now(), key })
+      drain()
+    }
     const answered = () => {
       if (metrics !== undefined) metrics.relayed(performance.now() - arrived - upstream)
     }
@@ -277,8 +275,7 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
         answered()
         res.writeHead(status, out)
         res.end(bytes)
-        enqueue(job(status, headers, bytes, undefined))
-        drain()
+        finished(status, headers, bytes, undefined)
         return
       }
       // A longer answer, or one of unknown length, streams through; the tee keeps what fits.
@@ -286,15 +283,11 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       answer.body.on("data", (chunk: Buffer) => tee.add(chunk))
       answered()
       res.writeHead(status, out)
-      pipeline(answer.body, res, (error) => {
-        enqueue(job(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined))
-        drain()
-      })
+      pipeline(answer.body, res, (error) => finished(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined))
     } catch (error) {
       if (abort.signal.aborted) return
       upstream = performance.now() - sentAt
-      enqueue(job(0, {}, undefined, `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`))
-      drain()
+      finished(0, {}, undefined, `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`)
       answered()
       answerUnavailable(res, target, stage)
     } finally {
