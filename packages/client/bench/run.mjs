@@ -26,7 +26,7 @@ import { createInterface } from "node:readline"
 import * as Os from "node:os"
 import { Operations } from "@data-access/schema"
 import { DataAccessClient } from "../dist/index.js"
-import { makeDecoder } from "../dist/internal/decode.js"
+import { makeDecoder } from "@data-access/schema/Decode"
 import { USER_AGENT } from "../dist/internal/client.js"
 import { combine, fetchNativeUsersPage, measure, medianMillis } from "@data-access/client-behaviour/bench"
 

@@ -10,7 +10,7 @@ import * as FastCheck from "effect/FastCheck"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { describeSchema, makeDecoder } from "../src/internal/decode.js"
+import { describeSchema, makeDecoder } from "@data-access/schema/Decode"
 
 const schemaOf = (method: string) =>
   Operations.operations[method as keyof typeof Operations.operations].response as unknown as Schema.Schema<unknown, unknown>

@@ -30,6 +30,11 @@ export * as ContractRules from "./ContractRules.js"
  */
 export * as Deadline from "./Deadline.js"
 /**
+ * @since 0.4.0
+ * @category modules
+ */
+export * as Decode from "./Decode.js"
+/**
  * @since 0.1.0
  * @category modules
  */

@@ -6,7 +6,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, ContentType, type ContractRules, Deadline, JsonBody, Operations, Primitives, RateLimit, Secrets, Timestamp } from "@data-access/schema"
+import { ConnectError, ContentType, type ContractRules, Deadline, Decode, JsonBody, Operations, Primitives, RateLimit, Secrets, Timestamp } from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
@@ -280,11 +280,14 @@ const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, n
 }
 
 
-/** Each operation's response decoder, made once. */
-const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseIssue>>()
+/**
+ * Each operation's response decoder, made once: the schema compiled (`Decode`, as the client
+ * decodes), and the schema's parser with every issue for an answer it does not accept.
+ */
+const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 const responseDecoder = (op: Op) => {
   let decode = responseDecoders.get(op)
-  if (decode === undefined) responseDecoders.set(op, (decode = ParseResult.decodeUnknownEither(op.response, { errors: "all" })))
+  if (decode === undefined) responseDecoders.set(op, (decode = Decode.makeDecoder(op.response as Schema.Schema<unknown, unknown>, { errors: "all" })))
   return decode
 }
 
@@ -320,7 +323,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
 const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
   const decoded = responseDecoder(op)(json)
   if (Either.isLeft(decoded)) {
-    const issue = ParseResult.ArrayFormatter.formatIssueSync(decoded.left)[0]!
+    const issue = ParseResult.ArrayFormatter.formatIssueSync(decoded.left.issue)[0]!
     const at = normalizePath(issue.path)
     const secret = issue.path.some((p) => Secrets.fieldNames.has(String(p)))
     const shown = secret ? Secrets.REDACTED : JSON.stringify(Secrets.redact(valueAt(json, issue.path))) ?? "absent"

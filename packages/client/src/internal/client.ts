@@ -31,7 +31,7 @@ import {
 } from "../ClientError.js"
 import * as calls from "./calls.js"
 import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"
-import { makeDecoder } from "./decode.js"
+import { makeDecoder } from "@data-access/schema/Decode"
 import { describeParseError } from "./errors.js"
 
 export * from "./calls.js"

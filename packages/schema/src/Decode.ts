@@ -1,9 +1,13 @@
 /**
- * A fast path for decoding responses: the Effect 3 schema's AST described for
+ * Fast decoding of this package's schemas: the Effect 3 schema's AST described for
  * `@data-access/core/Decoder`, which compiles it once (the decoder itself is written there, once
  * for both Effect lines). This module only says what each Effect 3 node means; a node it does not
- * know is handed to Effect's own parser, so the fast path accepts exactly what the schema accepts.
- * On any failure the caller decodes again with `Schema.decodeUnknownEither` to get the full error.
+ * know is handed to Effect's own parser, so the fast path accepts exactly what the schema accepts
+ * and returns an equal value. On any failure the schema's parser decodes again, to give the full
+ * error. The client decodes every answer with it; the contract runner and the conformance proxy
+ * judge answers with it.
+ *
+ * @since 0.4.0
  */
 import * as Decoder from "@data-access/core/Decoder"
 import * as Either from "effect/Either"
@@ -247,17 +251,39 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
 }
 
 /**
- * The description of an Effect 3 schema for `@data-access/core/Decoder` (exported for tests).
+ * The description of an Effect 3 schema for `@data-access/core/Decoder`: what the property tests
+ * hold the compiled decoder to.
+ *
+ * @since 0.4.0
+ * @category description
  */
 export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node => describe(schema.ast)
 
 /**
- * A decoder of unknown input: the compiled fast path, and Effect's parser for the error (or
- * whenever the fast path cannot decide).
+ * A decoder of unknown input: the compiled fast path, and the schema's own parser for the error
+ * (or whenever the fast path cannot decide), with `options` (`errors: "all"` to collect every
+ * issue).
+ *
+ * @example
+ * ```ts
+ * import * as Decode from "@data-access/schema/Decode"
+ * import * as Operations from "@data-access/schema/Operations"
+ * import * as Either from "effect/Either"
+ *
+ * const decode = Decode.makeDecoder(Operations.operations.GetResource.response)
+ * const result = decode({ resource: { id: "res_1", name: "orders", port: 5432 } })
+ * if (Either.isRight(result)) console.log(result.right.resource?.name)
+ * ```
+ *
+ * @since 0.4.0
+ * @category constructors
  */
-export const makeDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
+export const makeDecoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  options?: AST.ParseOptions
+): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
   const fast = Decoder.compile(describe(schema.ast))
-  const slow = Schema.decodeUnknownEither(schema)
+  const slow = Schema.decodeUnknownEither(schema, options)
   return (u) => {
     const r = fast(u)
     return r === Decoder.FAIL ? slow(u) : Either.right(r as A)
