@@ -261,8 +261,9 @@ export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node
 
 /**
  * A decoder of unknown input: the compiled fast path, and the schema's own parser for the error
- * (or whenever the fast path cannot decide), with `options` (`errors: "all"` to collect every
- * issue).
+ * (or whenever the fast path cannot decide). `errors: "all"` has the parser collect every issue
+ * instead of the first; the other parse options (excess properties, property order) would change
+ * what is accepted or returned, so they are not taken.
  *
  * @example
  * ```ts
@@ -280,10 +281,10 @@ export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node
  */
 export const makeDecoder = <A, I>(
   schema: Schema.Schema<A, I>,
-  options?: AST.ParseOptions
+  options?: { readonly errors?: "first" | "all" | undefined }
 ): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
   const fast = Decoder.compile(describe(schema.ast))
-  const slow = Schema.decodeUnknownEither(schema, options)
+  const slow = Schema.decodeUnknownEither(schema, options?.errors === undefined ? undefined : { errors: options.errors })
   return (u) => {
     const r = fast(u)
     return r === Decoder.FAIL ? slow(u) : Either.right(r as A)

@@ -1,0 +1,34 @@
+// `Decode.makeDecoder` as a caller sees it: the parser's values and errors. The fast path itself is
+// held to the parser on every response schema by the client's property tests (decode.test.ts).
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Decode from "../src/Decode.js"
+import * as Operations from "../src/Operations.js"
+
+const GetResource = Operations.operations.GetResource.response
+const issues = (r: Either.Either<unknown, ParseResult.ParseError>) =>
+  Either.isLeft(r) ? ParseResult.ArrayFormatter.formatIssueSync(r.left.issue) : []
+
+describe("Decode.makeDecoder", () => {
+  it("decodes a valid answer to the value the schema's parser gives", () => {
+    const body = { resource: { id: "res_1", name: "orders", port: 5432, createdAt: "2024-05-01T12:00:00.5+02:00" }, unknownField: 1 }
+    const fast = Decode.makeDecoder(GetResource)(body)
+    const parser = Schema.decodeUnknownEither(GetResource)(body)
+    expect(Either.isRight(fast) && Either.isRight(parser)).toBe(true)
+    expect(JSON.stringify(Either.getOrThrow(fast))).toBe(JSON.stringify(Either.getOrThrow(parser)))
+    expect(String(Either.getOrThrow(fast).resource?.createdAt)).toBe("2024-05-01T10:00:00.500Z")
+  })
+
+  it("gives the parser's error: its first issue, or every issue with errors: \"all\"", () => {
+    // Three faults: a wrong id type, a wrong name type, a port out of range.
+    const body = { resource: { id: 7, name: false, port: 70000 } }
+    const first = issues(Decode.makeDecoder(GetResource)(body))
+    const all = issues(Decode.makeDecoder(GetResource, { errors: "all" })(body))
+    expect(first).toEqual(issues(Schema.decodeUnknownEither(GetResource)(body)))
+    expect(all).toEqual(issues(Schema.decodeUnknownEither(GetResource, { errors: "all" })(body)))
+    expect(first).toHaveLength(1)
+    expect([...new Set(all.map((i) => i.path.join(".")))]).toEqual(["resource.id", "resource.name", "resource.port"])
+  })
+})
