@@ -1,8 +1,9 @@
 /* global performance, fetch */
 // The timing both clients' benchmarks use (packages/client/bench/run.mjs and
 // packages/client-effect4/bench/compare.mjs): calls per second and latency percentiles of a call
-// run by concurrent workers in short rounds, the median time of a synchronous function, and a
-// ListNativeUsers page as the server writes it, fetched without a client.
+// run by concurrent workers in short rounds, the median time of a synchronous function, a
+// ListNativeUsers page as the server writes it, fetched without a client, and the number of
+// secrets a decoded page holds.
 
 /** The `p`th percentile of numbers sorted in ascending order. */
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
@@ -54,3 +55,7 @@ export const fetchNativeUsersPage = async (url, apiKey, resourceId, limit = 500)
   if (response.status !== 200) throw new Error(`ListNativeUsers: status ${response.status}`)
   return response.text()
 }
+
+/** How many values of a decoded value `isRedacted` says are secrets (each one a `Redacted` its decode made). */
+export const countSecrets = (isRedacted, u) =>
+  isRedacted(u) ? 1 : u !== null && typeof u === "object" ? Object.values(u).reduce((n, v) => n + countSecrets(isRedacted, v), 0) : 0
