@@ -390,7 +390,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     const probe = await run(process.execPath, [
       "--input-type=module",
       "-e",
-      `const r = await Promise.allSettled([import("@data-access/client/internal/decode.js"), import("@data-access/client/internal/decode"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
+      `const r = await Promise.allSettled([import("@data-access/client/internal/calls.js"), import("@data-access/client/internal/calls"), import("@data-access/reference-server/bin"), import("@data-access/schema/Timestamp"), import("@data-access/schema/Decode"), import("@data-access/client/RetryPolicy"), import("@data-access/schema/openapi.json", { with: { type: "json" } })]);
        console.log(JSON.stringify(r.map((x) => x.status === "rejected" ? x.reason.code : "ok")))`
     ])
     expect(probe.stderr).toBe("")
@@ -398,6 +398,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       "ERR_PACKAGE_PATH_NOT_EXPORTED",
       "ERR_PACKAGE_PATH_NOT_EXPORTED",
       "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "ok",
       "ok",
       "ok",
       "ok"
