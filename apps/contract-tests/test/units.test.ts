@@ -229,3 +229,24 @@ describe("response-schema over answers with the same text", () => {
     expect(Inspect.responseSchema(getResource, answer(bad))?.ok).toBe(false)
   })
 })
+
+describe("list order", () => {
+  const op = Operations.operations.ListSatellites
+  const item = (id: string, createdAt: string) => ({ id, createdAt })
+  const t1 = "2024-01-01T00:00:00Z"
+  const t2 = "2024-01-02T00:00:00Z"
+  const ids = (pair: ReturnType<typeof Oracles.outOfOrder>) => pair?.map((i) => i.id)
+
+  it("asc: createdAt, then ties by id ascending", () => {
+    expect(Oracles.outOfOrder(op, [item("a", t1), item("b", t1), item("c", t2)], "asc")).toBeUndefined()
+    expect(ids(Oracles.outOfOrder(op, [item("b", t1), item("a", t1), item("c", t2)], undefined))).toEqual(["b", "a"])
+    expect(ids(Oracles.outOfOrder(op, [item("c", t2), item("a", t1)], "asc"))).toEqual(["c", "a"])
+  })
+
+  it("desc: createdAt descending, ties by id either way, but one way throughout", () => {
+    expect(Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("a", t1), item("b", t1)], "desc")).toBeUndefined()
+    expect(Oracles.outOfOrder(op, [item("d", t2), item("c", t2), item("b", t1), item("a", t1)], "desc")).toBeUndefined()
+    expect(ids(Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("b", t1), item("a", t1)], "desc"))).toEqual(["b", "a"])
+    expect(ids(Oracles.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
+  })
+})

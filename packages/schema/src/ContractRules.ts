@@ -513,7 +513,7 @@ export const rules = [
   },
   {
     id: "lists.order",
-    must: "Items that carry `createdAt` come by `createdAt` then `id`, ascending unless `order` is `desc` (ids are opaque: they order only ties).",
+    must: "Items that carry `createdAt` come by `createdAt`, ascending unless `order` is `desc`, and ties by `id` (ascending under `asc`; under `desc` either way, one way throughout; ids are opaque: they order only ties).",
     source: d("3. Lists", "`asc` or `desc` (by `createdAt`, ties by `id`); absent means `asc`."),
     check: "paging",
     violation: "order-ignored"

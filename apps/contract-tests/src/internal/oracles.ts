@@ -16,7 +16,7 @@ import { fail, note, type Outcome, pass, type Verdict } from "./outcome.js"
 import { referenceOf, requestPropertyNames } from "./pools.js"
 import * as Shape from "./requestShape.js"
 import { encodedFields } from "./schemas.js"
-import { compareItems, itemsOf } from "./walk.js"
+import { compareCreated, compareIds, itemsOf } from "./walk.js"
 
 /** A request rule a request breaks: the rule, a cause without values, a message. */
 export interface Breach {
@@ -145,12 +145,24 @@ export const orderObservable = (op: Op): boolean => op.kind === "list" && object
 export const outOfOrder = (op: Op, items: ReadonlyArray<Record<string, unknown>>, order: unknown): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
   if (!orderObservable(op)) return undefined
   const sign = order === "desc" ? -1 : 1
-  for (let i = 1; i < items.length; i++) if (sign * compareItems(items[i - 1]!, items[i]!) > 0) return [items[i - 1]!, items[i]!]
+  // Under `desc` the documents do not say which way ties by `id` go: either, the same way throughout.
+  let ties: number | undefined = order === "desc" ? undefined : -1
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1]!
+    const b = items[i]!
+    const byCreated = sign * compareCreated(a, b)
+    if (byCreated > 0) return [a, b]
+    if (byCreated < 0) continue
+    const byId = compareIds(a, b)
+    if (byId === 0) continue
+    ties ??= byId
+    if (byId !== ties) return [a, b]
+  }
   return undefined
 }
 
 export const orderFailure = (pair: readonly [Record<string, unknown>, Record<string, unknown>], order: unknown, e: Exchange | undefined): Outcome =>
-  fail("lists.order", `order ${typeof order === "string" ? order : "default"} not respected`, `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc" : "asc (default)"} order of createdAt then id`, e)
+  fail("lists.order", `order ${typeof order === "string" ? order : "default"} not respected`, `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc order of createdAt, ties by id one way throughout" : "asc (default) order of createdAt then id"}`, e)
 
 const page = onSuccess("page", "paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.order"], (op, sent, e) => {
     const json = successJson(e)

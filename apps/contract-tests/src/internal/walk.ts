@@ -136,11 +136,15 @@ const createdKey = (item: Record<string, unknown>): bigint => {
   return t instanceof Timestamp.Timestamp ? Timestamp.toEpochNanos(t) : -(2n ** 70n)
 }
 
-/** The decided order of list items: `createdAt`, then `id`. */
-export const compareItems = (a: Record<string, unknown>, b: Record<string, unknown>): number => {
+/** The first key of the decided order of list items: `createdAt`. */
+export const compareCreated = (a: Record<string, unknown>, b: Record<string, unknown>): number => {
   const ca = createdKey(a)
   const cb = createdKey(b)
-  if (ca !== cb) return ca < cb ? -1 : 1
+  return ca === cb ? 0 : ca < cb ? -1 : 1
+}
+
+/** The tie-breaker of the decided order: `id`. */
+export const compareIds = (a: Record<string, unknown>, b: Record<string, unknown>): number => {
   const ia = String(a.id ?? "")
   const ib = String(b.id ?? "")
   return ia < ib ? -1 : ia > ib ? 1 : 0
