@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { ContentType, type KnownIds } from "@data-access/schema"
+import { ContentType, type KnownIds, Operations } from "@data-access/schema"
+import * as ConnectErrorModule from "@data-access/schema/ConnectError"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
@@ -643,3 +644,80 @@ export const layerHttpClient = (options: Options = {}): Layer.Layer<HttpClient.H
       return Context.make(HttpClient.HttpClient, client).pipe(Context.add(InProcess, { ...core.running, url: "http://reference.invalid" }))
     }).pipe(Effect.orDie)
   )
+
+/**
+ * What one operation's domain logic answered: the success body in wire form (proto3 JSON), or
+ * the Connect error's code and message.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type DomainAnswer =
+  | { readonly _tag: "Success"; readonly body: unknown }
+  | { readonly _tag: "Failure"; readonly code: ConnectErrorModule.Code; readonly message: string }
+
+/**
+ * The reference server's store and domain logic without a socket and without its protocol: for a
+ * server on another stack that decodes requests with its own codec and hands each operation's
+ * body here as JSON.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface Domain extends Omit<Running, "url" | "apiKeys"> {
+  /**
+   * Runs one operation on a request body in wire form (a JSON value): the reference server's
+   * decoding with the operation's request schema, its checks (and those of the latitude switches
+   * that are on), the store's reads and writes, and the answer's shape (secrets, zero values).
+   */
+  readonly call: (method: Operations.MethodName, body: unknown) => Effect.Effect<DomainAnswer>
+}
+
+const domainKey = "domain-key"
+const domainHeaders = { "content-type": ContentType.JSON_MEDIA_TYPE, "x-api-key": domainKey, "connect-protocol-version": "1" }
+
+/**
+ * The domain logic of the reference server on a store of its own (seeded as `start` seeds it),
+ * inside the caller's scope. The options are `start`'s; those of the protocol (port, host, API
+ * keys, body limit, tracing) do not apply: the caller's stack does that part.
+ *
+ * @example
+ * ```ts
+ * import { ReferenceServer } from "@data-access/reference-server"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const domain = yield* ReferenceServer.domain({ latitude: ["unique-names"] })
+ *   return yield* domain.call("GetResource", { id: domain.knownIds.resources[0] }) // { _tag: "Success", body: { resource: ... } }
+ * }).pipe(Effect.scoped)
+ * ```
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const domain: (options?: Options) => Effect.Effect<Domain, StartError, Scope.Scope> = Effect.fn("ReferenceServer.domain")(function* (options: Options = {}) {
+  // The largest body the protocol stage reads: the caller's stack keeps its own limit.
+  const core = yield* makeCore({ ...options, apiKeys: [domainKey], maxBodyBytes: Number.MAX_SAFE_INTEGER, logRequests: false, tracing: false })
+  const { apiKeys: _, ...running } = core.running
+  const decoder = new TextDecoder()
+  const call = (method: Operations.MethodName, body: unknown): Effect.Effect<DomainAnswer> =>
+    Effect.suspend(() => {
+      const bytes = new TextEncoder().encode(JSON.stringify(body))
+      const input: Input = {
+        method: "POST",
+        url: Operations.operations[method].path,
+        headers: { ...domainHeaders, "content-length": String(bytes.length) },
+        body: () => Effect.succeed(bytes)
+      }
+      return Effect.map(core.handle(input), (out): DomainAnswer => {
+        // Stryker disable next-line StringLiteral: equivalent: the domain runs no fault plan that drops a connection unless its caller gave one
+        if (out._tag === "Drop") return { _tag: "Failure", code: "unavailable", message: "the connection was dropped" }
+        const text = typeof out.body === "string" ? out.body : decoder.decode(out.body)
+        if (out.status === 200) return { _tag: "Success", body: JSON.parse(text) as unknown }
+        const error = ConnectErrorModule.parseBody(text)
+        // Stryker disable next-line StringLiteral: equivalent: every error answer of the pipeline is a Connect error body
+        return { _tag: "Failure", code: error?.code ?? "unknown", message: error?.message ?? "" }
+      })
+    })
+  return { ...running, call }
+})
