@@ -53,12 +53,12 @@ afterAll(() => {
 const stagesOf = (hooks: Hooks) => Object.keys(hooks).sort()
 
 describe("the catalogue", () => {
-  it("every rule of ContractRules has exactly one violation record, the one it names; every record names a rule", () => {
+  it("every rule of ContractRules has the violation record it names, which breaks it; every record names a rule (several records may break one rule)", () => {
     for (const rule of ContractRules.rules) {
       expect(
         ViolationCatalogue.records.filter((r) => r.rule === rule.id).map((r) => r.name),
         rule.id
-      ).toEqual([rule.violation])
+      ).toContain(rule.violation)
     }
     for (const r of ViolationCatalogue.records) {
       expect(ContractRules.isRuleId(r.rule), r.name).toBe(true)

@@ -259,6 +259,24 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const a = yield* rpc(s, "GetResource", { id: s.knownIds.resources[1] })
       const b = yield* rpc(s, "GetResource", { id: s.knownIds.resources[1] })
       return JSON.stringify(a.json) !== JSON.stringify(b.json)
-    })
+    }),
+  // faults of the List operations' inputs
+  "shared-search-fields": (s) => status(s, "ListSatellites", { limit: 5, search: "a", searchFields: ["type"] }).pipe(Effect.map((st) => st === 200)),
+  "shared-filter-keys": (s) =>
+    status(s, "ListIntegrationsMDM", { limit: 5, filter: { field: { key: "satellite_type", operator: "equals", value: sv("ai") } } }).pipe(Effect.map((st) => st === 200)),
+  "search-like-wildcards": (s) => satellites(s, { search: "ai_gateway" }).pipe(Effect.map((items) => items.length > 0)),
+  "filter-regex": (s) =>
+    rpc(s, "ListIntegrationsMDM", { limit: 500, filter: { field: { key: "name", operator: "contains", value: sv("Fleet.paris") } } }).pipe(
+      Effect.map((r) => (r.json.integrations ?? []).length > 0)
+    ),
+  "empty-operators-null": (s) => satellites(s, { filter: { field: { key: "space_id", operator: "empty" } } }).pipe(Effect.map((items) => items.length === 0)),
+  "cursor-page-number": (s) =>
+    Effect.gen(function* () {
+      const first = yield* rpc(s, "ListSatellites", { limit: 1 })
+      const later = yield* rpc(s, "ListSatellites", { limit: 3, cursor: first.json.listMetadata.nextCursor })
+      const all = yield* satellites(s, { limit: 4 })
+      return later.json.satellites[0].id !== all[1].id
+    }),
+  "limit-one-refused": (s) => rpc(s, "ListSatellites", { limit: 1 }).pipe(Effect.map((r) => r.json.code === "invalid_argument"))
 }
 

@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { ContractRules, Filter, RateLimit, Requests, Secrets } from "@data-access/schema"
+import { ContractRules, Filter, Operations, RateLimit, Requests, Secrets } from "@data-access/schema"
 import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
@@ -18,7 +18,7 @@ import type { CollectionName, Json } from "../Collections.js"
 import { sortKey, type StoreService } from "../Store.js"
 import { stamp } from "./clock.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"
-import { fieldValue, filteringWith, normalize } from "./handlers.js"
+import { fieldValue, filteringWith, matches, normalize, snakeToCamel as camelOf } from "./handlers.js"
 import type { Body, Check, CheckName, Checks, Exchange, Handler, Op, Output, Relax, Req, Respond, RouteHook, ViolationHooks } from "./pipeline-types.js"
 import { Fail } from "./pipeline-types.js"
 
@@ -577,6 +577,155 @@ const staleIndex: RouteHook<Handler> = (next, op) => {
 
 /** An answer written, changed when it is a response. */
 const withOutput = (out: Output, f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output): Output => (out._tag === "Response" ? f(out) : out)
+
+
+// ---------------------------------------------------------------------------------------------
+// Faults of the List operations' inputs: enums shared between lists, text read as a pattern,
+// empty fields read as absent, cursors that count pages, a limit of 1 refused
+// ---------------------------------------------------------------------------------------------
+
+const listOps = (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "list")
+
+/** The literals of a list's `searchFields` entries (none when it has no `searchFields`). */
+const searchFieldsOf = (op: Op): ReadonlyArray<string> => {
+  const shape = fieldsOf(op).get("searchFields")?.shape
+  return shape?._tag === "array" && shape.item._tag === "string" ? (shape.item.literals ?? []) : []
+}
+
+/** shared-search-fields: the `searchFields` entries another list allows and this one does not. */
+const foreignSearchFields = (op: Op): ReadonlySet<string> => {
+  const own = new Set(searchFieldsOf(op))
+  return new Set(listOps.filter((o) => o !== op).flatMap(searchFieldsOf).filter((f) => !own.has(f)))
+}
+
+/** shared-filter-keys: the filter keys another list allows and this one does not. */
+const foreignFilterKeys = (op: Op): ReadonlySet<string> => {
+  const own = filterKeysOf(op)
+  return new Set(listOps.filter((o) => o !== op).flatMap((o) => [...filterKeysOf(o)]).filter((k) => !own.has(k)))
+}
+
+/** A condition no item matches: every object has an id. */
+const MATCH_NONE = { field: { key: "id", operator: "empty" } }
+
+/** shared-filter-keys: a condition on a key of another list reads the key as `""` on every item (it matches all or none). */
+const foreignKeysAsEmpty = (filter: unknown, foreign: ReadonlySet<string>): unknown =>
+  mapFilter(filter, (part) => {
+    const field = part.field
+    if (!isObject(field) || !foreign.has(field.key as string) || !operators.has(field.operator as string)) return part
+    const value = isObject(field.value) && typeof field.value.value === "string" ? field.value.value : ""
+    const condition = { field: { key: "k", operator: field.operator as Filter.Operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } } as Filter.Filter<string>
+    return Filter.evaluate(condition, () => "") ? MATCH_ALL : MATCH_NONE
+  })
+
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
+
+/** search-like-wildcards: a search term as the pattern of SQL's `LIKE '%term%'` (`%` any run, `_` any character, a backslash escapes the next). */
+const likePattern = (term: string): RegExp => {
+  let source = ""
+  for (let i = 0; i < term.length; i++) {
+    const ch = term[i]!
+    if (ch === "\\" && i + 1 < term.length) source += escapeRegExp(term[++i]!)
+    else source += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeRegExp(ch)
+  }
+  return new RegExp(source, "i")
+}
+
+/** search-like-wildcards: the items a search keeps under the LIKE reading (the request's `search` is then left out). */
+const likeSearch = (store: StoreService, search: string, keys: ReadonlyArray<string>): StoreService => {
+  const pattern = likePattern(search)
+  return { ...store, all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => pattern.test(fieldValue(item, k))))) }
+}
+
+/** filter-regex: how each string operator anchors its value read as a regular expression. */
+const ANCHORS: Partial<Record<Filter.Operator, readonly [string, string]>> = {
+  equals: ["^(?:", ")$"],
+  not_equals: ["^(?:", ")$"],
+  contains: ["", ""],
+  not_contains: ["", ""],
+  starts_with: ["^(?:", ")"],
+  ends_with: ["(?:", ")$"]
+}
+
+/** filter-regex: a filter whose string operators read their value as a regular expression (a value that is no valid one compares as text). */
+const regexMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => regexMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  const anchors = ANCHORS[operator]
+  if (anchors === undefined || key.endsWith("_at")) return matches(filter, item)
+  let pattern: RegExp
+  try {
+    pattern = new RegExp(`${anchors[0]}${filter.field.value?.value ?? ""}${anchors[1]}`, "s")
+  } catch {
+    return matches(filter, item)
+  }
+  const hit = pattern.test(fieldValue(item, key))
+  return operator.startsWith("not_") ? !hit : hit
+}
+
+/**
+ * empty-operators-null: `empty` and `equals ""` select only items whose field is absent (SQL's
+ * `IS NULL`), `not_empty` and `not_equals ""` every item that holds the field: a field stored as
+ * `""` counts as a value. The other conditions are read faithfully.
+ */
+const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => nullEmptyMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  const value = filter.field.value?.value ?? ""
+  const raw = item[camelOf(key)]
+  const absent = raw === undefined || raw === null
+  if (operator === "empty" || (operator === "equals" && value === "")) return absent
+  if (operator === "not_empty" || (operator === "not_equals" && value === "")) return !absent
+  return matches(filter, item)
+}
+
+/** cursor-page-number: a cursor that names a page by its number (`page-<n>`). */
+const PAGE_CURSOR = /^page-(\d{1,6})$/
+
+/**
+ * cursor-page-number: every page is cut from all the items the request selects, in its order, at
+ * the page number the cursor names times this request's `limit`: a walk that keeps its limit gets
+ * every item once, one that changes it between pages skips or repeats items.
+ */
+const pageNumberCursors: RouteHook<Handler> = (next, op) => {
+  const itemField = op.itemField
+  if (op.kind !== "list" || itemField === undefined) return next
+  return (request, ctx) => {
+    const cursor = typeof request.cursor === "string" ? request.cursor : ""
+    const named = PAGE_CURSOR.exec(cursor)
+    // Another cursor is the faithful server's to read (or refuse).
+    if (cursor !== "" && named === null) return next(request, ctx)
+    const page = named === null ? 0 : Number(named[1])
+    const limit = Number(request.limit)
+    return Effect.gen(function* () {
+      const all: Array<Json> = []
+      let after: string | undefined
+      for (let i = 0; i < 1000; i++) {
+        const { cursor: _, ...rest } = request
+        const body = yield* next(after === undefined ? { ...rest, limit: 500 } : { ...rest, limit: 500, cursor: after }, ctx)
+        const p = pageOf(op, body)
+        if (p === undefined) return body
+        all.push(...p.items)
+        const nextCursor = p.meta.nextCursor
+        if (typeof nextCursor !== "string" || nextCursor === "") break
+        after = nextCursor
+      }
+      const items = all.slice(page * limit, page * limit + limit)
+      const more = page * limit + limit < all.length
+      return {
+        [itemField]: items,
+        listMetadata: { count: items.length, after: String(items[items.length - 1]?.id ?? ""), before: String(items[0]?.id ?? ""), nextCursor: more ? `page-${page + 1}` : "" }
+      } as Json
+    })
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The records
@@ -1439,6 +1588,90 @@ export const records = [
           if (typeof target.updatedAt === "string") target.updatedAt = stamp()
         },
         (op) => op.kind === "get"
+      )
+    }
+  }),
+  // Faults of the List operations' inputs that no earlier violation made (each breaks a rule another record breaks too)
+  violation({
+    name: "shared-search-fields",
+    rule: "fields.enum",
+    description: "Every List with `searchFields` accepts the entries any List allows (one enum for all): ListSatellites takes `type`, which it reads as a field no satellite has.",
+    hooks: {
+      relax: relaxing(
+        (body, op) => {
+          const foreign = foreignSearchFields(op)
+          if (Array.isArray(body.searchFields)) body.searchFields = body.searchFields.filter((f) => !foreign.has(f as string))
+        },
+        (op) => foreignSearchFields(op).size > 0
+      )
+    }
+  }),
+  violation({
+    name: "shared-filter-keys",
+    rule: "filter.unknown-key",
+    description: "Every filtered List accepts the filter keys of any List (one key list for all): ListIntegrationsMDM takes `satellite_type`, `space_id`... and reads them as `\"\"` on every item.",
+    hooks: {
+      relax: relaxing(
+        (body, op) => {
+          if (body.filter !== undefined) body.filter = foreignKeysAsEmpty(body.filter, foreignFilterKeys(op))
+        },
+        (op) => foreignFilterKeys(op).size > 0
+      )
+    }
+  }),
+  violation({
+    name: "search-like-wildcards",
+    rule: "search.match",
+    description: "`search` is read as SQL's `LIKE '%term%'` without escaping: `%` and `_` in a term are wildcards.",
+    hooks: {
+      handler: (next, op) =>
+        op.kind !== "list"
+          ? next
+          : (request, ctx) => {
+              const search = typeof request.search === "string" ? request.search : ""
+              if (search === "") return next(request, ctx)
+              const named = request.searchFields as ReadonlyArray<string> | undefined
+              const { search: _, ...rest } = request
+              return next(rest, { ...ctx, store: likeSearch(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
+            }
+    }
+  }),
+  violation({
+    name: "filter-regex",
+    rule: "filter.match",
+    description: "The string operators of a filter read their value as a regular expression (`.` any character, `^` and `$` anchors...); a value that is no valid one compares as text.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        return op.kind !== "list" || c === undefined ? next : filteringWith(c, regexMatches)(next)
+      }
+    }
+  }),
+  violation({
+    name: "empty-operators-null",
+    rule: "filter.match",
+    description: "`empty` and `equals \"\"` select only items whose field is absent (SQL's `IS NULL`), `not_empty` and `not_equals \"\"` every item that holds it: a field stored as `\"\"` (a satellite without a space) counts as a value.",
+    hooks: {
+      handler: (next, op) => {
+        const c = collectionOf(op)
+        return op.kind !== "list" || c === undefined ? next : filteringWith(c, nullEmptyMatches)(next)
+      }
+    }
+  }),
+  violation({
+    name: "cursor-page-number",
+    rule: "lists.walk-complete",
+    description: "`nextCursor` names the next page by its number, and a page starts at that number times the request's `limit`: a walk that changes `limit` between pages skips or repeats items.",
+    hooks: { handler: pageNumberCursors }
+  }),
+  violation({
+    name: "limit-one-refused",
+    rule: "lists.limit-accepted",
+    description: "`limit: 1` gets invalid_argument (the range read as 2 to 500).",
+    hooks: {
+      relax: refusing(
+        (body) => (body.limit === 1 ? ConnectError.make("invalid_argument", "limit must be from 2 to 500") : undefined),
+        (op) => op.kind === "list"
       )
     }
   })
