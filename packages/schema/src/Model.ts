@@ -160,7 +160,12 @@ export const IdentityType = Schema.Literal("user", "group", "resource_hostname")
 export const ListMetadata = Schema.Struct({
   after: str,
   before: str,
-  count: int(Schema.NonNegativeInt),
+  // An int32 on the wire, like every integer but `relativeTime` (decisions.md section 1).
+  count: int(
+    Schema.NonNegativeInt.pipe(Schema.lessThanOrEqualTo(2147483647)).annotations({
+      identifier: "NonNegativeInt32"
+    })
+  ),
   nextCursor: str
 }).annotations({ identifier: "ListMetadata" })
 /**

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Operations from "../src/Operations.js"
+import { defaultJsonName, FILE, render, snakeCase } from "../src/internal/proto.js"
+
+const protoDir = fileURLToPath(new URL("../proto", import.meta.url))
+const buf = fileURLToPath(new URL("../node_modules/.bin/buf", import.meta.url))
+const text = render()
+
+/** Runs `buf lint` on a module directory, without blocking the event loop. */
+const lint = (dir: string) =>
+  Effect.async<{ readonly code: number; readonly output: string }>((resume) => {
+    execFile(buf, ["lint"], { cwd: dir }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+      resume(Effect.succeed({ code, output: `${stdout}${stderr}` }))
+    })
+  })
+
+const messageBody = (name: string): string => {
+  const m = new RegExp(`^message ${name} \\{\\n([\\s\\S]*?)^\\}`, "m").exec(text)
+  if (m === null) throw new Error(`no message ${name}`)
+  return m[1]!
+}
+
+describe("the .proto of the API", () => {
+  it(`proto/${FILE} (written by the package's build script) is the generated file`, () => {
+    const committed = readFileSync(join(protoDir, FILE), "utf8")
+    // If this fails: run `pnpm --filter @data-access/schema build` and commit the .proto.
+    expect(committed).toBe(text)
+  })
+
+  it("has the table's 13 services and 22 rpcs, each with its own request and response message", () => {
+    const services = [...text.matchAll(/^service (\w+) \{$/gm)].map((m) => m[1])
+    expect(services).toEqual([...Operations.services.keys()])
+    expect(services).toHaveLength(13)
+    const rpcs = [...text.matchAll(/^ {2}rpc (\w+)\((\w+)\) returns \((\w+)\);$/gm)].map((m) =>
+      m.slice(1)
+    )
+    const expected = [...Operations.services.values()].flat()
+    expect(rpcs).toEqual(
+      expected.map((o) => [o.method, `${o.method}Request`, `${o.method}Response`])
+    )
+    expect(rpcs).toHaveLength(22)
+    for (const o of Operations.all) {
+      expect(text).toContain(`message ${o.method}Request {`)
+      expect(text).toContain(`message ${o.method}Response {`)
+    }
+  })
+
+  it("maps the wire types, presence and one-ofs of the schemas", () => {
+    expect(text).toMatch(/^syntax = "proto3";$/m)
+    expect(text).toMatch(/^package core\.v1;$/m)
+    expect(messageBody("UpdateConnectorHostnameRequest")).toBe(
+      [
+        "  string id = 1;",
+        "  optional string hostname = 2;",
+        "  optional bool managed_tls = 3;",
+        "  optional bool termination_protection = 4;",
+        "  optional string dns_record = 5;",
+        "  // A secret (decisions.md section 8): never logged or shown.",
+        "  optional bytes certificate = 6;",
+        "  // A secret (decisions.md section 8): never logged or shown.",
+        "  optional bytes private_key = 7;",
+        ""
+      ].join("\n")
+    )
+    expect(messageBody("CreateHumanUserPasswordRequest")).toBe(
+      "  oneof user {\n    string email = 1;\n    string username = 2;\n    string id = 3;\n  }\n"
+    )
+    expect(messageBody("SatelliteFilter")).toBe(
+      "  oneof kind {\n    SatelliteFilterCondition field = 1;\n    SatelliteFilterGroup group = 2;\n  }\n"
+    )
+    expect(messageBody("SatelliteFilterCondition")).toContain("google.protobuf.Any value = 3;")
+    expect(messageBody("SatelliteFilterGroup")).toContain("repeated SatelliteFilter filters = 2;")
+    expect(messageBody("LogQuery")).toContain("int64 relative_time = 3;")
+    expect(messageBody("ListSatellitesRequest")).toContain(
+      "  int32 limit = 1;\n  optional string cursor = 2;"
+    )
+    expect(messageBody("ListSatellitesResponse")).toBe(
+      "  repeated Satellite satellites = 1;\n  ListMetadata list_metadata = 2;\n"
+    )
+    expect(messageBody("Satellite")).toContain("google.protobuf.Timestamp created_at = 7;")
+    expect(messageBody("NativeUserIdentityLink")).toContain("google.protobuf.Struct user = 3;")
+    expect(messageBody("DataDiscoveryConfiguration")).toContain("  optional string path = 7;")
+    // Response fields have implicit presence: a zero value is left out, as the schemas read it.
+    expect(messageBody("Resource")).toContain("  string name = 2;")
+    expect(messageBody("CreateHumanUserPasswordResponse")).toContain("repeated Group groups = 3;")
+  })
+
+  it("names fields in lower_snake_case whose default JSON name is the schema's key", () => {
+    expect(snakeCase("generalizedMetadataServiceUrl")).toBe("generalized_metadata_service_url")
+    expect(defaultJsonName("bi_vendor_a")).toBe("biVendorA")
+    expect(defaultJsonName("list_metadata")).toBe("listMetadata")
+    // Every key of the schemas has that property, so no field needs a json_name option.
+    expect(text).not.toContain("json_name")
+  })
+
+  it.effect("passes `buf lint`", () =>
+    Effect.gen(function* () {
+      expect(yield* lint(protoDir)).toEqual({ code: 0, output: "" })
+    })
+  )
+
+  it.effect("`buf lint` fails a broken copy (so the check above can fail)", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "proto-lint-"))
+      try {
+        mkdirSync(join(dir, "core", "v1"), { recursive: true })
+        copyFileSync(join(protoDir, "buf.yaml"), join(dir, "buf.yaml"))
+        writeFileSync(
+          join(dir, FILE),
+          text.replace("string native_user_id = 1;", "string nativeUserId = 1;")
+        )
+        const result = yield* lint(dir)
+        expect(result.code).not.toBe(0)
+        expect(result.output).toContain(`Field name "nativeUserId" should be lower_snake_case`)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  )
+})
