@@ -162,9 +162,9 @@ export const ListMetadata = Schema.Struct({
   before: str,
   // An int32 on the wire, like every integer but `relativeTime` (decisions.md section 1).
   count: int(
-    Schema.NonNegativeInt.pipe(Schema.lessThanOrEqualTo(2147483647)).annotations({
-      identifier: "NonNegativeInt32"
-    })
+    Schema.Int.pipe(
+      Schema.between(0, 2147483647, { message: () => "must be a non-negative int32" })
+    ).annotations({ identifier: "NonNegativeInt32" })
   ),
   nextCursor: str
 }).annotations({ identifier: "ListMetadata" })

@@ -241,7 +241,13 @@ export const ListMetadata = Schema.Struct({
   after: Fields.withDefault(Schema.String, ""),
   before: Fields.withDefault(Schema.String, ""),
   count: Fields.withDefault(
-    Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isInt()),
+    Schema.Number.check(
+      Schema.isInt(),
+      Schema.isBetween(
+        { minimum: 0, maximum: 2147483647 },
+        { message: "must be a non-negative int32" }
+      )
+    ),
     0
   ),
   nextCursor: Fields.withDefault(Schema.String, "")
