@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import { ContractRules } from "@data-access/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -28,6 +29,11 @@ export interface Mutation {
   readonly kind: MutationKind
   /** Where: the path of the changed value. */
   readonly path: ReadonlyArray<string | number>
+  /**
+   * The must it breaks, as the schema constraint it breaks states it (`ContractRules.RuleAnnotationId`);
+   * `undefined` when no must backs the constraint (a format's pattern), so a server may take it.
+   */
+  readonly ruleId: ContractRules.RuleId | undefined
   /** The JSON body, one rule broken. */
   readonly body: unknown
 }
@@ -57,6 +63,7 @@ export type MutationKind =
 interface Candidate {
   readonly rule: string
   readonly kind: MutationKind
+  readonly ruleId: ContractRules.RuleId | undefined
   readonly path: Path
   /** `undefined` with `remove: true` deletes the key. */
   readonly value: unknown
@@ -142,25 +149,28 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
     case "Refinement": {
       const js = jsonSchemaOf(ast)
       const s = typeof value === "string" ? value : ""
+      // The must this constraint states, if any (a constraint without one is not sent as invalid).
+      const ruleId = ContractRules.statedBy(ast)
       if (typeof js.minLength === "number" && js.minLength >= 1) {
         // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
-        out.push({ kind: "min-length", rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: "a".repeat(js.minLength - 1) })
+        out.push({ kind: "min-length", ruleId, rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: "a".repeat(js.minLength - 1) })
       }
       if (typeof js.maxLength === "number") {
-        out.push({ kind: "max-length", rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
+        out.push({ kind: "max-length", ruleId, rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
       }
       if (typeof js.minimum === "number" && js.minimum > -2147483648) {
-        out.push({ kind: "minimum", rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
+        out.push({ kind: "minimum", ruleId, rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
       }
       if (typeof js.maximum === "number" && js.maximum < 2147483647) {
-        out.push({ kind: "maximum", rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
+        out.push({ kind: "maximum", ruleId, rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
       }
       if (js.type === "integer") {
-        out.push({ kind: "integer", rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
+        // A fraction is not an integer's JSON (proto3 JSON refuses it for every integer type).
+        out.push({ kind: "integer", ruleId: "fields.json-type", rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
       }
       if (typeof js.pattern === "string") {
-        for (const v of ["", "NOT VALID!", "a"]) out.push({ kind: "pattern", rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
-        for (const [label, v] of patternNeighbours(js.pattern, s)) out.push({ kind: "pattern", rule: `${pathText(path)}: does not match ${js.pattern} (${label})`, path, value: v })
+        for (const v of ["", "NOT VALID!", "a"]) out.push({ kind: "pattern", ruleId, rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
+        for (const [label, v] of patternNeighbours(js.pattern, s)) out.push({ kind: "pattern", ruleId, rule: `${pathText(path)}: does not match ${js.pattern} (${label})`, path, value: v })
       }
       if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
         // A rule across fields (one-of): try each optional field removed and each absent one set.
@@ -170,8 +180,8 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
           const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
           for (const p of from.propertySignatures) {
             const name = String(p.name)
-            if (name in obj) out.push({ kind: "across-fields", rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
-            else out.push({ kind: "across-fields", rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
+            if (name in obj) out.push({ kind: "across-fields", ruleId, rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
+            else out.push({ kind: "across-fields", ruleId, rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
           }
         }
       }
@@ -182,16 +192,18 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       candidates(ast.from, value, path, out, depth + 1)
       return
     case "Literal":
-      if (ast.literal !== null) out.push({ kind: "literal", rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
+      if (ast.literal !== null) out.push({ kind: "literal", ruleId: ContractRules.statedBy(ast), rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
       return
     case "Union": {
       const members = ast.types.filter((t) => !isNullish(t))
       if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
-        out.push({ kind: "enum", rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
+        // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
+        const ruleId = ContractRules.statedBy(ast) ?? "fields.enum"
+        out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
         // An allowed value in another case is another value: enums compare exactly.
         const literals = members.map((t) => (t as AST.Literal).literal)
         const shouted = literals.map((l) => (typeof l === "string" ? l.toUpperCase() : l)).find((u) => typeof u === "string" && !literals.includes(u))
-        if (shouted !== undefined) out.push({ kind: "enum", rule: `${pathText(path)}: an allowed value in upper case`, path, value: shouted })
+        if (shouted !== undefined) out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: an allowed value in upper case`, path, value: shouted })
         // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
         const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
         const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
@@ -201,7 +213,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         ]
         for (const [label, f] of near) {
           const v = strings.map(f).find((x) => !literals.includes(x))
-          if (v !== undefined) out.push({ kind: "enum", rule: `${pathText(path)}: an allowed value ${label}`, path, value: v })
+          if (v !== undefined) out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: an allowed value ${label}`, path, value: v })
         }
         return
       }
@@ -215,7 +227,7 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       return
     case "TupleType": {
       if (!present || !Array.isArray(value)) return
-      if (ast.elements.length > 0) out.push({ kind: "empty-array", rule: `${pathText(path)}: empty array`, path, value: [] })
+      if (ast.elements.length > 0) out.push({ kind: "empty-array", ruleId: ContractRules.statedBy(ast), rule: `${pathText(path)}: empty array`, path, value: [] })
       const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
       if (elem !== undefined) {
         if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
@@ -235,10 +247,11 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         const at = [...path, name]
         const v = obj[name]
         if (!p.isOptional) {
-          out.push({ kind: "required", rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
-          out.push({ kind: "required", rule: `${pathText(at)}: required field null`, path: at, value: null })
+          const ruleId = ContractRules.missingRuleOf(p.type)
+          out.push({ kind: "required", ruleId, rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
+          out.push({ kind: "required", ruleId, rule: `${pathText(at)}: required field null`, path: at, value: null })
         }
-        out.push({ kind: "json-type", rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
+        out.push({ kind: "json-type", ruleId: "fields.json-type", rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
         candidates(p.type, v, at, out, depth + 1)
       }
       return
@@ -293,7 +306,7 @@ export const derive = (
     if (seen.has(key)) continue
     seen.add(key)
     if (skip !== undefined && skip(c)) continue
-    if (Option.isNone(decode(body))) result.push({ rule: c.rule, kind: c.kind, path: c.path, body })
+    if (Option.isNone(decode(body))) result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
   }
   return result
 }

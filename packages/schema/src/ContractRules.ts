@@ -205,6 +205,20 @@ export const rules = [
     violation: "rejects-null"
   },
   {
+    id: "wire.json-spellings",
+    must: "A body is read as the JSON value it spells: escapes (`\\u0061` for `a`, `\\/` for `/`) and whitespace between tokens change nothing, so the request is accepted and answered as its plainest spelling is.",
+    source: d("1. Wire rules (all operations)", "`POST`, `Content-Type: application/json`, body a JSON object."),
+    check: "valid-accepted",
+    violation: "json-escapes-literal"
+  },
+  {
+    id: "wire.zero-is-unset",
+    must: "An optional request field sent as its zero value (`\"\"`, `false`, `0`, `[]`) is read as the field left out, where the two mean the same (not in an update, whose absent fields stay as they are): the request is accepted and answered as without it.",
+    source: d("1. Wire rules (all operations)", "Readers treat an absent field as its zero value."),
+    check: "valid-accepted",
+    violation: "zero-value-refused"
+  },
+  {
     id: "fields.valid-accepted",
     must: "A request that keeps every rule (optional fields left out or set to any allowed value) is accepted with 200.",
     source: i("Endpoints", "The success response is described as Success; its body is a single wrapper object as listed in the table."),
@@ -639,6 +653,65 @@ export const get = (id: RuleId): Rule => byId.get(id)!
 export const isRuleId = (s: string): s is RuleId => byId.has(s as RuleId)
 
 /**
+ * The annotation that carries, on the schema constraint that states a must, the id of that rule
+ * (`fields.min-length` on a min length of 1): the contract tests cite it for an input that breaks
+ * the constraint. A constraint without it states no must of its own (a format's pattern).
+ *
+ * @since 0.5.0
+ * @category annotations
+ */
+export const RuleAnnotationId: unique symbol = Symbol.for("@data-access/schema/ContractRules/Rule")
+
+/**
+ * The annotation that carries, on a field's schema, the rule that its absence breaks when it is
+ * required and that rule is not `fields.required` (an absent `limit` breaks `lists.limit-range`).
+ *
+ * @since 0.5.0
+ * @category annotations
+ */
+export const MissingRuleAnnotationId: unique symbol = Symbol.for("@data-access/schema/ContractRules/MissingRule")
+
+/**
+ * The annotations that mark a constraint as stating `rule`; `missing` also marks the rule that the
+ * field's absence breaks.
+ *
+ * @example
+ * ```ts
+ * import * as Schema from "effect/Schema"
+ * import { ContractRules } from "@data-access/schema"
+ *
+ * const Name = Schema.String.pipe(Schema.minLength(1)).annotations(ContractRules.states("fields.min-length"))
+ * ```
+ *
+ * @since 0.5.0
+ * @category annotations
+ */
+export const states = (rule: RuleId, missing?: RuleId): { readonly [RuleAnnotationId]: RuleId; readonly [MissingRuleAnnotationId]?: RuleId } =>
+  missing === undefined ? { [RuleAnnotationId]: rule } : { [RuleAnnotationId]: rule, [MissingRuleAnnotationId]: missing }
+
+const annotation = (annotations: Readonly<Record<symbol, unknown>>, key: symbol): RuleId | undefined => {
+  const v = annotations[key]
+  return typeof v === "string" && isRuleId(v) ? v : undefined
+}
+
+/**
+ * The rule a schema node's constraint states (`RuleAnnotationId`), if it carries one.
+ *
+ * @since 0.5.0
+ * @category annotations
+ */
+export const statedBy = (ast: { readonly annotations: Readonly<Record<symbol, unknown>> }): RuleId | undefined => annotation(ast.annotations, RuleAnnotationId)
+
+/**
+ * The rule that the absence of a required field of this schema breaks: its `MissingRuleAnnotationId`,
+ * else `fields.required`.
+ *
+ * @since 0.5.0
+ * @category annotations
+ */
+export const missingRuleOf = (ast: { readonly annotations: Readonly<Record<symbol, unknown>> }): RuleId => annotation(ast.annotations, MissingRuleAnnotationId) ?? "fields.required"
+
+/**
  * One choice a faithful server may make where the documents are silent (a row of decisions.md
  * section 10), and the reference server's switch that makes the other choice.
  *
@@ -778,6 +851,8 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "errors.unknown-id": "knowing that the id names nothing (a read of what exists)",
   "errors.unknown-reference": "knowing that the referenced id names nothing",
   "lists.unknown-cursor": "knowing that the server never gave the cursor",
+  "wire.json-spellings": "the answer to the same request in its plainest spelling",
+  "wire.zero-is-unset": "the answer to the same request with the field left out",
   "protocol.deadline": "the time the work takes without a deadline, to tell a late answer from a slow one",
   "updates.partial": "the object before the update",
   "updates.null-unchanged": "the object before the update",

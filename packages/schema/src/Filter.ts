@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { states } from "./ContractRules.js"
 import { opt } from "./Primitives.js"
 
 /**
@@ -28,7 +29,8 @@ export const Operator = Schema.Literal(
   "ends_with",
   "lower_than",
   "greater_than"
-)
+  // decisions.md section 3: "An unknown key or operator is invalid_argument".
+).annotations(states("filter.unknown-key"))
 /**
  * @since 0.1.0
  * @category filters
@@ -148,6 +150,7 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
   identifier: string
 ): Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> => {
   const Key = Schema.Literal(...keys).annotations({
+    ...states("filter.unknown-key"),
     message: () => ({
       message: `must be one of the filter keys ${keys.join(", ")}`,
       override: true
@@ -167,6 +170,7 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
       group: Schema.Struct({
         operator: GroupOperator,
         filters: Schema.NonEmptyArray(Schema.suspend(() => self)).annotations({
+          ...states("filter.group-not-empty"),
           // Only an empty array gets this message; a bad filter inside keeps its own.
           message: (issue) => ({
             message: "a group needs at least one filter",

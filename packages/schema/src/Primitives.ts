@@ -9,6 +9,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { states } from "./ContractRules.js"
 import { TimestampString } from "./Timestamp.js"
 
 /**
@@ -19,7 +20,7 @@ import { TimestampString } from "./Timestamp.js"
  */
 export const NonEmptyString = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty (min length 1)" })
-).annotations({ identifier: "NonEmptyString" })
+).annotations({ identifier: "NonEmptyString", ...states("fields.min-length") })
 
 /**
  * An opaque object identifier (at least 1 character). Readers never parse it.
@@ -145,23 +146,44 @@ export const NonEmptySecret = Schema.Redacted(
   SecretString.pipe(
     Schema.minLength(1, { message: () => "must not be empty (min length 1)" })
   ).annotations({
-    identifier: "NonEmptyString"
+    identifier: "NonEmptyString",
+    ...states("fields.min-length")
   })
 )
 
 /**
- * Base64 bytes (standard or URL-safe alphabet, padding optional) held as a secret.
+ * What proto3 JSON's reader of a `bytes` field takes (protobuf-es, the official codec): characters of
+ * the standard or URL-safe alphabet, `=` padding anywhere (it ends a group), spaces, tabs and line
+ * breaks skipped; refused only for another character, or a last group of a single character.
+ * Checked in linear time (the pattern alone backtracks on a long run of `=`); the pattern states it
+ * for JSON Schema readers.
+ */
+const isProtoJsonBase64 = (s: string): boolean => {
+  if (!/^[A-Za-z0-9+/_\-=\t\n\r ]*$/.test(s)) return false
+  const tail = s.slice(s.lastIndexOf("=") + 1).replace(/[\t\n\r ]/g, "")
+  return tail.length % 4 !== 1
+}
+
+const PROTO_JSON_BASE64 =
+  "^(?:[A-Za-z0-9+/_\\-=\\t\\n\\r ]*=)?[\\t\\n\\r ]*(?:(?:[A-Za-z0-9+/_-][\\t\\n\\r ]*){4})*(?:(?:[A-Za-z0-9+/_-][\\t\\n\\r ]*){2,3})?$"
+
+/**
+ * Base64 bytes held as a secret: read as proto3 JSON reads a `bytes` field (standard or URL-safe
+ * alphabet, padding optional, whitespace skipped), so a value the official codec takes is taken.
  *
  * @since 0.1.0
  * @category primitives
  */
 export const Base64Secret = Schema.Redacted(
   SecretString.pipe(
-    Schema.pattern(/^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$/, {
-      message: () => "must be base64 bytes"
+    Schema.filter(isProtoJsonBase64, {
+      message: () => "must be base64 bytes",
+      jsonSchema: { pattern: PROTO_JSON_BASE64 }
     })
   ).annotations({
     identifier: "Base64",
+    // A value the bytes reader refuses is not of the field's JSON type.
+    ...states("fields.json-type"),
     arbitrary: () => (fc) =>
       fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString("base64"))
   })

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { states } from "./ContractRules.js"
 import * as Filter from "./Filter.js"
 import {
   DeletionPolicy,
@@ -39,6 +40,8 @@ export const Limit = Schema.Int.pipe(
   Schema.between(1, 500, { message: () => "limit must be from 1 to 500" })
 ).annotations({
   identifier: "Limit",
+  // An absent `limit` breaks its range too (decisions.md section 3: "0, negative, above 500 or absent").
+  ...states("lists.limit-range", "lists.limit-range"),
   arbitrary: () => (fc) => fc.oneof(fc.constantFrom(1, 500), fc.integer({ min: 1, max: 500 }))
 })
 
@@ -210,6 +213,7 @@ export const ConnectorName = Schema.String.pipe(
   })
 ).annotations({
   identifier: "ConnectorName",
+  ...states("fields.connector-name"),
   arbitrary: () => (fc) => {
     const chars = fc.constantFrom(..."0123456789abcdefghijklmnopqrstuvwxyz-")
     return fc.oneof(
@@ -319,6 +323,7 @@ export const CreateHumanUserPasswordRequest = Schema.Struct({
     },
     {
       identifier: "CreateHumanUserPasswordRequest",
+      ...states("fields.one-of"),
       // The one-of rule in JSON Schema, for the OpenAPI document: exactly one of the three is a string.
       jsonSchema: {
         type: "object",

@@ -18,35 +18,6 @@ import { fail, note, type Outcome, pass, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"
 
-/** The must a mutation breaks; `undefined` for a mutation no must backs (it is not sent). */
-export const ruleOfMutation = (m: Pick<Mutations.Mutation, "kind" | "path">): ContractRules.RuleId | undefined => {
-  const inFilter = m.path.includes("filter")
-  switch (m.kind) {
-    case "min-length":
-      return "fields.min-length"
-    case "max-length":
-    case "pattern":
-      return "fields.connector-name"
-    case "minimum":
-    case "maximum":
-      return "lists.limit-range"
-    case "integer":
-    case "json-type":
-      return "fields.json-type"
-    case "across-fields":
-      return "fields.one-of"
-    case "enum":
-      return inFilter ? "filter.unknown-key" : "fields.enum"
-    case "literal":
-      // The `@type` of a filter value: the documents show one, but do not make others invalid.
-      return undefined
-    case "empty-array":
-      return inFilter ? "filter.group-not-empty" : undefined
-    case "required":
-      return m.path[0] === "limit" ? "lists.limit-range" : "fields.required"
-  }
-}
-
 /** An invalid request: the must it breaks, a label without values, the body (text or JSON). */
 export interface Invalid {
   readonly rule: ContractRules.RuleId
@@ -55,10 +26,8 @@ export interface Invalid {
   readonly text?: string
 }
 
-const fromMutation = (m: Mutations.Mutation): Invalid | undefined => {
-  const rule = ruleOfMutation(m)
-  return rule === undefined ? undefined : { rule, label: m.rule, body: m.body }
-}
+/** A mutation as an invalid request, citing the must its constraint states; none when no must backs it (it is not sent). */
+const fromMutation = (m: Mutations.Mutation): Invalid | undefined => (m.ruleId === undefined ? undefined : { rule: m.ruleId, label: m.rule, body: m.body })
 
 const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
   const status = Inspect.statusOf(e)
@@ -143,7 +112,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
     const minimal = bodies.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k)))).filter((b) => Gen.isValid(op, b))
     const byRule = new Map<string, Invalid>()
     // A variant of a label already kept, or of no must, is left out before it is decoded.
-    const known = (v: Omit<Mutations.Mutation, "body">) => byRule.has(v.rule) || ruleOfMutation(v) === undefined
+    const known = (v: Omit<Mutations.Mutation, "body">) => byRule.has(v.rule) || v.ruleId === undefined
     for (const b of [...minimal, ...bodies]) {
       for (const m of Mutations.derive(op.request, b, { skip: known })) {
         const c = fromMutation(m)
