@@ -187,11 +187,9 @@ const pathOf = (url: string | undefined) => (url ?? "").split("?", 1)[0]!
  * An unknown route: connect-node answers a bare 404 by default; decisions.md section 1 asks for a
  * 404 with the Connect code `unimplemented`, written by connect's own error serializer.
  */
-const unknownRoute = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
-  const body = errorToJsonBytes(
-    new ConnectError(`no operation at ${pathOf(request.url).slice(0, 200)}`, Code.Unimplemented),
-    { registry }
-  )
+const unknownRoute = (url: string | undefined, response: Http.ServerResponse) => {
+  const message = `no operation at ${pathOf(url).slice(0, 200)}`
+  const body = errorToJsonBytes(new ConnectError(message, Code.Unimplemented), { registry })
   response.writeHead(404, {
     "content-type": contentTypeUnaryJson,
     "content-length": body.byteLength
@@ -239,7 +237,9 @@ export const make = (
       routes: routes(domain),
       jsonOptions: { registry },
       interceptors: [apiKeyInterceptor(new Set(apiKeys))],
-      fallback: unknownRoute
+      // The server is node:http, so its responses are http.ServerResponse.
+      fallback: (request, response) =>
+        unknownRoute(request.url, response as unknown as Http.ServerResponse)
     })
     const server = Http.createServer(withAllow(handler))
     const host = options.host ?? "127.0.0.1"

@@ -1,0 +1,43 @@
+// One run of the contract runner against a fresh Connect-stack server: the faithful proof's case.
+import { ContractTests, Report } from "@data-access/contract-tests"
+import { NodeHttpClient } from "@effect/platform-node"
+import { expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Server from "../src/server.js"
+
+/** Runs the runner against a fresh server (demo data, its known ids as fixtures) and logs the run's time. */
+export const run = (seed: number, examples: number) =>
+  Effect.gen(function* () {
+    const server = yield* Server.make()
+    const started = performance.now()
+    const report = yield* ContractTests.run({
+      baseUrl: server.url,
+      apiKey: Redacted.make(server.apiKeys[0]!),
+      fixtures: server.knownIds,
+      seed,
+      examples
+    })
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    const { passed } = Report.totals(report)
+    yield* Effect.logInfo(
+      `connect server, seed ${seed}, --examples ${examples}: ${seconds} s, ${passed} passed, ${report.findings.length} findings`
+    )
+    return report
+  }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+
+/**
+ * A test of one run: zero findings (each printed in full: a bug of the server or a false alarm
+ * of the runner), and checks that passed.
+ */
+export const zeroFindings = (seed: number, examples: number, timeoutSeconds: number) =>
+  it.live(
+    `seed ${seed}, --examples ${examples}: zero findings`,
+    () =>
+      Effect.gen(function* () {
+        const report = yield* run(seed, examples)
+        expect(report.findings.map(Report.findingText)).toEqual([])
+        expect(Report.totals(report).passed).toBeGreaterThan(0)
+      }),
+    timeoutSeconds * 1000
+  )
