@@ -154,18 +154,11 @@ export const NonEmptySecret = Schema.Redacted(
 /**
  * What proto3 JSON's reader of a `bytes` field takes (protobuf-es, the official codec): characters of
  * the standard or URL-safe alphabet, `=` padding anywhere (it ends a group), spaces, tabs and line
- * breaks skipped; refused only for another character, or a last group of a single character.
- * Checked in linear time (the pattern alone backtracks on a long run of `=`); the pattern states it
- * for JSON Schema readers.
+ * breaks skipped; refused only for another character, or a last group of a single character. Each
+ * `=` ends the repeated prefix, so the pattern runs in linear time.
  */
-const isProtoJsonBase64 = (s: string): boolean => {
-  if (!/^[A-Za-z0-9+/_\-=\t\n\r ]*$/.test(s)) return false
-  const tail = s.slice(s.lastIndexOf("=") + 1).replace(/[\t\n\r ]/g, "")
-  return tail.length % 4 !== 1
-}
-
 const PROTO_JSON_BASE64 =
-  "^(?:[A-Za-z0-9+/_\\-=\\t\\n\\r ]*=)?[\\t\\n\\r ]*(?:(?:[A-Za-z0-9+/_-][\\t\\n\\r ]*){4})*(?:(?:[A-Za-z0-9+/_-][\\t\\n\\r ]*){2,3})?$"
+  /^(?:[A-Za-z0-9+/_\-\t\n\r ]*=)*[\t\n\r ]*(?:(?:[A-Za-z0-9+/_-][\t\n\r ]*){4})*(?:(?:[A-Za-z0-9+/_-][\t\n\r ]*){2,3})?$/
 
 /**
  * Base64 bytes held as a secret: read as proto3 JSON reads a `bytes` field (standard or URL-safe
@@ -176,9 +169,8 @@ const PROTO_JSON_BASE64 =
  */
 export const Base64Secret = Schema.Redacted(
   SecretString.pipe(
-    Schema.filter(isProtoJsonBase64, {
-      message: () => "must be base64 bytes",
-      jsonSchema: { pattern: PROTO_JSON_BASE64 }
+    Schema.pattern(PROTO_JSON_BASE64, {
+      message: () => "must be base64 bytes"
     })
   ).annotations({
     identifier: "Base64",

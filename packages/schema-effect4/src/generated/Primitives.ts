@@ -6,7 +6,7 @@ import * as Schema from "effect/Schema"
 export const Base64Secret = Schema.RedactedFromValue(
   Schema.String.check(
     Schema.isPattern(
-      /^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$/,
+      /^(?:[A-Za-z0-9+/_\-\t\n\r ]*=)*[\t\n\r ]*(?:(?:[A-Za-z0-9+/_-][\t\n\r ]*){4})*(?:(?:[A-Za-z0-9+/_-][\t\n\r ]*){2,3})?$/,
       { message: "must be base64 bytes" }
     )
   )
