@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Operations from "../src/Operations.js"
+import type { Operation } from "../src/internal/operationTable.js"
 import { defaultJsonName, FILE, render, snakeCase } from "../src/internal/proto.js"
 
 const protoDir = fileURLToPath(new URL("../proto", import.meta.url))
@@ -98,6 +100,31 @@ describe("the .proto of the API", () => {
     expect(defaultJsonName("list_metadata")).toBe("listMetadata")
     // Every key of the schemas has that property, so no field needs a json_name option.
     expect(text).not.toContain("json_name")
+  })
+
+  it("refuses a schema with no proto form rather than writing a field that cannot carry it", () => {
+    const withRequest = (request: Schema.Schema.AnyNoContext) =>
+      render({
+        Do: {
+          ...Operations.operations.GetResource,
+          service: "DoService",
+          method: "Do",
+          request
+        } as unknown as Operation
+      })
+    expect(withRequest(Schema.Struct({ n: Schema.Int.pipe(Schema.between(0, 9)) }))).toContain(
+      "int32 n = 1;"
+    )
+    expect(() => withRequest(Schema.Struct({ n: Schema.NonNegativeInt }))).toThrow(
+      "proto: DoRequest.n: an integer must be bounded within int32"
+    )
+    expect(() => withRequest(Schema.Struct({ n: Schema.Number }))).toThrow("not an integer")
+    expect(() =>
+      withRequest(Schema.Struct({ n: Schema.Union(Schema.String, Schema.Boolean) }))
+    ).toThrow("DoRequest.n: a union")
+    expect(() =>
+      withRequest(Schema.Struct({ n: Schema.Array(Schema.Array(Schema.String)) }))
+    ).toThrow("an array of arrays")
   })
 
   it.effect("passes `buf lint`", () =>

@@ -408,10 +408,11 @@ const rpcComment = (o: Operation): Array<string> => {
 }
 
 /**
- * The whole `.proto` file: 13 services, 22 rpcs and their messages.
+ * The whole `.proto` file of an operation table (by default the interface's: 13 services, 22 rpcs
+ * and their messages). Throws on a schema that has no proto form.
  */
-export const render = (): string => {
-  const all: ReadonlyArray<Operation> = Object.values(operations)
+export const render = (table: Readonly<Record<string, Operation>> = operations): string => {
+  const all: ReadonlyArray<Operation> = Object.values(table)
   const ctx: Context = { messages: new Map(), order: [], imports: new Set() }
   for (const o of all) {
     const oneof =
