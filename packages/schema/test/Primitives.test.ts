@@ -190,9 +190,10 @@ describe("secrets (decisions.md section 8)", () => {
 
   it.each([
     [
+      // PEM armour is base64 to proto3 JSON's reader (`-`, spaces and line breaks are read); its `:` is not.
       "a PEM key that is not base64",
       Requests.UpdateConnectorHostnameRequest,
-      { id: "h", privateKey: "-----BEGIN KEY----- s3cr3t-pem" },
+      { id: "h", privateKey: "-----BEGIN KEY-----\nProc-Type: s3cr3t-pem" },
       ["privateKey"]
     ],
     [
