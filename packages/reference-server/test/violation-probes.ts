@@ -107,6 +107,18 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
   "small-body-limit": (s) => rpc(s, "ListSatellites", { limit: 1, padding: "a".repeat(100_000) }).pipe(Effect.map((r) => r.json.code === "resource_exhausted")),
   "deadline-wrong-code": (s) =>
     rpc(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "connect-timeout-ms": "50" } }).pipe(Effect.map((r) => r.status === 499 && r.json.code === "canceled")),
+  // faults nobody listed
+  "deadline-held": (s) =>
+    Effect.gen(function* () {
+      const started = Date.now()
+      const r = yield* rpc(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "connect-timeout-ms": "50" } })
+      return r.status === 200 && Date.now() - started > 1000
+    }),
+  "media-type-exact": (s) => status(s, "GetResource", { id: s.knownIds.resources[0] }, { headers: { "content-type": "application/json; charset=utf-8" } }).pipe(Effect.map((st) => st === 415)),
+  "json-escapes-literal": (s) => status(s, "ListSatellites", undefined, { raw: '{"\\u006cimit":1}' }).pipe(Effect.map((st) => st === 400)),
+  "zero-value-refused": (s) => status(s, "ListSatellites", { limit: 1, searchFields: [] }).pipe(Effect.map((st) => st === 400)),
+  "route-case-insensitive": (s) => status(s, "/core.v1.resourceservice/getresource", { id: s.knownIds.resources[0] }).pipe(Effect.map((st) => st === 200)),
+  "route-by-method-name": (s) => status(s, "/core.v2.SatelliteService/GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((st) => st === 200)),
   // create-echo
   "create-not-echoed": (s) => rpc(s, "CreatePermission", permission({ name: "echo-me" })).pipe(Effect.map((r) => r.json.permission.name !== "echo-me")),
   "identity-link-wrong-group": (s) =>
@@ -130,6 +142,11 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const created = yield* rpc(s, "CreateIntegrationMDM", { name, mdmVendorA: { apiKey: "probe-key", apiUrl: "https://mdm.example.com" } })
       const listed = yield* rpc(s, "ListIntegrationsMDM", { limit: 5, filter: { field: { key: "id", operator: "equals", value: sv(created.json.integration.id) } } })
       return created.json.integration.mdmVendorA.apiUrl === "https://mdm.example.com" && listed.json.integrations[0].mdmVendorA.apiUrl !== "https://mdm.example.com"
+    }),
+  "ids-from-clock": (s) =>
+    Effect.gen(function* () {
+      const ids = yield* Effect.forEach([1, 2, 3], () => Effect.map(rpc(s, "CreatePermission", permission()), (r) => r.json.permission.id))
+      return new Set(ids).size < ids.length
     }),
   // update-semantics
   "update-ignored": (s) =>

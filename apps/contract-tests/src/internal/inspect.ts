@@ -202,6 +202,19 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
 
+/**
+ * Whether the answer is a 404 with an empty body to a path that names no operation: what the
+ * official connect-node adapter answers an unknown route by default, which readers take as
+ * unimplemented (decisions.md section 2: a body that is not a Connect error falls back to the
+ * status, 404 unimplemented).
+ */
+export const bareUnknownRoute = (e: Exchange): boolean => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 404 || r.text !== "") return false
+  const q = e.request.path.indexOf("?")
+  return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
+}
+
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = ["errors.connect-body", "errors.status-agrees"]
 
@@ -215,6 +228,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
   if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape", ERROR_SHAPE_RULES)
+  if (bareUnknownRoute(e)) return pass("error-shape", ERROR_SHAPE_RULES)
   if (!contentTypeIsJson(r)) {
     return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
   }

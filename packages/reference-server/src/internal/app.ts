@@ -285,6 +285,7 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
 }
 
 const faithfulStages = (state: AppState): ServerStages => ({
+  resolve: (path) => path,
   // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   unknownRoute: (path) => ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`),
   checks: faithfulChecks(state.apiKeyHashes),
@@ -304,7 +305,7 @@ const faithfulStages = (state: AppState): ServerStages => ({
 // ---------------------------------------------------------------------------------------------
 
 const ROUTE_STAGES = ["parse", "relax", "decode", "validate", "pickIssue", "prepare", "handler", "respond", "error"] as const satisfies ReadonlyArray<keyof RouteStages>
-const SERVER_STAGES = ["unknownRoute", "checks", "bodyLimit", "admit", "deadline", "writeError", "writeSuccess", "returnSecrets"] as const satisfies ReadonlyArray<
+const SERVER_STAGES = ["resolve", "unknownRoute", "checks", "bodyLimit", "admit", "deadline", "writeError", "writeSuccess", "returnSecrets"] as const satisfies ReadonlyArray<
   keyof ServerStages
 >
 
@@ -534,7 +535,7 @@ export const makeApp = (state: AppState): Handle => {
       const op = Operations.byPath.get(path)
       const decision = state.injector.decide(op?.method)
       const p = pipelineOf(decision.violations)
-      const route = p.routes.get(path)
+      const route = p.routes.get(p.stages.resolve(path))
       let answer: Effect.Effect<Output>
       // A rate limit or an overload answers a request before anything in it is read (decisions.md
       // section 2 and section 10: it may answer any request first).

@@ -196,6 +196,8 @@ export type WriteSuccess = (headers: Record<string, string>, body: string | Uint
 
 /** The stages around every operation. */
 export interface ServerStages {
+  /** The route path a request path names: the path itself (routes match exactly). */
+  readonly resolve: (path: string) => string
   /** The error of a path that names no operation. */
   readonly unknownRoute: (path: string) => ConnectError.ConnectError
   readonly checks: Checks

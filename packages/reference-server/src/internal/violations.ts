@@ -745,6 +745,44 @@ const violation = <const N extends string>(record: ViolationRecord<N>): Violatio
  * The catalogue, grouped by check in report order. Hooks of the same stage compose in this order,
  * the first innermost.
  */
+// ---------------------------------------------------------------------------------------------
+// Faults nobody listed: a deadline held past, spellings of a request read apart, near routes
+// served, ids that collide
+// ---------------------------------------------------------------------------------------------
+
+/** deadline-held: how long past its deadline a short-deadline call is answered. */
+const HELD_PAST_DEADLINE_MILLIS = 2000
+
+/** route-case-insensitive: the route paths by their lower-case form. */
+const routesByLowerCase: ReadonlyMap<string, string> = new Map(Operations.all.map((o) => [o.path.toLowerCase(), o.path]))
+
+/** route-by-method-name: the route paths by method name alone. */
+const routesByMethod: ReadonlyMap<string, string> = new Map(Operations.all.map((o) => [o.method, o.path]))
+
+/** zero-value-refused: the zero values of proto3 JSON (`""`, `false`, `0`, `[]`). */
+const isZeroValue = (v: unknown): boolean => v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+
+/** ids-from-clock: the span of time whose creates share one id. */
+const ID_WINDOW_MILLIS = 250
+
+/** ids-from-clock: an id made of the object's prefix and the current window of time alone. */
+const clockId = (id: string): string => `${id.slice(0, id.lastIndexOf("_") + 1)}t${Math.floor(Date.now() / ID_WINDOW_MILLIS).toString(36)}`
+
+/** ids-from-clock: a create stores and returns its object under the id of the current window, replacing the object of an earlier create in it. */
+const clockIds: RouteHook<Handler> = (next, op) => {
+  const c = collectionOf(op)
+  const key = op.wrapperKey
+  if (op.kind !== "create" || c === undefined || key === undefined) return next
+  return (request, ctx) => {
+    const rename = (o: Json): Json => (typeof o.id === "string" ? ({ ...o, id: clockId(o.id) } as Json) : o)
+    const store: StoreService = { ...ctx.store, put: (cc, objects) => ctx.store.put(cc, cc === c ? objects.map(rename) : objects) }
+    return Effect.map(next(request, { ...ctx, store }), (body) => {
+      const object = body[key]
+      return isObject(object) ? ({ ...body, [key]: rename(object as Json) } as Json) : body
+    })
+  }
+}
+
 export const records = [
   // no-server-errors
   violation({
@@ -1212,6 +1250,68 @@ export const records = [
               answer instanceof Fail && answer.error.code === "deadline_exceeded" ? new Fail(ConnectError.make("canceled", answer.error.message)) : answer
             )
     }
+  }),
+  // Faults nobody listed (each a cause across the contract)
+  violation({
+    name: "deadline-held",
+    rule: "protocol.deadline",
+    description: `A call whose \`Connect-Timeout-Ms\` is under 1000 runs to its end and is answered normally ${HELD_PAST_DEADLINE_MILLIS} ms after its deadline passed, instead of deadline_exceeded.`,
+    hooks: {
+      deadline: (next) => (work, millis, started) => (millis < 1000 ? Effect.zipLeft(work, Effect.sleep(millis + HELD_PAST_DEADLINE_MILLIS)) : next(work, millis, started))
+    }
+  }),
+  violation({
+    name: "media-type-exact",
+    rule: "protocol.content-type",
+    description: "A `Content-Type` other than exactly `application/json` (with a `charset` parameter, or in capitals) is answered 415.",
+    hooks: {
+      checks: (next) => ({
+        beforeBody: next.beforeBody.map((c): Check =>
+          c.name !== "content-type"
+            ? c
+            : { name: c.name, run: (input, op) => c.run(input, op) ?? (input.headers["content-type"] === "application/json" ? undefined : { error: ConnectError.make("unknown", "use application/json"), status: 415 }) }
+        ),
+        afterBody: next.afterBody
+      })
+    }
+  }),
+  violation({
+    name: "json-escapes-literal",
+    rule: "wire.json-spellings",
+    description: "The body's JSON is read with `\\uXXXX` escapes kept as the six characters written: an escaped name or value is another name or value.",
+    hooks: { parse: (next) => (bytes) => next(new TextEncoder().encode(new TextDecoder().decode(bytes).replace(/\\u([0-9a-fA-F]{4})/g, "\\\\u$1"))) }
+  }),
+  violation({
+    name: "zero-value-refused",
+    rule: "wire.zero-is-unset",
+    description: "A request (but an update) that sends an optional field as its zero value (`\"\"`, `false`, `0`, `[]`) gets invalid_argument, where the field left out is accepted.",
+    hooks: {
+      relax: (next, op) =>
+        op.kind === "update"
+          ? next
+          : (body, ex) => {
+              const zero = [...fieldsOf(op)].find(([k, f]) => !f.required && isZeroValue(body[k]))
+              return zero === undefined ? next(body, ex) : ConnectError.make("invalid_argument", `${zero[0]} must not be empty`)
+            }
+    }
+  }),
+  violation({
+    name: "route-case-insensitive",
+    rule: "protocol.unknown-route",
+    description: "Routes match without regard to case: `/core.v1.resourceservice/getresource` is GetResource.",
+    hooks: { resolve: (next) => (path) => routesByLowerCase.get(path.toLowerCase()) ?? next(path) }
+  }),
+  violation({
+    name: "route-by-method-name",
+    rule: "protocol.unknown-route",
+    description: "Routes match by the method name alone, the last segment of the path: the package and the service are not read (`/core.v2.SatelliteService/GetResource` is GetResource).",
+    hooks: { resolve: (next) => (path) => routesByMethod.get(/([^/]+)\/?$/.exec(path)?.[1] ?? "") ?? next(path) }
+  }),
+  violation({
+    name: "ids-from-clock",
+    rule: "echo.create-stored",
+    description: `A created object's id is made of the time alone, to ${ID_WINDOW_MILLIS} ms: creates in quick succession get one id, and the last replaces the others in the store.`,
+    hooks: { handler: clockIds }
   }),
   // create-echo
   violation({

@@ -13,10 +13,12 @@ import { reads } from "./reads.js"
 import { references } from "./references.js"
 import { relations } from "./relations.js"
 import { search } from "./search.js"
+import { spellings } from "./spellings.js"
+import { succession } from "./succession.js"
 import { updates } from "./updates.js"
 import { valid } from "./valid.js"
 
-export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, latitude, updates, reads, paging, search, relations]
+export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, spellings, latitude, updates, reads, paging, search, relations, succession]
 
 /** Every suite of an operation, in run order. */
 export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))

@@ -1,14 +1,15 @@
 /**
- * The protocol's own answers: other HTTP methods, other content types, the version header of
- * CreatePermission, unknown routes, body sizes and deadlines.
+ * The protocol's own answers: other HTTP methods, other content types (and the spellings of the
+ * JSON one), the version header of CreatePermission, unknown routes (and near misses of every
+ * known one), body sizes and deadlines (and a success long after one).
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ContractRules, Operations } from "@data-access/schema"
+import { type ContractRules, Deadline, Operations } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
 import * as Gen from "../generate.js"
-import { type Exchange, post, type RawRequest } from "../http.js"
+import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./auth.js"
@@ -18,6 +19,10 @@ interface ProtocolCase {
   /** A server may refuse the body before reading it and close the connection: no answer is not judged. */
   readonly mayDrop?: boolean
   readonly rule: ContractRules.RuleId
+  /** The finding's cause when not the name (which holds a value). */
+  readonly cause?: string
+  /** A deadline case: a success is also judged for coming long after the deadline (`lateSuccess`). */
+  readonly late?: boolean
   readonly request: (body: Body) => RawRequest
   /** What is wrong with the answer, if anything. */
   readonly expect: (e: Exchange) => string | undefined
@@ -44,6 +49,70 @@ const expectOkOr = (...codes: ReadonlyArray<string>) => (e: Exchange): string | 
   return code !== undefined && codes.includes(code) ? undefined : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200 or ${codes.join(" / ")}`
 }
 
+/** 404 unimplemented, or a 404 with no body at all: connect-node's default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
+const expectUnknownRoute = (e: Exchange): string | undefined => {
+  const got = Inspect.statusOf(e)
+  if (got === undefined) return "no response"
+  const code = Inspect.codeOf(e)
+  if (got !== 404) return `HTTP ${got}${code ? ` ${code}` : ""}, expected 404`
+  return code === "unimplemented" || Inspect.bareUnknownRoute(e) ? undefined : `code ${code ?? "(none)"}, expected unimplemented`
+}
+
+// ---------------------------------------------------------------------------------------------
+// A success long after the deadline
+// ---------------------------------------------------------------------------------------------
+
+/** A success this long past its deadline, at the least, is late whatever the target's own latency. */
+const LATE_FLOOR_MS = 1000
+/** A success is late only past its deadline by this many times the slowest plain call as well. */
+const LATE_FACTOR = 4
+/** The plain calls (no deadline) that measure the target's latency for the same request. */
+const PLAIN_CALLS = 3
+/** The deadline call is sent again this many times, and every answer must be late too. */
+const LATE_AGAIN = 2
+
+const isSuccess = (e: Exchange) => Inspect.statusOf(e) === 200
+
+/**
+ * protocol.deadline: a call whose `Connect-Timeout-Ms` deadline passed answers deadline_exceeded,
+ * and a success is allowed only when the call finished first (decisions.md sections 2 and 10). A
+ * success is judged to have come after the deadline only against the target's own latency for the
+ * same request, measured now: it came later than the deadline by the floor and by `LATE_FACTOR`
+ * times the slowest of `PLAIN_CALLS` calls without a deadline, and so did each of `LATE_AGAIN`
+ * sends of it again. A slow target (whose latency may lie before its deadline clock starts, on
+ * the network) is never late by that measure; a target that serves a call more slowly because it
+ * carries a deadline is.
+ */
+const lateSuccess = (ctx: Context, make: (deadline: boolean) => RawRequest, first: Exchange): Effect.Effect<Outcome | undefined, BudgetExhausted> =>
+  Effect.gen(function* () {
+    const timeout = Deadline.parseTimeout(first.request.headers[Deadline.TIMEOUT_HEADER])
+    if (timeout._tag !== "Millis" || !isSuccess(first) || first.durationMs <= timeout.millis + LATE_FLOOR_MS) return undefined
+    const plain: Array<number> = []
+    for (let i = 0; i < PLAIN_CALLS; i++) {
+      const e = yield* send(ctx, make(false))
+      // A plain call that does not succeed measures nothing (and the target's answers are judged elsewhere).
+      if (!isSuccess(e)) return undefined
+      plain.push(e.durationMs)
+    }
+    const slowest = Math.max(...plain)
+    const threshold = timeout.millis + Math.max(LATE_FLOOR_MS, LATE_FACTOR * slowest)
+    if (first.durationMs <= threshold) return undefined
+    const again: Array<Exchange> = []
+    for (let i = 0; i < LATE_AGAIN; i++) {
+      const e = yield* send(ctx, make(true))
+      if (!isSuccess(e) || e.durationMs <= threshold) return undefined
+      again.push(e)
+    }
+    const times = [first, ...again].map((e) => `${e.durationMs} ms`).join(", ")
+    return fail(
+      "protocol.deadline",
+      "a success long after the deadline",
+      `a call with Connect-Timeout-Ms ${timeout.millis} was answered 200 after ${times}; the same call without a deadline took at most ${slowest} ms (${plain.join(", ")} ms): the deadline had long passed, and a passed deadline is deadline_exceeded`,
+      again[again.length - 1] ?? first,
+      `${Deadline.TIMEOUT_HEADER}: ${timeout.millis}; answered 200 after ${times}`
+    )
+  })
+
 const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
   if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
@@ -55,7 +124,7 @@ const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
     ...answer,
     problem === undefined
       ? pass("protocol", [c.rule])
-      : fail(c.rule, `${c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
+      : fail(c.rule, `${c.cause ?? c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
   ]
 }
 
@@ -78,21 +147,22 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
     ...([["Content-Type text/plain", "text/plain"], ["a form post", "application/x-www-form-urlencoded"]] as const).map(
       ([name, contentType]): ProtocolCase => ({ name, rule: "protocol.content-type", request: (body) => post(op.path, body, { contentType }), expect: expectStatus(415) })
     ),
-    // The JSON media type with a parameter is JSON, not a wrong content type (sent to reads: it
-    // makes nothing). A sample body that names nothing may be refused for that.
-    ...(isWrite(op)
-      ? []
-      : [
-          {
-            name: "Content-Type application/json; charset=utf-8",
-            rule: "protocol.content-type",
-            request: (body: Body) => post(op.path, body, { contentType: "application/json; charset=utf-8" }),
-            expect: expectOkOr("invalid_argument", "not_found")
-          } satisfies ProtocolCase
-        ]),
+    // The JSON media type spelled with a parameter or in capitals is JSON (media types compare
+    // without regard to case, RFC 9110 section 8.3.1; a `charset` changes nothing, RFC 8259), not
+    // a wrong content type; each spelling here is one the official Connect stack serves. A sample
+    // body that names nothing may be refused for that; a create's may name a taken link.
+    ...MEDIA_TYPE_SPELLINGS.map(
+      (contentType): ProtocolCase => ({
+        name: `Content-Type ${contentType}`,
+        rule: "protocol.content-type",
+        request: (body) => post(op.path, uniqueNames(op, body), { contentType }),
+        expect: expectOkOr("invalid_argument", "not_found", "already_exists")
+      })
+    ),
     {
       name: "Connect-Timeout-Ms: 1",
       rule: "protocol.deadline",
+      late: true,
       request: (body) => post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
       // A sample body that names nothing may be rejected for that, deadline or not.
       expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found")
@@ -119,12 +189,25 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
     skip: undefined,
     cases: { _tag: "Enumerated", count: cases.length, at: (i) => cases[i] },
     run: (c: ProtocolCase) =>
-      Effect.suspend(() => {
-        body ??= sampleBody(op, ctx).body
-        return Effect.map(send(ctx, c.request(body)), (e) => judge(c, e))
+      Effect.gen(function* () {
+        const b = (body ??= sampleBody(op, ctx).body)
+        const e = yield* send(ctx, c.request(b))
+        const verdicts = judge(c, e)
+        if (c.late !== true) return verdicts
+        const make = (deadline: boolean) => {
+          const r = c.request(b)
+          if (deadline) return r
+          const { [Deadline.TIMEOUT_HEADER]: _, ...headers } = r.headers
+          return { ...r, headers }
+        }
+        const late = yield* lateSuccess(ctx, make, e)
+        return late === undefined ? verdicts : [...verdicts.filter((v) => v.rule !== undefined || !v.rules?.includes("protocol.deadline")), late]
       })
   }
 }
+
+/** Spellings of the JSON media type other than the plainest, each served by connect-node. */
+const MEDIA_TYPE_SPELLINGS: ReadonlyArray<string> = ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON"]
 
 /** The first List operation that needs nothing but `limit`: a read to send large bodies to. */
 export const plainList = (Operations.all as ReadonlyArray<Op>).find((o) => o.kind === "list" && Gen.isValid(o, { limit: 1 }))!
@@ -137,13 +220,72 @@ export const padded = (bytes: number): string => {
   return head + "a".repeat(Math.max(0, bytes - head.length - 2)) + `"}`
 }
 
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+
+/**
+ * Paths one step from a route, for every operation, none of them a route: the method's, the
+ * service's or the package's case changed, another version of the package or none, the method
+ * name one character longer or shorter, a trailing or a doubled slash, the method under another
+ * service and another service's method under this one. A server that matches routes without
+ * regard to case, by a prefix, by the method name alone or without the package serves one of
+ * them; the wire matches names exactly (decisions.md section 1: an unknown service or method is
+ * 404 unimplemented).
+ */
+export const nearMisses: ReadonlyArray<{ readonly path: string; readonly near: string; readonly op: Op }> = (() => {
+  const P = Operations.PACKAGE
+  const ops = Operations.all as ReadonlyArray<Op>
+  const parts = ops.map((op) => ({ op, service: op.service, method: op.method }))
+  const out = new Map<string, { readonly path: string; readonly near: string; readonly op: Op }>()
+  parts.forEach(({ op, service, method }, i) => {
+    const other = parts.slice(i + 1).concat(parts.slice(0, i)).find((p) => p.service !== service)
+    const candidates: Array<readonly [string, string]> = [
+      [`/${P}.${service}/${lowerFirst(method)}`, "the method's case"],
+      [`/${P}.${lowerFirst(service)}/${method}`, "the service's case"],
+      [`/${P.toUpperCase()}.${service}/${method}`, "the package's case"],
+      [`/core.v2.${service}/${method}`, "another version of the package"],
+      [`/${service}/${method}`, "no package"],
+      [`/${P}.${service}/${method}s`, "a longer method name"],
+      [`/${P}.${service}/${method.slice(0, -1)}`, "a shorter method name"],
+      [`${op.path}/`, "a trailing slash"],
+      [`/${P}.${service}//${method}`, "a doubled slash"],
+      ...(other === undefined
+        ? []
+        : ([
+            [`/${P}.${other.service}/${method}`, "the method under another service"],
+            [`/${P}.${service}/${other.method}`, "another service's method under this service"]
+          ] as const))
+    ]
+    for (const [path, near] of candidates) if (!Operations.byPath.has(path) && !out.has(path)) out.set(path, { path, near, op })
+  })
+  return [...out.values()]
+})()
+
 const apiSuite = (ctx: Context): Suite => {
   const services = [...Operations.services.keys()]
+  const bodies = new Map<Op, Body>()
+  const bodyOf = (op: Op): Body => {
+    let b = bodies.get(op)
+    if (b === undefined) bodies.set(op, (b = sampleBody(op, ctx).body))
+    return b
+  }
   const routes: Array<ProtocolCase> = [
-    ...services.map((s) => `/${Operations.PACKAGE}.${s}/NoSuchMethod`),
-    `/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`,
-    `/core.v0.${services[0]}/NoSuchMethod`
-  ].map((path) => ({ name: `POST ${path} (an unknown route)`, rule: "protocol.unknown-route", request: () => post(path, {}), expect: expectStatus(404, "unimplemented") }))
+    ...[
+      ...services.map((s) => `/${Operations.PACKAGE}.${s}/NoSuchMethod`),
+      `/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`,
+      `/core.v0.${services[0]}/NoSuchMethod`
+    ].map((path): ProtocolCase => ({ name: `POST ${path} (an unknown route)`, rule: "protocol.unknown-route", request: () => post(path, {}), expect: expectUnknownRoute })),
+    // A near miss carries the valid body of the operation it is near, as a client's typo would.
+    ...nearMisses.map(
+      ({ near, op, path }): ProtocolCase => ({
+        name: `POST ${path} (${near} of ${op.method})`,
+        cause: `a near miss: ${near}`,
+        rule: "protocol.unknown-route",
+        // The near operation's valid body (none to a write in read-only mode), as a client's typo sends it.
+        request: () => post(path, ctx.readOnly && isWrite(op) ? {} : uniqueNames(op, bodyOf(op))),
+        expect: expectUnknownRoute
+      })
+    )
+  ]
   const sizes: Array<ProtocolCase> = [
     // At least 1 MiB is served (decisions.md section 10); a body refused for its size is resource_exhausted.
     { name: "a valid request of 1 MiB", rule: "protocol.body-limit", request: () => ({ ...post(plainList.path, undefined), body: padded(MiB - 1024) }), expect: expectOkOr() },

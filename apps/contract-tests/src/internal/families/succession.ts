@@ -1,0 +1,232 @@
+/**
+ * Objects created in quick succession: several creates of one operation sent back to back, then
+ * several at once. Each gets its own id, and each is found afterwards (by the Get of its kind, or in
+ * the Lists of its kind) as its create returned it: a server that makes ids from the clock, or keeps
+ * one object per instant, loses all but one of them.
+ */
+import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import { Operations } from "@data-access/schema"
+import type { CheckId } from "../../Checks.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  fullObject,
+  objectOf,
+  type Op,
+  send,
+  show,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
+import * as Gen from "../generate.js"
+import { type Exchange, post } from "../http.js"
+import * as Inspect from "../inspect.js"
+import { canonical } from "../json.js"
+import { storedDifference } from "../oracles.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { requestPropertyNames } from "../pools.js"
+import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
+
+const all = Operations.all as ReadonlyArray<Op>
+
+/** The Lists that return the objects an operation makes. */
+const listReaders = (op: Op): ReadonlyArray<Op> =>
+  all.filter((o) => o.kind === "list" && o.object === op.object)
+
+/** The Gets by `id` that return the objects an operation makes. */
+const getReaders = (op: Op): ReadonlyArray<Op> =>
+  all.filter(
+    (o) =>
+      o.kind === "get" &&
+      o.object === op.object &&
+      o.lookupKey === undefined &&
+      requestPropertyNames(o).includes("id")
+  )
+
+/** How many creates each of the two bursts sends, out of `--creates-per-operation`: none when it leaves too few. */
+const burstSize = (ctx: Context): number =>
+  ctx.createExamples >= 12 ? 3 : ctx.createExamples >= 6 ? 2 : 0
+
+/** How many objects a Create operation makes in quick succession (two bursts). */
+export const successionCreates = (op: Op, ctx: Context): number =>
+  op.kind !== "create" || ctx.readOnly ? 0 : 2 * burstSize(ctx)
+
+/** The object of a 200 answer, every default filled in. */
+const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) =>
+      r.status === 200
+        ? Option.map(r.json, (j) => fullObject(op.object, objectOf(op, j)))
+        : Option.none()
+    )
+  ) ?? undefined
+
+type Burst = "back to back" | "at once"
+
+const BURSTS: ReadonlyArray<Burst> = ["back to back", "at once"]
+
+const CHECKS: ReadonlyArray<CheckId> = ["create-echo"]
+
+const successionSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "create") return undefined
+  if (ctx.readOnly) return skipped("succession", op.method, CHECKS, true, "read-only mode")
+  const n = burstSize(ctx)
+  if (n === 0)
+    return skipped(
+      "succession",
+      op.method,
+      CHECKS,
+      true,
+      "--creates-per-operation leaves too few creates for two bursts"
+    )
+  const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+  if (g._tag === "Skip") return skipped("succession", op.method, CHECKS, true, g.reason)
+  const arbitrary = g.arbitrary
+  return {
+    family: "succession",
+    method: op.method,
+    checks: CHECKS,
+    writes: true,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: BURSTS.length, at: (i) => BURSTS[i] },
+    run: (burst: Burst) =>
+      Effect.gen(function* () {
+        const bodies = fc
+          .sample(arbitrary, { seed: ctx.seed + BURSTS.indexOf(burst), numRuns: n })
+          .map((b) => uniqueNames(op, b) as Body)
+        const requests = bodies.map((b) => send(ctx, post(op.path, b)))
+        const answers =
+          burst === "back to back"
+            ? yield* Effect.all(requests)
+            : yield* Effect.all(requests, { concurrency: "unbounded" })
+        // A create refused is the valid family's to judge.
+        const made = answers.flatMap((e, i) => {
+          const object = objectIn(op, e)
+          return object !== undefined && typeof object.id === "string" && object.id !== ""
+            ? [{ object, id: object.id, sent: canonical(Gen.normalizeKeys(bodies[i])), e }]
+            : []
+        })
+        if (made.length < 2) return []
+        const out: Array<Outcome> = []
+        // Each its own id: two creates of different requests answered with one id name one object, not two.
+        for (let i = 1; i < made.length; i++) {
+          const twin = made
+            .slice(0, i)
+            .find((m) => m.id === made[i]!.id && m.sent !== made[i]!.sent)
+          if (twin !== undefined) {
+            out.push(
+              fail(
+                "echo.create-stored",
+                `creates ${burst} share an id`,
+                `${made.length} creates of ${op.method} sent ${burst} were answered with the same id ${JSON.stringify(twin.id)} for two different objects`,
+                made[i]!.e,
+                `id = ${JSON.stringify(twin.id)}`
+              )
+            )
+            break
+          }
+        }
+        // Each found afterwards as its create returned it.
+        const reads = yield* readBack(
+          ctx,
+          op,
+          made.map((m) => m.object)
+        )
+        for (const m of made) {
+          const found = reads.get(m.id)
+          if (found === undefined) continue
+          if (found.object === undefined) {
+            out.push(
+              fail(
+                "echo.create-stored",
+                `created ${burst}, ${found.reader} does not find it`,
+                `${found.reader} does not find ${m.id}, one of ${made.length} objects created ${burst}`,
+                found.exchange
+              )
+            )
+            break
+          }
+          const d = storedDifference(m.object, found.object)
+          if (d !== undefined) {
+            out.push(
+              fail(
+                "echo.create-stored",
+                `created ${burst}, ${found.reader} shows another object`,
+                `${found.reader} shows ${m.id}, one of ${made.length} objects created ${burst}, with ${d} ${show(pathValue(found.object, d))}; its create returned ${show(pathValue(m.object, d))}`,
+                found.exchange,
+                `${d} = ${show(pathValue(found.object, d))}`
+              )
+            )
+            break
+          }
+        }
+        return out.length > 0 ? out : [pass("create-echo", ["echo.create-stored"])]
+      })
+  }
+}
+
+/** The value at a dotted path of `storedDifference`. */
+const pathValue = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== "")
+    .reduce<unknown>(
+      (v, k) => (Array.isArray(v) ? v[Number(k)] : (v as Record<string, unknown> | undefined)?.[k]),
+      o
+    )
+
+interface Found {
+  readonly reader: string
+  /** The object as read, `undefined` when the reader does not find it. */
+  readonly object: Record<string, unknown> | undefined
+  readonly exchange: Exchange | undefined
+}
+
+/**
+ * The created objects as read back, by id: by the first Get of their kind, else by the first List
+ * of their kind that needs no parent they lack (walked once); none when nothing reads them.
+ */
+const readBack = (ctx: Context, op: Op, objects: ReadonlyArray<Record<string, unknown>>) =>
+  Effect.gen(function* () {
+    const out = new Map<string, Found>()
+    const get = getReaders(op)[0]
+    if (get !== undefined) {
+      for (const o of objects) {
+        const id = o.id as string
+        const e = yield* send(ctx, post(get.path, { id }))
+        const object = objectIn(get, e)
+        if (object !== undefined) out.set(id, { reader: get.method, object, exchange: e })
+        else if (Inspect.codeOf(e) === "not_found")
+          out.set(id, { reader: get.method, object: undefined, exchange: e })
+      }
+      return out
+    }
+    for (const list of listReaders(op)) {
+      const base = requiredRefs(list, ctx.pools, 0)
+      // A List scoped to a parent reads the objects of one parent only.
+      if (base === undefined || (list.parent?.required ?? false)) continue
+      const w = yield* walk(ctx, list, { ...base, limit: 500 }, MAX_WALK_PAGES)
+      if (w.error !== undefined || !w.ended) continue
+      const last = w.pages[w.pages.length - 1]?.exchange
+      for (const o of objects) {
+        const item = w.items.find((x) => x.id === o.id)
+        out.set(o.id as string, {
+          reader: list.method,
+          object: item === undefined ? undefined : fullObject(list.object, item),
+          exchange: last
+        })
+      }
+      return out
+    }
+    return out
+  })
+
+export const succession: Family = {
+  name: "succession",
+  checks: CHECKS,
+  suites: (op, ctx) => [successionSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+}
