@@ -23,6 +23,7 @@ import {
   toJson
 } from "@bufbuild/protobuf"
 import {
+  MethodOptions_IdempotencyLevel,
   file_google_protobuf_any,
   file_google_protobuf_struct,
   file_google_protobuf_timestamp,
@@ -34,7 +35,7 @@ import {
   contentTypeUnaryJson,
   errorToJsonBytes
 } from "@connectrpc/connect/protocol-connect"
-import { connectNodeAdapter } from "@connectrpc/connect-node"
+import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node"
 import { type KnownIds, Operations } from "@data-access/schema"
 import { Latitude, ReferenceServer } from "@data-access/reference-server"
 import * as Effect from "effect/Effect"
@@ -75,6 +76,13 @@ export interface Options {
   readonly fixtures?: ReferenceServer.Fixtures | undefined
   /** The domain's latitude switches. Default: `latitude`. */
   readonly latitude?: Latitude.Selection | undefined
+  /** Serve Connect GET for the reads (as a .proto marking them `NO_SIDE_EFFECTS` would). Default false. */
+  readonly connectGet?: boolean | undefined
+  /**
+   * Options of connect-node's adapter to change from their defaults (a faithful variant of the
+   * stack: another body limit, no compression, zero values written...). Default: none.
+   */
+  readonly stack?: Partial<Omit<ConnectNodeAdapterOptions, "routes" | "fallback">> | undefined
 }
 
 /** A running server. */
@@ -158,9 +166,28 @@ const operationOf = (
   return op
 }
 
+/** Whether an operation only reads (a Get or a List). */
+const reads = (op: Operations.Operations[Operations.MethodName]) =>
+  op.kind === "get" || op.kind === "list"
+
+/**
+ * A service whose reads are marked `idempotency_level = NO_SIDE_EFFECTS`, as a .proto that marks
+ * them generates it: connect-es serves Connect GET for them, and its client sends them as GET
+ * when told to (`useHttpGet`).
+ */
+export const withConnectGet = (service: DescService): DescService => {
+  const methods = service.methods.map((method) =>
+    reads(operationOf(service, method))
+      ? { ...method, idempotency: MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS }
+      : method
+  )
+  return { ...service, methods, method: Object.fromEntries(methods.map((m) => [m.localName, m])) }
+}
+
 /** Registers every method of every service of the generated file on a router. */
-const routes = (domain: ReferenceServer.Domain) => (router: ConnectRouter) => {
-  for (const service of file_core_v1_api.services) {
+const routes = (domain: ReferenceServer.Domain, connectGet: boolean) => (router: ConnectRouter) => {
+  for (const generated of file_core_v1_api.services) {
+    const service = connectGet ? withConnectGet(generated) : generated
     for (const method of service.methods) {
       const op = operationOf(service, method)
       // The library's own check of Connect-Protocol-Version, on the operations that require it.
@@ -176,10 +203,19 @@ const routes = (domain: ReferenceServer.Domain) => (router: ConnectRouter) => {
   }
 }
 
-/** The paths of the generated methods (`/core.v1.ResourceService/GetResource`). */
-const paths: ReadonlySet<string> = new Set(
-  file_core_v1_api.services.flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))
-)
+/** The methods each generated path serves (`/core.v1.ResourceService/GetResource`), as `Allow` names them. */
+const allowed = (connectGet: boolean): ReadonlyMap<string, string> =>
+  new Map(
+    file_core_v1_api.services.flatMap((s) =>
+      s.methods.map(
+        (m) =>
+          [
+            `/${s.typeName}/${m.name}`,
+            connectGet && reads(operationOf(s, m)) ? "GET, POST" : "POST"
+          ] as const
+      )
+    )
+  )
 
 const pathOf = (url: string | undefined) => (url ?? "").split("?", 1)[0]!
 
@@ -202,10 +238,13 @@ const unknownRoute = (url: string | undefined, response: Http.ServerResponse) =>
  * `Allow: POST`, set here on the requests to a known route that it will refuse with 405.
  */
 const withAllow =
-  (handler: (request: Http.IncomingMessage, response: Http.ServerResponse) => void) =>
+  (
+    allow: ReadonlyMap<string, string>,
+    handler: (request: Http.IncomingMessage, response: Http.ServerResponse) => void
+  ) =>
   (request: Http.IncomingMessage, response: Http.ServerResponse) => {
-    if (request.method !== "POST" && paths.has(pathOf(request.url)))
-      response.setHeader("allow", "POST")
+    const methods = allow.get(pathOf(request.url))
+    if (methods !== undefined && request.method !== "POST") response.setHeader("allow", methods)
     handler(request, response)
   }
 
@@ -233,15 +272,17 @@ export const make = (
       ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures })
     })
     const apiKeys = options.apiKeys ?? [ReferenceServer.DEFAULT_API_KEY]
+    const stack = options.stack ?? {}
     const handler = connectNodeAdapter({
-      routes: routes(domain),
-      jsonOptions: { registry },
-      interceptors: [apiKeyInterceptor(new Set(apiKeys))],
+      ...stack,
+      routes: routes(domain, options.connectGet === true),
+      jsonOptions: { ...stack.jsonOptions, registry },
+      interceptors: [apiKeyInterceptor(new Set(apiKeys)), ...(stack.interceptors ?? [])],
       // The server is node:http, so its responses are http.ServerResponse.
       fallback: (request, response) =>
         unknownRoute(request.url, response as unknown as Http.ServerResponse)
     })
-    const server = Http.createServer(withAllow(handler))
+    const server = Http.createServer(withAllow(allowed(options.connectGet === true), handler))
     const host = options.host ?? "127.0.0.1"
     yield* Effect.acquireRelease(listen(server, options.port ?? 0, host), () =>
       Effect.async<void>((resume) => {

@@ -4,7 +4,7 @@ import { type DescMethod, type DescService, fromJson, type JsonValue } from "@bu
 import { createClient } from "@connectrpc/connect"
 import { createConnectTransport } from "@connectrpc/connect-node"
 import { Proxy, Report } from "@data-access/contract-tests"
-import type { KnownIds } from "@data-access/schema"
+import { type KnownIds, Operations } from "@data-access/schema"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { file_core_v1_api } from "../src/gen/core/v1/api_pb.js"
@@ -87,19 +87,28 @@ const requests = (ids: KnownIds.KnownIds, i: number): Record<string, JsonValue> 
 
 const localName = (method: DescMethod) => method.name[0]!.toLowerCase() + method.name.slice(1)
 
+/** The client's codec and method, and the server they need. */
+const setups = [
+  { name: "JSON codec", useBinaryFormat: false, useHttpGet: false },
+  { name: "binary codec", useBinaryFormat: true, useHttpGet: false },
+  // A server whose reads are NO_SIDE_EFFECTS serves Connect GET; the client sends its reads as GET.
+  { name: "Connect GET for the reads (JSON)", useBinaryFormat: false, useHttpGet: true }
+] as const
+
 describe("the conformance proxy in front of the Connect-stack server, the connect-es client through it", () => {
-  for (const useBinaryFormat of [false, true]) {
+  for (const { name, useBinaryFormat, useHttpGet } of setups) {
     it.live(
-      `${useBinaryFormat ? "binary" : "JSON"} codec: every operation three times, zero findings`,
+      `${name}: every operation three times, zero findings`,
       () =>
         Effect.gen(function* () {
-          const server = yield* Server.make()
-          const proxy = yield* Proxy.start({ target: server.url })
+          const server = yield* Server.make({ connectGet: useHttpGet })
+          const proxy = yield* Proxy.start({ target: server.url, recordHar: true })
           const apiKey = server.apiKeys[0]!
           const transport = createConnectTransport({
             baseUrl: proxy.url,
             httpVersion: "1.1",
             useBinaryFormat,
+            useHttpGet,
             jsonOptions: { registry: Server.registry },
             interceptors: [
               (next) => (request) => (request.header.set("x-api-key", apiKey), next(request))
@@ -109,27 +118,31 @@ describe("the conformance proxy in front of the Connect-stack server, the connec
           for (let i = 0; i < 3; i++) {
             const bodies = requests(server.knownIds, i)
             for (const service of file_core_v1_api.services as ReadonlyArray<DescService>) {
-              const client = createClient(service, transport) as unknown as Record<
-                string,
-                (request: unknown) => Promise<unknown>
-              >
+              const client = createClient(
+                useHttpGet ? Server.withConnectGet(service) : service,
+                transport
+              ) as unknown as Record<string, (request: unknown) => Promise<unknown>>
               for (const method of service.methods) {
                 const body = bodies[method.name]
                 expect(body, method.name).toBeDefined()
-                yield* Effect.promise(() =>
-                  client[localName(method)]!(
-                    fromJson(method.input, body!, { registry: Server.registry })
-                  )
-                )
+                const request = fromJson(method.input, body!, { registry: Server.registry })
+                yield* Effect.tryPromise({
+                  try: () => client[localName(method)]!(request),
+                  catch: (e) => new Error(`${method.name}: ${String(e)}`)
+                })
                 calls++
               }
             }
           }
           expect(calls).toBe(3 * 22)
+          // The reads went as GET when the client was told to (connect-es sends GET only to NO_SIDE_EFFECTS methods).
+          const reads = Operations.all.filter((o) => o.kind === "get" || o.kind === "list").length
+          const gets = (yield* proxy.har).log.entries.filter(
+            (e) => e.request.method === "GET"
+          ).length
+          expect(gets).toBe(useHttpGet ? 3 * reads : 0)
           const report = yield* proxy.report
-          yield* Effect.logInfo(
-            `proxy, ${useBinaryFormat ? "binary" : "JSON"}: ${JSON.stringify(Report.totals(report))}`
-          )
+          yield* Effect.logInfo(`proxy, ${name}: ${JSON.stringify(Report.totals(report))}`)
           expect(report.findings.map(Report.findingText)).toEqual([])
           expect(Report.totals(report).passed).toBeGreaterThan(0)
         }).pipe(Effect.scoped),

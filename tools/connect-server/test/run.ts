@@ -7,9 +7,9 @@ import * as Redacted from "effect/Redacted"
 import * as Server from "../src/server.js"
 
 /** Runs the runner against a fresh server (demo data, its known ids as fixtures) and logs the run's time. */
-export const run = (seed: number, examples: number) =>
+export const run = (seed: number, examples: number, options: Server.Options = {}) =>
   Effect.gen(function* () {
-    const server = yield* Server.make()
+    const server = yield* Server.make(options)
     const started = performance.now()
     const report = yield* ContractTests.run({
       baseUrl: server.url,
@@ -30,12 +30,17 @@ export const run = (seed: number, examples: number) =>
  * A test of one run: zero findings (each printed in full: a bug of the server or a false alarm
  * of the runner), and checks that passed.
  */
-export const zeroFindings = (seed: number, examples: number, timeoutSeconds: number) =>
+export const zeroFindings = (
+  seed: number,
+  examples: number,
+  timeoutSeconds: number,
+  variant?: { readonly name: string; readonly options: Server.Options }
+) =>
   it.live(
-    `seed ${seed}, --examples ${examples}: zero findings`,
+    `${variant === undefined ? "" : `${variant.name}, `}seed ${seed}, --examples ${examples}: zero findings`,
     () =>
       Effect.gen(function* () {
-        const report = yield* run(seed, examples)
+        const report = yield* run(seed, examples, variant?.options)
         expect(report.findings.map(Report.findingText)).toEqual([])
         expect(Report.totals(report).passed).toBeGreaterThan(0)
       }),
