@@ -212,6 +212,16 @@ describe("objects created in quick succession", () => {
             `${op} echo.create-stored creates back to back share an id`
           ])
         }
+        // Each found afterwards as its create returned it: by the List of its kind where it has no Get.
+        const stored = yield* violated(
+          "create-stored-differently",
+          ["CreateIntegrationMDM"],
+          ["create-echo"]
+        )
+        expect(stored.filter((f) => f.includes(" created ")).sort()).toEqual([
+          "CreateIntegrationMDM echo.create-stored created at once, ListIntegrationsMDM shows another object",
+          "CreateIntegrationMDM echo.create-stored created back to back, ListIntegrationsMDM shows another object"
+        ])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
