@@ -294,6 +294,7 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
       const all = yield* satellites(s, { limit: 4 })
       return later.json.satellites[0].id !== all[1].id
     }),
-  "limit-one-refused": (s) => rpc(s, "ListSatellites", { limit: 1 }).pipe(Effect.map((r) => r.json.code === "invalid_argument"))
+  "limit-one-refused": (s) => rpc(s, "ListSatellites", { limit: 1 }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
+  "short-parent-id-refused": (s) => rpc(s, "ListNativeUsers", { limit: 1, resourceId: "\u{1F600}" }).pipe(Effect.map((r) => r.json.code === "invalid_argument"))
 }
 

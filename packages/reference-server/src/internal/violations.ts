@@ -1774,6 +1774,18 @@ export const records = [
         (op) => op.kind === "list"
       )
     }
+  }),
+  violation({
+    name: "short-parent-id-refused",
+    rule: "fields.valid-accepted",
+    description: "A List's required parent id of one character (ListNativeUsers' `resourceId`: `x`, `😀`) gets invalid_argument (its min length read as 2).",
+    hooks: {
+      relax: (next, op, fields) => {
+        const field = op.parent?.required === true ? op.parent.field : undefined
+        if (field === undefined) return next
+        return refusing((body) => (typeof body[field] === "string" && Array.from(body[field]).length === 1 ? ConnectError.make("invalid_argument", `${field} must be at least 2 characters`) : undefined))(next, op, fields)
+      }
+    }
   })
 ] as const
 

@@ -7,6 +7,7 @@ import type { Context, Family, Op, Suite } from "../context.js"
 import { auth } from "./auth.js"
 import { invalid } from "./invalid.js"
 import { latitude } from "./latitude.js"
+import { listEnums } from "./listEnums.js"
 import { paging } from "./paging.js"
 import { protocol } from "./protocol.js"
 import { reads } from "./reads.js"
@@ -18,7 +19,7 @@ import { succession } from "./succession.js"
 import { updates } from "./updates.js"
 import { valid } from "./valid.js"
 
-export const families: ReadonlyArray<Family> = [valid, invalid, references, auth, protocol, spellings, latitude, updates, reads, paging, search, relations, succession]
+export const families: ReadonlyArray<Family> = [valid, invalid, listEnums, references, auth, protocol, spellings, latitude, updates, reads, paging, search, relations, succession]
 
 /** Every suite of an operation, in run order. */
 export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))

@@ -3,11 +3,14 @@
  * over all pages that yields every item once and ends.
  */
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
+import { type Body, type Context, type Family, type Op, send, skipped, type Suite } from "../context.js"
+import { type BudgetExhausted, post } from "../http.js"
+import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { cursorRules, orderFailure, orderObservable, outOfOrder, pageRules } from "../oracles.js"
-import { everything, MAX_WALK_PAGES, missingReference, pagesFor, requiredRefs, walk, walkFailure } from "../walk.js"
+import { cursorRules, orderFailure, orderObservable, outOfOrder, pageOf, pageRules } from "../oracles.js"
+import { everything, itemsOf, MAX_WALK_PAGES, missingReference, type Page, pagesFor, requiredRefs, walk, type Walk, walkFailure } from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -93,8 +96,156 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// a walk whose page size changes from page to page
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Page sizes of a walk of `total` items, page by page: small and large in turn (one item, then
+ * three, two, a sixth of the items, one, a third, five, a sixth and one more), so that a server
+ * that resumes a cursor by the page size of the request that made it skips or repeats items.
+ */
+export const variedLimits = (total: number, shift: number): ((page: number) => number) => {
+  const m = Math.max(1, Math.ceil(total / 6))
+  const sizes = [1, 3, 2, m, 1, 2 * m, 5, m + 1].map((l) => Math.min(500, l))
+  return (page) => sizes[(page + shift) % sizes.length]!
+}
+
+/**
+ * Walks a List with `limit` set anew on each page (`limits(page)`), the cursor of each page passed
+ * back: decisions.md section 10 lets a cursor be bound to `filter`, `search`, `spaceId` and
+ * `order`, not to `limit`, so the walk goes on. Stops as `walk` does.
+ */
+const variedWalk = (ctx: Context, op: Op, body: Body, limits: (page: number) => number, maxPages: number): Effect.Effect<Walk & { readonly limits: ReadonlyArray<number> }, BudgetExhausted> =>
+  Effect.gen(function* () {
+    const pages: Array<Page> = []
+    const sent: Array<number> = []
+    const cursors = new Set<string>()
+    let cursor: string | undefined
+    const done = (ended: boolean, error: Walk["error"]) => ({ items: pages.flatMap((p) => p.items), pages, ended, error, limits: sent })
+    for (let i = 0; i < maxPages; i++) {
+      const limit = limits(i)
+      const e = yield* send(ctx, post(op.path, { ...body, limit, ...(cursor === undefined ? {} : { cursor }) }))
+      const r = Option.getOrUndefined(e.response)
+      if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return done(false, e)
+      sent.push(limit)
+      const page = pageOf(op, r.json.value)
+      pages.push({ exchange: e, items: itemsOf(op, r.json.value), meta: page.meta })
+      const next = page.meta.nextCursor
+      if (typeof next !== "string" || next === "") return done(true, undefined)
+      if (cursors.has(next)) break
+      cursors.add(next)
+      cursor = next
+    }
+    return done(false, undefined)
+  })
+
+/**
+ * Walks whose page size changes between pages, in each order: every item once, in order, each
+ * page within its own `limit` (decisions.md section 3: "walking every page once yields every
+ * item exactly once").
+ */
+const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list" || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const reference = everything(ctx, op)
+  const orders = [undefined, "desc"] as const
+  return {
+    family: "paging-sizes",
+    method: op.method,
+    checks: CHECKS,
+    writes: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: orders.length * 2, at: (i: number) => ({ order: orders[i % orders.length], shift: Math.floor(i / orders.length) * 3 }) },
+    run: ({ order, shift }: { order: "desc" | undefined; shift: number }) =>
+      Effect.gen(function* () {
+        const base = requiredRefs(op, ctx.pools, 0)!
+        const all = yield* reference(base)
+        if (all.error !== undefined) return walkFailure(all)
+        if (!all.ended || all.items.length < 2) return []
+        const total = all.items.length
+        const body: Body = { ...base, ...(order === undefined ? {} : { order }) }
+        const w = yield* variedWalk(ctx, op, body, variedLimits(total, shift), pagesFor(total))
+        if (w.error !== undefined) return walkFailure(w)
+        const sizes = `limits ${w.limits.slice(0, 6).join(", ")}${w.limits.length > 6 ? "..." : ""}`
+        const out: Array<Outcome> = []
+        w.pages.forEach((p, i) => out.push(...pageRules(w.limits[i], p, p.exchange)))
+        const last = w.pages[w.pages.length - 1]?.exchange
+        const seen = new Set<string>()
+        const twice = w.items.map((x) => String(x.id)).find((id) => (seen.has(id) ? true : (seen.add(id), false)))
+        if (twice !== undefined) out.push(fail("lists.walk-once", "item returned twice (page size changed)", `item ${twice} came back twice in one walk whose page size changed between pages (${sizes})`, last))
+        if (!w.ended) out.push(fail("lists.walk-once", "walk does not end (page size changed)", `walking ${total} items with a page size that changed between pages (${sizes}) did not end after ${w.pages.length} pages`, last))
+        else {
+          let missing = all.items.map((x) => String(x.id)).filter((id) => !seen.has(id))
+          if (missing.length > 0) {
+            // Someone else may change objects meanwhile (a shared environment): only items in two reads of everything count.
+            const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
+            if (again.error === undefined && again.ended) missing = missing.filter((id) => again.items.some((x) => x.id === id))
+          }
+          if (missing.length > 0) out.push(fail("lists.walk-complete", "walk misses items (page size changed)", `a walk whose page size changed between pages (${sizes}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`, last))
+        }
+        const judgesOrder = orderObservable(op)
+        const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
+        if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
+        return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", ...(judgesOrder ? (["lists.order"] as const) : [])])] : out
+      })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// both ends of the page size
+// ---------------------------------------------------------------------------------------------
+
+/** The first and the last `limit` allowed (decisions.md section 3: "1 to 500"). */
+const LIMIT_BOUNDS = [1, 500] as const
+
+/**
+ * One-character values of a min-length-1 parent id (ListNativeUsers' `resourceId`), one character
+ * under every count a server may use: one code point that is one UTF-16 unit and one byte, and one
+ * that is two UTF-16 units and four UTF-8 bytes.
+ */
+const SHORTEST_IDS = ["x", "\u{1F600}"] as const
+
+type Bound = { readonly limit: number } | { readonly field: string; readonly value: string }
+
+/**
+ * `limit` 1 and 500 on every List, each accepted and answered with at most that many items; a
+ * required parent id of one character accepted (an id that names nothing: not_found or an empty
+ * page, decisions.md section 10). The first refused values (0, 501, `""`) are the invalid family's.
+ */
+const limitBoundsSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list" || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const parent = op.parent?.required === true ? op.parent.field : undefined
+  const bounds: ReadonlyArray<Bound> = [...LIMIT_BOUNDS.map((limit) => ({ limit })), ...(parent === undefined ? [] : SHORTEST_IDS.map((value) => ({ field: parent, value })))]
+  return {
+    family: "limit-bounds",
+    method: op.method,
+    checks: ["valid-accepted", "paging"],
+    writes: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: bounds.length, at: (i: number) => bounds[i] },
+    run: (bound: Bound) =>
+      Effect.gen(function* () {
+        const limit = "limit" in bound ? bound.limit : 10
+        const body = { ...requiredRefs(op, ctx.pools, 0)!, limit, ...("field" in bound ? { [bound.field]: bound.value } : {}) }
+        const what = "field" in bound ? `${bound.field} ${JSON.stringify(bound.value)} (one character)` : `limit ${limit} (a bound of 1 to 500)`
+        const e = yield* send(ctx, post(op.path, body))
+        const r = Option.getOrUndefined(e.response)
+        if (r === undefined || Inspect.answeredFirst(e) || Inspect.slowNotHung(e)) return []
+        if (r.status >= 500) return [Inspect.noServerErrors(e)]
+        const code = Inspect.codeOf(e)
+        if ("field" in bound && code === "not_found") return [pass("valid-accepted", ["fields.valid-accepted"])]
+        if (r.status !== 200) {
+          const got = code ?? `HTTP ${r.status}`
+          return [fail("field" in bound ? "fields.valid-accepted" : "lists.limit-accepted", `${"field" in bound ? `${bound.field} of one character` : `limit ${limit}`}: rejected with ${got}`, `a List with ${what} was rejected with ${got}`, e, Inspect.excerpt(r, 300))]
+        }
+        const page = pageRules(limit, pageOf(op, Option.getOrUndefined(r.json)), e)
+        return page.length > 0 ? page : [pass("valid-accepted", ["field" in bound ? "fields.valid-accepted" : "lists.limit-accepted"]), pass("paging", ["lists.limit-respected", "lists.count"])]
+      })
+  }
+}
+
 export const paging: Family = {
   name: "paging",
-  checks: CHECKS,
-  suites: (op, ctx) => [pagingSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  checks: ["paging", "valid-accepted"],
+  suites: (op, ctx) => [pagingSuite(op, ctx), variedSuite(op, ctx), limitBoundsSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }

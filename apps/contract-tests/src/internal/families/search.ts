@@ -39,7 +39,7 @@ const literalsOf = (ast: AST.AST): Array<string> => {
 }
 
 /** The literals of a request property found anywhere under `under` (the filter `key`s, the `searchFields`). */
-const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<string> => {
+export const literalsOfProperty = (op: Op, under: string, name: string): ReadonlyArray<string> => {
   const out = new Set<string>()
   forEachProperty(op.request.ast, (p) => {
     if (p.name !== under) return
@@ -232,8 +232,8 @@ const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
 /** The filter keys of a List whose values are text, and whose meaning the documents decide. */
 const stringFilterKeys = (op: Op): ReadonlyArray<string> => literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
 
-/** A suite of this family: reads only, its cases and how each runs. */
-const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">): Suite => ({ family: "search", method: op.method, checks: CHECKS, writes: false, skip: undefined, ...suite })
+/** A suite of this family: reads only, its cases and how each runs (`family` names it for a replay). */
+const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">, family = "search"): Suite => ({ family, method: op.method, checks: CHECKS, writes: false, skip: undefined, ...suite })
 
 const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
@@ -450,14 +450,28 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   })
 }
 
-/** Operators that select an item whose key is empty (its zero value), given a value that is not. */
-const SELECTING_EMPTY: ReadonlyArray<Filter.Operator> = ["not_equals", "not_contains", "lower_than"]
+/**
+ * Conditions judged on items whose key is empty (its zero value) beside items that hold a value:
+ * `not_equals`, `not_contains` and `lower_than` with a value that is not empty (`held`) select
+ * the empty ones; `empty` and `equals ""` select exactly them, `not_empty` and `not_equals ""`
+ * exactly the others.
+ */
+const ZERO_VALUE_CONDITIONS: ReadonlyArray<{ readonly operator: Filter.Operator; readonly value: "held" | "" | undefined }> = [
+  { operator: "not_equals", value: "held" },
+  { operator: "not_contains", value: "held" },
+  { operator: "lower_than", value: "held" },
+  { operator: "empty", value: undefined },
+  { operator: "not_empty", value: undefined },
+  { operator: "equals", value: "" },
+  { operator: "not_equals", value: "" }
+]
 
 /**
- * Items whose key is left out (its zero value, `""`: decisions.md section 1) are filtered as
- * `""`: `not_equals`, `not_contains` and `lower_than` with a value that is not empty select them.
- * A server that reads an absent value as SQL's NULL (no comparison holds) leaves them out; the
- * random cases reach such a key and operator only by chance.
+ * Items whose key is left out or written as `""` are one value, `""` (decisions.md section 1:
+ * "Readers treat an absent field as its zero value"): every condition of `ZERO_VALUE_CONDITIONS`
+ * is judged on a key some items leave empty. A server that reads an absent value as SQL's NULL
+ * (no comparison holds), or takes only an absent field for empty (`IS NULL`) or only `""`, answers
+ * otherwise; the random cases reach such a key and operator only by chance.
  */
 const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
@@ -466,7 +480,7 @@ const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
   const reference = everything(ctx, op)
   const seed = Math.abs(Math.trunc(ctx.seed))
   return readSuite(op, {
-    cases: { _tag: "Enumerated", count: SELECTING_EMPTY.length, at: (i) => i },
+    cases: { _tag: "Enumerated", count: ZERO_VALUE_CONDITIONS.length, at: (i) => i },
     run: (i: number) =>
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, seed)!
@@ -479,12 +493,224 @@ const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (mixed.length === 0) return []
         const key = mixed[(i + seed) % mixed.length]!
         const held = rows.filter((r) => textOf(r, key) !== "")
-        const value = textOf(held[(seed + i * 7) % held.length]!, key)
-        const filter = condition(key, SELECTING_EMPTY[i]!, value)
+        const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
+        const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
+        const filter: Filter.Filter<string> = value === undefined ? ({ field: { key, operator } } as Filter.Filter<string>) : condition(key, operator, value)
         const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
         return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)} (items without ${key} hold "")`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
       })
   })
+}
+
+// ---------------------------------------------------------------------------------------------
+// text read literally, not as a pattern
+// ---------------------------------------------------------------------------------------------
+
+/** Characters that a query language or a regular expression reads as operators. */
+export const PATTERN_CHARACTERS: ReadonlyArray<string> = ["%", "_", "*", "?", ".", "[", "]", "(", "^", "$", "\\", "|", "+"]
+
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
+
+/**
+ * The pattern readings a server may wrongly give a value, each as the source of a regular
+ * expression (`undefined` when the value is none under it): SQL's LIKE (`%`, `_`, a backslash
+ * escapes), a glob (`*`, `?`, `[...]`, a backslash escapes) and a regular expression itself.
+ */
+export const PATTERN_READINGS: ReadonlyArray<{ readonly name: string; readonly source: (value: string) => string | undefined }> = [
+  {
+    name: "SQL LIKE",
+    source: (v) => {
+      let out = ""
+      for (let i = 0; i < v.length; i++) {
+        const ch = v[i]!
+        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
+        else out += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeRegExp(ch)
+      }
+      return out
+    }
+  },
+  {
+    name: "glob",
+    source: (v) => {
+      let out = ""
+      for (let i = 0; i < v.length; i++) {
+        const ch = v[i]!
+        const close = ch === "[" ? v.indexOf("]", i + 2) : -1
+        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
+        else if (close > 0) {
+          out += `[${v.slice(i + 1, close).replace(/[\\\]^]/g, "\\$&")}]`
+          i = close
+        } else out += ch === "*" ? "[\\s\\S]*" : ch === "?" ? "[\\s\\S]" : escapeRegExp(ch)
+      }
+      return out
+    }
+  },
+  { name: "regular expression", source: (v) => v }
+]
+
+/** How each text operator places its value in a text, for a pattern reading (`search` as `contains`). */
+const ANCHORED: Partial<Record<Filter.Operator, readonly [string, string]>> = {
+  equals: ["^(?:", ")$"],
+  not_equals: ["^(?:", ")$"],
+  contains: ["(?:", ")"],
+  not_contains: ["(?:", ")"],
+  starts_with: ["^(?:", ")"],
+  ends_with: ["(?:", ")$"]
+}
+
+/** A pattern reading's answer for one text, or `undefined` when the value is no pattern under it. */
+const patternMatch = (reading: (typeof PATTERN_READINGS)[number], operator: Filter.Operator, value: string, text: string, caseInsensitive: boolean): boolean | undefined => {
+  const anchors = ANCHORED[operator]
+  const source = reading.source(value)
+  if (anchors === undefined || source === undefined) return undefined
+  let re: RegExp
+  try {
+    re = new RegExp(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
+  } catch {
+    return undefined
+  }
+  return operator.startsWith("not_") ? !re.test(text) : re.test(text)
+}
+
+/** Letters that a backslash before them leaves themselves in every reading (no class, escape or reference in a regular expression). */
+const PLAIN_ESCAPED = /[aeghijlmoqyzAEGHIJLMOQYZ-]/
+
+/**
+ * Values with `ch` in it, written from a text so that a pattern reading of `ch` matches the text
+ * (one character or a run replaced by a wildcard, a quantifier, a class, a group, an anchor, an
+ * alternative, an escape), while the literal reading matches only a text that holds `ch`.
+ */
+const patternValues = (text: string, ch: string): ReadonlyArray<string> => {
+  const p = Array.from(text)
+  const n = p.length
+  if (n < 3) return []
+  const at = [...new Set([Math.floor(n / 2), 1, n - 2])]
+  const join = (xs: ReadonlyArray<string>) => xs.join("")
+  const out: Array<string> = []
+  for (const i of at) {
+    const before = p.slice(0, i)
+    const after = p.slice(i + 1)
+    switch (ch) {
+      case "%":
+      case "*":
+        out.push(join([...before, ch, ...p.slice(i + 2)]), join([...before, ch, ...after]), join([...p.slice(0, i + 1), ch, ...after]))
+        break
+      case "_":
+      case ".":
+      case "?":
+        out.push(join([...before, ch, ...after]), join([...p.slice(0, i + 1), ch, ...after]))
+        break
+      case "+":
+        out.push(join([...p.slice(0, i + 1), ch, ...after]))
+        break
+      case "[":
+        out.push(join([...before, "[", p[i]!, "]", ...after]))
+        break
+      case "]":
+        out.push(join([...before, "[", p[i]!, p[i]!, "]", ...after]))
+        break
+      case "(":
+        out.push(join([...before, "(", p[i]!, ")", ...after]))
+        break
+      case "\\":
+        if (PLAIN_ESCAPED.test(p[i]!)) out.push(join([...before, "\\", ...p.slice(i)]))
+        break
+      case "^":
+        out.push(`^${join(p.slice(0, i + 1))}`, `^${text}`)
+        break
+      case "$":
+        out.push(`${join(p.slice(i))}$`, `${text}$`)
+        break
+      case "|":
+        out.push(`${join(p.slice(0, i + 1))}|zq`, `${text}|zq`)
+        break
+    }
+  }
+  return out
+}
+
+/** The modes of a pattern case: `search` in `name`, or one text operator of a filter. */
+const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "lower_than", "greater_than"]
+
+/**
+ * How many pattern readings a value tells from the literal one on the items read: some item that
+ * the reading selects and no literal reading does, or that every literal reading selects and the
+ * reading does not, under each case the reading may fold (search: case-insensitive only).
+ */
+const patternsTold = (texts: ReadonlyArray<string>, operator: Filter.Operator, value: string, search: boolean): number => {
+  const cases = search ? [true] : [false, true]
+  const literal = (t: string, ci: boolean) => (search ? t.toLowerCase().includes(value.toLowerCase()) : evaluate(condition("k", operator, value), () => t, { caseInsensitive: ci, orderCaseInsensitive: ci, timeEqualsAsText: false }))
+  const lit = texts.map((t) => cases.map((ci) => literal(t, ci)))
+  return PATTERN_READINGS.filter((r) =>
+    cases.every((ci) =>
+      texts.some((t, i) => {
+        const got = patternMatch(r, search ? "contains" : operator, value, t, ci)
+        return got !== undefined && lit[i]!.every((x) => x !== got)
+      })
+    )
+  ).length
+}
+
+/**
+ * `search` and every text operator of a filter, each with a value holding one of the characters
+ * that a query language or a regular expression reads as an operator, written from the items read
+ * so that a pattern reading selects other items than the literal one (`na_e` where an item is
+ * named `name`, `.` where no name holds a dot): the items returned are judged by the literal
+ * reading (decisions.md section 3: search is a substring match; the operators compare strings).
+ */
+const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list") return undefined
+  const props = requestPropertyNames(op)
+  const keys = props.includes("filter") ? stringFilterKeys(op) : []
+  const modes: ReadonlyArray<Filter.Operator | "search"> = [...(props.includes("search") ? (["search"] as const) : []), ...(keys.length > 0 ? PATTERN_OPERATORS : [])]
+  if (modes.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  const count = modes.length * PATTERN_CHARACTERS.length
+  return readSuite(
+    op,
+    {
+      cases: { _tag: "Enumerated", count, at: (i) => i },
+      run: (i: number) =>
+        Effect.gen(function* () {
+          const base = requiredRefs(op, ctx.pools, seed)!
+          const all = yield* reference(base)
+          if (all.error !== undefined) return walkFailure(all)
+          if (!all.ended || all.items.length === 0) return []
+          const rows = all.items.map((x) => rowOf(op, x))
+          const ch = PATTERN_CHARACTERS[i % PATTERN_CHARACTERS.length]!
+          const mode = modes[Math.floor(i / PATTERN_CHARACTERS.length)]!
+          const search = mode === "search"
+          // Keys whose values are text on the items read (string operators on a boolean key may be refused: strict-filter-types).
+          const texts = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3))
+          if (!search && texts.length === 0) return []
+          const key = search ? "name" : texts[(i + seed) % texts.length]!
+          const operator: Filter.Operator = search ? "contains" : mode
+          const values = rows.map((r) => textOf(r, key))
+          // Values written from a few items' texts; the one that tells most readings from the literal one.
+          const sources = [0, 1, 2, 3].map((j) => values[(seed + i * 7 + j * 31) % values.length]!).filter((t) => Array.from(t).length >= 3)
+          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))].slice(0, MAX_CANDIDATES)
+          if (candidates.length === 0) return []
+          const sample = values.slice(0, MAX_ROWS)
+          let value = candidates[0]!
+          let best = -1
+          for (const v of candidates) {
+            const n = ORDERS.includes(operator) ? 0 : patternsTold(sample, operator, v, search)
+            if (n > best) [value, best] = [v, n]
+            if (n === PATTERN_READINGS.length) break
+          }
+          if (search) {
+            const body = { ...base, limit: 500, search: value }
+            const certain = (row: Row) => textOf(row, "name").toLowerCase().includes(value.toLowerCase())
+            return yield* judged(ctx, op, base, rows, { body, certain, described: `search ${JSON.stringify(value)} (read literally)`, rule: "search.match", missRule: "search.match", mode: "search" })
+          }
+          const filter = condition(key, operator, value)
+          const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)} (read literally)`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
+        })
+    },
+    "patterns"
+  )
 }
 
 /**
@@ -557,5 +783,5 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
 export const search: Family = {
   name: "search",
   checks: CHECKS,
-  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), emptyValuesSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), emptyValuesSuite(op, ctx), patternsSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
 }
