@@ -49,7 +49,7 @@ const expectOkOr = (...codes: ReadonlyArray<string>) => (e: Exchange): string | 
   return code !== undefined && codes.includes(code) ? undefined : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200 or ${codes.join(" / ")}`
 }
 
-/** 404 unimplemented, or a 404 with no body at all: connect-node's default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
+/** 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
 const expectUnknownRoute = (e: Exchange): string | undefined => {
   const got = Inspect.statusOf(e)
   if (got === undefined) return "no response"

@@ -27,7 +27,7 @@ import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { canonical } from "../json.js"
-import { storedDifference } from "../oracles.js"
+import { createEcho, storedDifference } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
@@ -115,7 +115,11 @@ const successionSuite = (op: Op, ctx: Context): Suite | undefined => {
             : []
         })
         if (made.length < 2) return []
-        const out: Array<Outcome> = []
+        // Each returns what it was sent, not another's object (a create answered from shared state).
+        const out: Array<Outcome> = answers
+          .flatMap((e, i) => createEcho(op, Gen.normalizeKeys(bodies[i]) as Body, e))
+          .filter((v): v is Outcome => "ok" in v && !v.ok)
+          .slice(0, 1)
         // Each its own id: two creates of different requests answered with one id name one object, not two.
         for (let i = 1; i < made.length; i++) {
           const twin = made
