@@ -5,7 +5,8 @@
  * JSON and binary codecs, compression, Connect GET, headers, error mapping, unknown routes, 405
  * and 415). What the contract requires and the libraries cannot know is added: a registry for
  * the filter's `Any` values, the `X-API-KEY` check, `Connect-Protocol-Version` where the
- * operation table requires it, and the deadline honoured by the handlers.
+ * operation table requires it, the deadline honoured by the handlers, and `Allow: POST` on the
+ * library's 405 (decisions.md section 1).
  *
  * Behind the generated services, each request message is written as proto3 JSON and handed to
  * the reference server's domain logic (`ReferenceServer.domain`: its request schemas, checks and
@@ -30,11 +31,7 @@ import {
   file_google_protobuf_wrappers
 } from "@bufbuild/protobuf/wkt"
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect"
-import {
-  codeFromString,
-  contentTypeUnaryJson,
-  errorToJsonBytes
-} from "@connectrpc/connect/protocol-connect"
+import { codeFromString } from "@connectrpc/connect/protocol-connect"
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node"
 import { type KnownIds, Operations } from "@data-access/schema"
 import { Latitude, ReferenceServer } from "@data-access/reference-server"
@@ -76,6 +73,11 @@ export interface Options {
   readonly fixtures?: ReferenceServer.Fixtures | undefined
   /** The domain's latitude switches. Default: `latitude`. */
   readonly latitude?: Latitude.Selection | undefined
+  /**
+   * The 405 of a known route carries `Allow: POST` (decisions.md section 1), which connect-node's
+   * own 405 leaves out. Default true; false leaves connect-node's 405 as it is.
+   */
+  readonly allowHeader?: boolean | undefined
   /** Serve Connect GET for the reads (as a .proto marking them `NO_SIDE_EFFECTS` would). Default false. */
   readonly connectGet?: boolean | undefined
   /**
@@ -220,20 +222,6 @@ const allowed = (connectGet: boolean): ReadonlyMap<string, string> =>
 const pathOf = (url: string | undefined) => (url ?? "").split("?", 1)[0]!
 
 /**
- * An unknown route: connect-node answers a bare 404 by default; decisions.md section 1 asks for a
- * 404 with the Connect code `unimplemented`, written by connect's own error serializer.
- */
-const unknownRoute = (url: string | undefined, response: Http.ServerResponse) => {
-  const message = `no operation at ${pathOf(url).slice(0, 200)}`
-  const body = errorToJsonBytes(new ConnectError(message, Code.Unimplemented), { registry })
-  response.writeHead(404, {
-    "content-type": contentTypeUnaryJson,
-    "content-length": body.byteLength
-  })
-  response.end(body)
-}
-
-/**
  * connect-node's 405 names no allowed method; decisions.md section 1 (and RFC 9110) asks for
  * `Allow: POST`, set here on the requests to a known route that it will refuse with 405.
  */
@@ -277,12 +265,13 @@ export const make = (
       ...stack,
       routes: routes(domain, options.connectGet === true),
       jsonOptions: { ...stack.jsonOptions, registry },
-      interceptors: [apiKeyInterceptor(new Set(apiKeys)), ...(stack.interceptors ?? [])],
-      // The server is node:http, so its responses are http.ServerResponse.
-      fallback: (request, response) =>
-        unknownRoute(request.url, response as unknown as Http.ServerResponse)
+      interceptors: [apiKeyInterceptor(new Set(apiKeys)), ...(stack.interceptors ?? [])]
     })
-    const server = Http.createServer(withAllow(allowed(options.connectGet === true), handler))
+    const server = Http.createServer(
+      options.allowHeader === false
+        ? handler
+        : withAllow(allowed(options.connectGet === true), handler)
+    )
     const host = options.host ?? "127.0.0.1"
     yield* Effect.acquireRelease(listen(server, options.port ?? 0, host), () =>
       Effect.async<void>((resume) => {

@@ -7,7 +7,12 @@ import * as Redacted from "effect/Redacted"
 import * as Server from "../src/server.js"
 
 /** Runs the runner against a fresh server (demo data, its known ids as fixtures) and logs the run's time. */
-export const run = (seed: number, examples: number, options: Server.Options = {}) =>
+export const run = (
+  seed: number,
+  examples: number,
+  options: Server.Options = {},
+  runOptions: Partial<ContractTests.Options> = {}
+) =>
   Effect.gen(function* () {
     const server = yield* Server.make(options)
     const started = performance.now()
@@ -16,7 +21,8 @@ export const run = (seed: number, examples: number, options: Server.Options = {}
       apiKey: Redacted.make(server.apiKeys[0]!),
       fixtures: server.knownIds,
       seed,
-      examples
+      examples,
+      ...runOptions
     })
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     const { passed } = Report.totals(report)
