@@ -558,8 +558,8 @@ const ANCHORED: Partial<Record<Filter.Operator, readonly [string, string]>> = {
   ends_with: ["(?:", ")$"]
 }
 
-/** A pattern reading's answer for one text, or `undefined` when the value is no pattern under it. */
-const patternMatch = (reading: (typeof PATTERN_READINGS)[number], operator: Filter.Operator, value: string, text: string, caseInsensitive: boolean): boolean | undefined => {
+/** A pattern reading's test of a text, or `undefined` when the value is no pattern under it. */
+const patternTest = (reading: (typeof PATTERN_READINGS)[number], operator: Filter.Operator, value: string, caseInsensitive: boolean): ((text: string) => boolean) | undefined => {
   const anchors = ANCHORED[operator]
   const source = reading.source(value)
   if (anchors === undefined || source === undefined) return undefined
@@ -569,7 +569,7 @@ const patternMatch = (reading: (typeof PATTERN_READINGS)[number], operator: Filt
   } catch {
     return undefined
   }
-  return operator.startsWith("not_") ? !re.test(text) : re.test(text)
+  return operator.startsWith("not_") ? (text) => !re.test(text) : (text) => re.test(text)
 }
 
 /** Letters that a backslash before them leaves themselves in every reading (no class, escape or reference in a regular expression). */
@@ -642,12 +642,10 @@ const patternsTold = (texts: ReadonlyArray<string>, operator: Filter.Operator, v
   const literal = (t: string, ci: boolean) => (search ? t.toLowerCase().includes(value.toLowerCase()) : evaluate(condition("k", operator, value), () => t, { caseInsensitive: ci, orderCaseInsensitive: ci, timeEqualsAsText: false }))
   const lit = texts.map((t) => cases.map((ci) => literal(t, ci)))
   return PATTERN_READINGS.filter((r) =>
-    cases.every((ci) =>
-      texts.some((t, i) => {
-        const got = patternMatch(r, search ? "contains" : operator, value, t, ci)
-        return got !== undefined && lit[i]!.every((x) => x !== got)
-      })
-    )
+    cases.every((ci) => {
+      const test = patternTest(r, search ? "contains" : operator, value, ci)
+      return test !== undefined && texts.some((t, i) => lit[i]!.every((x) => x !== test(t)))
+    })
   ).length
 }
 
