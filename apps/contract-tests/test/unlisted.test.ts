@@ -130,7 +130,7 @@ describe("spellings of one request", () => {
 
 describe("near misses of the route names", () => {
   it.scoped(
-    "routes matched without regard to case, or by the method name alone, are findings",
+    "routes matched without regard to case, by the method name alone or by a prefix are findings",
     () =>
       Effect.gen(function* () {
         const cases = yield* violated("route-case-insensitive", undefined, ["protocol"])
@@ -153,6 +153,12 @@ describe("near misses of the route names", () => {
             ),
             near
           ).toBe(true)
+        }
+        const byPrefix = yield* violated("route-by-prefix", undefined, ["protocol"])
+        for (const near of ["a longer method name", "a trailing slash"]) {
+          expect(byPrefix, near).toContain(
+            `_ protocol.unknown-route a near miss: ${near}: HTTP 200, expected 404`
+          )
         }
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )

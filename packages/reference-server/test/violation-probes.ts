@@ -118,6 +118,7 @@ export const probes: { readonly [V in ReferenceServer.ViolationName]: (s: Server
   "json-escapes-literal": (s) => status(s, "ListSatellites", undefined, { raw: '{"\\u006cimit":1}' }).pipe(Effect.map((st) => st === 400)),
   "zero-value-refused": (s) => status(s, "ListSatellites", { limit: 1, searchFields: [] }).pipe(Effect.map((st) => st === 400)),
   "route-case-insensitive": (s) => status(s, "/core.v1.resourceservice/getresource", { id: s.knownIds.resources[0] }).pipe(Effect.map((st) => st === 200)),
+  "route-by-prefix": (s) => status(s, "/core.v1.ResourceService/GetResources", { id: s.knownIds.resources[0] }).pipe(Effect.map((st) => st === 200)),
   "route-by-method-name": (s) => status(s, "/core.v2.SatelliteService/GetResource", { id: s.knownIds.resources[0] }).pipe(Effect.map((st) => st === 200)),
   // create-echo
   "create-not-echoed": (s) => rpc(s, "CreatePermission", permission({ name: "echo-me" })).pipe(Effect.map((r) => r.json.permission.name !== "echo-me")),

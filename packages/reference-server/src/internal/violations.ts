@@ -1308,6 +1308,12 @@ export const records = [
     hooks: { resolve: (next) => (path) => routesByMethod.get(/([^/]+)\/?$/.exec(path)?.[1] ?? "") ?? next(path) }
   }),
   violation({
+    name: "route-by-prefix",
+    rule: "protocol.unknown-route",
+    description: "A path that starts with a route's path is that route: `/core.v1.ResourceService/GetResources` and `/core.v1.ResourceService/GetResource/` are GetResource.",
+    hooks: { resolve: (next) => (path) => Operations.all.find((o) => path.startsWith(o.path))?.path ?? next(path) }
+  }),
+  violation({
     name: "ids-from-clock",
     rule: "echo.create-stored",
     description: `A created object's id is made of the time alone, to ${ID_WINDOW_MILLIS} ms: creates in quick succession get one id, and the last replaces the others in the store.`,
