@@ -671,9 +671,9 @@ export const spellings: ReadonlyArray<Spelling> = [
   { rule: "wire.null-is-unset", label: "null for unset fields", has: (_, body) => Shape.hasNulls(body) }
 ]
 
-/** The rule a refusal of a valid request in its plain form breaks: `limit` 500 has its own. */
+/** The rule a refusal of a valid request in its plain form breaks: `limit` at a bound (1, 500) has its own. */
 export const plainAcceptance = (body: Body): { readonly rule: ContractRules.RuleId; readonly label: string } =>
-  body.limit === 500 ? { rule: "lists.limit-accepted", label: "limit 500" } : { rule: "fields.valid-accepted", label: "valid request" }
+  body.limit === 500 || body.limit === 1 ? { rule: "lists.limit-accepted", label: `limit ${body.limit}` } : { rule: "fields.valid-accepted", label: "valid request" }
 
 /** The rule a refusal of a valid request breaks, read from the request alone: its first spelling, else its plain form's. */
 export const acceptanceRule = (op: Op, body: Body): { readonly rule: ContractRules.RuleId; readonly label: string } =>
