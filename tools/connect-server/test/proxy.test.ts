@@ -2,7 +2,7 @@
 // (JSON and binary codecs) calling every operation through it: zero findings.
 import { type DescMethod, type DescService, fromJson, type JsonValue } from "@bufbuild/protobuf"
 import { createClient } from "@connectrpc/connect"
-import { createConnectTransport } from "@connectrpc/connect-node"
+import { compressionGzip, createConnectTransport } from "@connectrpc/connect-node"
 import { Proxy, Report } from "@data-access/contract-tests"
 import { type KnownIds, Operations } from "@data-access/schema"
 import { describe, expect, it } from "@effect/vitest"
@@ -92,11 +92,14 @@ const setups = [
   { name: "JSON codec", useBinaryFormat: false, useHttpGet: false },
   { name: "binary codec", useBinaryFormat: true, useHttpGet: false },
   // A server whose reads are NO_SIDE_EFFECTS serves Connect GET; the client sends its reads as GET.
-  { name: "Connect GET for the reads (JSON)", useBinaryFormat: false, useHttpGet: true }
+  { name: "Connect GET for the reads (JSON)", useBinaryFormat: false, useHttpGet: true },
+  { name: "gzip-compressed requests (JSON)", useBinaryFormat: false, useHttpGet: false, gzip: true }
 ] as const
 
 describe("the conformance proxy in front of the Connect-stack server, the connect-es client through it", () => {
-  for (const { name, useBinaryFormat, useHttpGet } of setups) {
+  for (const setup of setups) {
+    const { name, useBinaryFormat, useHttpGet } = setup
+    const gzip = "gzip" in setup
     it.live(
       `${name}: every operation three times, zero findings`,
       () =>
@@ -109,6 +112,8 @@ describe("the conformance proxy in front of the Connect-stack server, the connec
             httpVersion: "1.1",
             useBinaryFormat,
             useHttpGet,
+            // Every request body compressed, however small.
+            ...(gzip ? { sendCompression: compressionGzip, compressMinBytes: 1 } : {}),
             jsonOptions: { registry: Server.registry },
             interceptors: [
               (next) => (request) => (request.header.set("x-api-key", apiKey), next(request))
@@ -137,10 +142,16 @@ describe("the conformance proxy in front of the Connect-stack server, the connec
           expect(calls).toBe(3 * 22)
           // The reads went as GET when the client was told to (connect-es sends GET only to NO_SIDE_EFFECTS methods).
           const reads = Operations.all.filter((o) => o.kind === "get" || o.kind === "list").length
-          const gets = (yield* proxy.har).log.entries.filter(
-            (e) => e.request.method === "GET"
-          ).length
-          expect(gets).toBe(useHttpGet ? 3 * reads : 0)
+          const entries = (yield* proxy.har).log.entries
+          expect(entries.filter((e) => e.request.method === "GET").length).toBe(
+            useHttpGet ? 3 * reads : 0
+          )
+          const gzipped = entries.filter((e) =>
+            e.request.headers.some(
+              (h) => h.name.toLowerCase() === "content-encoding" && h.value === "gzip"
+            )
+          )
+          expect(gzipped.length).toBe(gzip ? 3 * 22 : 0)
           const report = yield* proxy.report
           yield* Effect.logInfo(`proxy, ${name}: ${JSON.stringify(Report.totals(report))}`)
           expect(report.findings.map(Report.findingText)).toEqual([])
