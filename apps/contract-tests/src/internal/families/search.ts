@@ -18,6 +18,7 @@ import { comparesTimes, evaluate, type KeyKind, nonMatching, OPERATORS, readings
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
+import * as TextLength from "../textLength.js"
 import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk, walkFailure } from "../walk.js"
 import * as AST from "effect/SchemaAST"
 
@@ -572,6 +573,10 @@ const patternTest = (reading: (typeof PATTERN_READINGS)[number], operator: Filte
   return operator.startsWith("not_") ? (text) => !re.test(text) : (text) => re.test(text)
 }
 
+/** Control characters (C0, DEL, C1). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
 /** Letters that a backslash before them leaves themselves in every reading (no class, escape or reference in a regular expression). */
 const PLAIN_ESCAPED = /[aeghijlmoqyzAEGHIJLMOQYZ-]/
 
@@ -687,7 +692,8 @@ const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
           const values = rows.map((r) => textOf(r, key))
           // Values written from a few items' texts; the one that tells most readings from the literal one.
           const sources = [0, 1, 2, 3].map((j) => values[(seed + i * 7 + j * 31) % values.length]!).filter((t) => Array.from(t).length >= 3)
-          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))].slice(0, MAX_CANDIDATES)
+          // Within 255 characters under every count and without control characters (a server may refuse others: string-limits).
+          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))].filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v)).slice(0, MAX_CANDIDATES)
           if (candidates.length === 0) return []
           const sample = values.slice(0, MAX_ROWS)
           let value = candidates[0]!
