@@ -71,6 +71,8 @@ export interface Options {
   readonly data?: ReferenceServer.Options["data"]
   /** Objects written into the store after `data`. */
   readonly fixtures?: ReferenceServer.Fixtures | undefined
+  /** A fault plan of the reference server applied in the domain (a `Latency` makes an operation slow). Default: none. */
+  readonly faults?: ReferenceServer.FaultPlan | undefined
   /** The domain's latitude switches. Default: `latitude`. */
   readonly latitude?: Latitude.Selection | undefined
   /**
@@ -257,7 +259,8 @@ export const make = (
     const domain = yield* ReferenceServer.domain({
       latitude: on,
       ...(options.data === undefined ? {} : { data: options.data }),
-      ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures })
+      ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+      ...(options.faults === undefined ? {} : { faults: options.faults })
     })
     const apiKeys = options.apiKeys ?? [ReferenceServer.DEFAULT_API_KEY]
     const stack = options.stack ?? {}
