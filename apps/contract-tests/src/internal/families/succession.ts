@@ -30,6 +30,8 @@ import { createEcho, storedDifference } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
+import { latitudeCreates } from "./latitude.js"
+import { relationCreates } from "./relations.js"
 
 const all = Operations.all as ReadonlyArray<Op>
 
@@ -47,16 +49,33 @@ const getReaders = (op: Op): ReadonlyArray<Op> =>
       requestPropertyNames(o).includes("id")
   )
 
-/** How many creates each of the two bursts sends, out of `--creates-per-operation`: none when it leaves too few. */
-const burstSize = (ctx: Context): number =>
-  ctx.createExamples >= 40 ? 3 : ctx.createExamples >= 8 ? 2 : 0
-
 /** Whether the objects an operation makes have ids (a human user password has none to tell apart). */
 const hasIds = (op: Op): boolean => objectPropertyNames(op).has("id")
 
-/** How many objects a Create operation makes in quick succession (two bursts). */
-export const successionCreates = (op: Op, ctx: Context): number =>
-  op.kind !== "create" || ctx.readOnly || !hasIds(op) ? 0 : 2 * burstSize(ctx)
+type Burst = "back to back" | "at once"
+
+/**
+ * The bursts of a Create operation and the creates each sends, out of `--creates-per-operation`
+ * once the relations' and the latitude family's creates and one valid example are taken: two
+ * bursts of three, or of two, or one burst of two sent at once; none when fewer are left.
+ */
+const burstsOf = (
+  op: Op,
+  ctx: Context
+): { readonly bursts: ReadonlyArray<Burst>; readonly size: number } => {
+  const none = { bursts: [], size: 0 }
+  if (op.kind !== "create" || ctx.readOnly || !hasIds(op)) return none
+  const left = ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - 1
+  if (left >= 20) return { bursts: ["back to back", "at once"], size: 3 }
+  if (left >= 4) return { bursts: ["back to back", "at once"], size: 2 }
+  return left >= 2 ? { bursts: ["at once"], size: 2 } : none
+}
+
+/** How many objects a Create operation makes in quick succession. */
+export const successionCreates = (op: Op, ctx: Context): number => {
+  const { bursts, size } = burstsOf(op, ctx)
+  return bursts.length * size
+}
 
 /** The object of a 200 answer, every default filled in. */
 const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
@@ -77,24 +96,14 @@ const differentObjects = (op: Op, a: Body, b: Body): boolean =>
   (typeof a.name === "string" && typeof b.name === "string" && a.name !== b.name) ||
   op.references.some((k) => typeof a[k] === "string" && typeof b[k] === "string" && a[k] !== b[k])
 
-type Burst = "back to back" | "at once"
-
-const BURSTS: ReadonlyArray<Burst> = ["back to back", "at once"]
-
 const CHECKS: ReadonlyArray<CheckId> = ["create-echo"]
 
 const successionSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "create" || !hasIds(op)) return undefined
   if (ctx.readOnly) return skipped("succession", op.method, CHECKS, true, "read-only mode")
-  const n = burstSize(ctx)
-  if (n === 0)
-    return skipped(
-      "succession",
-      op.method,
-      CHECKS,
-      true,
-      "--creates-per-operation leaves too few creates for two bursts"
-    )
+  const { bursts, size: n } = burstsOf(op, ctx)
+  // Too few creates left (a small --creates-per-operation): the valid examples have them.
+  if (bursts.length === 0) return undefined
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   if (g._tag === "Skip") return skipped("succession", op.method, CHECKS, true, g.reason)
   const arbitrary = g.arbitrary
@@ -104,11 +113,11 @@ const successionSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: true,
     skip: undefined,
-    cases: { _tag: "Enumerated", count: BURSTS.length, at: (i) => BURSTS[i] },
+    cases: { _tag: "Enumerated", count: bursts.length, at: (i) => bursts[i] },
     run: (burst: Burst) =>
       Effect.gen(function* () {
         const bodies = fc
-          .sample(arbitrary, { seed: ctx.seed + BURSTS.indexOf(burst), numRuns: n })
+          .sample(arbitrary, { seed: ctx.seed + bursts.indexOf(burst), numRuns: n })
           .map((b) => uniqueNames(op, b) as Body)
         const requests = bodies.map((b) => send(ctx, post(op.path, b)))
         const answers =
