@@ -225,8 +225,9 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 /**
  * Paths one step from a route, for every operation, none of them a route: the method's, the
  * service's or the package's case changed, another version of the package or none, the method
- * name one character longer or shorter, a trailing or a doubled slash, the method under another
- * service and another service's method under this one. A server that matches routes without
+ * name one character longer or shorter, a trailing slash, the method under another service and
+ * another service's method under this one. No doubled slash: gateways merge slashes by default
+ * (nginx's `merge_slashes`) and path-cleaning routers redirect, so a faithful target may serve it. A server that matches routes without
  * regard to case, by a prefix, by the method name alone or without the package serves one of
  * them; the wire matches names exactly (decisions.md section 1: an unknown service or method is
  * 404 unimplemented).
@@ -247,7 +248,6 @@ export const nearMisses: ReadonlyArray<{ readonly path: string; readonly near: s
       [`/${P}.${service}/${method}s`, "a longer method name"],
       [`/${P}.${service}/${method.slice(0, -1)}`, "a shorter method name"],
       [`${op.path}/`, "a trailing slash"],
-      [`/${P}.${service}//${method}`, "a doubled slash"],
       ...(other === undefined
         ? []
         : ([
