@@ -644,6 +644,10 @@ const refused: ExchangeOracle = {
     }
     if (first.rule === "protocol.method") {
       if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? "")) return [pass("protocol", ["protocol.method"])]
+      // A GET that is no Connect GET: a server may serve Connect GET, refusing a GET it cannot read
+      // (connect-es answers 415), or leave it out (415 / unimplemented, decisions.md section 10), so
+      // any refusal passes, as in the runner's GET probes.
+      if (e.request.method === "GET" && response.status !== 200) return [pass("protocol", ["protocol.method"])]
       return [fail("protocol.method", `${first.cause}: got ${got}`, `${first.message} got ${got}, expected 405 with Allow: POST`, e, Inspect.excerpt(response, 300))]
     }
     if (first.rule === "protocol.content-type") {
