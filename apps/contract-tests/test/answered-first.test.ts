@@ -34,7 +34,16 @@ const uuidIds = () => {
       }
       return u
     })
-  const fromUuid = (text: string) => text.replace(UUID, (u) => back.get(u) ?? u)
+  // A request body is read as JSON first, as a server reads it: its strings may be spelt with escapes.
+  const fromUuid = (text: string) => {
+    let plain = text
+    try {
+      plain = JSON.stringify(JSON.parse(text))
+    } catch {
+      // not JSON: rewritten as it is
+    }
+    return plain.replace(UUID, (u) => back.get(u) ?? u)
+  }
   return { toUuid, fromUuid }
 }
 
