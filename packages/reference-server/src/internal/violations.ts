@@ -336,6 +336,20 @@ const lenientStore = (store: StoreService): StoreService => ({
   get: (c, id) => Effect.map(store.get(c, id), (found) => found ?? { id })
 })
 
+/** A List handler that answers `search` itself with the store `searching` makes of the term and its fields (default `name`), not the pipeline's search. */
+const searchedBy =
+  (searching: (store: StoreService, search: string, fields: ReadonlyArray<string>) => StoreService): RouteHook<Handler> =>
+  (next, op) =>
+    op.kind !== "list"
+      ? next
+      : (request, ctx) => {
+          const search = typeof request.search === "string" ? request.search : ""
+          if (search === "") return next(request, ctx)
+          const named = request.searchFields as ReadonlyArray<string> | undefined
+          const { search: _, ...rest } = request
+          return next(rest, { ...ctx, store: searching(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
+        }
+
 /** search-case-sensitive: the items a search keeps, compared as they are (the request's `search` is then left out). */
 const caseSensitiveSearch = (store: StoreService, search: string, keys: ReadonlyArray<string>): StoreService => ({
   ...store,
@@ -1577,18 +1591,7 @@ export const records = [
     name: "search-case-sensitive",
     rule: "search.case-insensitive",
     description: "`search` compares case-sensitively.",
-    hooks: {
-      handler: (next, op) =>
-        op.kind !== "list"
-          ? next
-          : (request, ctx) => {
-              const search = typeof request.search === "string" ? request.search : ""
-              if (search === "") return next(request, ctx)
-              const named = request.searchFields as ReadonlyArray<string> | undefined
-              const { search: _, ...rest } = request
-              return next(rest, { ...ctx, store: caseSensitiveSearch(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
-            }
-    }
+    hooks: { handler: searchedBy(caseSensitiveSearch) }
   }),
   violation({
     name: "search-fields-ignored",
@@ -1729,18 +1732,7 @@ export const records = [
     name: "search-like-wildcards",
     rule: "search.match",
     description: "`search` is read as SQL's `LIKE '%term%'` without escaping: `%` and `_` in a term are wildcards.",
-    hooks: {
-      handler: (next, op) =>
-        op.kind !== "list"
-          ? next
-          : (request, ctx) => {
-              const search = typeof request.search === "string" ? request.search : ""
-              if (search === "") return next(request, ctx)
-              const named = request.searchFields as ReadonlyArray<string> | undefined
-              const { search: _, ...rest } = request
-              return next(rest, { ...ctx, store: likeSearch(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
-            }
-    }
+    hooks: { handler: searchedBy(likeSearch) }
   }),
   violation({
     name: "filter-regex",
