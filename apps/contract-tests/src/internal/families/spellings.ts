@@ -32,6 +32,9 @@ import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { encodedFields } from "../schemas.js"
 import { itemsOf } from "../walk.js"
 import { sampleBody } from "./auth.js"
+import { latitudeCreates } from "./latitude.js"
+import { relationCreates } from "./relations.js"
+import { successionCreates } from "./succession.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
 const escapedString = (s: string): string => {
@@ -207,6 +210,46 @@ const isFail = (v: Verdict): v is Outcome => "ok" in v && !v.ok
 
 const CHECKS: ReadonlyArray<CheckId> = ["valid-accepted", "no-server-errors", "error-shape"]
 
+/**
+ * The spellings a suite sends: every one to a read; to a Create, those whose objects (one for the
+ * spelling, one for a plain body not yet sent) fit in `--creates-per-operation` once the
+ * relations', the latitude family's and the quick-succession creates and one valid example are
+ * taken, so that the run never makes more objects than it was allowed.
+ */
+const spellingsSent = (op: Op, ctx: Context, all: ReadonlyArray<Spelling>): ReadonlyArray<Spelling> => {
+  if (op.kind !== "create") return all
+  let left = ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - successionCreates(op, ctx) - 1
+  const plains = new Set<Body>()
+  const out: Array<Spelling> = []
+  // Each rule's first spelling before the others, so that a small allowance still tells every rule.
+  const firsts = all.filter((s, i) => all.findIndex((t) => t.rule === s.rule) === i)
+  for (const s of [...firsts, ...all.filter((s) => !firsts.includes(s))]) {
+    const cost = plains.has(s.plain) ? 1 : 2
+    if (cost > left) break
+    left -= cost
+    plains.add(s.plain)
+    out.push(s)
+  }
+  return out
+}
+
+const sentCounts = new WeakMap<Context, Map<Op, number>>()
+
+/** How many objects the spellings suite of a Create makes (0 for another operation or in read-only mode). */
+export const spellingCreates = (op: Op, ctx: Context): number => {
+  if (op.kind !== "create" || ctx.readOnly) return 0
+  let counts = sentCounts.get(ctx)
+  if (counts === undefined) sentCounts.set(ctx, (counts = new Map()))
+  let n = counts.get(op)
+  if (n === undefined) {
+    const { body, valid } = sampleBody(op, ctx)
+    const sent = valid ? spellingsSent(op, ctx, spellingsOf(op, body)) : []
+    n = sent.length + new Set(sent.map((s) => s.plain)).size
+    counts.set(op, n)
+  }
+  return n
+}
+
 const spellingSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op))
     return skipped("spellings", op.method, CHECKS, true, "read-only mode")
@@ -219,7 +262,7 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
       isWrite(op),
       "no valid request can be made (nothing to reference)"
     )
-  const spellings = spellingsOf(op, body)
+  const spellings = spellingsSent(op, ctx, spellingsOf(op, body))
   // The plainest spelling's answer, sent once for each plain body (a create makes one object for every spelling).
   const plains = new Map<Body, Exchange>()
   return {

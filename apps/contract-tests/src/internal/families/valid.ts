@@ -15,6 +15,7 @@ import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { latitudeCreates } from "./latitude.js"
 import { passwordUser, relationCreates } from "./relations.js"
+import { spellingCreates } from "./spellings.js"
 import { successionCreates } from "./succession.js"
 
 /** The deadline some valid calls set: a minute. */
@@ -68,7 +69,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       _tag: "Property",
       arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
       // A create's share of --creates-per-operation, less what its relations create (relations.ts).
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - successionCreates(op, ctx)) : ctx.examples,
+      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - successionCreates(op, ctx) - spellingCreates(op, ctx)) : ctx.examples,
       // A create's first example leaves out every field it can: with few examples (a small
       // --creates-per-operation), every field left out is still judged once as its zero value.
       first: op.kind === "create" ? minimalCreate(op, g.arbitrary) : undefined
