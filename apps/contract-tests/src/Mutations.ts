@@ -72,9 +72,16 @@ interface Candidate {
 
 const BOGUS = "not-a-valid-value"
 
-const pathText = (path: Path): string => (path.length === 0 ? "(body)" : path.map((p) => (typeof p === "number" ? `[${p}]` : p)).join(".").replace(/\.\[/g, "["))
+const pathText = (path: Path): string =>
+  path.length === 0
+    ? "(body)"
+    : path
+        .map((p) => (typeof p === "number" ? `[${p}]` : p))
+        .join(".")
+        .replace(/\.\[/g, "[")
 
-const jsonType = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)
+const jsonType = (v: unknown): string =>
+  v === null ? "null" : Array.isArray(v) ? "array" : typeof v
 
 /** A value of another JSON type than `v` (never `null`, which means "not set"). */
 const wrongType = (v: unknown, ast: AST.AST): unknown => {
@@ -118,7 +125,10 @@ const matches = (ast: AST.AST, value: unknown): boolean => isEncoded(ast)(value)
  * off by one), so that a check of a neighbouring rule answers differently. Lengths are of ASCII
  * characters the value uses, so they cross the bound under every count.
  */
-const patternNeighbours = (pattern: string, s: string): ReadonlyArray<readonly [string, string]> => {
+const patternNeighbours = (
+  pattern: string,
+  s: string
+): ReadonlyArray<readonly [string, string]> => {
   let re: RegExp
   try {
     re = new RegExp(pattern, "u")
@@ -130,9 +140,18 @@ const patternNeighbours = (pattern: string, s: string): ReadonlyArray<readonly [
   if (base !== "") {
     const mid = Math.floor(base.length / 2)
     const at = (c: string) => base.slice(0, mid) + c + base.slice(mid + 1)
-    out.push(["upper case", base.toUpperCase()], ["an underscore", at("_")], ["a space", at(" ")], ["a dot", at(".")], ["a letter beyond ASCII", at("\u00e9")])
+    out.push(
+      ["upper case", base.toUpperCase()],
+      ["an underscore", at("_")],
+      ["a space", at(" ")],
+      ["a dot", at(".")],
+      ["a letter beyond ASCII", at("\u00e9")]
+    )
   }
-  const fill = [...base].find((c) => c < "\u0080" && re.test(c.repeat(Math.max(1, base.length)))) ?? [...base].find((c) => c < "\u0080") ?? "a"
+  const fill =
+    [...base].find((c) => c < "\u0080" && re.test(c.repeat(Math.max(1, base.length)))) ??
+    [...base].find((c) => c < "\u0080") ??
+    "a"
   for (const q of pattern.matchAll(/\{(\d+),(\d+)\}/g)) {
     const min = Number(q[1])
     const max = Number(q[2])
@@ -142,7 +161,13 @@ const patternNeighbours = (pattern: string, s: string): ReadonlyArray<readonly [
   return out.filter(([, v]) => !re.test(v))
 }
 
-const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candidate>, depth: number): void => {
+const candidates = (
+  ast: AST.AST,
+  value: unknown,
+  path: Path,
+  out: Array<Candidate>,
+  depth: number
+): void => {
   if (depth > 64) return
   const present = value !== undefined
   switch (ast._tag) {
@@ -153,35 +178,95 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       const ruleId = ContractRules.statedBy(ast)
       if (typeof js.minLength === "number" && js.minLength >= 1) {
         // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
-        out.push({ kind: "min-length", ruleId, rule: `${pathText(path)}: shorter than min length ${js.minLength}`, path, value: "a".repeat(js.minLength - 1) })
+        out.push({
+          kind: "min-length",
+          ruleId,
+          rule: `${pathText(path)}: shorter than min length ${js.minLength}`,
+          path,
+          value: "a".repeat(js.minLength - 1)
+        })
       }
       if (typeof js.maxLength === "number") {
-        out.push({ kind: "max-length", ruleId, rule: `${pathText(path)}: longer than max length ${js.maxLength}`, path, value: "a".repeat(js.maxLength + 1) })
+        out.push({
+          kind: "max-length",
+          ruleId,
+          rule: `${pathText(path)}: longer than max length ${js.maxLength}`,
+          path,
+          value: "a".repeat(js.maxLength + 1)
+        })
       }
       if (typeof js.minimum === "number" && js.minimum > -2147483648) {
-        out.push({ kind: "minimum", ruleId, rule: `${pathText(path)}: below minimum ${js.minimum}`, path, value: js.minimum - 1 })
+        out.push({
+          kind: "minimum",
+          ruleId,
+          rule: `${pathText(path)}: below minimum ${js.minimum}`,
+          path,
+          value: js.minimum - 1
+        })
       }
       if (typeof js.maximum === "number" && js.maximum < 2147483647) {
-        out.push({ kind: "maximum", ruleId, rule: `${pathText(path)}: above maximum ${js.maximum}`, path, value: js.maximum + 1 })
+        out.push({
+          kind: "maximum",
+          ruleId,
+          rule: `${pathText(path)}: above maximum ${js.maximum}`,
+          path,
+          value: js.maximum + 1
+        })
       }
       if (js.type === "integer") {
         // A fraction is not an integer's JSON (proto3 JSON refuses it for every integer type).
-        out.push({ kind: "integer", ruleId: "fields.json-type", rule: `${pathText(path)}: not an integer`, path, value: (typeof value === "number" ? value : 1) + 0.5 })
+        out.push({
+          kind: "integer",
+          ruleId: "fields.json-type",
+          rule: `${pathText(path)}: not an integer`,
+          path,
+          value: (typeof value === "number" ? value : 1) + 0.5
+        })
       }
       if (typeof js.pattern === "string") {
-        for (const v of ["", "NOT VALID!", "a"]) out.push({ kind: "pattern", ruleId, rule: `${pathText(path)}: does not match ${js.pattern}`, path, value: v })
-        for (const [label, v] of patternNeighbours(js.pattern, s)) out.push({ kind: "pattern", ruleId, rule: `${pathText(path)}: does not match ${js.pattern} (${label})`, path, value: v })
+        for (const v of ["", "NOT VALID!", "a"])
+          out.push({
+            kind: "pattern",
+            ruleId,
+            rule: `${pathText(path)}: does not match ${js.pattern}`,
+            path,
+            value: v
+          })
+        for (const [label, v] of patternNeighbours(js.pattern, s))
+          out.push({
+            kind: "pattern",
+            ruleId,
+            rule: `${pathText(path)}: does not match ${js.pattern} (${label})`,
+            path,
+            value: v
+          })
       }
       if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
         // A rule across fields (one-of): try each optional field removed and each absent one set.
         const from = encodedAst(ast.from)
         if (from._tag === "TypeLiteral") {
           const obj = value as Record<string, unknown>
-          const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
+          const setValue =
+            Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
           for (const p of from.propertySignatures) {
             const name = String(p.name)
-            if (name in obj) out.push({ kind: "across-fields", ruleId, rule: `${pathText(path)}: ${name} removed (rule across fields)`, path: [...path, name], value: undefined, remove: true })
-            else out.push({ kind: "across-fields", ruleId, rule: `${pathText(path)}: ${name} set too (rule across fields)`, path: [...path, name], value: setValue })
+            if (name in obj)
+              out.push({
+                kind: "across-fields",
+                ruleId,
+                rule: `${pathText(path)}: ${name} removed (rule across fields)`,
+                path: [...path, name],
+                value: undefined,
+                remove: true
+              })
+            else
+              out.push({
+                kind: "across-fields",
+                ruleId,
+                rule: `${pathText(path)}: ${name} set too (rule across fields)`,
+                path: [...path, name],
+                value: setValue
+              })
           }
         }
       }
@@ -192,18 +277,40 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       candidates(ast.from, value, path, out, depth + 1)
       return
     case "Literal":
-      if (ast.literal !== null) out.push({ kind: "literal", ruleId: ContractRules.statedBy(ast), rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`, path, value: BOGUS })
+      if (ast.literal !== null)
+        out.push({
+          kind: "literal",
+          ruleId: ContractRules.statedBy(ast),
+          rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`,
+          path,
+          value: BOGUS
+        })
       return
     case "Union": {
       const members = ast.types.filter((t) => !isNullish(t))
       if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
         // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
         const ruleId = ContractRules.statedBy(ast) ?? "fields.enum"
-        out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: not one of the allowed values`, path, value: BOGUS })
+        out.push({
+          kind: "enum",
+          ruleId,
+          rule: `${pathText(path)}: not one of the allowed values`,
+          path,
+          value: BOGUS
+        })
         // An allowed value in another case is another value: enums compare exactly.
         const literals = members.map((t) => (t as AST.Literal).literal)
-        const shouted = literals.map((l) => (typeof l === "string" ? l.toUpperCase() : l)).find((u) => typeof u === "string" && !literals.includes(u))
-        if (shouted !== undefined) out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: an allowed value in upper case`, path, value: shouted })
+        const shouted = literals
+          .map((l) => (typeof l === "string" ? l.toUpperCase() : l))
+          .find((u) => typeof u === "string" && !literals.includes(u))
+        if (shouted !== undefined)
+          out.push({
+            kind: "enum",
+            ruleId,
+            rule: `${pathText(path)}: an allowed value in upper case`,
+            path,
+            value: shouted
+          })
         // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
         const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
         const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
@@ -213,7 +320,14 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         ]
         for (const [label, f] of near) {
           const v = strings.map(f).find((x) => !literals.includes(x))
-          if (v !== undefined) out.push({ kind: "enum", ruleId, rule: `${pathText(path)}: an allowed value ${label}`, path, value: v })
+          if (v !== undefined)
+            out.push({
+              kind: "enum",
+              ruleId,
+              rule: `${pathText(path)}: an allowed value ${label}`,
+              path,
+              value: v
+            })
         }
         return
       }
@@ -227,7 +341,14 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
       return
     case "TupleType": {
       if (!present || !Array.isArray(value)) return
-      if (ast.elements.length > 0) out.push({ kind: "empty-array", ruleId: ContractRules.statedBy(ast), rule: `${pathText(path)}: empty array`, path, value: [] })
+      if (ast.elements.length > 0)
+        out.push({
+          kind: "empty-array",
+          ruleId: ContractRules.statedBy(ast),
+          rule: `${pathText(path)}: empty array`,
+          path,
+          value: []
+        })
       const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
       if (elem !== undefined) {
         if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
@@ -248,10 +369,29 @@ const candidates = (ast: AST.AST, value: unknown, path: Path, out: Array<Candida
         const v = obj[name]
         if (!p.isOptional) {
           const ruleId = ContractRules.missingRuleOf(p.type)
-          out.push({ kind: "required", ruleId, rule: `${pathText(at)}: required field missing`, path: at, value: undefined, remove: true })
-          out.push({ kind: "required", ruleId, rule: `${pathText(at)}: required field null`, path: at, value: null })
+          out.push({
+            kind: "required",
+            ruleId,
+            rule: `${pathText(at)}: required field missing`,
+            path: at,
+            value: undefined,
+            remove: true
+          })
+          out.push({
+            kind: "required",
+            ruleId,
+            rule: `${pathText(at)}: required field null`,
+            path: at,
+            value: null
+          })
         }
-        out.push({ kind: "json-type", ruleId: "fields.json-type", rule: `${pathText(at)}: wrong JSON type`, path: at, value: wrongType(v, p.type) })
+        out.push({
+          kind: "json-type",
+          ruleId: "fields.json-type",
+          rule: `${pathText(at)}: wrong JSON type`,
+          path: at,
+          value: wrongType(v, p.type)
+        })
         candidates(p.type, v, at, out, depth + 1)
       }
       return
@@ -271,7 +411,8 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
     else copy[i] = setAt(copy[i], rest, value, remove)
     return copy
   }
-  const obj = root !== null && typeof root === "object" ? { ...(root as Record<string, unknown>) } : {}
+  const obj =
+    root !== null && typeof root === "object" ? { ...(root as Record<string, unknown>) } : {}
   const key = String(head)
   if (rest.length === 0 && remove) delete obj[key]
   else obj[key] = setAt(obj[key], rest, value, remove)
@@ -306,7 +447,8 @@ export const derive = (
     if (seen.has(key)) continue
     seen.add(key)
     if (skip !== undefined && skip(c)) continue
-    if (Option.isNone(decode(body))) result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
+    if (Option.isNone(decode(body)))
+      result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
   }
   return result
 }

@@ -20,13 +20,29 @@ describe("Mutations.derive", () => {
   })
 
   it("sends an allowed enum value in upper case: enums compare exactly", () => {
-    const ms = Mutations.derive(Operations.operations.ListSatellites.request, { limit: 10, order: "asc" })
-    expect(ms.find((m) => m.rule === "order: an allowed value in upper case")?.body).toEqual({ limit: 10, order: "ASC" })
-    const loader = Mutations.derive(Operations.operations.CreatePolicyDataLoader.request, {
-      name: "n", description: "d", key: "k", workerRuntime: "python3.11", workerCode: "c", workerSchedule: "*/30 * * * * *", status: "draft"
+    const ms = Mutations.derive(Operations.operations.ListSatellites.request, {
+      limit: 10,
+      order: "asc"
     })
-    expect(loader.find((m) => m.rule === "status: an allowed value in upper case")?.body).toMatchObject({ status: "DRAFT" })
-    expect(loader.find((m) => m.rule === "workerRuntime: an allowed value in upper case")?.body).toMatchObject({ workerRuntime: "PYTHON3.11" })
+    expect(ms.find((m) => m.rule === "order: an allowed value in upper case")?.body).toEqual({
+      limit: 10,
+      order: "ASC"
+    })
+    const loader = Mutations.derive(Operations.operations.CreatePolicyDataLoader.request, {
+      name: "n",
+      description: "d",
+      key: "k",
+      workerRuntime: "python3.11",
+      workerCode: "c",
+      workerSchedule: "*/30 * * * * *",
+      status: "draft"
+    })
+    expect(
+      loader.find((m) => m.rule === "status: an allowed value in upper case")?.body
+    ).toMatchObject({ status: "DRAFT" })
+    expect(
+      loader.find((m) => m.rule === "workerRuntime: an allowed value in upper case")?.body
+    ).toMatchObject({ workerRuntime: "PYTHON3.11" })
   })
 
   it("sets two variants of CreateHumanUserPassword at once", () => {
@@ -44,12 +60,21 @@ describe("Mutations.derive", () => {
   })
 
   it("reaches nested objects and arrays (BI secrets, searchFields, filters)", () => {
-    const bi = Mutations.derive(Operations.operations.CreateBIIntegration.request, { name: "n", biVendorA: { apiKey: "k", apiSecret: "s" } })
+    const bi = Mutations.derive(Operations.operations.CreateBIIntegration.request, {
+      name: "n",
+      biVendorA: { apiKey: "k", apiSecret: "s" }
+    })
     expect(bi.map((m) => m.rule)).toContain("biVendorA.apiKey: shorter than min length 1")
     const list = Mutations.derive(Operations.operations.ListIntegrationsMDM.request, {
       limit: 5,
       searchFields: ["name"],
-      filter: { field: { key: "name", operator: "equals", value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" } } }
+      filter: {
+        field: {
+          key: "name",
+          operator: "equals",
+          value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+        }
+      }
     })
     const rules = list.map((m) => m.rule)
     expect(rules).toContain("searchFields[0]: not one of the allowed values")
@@ -64,39 +89,92 @@ describe("Mutations.derive", () => {
         const encoded = Schema.encodeSync(op.request)(s)
         const ms = Mutations.derive(op.request, encoded)
         expect(ms.length, op.method).toBeGreaterThan(0)
-        for (const m of ms) expect(Option.isNone(Schema.decodeUnknownOption(op.request)(m.body)), `${op.method} ${m.rule}`).toBe(true)
+        for (const m of ms)
+          expect(
+            Option.isNone(Schema.decodeUnknownOption(op.request)(m.body)),
+            `${op.method} ${m.rule}`
+          ).toBe(true)
       }
     }
   })
 
   it("cites the rule the broken constraint states, never one read from a message", () => {
-    const ruleOf = (op: Operations.Operation, encoded: unknown, label: string) => Mutations.derive(op.request, encoded).find((m) => m.rule === label)?.ruleId
+    const ruleOf = (op: Operations.Operation, encoded: unknown, label: string) =>
+      Mutations.derive(op.request, encoded).find((m) => m.rule === label)?.ruleId
     const list = Operations.operations.ListSatellites
     expect(ruleOf(list, { limit: 10 }, "limit: below minimum 1")).toBe("lists.limit-range")
     expect(ruleOf(list, { limit: 10 }, "limit: required field missing")).toBe("lists.limit-range")
     expect(ruleOf(list, { limit: 10 }, "limit: not an integer")).toBe("fields.json-type")
-    expect(ruleOf(list, { limit: 10, order: "asc" }, "order: an allowed value in upper case")).toBe("fields.enum")
-    const filter = { limit: 5, filter: { group: { operator: "and", filters: [{ field: { key: "name", operator: "equals", value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" } } }] } } }
+    expect(ruleOf(list, { limit: 10, order: "asc" }, "order: an allowed value in upper case")).toBe(
+      "fields.enum"
+    )
+    const filter = {
+      limit: 5,
+      filter: {
+        group: {
+          operator: "and",
+          filters: [
+            {
+              field: {
+                key: "name",
+                operator: "equals",
+                value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+              }
+            }
+          ]
+        }
+      }
+    }
     expect(ruleOf(list, filter, "filter.group.filters: empty array")).toBe("filter.group-not-empty")
-    expect(ruleOf(list, filter, "filter.group.filters[0].field.key: not one of the allowed values")).toBe("filter.unknown-key")
-    expect(ruleOf(list, filter, "filter.group.filters[0].field.operator: not one of the allowed values")).toBe("filter.unknown-key")
-    expect(ruleOf(Operations.operations.CreateConnector, { name: "abc" }, "name: does not match ^[0-9a-z-]{3,63}$")).toBe("fields.connector-name")
-    expect(ruleOf(Operations.operations.CreateHumanUserPassword, { email: "a@example.com" }, "(body): username set too (rule across fields)")).toBe("fields.one-of")
-    expect(ruleOf(Operations.operations.GetResource, { id: "x" }, "id: shorter than min length 1")).toBe("fields.min-length")
+    expect(
+      ruleOf(list, filter, "filter.group.filters[0].field.key: not one of the allowed values")
+    ).toBe("filter.unknown-key")
+    expect(
+      ruleOf(list, filter, "filter.group.filters[0].field.operator: not one of the allowed values")
+    ).toBe("filter.unknown-key")
+    expect(
+      ruleOf(
+        Operations.operations.CreateConnector,
+        { name: "abc" },
+        "name: does not match ^[0-9a-z-]{3,63}$"
+      )
+    ).toBe("fields.connector-name")
+    expect(
+      ruleOf(
+        Operations.operations.CreateHumanUserPassword,
+        { email: "a@example.com" },
+        "(body): username set too (rule across fields)"
+      )
+    ).toBe("fields.one-of")
+    expect(
+      ruleOf(Operations.operations.GetResource, { id: "x" }, "id: shorter than min length 1")
+    ).toBe("fields.min-length")
   })
 
   it("sends no base64 spelling that proto3 JSON's bytes reader takes (whitespace, either alphabet, padding or none) as invalid", () => {
     const op = Operations.operations.UpdateConnectorHostname
-    const ms = Mutations.derive(op.request, { id: "x", certificate: "YWJjZGVm", privateKey: "YWJjZA==" })
+    const ms = Mutations.derive(op.request, {
+      id: "x",
+      certificate: "YWJjZGVm",
+      privateKey: "YWJjZA=="
+    })
     const sent = ms.filter((m) => m.path[0] === "certificate" || m.path[0] === "privateKey")
     // What protobuf-es's base64 reader refuses: a character outside both alphabets, a last group of one character.
     for (const m of sent) {
       const v = (m.body as Record<string, unknown>)[m.path[0] as string]
-      if (typeof v === "string") expect(/[^A-Za-z0-9+/_=\t\n\r -]/.test(v) || v.replace(/^.*=/s, "").replace(/\s/g, "").length % 4 === 1, `${m.rule} ${JSON.stringify(v)}`).toBe(true)
+      if (typeof v === "string")
+        expect(
+          /[^A-Za-z0-9+/_=\t\n\r -]/.test(v) ||
+            v.replace(/^.*=/s, "").replace(/\s/g, "").length % 4 === 1,
+          `${m.rule} ${JSON.stringify(v)}`
+        ).toBe(true)
     }
     expect(sent.some((m) => m.ruleId === "fields.json-type")).toBe(true)
     for (const v of ["YWJj ZGVm", "YWJjZA", "YW_jZA--", "YWJj\nZA==", ""]) {
-      expect(Option.isSome(Schema.decodeUnknownOption(op.request)({ id: "x", certificate: v })), JSON.stringify(v)).toBe(true)
+      expect(
+        Option.isSome(Schema.decodeUnknownOption(op.request)({ id: "x", certificate: v })),
+        JSON.stringify(v)
+      ).toBe(true)
     }
   })
 
@@ -105,7 +183,10 @@ describe("Mutations.derive", () => {
       for (const s of FastCheck.sample(Arbitrary.make(op.request), { seed: 11, numRuns: 5 })) {
         for (const m of Mutations.derive(op.request, Schema.encodeSync(op.request)(s))) {
           if (m.ruleId === undefined || m.body === null || typeof m.body !== "object") continue
-          expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule, `${op.method} ${m.rule}`).toBe(m.ruleId)
+          expect(
+            decodeBreach(op, m.body as Record<string, unknown>)?.rule,
+            `${op.method} ${m.rule}`
+          ).toBe(m.ruleId)
         }
       }
     }

@@ -12,14 +12,27 @@ import { ReferenceServer } from "@data-access/reference-server"
 
 describe("ReplayId", () => {
   it("round-trips every part", () => {
-    const id = { family: "invalid", method: "ListSatellites", check: "invalid-rejected" as const, seed: -42, path: "17:3:0:1" }
+    const id = {
+      family: "invalid",
+      method: "ListSatellites",
+      check: "invalid-rejected" as const,
+      seed: -42,
+      path: "17:3:0:1"
+    }
     const text = ReplayId.encode(id)
     expect(text).toBe("ct1.invalid.ListSatellites.invalid-rejected.-42.17:3:0:1")
     expect(ReplayId.decode(text)).toEqual(Either.right(id))
   })
 
   it("rejects ids it cannot read, saying why", () => {
-    for (const bad of ["", "ct1.valid.GetResource", "ct2.valid.GetResource.auth.1.0", "ct1.valid.GetResource.no-such-check.1.0", "ct1.valid.GetResource.auth.x.0", "ct1.valid.GetResource.auth.1.a:b"]) {
+    for (const bad of [
+      "",
+      "ct1.valid.GetResource",
+      "ct2.valid.GetResource.auth.1.0",
+      "ct1.valid.GetResource.no-such-check.1.0",
+      "ct1.valid.GetResource.auth.x.0",
+      "ct1.valid.GetResource.auth.1.a:b"
+    ]) {
       const r = ReplayId.decode(bad)
       expect(Either.isLeft(r), bad).toBe(true)
     }
@@ -28,8 +41,21 @@ describe("ReplayId", () => {
 
 describe("a Connect error body's details", () => {
   const answer = (details: unknown) => ({
-    request: { method: "POST", path: "/core.v1.ResourceService/GetResource", key: "valid" as const, contentType: "application/json", headers: {}, protocolVersion: "1", body: "{}" },
-    response: Option.some({ status: 404, headers: { "content-type": "application/json" }, text: "", json: Option.some({ code: "not_found", details }) }),
+    request: {
+      method: "POST",
+      path: "/core.v1.ResourceService/GetResource",
+      key: "valid" as const,
+      contentType: "application/json",
+      headers: {},
+      protocolVersion: "1",
+      body: "{}"
+    },
+    response: Option.some({
+      status: 404,
+      headers: { "content-type": "application/json" },
+      text: "",
+      json: Option.some({ code: "not_found", details })
+    }),
     transportError: undefined,
     receivedAt: 0,
     durationMs: 1
@@ -40,20 +66,32 @@ describe("a Connect error body's details", () => {
   }
 
   it("carry base64 values, padded or not, in either alphabet (what connect-go and connect-es write)", () => {
-    for (const value of ["", "CgNmb28", "CgNmb28=", "Cg==", "Pz8_", "Pz8/", "YWJj"]) expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBeUndefined()
+    for (const value of ["", "CgNmb28", "CgNmb28=", "Cg==", "Pz8_", "Pz8/", "YWJj"])
+      expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBeUndefined()
   })
 
   it("with a value that is not base64 is not a Connect error body", () => {
-    for (const value of ["not found", "{\"reason\":1}", "YWJjZ", "Cg=", "Pz8_/"]) expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBe("errors.connect-body")
+    for (const value of ["not found", '{"reason":1}', "YWJjZ", "Cg=", "Pz8_/"])
+      expect(ruleOf([{ type: "google.rpc.ErrorInfo", value }]), value).toBe("errors.connect-body")
     expect(ruleOf([{ type: "google.rpc.ErrorInfo" }])).toBe("errors.connect-body")
   })
 })
 
 describe("Curl.render", () => {
-  const base = { method: "POST", path: "/core.v1.ResourceService/GetResource", contentType: "application/json", headers: {}, protocolVersion: "1" } as const
+  const base = {
+    method: "POST",
+    path: "/core.v1.ResourceService/GetResource",
+    contentType: "application/json",
+    headers: {},
+    protocolVersion: "1"
+  } as const
 
   it("reads the key from $DATA_ACCESS_API_KEY and quotes the body for a shell", () => {
-    const curl = Curl.render("http://127.0.0.1:8080/", { ...base, key: "valid", body: JSON.stringify({ id: "it's" }) })
+    const curl = Curl.render("http://127.0.0.1:8080/", {
+      ...base,
+      key: "valid",
+      body: JSON.stringify({ id: "it's" })
+    })
     expect(curl).toBe(
       `curl -sS -i -X POST 'http://127.0.0.1:8080/core.v1.ResourceService/GetResource' -H "X-API-KEY: $DATA_ACCESS_API_KEY" -H 'Content-Type: application/json' -H 'Connect-Protocol-Version: 1' --data-binary '{"id":"it'\\''s"}'`
     )
@@ -63,17 +101,28 @@ describe("Curl.render", () => {
     const curl = Curl.render("http://x", {
       ...base,
       key: "empty",
-      body: JSON.stringify({ name: "n", biVendorA: { apiKey: "sk-live-123", apiSecret: "shh" }, certificate: "QUJD" })
+      body: JSON.stringify({
+        name: "n",
+        biVendorA: { apiKey: "sk-live-123", apiSecret: "shh" },
+        certificate: "QUJD"
+      })
     })
     expect(curl).not.toContain("sk-live-123")
     expect(curl).not.toContain("shh")
     expect(curl).not.toContain("QUJD")
     expect(curl).toContain(`'X-API-KEY;'`)
-    expect(Curl.render("http://x", { ...base, key: "missing", body: "{}" })).not.toContain("X-API-KEY")
+    expect(Curl.render("http://x", { ...base, key: "missing", body: "{}" })).not.toContain(
+      "X-API-KEY"
+    )
   })
 
   it("compresses a compressed request's body in the shell, as it was sent", () => {
-    const curl = Curl.render("http://x", { ...base, key: "valid", body: JSON.stringify({ id: "r1" }), contentEncoding: "gzip" })
+    const curl = Curl.render("http://x", {
+      ...base,
+      key: "valid",
+      body: JSON.stringify({ id: "r1" }),
+      contentEncoding: "gzip"
+    })
     expect(curl).toBe(
       `printf %s '{"id":"r1"}' | gzip -c | curl -sS -i -X POST 'http://x/core.v1.ResourceService/GetResource' -H "X-API-KEY: $DATA_ACCESS_API_KEY" -H 'Content-Type: application/json' -H 'Connect-Protocol-Version: 1' -H 'Content-Encoding: gzip' --data-binary @-`
     )
@@ -104,8 +153,17 @@ describe("Report rendering", () => {
     seed: 9,
     replayId: "ct1.paging.ListSatellites.paging.9.2:0",
     curl: "curl -sS -i -X POST 'http://h/core.v1.SatelliteService/ListSatellites' --data-binary '{\"limit\":3}'",
-    request: { method: "POST", path: "/core.v1.SatelliteService/ListSatellites", body: "{\"limit\":3}" },
-    response: { _tag: "Response", status: 200, contentType: "application/json", body: "{\"satellites\":[]}" },
+    request: {
+      method: "POST",
+      path: "/core.v1.SatelliteService/ListSatellites",
+      body: '{"limit":3}'
+    },
+    response: {
+      _tag: "Response",
+      status: 200,
+      contentType: "application/json",
+      body: '{"satellites":[]}'
+    },
     occurrences: 2,
     shrinkSteps: 1
   }
@@ -120,8 +178,22 @@ describe("Report rendering", () => {
     readOnly: false,
     replay: undefined,
     cells: [
-      { operation: "ListSatellites", check: "paging", passed: 3, failed: 2, skipped: 0, skipReasons: [] },
-      { operation: "GetResource", check: "stable-reads", passed: 0, failed: 0, skipped: 1, skipReasons: ["no resources ids <in the fixtures>"] }
+      {
+        operation: "ListSatellites",
+        check: "paging",
+        passed: 3,
+        failed: 2,
+        skipped: 0,
+        skipReasons: []
+      },
+      {
+        operation: "GetResource",
+        check: "stable-reads",
+        passed: 0,
+        failed: 0,
+        skipped: 1,
+        skipReasons: ["no resources ids <in the fixtures>"]
+      }
     ],
     findings: [finding],
     known: [],
@@ -133,14 +205,27 @@ describe("Report rendering", () => {
     ...report,
     findings: [],
     known: [{ ...finding, cause: "after/before", rule: "lists.after-before" }],
-    fixed: [{ rule: "lists.order", operation: "ListSatellites", cause: "order desc not respected" }],
-    observations: [{ note: "secret-returned", operation: "CreateBIIntegration", message: "the response returns the secret sent in biVendorA.apiKey (value not shown)", curl: "curl ..." }]
+    fixed: [
+      { rule: "lists.order", operation: "ListSatellites", cause: "order desc not respected" }
+    ],
+    observations: [
+      {
+        note: "secret-returned",
+        operation: "CreateBIIntegration",
+        message: "the response returns the secret sent in biVendorA.apiKey (value not shown)",
+        curl: "curl ..."
+      }
+    ]
   }
 
   it("JUnit: a failure with the finding's text, a skipped case with its reason, XML escaped", () => {
     const xml = Report.toJUnit(report)
-    expect(xml).toContain(`<testcase classname="contract.ListSatellites" name="ListSatellites paging"`)
-    expect(xml).toContain(`<failure message="listMetadata.count is 4 but the page has 3 items" type="paging">`)
+    expect(xml).toContain(
+      `<testcase classname="contract.ListSatellites" name="ListSatellites paging"`
+    )
+    expect(xml).toContain(
+      `<failure message="listMetadata.count is 4 but the page has 3 items" type="paging">`
+    )
     expect(xml).toContain(`ct1.paging.ListSatellites.paging.9.2:0`)
     expect(xml).toContain(`<skipped message="no resources ids &lt;in the fixtures&gt;"/>`)
     expect(xml).toContain(`{&quot;limit&quot;:3}`)
@@ -161,7 +246,9 @@ describe("Report rendering", () => {
 
   it("notes, known and fixed findings are reported and never fail the run (terminal, JUnit, JSON)", () => {
     const text = Report.toTerminal(withNotes)
-    expect(text).toContain("[secret-returned] CreateBIIntegration: the response returns the secret sent in biVendorA.apiKey")
+    expect(text).toContain(
+      "[secret-returned] CreateBIIntegration: the response returns the secret sent in biVendorA.apiKey"
+    )
     expect(text).toContain("Known findings (in the baseline, not failing the run): 1")
     expect(text).toContain("Fixed (in the baseline, no longer found): 1")
     expect(text).toContain("PASS: 0 findings (+1 known) · 1 notes")
@@ -179,36 +266,74 @@ describe("README", () => {
   it("lists every check with its meaning and severity, as exported", async () => {
     const { readFileSync } = await import("node:fs")
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8")
-    for (const c of Checks.checks) expect(readme).toContain(`| \`${c.id}\` | ${c.meaning} | ${c.severity} |`)
+    for (const c of Checks.checks)
+      expect(readme).toContain(`| \`${c.id}\` | ${c.meaning} | ${c.severity} |`)
   })
 })
 
 describe("filter readings", () => {
   it("a server may fold the case of the string operators and not of lower_than, or the other way round", () => {
-    const value = (v: string) => ({ "@type": "type.googleapis.com/google.protobuf.StringValue", value: v })
+    const value = (v: string) => ({
+      "@type": "type.googleapis.com/google.protobuf.StringValue",
+      value: v
+    })
     const row: Record<string, string> = { id: "mdm_01jhnh0844", name: "Fleet paris 003" }
-    const both = (a: string, b: string) => ({
-      group: { operator: "and" as const, filters: [{ field: { key: "id", operator: "contains" as const, value: value(a) } }, { field: { key: "name", operator: "lower_than" as const, value: value(b) } }] }
-    }) as Filter.Filter<string>
+    const both = (a: string, b: string) =>
+      ({
+        group: {
+          operator: "and" as const,
+          filters: [
+            { field: { key: "id", operator: "contains" as const, value: value(a) } },
+            { field: { key: "name", operator: "lower_than" as const, value: value(b) } }
+          ]
+        }
+      }) as Filter.Filter<string>
     // contains folded, lower_than by code units: "F" < "c".
-    expect(Oracles.readings.some((r) => Oracles.evaluate(both("MDM_01", "ct-x"), (k) => row[k]!, r))).toBe(true)
+    expect(
+      Oracles.readings.some((r) => Oracles.evaluate(both("MDM_01", "ct-x"), (k) => row[k]!, r))
+    ).toBe(true)
     // contains by code units, lower_than folded: "fleet" < "g".
-    expect(Oracles.readings.some((r) => Oracles.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))).toBe(true)
+    expect(
+      Oracles.readings.some((r) => Oracles.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))
+    ).toBe(true)
     // No reading: contains misses whatever the case.
-    expect(Oracles.readings.some((r) => Oracles.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))).toBe(false)
+    expect(
+      Oracles.readings.some((r) => Oracles.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))
+    ).toBe(false)
   })
 })
 
 describe("response-schema over answers with the same text", () => {
   const getResource = Operations.operations.GetResource
   const answer = (text: string) => ({
-    request: { method: "POST", path: getResource.path, key: "valid" as const, contentType: "application/json", headers: {}, protocolVersion: "1", body: "{}" },
-    response: Option.some({ status: 200, headers: { "content-type": "application/json" }, text, json: Option.some(JSON.parse(text)) }),
+    request: {
+      method: "POST",
+      path: getResource.path,
+      key: "valid" as const,
+      contentType: "application/json",
+      headers: {},
+      protocolVersion: "1",
+      body: "{}"
+    },
+    response: Option.some({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      text,
+      json: Option.some(JSON.parse(text))
+    }),
     transportError: undefined,
     receivedAt: 0,
     durationMs: 1
   })
-  const good = JSON.stringify({ resource: { id: "resource_1", name: "orders", port: 5432, createdAt: "2025-01-01T00:00:00Z", updatedAt: "2025-01-01T00:00:00Z" } })
+  const good = JSON.stringify({
+    resource: {
+      id: "resource_1",
+      name: "orders",
+      port: 5432,
+      createdAt: "2025-01-01T00:00:00Z",
+      updatedAt: "2025-01-01T00:00:00Z"
+    }
+  })
   const bad = JSON.stringify({ resource: { id: 7 } })
 
   it("judges each answer as it would on its own: a text that failed fails again, for its own exchange", () => {
@@ -238,15 +363,27 @@ describe("list order", () => {
   const ids = (pair: ReturnType<typeof Oracles.outOfOrder>) => pair?.map((i) => i.id)
 
   it("asc: createdAt, then ties by id ascending", () => {
-    expect(Oracles.outOfOrder(op, [item("a", t1), item("b", t1), item("c", t2)], "asc")).toBeUndefined()
-    expect(ids(Oracles.outOfOrder(op, [item("b", t1), item("a", t1), item("c", t2)], undefined))).toEqual(["b", "a"])
+    expect(
+      Oracles.outOfOrder(op, [item("a", t1), item("b", t1), item("c", t2)], "asc")
+    ).toBeUndefined()
+    expect(
+      ids(Oracles.outOfOrder(op, [item("b", t1), item("a", t1), item("c", t2)], undefined))
+    ).toEqual(["b", "a"])
     expect(ids(Oracles.outOfOrder(op, [item("c", t2), item("a", t1)], "asc"))).toEqual(["c", "a"])
   })
 
   it("desc: createdAt descending, ties by id either way, but one way throughout", () => {
-    expect(Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("a", t1), item("b", t1)], "desc")).toBeUndefined()
-    expect(Oracles.outOfOrder(op, [item("d", t2), item("c", t2), item("b", t1), item("a", t1)], "desc")).toBeUndefined()
-    expect(ids(Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("b", t1), item("a", t1)], "desc"))).toEqual(["b", "a"])
+    expect(
+      Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("a", t1), item("b", t1)], "desc")
+    ).toBeUndefined()
+    expect(
+      Oracles.outOfOrder(op, [item("d", t2), item("c", t2), item("b", t1), item("a", t1)], "desc")
+    ).toBeUndefined()
+    expect(
+      ids(
+        Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("b", t1), item("a", t1)], "desc")
+      )
+    ).toEqual(["b", "a"])
     expect(ids(Oracles.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
   })
 })

@@ -29,7 +29,14 @@ import * as Faults from "./Faults.js"
 import * as FixturesModule from "./Fixtures.js"
 import * as LatitudeModule from "./Latitude.js"
 import * as Store from "./Store.js"
-import { type AppState, hashKeys, type Input, makeApp, type Output, type RecordedRequest } from "./internal/app.js"
+import {
+  type AppState,
+  hashKeys,
+  type Input,
+  makeApp,
+  type Output,
+  type RecordedRequest
+} from "./internal/app.js"
 import { demoData } from "./internal/demo.js"
 import * as WorkerThread from "./internal/workerThread.js"
 
@@ -98,7 +105,8 @@ export type Fixtures = FixturesModule.FixturesInput
  * @since 0.1.0
  * @category models
  */
-export type StoreOption = { readonly _tag: "Memory" } | { readonly _tag: "Sqlite"; readonly filename: string }
+export type StoreOption =
+  { readonly _tag: "Memory" } | { readonly _tag: "Sqlite"; readonly filename: string }
 
 /**
  * @since 0.1.0
@@ -183,7 +191,10 @@ export interface Running {
  * @since 0.1.0
  * @category tags
  */
-export class InProcess extends Context.Tag("@data-access/reference-server/InProcess")<InProcess, Running>() {}
+export class InProcess extends Context.Tag("@data-access/reference-server/InProcess")<
+  InProcess,
+  Running
+>() {}
 
 /**
  * The server could not start: its port, its store or its fixtures. A SQLite store without
@@ -229,7 +240,9 @@ const allOf = (store: Store.StoreService) =>
 
 const seedInto = (store: Store.StoreService, fixtures: Fixtures) =>
   // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` only drops the results of the writes, which nobody reads
-  Effect.forEach(FixturesModule.encode(fixtures), ([c, objects]) => store.put(c, objects), { discard: true })
+  Effect.forEach(FixturesModule.encode(fixtures), ([c, objects]) => store.put(c, objects), {
+    discard: true
+  })
 
 interface Core {
   readonly handle: (input: Input) => Effect.Effect<Output>
@@ -239,19 +252,41 @@ interface Core {
 const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope> =>
   Effect.gen(function* () {
     const apiKeys = options.apiKeys ?? [DEFAULT_API_KEY]
-    const on = yield* Either.mapLeft(LatitudeModule.resolve(options.latitude), (e) => new StartError({ reason: "Latitude", message: e.message }))
+    const on = yield* Either.mapLeft(
+      LatitudeModule.resolve(options.latitude),
+      (e) => new StartError({ reason: "Latitude", message: e.message })
+    )
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     const storeLayer =
-      options.store?._tag === "Sqlite" ? Store.layerSqlite(options.store.filename) : Store.layerMemory
+      options.store?._tag === "Sqlite"
+        ? Store.layerSqlite(options.store.filename)
+        : Store.layerMemory
     const scope = yield* Effect.scope
     const storeContext = yield* Layer.buildWithScope(storeLayer, scope).pipe(
       Effect.catchAllCause((cause) =>
         Effect.fail(
-          Option.match(Option.filter(Cause.failureOption(cause), (e) => e instanceof Store.SqliteUnavailableError), {
-            // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
-            onNone: () => new StartError({ reason: "Store", message: "the store could not be opened", cause }),
-            onSome: (e) => new StartError({ reason: "Store", message: e.message, packageName: e.packageName, cause: e })
-          })
+          Option.match(
+            Option.filter(
+              Cause.failureOption(cause),
+              (e) => e instanceof Store.SqliteUnavailableError
+            ),
+            {
+              // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
+              onNone: () =>
+                new StartError({
+                  reason: "Store",
+                  message: "the store could not be opened",
+                  cause
+                }),
+              onSome: (e) =>
+                new StartError({
+                  reason: "Store",
+                  message: e.message,
+                  packageName: e.packageName,
+                  cause: e
+                })
+            }
+          )
         )
       )
     )
@@ -265,7 +300,11 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
           // The demo data is built in its normalized form (test/demo.test.ts), so it is stored as it is:
           // decoding and encoding its 671 objects again took a fifth of a start. Each object is copied,
           // as the normalized ones were, because the data set shares nested objects between them.
-          for (const [c, objects] of demoData()) yield* store.put(c, objects.map((o) => structuredClone(o)))
+          for (const [c, objects] of demoData())
+            yield* store.put(
+              c,
+              objects.map((o) => structuredClone(o))
+            )
         }
         // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,BlockStatement: equivalent: a start option, not an answer of the API (data a caller gives: the reference server's own tests and @data-access/testing judge it); the judges start servers with the demo data or empty and fixtures
         if (data !== "demo" && data !== "empty") yield* seedInto(store, data)
@@ -274,7 +313,11 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
     })
     yield* seeding.pipe(
       // Stryker disable next-line StringLiteral: equivalent: the text of a start error; no server runs
-      Effect.catchAllDefect((cause) => Effect.fail(new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })))
+      Effect.catchAllDefect((cause) =>
+        Effect.fail(
+          new StartError({ reason: "Fixtures", message: "the fixtures could not be stored", cause })
+        )
+      )
     )
     const knownIds = yield* allOf(store)
     // The last MAX_RECORDED requests, in a ring.
@@ -324,7 +367,11 @@ const makeCore = (options: Options): Effect.Effect<Core, StartError, Scope.Scope
             state.injector = Faults.makeInjector(plan)
           }),
         // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression,ArrayDeclaration: equivalent: the server's own request log (ReferenceServer requests and --log-requests, for tests and operators), not an answer of the API
-        requests: Effect.sync(() => (recorded.length < MAX_RECORDED ? recorded.slice() : [...recorded.slice(next), ...recorded.slice(0, next)])),
+        requests: Effect.sync(() =>
+          recorded.length < MAX_RECORDED
+            ? recorded.slice()
+            : [...recorded.slice(next), ...recorded.slice(0, next)]
+        ),
         seed: (fixtures) => Effect.zipRight(seedInto(store, fixtures), allOf(store)),
         currentKnownIds: allOf(store),
         store,
@@ -347,7 +394,7 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
         // Stryker disable next-line BooleanLiteral: equivalent: a body over the limit (as above)
         over = true
         chunks.length = 0
-      // Stryker disable next-line ConditionalExpression: equivalent: the chunks kept after the body went over the limit are dropped with it
+        // Stryker disable next-line ConditionalExpression: equivalent: the chunks kept after the body went over the limit are dropped with it
       } else if (!over) chunks.push(chunk)
     })
     incoming.once("end", () => resume(Effect.succeed(over ? "too-large" : Buffer.concat(chunks))))
@@ -360,7 +407,11 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
  * pipeline names them in lower case), `Content-Type` (JSON when the answer names none) and
  * `Content-Length`.
  */
-const writeAnswer = (response: Http.ServerResponse, out: Extract<Output, { _tag: "Response" }>, closing: boolean) => {
+const writeAnswer = (
+  response: Http.ServerResponse,
+  out: Extract<Output, { _tag: "Response" }>,
+  closing: boolean
+) => {
   const headers: Record<string, string> = { ...out.headers }
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: how the server closes when its scope ends, after a judge's run is over; the reference server's own tests judge the close
   if (closing) headers["connection"] = "close"
@@ -382,7 +433,15 @@ const writeAnswer = (response: Http.ServerResponse, out: Extract<Output, { _tag:
 const listen = (nodeServer: Http.Server, port: number, host: string) =>
   Effect.async<void, StartError>((resume) => {
     const onError = (cause: Error) =>
-      resume(Effect.fail(new StartError({ reason: "Listen", message: `could not listen on ${host}:${port}`, cause })))
+      resume(
+        Effect.fail(
+          new StartError({
+            reason: "Listen",
+            message: `could not listen on ${host}:${port}`,
+            cause
+          })
+        )
+      )
     nodeServer.once("error", onError)
     nodeServer.listen({ port, host }, () => {
       nodeServer.off("error", onError)
@@ -393,10 +452,20 @@ const listen = (nodeServer: Http.Server, port: number, host: string) =>
 
 // Stryker disable all: equivalent: the server's own spans (the tracing option), not an answer of the API; the reference server's own tests judge them
 /** A span per request, as `@effect/platform`'s HTTP tracer opens one (the `tracing` option). */
-const withRequestSpan = (incoming: Http.IncomingMessage, method: string, self: Effect.Effect<Output>): Effect.Effect<Output> =>
+const withRequestSpan = (
+  incoming: Http.IncomingMessage,
+  method: string,
+  self: Effect.Effect<Output>
+): Effect.Effect<Output> =>
   Effect.useSpan(
     `http.server ${method}`,
-    { parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(incoming.headers as Headers.Headers)), kind: "server", captureStackTrace: false },
+    {
+      parent: Option.getOrUndefined(
+        HttpTraceContext.fromHeaders(incoming.headers as Headers.Headers)
+      ),
+      kind: "server",
+      captureStackTrace: false
+    },
     (span) => {
       span.attribute("http.request.method", method)
       span.attribute("url.path", (incoming.url ?? "/").split("?")[0]!)
@@ -429,8 +498,8 @@ const withRequestSpan = (incoming: Http.IncomingMessage, method: string, self: E
  * @since 0.1.0
  * @category constructors
  */
-export const start: (options?: Options) => Effect.Effect<Running, StartError, Scope.Scope> = Effect.fn("ReferenceServer.start")(
-  function* (options: Options = {}) {
+export const start: (options?: Options) => Effect.Effect<Running, StartError, Scope.Scope> =
+  Effect.fn("ReferenceServer.start")(function* (options: Options = {}) {
     const core = yield* makeCore(options)
     const host = options.host ?? "127.0.0.1"
     // Stryker disable next-line ObjectLiteral: equivalent: five seconds is also Node's default keep-alive timeout
@@ -503,8 +572,7 @@ export const start: (options?: Options) => Effect.Effect<Running, StartError, Sc
     // Stryker disable next-line StringLiteral: equivalent: the URL of a server on an IPv6 host; the judges listen on 127.0.0.1, and the address a caller gave is the one it connects to
     const urlHost = host.includes(":") ? `[${host}]` : host
     return { ...core.running, url: `http://${urlHost}:${port}` }
-  }
-)
+  })
 
 /**
  * A server started by `startInWorker`: where it listens and what it holds.
@@ -560,13 +628,17 @@ export interface Listening {
  * @since 0.3.0
  * @category constructors
  */
-export const startInWorker: (options?: Options) => Effect.Effect<Listening, StartError, Scope.Scope> = Effect.fn("ReferenceServer.startInWorker")(
+export const startInWorker: (
+  options?: Options
+) => Effect.Effect<Listening, StartError, Scope.Scope> = Effect.fn("ReferenceServer.startInWorker")(
   function* (options: Options = {}) {
     return yield* WorkerThread.start(options, start, (failure) => new StartError(failure))
   }
 )
 
-const bodyBytes = (request: import("@effect/platform/HttpClientRequest").HttpClientRequest): Uint8Array | undefined => {
+const bodyBytes = (
+  request: import("@effect/platform/HttpClientRequest").HttpClientRequest
+): Uint8Array | undefined => {
   const body = request.body
   switch (body._tag) {
     case "Empty":
@@ -609,7 +681,9 @@ const bodyBytes = (request: import("@effect/platform/HttpClientRequest").HttpCli
  * @since 0.1.0
  * @category layers
  */
-export const layerHttpClient = (options: Options = {}): Layer.Layer<HttpClient.HttpClient | InProcess> =>
+export const layerHttpClient = (
+  options: Options = {}
+): Layer.Layer<HttpClient.HttpClient | InProcess> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const core = yield* makeCore(options)
@@ -618,13 +692,18 @@ export const layerHttpClient = (options: Options = {}): Layer.Layer<HttpClient.H
           const bytes = bodyBytes(request)
           if (bytes === undefined) {
             // Stryker disable next-line StringLiteral: equivalent: the text of a transport error's description
-            return yield* new HttpClientError.RequestError({ request, reason: "Encode", description: "only Uint8Array and string bodies are supported in process" })
+            return yield* new HttpClientError.RequestError({
+              request,
+              reason: "Encode",
+              description: "only Uint8Array and string bodies are supported in process"
+            })
           }
           // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the in-process transport; every request the runner sends carries its Content-Type, and the core reads the body's bytes (its Content-Length only refuses an oversized body sooner)
           const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
           const headers: Record<string, string | undefined> = { ...request.headers }
           // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: the in-process transport; every request the runner sends carries its Content-Type, and the core reads the body's bytes (its Content-Length only refuses an oversized body sooner)
-          if (contentType !== undefined && headers["content-type"] === undefined) headers["content-type"] = contentType
+          if (contentType !== undefined && headers["content-type"] === undefined)
+            headers["content-type"] = contentType
           // Stryker disable next-line StringLiteral: equivalent: the in-process transport; every request the runner sends carries its Content-Type, and the core reads the body's bytes (its Content-Length only refuses an oversized body sooner)
           headers["content-length"] = String(bytes.length)
           const out = yield* core.handle({
@@ -636,12 +715,21 @@ export const layerHttpClient = (options: Options = {}): Layer.Layer<HttpClient.H
           })
           if (out._tag === "Drop") {
             // Stryker disable next-line StringLiteral: equivalent: the text of a transport error's description
-            return yield* new HttpClientError.RequestError({ request, reason: "Transport", description: "the connection was closed without a response" })
+            return yield* new HttpClientError.RequestError({
+              request,
+              reason: "Transport",
+              description: "the connection was closed without a response"
+            })
           }
-          return HttpClientResponse.fromWeb(request, new Response(out.body, { status: out.status, headers: Headers.fromInput(out.headers) }))
+          return HttpClientResponse.fromWeb(
+            request,
+            new Response(out.body, { status: out.status, headers: Headers.fromInput(out.headers) })
+          )
         })
       )
-      return Context.make(HttpClient.HttpClient, client).pipe(Context.add(InProcess, { ...core.running, url: "http://reference.invalid" }))
+      return Context.make(HttpClient.HttpClient, client).pipe(
+        Context.add(InProcess, { ...core.running, url: "http://reference.invalid" })
+      )
     }).pipe(Effect.orDie)
   )
 
@@ -674,7 +762,11 @@ export interface Domain extends Omit<Running, "url" | "apiKeys"> {
 }
 
 const domainKey = "domain-key"
-const domainHeaders = { "content-type": ContentType.JSON_MEDIA_TYPE, "x-api-key": domainKey, "connect-protocol-version": "1" }
+const domainHeaders = {
+  "content-type": ContentType.JSON_MEDIA_TYPE,
+  "x-api-key": domainKey,
+  "connect-protocol-version": "1"
+}
 
 /**
  * The domain logic of the reference server on a store of its own (seeded as `start` seeds it),
@@ -695,29 +787,37 @@ const domainHeaders = { "content-type": ContentType.JSON_MEDIA_TYPE, "x-api-key"
  * @since 0.4.0
  * @category constructors
  */
-export const domain: (options?: Options) => Effect.Effect<Domain, StartError, Scope.Scope> = Effect.fn("ReferenceServer.domain")(function* (options: Options = {}) {
-  // The largest body the protocol stage reads: the caller's stack keeps its own limit.
-  const core = yield* makeCore({ ...options, apiKeys: [domainKey], maxBodyBytes: Number.MAX_SAFE_INTEGER, logRequests: false, tracing: false })
-  const { apiKeys: _, ...running } = core.running
-  const decoder = new TextDecoder()
-  const call = (method: Operations.MethodName, body: unknown): Effect.Effect<DomainAnswer> =>
-    Effect.suspend(() => {
-      const bytes = new TextEncoder().encode(JSON.stringify(body))
-      const input: Input = {
-        method: "POST",
-        url: Operations.operations[method].path,
-        headers: { ...domainHeaders, "content-length": String(bytes.length) },
-        body: () => Effect.succeed(bytes)
-      }
-      return Effect.map(core.handle(input), (out): DomainAnswer => {
-        // Stryker disable next-line StringLiteral: equivalent: the domain runs no fault plan that drops a connection unless its caller gave one
-        if (out._tag === "Drop") return { _tag: "Failure", code: "unavailable", message: "the connection was dropped" }
-        const text = typeof out.body === "string" ? out.body : decoder.decode(out.body)
-        if (out.status === 200) return { _tag: "Success", body: JSON.parse(text) as unknown }
-        const error = ConnectErrorModule.parseBody(text)
-        // Stryker disable next-line StringLiteral: equivalent: every error answer of the pipeline is a Connect error body
-        return { _tag: "Failure", code: error?.code ?? "unknown", message: error?.message ?? "" }
-      })
+export const domain: (options?: Options) => Effect.Effect<Domain, StartError, Scope.Scope> =
+  Effect.fn("ReferenceServer.domain")(function* (options: Options = {}) {
+    // The largest body the protocol stage reads: the caller's stack keeps its own limit.
+    const core = yield* makeCore({
+      ...options,
+      apiKeys: [domainKey],
+      maxBodyBytes: Number.MAX_SAFE_INTEGER,
+      logRequests: false,
+      tracing: false
     })
-  return { ...running, call }
-})
+    const { apiKeys: _, ...running } = core.running
+    const decoder = new TextDecoder()
+    const call = (method: Operations.MethodName, body: unknown): Effect.Effect<DomainAnswer> =>
+      Effect.suspend(() => {
+        const bytes = new TextEncoder().encode(JSON.stringify(body))
+        const input: Input = {
+          method: "POST",
+          url: Operations.operations[method].path,
+          headers: { ...domainHeaders, "content-length": String(bytes.length) },
+          body: () => Effect.succeed(bytes)
+        }
+        return Effect.map(core.handle(input), (out): DomainAnswer => {
+          // Stryker disable next-line StringLiteral: equivalent: the domain runs no fault plan that drops a connection unless its caller gave one
+          if (out._tag === "Drop")
+            return { _tag: "Failure", code: "unavailable", message: "the connection was dropped" }
+          const text = typeof out.body === "string" ? out.body : decoder.decode(out.body)
+          if (out.status === 200) return { _tag: "Success", body: JSON.parse(text) as unknown }
+          const error = ConnectErrorModule.parseBody(text)
+          // Stryker disable next-line StringLiteral: equivalent: every error answer of the pipeline is a Connect error body
+          return { _tag: "Failure", code: error?.code ?? "unknown", message: error?.message ?? "" }
+        })
+      })
+    return { ...running, call }
+  })

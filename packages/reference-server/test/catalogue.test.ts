@@ -44,7 +44,9 @@ const instrument = (name: string, hooks: Hooks): Hooks => {
 }
 
 type Mutable = { hooks: Hooks }
-const originals = [...ViolationCatalogue.records, ...LatitudeCatalogue.records].map((r) => [r, r.hooks] as const)
+const originals = [...ViolationCatalogue.records, ...LatitudeCatalogue.records].map(
+  (r) => [r, r.hooks] as const
+)
 for (const [r, hooks] of originals) (r as Mutable).hooks = instrument(r.name, hooks)
 afterAll(() => {
   for (const [r, hooks] of originals) (r as Mutable).hooks = hooks
@@ -64,10 +66,17 @@ describe("the catalogue", () => {
       expect(ContractRules.isRuleId(r.rule), r.name).toBe(true)
       expect(stagesOf(r.hooks).length, `${r.name} has hooks`).toBeGreaterThan(0)
     }
-    expect(new Set(ViolationCatalogue.records.map((r) => r.name)).size).toBe(ViolationCatalogue.records.length)
+    expect(new Set(ViolationCatalogue.records.map((r) => r.name)).size).toBe(
+      ViolationCatalogue.records.length
+    )
     // The public catalogue is the records' public part, in the same order.
     expect(Faults.violations).toEqual(
-      ViolationCatalogue.records.map((r) => ({ name: r.name, rule: r.rule, check: ContractRules.get(r.rule).check, description: r.description }))
+      ViolationCatalogue.records.map((r) => ({
+        name: r.name,
+        rule: r.rule,
+        check: ContractRules.get(r.rule).check,
+        description: r.description
+      }))
     )
     expect(ReferenceServer.violations).toBe(Faults.violations)
   })
@@ -83,31 +92,41 @@ describe("the catalogue", () => {
   })
 })
 
-layer(serverLayer())("every hook of a violation runs while it is on, and the answer shows it", (it) => {
-  for (const r of ViolationCatalogue.records) {
-    it.effect(`${r.name}: ${stagesOf(r.hooks).join(", ")}`, () =>
-      Effect.gen(function* () {
-        const server = yield* TestServer
-        yield* server.setFaults({ rules: [{ fault: { _tag: "Violation", name: r.name } }] })
-        const visible = yield* probes[r.name](server)
-        yield* server.setFaults(Faults.none)
-        expect(visible, "the probe sees the violation").toBe(true)
-        expect([...exercised.get(r.name)!].sort(), "the hooks that ran").toEqual(stagesOf(r.hooks))
-      })
-    )
+layer(serverLayer())(
+  "every hook of a violation runs while it is on, and the answer shows it",
+  (it) => {
+    for (const r of ViolationCatalogue.records) {
+      it.effect(`${r.name}: ${stagesOf(r.hooks).join(", ")}`, () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          yield* server.setFaults({ rules: [{ fault: { _tag: "Violation", name: r.name } }] })
+          const visible = yield* probes[r.name](server)
+          yield* server.setFaults(Faults.none)
+          expect(visible, "the probe sees the violation").toBe(true)
+          expect([...exercised.get(r.name)!].sort(), "the hooks that ran").toEqual(
+            stagesOf(r.hooks)
+          )
+        })
+      )
+    }
   }
-})
+)
 
 describe("latitude hooks", () => {
-  it.scoped("with every switch on, every hook of every switch runs under the switches' probes", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({ latitude: "all" })
-      for (const row of ContractRules.latitude) {
-        const c = cases[row.name]
-        expect(yield* c.probe(server), row.name).toEqual("underAll" in c ? c.underAll : c.switched)
-      }
-      for (const r of LatitudeCatalogue.records) expect([...exercised.get(r.name)!].sort(), r.name).toEqual(stagesOf(r.hooks))
-    })
+  it.scoped(
+    "with every switch on, every hook of every switch runs under the switches' probes",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ latitude: "all" })
+        for (const row of ContractRules.latitude) {
+          const c = cases[row.name]
+          expect(yield* c.probe(server), row.name).toEqual(
+            "underAll" in c ? c.underAll : c.switched
+          )
+        }
+        for (const r of LatitudeCatalogue.records)
+          expect([...exercised.get(r.name)!].sort(), r.name).toEqual(stagesOf(r.hooks))
+      })
   )
 })
 
@@ -116,7 +135,9 @@ describe("latitude hooks", () => {
 // ---------------------------------------------------------------------------------------------
 
 const src = new URL("../src/", import.meta.url)
-const files = (Fs.readdirSync(src, { recursive: true }) as Array<string>).filter((f) => f.endsWith(".ts"))
+const files = (Fs.readdirSync(src, { recursive: true }) as Array<string>).filter((f) =>
+  f.endsWith(".ts")
+)
 const read = (file: string) => Fs.readFileSync(new URL(file, src), "utf8")
 /** The code of a source file, without its comments (roughly: block comments and line comments). */
 const code = (file: string) =>
@@ -127,8 +148,13 @@ const code = (file: string) =>
 describe("the pipeline's source", () => {
   it("app.ts tests no violation, switch or operation by name, and asks no set whether a name is on", () => {
     const app = code("internal/app.ts")
-    const names = [...ViolationCatalogue.records.map((r) => r.name), ...ContractRules.latitudeNames, ...Operations.all.map((op) => op.method)]
-    for (const name of names) expect(app, name).not.toMatch(new RegExp(`(\\.has\\(|===|!==|case)\\s*"${name}"`))
+    const names = [
+      ...ViolationCatalogue.records.map((r) => r.name),
+      ...ContractRules.latitudeNames,
+      ...Operations.all.map((op) => op.method)
+    ]
+    for (const name of names)
+      expect(app, name).not.toMatch(new RegExp(`(\\.has\\(|===|!==|case)\\s*"${name}"`))
     expect(app).not.toMatch(/\.has\("/)
     expect(app).not.toMatch(/state\.latitude\??\.(?!has\(r\.name\))/)
   })
@@ -136,19 +162,25 @@ describe("the pipeline's source", () => {
   it("no module of the server compares a method name: facts about operations come from the operation table", () => {
     for (const file of files) {
       const text = code(file)
-      for (const op of Operations.all) expect(text, `${file}: ${op.method}`).not.toMatch(new RegExp(`(===|!==|case)\\s*"${op.method}"`))
+      for (const op of Operations.all)
+        expect(text, `${file}: ${op.method}`).not.toMatch(
+          new RegExp(`(===|!==|case)\\s*"${op.method}"`)
+        )
     }
   })
 
   it("no two modules of the server import each other", () => {
     const imports = new Map(
       files.map((file) => {
-        const targets = [...read(file).matchAll(/from "(\.{1,2}\/[^"]+)\.js"/g)].map((m) => Path.normalize(Path.join(Path.dirname(file), `${m[1]}.ts`)))
+        const targets = [...read(file).matchAll(/from "(\.{1,2}\/[^"]+)\.js"/g)].map((m) =>
+          Path.normalize(Path.join(Path.dirname(file), `${m[1]}.ts`))
+        )
         return [Path.normalize(file), new Set(targets)] as const
       })
     )
     for (const [file, targets] of imports) {
-      for (const target of targets) expect(imports.get(target)?.has(file) ?? false, `${file} <-> ${target}`).toBe(false)
+      for (const target of targets)
+        expect(imports.get(target)?.has(file) ?? false, `${file} <-> ${target}`).toBe(false)
     }
   })
 })

@@ -54,7 +54,10 @@ export const rules = [
   {
     id: "errors.no-internal-for-client-faults",
     must: "A request, valid or not, never gets a 5xx or a dropped connection: bad input is invalid_argument, unknown fields are ignored.",
-    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    source: d(
+      "2. Errors",
+      "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"
+    ),
     check: "no-server-errors",
     violation: "server-error-on-unknown-field"
   },
@@ -62,7 +65,10 @@ export const rules = [
   {
     id: "wire.success",
     must: "A success is HTTP 200 with `Content-Type: application/json` and a JSON object body.",
-    source: d("1. Wire rules (all operations)", "HTTP 200, `Content-Type: application/json`, body the response object."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "HTTP 200, `Content-Type: application/json`, body the response object."
+    ),
     check: "success-shape",
     violation: "success-content-type"
   },
@@ -84,28 +90,40 @@ export const rules = [
   {
     id: "errors.retry-after",
     must: "A rate-limited call (resource_exhausted to a body of at most 1 MiB) carries `Retry-After` in seconds.",
-    source: d("2. Errors", "| Rate limit reached | resource_exhausted, with `Retry-After` (seconds) |"),
+    source: d(
+      "2. Errors",
+      "| Rate limit reached | resource_exhausted, with `Retry-After` (seconds) |"
+    ),
     check: "error-shape",
     violation: "rate-limit-without-retry-after"
   },
   {
     id: "errors.rate-limit-headers",
     must: "`X-Ratelimit-Limit` and `X-Ratelimit-Remaining`, when sent, are whole numbers, and `X-Ratelimit-Reset` a Unix time in seconds.",
-    source: d("2. Errors", "Responses may carry `X-Ratelimit-Limit`, `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` (Unix seconds)"),
+    source: d(
+      "2. Errors",
+      "Responses may carry `X-Ratelimit-Limit`, `X-Ratelimit-Remaining` and `X-Ratelimit-Reset` (Unix seconds)"
+    ),
     check: "error-shape",
     violation: "rate-limit-reset-delta"
   },
   {
     id: "errors.unknown-id",
     must: "A Get or Update whose id names nothing is not_found.",
-    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    source: d(
+      "2. Errors",
+      "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"
+    ),
     check: "error-shape",
     violation: "unknown-id-invalid"
   },
   {
     id: "errors.unknown-reference",
     must: "A Create whose referenced id names nothing, or CreateHumanUserPassword for an unknown user, is not_found.",
-    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    source: d(
+      "2. Errors",
+      "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"
+    ),
     check: "error-shape",
     violation: "unknown-reference-accepted"
   },
@@ -120,7 +138,10 @@ export const rules = [
   {
     id: "secrets.key-not-in-errors",
     must: "No error message or body carries the `X-API-KEY` the request sent (a wrong key included).",
-    source: d("8. Secrets", "no log line, span attribute, error message or report may print them: the `X-API-KEY` header"),
+    source: d(
+      "8. Secrets",
+      "no log line, span attribute, error message or report may print them: the `X-API-KEY` header"
+    ),
     check: "secrets",
     violation: "key-in-error"
   },
@@ -128,21 +149,30 @@ export const rules = [
   {
     id: "response.schema",
     must: "A success body has the operation's wrapper and fields with their types, enum values and ranges; `id` and min-length-1 fields are present.",
-    source: d("1. Wire rules (all operations)", "Fields that the interface marks min length 1 (and `id` everywhere) are always present."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "Fields that the interface marks min length 1 (and `id` everywhere) are always present."
+    ),
     check: "response-schema",
     violation: "missing-required-field"
   },
   {
     id: "response.field-types",
     must: "Every field of a response has its JSON type: strings, booleans, int32 numbers, objects, arrays.",
-    source: i("Resources and their fields", "Types: string, boolean, integer, timestamp (RFC 3339 string), object, array."),
+    source: i(
+      "Resources and their fields",
+      "Types: string, boolean, integer, timestamp (RFC 3339 string), object, array."
+    ),
     check: "response-schema",
     violation: "wrong-field-type"
   },
   {
     id: "timestamps.utc-z",
     must: "Timestamps in responses are RFC 3339 in UTC with the suffix `Z`.",
-    source: i("What the service does", "A parser accepts other offsets; a serializer always writes `Z`."),
+    source: i(
+      "What the service does",
+      "A parser accepts other offsets; a serializer always writes `Z`."
+    ),
     check: "response-schema",
     violation: "non-utc-timestamp"
   },
@@ -156,7 +186,10 @@ export const rules = [
   {
     id: "int64.as-string",
     must: "`relativeTime` (int64) is written as a JSON string.",
-    source: d("1. Wire rules (all operations)", "`relativeTime` (saved log query) is int64: written as a JSON string (`\"3600\"`)"),
+    source: d(
+      "1. Wire rules (all operations)",
+      '`relativeTime` (saved log query) is int64: written as a JSON string (`"3600"`)'
+    ),
     check: "response-schema",
     violation: "int64-as-number"
   },
@@ -171,14 +204,20 @@ export const rules = [
   {
     id: "timestamps.past",
     must: "`createdAt` and `updatedAt` are earlier than the time of the response.",
-    source: i("What the service does", "Every `createdAt` and `updatedAt` value is a timestamp earlier than the time of the response."),
+    source: i(
+      "What the service does",
+      "Every `createdAt` and `updatedAt` value is a timestamp earlier than the time of the response."
+    ),
     check: "timestamps",
     violation: "created-at-in-future"
   },
   {
     id: "timestamps.expires-future",
     must: "`expiresAt` of a new human user password is later than the time of the response.",
-    source: i("Resources and their fields", "| expiresAt | timestamp | later than the time of the response |"),
+    source: i(
+      "Resources and their fields",
+      "| expiresAt | timestamp | later than the time of the response |"
+    ),
     check: "timestamps",
     violation: "expires-at-in-past"
   },
@@ -186,34 +225,43 @@ export const rules = [
   {
     id: "wire.unknown-fields-ignored",
     must: "Unknown request fields are ignored, not rejected.",
-    source: d("1. Wire rules (all operations)", "Ignored by the server (proto3 JSON discards unknown fields)."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "Ignored by the server (proto3 JSON discards unknown fields)."
+    ),
     check: "valid-accepted",
     violation: "rejects-unknown-field"
   },
   {
     id: "wire.snake-case",
     must: "Request field names are accepted in lowerCamelCase and in snake_case.",
-    source: d("1. Wire rules (all operations)", "lowerCamelCase; a server also accepts the snake_case form (`resource_id`)."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "lowerCamelCase; a server also accepts the snake_case form (`resource_id`)."
+    ),
     check: "valid-accepted",
     violation: "rejects-snake-case"
   },
   {
     id: "wire.null-is-unset",
     must: "`null` for a request field means not set, as if it were absent.",
-    source: d("1. Wire rules (all operations)", "Means \"not set\", the same as an absent field."),
+    source: d("1. Wire rules (all operations)", 'Means "not set", the same as an absent field.'),
     check: "valid-accepted",
     violation: "rejects-null"
   },
   {
     id: "wire.json-spellings",
     must: "A body is read as the JSON value it spells: escapes (`\\u0061` for `a`, `\\/` for `/`) and whitespace between tokens change nothing, so the request is accepted and answered as its plainest spelling is.",
-    source: d("1. Wire rules (all operations)", "`POST`, `Content-Type: application/json`, body a JSON object."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "`POST`, `Content-Type: application/json`, body a JSON object."
+    ),
     check: "valid-accepted",
     violation: "json-escapes-literal"
   },
   {
     id: "wire.zero-is-unset",
-    must: "An optional request field sent as its zero value (`\"\"`, `false`, `0`, `[]`) is read as the field left out, where the two mean the same (not in an update, whose absent fields stay as they are): the request is accepted and answered as without it.",
+    must: 'An optional request field sent as its zero value (`""`, `false`, `0`, `[]`) is read as the field left out, where the two mean the same (not in an update, whose absent fields stay as they are): the request is accepted and answered as without it.',
     source: d("1. Wire rules (all operations)", "Readers treat an absent field as its zero value."),
     check: "valid-accepted",
     violation: "zero-value-refused"
@@ -221,7 +269,10 @@ export const rules = [
   {
     id: "fields.valid-accepted",
     must: "A request that keeps every rule (optional fields left out or set to any allowed value) is accepted with 200.",
-    source: i("Endpoints", "The success response is described as Success; its body is a single wrapper object as listed in the table."),
+    source: i(
+      "Endpoints",
+      "The success response is described as Success; its body is a single wrapper object as listed in the table."
+    ),
     check: "valid-accepted",
     violation: "requires-optional-field"
   },
@@ -250,49 +301,70 @@ export const rules = [
   {
     id: "fields.enum",
     must: "A value outside an enum (`status`, `order`, `identityType`, `searchFields`...) is invalid_argument.",
-    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    source: d(
+      "2. Errors",
+      "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"
+    ),
     check: "invalid-rejected",
     violation: "ignored-enum"
   },
   {
     id: "fields.json-type",
     must: "A field of the wrong JSON type (a string for a number, a number for a string, a fraction for an int32...) is invalid_argument.",
-    source: d("2. Errors", "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"),
+    source: d(
+      "2. Errors",
+      "A field breaks a rule of the interface (min length, enum value, `limit` out of range, port range, two variants of a one-of at once, wrong JSON type) | invalid_argument"
+    ),
     check: "invalid-rejected",
     violation: "ignored-json-type"
   },
   {
     id: "fields.required",
     must: "A required request field that is missing (or `null`) is invalid_argument.",
-    source: d("6. Request fields the interface does not show", "Request fields (required unless marked optional)"),
+    source: d(
+      "6. Request fields the interface does not show",
+      "Request fields (required unless marked optional)"
+    ),
     check: "invalid-rejected",
     violation: "ignored-required"
   },
   {
     id: "fields.one-of",
     must: "CreateHumanUserPassword with none or two of `email`, `username`, `id` is invalid_argument.",
-    source: d("6. Request fields the interface does not show", "None, or two at once: invalid_argument."),
+    source: d(
+      "6. Request fields the interface does not show",
+      "None, or two at once: invalid_argument."
+    ),
     check: "invalid-rejected",
     violation: "ignored-one-of"
   },
   {
     id: "fields.connector-name",
     must: "A CreateConnector `name` outside 3 to 63 characters of `0-9`, `a-z` and `-` is invalid_argument.",
-    source: d("6. Request fields the interface does not show", "`name` (3 to 63 characters, `^[0-9a-z-]+$`)"),
+    source: d(
+      "6. Request fields the interface does not show",
+      "`name` (3 to 63 characters, `^[0-9a-z-]+$`)"
+    ),
     check: "invalid-rejected",
     violation: "ignored-connector-name-pattern"
   },
   {
     id: "wire.empty-body",
     must: "A zero-length body is invalid_argument.",
-    source: d("1. Wire rules (all operations)", "a zero-length body is rejected (`invalid_argument`)"),
+    source: d(
+      "1. Wire rules (all operations)",
+      "a zero-length body is rejected (`invalid_argument`)"
+    ),
     check: "invalid-rejected",
     violation: "empty-body-accepted"
   },
   {
     id: "wire.json-object-body",
     must: "A body that is not a JSON object (malformed JSON, an array, a string) is invalid_argument.",
-    source: d("1. Wire rules (all operations)", "`POST`, `Content-Type: application/json`, body a JSON object."),
+    source: d(
+      "1. Wire rules (all operations)",
+      "`POST`, `Content-Type: application/json`, body a JSON object."
+    ),
     check: "invalid-rejected",
     violation: "non-object-body-accepted"
   },
@@ -350,14 +422,20 @@ export const rules = [
   {
     id: "protocol.version-header",
     must: "CreatePermission without `Connect-Protocol-Version: 1` is invalid_argument.",
-    source: d("2. Errors", "| `Connect-Protocol-Version` missing or not `1` on CreatePermission | invalid_argument |"),
+    source: d(
+      "2. Errors",
+      "| `Connect-Protocol-Version` missing or not `1` on CreatePermission | invalid_argument |"
+    ),
     check: "protocol",
     violation: "version-header-ignored"
   },
   {
     id: "protocol.body-limit",
     must: "A body of up to 1 MiB is not refused for its size; a body refused for its size is resource_exhausted.",
-    source: d("10. Latitude: where a faithful server may choose", "be any size of at least 1 MiB; above it, resource_exhausted."),
+    source: d(
+      "10. Latitude: where a faithful server may choose",
+      "be any size of at least 1 MiB; above it, resource_exhausted."
+    ),
     check: "protocol",
     violation: "small-body-limit"
   },
@@ -372,27 +450,36 @@ export const rules = [
   {
     id: "echo.create",
     must: "A create returns the complete object, with the values it was sent.",
-    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    source: i(
+      "Endpoints",
+      "Create and update responses return the complete object wrapped under the key shown in the table."
+    ),
     check: "create-echo",
     violation: "create-not-echoed"
   },
   {
     id: "echo.identity-group",
     must: "CreateNativeUserIdentityLink with `identityType: group` returns the linked group.",
-    source: d("6. Request fields the interface does not show", "The response of CreateNativeUserIdentityLink names the linked identity: `group` when `identityType` is `group`"),
+    source: d(
+      "6. Request fields the interface does not show",
+      "The response of CreateNativeUserIdentityLink names the linked identity: `group` when `identityType` is `group`"
+    ),
     check: "create-echo",
     violation: "identity-link-wrong-group"
   },
   {
     id: "echo.create-complete",
     must: "A create's response is the complete object: it carries the fields the server sets, `createdAt` where the object has one.",
-    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    source: i(
+      "Endpoints",
+      "Create and update responses return the complete object wrapped under the key shown in the table."
+    ),
     check: "create-echo",
     violation: "create-without-created-at"
   },
   {
     id: "echo.create-zero-values",
-    must: "A create's response has the zero value (`false`, `\"\"`, `0`) in each scalar field of the object that the request left out: a reader of a proto3 message, the server reading a request too, treats an absent field as its zero value (not judged: the request enums a server may default, section 10; ids naming other objects; the variants of a one-of; secrets).",
+    must: 'A create\'s response has the zero value (`false`, `""`, `0`) in each scalar field of the object that the request left out: a reader of a proto3 message, the server reading a request too, treats an absent field as its zero value (not judged: the request enums a server may default, section 10; ids naming other objects; the variants of a one-of; secrets).',
     source: d("1. Wire rules (all operations)", "Readers treat an absent field as its zero value."),
     check: "create-echo",
     violation: "create-default-not-zero"
@@ -400,21 +487,30 @@ export const rules = [
   {
     id: "echo.create-references",
     must: "A create returns the objects its sent ids name: a sent `<x>Id` that the object holds only as its nested `<x>` (the `nativeUser` of a native user identity link) comes back as that object, with that id; the nested `<x>` beside a sent `<x>Id` the object holds too (a connector's `space`) is the object with that id, or left out.",
-    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    source: i(
+      "Endpoints",
+      "Create and update responses return the complete object wrapped under the key shown in the table."
+    ),
     check: "create-echo",
     violation: "identity-link-without-native-user"
   },
   {
     id: "echo.password-user",
     must: "CreateHumanUserPassword returns the password of the user its request names: `username` is that user's username, whichever of `email`, `username` or `id` named it.",
-    source: d("6. Request fields the interface does not show", "exactly one of `email`, `username`, `id` (the three variants)."),
+    source: d(
+      "6. Request fields the interface does not show",
+      "exactly one of `email`, `username`, `id` (the three variants)."
+    ),
     check: "create-echo",
     violation: "password-for-another-user"
   },
   {
     id: "echo.create-stored",
     must: "What a create returns is what later reads show: the Lists of its kind hold it (found by its id, equal to what the create returned, zero values and secret fields aside), their `search` and `filter` by its name find it, and its Get returns it.",
-    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    source: i(
+      "Endpoints",
+      "Create and update responses return the complete object wrapped under the key shown in the table."
+    ),
     check: "create-echo",
     violation: "create-stored-differently"
   },
@@ -429,14 +525,20 @@ export const rules = [
   {
     id: "updates.false-applied",
     must: "A boolean sent as `false` in an update is present, not unset: the field becomes false.",
-    source: d("4. Updates", "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."),
+    source: d(
+      "4. Updates",
+      "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."
+    ),
     check: "update-semantics",
     violation: "update-false-ignored"
   },
   {
     id: "updates.partial",
     must: "An update leaves every field it does not send as it is.",
-    source: d("4. Updates", "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."),
+    source: d(
+      "4. Updates",
+      "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."
+    ),
     check: "update-semantics",
     violation: "update-clears-unsent"
   },
@@ -450,7 +552,10 @@ export const rules = [
   {
     id: "updates.references",
     must: "An update returns the objects its sent ids name: the nested `<x>` beside a sent `<x>Id` (UpdateSatellite's `space`) is the object with that id, or left out.",
-    source: i("Endpoints", "Create and update responses return the complete object wrapped under the key shown in the table."),
+    source: i(
+      "Endpoints",
+      "Create and update responses return the complete object wrapped under the key shown in the table."
+    ),
     check: "update-semantics",
     violation: "update-keeps-old-reference"
   },
@@ -500,7 +605,10 @@ export const rules = [
   {
     id: "lists.walk-complete",
     must: "Walking the pages misses no item.",
-    source: d("3. Lists", "Paging walks a stable snapshot order: walking every page once yields every item exactly once"),
+    source: d(
+      "3. Lists",
+      "Paging walks a stable snapshot order: walking every page once yields every item exactly once"
+    ),
     check: "paging",
     violation: "paging-skips"
   },
@@ -521,7 +629,10 @@ export const rules = [
   {
     id: "lists.after-before",
     must: "`after` / `before` are the ids of the last / first item of the page.",
-    source: d("3. Lists", "The id of the last / first item in this page (empty when the page is empty)."),
+    source: d(
+      "3. Lists",
+      "The id of the last / first item in this page (empty when the page is empty)."
+    ),
     check: "paging",
     violation: "after-before-swapped"
   },
@@ -536,7 +647,10 @@ export const rules = [
   {
     id: "search.match",
     must: "`search` returns the items whose `searchFields` contain the term, and only those.",
-    source: d("3. Lists", "Case-insensitive substring match against the fields named in `searchFields` (default: `name`)."),
+    source: d(
+      "3. Lists",
+      "Case-insensitive substring match against the fields named in `searchFields` (default: `name`)."
+    ),
     check: "search-filter",
     violation: "search-ignored"
   },
@@ -564,14 +678,20 @@ export const rules = [
   {
     id: "filter.group-operator",
     must: "A group `and` needs every filter to match, `or` at least one.",
-    source: d("3. Lists", "group: `{\"group\": {\"operator\": \"and\" | \"or\", \"filters\": [<filter>, ...]}}`"),
+    source: d(
+      "3. Lists",
+      'group: `{"group": {"operator": "and" | "or", "filters": [<filter>, ...]}}`'
+    ),
     check: "search-filter",
     violation: "filter-or-as-and"
   },
   {
     id: "filter.time-instants",
     must: "`lower_than` / `greater_than` on `created_at` / `updated_at` compare instants: an RFC 3339 value at another offset, or with more or fewer fractional digits, is the instant it names.",
-    source: d("3. Lists", "`lower_than` / `greater_than` compare strings, or timestamps for `created_at` / `updated_at`."),
+    source: d(
+      "3. Lists",
+      "`lower_than` / `greater_than` compare strings, or timestamps for `created_at` / `updated_at`."
+    ),
     check: "search-filter",
     violation: "time-filter-as-text"
   },
@@ -585,21 +705,30 @@ export const rules = [
   {
     id: "lists.parent-scope",
     must: "ListNativeUsers returns only the native users of the resource its `resourceId` names.",
-    source: d("10. Latitude: where a faithful server may choose", "A parent id that names nothing in a read (`resourceId` of ListNativeUsers, `keyId` of GetEncryptionKeysByKeyId)"),
+    source: d(
+      "10. Latitude: where a faithful server may choose",
+      "A parent id that names nothing in a read (`resourceId` of ListNativeUsers, `keyId` of GetEncryptionKeysByKeyId)"
+    ),
     check: "search-filter",
     violation: "parent-scope-ignored"
   },
   {
     id: "keys.by-key-id",
     must: "GetEncryptionKeysByKeyId returns the keys whose provider-side `keyId` is the one sent.",
-    source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
+    source: d(
+      "6. Request fields the interface does not show",
+      "`keyId` (min 1): the key's provider-side id, not the object id."
+    ),
     check: "search-filter",
     violation: "key-id-ignored"
   },
   {
     id: "keys.known-key-id",
     must: "GetEncryptionKeysByKeyId with the `keyId` of an existing key returns that key: it looks keys up by their provider-side `keyId`, not by their object id.",
-    source: d("6. Request fields the interface does not show", "`keyId` (min 1): the key's provider-side id, not the object id."),
+    source: d(
+      "6. Request fields the interface does not show",
+      "`keyId` (min 1): the key's provider-side id, not the object id."
+    ),
     check: "search-filter",
     violation: "key-id-as-object-id"
   },
@@ -607,7 +736,10 @@ export const rules = [
   {
     id: "reads.named-object",
     must: "A Get returns the object its id names.",
-    source: d("2. Errors", "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"),
+    source: d(
+      "2. Errors",
+      "An id that names nothing (Get, Update, or a referenced id on Create) | not_found"
+    ),
     check: "stable-reads",
     violation: "get-wrong-object"
   },
@@ -669,7 +801,9 @@ export const RuleAnnotationId: unique symbol = Symbol.for("@data-access/schema/C
  * @since 0.5.0
  * @category annotations
  */
-export const MissingRuleAnnotationId: unique symbol = Symbol.for("@data-access/schema/ContractRules/MissingRule")
+export const MissingRuleAnnotationId: unique symbol = Symbol.for(
+  "@data-access/schema/ContractRules/MissingRule"
+)
 
 /**
  * The annotations that mark a constraint as stating `rule`; `missing` also marks the rule that the
@@ -686,10 +820,18 @@ export const MissingRuleAnnotationId: unique symbol = Symbol.for("@data-access/s
  * @since 0.5.0
  * @category annotations
  */
-export const states = (rule: RuleId, missing?: RuleId): { readonly [RuleAnnotationId]: RuleId; readonly [MissingRuleAnnotationId]?: RuleId } =>
-  missing === undefined ? { [RuleAnnotationId]: rule } : { [RuleAnnotationId]: rule, [MissingRuleAnnotationId]: missing }
+export const states = (
+  rule: RuleId,
+  missing?: RuleId
+): { readonly [RuleAnnotationId]: RuleId; readonly [MissingRuleAnnotationId]?: RuleId } =>
+  missing === undefined
+    ? { [RuleAnnotationId]: rule }
+    : { [RuleAnnotationId]: rule, [MissingRuleAnnotationId]: missing }
 
-const annotation = (annotations: Readonly<Record<symbol, unknown>>, key: symbol): RuleId | undefined => {
+const annotation = (
+  annotations: Readonly<Record<symbol, unknown>>,
+  key: symbol
+): RuleId | undefined => {
   const v = annotations[key]
   return typeof v === "string" && isRuleId(v) ? v : undefined
 }
@@ -700,7 +842,9 @@ const annotation = (annotations: Readonly<Record<symbol, unknown>>, key: symbol)
  * @since 0.5.0
  * @category annotations
  */
-export const statedBy = (ast: { readonly annotations: Readonly<Record<symbol, unknown>> }): RuleId | undefined => annotation(ast.annotations, RuleAnnotationId)
+export const statedBy = (ast: {
+  readonly annotations: Readonly<Record<symbol, unknown>>
+}): RuleId | undefined => annotation(ast.annotations, RuleAnnotationId)
 
 /**
  * The rule that the absence of a required field of this schema breaks: its `MissingRuleAnnotationId`,
@@ -709,7 +853,9 @@ export const statedBy = (ast: { readonly annotations: Readonly<Record<symbol, un
  * @since 0.5.0
  * @category annotations
  */
-export const missingRuleOf = (ast: { readonly annotations: Readonly<Record<symbol, unknown>> }): RuleId => annotation(ast.annotations, MissingRuleAnnotationId) ?? "fields.required"
+export const missingRuleOf = (ast: {
+  readonly annotations: Readonly<Record<symbol, unknown>>
+}): RuleId => annotation(ast.annotations, MissingRuleAnnotationId) ?? "fields.required"
 
 /**
  * One choice a faithful server may make where the documents are silent (a row of decisions.md
@@ -729,7 +875,13 @@ export interface Latitude {
   readonly elsewhere?: string
 }
 
-const row = <const N extends string>(name: N, topic: string, byDefault: string, switched: string, elsewhere?: string): Latitude & { readonly name: N } => ({
+const row = <const N extends string>(
+  name: N,
+  topic: string,
+  byDefault: string,
+  switched: string,
+  elsewhere?: string
+): Latitude & { readonly name: N } => ({
   name,
   topic,
   byDefault,
@@ -745,25 +897,110 @@ const row = <const N extends string>(name: N, topic: string, byDefault: string, 
  * @category latitude
  */
 export const latitude = [
-  row("strict-formats", "Formats that are \"not shown\"", "accepts any string of the required length", "validates `workerSchedule` (six-field cron), `schedule` (6h/12h/18h/24h or five-field cron), `key`, `code`, `workerCode`, `apiUrl`, `decryptorUri` and emails"),
-  row("string-limits", "Length and character limits of names and other strings", "accepts any length and any character", "rejects strings over 255 characters or with control characters (invalid_argument)"),
-  row("unique-names", "Uniqueness of names", "accepts duplicate names", "rejects a create whose name is taken with already_exists"),
-  row("require-enums", "Request enums with no empty value when absent", "applies the default (`status`: `draft`, others the first listed value)", "rejects the request (invalid_argument)"),
-  row("identity-any-kind", "`identityId` with `identityType: resource_hostname`", "names a connector hostname", "names an object of any kind"),
-  row("strict-time-filter", "Filter on `created_at` / `updated_at`", "compares a value that is not a timestamp as text", "rejects a value that is not an RFC 3339 timestamp (invalid_argument)"),
-  row("strict-filter-types", "String operators on non-string keys; `lower_than` / `greater_than` on booleans", "applies them to the value's JSON text", "rejects them (invalid_argument)"),
-  row("filter-case-insensitive", "Case of the string filter operators", "compares case-sensitively", "compares case-insensitively"),
-  row("reject-empty-filter", "An empty filter", "matches every item", "rejects it (invalid_argument)"),
-  row("parent-not-found", "A parent id that names nothing in a read", "answers an empty page / empty array", "answers not_found"),
-  row("return-secrets", "Secret fields in responses", "leaves them out", "returns the stored value"),
-  row("space-empty-ignored", "`spaceId: \"\"` on UpdateSatellite", "takes the satellite out of its space", "treats it as not set"),
-  row("cursor-bound", "A cursor used with another `filter`, `search`, `spaceId` or `order`", "continues the walk", "rejects it (invalid_argument)"),
-  row("body-before-auth", "A request that breaks several rules", "checks the key before the body", "checks the body before the key, and reports the last broken field rule"),
+  row(
+    "strict-formats",
+    'Formats that are "not shown"',
+    "accepts any string of the required length",
+    "validates `workerSchedule` (six-field cron), `schedule` (6h/12h/18h/24h or five-field cron), `key`, `code`, `workerCode`, `apiUrl`, `decryptorUri` and emails"
+  ),
+  row(
+    "string-limits",
+    "Length and character limits of names and other strings",
+    "accepts any length and any character",
+    "rejects strings over 255 characters or with control characters (invalid_argument)"
+  ),
+  row(
+    "unique-names",
+    "Uniqueness of names",
+    "accepts duplicate names",
+    "rejects a create whose name is taken with already_exists"
+  ),
+  row(
+    "require-enums",
+    "Request enums with no empty value when absent",
+    "applies the default (`status`: `draft`, others the first listed value)",
+    "rejects the request (invalid_argument)"
+  ),
+  row(
+    "identity-any-kind",
+    "`identityId` with `identityType: resource_hostname`",
+    "names a connector hostname",
+    "names an object of any kind"
+  ),
+  row(
+    "strict-time-filter",
+    "Filter on `created_at` / `updated_at`",
+    "compares a value that is not a timestamp as text",
+    "rejects a value that is not an RFC 3339 timestamp (invalid_argument)"
+  ),
+  row(
+    "strict-filter-types",
+    "String operators on non-string keys; `lower_than` / `greater_than` on booleans",
+    "applies them to the value's JSON text",
+    "rejects them (invalid_argument)"
+  ),
+  row(
+    "filter-case-insensitive",
+    "Case of the string filter operators",
+    "compares case-sensitively",
+    "compares case-insensitively"
+  ),
+  row(
+    "reject-empty-filter",
+    "An empty filter",
+    "matches every item",
+    "rejects it (invalid_argument)"
+  ),
+  row(
+    "parent-not-found",
+    "A parent id that names nothing in a read",
+    "answers an empty page / empty array",
+    "answers not_found"
+  ),
+  row(
+    "return-secrets",
+    "Secret fields in responses",
+    "leaves them out",
+    "returns the stored value"
+  ),
+  row(
+    "space-empty-ignored",
+    '`spaceId: ""` on UpdateSatellite',
+    "takes the satellite out of its space",
+    "treats it as not set"
+  ),
+  row(
+    "cursor-bound",
+    "A cursor used with another `filter`, `search`, `spaceId` or `order`",
+    "continues the walk",
+    "rejects it (invalid_argument)"
+  ),
+  row(
+    "body-before-auth",
+    "A request that breaks several rules",
+    "checks the key before the body",
+    "checks the body before the key, and reports the last broken field rule"
+  ),
   row("empty-protocol-bodies", "Body of the 405 and 415 answers", "a Connect error body", "empty"),
   row("body-limit-1mib", "Body size limit", "4 MiB", "1 MiB"),
-  row("lenient-deadline", "A deadline so short that the call finishes first", "answers deadline_exceeded once the deadline passes, even if the work is done", "answers normally when the work finished, checking the deadline only before it starts"),
-  row("rate-limit-headers", "`X-Request-Id`, `X-Ratelimit-*` headers; rate limits", "sends `X-Request-Id`, no rate-limit headers", "sends `X-Ratelimit-Limit` / `-Remaining` / `-Reset`, no `X-Request-Id`"),
-  row("empty-page-meta", "Empty page `listMetadata.after` / `before`", "leaves them out", "writes `\"\"`"),
+  row(
+    "lenient-deadline",
+    "A deadline so short that the call finishes first",
+    "answers deadline_exceeded once the deadline passes, even if the work is done",
+    "answers normally when the work finished, checking the deadline only before it starts"
+  ),
+  row(
+    "rate-limit-headers",
+    "`X-Request-Id`, `X-Ratelimit-*` headers; rate limits",
+    "sends `X-Request-Id`, no rate-limit headers",
+    "sends `X-Ratelimit-Limit` / `-Remaining` / `-Reset`, no `X-Request-Id`"
+  ),
+  row(
+    "empty-page-meta",
+    "Empty page `listMetadata.after` / `before`",
+    "leaves them out",
+    'writes `""`'
+  ),
   row(
     "page-size",
     "A page's size below `limit` while more items follow",
@@ -771,7 +1008,12 @@ export const latitude = [
     "serves at most 100 items a page, whatever `limit` asks",
     "decisions.md section 3 says that `listMetadata.count` is the number of items in the page and that `nextCursor` is set while more items follow, not that a page holds `limit` items"
   ),
-  row("connect-get", "`binary` Connect codec, Connect GET, compression", "answers 415 / 405", "serves Connect GET (`?encoding=json&message=...`) and compressed request bodies (gzip, deflate, br); compresses answers of 1 KiB or more for a client that offers an encoding")
+  row(
+    "connect-get",
+    "`binary` Connect codec, Connect GET, compression",
+    "answers 415 / 405",
+    "serves Connect GET (`?encoding=json&message=...`) and compressed request bodies (gzip, deflate, br); compresses answers of 1 KiB or more for a client that offers an encoding"
+  )
 ] as const satisfies ReadonlyArray<Latitude>
 
 /**
@@ -812,14 +1054,24 @@ export const notes = [
   {
     id: "secret-returned",
     meaning: "a response returns the value of a secret field (clients redact it either way)",
-    source: d("10. Latitude: where a faithful server may choose", "return the stored value, or leave it out. Clients redact it either way.")
+    source: d(
+      "10. Latitude: where a faithful server may choose",
+      "return the stored value, or leave it out. Clients redact it either way."
+    )
   },
   {
     id: "format-not-validated",
     meaning: "a value outside the formats seen in use (section 7) was accepted",
-    source: d("10. Latitude: where a faithful server may choose", "Section 7 lists the values seen in use, not a grammar a server must enforce.")
+    source: d(
+      "10. Latitude: where a faithful server may choose",
+      "Section 7 lists the values seen in use, not a grammar a server must enforce."
+    )
   }
-] as const satisfies ReadonlyArray<{ readonly id: string; readonly meaning: string; readonly source: Source }>
+] as const satisfies ReadonlyArray<{
+  readonly id: string
+  readonly meaning: string
+  readonly source: Source
+}>
 
 /**
  * A note kind id.
@@ -837,7 +1089,16 @@ export type NoteId = (typeof notes)[number]["id"]
  * @since 0.3.0
  * @category latitude
  */
-export const formatFields: ReadonlySet<string> = new Set(["workerSchedule", "schedule", "key", "code", "workerCode", "apiUrl", "decryptorUri", "email"])
+export const formatFields: ReadonlySet<string> = new Set([
+  "workerSchedule",
+  "schedule",
+  "key",
+  "code",
+  "workerCode",
+  "apiUrl",
+  "decryptorUri",
+  "email"
+])
 
 /**
  * The rules that no single exchange decides, each with what else it needs. Every other rule is
@@ -853,17 +1114,20 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "lists.unknown-cursor": "knowing that the server never gave the cursor",
   "wire.json-spellings": "the answer to the same request in its plainest spelling",
   "wire.zero-is-unset": "the answer to the same request with the field left out",
-  "protocol.deadline": "the time the work takes without a deadline, to tell a late answer from a slow one",
+  "protocol.deadline":
+    "the time the work takes without a deadline, to tell a late answer from a slow one",
   "updates.partial": "the object before the update",
   "updates.null-unchanged": "the object before the update",
   "updates.stored": "a later read",
   "updates.updated-at": "the object's `updatedAt` before the update",
   "updates.apply": "a later read showing the change",
   "updates.false-applied": "a later read showing the change, as for `updates.apply`",
-  "updates.listed": "Lists read after the update, searched, filtered and scoped by its old and new values",
+  "updates.listed":
+    "Lists read after the update, searched, filtered and scoped by its old and new values",
   "echo.create-stored": "Lists and the Get read after the create",
   "echo.password-user": "knowing the user the request names (the fixtures' users)",
-  "keys.known-key-id": "knowing that a key with that `keyId` exists (the fixtures' encryptionKeyIds)",
+  "keys.known-key-id":
+    "knowing that a key with that `keyId` exists (the fixtures' encryptionKeyIds)",
   "lists.walk-once": "every page of the walk",
   "lists.walk-complete": "every page of the walk and every item",
   "lists.next-cursor": "the next page",

@@ -129,7 +129,8 @@ export interface Empty {
  * @category filters
  */
 export const isEmpty = <K extends string>(filter: Filter<K>): filter is Empty =>
-  !("field" in filter && filter.field !== undefined) && !("group" in filter && filter.group !== undefined)
+  !("field" in filter && filter.field !== undefined) &&
+  !("group" in filter && filter.group !== undefined)
 
 /**
  * Operators that compare against no value.
@@ -162,8 +163,7 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
     key: Key,
     operator: Operator,
     value: opt(StringValue)
-  })
-    .annotations({ identifier: `${identifier}Condition` })
+  }).annotations({ identifier: `${identifier}Condition` })
   const self: Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> = Schema.Union(
     Schema.Struct({ field: ConditionSchema }),
     Schema.Struct({
@@ -180,7 +180,10 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
       })
     }),
     // Last: its type side (an object with no field) matches any object when encoding.
-    Schema.Struct({ field: Schema.optional(Schema.Null), group: Schema.optional(Schema.Null) }).pipe(
+    Schema.Struct({
+      field: Schema.optional(Schema.Null),
+      group: Schema.optional(Schema.Null)
+    }).pipe(
       Schema.transform(Schema.Struct({}), { strict: false, decode: () => ({}), encode: () => ({}) })
     )
   ).annotations({

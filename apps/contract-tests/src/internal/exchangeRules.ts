@@ -36,15 +36,21 @@ export type { Breach } from "./oracles.js"
 
 /** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
 export type ParsedBody =
-  | { readonly _tag: "Object"; readonly value: Record<string, unknown>; readonly asSent: Record<string, unknown> }
+  | {
+      readonly _tag: "Object"
+      readonly value: Record<string, unknown>
+      readonly asSent: Record<string, unknown>
+    }
   | { readonly _tag: "Invalid"; readonly breach: Breach }
   | { readonly _tag: "Unknown" }
 
 /** Whether headers (a request's or an answer's) say the body is in the binary codec, which a server may serve or answer 415 (decisions.md section 10). */
-export const isBinaryContentType = (headers: Readonly<Record<string, string>>): boolean => ContentType.isProto(headers["content-type"])
+export const isBinaryContentType = (headers: Readonly<Record<string, string>>): boolean =>
+  ContentType.isProto(headers["content-type"])
 
 /** Whether a request is in the binary codec, whose body the proxy does not read. */
-export const isBinaryCodec = (r: SeenRequest): boolean => r.method === "POST" && isBinaryContentType(r.headers)
+export const isBinaryCodec = (r: SeenRequest): boolean =>
+  r.method === "POST" && isBinaryContentType(r.headers)
 
 export const parseBody = (r: SeenRequest): ParsedBody => {
   if (r.body === undefined || isBinaryCodec(r)) return { _tag: "Unknown" }
@@ -53,21 +59,48 @@ export const parseBody = (r: SeenRequest): ParsedBody => {
     case "Object":
       return { _tag: "Object", value: parsed.value, asSent: parsed.raw }
     case "Empty":
-      return { _tag: "Invalid", breach: { rule: "wire.empty-body", cause: "empty body", message: "the request body is empty (send {} for no fields)" } }
+      return {
+        _tag: "Invalid",
+        breach: {
+          rule: "wire.empty-body",
+          cause: "empty body",
+          message: "the request body is empty (send {} for no fields)"
+        }
+      }
     case "NotUtf8":
     case "NotJson":
     case "TooLarge": // not met: no limit is given (a body is kept whole only within the checking limit)
-      return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not JSON", message: "the request body is not UTF-8 JSON" } }
+      return {
+        _tag: "Invalid",
+        breach: {
+          rule: "wire.json-object-body",
+          cause: "body not JSON",
+          message: "the request body is not UTF-8 JSON"
+        }
+      }
     case "NotObject":
     case "TooDeep": {
-      const what = parsed._tag === "TooDeep" ? `nested deeper than ${parsed.maxDepth} levels` : parsed.found === "array" ? "an array" : `a JSON ${parsed.found}`
-      return { _tag: "Invalid", breach: { rule: "wire.json-object-body", cause: "body not a JSON object", message: `the request body is ${what}, not a JSON object` } }
+      const what =
+        parsed._tag === "TooDeep"
+          ? `nested deeper than ${parsed.maxDepth} levels`
+          : parsed.found === "array"
+            ? "an array"
+            : `a JSON ${parsed.found}`
+      return {
+        _tag: "Invalid",
+        breach: {
+          rule: "wire.json-object-body",
+          cause: "body not a JSON object",
+          message: `the request body is ${what}, not a JSON object`
+        }
+      }
     }
   }
 }
 
 /** Whether a `Content-Encoding` says the body is compressed (anything but absent or `identity`, in any case). */
-const compressed = (r: SeenRequest): boolean => Compression.parseContentEncoding(r.headers["content-encoding"])._tag !== "Identity"
+const compressed = (r: SeenRequest): boolean =>
+  Compression.parseContentEncoding(r.headers["content-encoding"])._tag !== "Identity"
 
 /** One failed leaf of a decoding: where, what, and the rule the constraint it breaks states. */
 interface Leaf {
@@ -80,27 +113,51 @@ interface Leaf {
 
 /** A stated rule as a request rule: every rule a request constraint states is one. */
 const requestRule = (rule: ContractRules.RuleId | undefined): RequestRule | undefined =>
-  rule !== undefined && (Oracles.requestRules as ReadonlyArray<string>).includes(rule) ? (rule as RequestRule) : undefined
+  rule !== undefined && (Oracles.requestRules as ReadonlyArray<string>).includes(rule)
+    ? (rule as RequestRule)
+    : undefined
 
 /** Whether a value of `actual`'s JSON type is one of an enum's values but not the right one: a union of literals of its type. */
 const literalMembers = (ast: AST.AST, actual: unknown): boolean => {
-  const members = ast._tag === "Literal" ? [ast].filter((t) => t.literal !== null) : ast._tag === "Union" ? ast.types.filter((t) => !(t._tag === "Literal" && t.literal === null)) : []
-  return members.length > 0 && members.every((t) => t._tag === "Literal" && typeof t.literal === typeof actual)
+  const members =
+    ast._tag === "Literal"
+      ? [ast].filter((t) => t.literal !== null)
+      : ast._tag === "Union"
+        ? ast.types.filter((t) => !(t._tag === "Literal" && t.literal === null))
+        : []
+  return (
+    members.length > 0 &&
+    members.every((t) => t._tag === "Literal" && typeof t.literal === typeof actual)
+  )
 }
 
 /** The struct whose fields a composite issue's pointers name: the encoded side of a transformation or refinement. */
 const encodedStruct = (ast: AST.AST): AST.TypeLiteral | undefined =>
-  ast._tag === "TypeLiteral" ? ast : ast._tag === "Transformation" || ast._tag === "Refinement" ? encodedStruct(ast.from) : undefined
+  ast._tag === "TypeLiteral"
+    ? ast
+    : ast._tag === "Transformation" || ast._tag === "Refinement"
+      ? encodedStruct(ast.from)
+      : undefined
 
 /**
  * The failed leaves of a decoding issue, each with the rule its constraint states
  * (`ContractRules.statedBy`); `field` is the schema of the struct field the walk is in, whose
  * absence rule a `null` (proto3 JSON's "not set") breaks.
  */
-const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<Leaf>, field?: AST.AST): void => {
+const leaves = (
+  issue: ParseResult.ParseIssue,
+  path: ReadonlyArray<PropertyKey>,
+  out: Array<Leaf>,
+  field?: AST.AST
+): void => {
   switch (issue._tag) {
     case "Pointer":
-      return leaves(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])], out, field)
+      return leaves(
+        issue.issue,
+        [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])],
+        out,
+        field
+      )
     case "Refinement": {
       if (issue.kind === "From") return leaves(issue.issue, path, out, field)
       const stated = requestRule(ContractRules.statedBy(issue.ast))
@@ -116,7 +173,11 @@ const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>,
         out.push({ path, issue, rule: stated ?? "fields.enum", stated: stated !== undefined })
         return
       }
-      if (issue.ast._tag === "TupleType" && Array.isArray(issue.actual) && issue.actual.length < issue.ast.elements.length) {
+      if (
+        issue.ast._tag === "TupleType" &&
+        Array.isArray(issue.actual) &&
+        issue.actual.length < issue.ast.elements.length
+      ) {
         // Fewer items than a non-empty array's first elements: the rule its constraint states.
         const stated = requestRule(ContractRules.statedBy(issue.ast))
         out.push({ path, issue, rule: stated ?? "fields.json-type", stated: stated !== undefined })
@@ -133,7 +194,9 @@ const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>,
     case "Missing": {
       // A struct's missing key carries its property signature (no `_tag`), typed as the property's type.
       const ast = issue.ast as AST.AST | AST.PropertySignature
-      const rule = requestRule(ContractRules.missingRuleOf("_tag" in ast ? ast : ast.type)) ?? "fields.required"
+      const rule =
+        requestRule(ContractRules.missingRuleOf("_tag" in ast ? ast : ast.type)) ??
+        "fields.required"
       out.push({ path, issue, rule, stated: rule !== "fields.required" })
       return
     }
@@ -147,7 +210,13 @@ const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>,
       // An array's stated rule (a group's filters not empty) is for arrays; another JSON type is the wrong type.
       const typed = issue.ast._tag !== "TupleType" || Array.isArray(issue.actual)
       const stated = typed ? requestRule(ContractRules.statedBy(issue.ast)) : undefined
-      out.push({ path, issue, rule: stated ?? (literalMembers(issue.ast, issue.actual) ? "fields.enum" : "fields.json-type"), stated: stated !== undefined })
+      out.push({
+        path,
+        issue,
+        rule:
+          stated ?? (literalMembers(issue.ast, issue.actual) ? "fields.enum" : "fields.json-type"),
+        stated: stated !== undefined
+      })
       return
     }
     default:
@@ -172,17 +241,32 @@ export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | un
   // of a union that did not match (`Expected null`, `is missing`); of those, the member that read
   // deepest into the body is the one it was meant as.
   const deepest = Math.max(0, ...found.map((l) => l.path.length))
-  const leaf = found.find((l) => l.stated) ?? found.find((l) => l.path.length === deepest && l.issue._tag !== "Missing") ?? found.find((l) => l.path.length === deepest)
-  if (leaf === undefined) return { rule: "fields.json-type", cause: "body: invalid", message: "the request does not decode" }
+  const leaf =
+    found.find((l) => l.stated) ??
+    found.find((l) => l.path.length === deepest && l.issue._tag !== "Missing") ??
+    found.find((l) => l.path.length === deepest)
+  if (leaf === undefined)
+    return {
+      rule: "fields.json-type",
+      cause: "body: invalid",
+      message: "the request does not decode"
+    }
   const at = leaf.path.map(String).join(".") || "(body)"
   const text = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid"
   // The message names the rule, never a value: values may be secrets.
-  const message = text.replace(/, actual .*$/s, "").replace(/"[^"]*"/g, (s) => (s.length > 40 ? "\"…\"" : s))
-  return { rule: leaf.rule, cause: `${at}: ${leaf.issue._tag}`, message: `request ${at}: ${message}` }
+  const message = text
+    .replace(/, actual .*$/s, "")
+    .replace(/"[^"]*"/g, (s) => (s.length > 40 ? '"…"' : s))
+  return {
+    rule: leaf.rule,
+    cause: `${at}: ${leaf.issue._tag}`,
+    message: `request ${at}: ${message}`
+  }
 }
 
 /** Whether a request is a Connect GET (`?encoding=json&message=...`), which a server may serve. */
-const isConnectGet = (r: SeenRequest): boolean => r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
+const isConnectGet = (r: SeenRequest): boolean =>
+  r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
 
 /** The longest string every server accepts (decisions.md section 10, string-limits). */
 export const SAFE_STRING_LENGTH = 255
@@ -192,17 +276,43 @@ export const SAFE_STRING_LENGTH = 255
  * a Connect GET, the binary codec, strings over 255 characters or with control characters, an empty filter,
  * `spaceId: ""` on an update.
  */
-const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, unknown> | undefined): ReadonlyArray<Breach> => {
+const lenientForms = (
+  op: Op | undefined,
+  r: SeenRequest,
+  body: Record<string, unknown> | undefined
+): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
   if (r.bodyBytes > JsonBody.GUARANTEED_MAX_BYTES) {
-    out.push({ rule: "protocol.body-limit", latitude: "body-limit-1mib", cause: "body over 1 MiB", message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB` })
+    out.push({
+      rule: "protocol.body-limit",
+      latitude: "body-limit-1mib",
+      cause: "body over 1 MiB",
+      message: `a ${r.bodyBytes}-byte body: a server may refuse anything over 1 MiB`
+    })
   }
   const encoding = r.headers["content-encoding"]
   if (encoding !== undefined && compressed(r)) {
-    out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "compressed body", message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}: a server may leave compression unimplemented` })
+    out.push({
+      rule: "protocol.content-type",
+      latitude: "connect-get",
+      cause: "compressed body",
+      message: `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}: a server may leave compression unimplemented`
+    })
   }
-  if (isConnectGet(r)) out.push({ rule: "protocol.method", latitude: "connect-get", cause: "Connect GET", message: "a Connect GET: a server may answer 405" })
-  if (isBinaryCodec(r)) out.push({ rule: "protocol.content-type", latitude: "connect-get", cause: "binary codec", message: `Content-Type ${ContentType.PROTO_MEDIA_TYPE}: a server may answer 415` })
+  if (isConnectGet(r))
+    out.push({
+      rule: "protocol.method",
+      latitude: "connect-get",
+      cause: "Connect GET",
+      message: "a Connect GET: a server may answer 405"
+    })
+  if (isBinaryCodec(r))
+    out.push({
+      rule: "protocol.content-type",
+      latitude: "connect-get",
+      cause: "binary codec",
+      message: `Content-Type ${ContentType.PROTO_MEDIA_TYPE}: a server may answer 415`
+    })
   if (body !== undefined) {
     let long: string | undefined
     let control: string | undefined
@@ -212,7 +322,11 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
       if (typeof v === "string") {
         // Over 255 under some count a server may use, so it may be refused. No UTF-16 unit counts
         // for more than 9 (UTF-8 bytes of NFD), so only a string of 29 to 255 units is counted.
-        if (v.length > SAFE_STRING_LENGTH || (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH)) long ??= path
+        if (
+          v.length > SAFE_STRING_LENGTH ||
+          (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH)
+        )
+          long ??= path
         // eslint-disable-next-line no-control-regex
         if (/[\u0000-\u001f\u007f]/.test(v)) control ??= path
       } else if (Array.isArray(v)) v.forEach((x) => go(x, `${path}[]`, depth + 1))
@@ -222,35 +336,83 @@ const lenientForms = (op: Op | undefined, r: SeenRequest, body: Record<string, u
       }
     }
     go(body, "", 0)
-    if (long !== undefined) out.push({ rule: "fields.valid-accepted", latitude: "string-limits", cause: `${long}: over ${SAFE_STRING_LENGTH} characters`, message: `request ${long}: a string over ${SAFE_STRING_LENGTH} characters: a server may refuse it` })
-    if (control !== undefined) out.push({ rule: "fields.valid-accepted", latitude: "string-limits", cause: `${control}: control characters`, message: `request ${control}: control characters: a server may refuse them` })
-    if (emptyFilter) out.push({ rule: "fields.valid-accepted", latitude: "reject-empty-filter", cause: "empty filter", message: "an empty filter: a server may refuse it" })
+    if (long !== undefined)
+      out.push({
+        rule: "fields.valid-accepted",
+        latitude: "string-limits",
+        cause: `${long}: over ${SAFE_STRING_LENGTH} characters`,
+        message: `request ${long}: a string over ${SAFE_STRING_LENGTH} characters: a server may refuse it`
+      })
+    if (control !== undefined)
+      out.push({
+        rule: "fields.valid-accepted",
+        latitude: "string-limits",
+        cause: `${control}: control characters`,
+        message: `request ${control}: control characters: a server may refuse them`
+      })
+    if (emptyFilter)
+      out.push({
+        rule: "fields.valid-accepted",
+        latitude: "reject-empty-filter",
+        cause: "empty filter",
+        message: "an empty filter: a server may refuse it"
+      })
     if (op?.kind === "update" && body.spaceId === "") {
-      out.push({ rule: "fields.valid-accepted", latitude: "space-empty-ignored", cause: "spaceId: empty", message: "spaceId \"\" on an update: a server may read it as not set" })
+      out.push({
+        rule: "fields.valid-accepted",
+        latitude: "space-empty-ignored",
+        cause: "spaceId: empty",
+        message: 'spaceId "" on an update: a server may read it as not set'
+      })
     }
   }
   return out
 }
 
 /** What a request breaks: must-level breaches, then the forms only a lenient server accepts (`latitude` set). */
-export const clientBreaches = (op: Op | undefined, r: SeenRequest, body: ParsedBody): ReadonlyArray<Breach> => {
+export const clientBreaches = (
+  op: Op | undefined,
+  r: SeenRequest,
+  body: ParsedBody
+): ReadonlyArray<Breach> => {
   const out: Array<Breach> = []
   if (op === undefined) {
-    out.push({ rule: "protocol.unknown-route", cause: "unknown route", message: "no operation of the interface has this path" })
+    out.push({
+      rule: "protocol.unknown-route",
+      cause: "unknown route",
+      message: "no operation of the interface has this path"
+    })
     return out
   }
   if (r.method !== "POST" && !isConnectGet(r)) {
-    out.push({ rule: "protocol.method", cause: `method ${r.method.slice(0, 16)}`, message: `${r.method.slice(0, 16)} instead of POST` })
+    out.push({
+      rule: "protocol.method",
+      cause: `method ${r.method.slice(0, 16)}`,
+      message: `${r.method.slice(0, 16)} instead of POST`
+    })
   } else if (r.method === "POST") {
     const ct = ContentType.parse(r.headers["content-type"])
     if (ct.codec === "other") {
-      out.push({ rule: "protocol.content-type", cause: "content type", message: `Content-Type ${JSON.stringify(ct.mediaType.slice(0, 60))} instead of ${ContentType.JSON_MEDIA_TYPE}` })
+      out.push({
+        rule: "protocol.content-type",
+        cause: "content type",
+        message: `Content-Type ${JSON.stringify(ct.mediaType.slice(0, 60))} instead of ${ContentType.JSON_MEDIA_TYPE}`
+      })
     }
   }
-  if (!r.keyPresent) out.push({ rule: "auth.key-required", cause: "no X-API-KEY", message: "no X-API-KEY header (or an empty one)" })
+  if (!r.keyPresent)
+    out.push({
+      rule: "auth.key-required",
+      cause: "no X-API-KEY",
+      message: "no X-API-KEY header (or an empty one)"
+    })
   for (const [name, value] of Object.entries(op.requiredHeaders)) {
     if (r.headers[name] !== value) {
-      out.push({ rule: "protocol.version-header", cause: `header ${name}`, message: `${op.method} needs the header ${name}: ${value}` })
+      out.push({
+        rule: "protocol.version-header",
+        cause: `header ${name}`,
+        message: `${op.method} needs the header ${name}: ${value}`
+      })
     }
   }
   if (r.method === "POST") {
@@ -273,7 +435,9 @@ export const serverRules: ReadonlyArray<ContractRules.RuleId> = Oracles.registry
  * `Z`), as the oracles compare it with the answer; `undefined` when it does not decode.
  */
 const canonical = (op: Op, body: Record<string, unknown>): Record<string, unknown> | undefined => {
-  const decoded = decodedBodies.has(body) ? Either.right(decodedBodies.get(body)) : ParseResult.decodeUnknownEither(op.request)(body)
+  const decoded = decodedBodies.has(body)
+    ? Either.right(decodedBodies.get(body))
+    : ParseResult.decodeUnknownEither(op.request)(body)
   if (Either.isLeft(decoded)) return undefined
   return asRecord(Either.getOrUndefined(ParseResult.encodeEither(op.request)(decoded.right)))
 }
@@ -301,10 +465,26 @@ export const serverOutcomes = (
   apiKey?: string
 ): ReadonlyArray<Outcome> => {
   const object = body._tag === "Object" ? body.value : undefined
-  const sent = op !== undefined && object !== undefined && breaches.every((b) => b.latitude !== undefined) ? canonical(op, object) : undefined
-  const view: Oracles.View = { op, exchange: e, body: body._tag === "Object" ? body.asSent : undefined, sent, breaches, headers: r.headers, keyPresent: r.keyPresent, apiKey, optionalForm: optionalForm(r), complete, skewMillis }
+  const sent =
+    op !== undefined && object !== undefined && breaches.every((b) => b.latitude !== undefined)
+      ? canonical(op, object)
+      : undefined
+  const view: Oracles.View = {
+    op,
+    exchange: e,
+    body: body._tag === "Object" ? body.asSent : undefined,
+    sent,
+    breaches,
+    headers: r.headers,
+    keyPresent: r.keyPresent,
+    apiKey,
+    optionalForm: optionalForm(r),
+    complete,
+    skewMillis
+  }
   return Oracles.judgeAll(view).filter((v): v is Outcome => !isNote(v))
 }
 
 /** The operation a path names. */
-export const operationOf = (path: string): Op | undefined => Operations.byPath.get(path) as Op | undefined
+export const operationOf = (path: string): Op | undefined =>
+  Operations.byPath.get(path) as Op | undefined

@@ -6,7 +6,19 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ConnectError, ContentType, type ContractRules, Deadline, Decode, JsonBody, Operations, Primitives, RateLimit, Secrets, Timestamp } from "@data-access/schema"
+import {
+  ConnectError,
+  ContentType,
+  type ContractRules,
+  Deadline,
+  Decode,
+  JsonBody,
+  Operations,
+  Primitives,
+  RateLimit,
+  Secrets,
+  Timestamp
+} from "@data-access/schema"
 import * as AST from "effect/SchemaAST"
 import { forEachProperty, identifierOf } from "./ast.js"
 import { type Exchange, type RawResponse, requestBytesOf, retryAfterSeconds } from "./http.js"
@@ -56,28 +68,35 @@ export const int64Fields: ReadonlySet<string> = (() => {
 const futureFields = new Set(["expiresAt"])
 
 /** Whether a response says `Content-Type: application/json` (parameters allowed). */
-export const contentTypeIsJson = (r: RawResponse): boolean => ContentType.isJson(r.headers["content-type"])
+export const contentTypeIsJson = (r: RawResponse): boolean =>
+  ContentType.isJson(r.headers["content-type"])
 
 /** The body shown in a finding: at most `max` characters, secrets redacted. */
 export const excerpt = (r: RawResponse, max = 600): string => {
-  const text = Option.match(r.json, { onNone: () => r.text, onSome: (j) => JSON.stringify(Secrets.redact(j)) })
+  const text = Option.match(r.json, {
+    onNone: () => r.text,
+    onSome: (j) => JSON.stringify(Secrets.redact(j))
+  })
   return text.length > max ? text.slice(0, max) + "…" : text
 }
 
 const describeStatus = (e: Exchange): string =>
   Option.match(e.response, {
     onNone: () => `no response (${e.transportError ?? "unknown"})`,
-    onSome: (r) => `HTTP ${r.status}${Option.isSome(r.json) && typeof (r.json.value as any)?.code === "string" ? ` ${(r.json.value as any).code}` : ""}`
+    onSome: (r) =>
+      `HTTP ${r.status}${Option.isSome(r.json) && typeof (r.json.value as any)?.code === "string" ? ` ${(r.json.value as any).code}` : ""}`
   })
 
 /** The HTTP status of an exchange, when a response came. */
-export const statusOf = (e: Exchange): number | undefined => Option.getOrUndefined(Option.map(e.response, (r) => r.status))
+export const statusOf = (e: Exchange): number | undefined =>
+  Option.getOrUndefined(Option.map(e.response, (r) => r.status))
 
 const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
   Option.flatMap(r.json, (j) => Option.fromNullable(ConnectError.decodeBody(j)?.code))
 
 /** The Connect code of an error response, when its body is a Connect error. */
-export const codeOf = (e: Exchange): ConnectError.Code | undefined => Option.getOrUndefined(Option.flatMap(e.response, responseCode))
+export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
+  Option.getOrUndefined(Option.flatMap(e.response, responseCode))
 
 /** How many times the slowest answer to an operation a timeout must be for no answer within it to be a hang. */
 export const HANG_FACTOR = 10
@@ -89,7 +108,11 @@ export const HANG_FACTOR = 10
  */
 export const slowNotHung = (e: Exchange): boolean => {
   const late = e.timedOut
-  return Option.isNone(e.response) && late !== undefined && (late.slowestAnswerMs === undefined || late.afterMs < HANG_FACTOR * late.slowestAnswerMs)
+  return (
+    Option.isNone(e.response) &&
+    late !== undefined &&
+    (late.slowestAnswerMs === undefined || late.afterMs < HANG_FACTOR * late.slowestAnswerMs)
+  )
 }
 
 /**
@@ -102,7 +125,10 @@ export const answeredFirst = (e: Exchange): boolean => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined) return false
   const code = codeOf(e)
-  return (r.status === 429 && code === "resource_exhausted" && r.headers["retry-after"] !== undefined) || (r.status === 503 && code === "unavailable")
+  return (
+    (r.status === 429 && code === "resource_exhausted" && r.headers["retry-after"] !== undefined) ||
+    (r.status === 503 && code === "unavailable")
+  )
 }
 
 /** `HTTP 404 not_found`, or why no response came. */
@@ -134,19 +160,43 @@ export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
       // No answer within the timeout is a hang only next to the target's own latency: it answered
       // the same operation in this run in a small part of that time. A slow target is no fault.
       if (slowNotHung(e)) return pass("no-server-errors")
-      const measured = e.timedOut === undefined ? "" : ` (it served this operation in at most ${e.timedOut.slowestAnswerMs} ms in this run)`
-      return fail("errors.no-internal-for-client-faults", "no response", `no response: ${e.transportError ?? "connection closed"}${measured}`, e)
+      const measured =
+        e.timedOut === undefined
+          ? ""
+          : ` (it served this operation in at most ${e.timedOut.slowestAnswerMs} ms in this run)`
+      return fail(
+        "errors.no-internal-for-client-faults",
+        "no response",
+        `no response: ${e.transportError ?? "connection closed"}${measured}`,
+        e
+      )
     },
     onSome: (r) => {
-      const excused = (r.status === 503 && codeOf(e) === "unavailable") || (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
-      if (r.status < 500 || excused) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+      const excused =
+        (r.status === 503 && codeOf(e) === "unavailable") ||
+        (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
+      if (r.status < 500 || excused)
+        return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
       if (r.status === 504 && codeOf(e) === "deadline_exceeded") {
-        if (deadlineMayHavePassed(e)) return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+        if (deadlineMayHavePassed(e))
+          return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
         const header = e.request.headers[Deadline.TIMEOUT_HEADER]
         const set = header === undefined ? "no deadline" : `a deadline of ${header} ms`
-        return fail("errors.no-internal-for-client-faults", "deadline_exceeded before the deadline", `the server answered deadline_exceeded after ${e.durationMs} ms to a call with ${set}`, e, excerpt(r))
+        return fail(
+          "errors.no-internal-for-client-faults",
+          "deadline_exceeded before the deadline",
+          `the server answered deadline_exceeded after ${e.durationMs} ms to a call with ${set}`,
+          e,
+          excerpt(r)
+        )
       }
-      return fail("errors.no-internal-for-client-faults", `HTTP ${r.status}`, `the server answered HTTP ${r.status}`, e, excerpt(r))
+      return fail(
+        "errors.no-internal-for-client-faults",
+        `HTTP ${r.status}`,
+        `the server answered HTTP ${r.status}`,
+        e,
+        excerpt(r)
+      )
     }
   })
 
@@ -154,9 +204,22 @@ export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
 export const successShape = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200) return undefined
-  if (!contentTypeIsJson(r)) return fail("wire.success", "content type", `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`, e)
+  if (!contentTypeIsJson(r))
+    return fail(
+      "wire.success",
+      "content type",
+      `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`,
+      e
+    )
   const j = Option.getOrUndefined(r.json)
-  if (j === null || typeof j !== "object" || Array.isArray(j)) return fail("wire.success", "body not a JSON object", "the 200 body is not a JSON object", e, excerpt(r))
+  if (j === null || typeof j !== "object" || Array.isArray(j))
+    return fail(
+      "wire.success",
+      "body not a JSON object",
+      "the 200 body is not a JSON object",
+      e,
+      excerpt(r)
+    )
   return pass("success-shape", ["wire.success"])
 }
 
@@ -170,15 +233,26 @@ const protocolStatuses = new Set([405, 415])
  * A detail's `value` is base64 (decisions.md section 2): the standard or the URL-safe alphabet,
  * padded or not (Connect implementations write it unpadded).
  */
-export const isBase64 = (s: string): boolean => /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9_-]*)(?:={0,2})$/.test(s) && s.replace(/=+$/, "").length % 4 !== 1 && (!s.includes("=") || s.length % 4 === 0)
+export const isBase64 = (s: string): boolean =>
+  /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9_-]*)(?:={0,2})$/.test(s) &&
+  s.replace(/=+$/, "").length % 4 !== 1 &&
+  (!s.includes("=") || s.length % 4 === 0)
 
 /**
  * A rate limit answered without `Retry-After` in seconds: resource_exhausted to a body that no
  * server may refuse for its size, in the answer or in one the runner retried before it.
  */
 const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
-  const answers = e.retried === undefined ? Option.toArray(e.response) : [...e.retried, ...Option.toArray(e.response)]
-  const bare = answers.find((r) => r.status !== 200 && retryAfterSeconds(r) === undefined && Option.getOrUndefined(responseCode(r)) === "resource_exhausted")
+  const answers =
+    e.retried === undefined
+      ? Option.toArray(e.response)
+      : [...e.retried, ...Option.toArray(e.response)]
+  const bare = answers.find(
+    (r) =>
+      r.status !== 200 &&
+      retryAfterSeconds(r) === undefined &&
+      Option.getOrUndefined(responseCode(r)) === "resource_exhausted"
+  )
   if (bare === undefined) return undefined
   if (requestBytesOf(e) > JsonBody.GUARANTEED_MAX_BYTES) return undefined
   const header = bare.headers["retry-after"]
@@ -194,10 +268,17 @@ const rateLimitWithoutRetryAfter = (e: Exchange): Outcome | undefined => {
 /** The rate-limit headers an answer carries, if any, read as the contract says (decisions.md section 2); `undefined` without them. */
 export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
-  if (r === undefined || !RateLimit.HEADERS.some((h) => r.headers[h] !== undefined)) return undefined
+  if (r === undefined || !RateLimit.HEADERS.some((h) => r.headers[h] !== undefined))
+    return undefined
   const problems = RateLimit.problems((h) => r.headers[h], e.receivedAt)
   if (problems.length === 0) return pass("error-shape", ["errors.rate-limit-headers"])
-  return fail("errors.rate-limit-headers", "rate-limit headers", `HTTP ${r.status} came with ${problems.join("; ")}`, e, problems.join("\n"))
+  return fail(
+    "errors.rate-limit-headers",
+    "rate-limit headers",
+    `HTTP ${r.status} came with ${problems.join("; ")}`,
+    e,
+    problems.join("\n")
+  )
 }
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
@@ -210,13 +291,17 @@ const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
  */
 export const bareUnknownRoute = (e: Exchange): boolean => {
   const r = Option.getOrUndefined(e.response)
-  if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r))) return false
+  if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r)))
+    return false
   const q = e.request.path.indexOf("?")
   return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
 }
 
 /** The rules a well-formed error answer judged. */
-const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = ["errors.connect-body", "errors.status-agrees"]
+const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = [
+  "errors.connect-body",
+  "errors.status-agrees"
+]
 
 /**
  * error-shape: an error is a Connect error body whose code agrees with the HTTP status, and a
@@ -227,21 +312,40 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   if (limited !== undefined) return limited
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
-  if (protocolStatuses.has(r.status) && r.text.trim() === "") return pass("error-shape", ERROR_SHAPE_RULES)
+  if (protocolStatuses.has(r.status) && r.text.trim() === "")
+    return pass("error-shape", ERROR_SHAPE_RULES)
   if (bareUnknownRoute(e)) return pass("error-shape", ERROR_SHAPE_RULES)
   if (!contentTypeIsJson(r)) {
-    return fail("errors.connect-body", "content type", `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`, e, excerpt(r, 200))
+    return fail(
+      "errors.connect-body",
+      "content type",
+      `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected a JSON Connect error`,
+      e,
+      excerpt(r, 200)
+    )
   }
   const body = Option.getOrUndefined(r.json)
   const decoded = decodeErrorBody(body)
   if (Either.isLeft(decoded)) {
     const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
     const path = issue ? issue.path.join(".") : ""
-    return fail("errors.connect-body", `body: ${path}`, `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`, e, excerpt(r))
+    return fail(
+      "errors.connect-body",
+      `body: ${path}`,
+      `HTTP ${r.status} body is not a Connect error (${path || "body"}: ${issue?.message ?? "invalid"})`,
+      e,
+      excerpt(r)
+    )
   }
   const detail = decoded.right.details?.findIndex((d) => !isBase64(d.value)) ?? -1
   if (detail >= 0) {
-    return fail("errors.connect-body", "body: details.value", `HTTP ${r.status} body is not a Connect error (details.${detail}.value: not base64)`, e, excerpt(r))
+    return fail(
+      "errors.connect-body",
+      "body: details.value",
+      `HTTP ${r.status} body is not a Connect error (details.${detail}.value: not base64)`,
+      e,
+      excerpt(r)
+    )
   }
   if (!protocolStatuses.has(r.status) && !ConnectError.statusAgrees(decoded.right.code, r.status)) {
     return fail(
@@ -254,11 +358,17 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   }
   // A rate limit (this answer, or one retried before it) was judged for its Retry-After too.
   const rateLimited = decoded.right.code === "resource_exhausted" || (e.retried?.length ?? 0) > 0
-  return pass("error-shape", rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES)
+  return pass(
+    "error-shape",
+    rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES
+  )
 }
 
 const normalizePath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.map((p) => (typeof p === "number" ? "[]" : String(p))).join(".").replace(/\.\[\]/g, "[]")
+  path
+    .map((p) => (typeof p === "number" ? "[]" : String(p)))
+    .join(".")
+    .replace(/\.\[\]/g, "[]")
 
 const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
   let v = root
@@ -270,7 +380,10 @@ const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 }
 
 /** Visits every timestamp field of a JSON value with its path. */
-const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, name: string, value: unknown) => void): void => {
+const forEachTimestamp = (
+  root: unknown,
+  f: (path: ReadonlyArray<PropertyKey>, name: string, value: unknown) => void
+): void => {
   // One path, pushed and popped as the walk goes; `f` gets a copy (a copy per node visited was most of the walk).
   const path: Array<PropertyKey> = []
   const go = (v: unknown): void => {
@@ -293,15 +406,23 @@ const forEachTimestamp = (root: unknown, f: (path: ReadonlyArray<PropertyKey>, n
   go(root)
 }
 
-
 /**
  * Each operation's response decoder, made once: the schema compiled (`Decode`, as the client
  * decodes), and the schema's parser with every issue for an answer it does not accept.
  */
-const responseDecoders = new Map<Op, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+const responseDecoders = new Map<
+  Op,
+  (u: unknown) => Either.Either<unknown, ParseResult.ParseError>
+>()
 const responseDecoder = (op: Op) => {
   let decode = responseDecoders.get(op)
-  if (decode === undefined) responseDecoders.set(op, (decode = Decode.makeDecoder(op.response as Schema.Schema<unknown, unknown>, { errors: "all" })))
+  if (decode === undefined)
+    responseDecoders.set(
+      op,
+      (decode = Decode.makeDecoder(op.response as Schema.Schema<unknown, unknown>, {
+        errors: "all"
+      }))
+    )
   return decode
 }
 
@@ -318,14 +439,21 @@ const MAX_PASSED_TEXT = 16 * 1024
  */
 const passedTexts = new Set<string>()
 
-const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = ["response.schema", "response.field-types", "timestamps.utc-z", "timestamps.fraction-digits", "int64.as-string"]
+const RESPONSE_SCHEMA_RULES: ReadonlyArray<ContractRules.RuleId> = [
+  "response.schema",
+  "response.field-types",
+  "timestamps.utc-z",
+  "timestamps.fraction-digits",
+  "int64.as-string"
+]
 
 /** response-schema: the 200 body decodes with the operation's response schema; timestamps end in `Z`. */
 export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
   const key = r.text.length <= MAX_PASSED_TEXT ? `${op.method}\u0000${r.text}` : undefined
-  if (key !== undefined && passedTexts.has(key)) return pass("response-schema", RESPONSE_SCHEMA_RULES)
+  if (key !== undefined && passedTexts.has(key))
+    return pass("response-schema", RESPONSE_SCHEMA_RULES)
   const outcome = judgeResponseSchema(op, r.json.value, e)
   if (outcome.ok && key !== undefined) {
     if (passedTexts.size >= MAX_PASSED_TEXTS) passedTexts.clear()
@@ -340,21 +468,43 @@ const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
     const issue = ParseResult.ArrayFormatter.formatIssueSync(decoded.left.issue)[0]!
     const at = normalizePath(issue.path)
     const secret = issue.path.some((p) => Secrets.fieldNames.has(String(p)))
-    const shown = secret ? Secrets.REDACTED : JSON.stringify(Secrets.redact(valueAt(json, issue.path))) ?? "absent"
-    const message = secret ? `${issue._tag} (secret field, value not shown)` : issue.message.replace(/"[^"]{60,}"/g, "\"…\"")
-    return fail(issue._tag === "Type" ? "response.field-types" : "response.schema", `${at}: ${issue._tag}`, `response ${at || "(body)"}: ${message}`, e, `${at || "(body)"} = ${shown}`)
+    const shown = secret
+      ? Secrets.REDACTED
+      : (JSON.stringify(Secrets.redact(valueAt(json, issue.path))) ?? "absent")
+    const message = secret
+      ? `${issue._tag} (secret field, value not shown)`
+      : issue.message.replace(/"[^"]{60,}"/g, '"…"')
+    return fail(
+      issue._tag === "Type" ? "response.field-types" : "response.schema",
+      `${at}: ${issue._tag}`,
+      `response ${at || "(body)"}: ${message}`,
+      e,
+      `${at || "(body)"} = ${shown}`
+    )
   }
   let bad: Outcome | undefined
   forEachTimestamp(json, (path, _name, value) => {
     if (bad !== undefined || typeof value !== "string") return
     const at = normalizePath(path)
     if (!value.endsWith("Z")) {
-      bad = fail("timestamps.utc-z", `${at}: not Z`, `response ${at}: timestamp ${JSON.stringify(value)} is not written in UTC with Z`, e, `${at} = ${JSON.stringify(value)}`)
+      bad = fail(
+        "timestamps.utc-z",
+        `${at}: not Z`,
+        `response ${at}: timestamp ${JSON.stringify(value)} is not written in UTC with Z`,
+        e,
+        `${at} = ${JSON.stringify(value)}`
+      )
       return
     }
     const fraction = /\.([0-9]*)Z$/.exec(value)?.[1]
     if (fraction !== undefined && ![3, 6, 9].includes(fraction.length)) {
-      bad = fail("timestamps.fraction-digits", `${at}: ${fraction.length} fractional digits`, `response ${at}: timestamp ${JSON.stringify(value)} has ${fraction.length} fractional digits, not 0, 3, 6 or 9`, e, `${at} = ${JSON.stringify(value)}`)
+      bad = fail(
+        "timestamps.fraction-digits",
+        `${at}: ${fraction.length} fractional digits`,
+        `response ${at}: timestamp ${JSON.stringify(value)} has ${fraction.length} fractional digits, not 0, 3, 6 or 9`,
+        e,
+        `${at} = ${JSON.stringify(value)}`
+      )
     }
   })
   if (bad === undefined && int64Fields.size > 0) {
@@ -365,7 +515,13 @@ const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
         for (const [k, x] of Object.entries(v)) {
           if (int64Fields.has(k) && typeof x === "number") {
             const at = normalizePath([...path, k])
-            bad = fail("int64.as-string", `${at}: int64 as a number`, `response ${at}: the int64 ${x} is written as a JSON number, not a string`, e, `${at} = ${x}`)
+            bad = fail(
+              "int64.as-string",
+              `${at}: int64 as a number`,
+              `response ${at}: the int64 ${x} is written as a JSON number, not a string`,
+              e,
+              `${at} = ${x}`
+            )
             return
           }
           go(x, [...path, k])
@@ -386,8 +542,20 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
   // The server's own clock, exact and free of skew: every past time of the answer is before it was
   // sent and every future time after, so each future time is later than each past one.
   // Where a time is, written out only for a finding (most answers have none).
-  let latestPast: { readonly path: ReadonlyArray<PropertyKey>; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
-  let earliestFuture: { readonly path: ReadonlyArray<PropertyKey>; readonly value: string; readonly t: Timestamp.Timestamp } | undefined
+  let latestPast:
+    | {
+        readonly path: ReadonlyArray<PropertyKey>
+        readonly value: string
+        readonly t: Timestamp.Timestamp
+      }
+    | undefined
+  let earliestFuture:
+    | {
+        readonly path: ReadonlyArray<PropertyKey>
+        readonly value: string
+        readonly t: Timestamp.Timestamp
+      }
+    | undefined
   forEachTimestamp(r.json.value, (path, name, value) => {
     if (bad !== undefined || typeof value !== "string") return
     const t = Timestamp.parse(value)
@@ -395,25 +563,52 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
     seen = true
     const millis = Timestamp.toEpochMillis(t)
     if (futureFields.has(name)) {
-      if (earliestFuture === undefined || Timestamp.Order(t, earliestFuture.t) < 0) earliestFuture = { path, value, t }
-    } else if (latestPast === undefined || Timestamp.Order(t, latestPast.t) > 0) latestPast = { path, value, t }
+      if (earliestFuture === undefined || Timestamp.Order(t, earliestFuture.t) < 0)
+        earliestFuture = { path, value, t }
+    } else if (latestPast === undefined || Timestamp.Order(t, latestPast.t) > 0)
+      latestPast = { path, value, t }
     if (futureFields.has(name)) {
       if (millis <= e.receivedAt - skewMillis) {
         const at = normalizePath(path)
-        bad = fail("timestamps.expires-future", `${at} not in the future`, `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+        bad = fail(
+          "timestamps.expires-future",
+          `${at} not in the future`,
+          `${at} ${value} is not after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`,
+          e,
+          `${at} = ${JSON.stringify(value)}`
+        )
       }
     } else if (millis > e.receivedAt + skewMillis) {
       const at = normalizePath(path)
-      bad = fail("timestamps.past", `${at} in the future`, `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`, e, `${at} = ${JSON.stringify(value)}`)
+      bad = fail(
+        "timestamps.past",
+        `${at} in the future`,
+        `${at} ${value} is after the response time ${new Date(e.receivedAt).toISOString()} (skew ${skewMillis} ms)`,
+        e,
+        `${at} = ${JSON.stringify(value)}`
+      )
     }
   })
-  if (bad === undefined && latestPast !== undefined && earliestFuture !== undefined && Timestamp.Order(earliestFuture.t, latestPast.t) <= 0) {
+  if (
+    bad === undefined &&
+    latestPast !== undefined &&
+    earliestFuture !== undefined &&
+    Timestamp.Order(earliestFuture.t, latestPast.t) <= 0
+  ) {
     const { path, value } = earliestFuture
     const at = normalizePath(path)
     const pastAt = normalizePath(latestPast.path)
-    bad = fail("timestamps.expires-future", `${at} not after ${pastAt}`, `${at} ${value} is not after ${pastAt} ${latestPast.value} of the same answer, which is before the response time`, e, `${at} = ${JSON.stringify(value)}`)
+    bad = fail(
+      "timestamps.expires-future",
+      `${at} not after ${pastAt}`,
+      `${at} ${value} is not after ${pastAt} ${latestPast.value} of the same answer, which is before the response time`,
+      e,
+      `${at} = ${JSON.stringify(value)}`
+    )
   }
-  return bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
+  return (
+    bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
+  )
 }
 
 /** The checks every response gets. */
@@ -453,10 +648,24 @@ export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
   // Most bodies have no key with an underscore at all: one scan of the text says so.
   if (!SNAKE_KEY_TEXT.test(r.text)) return pass("response-schema", ["wire.output-camel-case"])
   const at = snakeCaseKey(r.json.value, "")
-  return at === undefined ? pass("response-schema", ["wire.output-camel-case"]) : fail("wire.output-camel-case", "snake_case field name", `the success body names ${at} in snake_case; output is always lowerCamelCase`, e, at)
+  return at === undefined
+    ? pass("response-schema", ["wire.output-camel-case"])
+    : fail(
+        "wire.output-camel-case",
+        "snake_case field name",
+        `the success body names ${at} in snake_case; output is always lowerCamelCase`,
+        e,
+        at
+      )
 }
 
 export const basic = (op: Op, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> =>
-  [noServerErrors(e), successShape(e), errorShape(e), rateLimitHeaders(e), responseSchema(op, e), camelCaseOutput(e), timestamps(e, skewMillis)].filter(
-    (o): o is Outcome => o !== undefined
-  )
+  [
+    noServerErrors(e),
+    successShape(e),
+    errorShape(e),
+    rateLimitHeaders(e),
+    responseSchema(op, e),
+    camelCaseOutput(e),
+    timestamps(e, skewMillis)
+  ].filter((o): o is Outcome => o !== undefined)

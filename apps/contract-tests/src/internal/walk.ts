@@ -17,7 +17,9 @@ export const MAX_WALK_PAGES = 40
 
 export const itemsOf = (op: Op, json: unknown): ReadonlyArray<Record<string, unknown>> => {
   const items = op.itemField === undefined ? undefined : asRecord(json)?.[op.itemField]
-  return Array.isArray(items) ? items.filter((x): x is Record<string, unknown> => asRecord(x) !== undefined) : []
+  return Array.isArray(items)
+    ? items.filter((x): x is Record<string, unknown> => asRecord(x) !== undefined)
+    : []
 }
 
 export interface Page {
@@ -46,7 +48,12 @@ export const pagesFor = (total: number): number => total + 2
  * cursor given before, or two pages in a row with a cursor and no item not seen before) stops
  * there, not ended.
  */
-export const walk = (ctx: Context, op: Op, body: Body, maxPages: number): Effect.Effect<Walk, BudgetExhausted> =>
+export const walk = (
+  ctx: Context,
+  op: Op,
+  body: Body,
+  maxPages: number
+): Effect.Effect<Walk, BudgetExhausted> =>
   Effect.gen(function* () {
     const pages: Array<Page> = []
     const cursors = new Set<string>()
@@ -56,12 +63,14 @@ export const walk = (ctx: Context, op: Op, body: Body, maxPages: number): Effect
     for (let i = 0; i < maxPages; i++) {
       const e = yield* send(ctx, post(op.path, cursor === undefined ? body : { ...body, cursor }))
       const r = Option.getOrUndefined(e.response)
-      if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return { items: pages.flatMap((p) => p.items), pages, ended: false, error: e }
+      if (r === undefined || r.status !== 200 || Option.isNone(r.json))
+        return { items: pages.flatMap((p) => p.items), pages, ended: false, error: e }
       const items = itemsOf(op, r.json.value)
       const meta = asRecord(asRecord(r.json.value)?.listMetadata) ?? {}
       pages.push({ exchange: e, items, meta })
       const next = meta.nextCursor
-      if (typeof next !== "string" || next === "") return { items: pages.flatMap((p) => p.items), pages, ended: true, error: undefined }
+      if (typeof next !== "string" || next === "")
+        return { items: pages.flatMap((p) => p.items), pages, ended: true, error: undefined }
       const before = ids.size
       for (const x of items) ids.add(String(x.id))
       stale = ids.size > before ? 0 : stale + 1
@@ -86,7 +95,14 @@ export const walkFailure = (w: Walk): ReadonlyArray<Outcome> => {
   if (!server.ok) return [server]
   if (w.pages.length === 0) return []
   const code = Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
-  return [fail("lists.walk-complete", `a page refused with ${code}`, `page ${w.pages.length + 1} of a walk, asked with the nextCursor of page ${w.pages.length} and the same request, was refused with ${code}`, e)]
+  return [
+    fail(
+      "lists.walk-complete",
+      `a page refused with ${code}`,
+      `page ${w.pages.length + 1} of a walk, asked with the nextCursor of page ${w.pages.length} and the same request, was refused with ${code}`,
+      e
+    )
+  ]
 }
 
 /** Every item of a list (the required references only), memoised per body for a suite. */
@@ -96,12 +112,17 @@ export const everything = (ctx: Context, op: Op) => {
     const key = JSON.stringify(base)
     const seen = memo.get(key)
     if (seen !== undefined) return Effect.succeed(seen)
-    return Effect.tap(walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES), (w) => Effect.sync(() => memo.set(key, w)))
+    return Effect.tap(walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES), (w) =>
+      Effect.sync(() => memo.set(key, w))
+    )
   }
 }
 
 export const findById = (ctx: Context, reader: Op, id: string, base: Body) =>
-  Effect.map(walk(ctx, reader, { ...base, limit: 500 }, 20), (w) => ({ item: w.items.find((x) => x.id === id), walk: w }))
+  Effect.map(walk(ctx, reader, { ...base, limit: 500 }, 20), (w) => ({
+    item: w.items.find((x) => x.id === id),
+    walk: w
+  }))
 
 /** Why the required references of an operation cannot be filled, if they cannot. */
 export const missingReference = (op: Op, pools: Pools): string | undefined => {

@@ -10,7 +10,17 @@
  *
  * @internal
  */
-import { ContentType, type ContractRules, Deadline, JsonBody, Operations, ProtoJson, RateLimit, RetryAfter, Secrets } from "@data-access/schema"
+import {
+  ContentType,
+  type ContractRules,
+  Deadline,
+  JsonBody,
+  Operations,
+  ProtoJson,
+  RateLimit,
+  RetryAfter,
+  Secrets
+} from "@data-access/schema"
 import * as ConnectError from "./connectError.js"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
@@ -71,7 +81,6 @@ export interface AppState {
   readonly latitude: ReadonlySet<ContractRules.LatitudeName>
 }
 
-
 // One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
 // Stryker disable next-line StringLiteral: equivalent: the hash for Nodes without crypto.hash (before 20.12); every Node the judges run has it
 const sha256Streamed = (s: string): Buffer => Crypto.createHash("sha256").update(s).digest()
@@ -104,15 +113,21 @@ export const describeIssue = (parseIssue: ParseResult.ParseIssue): string => {
   // Stryker disable next-line ArithmeticOperator: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional) (which field it names)
   const last = issue.path[issue.path.length - 1]
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: a second guard; the schemas' own messages for a secret field never print its value ("a secret: its value is not shown", checked with a wrong type and a value outside base64), so only the message text changes
-  if (typeof last === "string" && Secrets.fieldNames.has(last)) return `${path}: invalid value (a secret field; its value is not shown)`
+  if (typeof last === "string" && Secrets.fieldNames.has(last))
+    return `${path}: invalid value (a secret field; its value is not shown)`
   // Stryker disable next-line EqualityOperator,StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   return truncate(path === "" ? issue.message : `${path}: ${issue.message}`)
 }
 
 /** Turns a ParseError into a message naming the field, without echoing a secret's value. */
-export const describeParseError = (error: ParseResult.ParseError): string => describeIssue(error.issue)
+export const describeParseError = (error: ParseResult.ParseError): string =>
+  describeIssue(error.issue)
 
-const response = (status: number, headers: Record<string, string>, body: string | Uint8Array): Output => ({ _tag: "Response", status, headers, body })
+const response = (
+  status: number,
+  headers: Record<string, string>,
+  body: string | Uint8Array
+): Output => ({ _tag: "Response", status, headers, body })
 const drop: Output = { _tag: "Drop" }
 
 /** Parses a body to a JSON object with lowerCamelCase keys, or says why not. */
@@ -135,7 +150,8 @@ const withoutSecrets = (value: unknown): unknown => {
   if (value === null || typeof value !== "object") return value
   const out: Record<string, unknown> = {}
   // Stryker disable next-line ConditionalExpression: latitude return-secrets: a server returns the stored secret or leaves it out
-  for (const [k, v] of Object.entries(value)) if (!Secrets.fieldNames.has(k)) out[k] = withoutSecrets(v)
+  for (const [k, v] of Object.entries(value))
+    if (!Secrets.fieldNames.has(k)) out[k] = withoutSecrets(v)
   return out
 }
 
@@ -158,7 +174,8 @@ const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
   const COMMA = Buffer.from(",")
   return (op: Op, body: Json): Uint8Array => {
     // Stryker disable next-line ConditionalExpression: equivalent: the writer's fast path for wrapped objects and lists writes the same JSON as JSON.stringify (Stryker disables by mutator, so the variant that sends every answer down the fast path, which drops top-level scalars, is not run either)
-    if (op.wrapperKey === undefined && op.itemField === undefined) return Buffer.from(JSON.stringify(shape(body)))
+    if (op.wrapperKey === undefined && op.itemField === undefined)
+      return Buffer.from(JSON.stringify(shape(body)))
     const parts: Array<Buffer> = []
     let prefix = "{"
     for (const [key, value] of Object.entries(body)) {
@@ -171,7 +188,7 @@ const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
           parts.push(objectBytes(v as object))
         })
         prefix = "],"
-      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: listMetadata written by the branch for objects is the same JSON
+        // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: listMetadata written by the branch for objects is the same JSON
       } else if (key === "listMetadata") {
         parts.push(Buffer.from(`${prefix}"listMetadata":${JSON.stringify(shape(value))}`))
         // Stryker disable next-line StringLiteral: equivalent: listMetadata is the last field of a List answer, so no separator follows it
@@ -201,10 +218,15 @@ const AS_IS: Respond = (_, body) => body
 /** The faithful stages of one operation. */
 const faithfulRoute = (op: Op): Route => ({
   op,
-  fields: new Set(SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))),
+  fields: new Set(
+    SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))
+  ),
   parse: parseBody,
   relax: SAME_BODY,
-  decode: ParseResult.decodeUnknownEither(op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>, { errors: "first" }),
+  decode: ParseResult.decodeUnknownEither(
+    op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>,
+    { errors: "first" }
+  ),
   validate: NO_RULES,
   pickIssue: FIRST_ISSUE,
   prepare: SAME_REQUEST,
@@ -213,7 +235,9 @@ const faithfulRoute = (op: Op): Route => ({
   error: (error) => error
 })
 
-const faithfulRoutes: ReadonlyMap<string, Route> = new Map(Operations.all.map((op) => [op.path, faithfulRoute(op)]))
+const faithfulRoutes: ReadonlyMap<string, Route> = new Map(
+  Operations.all.map((op) => [op.path, faithfulRoute(op)])
+)
 
 /** The protocol checks, in the order they run. */
 const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
@@ -221,7 +245,11 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
     name: "method",
     run: (input) =>
       input.method !== "POST"
-        ? { error: ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`), status: 405, headers: { allow: "POST" } }
+        ? {
+            error: ConnectError.make("unimplemented", `${input.method} is not allowed; use POST`),
+            status: 405,
+            headers: { allow: "POST" }
+          }
         : undefined
   }
   const contentTypeCheck: Check = {
@@ -249,7 +277,10 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
         // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: the Accept-Encoding a refusal of a compressed body names, which the documents do not ask for
-        return { error: ConnectError.make("unimplemented", message), headers: { "accept-encoding": "identity" } }
+        return {
+          error: ConnectError.make("unimplemented", message),
+          headers: { "accept-encoding": "identity" }
+        }
       }
       return undefined
     }
@@ -258,14 +289,19 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
     name: "auth",
     run: (input) =>
       // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-      authorized(apiKeyHashes, input.headers["x-api-key"]) ? undefined : { error: ConnectError.make("unauthenticated", "a valid X-API-KEY header is required") }
+      authorized(apiKeyHashes, input.headers["x-api-key"])
+        ? undefined
+        : { error: ConnectError.make("unauthenticated", "a valid X-API-KEY header is required") }
   }
   const headers: Check = {
     name: "headers",
     run: (input, op) => {
       for (const [name, value] of Object.entries(op.requiredHeaders)) {
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-        if (input.headers[name] !== value) return { error: ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`) }
+        if (input.headers[name] !== value)
+          return {
+            error: ConnectError.make("invalid_argument", `the header ${name}: ${value} is required`)
+          }
       }
       return undefined
     }
@@ -276,26 +312,43 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
       // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent: the documents do not say how a server answers a malformed Connect-Timeout-Ms (decisions.md section 1 states what clients send), so the runner sends none
       if (Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])._tag === "Invalid") {
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-        return { error: ConnectError.make("invalid_argument", "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds") }
+        return {
+          error: ConnectError.make(
+            "invalid_argument",
+            "Connect-Timeout-Ms must be 1 to 10 digits of milliseconds"
+          )
+        }
       }
       return undefined
     }
   }
-  return { beforeBody: [method, contentTypeCheck, encodingCheck, auth, headers, timeoutCheck], afterBody: [] }
+  return {
+    beforeBody: [method, contentTypeCheck, encodingCheck, auth, headers, timeoutCheck],
+    afterBody: []
+  }
 }
 
 const faithfulStages = (state: AppState): ServerStages => ({
   resolve: (path) => path,
   // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-  unknownRoute: (path) => ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`),
+  unknownRoute: (path) =>
+    ConnectError.make("unimplemented", `no operation at ${truncate(path, 200)}`),
   checks: faithfulChecks(state.apiKeyHashes),
   bodyLimit: (configured) => configured,
   admit: () => undefined,
-  deadline: (work, millis) => Effect.map(Deadline.timeoutOption(Effect.interruptible(work), millis), (o) => Option.getOrElse(o, () => deadlinePassed(millis))),
+  deadline: (work, millis) =>
+    Effect.map(Deadline.timeoutOption(Effect.interruptible(work), millis), (o) =>
+      Option.getOrElse(o, () => deadlinePassed(millis))
+    ),
   writeError: (error, headers, protocolStatus) =>
-    response(protocolStatus ?? ConnectError.statusOf(error.code), { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, ConnectError.writeBody(error)),
+    response(
+      protocolStatus ?? ConnectError.statusOf(error.code),
+      { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE },
+      ConnectError.writeBody(error)
+    ),
   // Stryker disable next-line ObjectLiteral: equivalent: the response writer sets application/json when a stage sets no content type (ReferenceServer toServerResponse)
-  writeSuccess: (headers, body) => response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
+  writeSuccess: (headers, body) =>
+    response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
   // Stryker disable next-line BooleanLiteral: latitude return-secrets: a server may return a secret's stored value or leave it out
   returnSecrets: false
 })
@@ -304,10 +357,28 @@ const faithfulStages = (state: AppState): ServerStages => ({
 // Composing
 // ---------------------------------------------------------------------------------------------
 
-const ROUTE_STAGES = ["parse", "relax", "decode", "validate", "pickIssue", "prepare", "handler", "respond", "error"] as const satisfies ReadonlyArray<keyof RouteStages>
-const SERVER_STAGES = ["resolve", "unknownRoute", "checks", "bodyLimit", "admit", "deadline", "writeError", "writeSuccess", "returnSecrets"] as const satisfies ReadonlyArray<
-  keyof ServerStages
->
+const ROUTE_STAGES = [
+  "parse",
+  "relax",
+  "decode",
+  "validate",
+  "pickIssue",
+  "prepare",
+  "handler",
+  "respond",
+  "error"
+] as const satisfies ReadonlyArray<keyof RouteStages>
+const SERVER_STAGES = [
+  "resolve",
+  "unknownRoute",
+  "checks",
+  "bodyLimit",
+  "admit",
+  "deadline",
+  "writeError",
+  "writeSuccess",
+  "returnSecrets"
+] as const satisfies ReadonlyArray<keyof ServerStages>
 
 type AnyHook = (next: unknown, op?: Op, fields?: ReadonlySet<string>) => unknown
 
@@ -359,7 +430,10 @@ export const makeApp = (state: AppState): Handle => {
     if (w === undefined) writers.set(keepSecrets, (w = makeWriter(state.emitDefaults, keepSecrets)))
     return w
   }
-  const compose = (base: { readonly routes: ReadonlyMap<string, Route>; readonly stages: ServerStages }, hooks: ReadonlyArray<Hooks>): Pipeline => {
+  const compose = (
+    base: { readonly routes: ReadonlyMap<string, Route>; readonly stages: ServerStages },
+    hooks: ReadonlyArray<Hooks>
+  ): Pipeline => {
     const stages = composeStages(base.stages, hooks)
     return {
       routes: new Map([...base.routes].map(([path, route]) => [path, composeRoute(route, hooks)])),
@@ -383,7 +457,10 @@ export const makeApp = (state: AppState): Handle => {
     // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
     if (p === undefined) {
       // Stryker disable next-line MethodExpression,ArrowFunction: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-      p = compose(faithful, Violations.records.filter((r) => on.has(r.name)).map((r) => r.hooks))
+      p = compose(
+        faithful,
+        Violations.records.filter((r) => on.has(r.name)).map((r) => r.hooks)
+      )
       // Stryker disable next-line CallExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       violated.set(key, p)
     }
@@ -392,7 +469,11 @@ export const makeApp = (state: AppState): Handle => {
 
   const refuse = (p: Pipeline, refusal: Refusal, base: Record<string, string>): Output =>
     // Stryker disable next-line ConditionalExpression: equivalent: spreading no headers over the base ones leaves the base ones
-    p.stages.writeError(refusal.error, refusal.headers === undefined ? base : { ...base, ...refusal.headers }, refusal.status)
+    p.stages.writeError(
+      refusal.error,
+      refusal.headers === undefined ? base : { ...base, ...refusal.headers },
+      refusal.status
+    )
 
   const runChecks = (checks: ReadonlyArray<Check>, input: Input, op: Op): Refusal | undefined => {
     for (const check of checks) {
@@ -403,13 +484,19 @@ export const makeApp = (state: AppState): Handle => {
   }
 
   /** A transient, proxy or drop fault of the plan that answers before the operation runs. */
-  const terminalAnswer = (p: Pipeline, terminal: Decision["terminal"], base: Record<string, string>): Answer | undefined => {
+  const terminalAnswer = (
+    p: Pipeline,
+    terminal: Decision["terminal"],
+    base: Record<string, string>
+  ): Answer | undefined => {
     switch (terminal?._tag) {
       case undefined:
         return undefined
       case "Unavailable":
         // Stryker disable next-line StringLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-        return new Fail(ConnectError.make("unavailable", "the service is temporarily unavailable; try again"))
+        return new Fail(
+          ConnectError.make("unavailable", "the service is temporarily unavailable; try again")
+        )
       case "RateLimited": {
         // Stryker disable next-line ObjectLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
         const headers = {
@@ -422,7 +509,11 @@ export const makeApp = (state: AppState): Handle => {
       }
       case "BareStatus":
         // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-        return response(terminal.status, { ...base, "content-type": "text/plain" }, `upstream answered ${terminal.status}`)
+        return response(
+          terminal.status,
+          { ...base, "content-type": "text/plain" },
+          `upstream answered ${terminal.status}`
+        )
       // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
       case "DropConnection":
         // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
@@ -431,7 +522,11 @@ export const makeApp = (state: AppState): Handle => {
   }
 
   /** Reads a body into a decoded request, or says why not. */
-  const prepare = (route: Route, method: string, ex: Exchange): Fail | Readonly<Record<string, unknown>> => {
+  const prepare = (
+    route: Route,
+    method: string,
+    ex: Exchange
+  ): Fail | Readonly<Record<string, unknown>> => {
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: in a faithful server only POST reaches the parser (another method is refused first, and the Connect GET switch hands its message over as the body)
     const parsed = route.parse(method !== "POST" && ex.bytes.length === 0 ? EMPTY_OBJECT : ex.bytes)
     if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
@@ -440,29 +535,46 @@ export const makeApp = (state: AppState): Handle => {
     const relaxed = route.relax(parsed, ex)
     if (relaxed instanceof ConnectError.ConnectError) return new Fail(relaxed)
     const decoded = route.decode(relaxed)
-    if (Either.isLeft(decoded)) return new Fail(ConnectError.make("invalid_argument", describeIssue(decoded.left)))
+    if (Either.isLeft(decoded))
+      return new Fail(ConnectError.make("invalid_argument", describeIssue(decoded.left)))
     let request = decoded.right
     // Stryker disable next-line ConditionalExpression,BlockStatement,EqualityOperator: equivalent: a shortcut that skips work whose result would be the same
     if (route.validate !== NO_RULES) {
       const issues: Array<Issue> = []
       request = route.validate(request, issues)
       const issue = route.pickIssue(issues)
-      if (issue !== undefined) return new Fail(ConnectError.make("invalid_argument", describeIssue(parseIssueOf(issue))))
+      if (issue !== undefined)
+        return new Fail(ConnectError.make("invalid_argument", describeIssue(parseIssueOf(issue))))
     }
     return route.prepare(request, ex)
   }
 
   /** The success answer. */
-  const finish = (p: Pipeline, route: Route, request: Readonly<Record<string, unknown>>, body: Json, base: Record<string, string>, ex: Exchange): Output => {
+  const finish = (
+    p: Pipeline,
+    route: Route,
+    request: Readonly<Record<string, unknown>>,
+    body: Json,
+    base: Record<string, string>,
+    ex: Exchange
+  ): Output => {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a shortcut that skips work whose result would be the same
     if (route.respond === AS_IS) return p.stages.writeSuccess(base, p.write(route.op, body))
-    const visible = p.stages.returnSecrets ? body : (Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)])) as Json)
+    const visible = p.stages.returnSecrets
+      ? body
+      : (Object.fromEntries(Object.entries(body).map(([k, x]) => [k, withoutSecrets(x)])) as Json)
     const shaped = state.emitDefaults ? visible : (ProtoJson.omitZeroValues(visible) as Json)
     return p.stages.writeSuccess(base, JSON.stringify(route.respond(request, shaped, ex)))
   }
 
   /** Latency, faults, body, decoding and the operation: what a deadline applies to. */
-  const work = (p: Pipeline, input: Input, route: Route, base: Record<string, string>, decision: Decision): Effect.Effect<Answer> => {
+  const work = (
+    p: Pipeline,
+    input: Input,
+    route: Route,
+    base: Record<string, string>,
+    decision: Decision
+  ): Effect.Effect<Answer> => {
     const maxBodyBytes = p.maxBodyBytes
     const run = Effect.suspend((): Effect.Effect<Answer> => {
       // Stryker disable next-line LogicalOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
@@ -476,30 +588,55 @@ export const makeApp = (state: AppState): Handle => {
           ? Effect.succeed("too-large" as const)
           : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
       return Effect.flatMap(body, (bytes): Effect.Effect<Answer> => {
-        if (bytes === "too-large") return Effect.succeed(new Fail(ConnectError.make("resource_exhausted", JsonBody.describe({ _tag: "TooLarge", maxBytes: maxBodyBytes }))))
+        if (bytes === "too-large")
+          return Effect.succeed(
+            new Fail(
+              ConnectError.make(
+                "resource_exhausted",
+                JsonBody.describe({ _tag: "TooLarge", maxBytes: maxBodyBytes })
+              )
+            )
+          )
         const ex: Exchange = { store: state.store, stamp, bytes, sent: NOTHING_SENT }
         const request = prepare(route, input.method, ex)
         if (request instanceof Fail) return Effect.succeed(new Fail(route.error(request.error, ex)))
         const refusal = runChecks(p.stages.checks.afterBody, input, route.op)
         if (refusal !== undefined) {
           // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: equivalent: only the body-before-auth switch refuses after the body, with unauthenticated, which both ways write alike
-          return Effect.succeed(refusal.status === undefined && refusal.headers === undefined ? new Fail(route.error(refusal.error, ex)) : refuse(p, refusal, base))
+          return Effect.succeed(
+            refusal.status === undefined && refusal.headers === undefined
+              ? new Fail(route.error(refusal.error, ex))
+              : refuse(p, refusal, base)
+          )
         }
         return Effect.match(route.handler(request, ex), {
           onFailure: (error) => new Fail(route.error(error, ex)),
           // Stryker disable next-line ConditionalExpression: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-          onSuccess: (result) => (decision.terminal?._tag === "DropConnection" ? drop : finish(p, route, request, result, base, ex))
+          onSuccess: (result) =>
+            decision.terminal?._tag === "DropConnection"
+              ? drop
+              : finish(p, route, request, result, base, ex)
         })
       })
     })
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-    return decision.latencyMillis > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(decision.latencyMillis)), run) : run
+    return decision.latencyMillis > 0
+      ? Effect.zipRight(Effect.sleep(Duration.millis(decision.latencyMillis)), run)
+      : run
   }
 
-  const record = (input: Input, op: Op | undefined, path: string, requestId: string, started: number, output: Output): RecordedRequest => {
+  const record = (
+    input: Input,
+    op: Op | undefined,
+    path: string,
+    requestId: string,
+    started: number,
+    output: Output
+  ): RecordedRequest => {
     const headers: Record<string, string> = {}
     // Stryker disable next-line BooleanLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
-    for (const [k, value] of Object.entries(input.headers)) if (value !== undefined && !Secrets.headerNames.has(k)) headers[k] = value
+    for (const [k, value] of Object.entries(input.headers))
+      if (value !== undefined && !Secrets.headerNames.has(k)) headers[k] = value
     // Stryker disable next-line StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
     let code = "dropped"
     // Stryker disable next-line BlockStatement: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
@@ -507,7 +644,12 @@ export const makeApp = (state: AppState): Handle => {
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
       const bare = output.headers["content-type"] === "text/plain"
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
-      code = output.status === 200 ? "ok" : bare ? "bare-status" : (ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body")
+      code =
+        output.status === 200
+          ? "ok"
+          : bare
+            ? "bare-status"
+            : (ConnectError.parseBody(String(output.body))?.code ?? "invalid-error-body")
     }
     return {
       requestId,
@@ -540,9 +682,14 @@ export const makeApp = (state: AppState): Handle => {
       // A rate limit or an overload answers a request before anything in it is read (decisions.md
       // section 2 and section 10: it may answer any request first).
       // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: fault injection (Faults), which a faithful server never runs; the self-proof runs it
-      const first = decision.terminal?._tag === "RateLimited" || decision.terminal?._tag === "Unavailable" ? terminalAnswer(p, decision.terminal, base) : undefined
+      const first =
+        decision.terminal?._tag === "RateLimited" || decision.terminal?._tag === "Unavailable"
+          ? terminalAnswer(p, decision.terminal, base)
+          : undefined
       if (first !== undefined) {
-        answer = Effect.succeed(first instanceof Fail ? p.stages.writeError(first.error, base) : first)
+        answer = Effect.succeed(
+          first instanceof Fail ? p.stages.writeError(first.error, base) : first
+        )
       } else if (route === undefined) {
         answer = Effect.succeed(p.stages.writeError(p.stages.unknownRoute(path), base, 404))
       } else {
@@ -552,13 +699,18 @@ export const makeApp = (state: AppState): Handle => {
         } else {
           const timeout = Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])
           const worked = work(p, input, route, base, decision)
-          const timed = timeout._tag === "Millis" ? p.stages.deadline(worked, timeout.millis, started) : worked
-          answer = Effect.map(timed, (out) => (out instanceof Fail ? p.stages.writeError(out.error, base) : out))
+          const timed =
+            timeout._tag === "Millis" ? p.stages.deadline(worked, timeout.millis, started) : worked
+          answer = Effect.map(timed, (out) =>
+            out instanceof Fail ? p.stages.writeError(out.error, base) : out
+          )
         }
       }
       return answer.pipe(
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-        Effect.catchAllDefect(() => Effect.succeed(p.stages.writeError(ConnectError.make("internal", "internal error"), base))),
+        Effect.catchAllDefect(() =>
+          Effect.succeed(p.stages.writeError(ConnectError.make("internal", "internal error"), base))
+        ),
         // Stryker disable next-line ArrowFunction: equivalent: the server's own request log (ReferenceServer requests, for tests), not an answer of the API
         Effect.tap((output) => state.onRequest(record(input, op, path, requestId, started, output)))
       )

@@ -40,7 +40,12 @@ export interface Input {
 
 /** The answer: a response, or a connection to destroy without one. */
 export type Output =
-  | { readonly _tag: "Response"; readonly status: number; readonly headers: Record<string, string>; readonly body: string | Uint8Array }
+  | {
+      readonly _tag: "Response"
+      readonly status: number
+      readonly headers: Record<string, string>
+      readonly body: string | Uint8Array
+    }
   | { readonly _tag: "Drop" }
 
 /** What the server saw, without secrets. */
@@ -70,7 +75,8 @@ export class Fail {
 export type Answer = Output | Fail
 
 /** The answer to a request whose `Connect-Timeout-Ms` deadline passed. */
-export const deadlinePassed = (millis: number): Fail => new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`))
+export const deadlinePassed = (millis: number): Fail =>
+  new Fail(ConnectError.make("deadline_exceeded", `the deadline of ${millis} ms passed`))
 
 // ---------------------------------------------------------------------------------------------
 // One request, once its body is read
@@ -183,13 +189,21 @@ export interface Checks {
 }
 
 /** How a request whose `Connect-Timeout-Ms` gives `millis` is timed; `started` is when it arrived (`performance.now()`). */
-export type Deadline = (work: Effect.Effect<Answer>, millis: number, started: number) => Effect.Effect<Answer>
+export type Deadline = (
+  work: Effect.Effect<Answer>,
+  millis: number,
+  started: number
+) => Effect.Effect<Answer>
 
 /** Before the operation runs (and before the fault plan's own faults): an answer, or `undefined` to go on. */
 export type Admit = () => Answer | undefined
 
 /** Writes an error: its code's status unless a protocol status is given. */
-export type WriteError = (error: ConnectError.ConnectError, headers: Record<string, string>, protocolStatus?: number) => Output
+export type WriteError = (
+  error: ConnectError.ConnectError,
+  headers: Record<string, string>,
+  protocolStatus?: number
+) => Output
 
 /** Writes a success body. */
 export type WriteSuccess = (headers: Record<string, string>, body: string | Uint8Array) => Output

@@ -9,7 +9,14 @@
  *
  * @internal
  */
-import { ContractRules, Filter, Operations, RateLimit, Requests, Secrets } from "@data-access/schema"
+import {
+  ContractRules,
+  Filter,
+  Operations,
+  RateLimit,
+  Requests,
+  Secrets
+} from "@data-access/schema"
 import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as SchemaAST from "effect/SchemaAST"
@@ -18,8 +25,28 @@ import type { CollectionName, Json } from "../Collections.js"
 import { sortKey, type StoreService } from "../Store.js"
 import { stamp } from "./clock.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"
-import { fieldValue, filteringWith, matches, normalize, snakeToCamel as camelOf } from "./handlers.js"
-import type { Body, Check, CheckName, Checks, Exchange, Handler, Op, Output, Relax, Req, Respond, RouteHook, ViolationHooks } from "./pipeline-types.js"
+import {
+  fieldValue,
+  filteringWith,
+  matches,
+  normalize,
+  snakeToCamel as camelOf
+} from "./handlers.js"
+import type {
+  Body,
+  Check,
+  CheckName,
+  Checks,
+  Exchange,
+  Handler,
+  Op,
+  Output,
+  Relax,
+  Req,
+  Respond,
+  RouteHook,
+  ViolationHooks
+} from "./pipeline-types.js"
 import { Fail } from "./pipeline-types.js"
 
 type Request = Req
@@ -30,7 +57,11 @@ type Request = Req
 // ---------------------------------------------------------------------------------------------
 
 type Shape =
-  | { readonly _tag: "string"; readonly minLength: number; readonly literals: ReadonlyArray<string> | undefined }
+  | {
+      readonly _tag: "string"
+      readonly minLength: number
+      readonly literals: ReadonlyArray<string> | undefined
+    }
   | { readonly _tag: "number"; readonly int: boolean }
   | { readonly _tag: "boolean" }
   | { readonly _tag: "object"; readonly fields: Fields }
@@ -50,28 +81,44 @@ const shapeOf = (ast: SchemaAST.AST): Shape => {
     case "BooleanKeyword":
       return { _tag: "boolean" }
     case "Literal":
-      return typeof ast.literal === "string" ? { _tag: "string", minLength: 0, literals: [ast.literal] } : OTHER
+      return typeof ast.literal === "string"
+        ? { _tag: "string", minLength: 0, literals: [ast.literal] }
+        : OTHER
     case "Refinement": {
       const from = shapeOf(ast.from)
-      const json = ast.annotations[SchemaAST.JSONSchemaAnnotationId] as { readonly minLength?: unknown; readonly type?: unknown } | undefined
-      if (from._tag === "string" && typeof json?.minLength === "number") return { ...from, minLength: Math.max(from.minLength, json.minLength) }
+      const json = ast.annotations[SchemaAST.JSONSchemaAnnotationId] as
+        { readonly minLength?: unknown; readonly type?: unknown } | undefined
+      if (from._tag === "string" && typeof json?.minLength === "number")
+        return { ...from, minLength: Math.max(from.minLength, json.minLength) }
       if (from._tag === "number" && json?.type === "integer") return { _tag: "number", int: true }
       return from
     }
     case "Union": {
       // `null` and `undefined` members are how optional request fields are written.
-      const members = ast.types.filter((t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword")
-      const literals = members.flatMap((t) => (t._tag === "Literal" && typeof t.literal === "string" ? [t.literal] : []))
-      if (members.length > 1 && literals.length === members.length) return { _tag: "string", minLength: 0, literals }
+      const members = ast.types.filter(
+        (t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword"
+      )
+      const literals = members.flatMap((t) =>
+        t._tag === "Literal" && typeof t.literal === "string" ? [t.literal] : []
+      )
+      if (members.length > 1 && literals.length === members.length)
+        return { _tag: "string", minLength: 0, literals }
       return members.length === 1 ? shapeOf(members[0]!) : OTHER
     }
     case "TypeLiteral":
       return {
         _tag: "object",
-        fields: new Map(ast.propertySignatures.map((p) => [String(p.name), { required: !p.isOptional, shape: shapeOf(p.type) }]))
+        fields: new Map(
+          ast.propertySignatures.map((p) => [
+            String(p.name),
+            { required: !p.isOptional, shape: shapeOf(p.type) }
+          ])
+        )
       }
     case "TupleType":
-      return ast.elements.length === 0 && ast.rest.length === 1 ? { _tag: "array", item: shapeOf(ast.rest[0]!.type) } : OTHER
+      return ast.elements.length === 0 && ast.rest.length === 1
+        ? { _tag: "array", item: shapeOf(ast.rest[0]!.type) }
+        : OTHER
     default:
       return OTHER
   }
@@ -110,7 +157,11 @@ const hasType = (shape: Shape, value: unknown): boolean => {
 }
 
 /** Applies `f` to every field of `body` the shape knows, and to the fields of its nested objects. */
-const eachField = (fields: Fields, body: Body, f: (body: Body, key: string, field: { readonly required: boolean; readonly shape: Shape }) => void): void => {
+const eachField = (
+  fields: Fields,
+  body: Body,
+  f: (body: Body, key: string, field: { readonly required: boolean; readonly shape: Shape }) => void
+): void => {
   for (const [key, field] of fields) {
     f(body, key, field)
     const value = body[key]
@@ -125,7 +176,12 @@ const ignoreJsonTypes = (fields: Fields, body: Body): void =>
     if (value === undefined || value === null) return
     if (!hasType(shape, value)) {
       if (!required) delete b[key]
-    } else if (shape._tag === "number" && shape.int && typeof value === "number" && !Number.isInteger(value)) {
+    } else if (
+      shape._tag === "number" &&
+      shape.int &&
+      typeof value === "number" &&
+      !Number.isInteger(value)
+    ) {
       b[key] = Math.trunc(value)
     } else if (shape._tag === "array" && Array.isArray(value)) {
       b[key] = value.filter((x) => hasType(shape.item, x))
@@ -161,8 +217,15 @@ const fillRequired = (fields: Fields, body: Body): void =>
 const ignoreEnums = (fields: Fields, body: Body): void =>
   eachField(fields, body, (b, key, { shape }) => {
     const value = b[key]
-    const fix = (s: Shape, x: unknown) => (s._tag === "string" && s.literals !== undefined && typeof x === "string" && !s.literals.includes(x) ? s.literals[0] : x)
-    if (shape._tag === "array" && Array.isArray(value)) b[key] = value.map((x) => fix(shape.item, x))
+    const fix = (s: Shape, x: unknown) =>
+      s._tag === "string" &&
+      s.literals !== undefined &&
+      typeof x === "string" &&
+      !s.literals.includes(x)
+        ? s.literals[0]
+        : x
+    if (shape._tag === "array" && Array.isArray(value))
+      b[key] = value.map((x) => fix(shape.item, x))
     else b[key] = fix(shape, value)
     if (b[key] === undefined) delete b[key]
   })
@@ -171,12 +234,18 @@ const ignoreEnums = (fields: Fields, body: Body): void =>
 const padMinLengths = (fields: Fields, body: Body): void =>
   eachField(fields, body, (b, key, { shape }) => {
     const value = b[key]
-    if (shape._tag === "string" && shape.minLength > 0 && typeof value === "string" && value.length < shape.minLength) {
+    if (
+      shape._tag === "string" &&
+      shape.minLength > 0 &&
+      typeof value === "string" &&
+      value.length < shape.minLength
+    ) {
       b[key] = value + "x".repeat(shape.minLength - value.length)
     }
   })
 
-const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
+const snakeToCamel = (key: string) =>
+  key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
 
 /** rejects-snake-case: the first field named in snake_case, as sent (before the names are normalised). */
 const snakeCaseField = (fields: Fields, raw: Body): string | undefined => {
@@ -223,7 +292,12 @@ const filterKeysOf = (op: Op): ReadonlySet<string> => {
     const found = new Set<string>()
     const visit = (ast: SchemaAST.AST, path: ReadonlyArray<string>): void => {
       if (ast._tag === "Union") ast.types.forEach((t) => visit(t, path))
-      else if (ast._tag === "Literal" && path.join(".") === "filter.field.key" && typeof ast.literal === "string") found.add(ast.literal)
+      else if (
+        ast._tag === "Literal" &&
+        path.join(".") === "filter.field.key" &&
+        typeof ast.literal === "string"
+      )
+        found.add(ast.literal)
       else if (ast._tag === "TypeLiteral") {
         for (const p of ast.propertySignatures) {
           const next = [...path, String(p.name)]
@@ -249,24 +323,41 @@ const mapFilter = (filter: unknown, f: (part: Body) => unknown): unknown => {
   const out = f(filter)
   if (out !== filter || !isObject(filter.group)) return out
   const group = filter.group
-  return Array.isArray(group.filters) ? { ...filter, group: { ...group, filters: group.filters.map((x) => mapFilter(x, f)) } } : filter
+  return Array.isArray(group.filters)
+    ? { ...filter, group: { ...group, filters: group.filters.map((x) => mapFilter(x, f)) } }
+    : filter
 }
 
 /** unknown-filter-key-accepted: a condition with an unknown key or operator matches every item. */
 const acceptUnknownKeys = (filter: unknown, keys: ReadonlySet<string>): unknown =>
   mapFilter(filter, (part) => {
     const field = part.field
-    return isObject(field) && (!keys.has(field.key as string) || !operators.has(field.operator as string)) ? MATCH_ALL : part
+    return isObject(field) &&
+      (!keys.has(field.key as string) || !operators.has(field.operator as string))
+      ? MATCH_ALL
+      : part
   })
 
 /** empty-group-accepted: a group with no filters matches every item. */
 const acceptEmptyGroups = (filter: unknown): unknown =>
-  mapFilter(filter, (part) => (isObject(part.group) && Array.isArray(part.group.filters) && part.group.filters.length === 0 ? MATCH_ALL : part))
+  mapFilter(filter, (part) =>
+    isObject(part.group) && Array.isArray(part.group.filters) && part.group.filters.length === 0
+      ? MATCH_ALL
+      : part
+  )
 
 /** filter-or-as-and: every `or` group of a decoded filter becomes `and`. */
 const orAsAnd = (filter: Filter.Filter<string>): Filter.Filter<string> =>
   "group" in filter && filter.group !== undefined
-    ? { group: { operator: "and", filters: filter.group.filters.map(orAsAnd) as unknown as readonly [Filter.Filter<string>, ...Array<Filter.Filter<string>>] } }
+    ? {
+        group: {
+          operator: "and",
+          filters: filter.group.filters.map(orAsAnd) as unknown as readonly [
+            Filter.Filter<string>,
+            ...Array<Filter.Filter<string>>
+          ]
+        }
+      }
     : filter
 
 // ---------------------------------------------------------------------------------------------
@@ -307,7 +398,12 @@ const updateStore = (
 })
 
 /** What an update stores and returns, given the object before it, the object it made and the body sent. */
-type UpdateChange = (current: Json, changed: Json, c: CollectionName, sent: Body) => { readonly stored: Json; readonly returned: Json }
+type UpdateChange = (
+  current: Json,
+  changed: Json,
+  c: CollectionName,
+  sent: Body
+) => { readonly stored: Json; readonly returned: Json }
 
 /** A hook on the handler of every update: the store it sees. */
 const onUpdates =
@@ -315,7 +411,11 @@ const onUpdates =
   (next, op) => {
     const c = collectionOf(op)
     if (op.kind !== "update" || c === undefined) return next
-    return (request, ctx) => next(request, { ...ctx, store: updateStore(ctx.store, (current, changed) => change(current, changed, c, ctx.sent)) })
+    return (request, ctx) =>
+      next(request, {
+        ...ctx,
+        store: updateStore(ctx.store, (current, changed) => change(current, changed, c, ctx.sent))
+      })
   }
 
 const both = (object: Json) => ({ stored: object, returned: object })
@@ -338,7 +438,9 @@ const lenientStore = (store: StoreService): StoreService => ({
 
 /** A List handler that answers `search` itself with the store `searching` makes of the term and its fields (default `name`), not the pipeline's search. */
 const searchedBy =
-  (searching: (store: StoreService, search: string, fields: ReadonlyArray<string>) => StoreService): RouteHook<Handler> =>
+  (
+    searching: (store: StoreService, search: string, fields: ReadonlyArray<string>) => StoreService
+  ): RouteHook<Handler> =>
   (next, op) =>
     op.kind !== "list"
       ? next
@@ -347,13 +449,27 @@ const searchedBy =
           if (search === "") return next(request, ctx)
           const named = request.searchFields as ReadonlyArray<string> | undefined
           const { search: _, ...rest } = request
-          return next(rest, { ...ctx, store: searching(ctx.store, search, named !== undefined && named.length > 0 ? named : ["name"]) })
+          return next(rest, {
+            ...ctx,
+            store: searching(
+              ctx.store,
+              search,
+              named !== undefined && named.length > 0 ? named : ["name"]
+            )
+          })
         }
 
 /** search-case-sensitive: the items a search keeps, compared as they are (the request's `search` is then left out). */
-const caseSensitiveSearch = (store: StoreService, search: string, keys: ReadonlyArray<string>): StoreService => ({
+const caseSensitiveSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => ({
   ...store,
-  all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search))))
+  all: (c) =>
+    Effect.map(store.all(c), (items) =>
+      items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search)))
+    )
 })
 
 /**
@@ -368,17 +484,27 @@ type Page = { readonly items: ReadonlyArray<Json>; readonly meta: Record<string,
 
 const pageOf = (op: Op, body: Json): Page | undefined => {
   const items = op.itemField === undefined ? undefined : body[op.itemField]
-  return Array.isArray(items) ? { items: items as ReadonlyArray<Json>, meta: { ...(body.listMetadata as Body | undefined) } } : undefined
+  return Array.isArray(items)
+    ? { items: items as ReadonlyArray<Json>, meta: { ...(body.listMetadata as Body | undefined) } }
+    : undefined
 }
 
-const cursorAt = (order: "asc" | "desc", item: Json) => encodeCursor({ order, key: sortKey(item), id: String(item.id) })
+const cursorAt = (order: "asc" | "desc", item: Json) =>
+  encodeCursor({ order, key: sortKey(item), id: String(item.id) })
 
 /** paging-duplicates: the next cursor points at the page's next-to-last item, so the next page repeats the last. */
 const pointCursorBack = (op: Op, body: Json): Json => {
   const page = pageOf(op, body)
-  const cursor = typeof page?.meta.nextCursor === "string" ? decodeCursor(page.meta.nextCursor) : undefined
+  const cursor =
+    typeof page?.meta.nextCursor === "string" ? decodeCursor(page.meta.nextCursor) : undefined
   if (page === undefined || cursor === undefined || page.items.length < 2) return body
-  return { ...body, listMetadata: { ...page.meta, nextCursor: cursorAt(cursor.order, page.items[page.items.length - 2]!) } }
+  return {
+    ...body,
+    listMetadata: {
+      ...page.meta,
+      nextCursor: cursorAt(cursor.order, page.items[page.items.length - 2]!)
+    }
+  }
 }
 
 /**
@@ -390,8 +516,15 @@ const skipOne = (op: Op, body: Json, limit: number, order: "asc" | "desc"): Json
   if (page === undefined || page.items.length <= limit) return body
   const kept = page.items.slice(0, limit)
   const last = kept[kept.length - 1]!
-  const nextCursor = page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined ? page.meta.nextCursor : cursorAt(order, last)
-  return { ...body, [op.itemField!]: kept, listMetadata: { ...page.meta, count: kept.length, after: String(last.id), nextCursor } }
+  const nextCursor =
+    page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined
+      ? page.meta.nextCursor
+      : cursorAt(order, last)
+  return {
+    ...body,
+    [op.itemField!]: kept,
+    listMetadata: { ...page.meta, count: kept.length, after: String(last.id), nextCursor }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,7 +533,12 @@ const skipOne = (op: Op, body: Json, limit: number, order: "asc" | "desc"): Json
 
 /** The object a response carries (the first item of a list or array), for response violations. */
 const targetOf = (op: Op, body: Body): Body | undefined => {
-  const holder = op.itemField !== undefined ? body[op.itemField] : op.wrapperKey !== undefined ? body[op.wrapperKey] : body
+  const holder =
+    op.itemField !== undefined
+      ? body[op.itemField]
+      : op.wrapperKey !== undefined
+        ? body[op.wrapperKey]
+        : body
   const target = Array.isArray(holder) ? holder[0] : holder
   return isObject(target) ? target : undefined
 }
@@ -417,7 +555,6 @@ const MAX_QUOTED_BODY = 64 * 1024
 
 const lenientText = new TextDecoder("utf-8")
 
-
 // ---------------------------------------------------------------------------------------------
 // Hooks
 // ---------------------------------------------------------------------------------------------
@@ -432,15 +569,23 @@ const without =
 
 /** A hook on `relax` for the operations `applies` accepts: an error for the body as sent, or `undefined` to go on. */
 const refusing =
-  (refuse: (body: Body, op: Op, fields: ReadonlySet<string>) => ConnectError.ConnectError | undefined, applies: (op: Op) => boolean = () => true): RouteHook<Relax> =>
+  (
+    refuse: (
+      body: Body,
+      op: Op,
+      fields: ReadonlySet<string>
+    ) => ConnectError.ConnectError | undefined,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Relax> =>
   (next, op, fields) =>
-    applies(op)
-      ? (body, ex) => refuse(body, op, fields) ?? next(body, ex)
-      : next
+    applies(op) ? (body, ex) => refuse(body, op, fields) ?? next(body, ex) : next
 
 /** A hook on `relax` for the operations `applies` accepts: a copy of the body, changed, goes on. */
 const relaxing =
-  (change: (body: Body, op: Op, ex: Exchange) => void, applies: (op: Op) => boolean = () => true): RouteHook<Relax> =>
+  (
+    change: (body: Body, op: Op, ex: Exchange) => void,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Relax> =>
   (next, op) =>
     applies(op)
       ? (body, ex) => {
@@ -464,7 +609,10 @@ const listIgnores =
 
 /** A hook on `respond` for the operations `applies` accepts: the success body, copied and changed. */
 const responding =
-  (change: (body: Body, request: Request, op: Op) => void, applies: (op: Op) => boolean = () => true): RouteHook<Respond> =>
+  (
+    change: (body: Body, request: Request, op: Op) => void,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Respond> =>
   (next, op) =>
     applies(op)
       ? (request, body, ex) => {
@@ -490,7 +638,10 @@ const snakeKeys = (value: unknown): void => {
 }
 
 /** A hook on `respond`: the object the success body carries (the first item of a list or array), changed. */
-const onTarget = (change: (target: Body, request: Request, op: Op) => void, applies?: (op: Op) => boolean): RouteHook<Respond> =>
+const onTarget = (
+  change: (target: Body, request: Request, op: Op) => void,
+  applies?: (op: Op) => boolean
+): RouteHook<Respond> =>
   responding((body, request, op) => {
     const target = targetOf(op, body)
     if (target !== undefined) change(target, request, op)
@@ -500,7 +651,12 @@ const onTarget = (change: (target: Body, request: Request, op: Op) => void, appl
 const onPages =
   (change: (op: Op, body: Json, order: "asc" | "desc") => Json): RouteHook<Handler> =>
   (next, op) =>
-    op.kind === "list" ? (request, ctx) => Effect.map(next(request, ctx), (body) => change(op, body, request.order === "desc" ? "desc" : "asc")) : next
+    op.kind === "list"
+      ? (request, ctx) =>
+          Effect.map(next(request, ctx), (body) =>
+            change(op, body, request.order === "desc" ? "desc" : "asc")
+          )
+      : next
 
 /** The object a create or update answers with: HumanUserPassword's fields sit at the top level. */
 const isTopLevel = (op: Op) => op.wrapperKey === undefined && op.itemField === undefined
@@ -535,7 +691,9 @@ const alteredForStore = (object: Json): Json => {
   const copy = structuredClone(object) as Record<string, unknown>
   for (const value of Object.values(copy)) {
     if (!isObject(value) || "id" in value) continue
-    const key = Object.keys(value).find((k) => typeof value[k] === "string" && !Secrets.fieldNames.has(k))
+    const key = Object.keys(value).find(
+      (k) => typeof value[k] === "string" && !Secrets.fieldNames.has(k)
+    )
     if (key !== undefined) {
       value[key] = `${String(value[key])}-stored`
       return copy as Json
@@ -576,13 +734,20 @@ const staleIndex: RouteHook<Handler> = (next, op) => {
     const index = staleIndexOf(ctx.store)
     const stale: StoreService = {
       ...ctx.store,
-      all: (name) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.map((o) => index.get(`${name}:${String(o.id)}`) ?? o)) : ctx.store.all(name))
+      all: (name) =>
+        name === c
+          ? Effect.map(ctx.store.all(name), (items) =>
+              items.map((o) => index.get(`${name}:${String(o.id)}`) ?? o)
+            )
+          : ctx.store.all(name)
     }
     return Effect.flatMap(next(request, { ...ctx, store: stale }), (body) => {
       const items = body[itemField]
       if (!Array.isArray(items)) return Effect.succeed(body)
       return Effect.map(
-        Effect.forEach(items as ReadonlyArray<Json>, (item) => Effect.map(ctx.store.get(c, String(item.id)), (now) => now ?? item)),
+        Effect.forEach(items as ReadonlyArray<Json>, (item) =>
+          Effect.map(ctx.store.get(c, String(item.id)), (now) => now ?? item)
+        ),
         (fresh) => ({ ...body, [itemField]: fresh }) as Json
       )
     })
@@ -590,8 +755,10 @@ const staleIndex: RouteHook<Handler> = (next, op) => {
 }
 
 /** An answer written, changed when it is a response. */
-const withOutput = (out: Output, f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output): Output => (out._tag === "Response" ? f(out) : out)
-
+const withOutput = (
+  out: Output,
+  f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output
+): Output => (out._tag === "Response" ? f(out) : out)
 
 // ---------------------------------------------------------------------------------------------
 // Faults of the List operations' inputs: enums shared between lists, text read as a pattern,
@@ -609,13 +776,23 @@ const searchFieldsOf = (op: Op): ReadonlyArray<string> => {
 /** shared-search-fields: the `searchFields` entries another list allows and this one does not. */
 const foreignSearchFields = (op: Op): ReadonlySet<string> => {
   const own = new Set(searchFieldsOf(op))
-  return new Set(listOps.filter((o) => o !== op).flatMap(searchFieldsOf).filter((f) => !own.has(f)))
+  return new Set(
+    listOps
+      .filter((o) => o !== op)
+      .flatMap(searchFieldsOf)
+      .filter((f) => !own.has(f))
+  )
 }
 
 /** shared-filter-keys: the filter keys another list allows and this one does not. */
 const foreignFilterKeys = (op: Op): ReadonlySet<string> => {
   const own = filterKeysOf(op)
-  return new Set(listOps.filter((o) => o !== op).flatMap((o) => [...filterKeysOf(o)]).filter((k) => !own.has(k)))
+  return new Set(
+    listOps
+      .filter((o) => o !== op)
+      .flatMap((o) => [...filterKeysOf(o)])
+      .filter((k) => !own.has(k))
+  )
 }
 
 /** A condition no item matches: every object has an id. */
@@ -625,9 +802,21 @@ const MATCH_NONE = { field: { key: "id", operator: "empty" } }
 const foreignKeysAsEmpty = (filter: unknown, foreign: ReadonlySet<string>): unknown =>
   mapFilter(filter, (part) => {
     const field = part.field
-    if (!isObject(field) || !foreign.has(field.key as string) || !operators.has(field.operator as string)) return part
-    const value = isObject(field.value) && typeof field.value.value === "string" ? field.value.value : ""
-    const condition = { field: { key: "k", operator: field.operator as Filter.Operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } } as Filter.Filter<string>
+    if (
+      !isObject(field) ||
+      !foreign.has(field.key as string) ||
+      !operators.has(field.operator as string)
+    )
+      return part
+    const value =
+      isObject(field.value) && typeof field.value.value === "string" ? field.value.value : ""
+    const condition = {
+      field: {
+        key: "k",
+        operator: field.operator as Filter.Operator,
+        value: { "@type": Filter.STRING_VALUE_TYPE, value }
+      }
+    } as Filter.Filter<string>
     return Filter.evaluate(condition, () => "") ? MATCH_ALL : MATCH_NONE
   })
 
@@ -645,9 +834,19 @@ const likePattern = (term: string): RegExp => {
 }
 
 /** search-like-wildcards: the items a search keeps under the LIKE reading (the request's `search` is then left out). */
-const likeSearch = (store: StoreService, search: string, keys: ReadonlyArray<string>): StoreService => {
+const likeSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
   const pattern = likePattern(search)
-  return { ...store, all: (c) => Effect.map(store.all(c), (items) => items.filter((item) => keys.some((k) => pattern.test(fieldValue(item, k))))) }
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => pattern.test(fieldValue(item, k))))
+      )
+  }
 }
 
 /** filter-regex: how each string operator anchors its value read as a regular expression. */
@@ -723,7 +922,10 @@ const pageNumberCursors: RouteHook<Handler> = (next, op) => {
       let after: string | undefined
       for (let i = 0; i < 1000; i++) {
         const { cursor: _, ...rest } = request
-        const body = yield* next(after === undefined ? { ...rest, limit: 500 } : { ...rest, limit: 500, cursor: after }, ctx)
+        const body = yield* next(
+          after === undefined ? { ...rest, limit: 500 } : { ...rest, limit: 500, cursor: after },
+          ctx
+        )
         const p = pageOf(op, body)
         if (p === undefined) return body
         all.push(...p.items)
@@ -735,7 +937,12 @@ const pageNumberCursors: RouteHook<Handler> = (next, op) => {
       const more = page * limit + limit < all.length
       return {
         [itemField]: items,
-        listMetadata: { count: items.length, after: String(items[items.length - 1]?.id ?? ""), before: String(items[0]?.id ?? ""), nextCursor: more ? `page-${page + 1}` : "" }
+        listMetadata: {
+          count: items.length,
+          after: String(items[items.length - 1]?.id ?? ""),
+          before: String(items[0]?.id ?? ""),
+          nextCursor: more ? `page-${page + 1}` : ""
+        }
       } as Json
     })
   }
@@ -768,19 +975,25 @@ const violation = <const N extends string>(record: ViolationRecord<N>): Violatio
 const HELD_PAST_DEADLINE_MILLIS = 2000
 
 /** route-case-insensitive: the route paths by their lower-case form. */
-const routesByLowerCase: ReadonlyMap<string, string> = new Map(Operations.all.map((o) => [o.path.toLowerCase(), o.path]))
+const routesByLowerCase: ReadonlyMap<string, string> = new Map(
+  Operations.all.map((o) => [o.path.toLowerCase(), o.path])
+)
 
 /** route-by-method-name: the route paths by method name alone. */
-const routesByMethod: ReadonlyMap<string, string> = new Map(Operations.all.map((o) => [o.method, o.path]))
+const routesByMethod: ReadonlyMap<string, string> = new Map(
+  Operations.all.map((o) => [o.method, o.path])
+)
 
 /** zero-value-refused: the zero values of proto3 JSON (`""`, `false`, `0`, `[]`). */
-const isZeroValue = (v: unknown): boolean => v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+const isZeroValue = (v: unknown): boolean =>
+  v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
 
 /** ids-from-clock: the span of time whose creates share one id. */
 const ID_WINDOW_MILLIS = 250
 
 /** ids-from-clock: an id made of the object's prefix and the current window of time alone. */
-const clockId = (id: string): string => `${id.slice(0, id.lastIndexOf("_") + 1)}t${Math.floor(Date.now() / ID_WINDOW_MILLIS).toString(36)}`
+const clockId = (id: string): string =>
+  `${id.slice(0, id.lastIndexOf("_") + 1)}t${Math.floor(Date.now() / ID_WINDOW_MILLIS).toString(36)}`
 
 /** ids-from-clock: a create stores and returns its object under the id of the current window, replacing the object of an earlier create in it. */
 const clockIds: RouteHook<Handler> = (next, op) => {
@@ -788,8 +1001,12 @@ const clockIds: RouteHook<Handler> = (next, op) => {
   const key = op.wrapperKey
   if (op.kind !== "create" || c === undefined || key === undefined) return next
   return (request, ctx) => {
-    const rename = (o: Json): Json => (typeof o.id === "string" ? ({ ...o, id: clockId(o.id) } as Json) : o)
-    const store: StoreService = { ...ctx.store, put: (cc, objects) => ctx.store.put(cc, cc === c ? objects.map(rename) : objects) }
+    const rename = (o: Json): Json =>
+      typeof o.id === "string" ? ({ ...o, id: clockId(o.id) } as Json) : o
+    const store: StoreService = {
+      ...ctx.store,
+      put: (cc, objects) => ctx.store.put(cc, cc === c ? objects.map(rename) : objects)
+    }
     return Effect.map(next(request, { ...ctx, store }), (body) => {
       const object = body[key]
       return isObject(object) ? ({ ...body, [key]: rename(object as Json) } as Json) : body
@@ -803,7 +1020,13 @@ export const records = [
     name: "server-error-on-unknown-field",
     rule: "errors.no-internal-for-client-faults",
     description: "A request with a field the operation does not know gets 500 internal.",
-    hooks: { relax: refusing((body, _, fields) => (Object.keys(body).some((k) => !fields.has(k)) ? ConnectError.make("internal", "internal error") : undefined)) }
+    hooks: {
+      relax: refusing((body, _, fields) =>
+        Object.keys(body).some((k) => !fields.has(k))
+          ? ConnectError.make("internal", "internal error")
+          : undefined
+      )
+    }
   }),
   // success-shape
   violation({
@@ -811,46 +1034,77 @@ export const records = [
     rule: "wire.success",
     description: "Successful responses say `Content-Type: text/plain`.",
     hooks: {
-      writeSuccess: (next) => (headers, body) => withOutput(next(headers, body), (out) => ({ ...out, headers: { ...out.headers, "content-type": "text/plain" } }))
+      writeSuccess: (next) => (headers, body) =>
+        withOutput(next(headers, body), (out) => ({
+          ...out,
+          headers: { ...out.headers, "content-type": "text/plain" }
+        }))
     }
   }),
   // error-shape
   violation({
     name: "invalid-error-body",
     rule: "errors.connect-body",
-    description: "Error bodies are `{\"error\": \"...\"}` without a Connect `code`.",
-    hooks: { writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, body: JSON.stringify({ error: error.message }) })) }
+    description: 'Error bodies are `{"error": "..."}` without a Connect `code`.',
+    hooks: {
+      writeError: (next) => (error, headers, status) =>
+        withOutput(next(error, headers, status), (out) => ({
+          ...out,
+          body: JSON.stringify({ error: error.message })
+        }))
+    }
   }),
   violation({
     name: "wrong-status-for-code",
     rule: "errors.status-agrees",
-    description: "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400).",
-    hooks: { writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, status: out.status === 400 ? 409 : 400 })) }
+    description:
+      "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400).",
+    hooks: {
+      writeError: (next) => (error, headers, status) =>
+        withOutput(next(error, headers, status), (out) => ({
+          ...out,
+          status: out.status === 400 ? 409 : 400
+        }))
+    }
   }),
   violation({
     name: "rate-limit-without-retry-after",
     rule: "errors.retry-after",
-    description: "Every 20th request to a known route is rate limited: resource_exhausted (429) without `Retry-After`.",
+    description:
+      "Every 20th request to a known route is rate limited: resource_exhausted (429) without `Retry-After`.",
     hooks: {
       admit: (next) => {
         let counter = 0
-        return () => (++counter % RATE_LIMIT_EVERY === 0 ? new Fail(ConnectError.make("resource_exhausted", RATE_LIMITED)) : next())
+        return () =>
+          ++counter % RATE_LIMIT_EVERY === 0
+            ? new Fail(ConnectError.make("resource_exhausted", RATE_LIMITED))
+            : next()
       }
     }
   }),
   violation({
     name: "rate-limit-reset-delta",
     rule: "errors.rate-limit-headers",
-    description: "Every answer carries rate-limit headers whose `X-Ratelimit-Reset` is the seconds left in the window (`60`), not a Unix time.",
+    description:
+      "Every answer carries rate-limit headers whose `X-Ratelimit-Reset` is the seconds left in the window (`60`), not a Unix time.",
     hooks: {
-      writeSuccess: (next) => (headers, body) => withOutput(next(headers, body), (out) => ({ ...out, headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) } })),
-      writeError: (next) => (error, headers, status) => withOutput(next(error, headers, status), (out) => ({ ...out, headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) } }))
+      writeSuccess: (next) => (headers, body) =>
+        withOutput(next(headers, body), (out) => ({
+          ...out,
+          headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) }
+        })),
+      writeError: (next) => (error, headers, status) =>
+        withOutput(next(error, headers, status), (out) => ({
+          ...out,
+          headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) }
+        }))
     }
   }),
   violation({
     name: "unknown-id-invalid",
     rule: "errors.unknown-id",
-    description: "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found.",
+    description:
+      "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found.",
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
@@ -859,7 +1113,14 @@ export const records = [
           typeof request.id !== "string"
             ? next(request, ctx)
             : Effect.flatMap(ctx.store.get(c, request.id), (found) =>
-                found === undefined ? Effect.fail(ConnectError.make("invalid_argument", `id: ${JSON.stringify(request.id)} is not a valid id`)) : next(request, ctx)
+                found === undefined
+                  ? Effect.fail(
+                      ConnectError.make(
+                        "invalid_argument",
+                        `id: ${JSON.stringify(request.id)} is not a valid id`
+                      )
+                    )
+                  : next(request, ctx)
               )
       }
     }
@@ -882,7 +1143,9 @@ export const records = [
               return first === undefined || known ? next(request, ctx) : next({ id: first.id }, ctx)
             })
         }
-        return op.references.length === 0 ? next : (request, ctx) => next(request, { ...ctx, store: lenientStore(ctx.store) })
+        return op.references.length === 0
+          ? next
+          : (request, ctx) => next(request, { ...ctx, store: lenientStore(ctx.store) })
       }
     }
   }),
@@ -890,12 +1153,15 @@ export const records = [
   violation({
     name: "secret-in-error",
     rule: "secrets.not-in-errors",
-    description: "invalid_argument error messages quote the request body as received, secret fields (`apiKey`, `apiSecret`, `certificate`, `privateKey`, `password`...) included.",
+    description:
+      "invalid_argument error messages quote the request body as received, secret fields (`apiKey`, `apiSecret`, `certificate`, `privateKey`, `password`...) included.",
     hooks: {
       error: (next) => (e, ex) => {
         const error = next(e, ex)
         if (error.code !== "invalid_argument") return error
-        const text = lenientText.decode(ex.bytes.length > MAX_QUOTED_BODY ? ex.bytes.subarray(0, MAX_QUOTED_BODY) : ex.bytes)
+        const text = lenientText.decode(
+          ex.bytes.length > MAX_QUOTED_BODY ? ex.bytes.subarray(0, MAX_QUOTED_BODY) : ex.bytes
+        )
         return ConnectError.make("invalid_argument", `${error.message} (request body: ${text})`)
       }
     }
@@ -903,7 +1169,8 @@ export const records = [
   violation({
     name: "key-in-error",
     rule: "secrets.key-not-in-errors",
-    description: "An `X-API-KEY` the server does not know is quoted in the unauthenticated error message.",
+    description:
+      "An `X-API-KEY` the server does not know is quoted in the unauthenticated error message.",
     hooks: {
       checks: (next) => {
         const quoting = (c: Check): Check =>
@@ -914,7 +1181,15 @@ export const records = [
                 run: (input, op) => {
                   const refusal = c.run(input, op)
                   const key = input.headers["x-api-key"]
-                  return refusal === undefined || key === undefined || key === "" ? refusal : { ...refusal, error: ConnectError.make("unauthenticated", `the API key ${key} is not known`) }
+                  return refusal === undefined || key === undefined || key === ""
+                    ? refusal
+                    : {
+                        ...refusal,
+                        error: ConnectError.make(
+                          "unauthenticated",
+                          `the API key ${key} is not known`
+                        )
+                      }
                 }
               }
         return { beforeBody: next.beforeBody.map(quoting), afterBody: next.afterBody.map(quoting) }
@@ -926,13 +1201,17 @@ export const records = [
     name: "missing-required-field",
     rule: "response.schema",
     description: "The returned object has no `id` (HumanUserPassword: no `password`).",
-    hooks: { respond: onTarget((target, _, op) => delete target[isTopLevel(op) ? "password" : "id"]) }
+    hooks: {
+      respond: onTarget((target, _, op) => delete target[isTopLevel(op) ? "password" : "id"])
+    }
   }),
   violation({
     name: "wrong-field-type",
     rule: "response.field-types",
     description: "The returned object's `id` (HumanUserPassword: `username`) is a JSON number.",
-    hooks: { respond: onTarget((target, _, op) => (target[isTopLevel(op) ? "username" : "id"] = 12345)) }
+    hooks: {
+      respond: onTarget((target, _, op) => (target[isTopLevel(op) ? "username" : "id"] = 12345))
+    }
   }),
   violation({
     name: "non-utc-timestamp",
@@ -950,7 +1229,8 @@ export const records = [
   violation({
     name: "timestamp-fraction-digits",
     rule: "timestamps.fraction-digits",
-    description: "`createdAt` of the object a Get, create or update returns is written with 2 fractional digits (`...:00.12Z`).",
+    description:
+      "`createdAt` of the object a Get, create or update returns is written with 2 fractional digits (`...:00.12Z`).",
     hooks: {
       // Not in lists: a truncated createdAt could reorder a descending page.
       respond: onTarget(
@@ -973,7 +1253,8 @@ export const records = [
           // The one int64 of the interface: a saved log query's `query.relativeTime`.
           for (const item of items as Array<unknown>) {
             const query = isObject(item) ? item.query : undefined
-            if (isObject(query) && typeof query.relativeTime === "string") query.relativeTime = Number(query.relativeTime)
+            if (isObject(query) && typeof query.relativeTime === "string")
+              query.relativeTime = Number(query.relativeTime)
           }
         },
         (op) => op.itemField !== undefined
@@ -983,7 +1264,8 @@ export const records = [
   violation({
     name: "snake-case-output",
     rule: "wire.output-camel-case",
-    description: "Success bodies name their fields in snake_case (`created_at`, `list_metadata`) at every depth.",
+    description:
+      "Success bodies name their fields in snake_case (`created_at`, `list_metadata`) at every depth.",
     hooks: { respond: responding((body) => snakeKeys(body)) }
   }),
   // timestamps
@@ -993,7 +1275,8 @@ export const records = [
     description: "`createdAt` of returned objects is one day after the response time.",
     hooks: {
       respond: onTarget((target) => {
-        if (typeof target.createdAt === "string") target.createdAt = new Date(Date.now() + 86_400_000).toISOString()
+        if (typeof target.createdAt === "string")
+          target.createdAt = new Date(Date.now() + 86_400_000).toISOString()
       })
     }
   }),
@@ -1003,7 +1286,8 @@ export const records = [
     description: "CreateHumanUserPassword's `expiresAt` is one hour before the response time.",
     hooks: {
       respond: onTarget((target) => {
-        if (typeof target.expiresAt === "string") target.expiresAt = new Date(Date.now() - 3_600_000).toISOString()
+        if (typeof target.expiresAt === "string")
+          target.expiresAt = new Date(Date.now() - 3_600_000).toISOString()
       })
     }
   }),
@@ -1015,24 +1299,37 @@ export const records = [
     hooks: {
       relax: refusing((body, _, fields) => {
         const unknown = Object.keys(body).find((k) => !fields.has(k))
-        return unknown === undefined ? undefined : ConnectError.make("invalid_argument", `${unknown}: unknown field`)
+        return unknown === undefined
+          ? undefined
+          : ConnectError.make("invalid_argument", `${unknown}: unknown field`)
       })
     }
   }),
   violation({
     name: "rejects-snake-case",
     rule: "wire.snake-case",
-    description: "A request that names one of its fields in snake_case (`resource_id`) gets invalid_argument.",
+    description:
+      "A request that names one of its fields in snake_case (`resource_id`) gets invalid_argument.",
     hooks: {
       parse: (next, op) => {
         const fields = fieldsOf(op)
         return (bytes) => {
           const parsed = next(bytes)
-          if (typeof parsed === "string" || parsed instanceof ConnectError.ConnectError || parsed === STAND_IN) return parsed
+          if (
+            typeof parsed === "string" ||
+            parsed instanceof ConnectError.ConnectError ||
+            parsed === STAND_IN
+          )
+            return parsed
           // The names as sent: the faithful parser has already turned them into lowerCamelCase.
           const raw: unknown = JSON.parse(lenientText.decode(bytes))
           const snake = isObject(raw) ? snakeCaseField(fields, raw) : undefined
-          return snake === undefined ? parsed : ConnectError.make("invalid_argument", `${snake}: unknown field name; use lowerCamelCase`)
+          return snake === undefined
+            ? parsed
+            : ConnectError.make(
+                "invalid_argument",
+                `${snake}: unknown field name; use lowerCamelCase`
+              )
         }
       }
     }
@@ -1044,7 +1341,9 @@ export const records = [
     hooks: {
       relax: refusing((body) => {
         const path = nullField(body, "")
-        return path === undefined ? undefined : ConnectError.make("invalid_argument", `${path}: null is not a value`)
+        return path === undefined
+          ? undefined
+          : ConnectError.make("invalid_argument", `${path}: null is not a value`)
       })
     }
   }),
@@ -1055,8 +1354,12 @@ export const records = [
     hooks: {
       relax: refusing(
         (body, op) => {
-          const missing = [...fieldsOf(op)].find(([k, f]) => !f.required && f.shape._tag === "boolean" && body[k] === undefined)
-          return missing === undefined ? undefined : ConnectError.make("invalid_argument", `${missing[0]}: required`)
+          const missing = [...fieldsOf(op)].find(
+            ([k, f]) => !f.required && f.shape._tag === "boolean" && body[k] === undefined
+          )
+          return missing === undefined
+            ? undefined
+            : ConnectError.make("invalid_argument", `${missing[0]}: required`)
         },
         (op) => op.kind === "create"
       )
@@ -1068,7 +1371,10 @@ export const records = [
     description: "`limit: 500` gets invalid_argument.",
     hooks: {
       relax: refusing(
-        (body) => (body.limit === 500 ? ConnectError.make("invalid_argument", "limit must be from 1 to 499") : undefined),
+        (body) =>
+          body.limit === 500
+            ? ConnectError.make("invalid_argument", "limit must be from 1 to 499")
+            : undefined,
         (op) => op.kind === "list"
       )
     }
@@ -1077,7 +1383,8 @@ export const records = [
   violation({
     name: "ignored-min-length",
     rule: "fields.min-length",
-    description: "Strings under their min length (1; 9 for `workerSchedule`) are accepted, padded with `x`.",
+    description:
+      "Strings under their min length (1; 9 for `workerSchedule`) are accepted, padded with `x`.",
     hooks: { relax: relaxing((body, op) => padMinLengths(fieldsOf(op), body)) }
   }),
   violation({
@@ -1088,7 +1395,10 @@ export const records = [
       relax: relaxing(
         (body) => {
           const limit = body.limit
-          body.limit = typeof limit === "number" && Number.isFinite(limit) ? Math.min(500, Math.max(1, Math.trunc(limit))) : 100
+          body.limit =
+            typeof limit === "number" && Number.isFinite(limit)
+              ? Math.min(500, Math.max(1, Math.trunc(limit)))
+              : 100
         },
         (op) => op.kind === "list"
       )
@@ -1104,19 +1414,22 @@ export const records = [
   violation({
     name: "ignored-json-type",
     rule: "fields.json-type",
-    description: "An optional request field of the wrong JSON type is taken as not set, and a fractional `limit` is truncated.",
+    description:
+      "An optional request field of the wrong JSON type is taken as not set, and a fractional `limit` is truncated.",
     hooks: { relax: relaxing((body, op) => ignoreJsonTypes(fieldsOf(op), body)) }
   }),
   violation({
     name: "ignored-required",
     rule: "fields.required",
-    description: "A missing or `null` required string field is taken as `\"missing\"` (a required object as `{}`, a missing `limit` as 100).",
+    description:
+      'A missing or `null` required string field is taken as `"missing"` (a required object as `{}`, a missing `limit` as 100).',
     hooks: { relax: relaxing((body, op) => fillRequired(fieldsOf(op), body)) }
   }),
   violation({
     name: "ignored-one-of",
     rule: "fields.one-of",
-    description: "CreateHumanUserPassword with two or none of `email`, `username`, `id` uses the first one set (none: the first user).",
+    description:
+      "CreateHumanUserPassword with two or none of `email`, `username`, `id` uses the first one set (none: the first user).",
     hooks: {
       relax: (next, op, fields) => {
         const oneOf = op.oneOf
@@ -1135,7 +1448,9 @@ export const records = [
         return (request, ctx) =>
           request[last] !== FIRST_USER
             ? next(request, ctx)
-            : Effect.flatMap(ctx.store.all("users"), (users) => (users[0] === undefined ? next(request, ctx) : next({ [last]: users[0][last] }, ctx)))
+            : Effect.flatMap(ctx.store.all("users"), (users) =>
+                users[0] === undefined ? next(request, ctx) : next({ [last]: users[0][last] }, ctx)
+              )
       }
     }
   }),
@@ -1149,7 +1464,8 @@ export const records = [
         const names = connectorNameFields(op)
         if (names.length === 0) return next
         return relaxing((body) => {
-          for (const k of names) if (typeof body[k] === "string" && body[k] !== "") body[k] = "connector"
+          for (const k of names)
+            if (typeof body[k] === "string" && body[k] !== "") body[k] = "connector"
         })(next, op, fields)
       },
       prepare: (next, op) => {
@@ -1157,7 +1473,8 @@ export const records = [
         if (names.length === 0) return next
         return (request, ex) => {
           const named: Record<string, unknown> = { ...request }
-          for (const k of names) if (typeof ex.sent[k] === "string" && ex.sent[k] !== "") named[k] = ex.sent[k]
+          for (const k of names)
+            if (typeof ex.sent[k] === "string" && ex.sent[k] !== "") named[k] = ex.sent[k]
           return next(named, ex)
         }
       }
@@ -1166,7 +1483,8 @@ export const records = [
   violation({
     name: "empty-body-accepted",
     rule: "wire.empty-body",
-    description: "A zero-length body is read as `{}`, its required fields taken as `ignored-required` takes them.",
+    description:
+      "A zero-length body is read as `{}`, its required fields taken as `ignored-required` takes them.",
     hooks: {
       parse: (next) => (bytes) => (bytes.length === 0 ? STAND_IN : next(bytes)),
       relax: standInFilled
@@ -1175,7 +1493,8 @@ export const records = [
   violation({
     name: "non-object-body-accepted",
     rule: "wire.json-object-body",
-    description: "A body that is malformed JSON, an array or a string is read as `{}`, its required fields taken as `ignored-required` takes them.",
+    description:
+      "A body that is malformed JSON, an array or a string is read as `{}`, its required fields taken as `ignored-required` takes them.",
     hooks: {
       parse: (next) => (bytes) => {
         const parsed = next(bytes)
@@ -1190,7 +1509,12 @@ export const records = [
     description: "A cursor the server never gave starts at the first page.",
     hooks: {
       relax: relaxing((body) => {
-        if (typeof body.cursor === "string" && body.cursor !== "" && decodeCursor(body.cursor) === undefined) delete body.cursor
+        if (
+          typeof body.cursor === "string" &&
+          body.cursor !== "" &&
+          decodeCursor(body.cursor) === undefined
+        )
+          delete body.cursor
       })
     }
   }),
@@ -1200,7 +1524,8 @@ export const records = [
     description: "A filter condition with an unknown key or operator matches every item.",
     hooks: {
       relax: relaxing((body, op) => {
-        if (body.filter !== undefined) body.filter = acceptUnknownKeys(body.filter, filterKeysOf(op))
+        if (body.filter !== undefined)
+          body.filter = acceptUnknownKeys(body.filter, filterKeysOf(op))
       })
     }
   }),
@@ -1237,13 +1562,15 @@ export const records = [
   violation({
     name: "content-type-ignored",
     rule: "protocol.content-type",
-    description: "Requests with another content type than `application/json` are served as JSON instead of answered 415.",
+    description:
+      "Requests with another content type than `application/json` are served as JSON instead of answered 415.",
     hooks: { checks: without("content-type") }
   }),
   violation({
     name: "version-header-ignored",
     rule: "protocol.version-header",
-    description: "CreatePermission is served without `Connect-Protocol-Version` (or with another value).",
+    description:
+      "CreatePermission is served without `Connect-Protocol-Version` (or with another value).",
     hooks: { checks: without("headers") }
   }),
   violation({
@@ -1255,13 +1582,18 @@ export const records = [
   violation({
     name: "deadline-wrong-code",
     rule: "protocol.deadline",
-    description: "A call with `Connect-Timeout-Ms` under 100 answers canceled (499) at once; a passed deadline answers canceled instead of deadline_exceeded.",
+    description:
+      "A call with `Connect-Timeout-Ms` under 100 answers canceled (499) at once; a passed deadline answers canceled instead of deadline_exceeded.",
     hooks: {
       deadline: (next) => (work, millis, started) =>
         millis < 100
-          ? Effect.succeed(new Fail(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`)))
+          ? Effect.succeed(
+              new Fail(ConnectError.make("canceled", `the deadline of ${millis} ms is too short`))
+            )
           : Effect.map(next(work, millis, started), (answer) =>
-              answer instanceof Fail && answer.error.code === "deadline_exceeded" ? new Fail(ConnectError.make("canceled", answer.error.message)) : answer
+              answer instanceof Fail && answer.error.code === "deadline_exceeded"
+                ? new Fail(ConnectError.make("canceled", answer.error.message))
+                : answer
             )
     }
   }),
@@ -1271,19 +1603,30 @@ export const records = [
     rule: "protocol.deadline",
     description: `A call whose \`Connect-Timeout-Ms\` is under 1000 runs to its end and is answered normally ${HELD_PAST_DEADLINE_MILLIS} ms after its deadline passed, instead of deadline_exceeded.`,
     hooks: {
-      deadline: (next) => (work, millis, started) => (millis < 1000 ? Effect.zipLeft(work, Effect.sleep(millis + HELD_PAST_DEADLINE_MILLIS)) : next(work, millis, started))
+      deadline: (next) => (work, millis, started) =>
+        millis < 1000
+          ? Effect.zipLeft(work, Effect.sleep(millis + HELD_PAST_DEADLINE_MILLIS))
+          : next(work, millis, started)
     }
   }),
   violation({
     name: "media-type-exact",
     rule: "protocol.content-type",
-    description: "A `Content-Type` other than exactly `application/json` (with a `charset` parameter, or in capitals) is answered 415.",
+    description:
+      "A `Content-Type` other than exactly `application/json` (with a `charset` parameter, or in capitals) is answered 415.",
     hooks: {
       checks: (next) => ({
         beforeBody: next.beforeBody.map((c): Check =>
           c.name !== "content-type"
             ? c
-            : { name: c.name, run: (input, op) => c.run(input, op) ?? (input.headers["content-type"] === "application/json" ? undefined : { error: ConnectError.make("unknown", "use application/json"), status: 415 }) }
+            : {
+                name: c.name,
+                run: (input, op) =>
+                  c.run(input, op) ??
+                  (input.headers["content-type"] === "application/json"
+                    ? undefined
+                    : { error: ConnectError.make("unknown", "use application/json"), status: 415 })
+              }
         ),
         afterBody: next.afterBody
       })
@@ -1292,40 +1635,60 @@ export const records = [
   violation({
     name: "json-escapes-literal",
     rule: "wire.json-spellings",
-    description: "The body's JSON is read with `\\uXXXX` escapes kept as the six characters written: an escaped name or value is another name or value.",
-    hooks: { parse: (next) => (bytes) => next(new TextEncoder().encode(new TextDecoder().decode(bytes).replace(/\\u([0-9a-fA-F]{4})/g, "\\\\u$1"))) }
+    description:
+      "The body's JSON is read with `\\uXXXX` escapes kept as the six characters written: an escaped name or value is another name or value.",
+    hooks: {
+      parse: (next) => (bytes) =>
+        next(
+          new TextEncoder().encode(
+            new TextDecoder().decode(bytes).replace(/\\u([0-9a-fA-F]{4})/g, "\\\\u$1")
+          )
+        )
+    }
   }),
   violation({
     name: "zero-value-refused",
     rule: "wire.zero-is-unset",
-    description: "A request (but an update) that sends an optional field as its zero value (`\"\"`, `false`, `0`, `[]`) gets invalid_argument, where the field left out is accepted.",
+    description:
+      'A request (but an update) that sends an optional field as its zero value (`""`, `false`, `0`, `[]`) gets invalid_argument, where the field left out is accepted.',
     hooks: {
       relax: (next, op) =>
         op.kind === "update"
           ? next
           : (body, ex) => {
               const zero = [...fieldsOf(op)].find(([k, f]) => !f.required && isZeroValue(body[k]))
-              return zero === undefined ? next(body, ex) : ConnectError.make("invalid_argument", `${zero[0]} must not be empty`)
+              return zero === undefined
+                ? next(body, ex)
+                : ConnectError.make("invalid_argument", `${zero[0]} must not be empty`)
             }
     }
   }),
   violation({
     name: "route-case-insensitive",
     rule: "protocol.unknown-route",
-    description: "Routes match without regard to case: `/core.v1.resourceservice/getresource` is GetResource.",
+    description:
+      "Routes match without regard to case: `/core.v1.resourceservice/getresource` is GetResource.",
     hooks: { resolve: (next) => (path) => routesByLowerCase.get(path.toLowerCase()) ?? next(path) }
   }),
   violation({
     name: "route-by-method-name",
     rule: "protocol.unknown-route",
-    description: "Routes match by the method name alone, the last segment of the path: the package and the service are not read (`/core.v2.SatelliteService/GetResource` is GetResource).",
-    hooks: { resolve: (next) => (path) => routesByMethod.get(/([^/]+)\/?$/.exec(path)?.[1] ?? "") ?? next(path) }
+    description:
+      "Routes match by the method name alone, the last segment of the path: the package and the service are not read (`/core.v2.SatelliteService/GetResource` is GetResource).",
+    hooks: {
+      resolve: (next) => (path) =>
+        routesByMethod.get(/([^/]+)\/?$/.exec(path)?.[1] ?? "") ?? next(path)
+    }
   }),
   violation({
     name: "route-by-prefix",
     rule: "protocol.unknown-route",
-    description: "A path that starts with a route's path is that route: `/core.v1.ResourceService/GetResources` and `/core.v1.ResourceService/GetResource/` are GetResource.",
-    hooks: { resolve: (next) => (path) => Operations.all.find((o) => path.startsWith(o.path))?.path ?? next(path) }
+    description:
+      "A path that starts with a route's path is that route: `/core.v1.ResourceService/GetResources` and `/core.v1.ResourceService/GetResource/` are GetResource.",
+    hooks: {
+      resolve: (next) => (path) =>
+        Operations.all.find((o) => path.startsWith(o.path))?.path ?? next(path)
+    }
   }),
   violation({
     name: "ids-from-clock",
@@ -1337,11 +1700,14 @@ export const records = [
   violation({
     name: "create-not-echoed",
     rule: "echo.create",
-    description: "A create's response changes a string field it was sent (`name`, `description`, ...).",
+    description:
+      "A create's response changes a string field it was sent (`name`, `description`, ...).",
     hooks: {
       respond: onTarget(
         (target, request) => {
-          const key = Object.keys(request).find((k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string")
+          const key = Object.keys(request).find(
+            (k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string"
+          )
           if (key !== undefined) target[key] = `${String(target[key])}-changed`
         },
         (op) => op.kind === "create"
@@ -1351,7 +1717,8 @@ export const records = [
   violation({
     name: "identity-link-wrong-group",
     rule: "echo.identity-group",
-    description: "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`.",
+    description:
+      "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`.",
     hooks: {
       respond: (next, op, fields) => {
         const kinded = op.kindedReference
@@ -1365,7 +1732,8 @@ export const records = [
   violation({
     name: "identity-link-without-native-user",
     rule: "echo.create-references",
-    description: "CreateNativeUserIdentityLink returns the link without its `nativeUser` (the object its `nativeUserId` names).",
+    description:
+      "CreateNativeUserIdentityLink returns the link without its `nativeUser` (the object its `nativeUserId` names).",
     hooks: {
       respond: (next, op, fields) =>
         op.kindedReference === undefined
@@ -1391,22 +1759,35 @@ export const records = [
   violation({
     name: "create-default-not-zero",
     rule: "echo.create-zero-values",
-    description: "A create that leaves `terminationProtection` out turns it on (a default of its own instead of proto3's zero value), and stores it so.",
+    description:
+      "A create that leaves `terminationProtection` out turns it on (a default of its own instead of proto3's zero value), and stores it so.",
     hooks: {
       handler: (next, op) =>
-        op.kind !== "create" || !SchemaAST.getPropertySignatures(op.request.ast).some((p) => p.name === "terminationProtection")
+        op.kind !== "create" ||
+        !SchemaAST.getPropertySignatures(op.request.ast).some(
+          (p) => p.name === "terminationProtection"
+        )
           ? next
-          : (request, ctx) => next(request.terminationProtection === undefined || request.terminationProtection === null ? { ...request, terminationProtection: true } : request, ctx)
+          : (request, ctx) =>
+              next(
+                request.terminationProtection === undefined ||
+                  request.terminationProtection === null
+                  ? { ...request, terminationProtection: true }
+                  : request,
+                ctx
+              )
     }
   }),
   violation({
     name: "password-for-another-user",
     rule: "echo.password-user",
-    description: "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",
+    description:
+      "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",
     hooks: {
       respond: onTarget(
         (target, request) => {
-          if (request.username === undefined && typeof target.username === "string") target.username = `other-${target.username}`
+          if (request.username === undefined && typeof target.username === "string")
+            target.username = `other-${target.username}`
         },
         (op) => op.oneOf !== undefined
       )
@@ -1419,7 +1800,16 @@ export const records = [
       "A create returns the object it was sent but stores it with one string changed (the first non-secret string of a nested object, such as `mdmVendorA.apiUrl`, else `name`): later reads show another object.",
     hooks: {
       handler: (next, op) =>
-        op.kind !== "create" ? next : (request, ctx) => next(request, { ...ctx, store: { ...ctx.store, put: (c, objects) => ctx.store.put(c, objects.map(alteredForStore)) } })
+        op.kind !== "create"
+          ? next
+          : (request, ctx) =>
+              next(request, {
+                ...ctx,
+                store: {
+                  ...ctx.store,
+                  put: (c, objects) => ctx.store.put(c, objects.map(alteredForStore))
+                }
+              })
     }
   }),
   // update-semantics
@@ -1432,7 +1822,8 @@ export const records = [
   violation({
     name: "update-keeps-old-reference",
     rule: "updates.references",
-    description: "An update that moves a reference (UpdateSatellite's `spaceId`) stores and returns the new id with the old nested object (`space`).",
+    description:
+      "An update that moves a reference (UpdateSatellite's `spaceId`) stores and returns the new id with the old nested object (`space`).",
     hooks: {
       handler: onUpdates((current, changed, _, sent) => {
         const kept: Record<string, unknown> = { ...changed }
@@ -1447,11 +1838,13 @@ export const records = [
   violation({
     name: "update-false-ignored",
     rule: "updates.false-applied",
-    description: "An update reads a boolean sent as `false` as not sent (proto3 without field presence): the field keeps `true`.",
+    description:
+      "An update reads a boolean sent as `false` as not sent (proto3 without field presence): the field keeps `true`.",
     hooks: {
       handler: onUpdates((current, changed, _, sent) => {
         const kept: Record<string, unknown> = { ...changed }
-        for (const [k, v] of Object.entries(sent)) if (v === false && current[k] === true) kept[k] = true
+        for (const [k, v] of Object.entries(sent))
+          if (v === false && current[k] === true) kept[k] = true
         return both(kept)
       })
     }
@@ -1463,14 +1856,24 @@ export const records = [
       "An update that sends a field resets every field it was not sent to its zero value (`id`, `createdAt`, `updatedAt` and nested objects aside); one that sends only its id changes nothing.",
     // One that sends only its id (a read) changes nothing, so the state before an update can still be seen.
     hooks: {
-      handler: onUpdates((_, changed, c, sent) => both(Object.keys(sent).some((k) => k !== "id") ? clearFields(c, changed, (k) => !(k in sent)) : changed))
+      handler: onUpdates((_, changed, c, sent) =>
+        both(
+          Object.keys(sent).some((k) => k !== "id")
+            ? clearFields(c, changed, (k) => !(k in sent))
+            : changed
+        )
+      )
     }
   }),
   violation({
     name: "update-null-clears",
     rule: "updates.null-unchanged",
     description: "A field sent as `null` in an update is reset to its zero value.",
-    hooks: { handler: onUpdates((_, changed, c, sent) => both(clearFields(c, changed, (k) => sent[k] === null))) }
+    hooks: {
+      handler: onUpdates((_, changed, c, sent) =>
+        both(clearFields(c, changed, (k) => sent[k] === null))
+      )
+    }
   }),
   violation({
     name: "update-not-stored",
@@ -1485,7 +1888,9 @@ export const records = [
     hooks: {
       handler: onUpdates((current, changed) => {
         const { updatedAt: _, ...rest } = changed
-        return both(current.updatedAt === undefined ? rest : { ...rest, updatedAt: current.updatedAt })
+        return both(
+          current.updatedAt === undefined ? rest : { ...rest, updatedAt: current.updatedAt }
+        )
       })
     }
   }),
@@ -1515,7 +1920,12 @@ export const records = [
     name: "limit-exceeded",
     rule: "lists.limit-respected",
     description: "Pages hold `limit` + 1 items when there are that many.",
-    hooks: { handler: (next, op) => (op.kind === "list" ? (request, ctx) => next({ ...request, limit: (request.limit as number) + 1 }, ctx) : next) }
+    hooks: {
+      handler: (next, op) =>
+        op.kind === "list"
+          ? (request, ctx) => next({ ...request, limit: (request.limit as number) + 1 }, ctx)
+          : next
+    }
   }),
   violation({
     name: "paging-duplicates",
@@ -1533,7 +1943,9 @@ export const records = [
           ? (request, ctx) => {
               const limit = request.limit as number
               const order = request.order === "desc" ? "desc" : "asc"
-              return Effect.map(next({ ...request, limit: limit + 1 }, ctx), (body) => skipOne(op, body, limit, order))
+              return Effect.map(next({ ...request, limit: limit + 1 }, ctx), (body) =>
+                skipOne(op, body, limit, order)
+              )
             }
           : next
     }
@@ -1546,7 +1958,12 @@ export const records = [
       handler: onPages((op, body, order) => {
         const page = pageOf(op, body)
         const last = page?.items[page.items.length - 1]
-        if (page === undefined || last === undefined || (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)) return body
+        if (
+          page === undefined ||
+          last === undefined ||
+          (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)
+        )
+          return body
         return { ...body, listMetadata: { ...page.meta, nextCursor: cursorAt(order, last) } }
       })
     }
@@ -1554,12 +1971,21 @@ export const records = [
   violation({
     name: "empty-page-next-cursor",
     rule: "lists.empty-page",
-    description: "An empty page (a filter, search or parent that selects nothing) carries a `nextCursor`, which leads to another empty page.",
+    description:
+      "An empty page (a filter, search or parent that selects nothing) carries a `nextCursor`, which leads to another empty page.",
     hooks: {
       handler: onPages((op, body, order) => {
         const page = pageOf(op, body)
-        if (page === undefined || page.items.length > 0 || (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)) return body
-        return { ...body, listMetadata: { ...page.meta, nextCursor: encodeCursor({ order, key: "", id: "" }) } }
+        if (
+          page === undefined ||
+          page.items.length > 0 ||
+          (page.meta.nextCursor !== "" && page.meta.nextCursor !== undefined)
+        )
+          return body
+        return {
+          ...body,
+          listMetadata: { ...page.meta, nextCursor: encodeCursor({ order, key: "", id: "" }) }
+        }
       })
     }
   }),
@@ -1570,7 +1996,12 @@ export const records = [
     hooks: {
       handler: onPages((op, body) => {
         const page = pageOf(op, body)
-        return page === undefined ? body : { ...body, listMetadata: { ...page.meta, after: page.meta.before, before: page.meta.after } }
+        return page === undefined
+          ? body
+          : {
+              ...body,
+              listMetadata: { ...page.meta, after: page.meta.before, before: page.meta.after }
+            }
       })
     }
   }),
@@ -1613,17 +2044,25 @@ export const records = [
       prepare: (next, op) =>
         op.kind !== "list"
           ? next
-          : (request, ex) => (request.filter === undefined ? next(request, ex) : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex))
+          : (request, ex) =>
+              request.filter === undefined
+                ? next(request, ex)
+                : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex)
     }
   }),
   violation({
     name: "time-filter-as-text",
     rule: "filter.time-instants",
-    description: "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
+    description:
+      "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
-        return op.kind !== "list" || c === undefined ? next : filteringWith(c, (filter, item) => Filter.evaluate(filter, (key) => fieldValue(item, key)))(next)
+        return op.kind !== "list" || c === undefined
+          ? next
+          : filteringWith(c, (filter, item) =>
+              Filter.evaluate(filter, (key) => fieldValue(item, key))
+            )(next)
       }
     }
   }),
@@ -1632,14 +2071,24 @@ export const records = [
     rule: "lists.space-scope",
     description: "ListSatellites ignores `spaceId`.",
     // The optional parent of a list (ListSatellites' `spaceId`).
-    hooks: { prepare: (next, op, fields) => (op.parent === undefined || op.parent.required ? next : listIgnores(op.parent.field)(next, op, fields)) }
+    hooks: {
+      prepare: (next, op, fields) =>
+        op.parent === undefined || op.parent.required
+          ? next
+          : listIgnores(op.parent.field)(next, op, fields)
+    }
   }),
   violation({
     name: "parent-scope-ignored",
     rule: "lists.parent-scope",
     description: "ListNativeUsers ignores `resourceId`: every native user comes back.",
     // The required parent of a list (ListNativeUsers' `resourceId`).
-    hooks: { prepare: (next, op, fields) => (op.parent === undefined || !op.parent.required ? next : listIgnores(op.parent.field)(next, op, fields)) }
+    hooks: {
+      prepare: (next, op, fields) =>
+        op.parent === undefined || !op.parent.required
+          ? next
+          : listIgnores(op.parent.field)(next, op, fields)
+    }
   }),
   violation({
     name: "key-id-ignored",
@@ -1650,20 +2099,28 @@ export const records = [
       handler: (next, op) => {
         const c = collectionOf(op)
         const key = op.wrapperKey
-        return op.lookupKey === undefined || c === undefined || key === undefined ? next : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
+        return op.lookupKey === undefined || c === undefined || key === undefined
+          ? next
+          : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
       }
     }
   }),
   violation({
     name: "key-id-as-object-id",
     rule: "keys.known-key-id",
-    description: "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
+    description:
+      "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
         const key = op.wrapperKey
         const lookup = op.lookupKey
-        return lookup === undefined || c === undefined || key === undefined ? next : (request, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all.filter((k) => k.id === request[lookup]) }))
+        return lookup === undefined || c === undefined || key === undefined
+          ? next
+          : (request, ctx) =>
+              Effect.map(ctx.store.all(c), (all) => ({
+                [key]: all.filter((k) => k.id === request[lookup])
+              }))
       }
     }
   }),
@@ -1671,7 +2128,8 @@ export const records = [
   violation({
     name: "get-wrong-object",
     rule: "reads.named-object",
-    description: "A Get of an existing id returns another object of the same collection (the first one that is not it).",
+    description:
+      "A Get of an existing id returns another object of the same collection (the first one that is not it).",
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
@@ -1704,12 +2162,14 @@ export const records = [
   violation({
     name: "shared-search-fields",
     rule: "fields.enum",
-    description: "Every List with `searchFields` accepts the entries any List allows (one enum for all): ListSatellites takes `type`, which it reads as a field no satellite has.",
+    description:
+      "Every List with `searchFields` accepts the entries any List allows (one enum for all): ListSatellites takes `type`, which it reads as a field no satellite has.",
     hooks: {
       relax: relaxing(
         (body, op) => {
           const foreign = foreignSearchFields(op)
-          if (Array.isArray(body.searchFields)) body.searchFields = body.searchFields.filter((f) => !foreign.has(f as string))
+          if (Array.isArray(body.searchFields))
+            body.searchFields = body.searchFields.filter((f) => !foreign.has(f as string))
         },
         (op) => foreignSearchFields(op).size > 0
       )
@@ -1718,11 +2178,13 @@ export const records = [
   violation({
     name: "shared-filter-keys",
     rule: "filter.unknown-key",
-    description: "Every filtered List accepts the filter keys of any List (one key list for all): ListIntegrationsMDM takes `satellite_type`, `space_id`... and reads them as `\"\"` on every item.",
+    description:
+      'Every filtered List accepts the filter keys of any List (one key list for all): ListIntegrationsMDM takes `satellite_type`, `space_id`... and reads them as `""` on every item.',
     hooks: {
       relax: relaxing(
         (body, op) => {
-          if (body.filter !== undefined) body.filter = foreignKeysAsEmpty(body.filter, foreignFilterKeys(op))
+          if (body.filter !== undefined)
+            body.filter = foreignKeysAsEmpty(body.filter, foreignFilterKeys(op))
         },
         (op) => foreignFilterKeys(op).size > 0
       )
@@ -1731,13 +2193,15 @@ export const records = [
   violation({
     name: "search-like-wildcards",
     rule: "search.match",
-    description: "`search` is read as SQL's `LIKE '%term%'` without escaping: `%` and `_` in a term are wildcards.",
+    description:
+      "`search` is read as SQL's `LIKE '%term%'` without escaping: `%` and `_` in a term are wildcards.",
     hooks: { handler: searchedBy(likeSearch) }
   }),
   violation({
     name: "filter-regex",
     rule: "filter.match",
-    description: "The string operators of a filter read their value as a regular expression (`.` any character, `^` and `$` anchors...); a value that is no valid one compares as text.",
+    description:
+      "The string operators of a filter read their value as a regular expression (`.` any character, `^` and `$` anchors...); a value that is no valid one compares as text.",
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
@@ -1748,18 +2212,22 @@ export const records = [
   violation({
     name: "empty-operators-null",
     rule: "filter.match",
-    description: "`empty` and `equals \"\"` select only items whose field is absent (SQL's `IS NULL`), `not_empty` and `not_equals \"\"` every item that holds it: a field stored as `\"\"` (a satellite without a space) counts as a value.",
+    description:
+      '`empty` and `equals ""` select only items whose field is absent (SQL\'s `IS NULL`), `not_empty` and `not_equals ""` every item that holds it: a field stored as `""` (a satellite without a space) counts as a value.',
     hooks: {
       handler: (next, op) => {
         const c = collectionOf(op)
-        return op.kind !== "list" || c === undefined ? next : filteringWith(c, nullEmptyMatches)(next)
+        return op.kind !== "list" || c === undefined
+          ? next
+          : filteringWith(c, nullEmptyMatches)(next)
       }
     }
   }),
   violation({
     name: "cursor-page-number",
     rule: "lists.walk-complete",
-    description: "`nextCursor` names the next page by its number, and a page starts at that number times the request's `limit`: a walk that changes `limit` between pages skips or repeats items.",
+    description:
+      "`nextCursor` names the next page by its number, and a page starts at that number times the request's `limit`: a walk that changes `limit` between pages skips or repeats items.",
     hooks: { handler: pageNumberCursors }
   }),
   violation({
@@ -1768,7 +2236,10 @@ export const records = [
     description: "`limit: 1` gets invalid_argument (the range read as 2 to 500).",
     hooks: {
       relax: refusing(
-        (body) => (body.limit === 1 ? ConnectError.make("invalid_argument", "limit must be from 2 to 500") : undefined),
+        (body) =>
+          body.limit === 1
+            ? ConnectError.make("invalid_argument", "limit must be from 2 to 500")
+            : undefined,
         (op) => op.kind === "list"
       )
     }
@@ -1776,12 +2247,17 @@ export const records = [
   violation({
     name: "short-parent-id-refused",
     rule: "fields.valid-accepted",
-    description: "A List's required parent id of one character (ListNativeUsers' `resourceId`: `x`, `😀`) gets invalid_argument (its min length read as 2).",
+    description:
+      "A List's required parent id of one character (ListNativeUsers' `resourceId`: `x`, `😀`) gets invalid_argument (its min length read as 2).",
     hooks: {
       relax: (next, op, fields) => {
         const field = op.parent?.required === true ? op.parent.field : undefined
         if (field === undefined) return next
-        return refusing((body) => (typeof body[field] === "string" && Array.from(body[field]).length === 1 ? ConnectError.make("invalid_argument", `${field} must be at least 2 characters`) : undefined))(next, op, fields)
+        return refusing((body) =>
+          typeof body[field] === "string" && Array.from(body[field]).length === 1
+            ? ConnectError.make("invalid_argument", `${field} must be at least 2 characters`)
+            : undefined
+        )(next, op, fields)
       }
     }
   })
@@ -1795,4 +2271,6 @@ type Unbroken = Exclude<(typeof ContractRules.rules)[number]["violation"], Viola
 export const everyRuleHasARecord: [Unbroken] extends [never] ? true : Unbroken = true
 
 /** Finds a record by name. */
-export const byName: ReadonlyMap<string, ViolationRecord<ViolationName>> = new Map(records.map((r) => [r.name, r]))
+export const byName: ReadonlyMap<string, ViolationRecord<ViolationName>> = new Map(
+  records.map((r) => [r.name, r])
+)

@@ -19,10 +19,27 @@ import { succession } from "./succession.js"
 import { updates } from "./updates.js"
 import { valid } from "./valid.js"
 
-export const families: ReadonlyArray<Family> = [valid, invalid, listEnums, references, auth, protocol, spellings, latitude, updates, reads, paging, search, relations, succession]
+export const families: ReadonlyArray<Family> = [
+  valid,
+  invalid,
+  listEnums,
+  references,
+  auth,
+  protocol,
+  spellings,
+  latitude,
+  updates,
+  reads,
+  paging,
+  search,
+  relations,
+  succession
+]
 
 /** Every suite of an operation, in run order. */
-export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.suites(op, ctx))
+export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> =>
+  families.flatMap((f) => f.suites(op, ctx))
 
 /** Suites of the whole API, not tied to one operation. */
-export const globalSuites = (ctx: Context): ReadonlyArray<Suite> => families.flatMap((f) => f.global?.(ctx) ?? [])
+export const globalSuites = (ctx: Context): ReadonlyArray<Suite> =>
+  families.flatMap((f) => f.global?.(ctx) ?? [])

@@ -9,7 +9,18 @@ import * as Option from "effect/Option"
 import { type ContractRules, Filter } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
 import * as Mutations from "../../Mutations.js"
-import { type Body, type Context, type Family, isWrite, type Op, requiredFieldsOf, send, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  isWrite,
+  type Op,
+  requiredFieldsOf,
+  send,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -27,7 +38,8 @@ export interface Invalid {
 }
 
 /** A mutation as an invalid request, citing the must its constraint states; none when no must backs it (it is not sent). */
-const fromMutation = (m: Mutations.Mutation): Invalid | undefined => (m.ruleId === undefined ? undefined : { rule: m.ruleId, label: m.rule, body: m.body })
+const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
+  m.ruleId === undefined ? undefined : { rule: m.ruleId, label: m.rule, body: m.body }
 
 const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
   const status = Inspect.statusOf(e)
@@ -36,20 +48,42 @@ const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
   const code = Inspect.codeOf(e)
   if (status === 400 && code === "invalid_argument") return pass("invalid-rejected", [c.rule])
   const got = code ?? `HTTP ${status}`
-  return fail(c.rule, `${c.label}: got ${got}`, `an invalid request (${c.label}) got ${got}, expected invalid_argument`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) }))
+  return fail(
+    c.rule,
+    `${c.label}: got ${got}`,
+    `an invalid request (${c.label}) got ${got}, expected invalid_argument`,
+    e,
+    Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })
+  )
 }
 
 const judge = (op: Op, ctx: Context, c: Invalid) =>
   Effect.map(
-    send(ctx, c.text !== undefined ? { ...post(op.path, undefined), body: c.text } : post(op.path, uniqueNames(op, c.body))),
+    send(
+      ctx,
+      c.text !== undefined
+        ? { ...post(op.path, undefined), body: c.text }
+        : post(op.path, uniqueNames(op, c.body))
+    ),
     (e): ReadonlyArray<Verdict> =>
-      [Inspect.noServerErrors(e), Inspect.errorShape(e), rejected(e, c), secretsKept(c.body, e)].filter((o): o is Outcome => o !== undefined)
+      [
+        Inspect.noServerErrors(e),
+        Inspect.errorShape(e),
+        rejected(e, c),
+        secretsKept(c.body, e)
+      ].filter((o): o is Outcome => o !== undefined)
   )
 
-const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "invalid-rejected", "secrets"]
+const CHECKS: ReadonlyArray<CheckId> = [
+  "no-server-errors",
+  "error-shape",
+  "invalid-rejected",
+  "secrets"
+]
 
 const invalidSuite = (op: Op, ctx: Context): Suite => {
-  if (ctx.readOnly && isWrite(op)) return skipped("invalid", op.method, CHECKS, true, "read-only mode")
+  if (ctx.readOnly && isWrite(op))
+    return skipped("invalid", op.method, CHECKS, true, "read-only mode")
   const v = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   // Without existing ids, a placeholder still lets every rule be broken on its own.
   const bodies = v._tag === "Ok" ? v.arbitrary : Gen.encodedRequests(op)
@@ -76,19 +110,48 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
   const base = requiredRefs(op, ctx.pools, 0)
   if (base === undefined) return []
   const props = requestPropertyNames(op)
-  const out: Array<Invalid> = [{ rule: "lists.unknown-cursor", label: "cursor: unknown", body: { ...base, limit: 10, cursor: `ct-unknown-cursor-${ctx.runId}` } }]
+  const out: Array<Invalid> = [
+    {
+      rule: "lists.unknown-cursor",
+      label: "cursor: unknown",
+      body: { ...base, limit: 10, cursor: `ct-unknown-cursor-${ctx.runId}` }
+    }
+  ]
   if (props.includes("filter")) {
     out.push(
-      { rule: "filter.unknown-key", label: "filter: unknown key", body: { ...base, limit: 10, filter: { field: { key: "ct_no_such_key", operator: "equals", value: SV("x") } } } },
-      { rule: "filter.unknown-key", label: "filter: unknown operator", body: { ...base, limit: 10, filter: { field: { key: "name", operator: "ct_like", value: SV("x") } } } },
-      { rule: "filter.group-not-empty", label: "filter: empty group", body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } } }
+      {
+        rule: "filter.unknown-key",
+        label: "filter: unknown key",
+        body: {
+          ...base,
+          limit: 10,
+          filter: { field: { key: "ct_no_such_key", operator: "equals", value: SV("x") } }
+        }
+      },
+      {
+        rule: "filter.unknown-key",
+        label: "filter: unknown operator",
+        body: {
+          ...base,
+          limit: 10,
+          filter: { field: { key: "name", operator: "ct_like", value: SV("x") } }
+        }
+      },
+      {
+        rule: "filter.group-not-empty",
+        label: "filter: empty group",
+        body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } }
+      }
     )
   }
   return out
 }
 
 /** Fields whose format a server may validate or not (decisions.md section 10), and a value outside the formats seen in use. */
-const formatProbes: Readonly<Record<string, string>> = { workerSchedule: "ct: not a cron schedule", schedule: "ct-weekly" }
+const formatProbes: Readonly<Record<string, string>> = {
+  workerSchedule: "ct: not a cron schedule",
+  schedule: "ct-weekly"
+}
 
 interface FormatProbe {
   readonly probe: string
@@ -101,18 +164,25 @@ interface FormatProbe {
  * format probes.
  */
 const rulesSuite = (op: Op, ctx: Context): Suite => {
-  if (ctx.readOnly && isWrite(op)) return skipped("rules", op.method, CHECKS, true, "read-only mode")
+  if (ctx.readOnly && isWrite(op))
+    return skipped("rules", op.method, CHECKS, true, "read-only mode")
   let cases: ReadonlyArray<Invalid | FormatProbe> | undefined
   const all = () => {
     if (cases !== undefined) return cases
     const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
-    const bodies = fc.sample(g._tag === "Ok" ? g.arbitrary : Gen.encodedRequests(op), { seed: ctx.seed, numRuns: 25 })
+    const bodies = fc.sample(g._tag === "Ok" ? g.arbitrary : Gen.encodedRequests(op), {
+      seed: ctx.seed,
+      numRuns: 25
+    })
     // Bodies with only their required fields first: the mutations of those are minimal.
     const required = new Set(requiredFieldsOf(op))
-    const minimal = bodies.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k)))).filter((b) => Gen.isValid(op, b))
+    const minimal = bodies
+      .map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => required.has(k))))
+      .filter((b) => Gen.isValid(op, b))
     const byRule = new Map<string, Invalid>()
     // A variant of a label already kept, or of no must, is left out before it is decoded.
-    const known = (v: Omit<Mutations.Mutation, "body">) => byRule.has(v.rule) || v.ruleId === undefined
+    const known = (v: Omit<Mutations.Mutation, "body">) =>
+      byRule.has(v.rule) || v.ruleId === undefined
     for (const b of [...minimal, ...bodies]) {
       for (const m of Mutations.derive(op.request, b, { skip: known })) {
         const c = fromMutation(m)
@@ -144,10 +214,21 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
     },
     run: (c: Invalid | FormatProbe) =>
       "probe" in c
-        ? Effect.map(send(ctx, post(op.path, uniqueNames(op, c.body))), (e): ReadonlyArray<Verdict> => [
-            Inspect.noServerErrors(e),
-            ...(Inspect.statusOf(e) === 200 ? [note("format-not-validated", `${c.probe} ${JSON.stringify(c.body[c.probe])} was accepted (the format seen in use is not enforced)`, e)] : [])
-          ])
+        ? Effect.map(
+            send(ctx, post(op.path, uniqueNames(op, c.body))),
+            (e): ReadonlyArray<Verdict> => [
+              Inspect.noServerErrors(e),
+              ...(Inspect.statusOf(e) === 200
+                ? [
+                    note(
+                      "format-not-validated",
+                      `${c.probe} ${JSON.stringify(c.body[c.probe])} was accepted (the format seen in use is not enforced)`,
+                      e
+                    )
+                  ]
+                : [])
+            ]
+          )
         : judge(op, ctx, c)
   }
 }
@@ -159,9 +240,20 @@ const bodySuite = (op: Op, ctx: Context): Suite => {
     { rule: "wire.empty-body", label: "empty body", body: undefined, text: "" },
     { rule: "wire.json-object-body", label: "malformed JSON", body: undefined, text: "{" },
     { rule: "wire.json-object-body", label: "JSON array body", body: undefined, text: "[]" },
-    { rule: "wire.json-object-body", label: "JSON string body", body: undefined, text: JSON.stringify("text") }
+    {
+      rule: "wire.json-object-body",
+      label: "JSON string body",
+      body: undefined,
+      text: JSON.stringify("text")
+    }
   ]
-  if (!Gen.isValid(op, {})) cases.push({ rule: op.kind === "list" ? "lists.limit-range" : "fields.required", label: "empty object", body: undefined, text: "{}" })
+  if (!Gen.isValid(op, {}))
+    cases.push({
+      rule: op.kind === "list" ? "lists.limit-range" : "fields.required",
+      label: "empty object",
+      body: undefined,
+      text: "{}"
+    })
   return {
     family: "body",
     method: op.method,

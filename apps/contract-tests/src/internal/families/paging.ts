@@ -5,12 +5,38 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, type Op, send, skipped, type Suite } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  type Op,
+  send,
+  skipped,
+  type Suite
+} from "../context.js"
 import { type BudgetExhausted, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { cursorRules, orderFailure, orderObservable, outOfOrder, pageOf, pageRules } from "../oracles.js"
-import { everything, itemsOf, MAX_WALK_PAGES, missingReference, type Page, pagesFor, requiredRefs, walk, type Walk, walkFailure } from "../walk.js"
+import {
+  cursorRules,
+  orderFailure,
+  orderObservable,
+  outOfOrder,
+  pageOf,
+  pageRules
+} from "../oracles.js"
+import {
+  everything,
+  itemsOf,
+  MAX_WALK_PAGES,
+  missingReference,
+  type Page,
+  pagesFor,
+  requiredRefs,
+  walk,
+  type Walk,
+  walkFailure
+} from "../walk.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -38,7 +64,14 @@ const SHAPES: ReadonlyArray<Shape> = [
 
 const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
-  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("paging", op.method, CHECKS, false, missingReference(op, ctx.pools) ?? "missing references")
+  if (requiredRefs(op, ctx.pools, 0) === undefined)
+    return skipped(
+      "paging",
+      op.method,
+      CHECKS,
+      false,
+      missingReference(op, ctx.pools) ?? "missing references"
+    )
   const reference = everything(ctx, op)
   return {
     family: "paging",
@@ -46,8 +79,24 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: false,
     skip: undefined,
-    cases: { _tag: "Enumerated", count: ORDERS.length * SHAPES.length, at: (i: number) => ({ order: ORDERS[i % ORDERS.length], shape: SHAPES[Math.floor(i / ORDERS.length) % SHAPES.length]!, ref: i }) },
-    run: ({ order, ref, shape }: { order: "asc" | "desc" | undefined; shape: Shape; ref: number }) =>
+    cases: {
+      _tag: "Enumerated",
+      count: ORDERS.length * SHAPES.length,
+      at: (i: number) => ({
+        order: ORDERS[i % ORDERS.length],
+        shape: SHAPES[Math.floor(i / ORDERS.length) % SHAPES.length]!,
+        ref: i
+      })
+    },
+    run: ({
+      order,
+      ref,
+      shape
+    }: {
+      order: "asc" | "desc" | undefined
+      shape: Shape
+      ref: number
+    }) =>
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, ref)!
         const all = yield* reference(base)
@@ -63,11 +112,27 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         // A cursor is set only when more items follow: the page it leads to is not empty (a full page's may be).
         out.push(...cursorRules(limit, w.pages))
         const lastExchange = w.pages[w.pages.length - 1]?.exchange
-        if (!w.ended && all.ended) out.push(fail("lists.walk-once", "walk does not end", `walking ${total} items with limit ${limit} did not end after ${w.pages.length} pages`, lastExchange))
+        if (!w.ended && all.ended)
+          out.push(
+            fail(
+              "lists.walk-once",
+              "walk does not end",
+              `walking ${total} items with limit ${limit} did not end after ${w.pages.length} pages`,
+              lastExchange
+            )
+          )
         const ids = w.items.map((x) => String(x.id))
         const seen = new Set<string>()
         const twice = ids.find((id) => (seen.has(id) ? true : (seen.add(id), false)))
-        if (twice !== undefined) out.push(fail("lists.walk-once", "item returned twice", `item ${twice} came back twice in one walk`, lastExchange))
+        if (twice !== undefined)
+          out.push(
+            fail(
+              "lists.walk-once",
+              "item returned twice",
+              `item ${twice} came back twice in one walk`,
+              lastExchange
+            )
+          )
         if (w.ended && all.ended) {
           const expected = new Set(all.items.map((x) => String(x.id)))
           let missing = [...expected].filter((id) => !seen.has(id))
@@ -82,15 +147,44 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
               extra = extra.filter((id) => !later.has(id))
             }
           }
-          if (missing.length > 0) out.push(fail("lists.walk-complete", "walk misses items", `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`, lastExchange))
-          if (extra.length > 0) out.push(fail("lists.walk-once", "walk returns unknown items", `walking the pages returned ${extra.length} items a single read does not have`, lastExchange))
+          if (missing.length > 0)
+            out.push(
+              fail(
+                "lists.walk-complete",
+                "walk misses items",
+                `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
+                lastExchange
+              )
+            )
+          if (extra.length > 0)
+            out.push(
+              fail(
+                "lists.walk-once",
+                "walk returns unknown items",
+                `walking the pages returned ${extra.length} items a single read does not have`,
+                lastExchange
+              )
+            )
         }
         // Across the whole walk, not only within a page; only where items carry createdAt.
         const judgesOrder = orderObservable(op)
         const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
-        if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
+        if (pair !== undefined)
+          out.push(
+            orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
+          )
         return out.length === 0
-          ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", "lists.next-cursor", ...(judgesOrder ? (["lists.order"] as const) : [])])]
+          ? [
+              pass("paging", [
+                "lists.count",
+                "lists.limit-respected",
+                "lists.after-before",
+                "lists.walk-once",
+                "lists.walk-complete",
+                "lists.next-cursor",
+                ...(judgesOrder ? (["lists.order"] as const) : [])
+              ])
+            ]
           : out
       })
   }
@@ -116,16 +210,31 @@ export const variedLimits = (total: number, shift: number): ((page: number) => n
  * back: decisions.md section 10 lets a cursor be bound to `filter`, `search`, `spaceId` and
  * `order`, not to `limit`, so the walk goes on. Stops as `walk` does.
  */
-const variedWalk = (ctx: Context, op: Op, body: Body, limits: (page: number) => number, maxPages: number): Effect.Effect<Walk & { readonly limits: ReadonlyArray<number> }, BudgetExhausted> =>
+const variedWalk = (
+  ctx: Context,
+  op: Op,
+  body: Body,
+  limits: (page: number) => number,
+  maxPages: number
+): Effect.Effect<Walk & { readonly limits: ReadonlyArray<number> }, BudgetExhausted> =>
   Effect.gen(function* () {
     const pages: Array<Page> = []
     const sent: Array<number> = []
     const cursors = new Set<string>()
     let cursor: string | undefined
-    const done = (ended: boolean, error: Walk["error"]) => ({ items: pages.flatMap((p) => p.items), pages, ended, error, limits: sent })
+    const done = (ended: boolean, error: Walk["error"]) => ({
+      items: pages.flatMap((p) => p.items),
+      pages,
+      ended,
+      error,
+      limits: sent
+    })
     for (let i = 0; i < maxPages; i++) {
       const limit = limits(i)
-      const e = yield* send(ctx, post(op.path, { ...body, limit, ...(cursor === undefined ? {} : { cursor }) }))
+      const e = yield* send(
+        ctx,
+        post(op.path, { ...body, limit, ...(cursor === undefined ? {} : { cursor }) })
+      )
       const r = Option.getOrUndefined(e.response)
       if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return done(false, e)
       sent.push(limit)
@@ -155,7 +264,14 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: false,
     skip: undefined,
-    cases: { _tag: "Enumerated", count: orders.length * 2, at: (i: number) => ({ order: orders[i % orders.length], shift: Math.floor(i / orders.length) * 3 }) },
+    cases: {
+      _tag: "Enumerated",
+      count: orders.length * 2,
+      at: (i: number) => ({
+        order: orders[i % orders.length],
+        shift: Math.floor(i / orders.length) * 3
+      })
+    },
     run: ({ order, shift }: { order: "desc" | undefined; shift: number }) =>
       Effect.gen(function* () {
         const base = requiredRefs(op, ctx.pools, 0)!
@@ -171,22 +287,63 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
         w.pages.forEach((p, i) => out.push(...pageRules(w.limits[i], p, p.exchange)))
         const last = w.pages[w.pages.length - 1]?.exchange
         const seen = new Set<string>()
-        const twice = w.items.map((x) => String(x.id)).find((id) => (seen.has(id) ? true : (seen.add(id), false)))
-        if (twice !== undefined) out.push(fail("lists.walk-once", "item returned twice (page size changed)", `item ${twice} came back twice in one walk whose page size changed between pages (${sizes})`, last))
-        if (!w.ended) out.push(fail("lists.walk-once", "walk does not end (page size changed)", `walking ${total} items with a page size that changed between pages (${sizes}) did not end after ${w.pages.length} pages`, last))
+        const twice = w.items
+          .map((x) => String(x.id))
+          .find((id) => (seen.has(id) ? true : (seen.add(id), false)))
+        if (twice !== undefined)
+          out.push(
+            fail(
+              "lists.walk-once",
+              "item returned twice (page size changed)",
+              `item ${twice} came back twice in one walk whose page size changed between pages (${sizes})`,
+              last
+            )
+          )
+        if (!w.ended)
+          out.push(
+            fail(
+              "lists.walk-once",
+              "walk does not end (page size changed)",
+              `walking ${total} items with a page size that changed between pages (${sizes}) did not end after ${w.pages.length} pages`,
+              last
+            )
+          )
         else {
           let missing = all.items.map((x) => String(x.id)).filter((id) => !seen.has(id))
           if (missing.length > 0) {
             // Someone else may change objects meanwhile (a shared environment): only items in two reads of everything count.
             const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-            if (again.error === undefined && again.ended) missing = missing.filter((id) => again.items.some((x) => x.id === id))
+            if (again.error === undefined && again.ended)
+              missing = missing.filter((id) => again.items.some((x) => x.id === id))
           }
-          if (missing.length > 0) out.push(fail("lists.walk-complete", "walk misses items (page size changed)", `a walk whose page size changed between pages (${sizes}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`, last))
+          if (missing.length > 0)
+            out.push(
+              fail(
+                "lists.walk-complete",
+                "walk misses items (page size changed)",
+                `a walk whose page size changed between pages (${sizes}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
+                last
+              )
+            )
         }
         const judgesOrder = orderObservable(op)
         const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
-        if (pair !== undefined) out.push(orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange))
-        return out.length === 0 ? [pass("paging", ["lists.count", "lists.limit-respected", "lists.after-before", "lists.walk-once", "lists.walk-complete", ...(judgesOrder ? (["lists.order"] as const) : [])])] : out
+        if (pair !== undefined)
+          out.push(
+            orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
+          )
+        return out.length === 0
+          ? [
+              pass("paging", [
+                "lists.count",
+                "lists.limit-respected",
+                "lists.after-before",
+                "lists.walk-once",
+                "lists.walk-complete",
+                ...(judgesOrder ? (["lists.order"] as const) : [])
+              ])
+            ]
+          : out
       })
   }
 }
@@ -215,7 +372,10 @@ type Bound = { readonly limit: number } | { readonly field: string; readonly val
 const limitBoundsSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
   const parent = op.parent?.required === true ? op.parent.field : undefined
-  const bounds: ReadonlyArray<Bound> = [...LIMIT_BOUNDS.map((limit) => ({ limit })), ...(parent === undefined ? [] : SHORTEST_IDS.map((value) => ({ field: parent, value })))]
+  const bounds: ReadonlyArray<Bound> = [
+    ...LIMIT_BOUNDS.map((limit) => ({ limit })),
+    ...(parent === undefined ? [] : SHORTEST_IDS.map((value) => ({ field: parent, value })))
+  ]
   return {
     family: "limit-bounds",
     method: op.method,
@@ -226,20 +386,43 @@ const limitBoundsSuite = (op: Op, ctx: Context): Suite | undefined => {
     run: (bound: Bound) =>
       Effect.gen(function* () {
         const limit = "limit" in bound ? bound.limit : 10
-        const body = { ...requiredRefs(op, ctx.pools, 0)!, limit, ...("field" in bound ? { [bound.field]: bound.value } : {}) }
-        const what = "field" in bound ? `${bound.field} ${JSON.stringify(bound.value)} (one character)` : `limit ${limit} (a bound of 1 to 500)`
+        const body = {
+          ...requiredRefs(op, ctx.pools, 0)!,
+          limit,
+          ...("field" in bound ? { [bound.field]: bound.value } : {})
+        }
+        const what =
+          "field" in bound
+            ? `${bound.field} ${JSON.stringify(bound.value)} (one character)`
+            : `limit ${limit} (a bound of 1 to 500)`
         const e = yield* send(ctx, post(op.path, body))
         const r = Option.getOrUndefined(e.response)
         if (r === undefined || Inspect.answeredFirst(e) || Inspect.slowNotHung(e)) return []
         if (r.status >= 500) return [Inspect.noServerErrors(e)]
         const code = Inspect.codeOf(e)
-        if ("field" in bound && code === "not_found") return [pass("valid-accepted", ["fields.valid-accepted"])]
+        if ("field" in bound && code === "not_found")
+          return [pass("valid-accepted", ["fields.valid-accepted"])]
         if (r.status !== 200) {
           const got = code ?? `HTTP ${r.status}`
-          return [fail("field" in bound ? "fields.valid-accepted" : "lists.limit-accepted", `${"field" in bound ? `${bound.field} of one character` : `limit ${limit}`}: rejected with ${got}`, `a List with ${what} was rejected with ${got}`, e, Inspect.excerpt(r, 300))]
+          return [
+            fail(
+              "field" in bound ? "fields.valid-accepted" : "lists.limit-accepted",
+              `${"field" in bound ? `${bound.field} of one character` : `limit ${limit}`}: rejected with ${got}`,
+              `a List with ${what} was rejected with ${got}`,
+              e,
+              Inspect.excerpt(r, 300)
+            )
+          ]
         }
         const page = pageRules(limit, pageOf(op, Option.getOrUndefined(r.json)), e)
-        return page.length > 0 ? page : [pass("valid-accepted", ["field" in bound ? "fields.valid-accepted" : "lists.limit-accepted"]), pass("paging", ["lists.limit-respected", "lists.count"])]
+        return page.length > 0
+          ? page
+          : [
+              pass("valid-accepted", [
+                "field" in bound ? "fields.valid-accepted" : "lists.limit-accepted"
+              ]),
+              pass("paging", ["lists.limit-respected", "lists.count"])
+            ]
       })
   }
 }
@@ -247,5 +430,8 @@ const limitBoundsSuite = (op: Op, ctx: Context): Suite | undefined => {
 export const paging: Family = {
   name: "paging",
   checks: ["paging", "valid-accepted"],
-  suites: (op, ctx) => [pagingSuite(op, ctx), variedSuite(op, ctx), limitBoundsSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) =>
+    [pagingSuite(op, ctx), variedSuite(op, ctx), limitBoundsSuite(op, ctx)].filter(
+      (s): s is Suite => s !== undefined
+    )
 }

@@ -7,7 +7,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ContractRules, Deadline, Operations } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  isWrite,
+  type Op,
+  send,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -28,26 +38,35 @@ interface ProtocolCase {
   readonly expect: (e: Exchange) => string | undefined
 }
 
-const expectStatus = (status: number, code?: string, header?: readonly [string, RegExp]) => (e: Exchange): string | undefined => {
-  const got = Inspect.statusOf(e)
-  if (got === undefined) return "no response"
-  if (got !== status) return `HTTP ${got}${Inspect.codeOf(e) ? ` ${Inspect.codeOf(e)}` : ""}, expected ${status}`
-  if (code !== undefined && Inspect.codeOf(e) !== code) return `code ${Inspect.codeOf(e) ?? "(none)"}, expected ${code}`
-  if (header !== undefined) {
-    const v = Option.getOrUndefined(e.response)?.headers[header[0]]
-    if (v === undefined || !header[1].test(v)) return `header ${header[0]} is ${JSON.stringify(v ?? null)}`
+const expectStatus =
+  (status: number, code?: string, header?: readonly [string, RegExp]) =>
+  (e: Exchange): string | undefined => {
+    const got = Inspect.statusOf(e)
+    if (got === undefined) return "no response"
+    if (got !== status)
+      return `HTTP ${got}${Inspect.codeOf(e) ? ` ${Inspect.codeOf(e)}` : ""}, expected ${status}`
+    if (code !== undefined && Inspect.codeOf(e) !== code)
+      return `code ${Inspect.codeOf(e) ?? "(none)"}, expected ${code}`
+    if (header !== undefined) {
+      const v = Option.getOrUndefined(e.response)?.headers[header[0]]
+      if (v === undefined || !header[1].test(v))
+        return `header ${header[0]} is ${JSON.stringify(v ?? null)}`
+    }
+    return undefined
   }
-  return undefined
-}
 
 /** 200, or one of the given codes with its status. */
-const expectOkOr = (...codes: ReadonlyArray<string>) => (e: Exchange): string | undefined => {
-  const got = Inspect.statusOf(e)
-  if (got === undefined) return "no response"
-  if (got === 200) return undefined
-  const code = Inspect.codeOf(e)
-  return code !== undefined && codes.includes(code) ? undefined : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200 or ${codes.join(" / ")}`
-}
+const expectOkOr =
+  (...codes: ReadonlyArray<string>) =>
+  (e: Exchange): string | undefined => {
+    const got = Inspect.statusOf(e)
+    if (got === undefined) return "no response"
+    if (got === 200) return undefined
+    const code = Inspect.codeOf(e)
+    return code !== undefined && codes.includes(code)
+      ? undefined
+      : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200 or ${codes.join(" / ")}`
+  }
 
 /** 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
 const expectUnknownRoute = (e: Exchange): string | undefined => {
@@ -55,7 +74,9 @@ const expectUnknownRoute = (e: Exchange): string | undefined => {
   if (got === undefined) return "no response"
   const code = Inspect.codeOf(e)
   if (got !== 404) return `HTTP ${got}${code ? ` ${code}` : ""}, expected 404`
-  return code === "unimplemented" || Inspect.bareUnknownRoute(e) ? undefined : `code ${code ?? "(none)"}, expected unimplemented`
+  return code === "unimplemented" || Inspect.bareUnknownRoute(e)
+    ? undefined
+    : `code ${code ?? "(none)"}, expected unimplemented`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,10 +104,19 @@ const isSuccess = (e: Exchange) => Inspect.statusOf(e) === 200
  * the network) is never late by that measure; a target that serves a call more slowly because it
  * carries a deadline is.
  */
-const lateSuccess = (ctx: Context, make: (deadline: boolean) => RawRequest, first: Exchange): Effect.Effect<Outcome | undefined, BudgetExhausted> =>
+const lateSuccess = (
+  ctx: Context,
+  make: (deadline: boolean) => RawRequest,
+  first: Exchange
+): Effect.Effect<Outcome | undefined, BudgetExhausted> =>
   Effect.gen(function* () {
     const timeout = Deadline.parseTimeout(first.request.headers[Deadline.TIMEOUT_HEADER])
-    if (timeout._tag !== "Millis" || !isSuccess(first) || first.durationMs <= timeout.millis + LATE_FLOOR_MS) return undefined
+    if (
+      timeout._tag !== "Millis" ||
+      !isSuccess(first) ||
+      first.durationMs <= timeout.millis + LATE_FLOOR_MS
+    )
+      return undefined
     const plain: Array<number> = []
     for (let i = 0; i < PLAIN_CALLS; i++) {
       const e = yield* send(ctx, make(false))
@@ -124,48 +154,66 @@ const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
     ...answer,
     problem === undefined
       ? pass("protocol", [c.rule])
-      : fail(c.rule, `${c.cause ?? c.name}: ${problem.replace(/".*"/, "…")}`, `${c.name}: ${problem}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
+      : fail(
+          c.rule,
+          `${c.cause ?? c.name}: ${problem.replace(/".*"/, "…")}`,
+          `${c.name}: ${problem}`,
+          e,
+          Option.match(e.response, {
+            onNone: () => undefined,
+            onSome: (r) => Inspect.excerpt(r, 200)
+          })
+        )
   ]
 }
 
 const CHECKS: ReadonlyArray<CheckId> = ["protocol", "no-server-errors", "error-shape"]
 
 const protocolSuite = (op: Op, ctx: Context): Suite => {
-  if (ctx.readOnly && isWrite(op)) return skipped("protocol", op.method, CHECKS, true, "read-only mode")
+  if (ctx.readOnly && isWrite(op))
+    return skipped("protocol", op.method, CHECKS, true, "read-only mode")
   // GET is left out: a server may serve Connect GET (decisions.md section 10).
   const cases: Array<ProtocolCase> = [
-    ...(["PUT", "DELETE", "PATCH"] as const).map(
-      (method): ProtocolCase => ({
-        name: `${method} instead of POST`,
-        rule: "protocol.method",
-        request: (body) => post(op.path, body, { method, contentType: "application/json" }),
-        expect: expectStatus(405, undefined, ["allow", /\bPOST\b/])
-      })
-    ),
+    ...(["PUT", "DELETE", "PATCH"] as const).map((method): ProtocolCase => ({
+      name: `${method} instead of POST`,
+      rule: "protocol.method",
+      request: (body) => post(op.path, body, { method, contentType: "application/json" }),
+      expect: expectStatus(405, undefined, ["allow", /\bPOST\b/])
+    })),
     // Content types no Connect stack serves (text, a form post); `application/proto` and the gRPC
     // ones are a codec or protocol a server may support (decisions.md section 10).
-    ...([["Content-Type text/plain", "text/plain"], ["a form post", "application/x-www-form-urlencoded"]] as const).map(
-      ([name, contentType]): ProtocolCase => ({ name, rule: "protocol.content-type", request: (body) => post(op.path, body, { contentType }), expect: expectStatus(415) })
-    ),
+    ...(
+      [
+        ["Content-Type text/plain", "text/plain"],
+        ["a form post", "application/x-www-form-urlencoded"]
+      ] as const
+    ).map(([name, contentType]): ProtocolCase => ({
+      name,
+      rule: "protocol.content-type",
+      request: (body) => post(op.path, body, { contentType }),
+      expect: expectStatus(415)
+    })),
     // The JSON media type spelled with a parameter or in capitals is JSON (media types compare
     // without regard to case, RFC 9110 section 8.3.1; a `charset` changes nothing, RFC 8259), not
     // a wrong content type; each spelling here is one the official Connect stack serves. A sample
     // body that names nothing may be refused for that; a create's may name a taken link. A write
     // gets `{}` where that is invalid: read as JSON it is invalid_argument, not 415, and it makes
     // nothing beyond `--creates-per-operation`.
-    ...MEDIA_TYPE_SPELLINGS.map(
-      (contentType): ProtocolCase => ({
-        name: `Content-Type ${contentType}`,
-        rule: "protocol.content-type",
-        request: (body) => post(op.path, isWrite(op) && !Gen.isValid(op, {}) ? {} : uniqueNames(op, body), { contentType }),
-        expect: expectOkOr("invalid_argument", "not_found", "already_exists")
-      })
-    ),
+    ...MEDIA_TYPE_SPELLINGS.map((contentType): ProtocolCase => ({
+      name: `Content-Type ${contentType}`,
+      rule: "protocol.content-type",
+      request: (body) =>
+        post(op.path, isWrite(op) && !Gen.isValid(op, {}) ? {} : uniqueNames(op, body), {
+          contentType
+        }),
+      expect: expectOkOr("invalid_argument", "not_found", "already_exists")
+    })),
     {
       name: "Connect-Timeout-Ms: 1",
       rule: "protocol.deadline",
       late: true,
-      request: (body) => post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
+      request: (body) =>
+        post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
       // A sample body that names nothing may be rejected for that, deadline or not.
       expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found")
     }
@@ -175,11 +223,17 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
     cases.push({
       name: `without ${header}`,
       rule: "protocol.version-header",
-      request: (body) => (isVersion ? post(op.path, body, { protocolVersion: undefined }) : post(op.path, body)),
+      request: (body) =>
+        isVersion ? post(op.path, body, { protocolVersion: undefined }) : post(op.path, body),
       expect: expectStatus(400, "invalid_argument")
     })
     if (isVersion) {
-      cases.push({ name: `${header}: 2`, rule: "protocol.version-header", request: (body) => post(op.path, body, { protocolVersion: "2" }), expect: expectStatus(400, "invalid_argument") })
+      cases.push({
+        name: `${header}: 2`,
+        rule: "protocol.version-header",
+        request: (body) => post(op.path, body, { protocolVersion: "2" }),
+        expect: expectStatus(400, "invalid_argument")
+      })
     }
   }
   let body: Body | undefined
@@ -203,16 +257,29 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
           return { ...r, headers }
         }
         const late = yield* lateSuccess(ctx, make, e)
-        return late === undefined ? verdicts : [...verdicts.filter((v) => v.rule !== undefined || !v.rules?.includes("protocol.deadline")), late]
+        return late === undefined
+          ? verdicts
+          : [
+              ...verdicts.filter(
+                (v) => v.rule !== undefined || !v.rules?.includes("protocol.deadline")
+              ),
+              late
+            ]
       })
   }
 }
 
 /** Spellings of the JSON media type other than the plainest, each served by connect-node. */
-const MEDIA_TYPE_SPELLINGS: ReadonlyArray<string> = ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON"]
+const MEDIA_TYPE_SPELLINGS: ReadonlyArray<string> = [
+  "application/json; charset=utf-8",
+  "application/json;charset=UTF-8",
+  "Application/JSON"
+]
 
 /** The first List operation that needs nothing but `limit`: a read to send large bodies to. */
-export const plainList = (Operations.all as ReadonlyArray<Op>).find((o) => o.kind === "list" && Gen.isValid(o, { limit: 1 }))!
+export const plainList = (Operations.all as ReadonlyArray<Op>).find(
+  (o) => o.kind === "list" && Gen.isValid(o, { limit: 1 })
+)!
 
 export const MiB = 1024 * 1024
 
@@ -234,13 +301,20 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
  * them; the wire matches names exactly (decisions.md section 1: an unknown service or method is
  * 404 unimplemented).
  */
-export const nearMisses: ReadonlyArray<{ readonly path: string; readonly near: string; readonly op: Op }> = (() => {
+export const nearMisses: ReadonlyArray<{
+  readonly path: string
+  readonly near: string
+  readonly op: Op
+}> = (() => {
   const P = Operations.PACKAGE
   const ops = Operations.all as ReadonlyArray<Op>
   const parts = ops.map((op) => ({ op, service: op.service, method: op.method }))
   const out = new Map<string, { readonly path: string; readonly near: string; readonly op: Op }>()
   parts.forEach(({ op, service, method }, i) => {
-    const other = parts.slice(i + 1).concat(parts.slice(0, i)).find((p) => p.service !== service)
+    const other = parts
+      .slice(i + 1)
+      .concat(parts.slice(0, i))
+      .find((p) => p.service !== service)
     const candidates: Array<readonly [string, string]> = [
       [`/${P}.${service}/${lowerFirst(method)}`, "the method's case"],
       [`/${P}.${lowerFirst(service)}/${method}`, "the service's case"],
@@ -257,7 +331,8 @@ export const nearMisses: ReadonlyArray<{ readonly path: string; readonly near: s
             [`/${P}.${service}/${other.method}`, "another service's method under this service"]
           ] as const))
     ]
-    for (const [path, near] of candidates) if (!Operations.byPath.has(path) && !out.has(path)) out.set(path, { path, near, op })
+    for (const [path, near] of candidates)
+      if (!Operations.byPath.has(path) && !out.has(path)) out.set(path, { path, near, op })
   })
   return [...out.values()]
 })()
@@ -275,24 +350,38 @@ const apiSuite = (ctx: Context): Suite => {
       ...services.map((s) => `/${Operations.PACKAGE}.${s}/NoSuchMethod`),
       `/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`,
       `/core.v0.${services[0]}/NoSuchMethod`
-    ].map((path): ProtocolCase => ({ name: `POST ${path} (an unknown route)`, rule: "protocol.unknown-route", request: () => post(path, {}), expect: expectUnknownRoute })),
+    ].map((path): ProtocolCase => ({
+      name: `POST ${path} (an unknown route)`,
+      rule: "protocol.unknown-route",
+      request: () => post(path, {}),
+      expect: expectUnknownRoute
+    })),
     // A near miss carries the valid body of the operation it is near, as a client's typo would.
-    ...nearMisses.map(
-      ({ near, op, path }): ProtocolCase => ({
-        name: `POST ${path} (${near} of ${op.method})`,
-        cause: `a near miss: ${near}`,
-        rule: "protocol.unknown-route",
-        // A read's valid body, as a client's typo sends it; `{}` to a write, which a server that
-        // serves the near miss refuses without making anything (this suite runs beside the reads).
-        request: () => post(path, isWrite(op) ? {} : bodyOf(op)),
-        expect: expectUnknownRoute
-      })
-    )
+    ...nearMisses.map(({ near, op, path }): ProtocolCase => ({
+      name: `POST ${path} (${near} of ${op.method})`,
+      cause: `a near miss: ${near}`,
+      rule: "protocol.unknown-route",
+      // A read's valid body, as a client's typo sends it; `{}` to a write, which a server that
+      // serves the near miss refuses without making anything (this suite runs beside the reads).
+      request: () => post(path, isWrite(op) ? {} : bodyOf(op)),
+      expect: expectUnknownRoute
+    }))
   ]
   const sizes: Array<ProtocolCase> = [
     // At least 1 MiB is served (decisions.md section 10); a body refused for its size is resource_exhausted.
-    { name: "a valid request of 1 MiB", rule: "protocol.body-limit", request: () => ({ ...post(plainList.path, undefined), body: padded(MiB - 1024) }), expect: expectOkOr() },
-    { name: "a request of 5 MiB", rule: "protocol.body-limit", mayDrop: true, request: () => ({ ...post(plainList.path, undefined), body: padded(5 * MiB) }), expect: expectOkOr("resource_exhausted") }
+    {
+      name: "a valid request of 1 MiB",
+      rule: "protocol.body-limit",
+      request: () => ({ ...post(plainList.path, undefined), body: padded(MiB - 1024) }),
+      expect: expectOkOr()
+    },
+    {
+      name: "a request of 5 MiB",
+      rule: "protocol.body-limit",
+      mayDrop: true,
+      request: () => ({ ...post(plainList.path, undefined), body: padded(5 * MiB) }),
+      expect: expectOkOr("resource_exhausted")
+    }
   ]
   const cases = [...routes, ...sizes]
   return {

@@ -14,12 +14,31 @@ import type { CheckId } from "../../Checks.js"
 import { type Body, type Context, type Family, type Op, skipped, type Suite } from "../context.js"
 import * as Inspect from "../inspect.js"
 import { snakeToCamel } from "../json.js"
-import { comparesTimes, evaluate, type KeyKind, nonMatching, OPERATORS, readings, type Row, rowOf, selection, textOf, UNDECIDED_KEYS } from "../oracles.js"
+import {
+  comparesTimes,
+  evaluate,
+  type KeyKind,
+  nonMatching,
+  OPERATORS,
+  readings,
+  type Row,
+  rowOf,
+  selection,
+  textOf,
+  UNDECIDED_KEYS
+} from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { forEachProperty } from "../ast.js"
 import { requestPropertyNames } from "../pools.js"
 import * as TextLength from "../textLength.js"
-import { everything, MAX_WALK_PAGES, missingReference, requiredRefs, walk, walkFailure } from "../walk.js"
+import {
+  everything,
+  MAX_WALK_PAGES,
+  missingReference,
+  requiredRefs,
+  walk,
+  walkFailure
+} from "../walk.js"
 import * as AST from "effect/SchemaAST"
 
 const literalsOf = (ast: AST.AST): Array<string> => {
@@ -33,7 +52,9 @@ const literalsOf = (ast: AST.AST): Array<string> => {
     case "Transformation":
       return literalsOf(ast.to)
     case "TupleType":
-      return [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)].flatMap(literalsOf)
+      return [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)].flatMap(
+        literalsOf
+      )
     default:
       return []
   }
@@ -45,19 +66,32 @@ export const literalsOfProperty = (op: Op, under: string, name: string): Readonl
   forEachProperty(op.request.ast, (p) => {
     if (p.name !== under) return
     if (under === name) literalsOf(p.type).forEach((l) => out.add(l))
-    else forEachProperty(p.type, (q) => q.name === name && literalsOf(q.type).forEach((l) => out.add(l)))
+    else
+      forEachProperty(
+        p.type,
+        (q) => q.name === name && literalsOf(q.type).forEach((l) => out.add(l))
+      )
   })
   return [...out]
 }
 
 const kindOf = (rows: ReadonlyArray<Row>, key: string): KeyKind =>
-  /_at$/.test(key) ? "time" : rows.some((r) => typeof r.full[snakeToCamel(key)] === "boolean") ? "boolean" : "string"
+  /_at$/.test(key)
+    ? "time"
+    : rows.some((r) => typeof r.full[snakeToCamel(key)] === "boolean")
+      ? "boolean"
+      : "string"
 
 /** The operators that order values. */
 const ORDERS: ReadonlyArray<Filter.Operator> = ["lower_than", "greater_than"]
 
 /** Operators that match the item their value comes from. */
-const SELECTING: ReadonlySet<Filter.Operator> = new Set(["equals", "contains", "starts_with", "ends_with"])
+const SELECTING: ReadonlySet<Filter.Operator> = new Set([
+  "equals",
+  "contains",
+  "starts_with",
+  "ends_with"
+])
 
 interface SearchCase {
   /**
@@ -108,8 +142,14 @@ const timeValue = (text: string, form: TimeForm): string => {
   const t = Timestamp.parse(text)
   if (typeof t === "string") return text
   const digits = /\.(\d+)/.exec(text)?.[1]?.length ?? 0
-  const moved = form.step === 0 ? t : Timestamp.addNanos(t, BigInt(form.step) * 10n ** BigInt(9 - digits))
-  return Timestamp.formatAt(moved, { offsetMinutes: form.offsetMinutes, digits: form.nineDigits ? 9 : digits }) ?? text
+  const moved =
+    form.step === 0 ? t : Timestamp.addNanos(t, BigInt(form.step) * 10n ** BigInt(9 - digits))
+  return (
+    Timestamp.formatAt(moved, {
+      offsetMinutes: form.offsetMinutes,
+      digits: form.nineDigits ? 9 : digits
+    }) ?? text
+  )
 }
 
 /**
@@ -129,10 +169,18 @@ const NEIGHBOURS: Partial<Record<Filter.Operator, ReadonlyArray<Filter.Operator>
 const CASE_READINGS = readings.filter((r) => !r.orderCaseInsensitive && !r.timeEqualsAsText)
 
 const condition = (key: string, operator: Filter.Operator, value: string): Filter.Filter<string> =>
-  ({ field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } }) as Filter.Filter<string>
+  ({
+    field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } }
+  }) as Filter.Filter<string>
 
 /** How many neighbours of `operator` some item tells apart from it with `value`, under every case reading either side. */
-const told = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Operator, value: string, neighbours: ReadonlyArray<Filter.Operator>): number => {
+const told = (
+  rows: ReadonlyArray<Row>,
+  key: string,
+  operator: Filter.Operator,
+  value: string,
+  neighbours: ReadonlyArray<Filter.Operator>
+): number => {
   const own = condition(key, operator, value)
   const texts = rows.map((row) => textOf(row, key))
   const truth = texts.map((t) => CASE_READINGS.map((r) => evaluate(own, () => t, r)))
@@ -148,10 +196,20 @@ const told = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Operator, 
 }
 
 /** Pieces of a text (whole code points), the case's own first: where a term may start and how long it is. */
-const piecesOf = (text: string, start: number, length: number, upper: boolean): ReadonlyArray<string> => {
+const piecesOf = (
+  text: string,
+  start: number,
+  length: number,
+  upper: boolean
+): ReadonlyArray<string> => {
   const points = Array.from(text)
   const n = points.length
-  const starts = [Math.min(start, n), 0, ...Array.from({ length: Math.min(n, 8) }, (_, i) => i + 1), ...Array.from({ length: Math.min(n, 6) }, (_, i) => n - 1 - i)]
+  const starts = [
+    Math.min(start, n),
+    0,
+    ...Array.from({ length: Math.min(n, 8) }, (_, i) => i + 1),
+    ...Array.from({ length: Math.min(n, 6) }, (_, i) => n - 1 - i)
+  ]
   const lengths = [length === 0 ? n : length, 1, 2, 3, 4, 6, 8, n]
   const out = new Set<string>()
   for (const s of starts) {
@@ -174,7 +232,13 @@ const MAX_ROWS = 200
  * first that tells every neighbour apart, else the one that tells most), from the pieces of the
  * case's own value, then the values and pieces of the other items read.
  */
-const tellingValue = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Operator, own: string, pieces: (text: string) => ReadonlyArray<string>): string => {
+const tellingValue = (
+  rows: ReadonlyArray<Row>,
+  key: string,
+  operator: Filter.Operator,
+  own: string,
+  pieces: (text: string) => ReadonlyArray<string>
+): string => {
   const neighbours = NEIGHBOURS[operator]
   if (neighbours === undefined) return own
   const sample = rows.slice(0, MAX_ROWS)
@@ -209,14 +273,32 @@ const tellingValue = (rows: ReadonlyArray<Row>, key: string, operator: Filter.Op
  * A search term on which the neighbouring readings of search give other answers: only `name`
  * searched (when other fields are asked), a prefix or a whole value instead of a substring.
  */
-const tellingTerm = (rows: ReadonlyArray<Row>, fields: ReadonlyArray<string>, own: string, candidates: ReadonlyArray<string>): string => {
+const tellingTerm = (
+  rows: ReadonlyArray<Row>,
+  fields: ReadonlyArray<string>,
+  own: string,
+  candidates: ReadonlyArray<string>
+): string => {
   const sample = rows.slice(0, MAX_ROWS)
   const lower = (s: string) => s.toLowerCase()
   const tests: Array<(term: string) => boolean> = [
-    (t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t) && !lower(textOf(r, f)).startsWith(t))),
-    (t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t) && lower(textOf(r, f)) !== t))
+    (t) =>
+      sample.some((r) =>
+        fields.some((f) => lower(textOf(r, f)).includes(t) && !lower(textOf(r, f)).startsWith(t))
+      ),
+    (t) =>
+      sample.some((r) =>
+        fields.some((f) => lower(textOf(r, f)).includes(t) && lower(textOf(r, f)) !== t)
+      )
   ]
-  if (fields.some((f) => f !== "name")) tests.push((t) => sample.some((r) => fields.some((f) => lower(textOf(r, f)).includes(t)) && !lower(textOf(r, "name")).includes(t)))
+  if (fields.some((f) => f !== "name"))
+    tests.push((t) =>
+      sample.some(
+        (r) =>
+          fields.some((f) => lower(textOf(r, f)).includes(t)) &&
+          !lower(textOf(r, "name")).includes(t)
+      )
+    )
   let best = own
   let score = -1
   for (const v of [own, ...candidates].slice(0, MAX_CANDIDATES)) {
@@ -231,17 +313,29 @@ const tellingTerm = (rows: ReadonlyArray<Row>, fields: ReadonlyArray<string>, ow
 const CHECKS: ReadonlyArray<CheckId> = ["search-filter"]
 
 /** The filter keys of a List whose values are text, and whose meaning the documents decide. */
-const stringFilterKeys = (op: Op): ReadonlyArray<string> => literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string")
+const stringFilterKeys = (op: Op): ReadonlyArray<string> =>
+  literalsOfProperty(op, "filter", "key").filter(
+    (k) => !UNDECIDED_KEYS.has(k) && kindOf([], k) === "string"
+  )
 
 /** A suite of this family: reads only, its cases and how each runs (`family` names it for a replay). */
-const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">, family = "search"): Suite => ({ family, method: op.method, checks: CHECKS, writes: false, skip: undefined, ...suite })
+const readSuite = (op: Op, suite: Pick<Suite, "cases" | "run">, family = "search"): Suite => ({
+  family,
+  method: op.method,
+  checks: CHECKS,
+  writes: false,
+  skip: undefined,
+  ...suite
+})
 
 const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const props = requestPropertyNames(op)
   const filterKeys = literalsOfProperty(op, "filter", "key").filter((k) => !UNDECIDED_KEYS.has(k))
   const timeKeys = filterKeys.filter((k) => kindOf([], k) === "time")
-  const searchFields = literalsOfProperty(op, "searchFields", "searchFields").filter((k) => !UNDECIDED_KEYS.has(k))
+  const searchFields = literalsOfProperty(op, "searchFields", "searchFields").filter(
+    (k) => !UNDECIDED_KEYS.has(k)
+  )
   const modes = [
     ...(props.includes("search") ? (["search"] as const) : []),
     ...(props.includes("filter") && filterKeys.length > 0 ? (["filter"] as const) : []),
@@ -250,7 +344,14 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
     ...(op.parent?.required === true ? (["parent"] as const) : [])
   ]
   if (modes.length === 0) return undefined
-  if (requiredRefs(op, ctx.pools, 0) === undefined) return skipped("search", op.method, CHECKS, false, missingReference(op, ctx.pools) ?? "missing references")
+  if (requiredRefs(op, ctx.pools, 0) === undefined)
+    return skipped(
+      "search",
+      op.method,
+      CHECKS,
+      false,
+      missingReference(op, ctx.pools) ?? "missing references"
+    )
   const reference = everything(ctx, op)
   return readSuite(op, {
     cases: {
@@ -267,7 +368,10 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         group: fc.constantFrom(undefined, "and", "or"),
         time: timeForm,
         ref: fc.nat({ max: 1000 }),
-        nest: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) })
+        nest: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(0) },
+          { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) }
+        )
       }),
       examples: Math.max(5, Math.ceil(ctx.examples / 2))
     },
@@ -281,13 +385,16 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         const rows = all.items.map(toRow)
         const sampleAt = (i: number) => (rows.length === 0 ? undefined : rows[i % rows.length])
         const sample = sampleAt(c.item)
-        const textAt = (row: Row | undefined, k: string) => (row === undefined ? "" : textOf(row, k))
+        const textAt = (row: Row | undefined, k: string) =>
+          row === undefined ? "" : textOf(row, k)
         const sampleText = (k: string) => textAt(sample, k)
         // A piece of the text cut at code points (never half of a surrogate pair: the term must be well-formed).
         const cut = (s: string) => {
           const points = Array.from(s)
           const from = Math.min(c.start, points.length)
-          const piece = points.slice(from, from + (c.length === 0 ? points.length : c.length)).join("")
+          const piece = points
+            .slice(from, from + (c.length === 0 ? points.length : c.length))
+            .join("")
           return c.upper ? piece.toUpperCase() : piece
         }
         let body: Body
@@ -306,16 +413,37 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
             searchFields.length === 0
               ? ["name"]
               : many
-                ? [searchFields[c.field % searchFields.length]!, searchFields[(c.field + 1) % searchFields.length]!]
+                ? [
+                    searchFields[c.field % searchFields.length]!,
+                    searchFields[(c.field + 1) % searchFields.length]!
+                  ]
                 : [searchFields[c.field % searchFields.length]!]
           const own = cut(sampleText(fields[0]!))
-          const term = tellingTerm(rows, fields, own, piecesOf(sampleText(fields[0]!), c.start, c.length, c.upper))
+          const term = tellingTerm(
+            rows,
+            fields,
+            own,
+            piecesOf(sampleText(fields[0]!), c.start, c.length, c.upper)
+          )
           // `name` is the default: leave searchFields out in half the cases that search it alone.
-          const explicit = searchFields.length > 0 && !(fields.length === 1 && fields[0] === "name" && c.start % 2 === 0)
-          body = { ...base, limit: 500, search: term, ...(explicit ? { searchFields: fields } : {}) }
-          certain = (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
+          const explicit =
+            searchFields.length > 0 &&
+            !(fields.length === 1 && fields[0] === "name" && c.start % 2 === 0)
+          body = {
+            ...base,
+            limit: 500,
+            search: term,
+            ...(explicit ? { searchFields: fields } : {})
+          }
+          certain = (row) =>
+            fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
           described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
-          missRule = term !== term.toLowerCase() ? "search.case-insensitive" : fields[0] !== "name" ? "search.fields" : "search.match"
+          missRule =
+            term !== term.toLowerCase()
+              ? "search.case-insensitive"
+              : fields[0] !== "name"
+                ? "search.fields"
+                : "search.match"
         } else if (c.mode === "parent") {
           const parent = op.parent!
           const named = base[parent.field]
@@ -340,29 +468,67 @@ const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           const conditions = c.operators.slice(0, group === undefined ? 1 : 2).map((o, i) => {
             const keys = time ? timeKeys : filterKeys
             const k = keys[(c.field + i) % keys.length]!
-            const from = i === 0 ? sample : sampleAt(c.item + 1 + (c.other % Math.max(1, rows.length - 1)))
+            const from =
+              i === 0 ? sample : sampleAt(c.item + 1 + (c.other % Math.max(1, rows.length - 1)))
             const kind = kindOf(rows, k)
-            const operators = time ? ORDERS : either ? OPERATORS[kind].filter((x) => SELECTING.has(x)) : OPERATORS[kind]
+            const operators = time
+              ? ORDERS
+              : either
+                ? OPERATORS[kind].filter((x) => SELECTING.has(x))
+                : OPERATORS[kind]
             const operator = operators[o % operators.length]!
-            const whole = textAt(from, k) || (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
+            const whole =
+              textAt(from, k) ||
+              (kind === "time" ? "2000-01-01T00:00:00Z" : kind === "boolean" ? "false" : "")
             // Times are written in another form of the same instant; only an order moves one step from it.
             const ordered = ORDERS.includes(operator)
-            const picked = !ordered && operator !== "equals" && operator !== "not_equals" ? cut(whole) : kind !== "time" ? whole : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
+            const picked =
+              !ordered && operator !== "equals" && operator !== "not_equals"
+                ? cut(whole)
+                : kind !== "time"
+                  ? whole
+                  : timeValue(whole, ordered ? c.time : { ...c.time, step: 0 })
             // On text, a value that tells the operator from its neighbours, chosen from the items read
             // (in an `or` group each condition keeps selecting its own item).
-            const v = kind === "string" && !either ? tellingValue(rows, k, operator, picked, (t) => piecesOf(t, c.start, c.length, c.upper)) : picked
-            return { field: Filter.valueless.has(operator) ? { key: k, operator } : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } } }
+            const v =
+              kind === "string" && !either
+                ? tellingValue(rows, k, operator, picked, (t) =>
+                    piecesOf(t, c.start, c.length, c.upper)
+                  )
+                : picked
+            return {
+              field: Filter.valueless.has(operator)
+                ? { key: k, operator }
+                : { key: k, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value: v } }
+            }
           })
-          let filter = (conditions.length === 1 ? conditions[0]! : { group: { operator: group, filters: conditions } }) as Filter.Filter<string>
+          let filter = (
+            conditions.length === 1
+              ? conditions[0]!
+              : { group: { operator: group, filters: conditions } }
+          ) as Filter.Filter<string>
           // Groups nest to any depth (decisions.md section 3): a group of one filter selects what that filter selects.
-          for (let depth = 0; depth < c.nest; depth++) filter = { group: { operator: depth % 2 === 0 ? "and" : "or", filters: [filter] } }
+          for (let depth = 0; depth < c.nest; depth++)
+            filter = { group: { operator: depth % 2 === 0 ? "and" : "or", filters: [filter] } }
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
-          rule = either && conditions.length > 1 ? "filter.group-operator" : comparesTimes(filter) ? "filter.time-instants" : "filter.match"
+          rule =
+            either && conditions.length > 1
+              ? "filter.group-operator"
+              : comparesTimes(filter)
+                ? "filter.time-instants"
+                : "filter.match"
           missRule = rule
         }
-        return yield* judged(ctx, op, base, rows, { body, certain, described, rule, missRule, mode: c.mode })
+        return yield* judged(ctx, op, base, rows, {
+          body,
+          certain,
+          described,
+          rule,
+          missRule,
+          mode: c.mode
+        })
       })
   })
 }
@@ -383,7 +549,13 @@ interface Selecting {
  * read of everything and the same request leaves it out again (objects may change while the reads
  * run, on a shared deployment as anywhere).
  */
-const judged = (ctx: Context, op: Op, base: Body, rows: ReadonlyArray<Row>, { body, certain, described, missRule, mode, rule }: Selecting) =>
+const judged = (
+  ctx: Context,
+  op: Op,
+  base: Body,
+  rows: ReadonlyArray<Row>,
+  { body, certain, described, missRule, mode, rule }: Selecting
+) =>
   Effect.gen(function* () {
     const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
     const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
@@ -393,25 +565,49 @@ const judged = (ctx: Context, op: Op, base: Body, rows: ReadonlyArray<Row>, { bo
       // within the timeout: neither is a refusal of the request.
       if (Inspect.answeredFirst(w.error) || Inspect.slowNotHung(w.error)) return []
       const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
-      return [fail(rule, `${mode} rejected with ${code}`, `${described} was rejected with ${code}`, w.error)]
+      return [
+        fail(
+          rule,
+          `${mode} rejected with ${code}`,
+          `${described} was rejected with ${code}`,
+          w.error
+        )
+      ]
     }
     if (!w.ended) return []
     const selected = selection(op, body)
-    const wrong = selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, mode)
+    const wrong =
+      selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, mode)
     const got = new Set(w.items.map((x) => String(x.id)))
-    let missing = rows.filter(certain).map((r) => String(r.raw.id)).filter((id) => !got.has(id))
+    let missing = rows
+      .filter(certain)
+      .map((r) => String(r.raw.id))
+      .filter((id) => !got.has(id))
     if (missing.length > 0) {
       const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
       const retry = yield* walk(ctx, op, body, MAX_WALK_PAGES)
       if (again.error === undefined && again.ended && retry.error === undefined && retry.ended) {
-        const still = new Set(again.items.map(toRow).filter(certain).map((r) => String(r.raw.id)))
+        const still = new Set(
+          again.items
+            .map(toRow)
+            .filter(certain)
+            .map((r) => String(r.raw.id))
+        )
         const gotAgain = new Set(retry.items.map((x) => String(x.id)))
         missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
       }
     }
     const out: Array<Outcome> = []
     if (wrong !== undefined) out.push(wrong)
-    if (missing.length > 0) out.push(fail(missRule, `${mode} misses matching items`, `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`, lastExchange))
+    if (missing.length > 0)
+      out.push(
+        fail(
+          missRule,
+          `${mode} misses matching items`,
+          `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`,
+          lastExchange
+        )
+      )
     return out.length === 0 ? [pass("search-filter", [...new Set([rule, missRule])])] : out
   })
 
@@ -437,16 +633,28 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (!all.ended) return []
         const rows = all.items.map((x) => rowOf(op, x))
         // Keys whose values are text on the items read (a boolean key is judged by the random cases).
-        const texts = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== ""))
+        const texts = keys.filter(
+          (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== "")
+        )
         if (texts.length === 0) return []
         const operator = operators[i]!
         const key = texts[(i + seed) % texts.length]!
         const sample = rows[(seed + i * 7) % rows.length]!
         const own = textOf(sample, key)
-        const value = tellingValue(rows, key, operator, own, (t) => piecesOf(t, (seed + i) % 4, 0, false))
+        const value = tellingValue(rows, key, operator, own, (t) =>
+          piecesOf(t, (seed + i) % 4, 0, false)
+        )
         const filter = condition(key, operator, value)
-        const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
-        return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)}`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
+        const certain = (row: Row) =>
+          readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+        return yield* judged(ctx, op, base, rows, {
+          body: { ...base, limit: 500, filter },
+          certain,
+          described: `filter ${JSON.stringify(filter)}`,
+          rule: "filter.match",
+          missRule: "filter.match",
+          mode: "filter"
+        })
       })
   })
 }
@@ -457,7 +665,10 @@ const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
  * the empty ones; `empty` and `equals ""` select exactly them, `not_empty` and `not_equals ""`
  * exactly the others.
  */
-const ZERO_VALUE_CONDITIONS: ReadonlyArray<{ readonly operator: Filter.Operator; readonly value: "held" | "" | undefined }> = [
+const ZERO_VALUE_CONDITIONS: ReadonlyArray<{
+  readonly operator: Filter.Operator
+  readonly value: "held" | "" | undefined
+}> = [
   { operator: "not_equals", value: "held" },
   { operator: "not_contains", value: "held" },
   { operator: "lower_than", value: "held" },
@@ -490,15 +701,31 @@ const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (!all.ended) return []
         const rows = all.items.map((x) => rowOf(op, x))
         // Keys that some item leaves empty and another holds a value in.
-        const mixed = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) === "") && rows.some((r) => textOf(r, k) !== ""))
+        const mixed = keys.filter(
+          (k) =>
+            kindOf(rows, k) === "string" &&
+            rows.some((r) => textOf(r, k) === "") &&
+            rows.some((r) => textOf(r, k) !== "")
+        )
         if (mixed.length === 0) return []
         const key = mixed[(i + seed) % mixed.length]!
         const held = rows.filter((r) => textOf(r, key) !== "")
         const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
         const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
-        const filter: Filter.Filter<string> = value === undefined ? ({ field: { key, operator } } as Filter.Filter<string>) : condition(key, operator, value)
-        const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
-        return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)} (items without ${key} hold "")`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
+        const filter: Filter.Filter<string> =
+          value === undefined
+            ? ({ field: { key, operator } } as Filter.Filter<string>)
+            : condition(key, operator, value)
+        const certain = (row: Row) =>
+          readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+        return yield* judged(ctx, op, base, rows, {
+          body: { ...base, limit: 500, filter },
+          certain,
+          described: `filter ${JSON.stringify(filter)} (items without ${key} hold "")`,
+          rule: "filter.match",
+          missRule: "filter.match",
+          mode: "filter"
+        })
       })
   })
 }
@@ -508,7 +735,21 @@ const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
 // ---------------------------------------------------------------------------------------------
 
 /** Characters that a query language or a regular expression reads as operators. */
-export const PATTERN_CHARACTERS: ReadonlyArray<string> = ["%", "_", "*", "?", ".", "[", "]", "(", "^", "$", "\\", "|", "+"]
+export const PATTERN_CHARACTERS: ReadonlyArray<string> = [
+  "%",
+  "_",
+  "*",
+  "?",
+  ".",
+  "[",
+  "]",
+  "(",
+  "^",
+  "$",
+  "\\",
+  "|",
+  "+"
+]
 
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
 
@@ -517,7 +758,10 @@ const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
  * expression (`undefined` when the value is none under it): SQL's LIKE (`%`, `_`, a backslash
  * escapes), a glob (`*`, `?`, `[...]`, a backslash escapes) and a regular expression itself.
  */
-export const PATTERN_READINGS: ReadonlyArray<{ readonly name: string; readonly source: (value: string) => string | undefined }> = [
+export const PATTERN_READINGS: ReadonlyArray<{
+  readonly name: string
+  readonly source: (value: string) => string | undefined
+}> = [
   {
     name: "SQL LIKE",
     source: (v) => {
@@ -560,7 +804,12 @@ const ANCHORED: Partial<Record<Filter.Operator, readonly [string, string]>> = {
 }
 
 /** A pattern reading's test of a text, or `undefined` when the value is no pattern under it. */
-const patternTest = (reading: (typeof PATTERN_READINGS)[number], operator: Filter.Operator, value: string, caseInsensitive: boolean): ((text: string) => boolean) | undefined => {
+const patternTest = (
+  reading: (typeof PATTERN_READINGS)[number],
+  operator: Filter.Operator,
+  value: string,
+  caseInsensitive: boolean
+): ((text: string) => boolean) | undefined => {
   const anchors = ANCHORED[operator]
   const source = reading.source(value)
   if (anchors === undefined || source === undefined) return undefined
@@ -598,7 +847,11 @@ const patternValues = (text: string, ch: string): ReadonlyArray<string> => {
     switch (ch) {
       case "%":
       case "*":
-        out.push(join([...before, ch, ...p.slice(i + 2)]), join([...before, ch, ...after]), join([...p.slice(0, i + 1), ch, ...after]))
+        out.push(
+          join([...before, ch, ...p.slice(i + 2)]),
+          join([...before, ch, ...after]),
+          join([...p.slice(0, i + 1), ch, ...after])
+        )
         break
       case "_":
       case ".":
@@ -635,16 +888,37 @@ const patternValues = (text: string, ch: string): ReadonlyArray<string> => {
 }
 
 /** The modes of a pattern case: `search` in `name`, or one text operator of a filter. */
-const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "lower_than", "greater_than"]
+const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = [
+  "equals",
+  "not_equals",
+  "contains",
+  "not_contains",
+  "starts_with",
+  "ends_with",
+  "lower_than",
+  "greater_than"
+]
 
 /**
  * How many pattern readings a value tells from the literal one on the items read: some item that
  * the reading selects and no literal reading does, or that every literal reading selects and the
  * reading does not, under each case the reading may fold (search: case-insensitive only).
  */
-const patternsTold = (texts: ReadonlyArray<string>, operator: Filter.Operator, value: string, search: boolean): number => {
+const patternsTold = (
+  texts: ReadonlyArray<string>,
+  operator: Filter.Operator,
+  value: string,
+  search: boolean
+): number => {
   const cases = search ? [true] : [false, true]
-  const literal = (t: string, ci: boolean) => (search ? t.toLowerCase().includes(value.toLowerCase()) : evaluate(condition("k", operator, value), () => t, { caseInsensitive: ci, orderCaseInsensitive: ci, timeEqualsAsText: false }))
+  const literal = (t: string, ci: boolean) =>
+    search
+      ? t.toLowerCase().includes(value.toLowerCase())
+      : evaluate(condition("k", operator, value), () => t, {
+          caseInsensitive: ci,
+          orderCaseInsensitive: ci,
+          timeEqualsAsText: false
+        })
   const lit = texts.map((t) => cases.map((ci) => literal(t, ci)))
   return PATTERN_READINGS.filter((r) =>
     cases.every((ci) => {
@@ -665,7 +939,10 @@ const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   const props = requestPropertyNames(op)
   const keys = props.includes("filter") ? stringFilterKeys(op) : []
-  const modes: ReadonlyArray<Filter.Operator | "search"> = [...(props.includes("search") ? (["search"] as const) : []), ...(keys.length > 0 ? PATTERN_OPERATORS : [])]
+  const modes: ReadonlyArray<Filter.Operator | "search"> = [
+    ...(props.includes("search") ? (["search"] as const) : []),
+    ...(keys.length > 0 ? PATTERN_OPERATORS : [])
+  ]
   if (modes.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
   const reference = everything(ctx, op)
   const seed = Math.abs(Math.trunc(ctx.seed))
@@ -685,15 +962,21 @@ const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
           const mode = modes[Math.floor(i / PATTERN_CHARACTERS.length)]!
           const search = mode === "search"
           // Keys whose values are text on the items read (string operators on a boolean key may be refused: strict-filter-types).
-          const texts = keys.filter((k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3))
+          const texts = keys.filter(
+            (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3)
+          )
           if (!search && texts.length === 0) return []
           const key = search ? "name" : texts[(i + seed) % texts.length]!
           const operator: Filter.Operator = search ? "contains" : mode
           const values = rows.map((r) => textOf(r, key))
           // Values written from a few items' texts; the one that tells most readings from the literal one.
-          const sources = [0, 1, 2, 3].map((j) => values[(seed + i * 7 + j * 31) % values.length]!).filter((t) => Array.from(t).length >= 3)
+          const sources = [0, 1, 2, 3]
+            .map((j) => values[(seed + i * 7 + j * 31) % values.length]!)
+            .filter((t) => Array.from(t).length >= 3)
           // Within 255 characters under every count and without control characters (a server may refuse others: string-limits).
-          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))].filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v)).slice(0, MAX_CANDIDATES)
+          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))]
+            .filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v))
+            .slice(0, MAX_CANDIDATES)
           if (candidates.length === 0) return []
           const sample = values.slice(0, MAX_ROWS)
           let value = candidates[0]!
@@ -705,12 +988,28 @@ const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
           }
           if (search) {
             const body = { ...base, limit: 500, search: value }
-            const certain = (row: Row) => textOf(row, "name").toLowerCase().includes(value.toLowerCase())
-            return yield* judged(ctx, op, base, rows, { body, certain, described: `search ${JSON.stringify(value)} (read literally)`, rule: "search.match", missRule: "search.match", mode: "search" })
+            const certain = (row: Row) =>
+              textOf(row, "name").toLowerCase().includes(value.toLowerCase())
+            return yield* judged(ctx, op, base, rows, {
+              body,
+              certain,
+              described: `search ${JSON.stringify(value)} (read literally)`,
+              rule: "search.match",
+              missRule: "search.match",
+              mode: "search"
+            })
           }
           const filter = condition(key, operator, value)
-          const certain = (row: Row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
-          return yield* judged(ctx, op, base, rows, { body: { ...base, limit: 500, filter }, certain, described: `filter ${JSON.stringify(filter)} (read literally)`, rule: "filter.match", missRule: "filter.match", mode: "filter" })
+          const certain = (row: Row) =>
+            readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          return yield* judged(ctx, op, base, rows, {
+            body: { ...base, limit: 500, filter },
+            certain,
+            described: `filter ${JSON.stringify(filter)} (read literally)`,
+            rule: "filter.match",
+            missRule: "filter.match",
+            mode: "filter"
+          })
         })
     },
     "patterns"
@@ -733,7 +1032,10 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
   ]
   if (parts.length < 2 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
   // Every pair of parts, then all of them.
-  const combos: ReadonlyArray<ReadonlyArray<(typeof parts)[number]>> = [...parts.flatMap((a, i) => parts.slice(i + 1).map((b) => [a, b])), ...(parts.length > 2 ? [parts] : [])]
+  const combos: ReadonlyArray<ReadonlyArray<(typeof parts)[number]>> = [
+    ...parts.flatMap((a, i) => parts.slice(i + 1).map((b) => [a, b])),
+    ...(parts.length > 2 ? [parts] : [])
+  ]
   const reference = everything(ctx, op)
   const seed = Math.abs(Math.trunc(ctx.seed))
   const count = combos.length * 2
@@ -749,7 +1051,8 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const combo = combos[i % combos.length]!
         // Each part describes its own item (the first in even cases, the second part another item in odd ones).
         const first = rows[(seed + i * 7) % rows.length]!
-        const second = rows[(seed + i * 7 + 1 + (i % 2) * Math.floor(rows.length / 2)) % rows.length]!
+        const second =
+          rows[(seed + i * 7 + 1 + (i % 2) * Math.floor(rows.length / 2)) % rows.length]!
         const body: Body = { ...base, limit: 500 }
         const described: Array<string> = []
         combo.forEach((part, j) => {
@@ -762,7 +1065,9 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
               described.push(`search ${JSON.stringify(term)}`)
             }
           } else if (part === "filter") {
-            const key = filterKeys.find((k) => k !== "name" && textOf(row, k) !== "") ?? filterKeys.find((k) => textOf(row, k) !== "")
+            const key =
+              filterKeys.find((k) => k !== "name" && textOf(row, k) !== "") ??
+              filterKeys.find((k) => textOf(row, k) !== "")
             if (key !== undefined) {
               body.filter = condition(key, "equals", textOf(row, key))
               described.push(`filter ${JSON.stringify(body.filter)}`)
@@ -778,8 +1083,20 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (described.length < 2) return []
         const selected = selection(op, body)
         if (selected === undefined) return []
-        const certain = (row: Row) => selected.matches(row) && (body.filter === undefined || readings.every((r) => evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)))
-        return yield* judged(ctx, op, base, rows, { body, certain, described: described.join(" and "), rule: selected.rule, missRule: selected.rule, mode: "combined" })
+        const certain = (row: Row) =>
+          selected.matches(row) &&
+          (body.filter === undefined ||
+            readings.every((r) =>
+              evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)
+            ))
+        return yield* judged(ctx, op, base, rows, {
+          body,
+          certain,
+          described: described.join(" and "),
+          rule: selected.rule,
+          missRule: selected.rule,
+          mode: "combined"
+        })
       })
   })
 }
@@ -787,5 +1104,12 @@ const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
 export const search: Family = {
   name: "search",
   checks: CHECKS,
-  suites: (op, ctx) => [searchSuite(op, ctx), operatorsSuite(op, ctx), emptyValuesSuite(op, ctx), patternsSuite(op, ctx), combinedSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) =>
+    [
+      searchSuite(op, ctx),
+      operatorsSuite(op, ctx),
+      emptyValuesSuite(op, ctx),
+      patternsSuite(op, ctx),
+      combinedSuite(op, ctx)
+    ].filter((s): s is Suite => s !== undefined)
 }

@@ -216,9 +216,18 @@ const CHECKS: ReadonlyArray<CheckId> = ["valid-accepted", "no-server-errors", "e
  * relations', the latitude family's and the quick-succession creates and one valid example are
  * taken, so that the run never makes more objects than it was allowed.
  */
-const spellingsSent = (op: Op, ctx: Context, all: ReadonlyArray<Spelling>): ReadonlyArray<Spelling> => {
+const spellingsSent = (
+  op: Op,
+  ctx: Context,
+  all: ReadonlyArray<Spelling>
+): ReadonlyArray<Spelling> => {
   if (op.kind !== "create") return all
-  let left = ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - successionCreates(op, ctx) - 1
+  let left =
+    ctx.createExamples -
+    relationCreates(op, ctx) -
+    latitudeCreates(op, ctx) -
+    successionCreates(op, ctx) -
+    1
   const plains = new Set<Body>()
   const out: Array<Spelling> = []
   // Each rule's first spelling before the others, so that a small allowance still tells every rule.

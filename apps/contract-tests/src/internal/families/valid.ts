@@ -7,7 +7,17 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  isWrite,
+  type Op,
+  send,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
@@ -40,22 +50,34 @@ const diagnose = (ctx: Context, op: Op, sent: Body) =>
     if (rejectedBy(e)) return plainAcceptance(plain)
     // Unknown fields beside another spelling: the request without them tells which one is refused.
     const known = Gen.withoutUnknownFields(op, sent)
-    if (!Gen.hasUnknownFields(op, sent) || Gen.sameBody(known, plain)) return acceptanceRule(op, sent)
+    if (!Gen.hasUnknownFields(op, sent) || Gen.sameBody(known, plain))
+      return acceptanceRule(op, sent)
     const e2 = yield* send(ctx, post(op.path, uniqueNames(op, known)))
     return rejectedBy(e2) ? acceptanceRule(op, known) : acceptanceRule(op, sent)
   })
 
 /** The minimal form of a create's request (Gen.minimal) of one fixed draw, with no deadline. */
-const minimalCreate = (op: Op, arbitrary: fc.Arbitrary<Body>): ReadonlyArray<readonly [Body, undefined]> => {
+const minimalCreate = (
+  op: Op,
+  arbitrary: fc.Arbitrary<Body>
+): ReadonlyArray<readonly [Body, undefined]> => {
   const [drawn] = fc.sample(arbitrary, { seed: 1, numRuns: 1 })
   const body = drawn === undefined ? undefined : Gen.minimal(op, Gen.plainForm(op, drawn))
   return body === undefined ? [] : [[body, undefined]]
 }
 
 const validSuite = (op: Op, ctx: Context): Suite => {
-  const checks: Array<CheckId> = ["no-server-errors", "success-shape", "error-shape", "response-schema", "timestamps", "valid-accepted"]
+  const checks: Array<CheckId> = [
+    "no-server-errors",
+    "success-shape",
+    "error-shape",
+    "response-schema",
+    "timestamps",
+    "valid-accepted"
+  ]
   if (op.kind === "create") checks.push("create-echo")
-  if (ctx.readOnly && isWrite(op)) return skipped("valid", op.method, checks, true, "read-only mode")
+  if (ctx.readOnly && isWrite(op))
+    return skipped("valid", op.method, checks, true, "read-only mode")
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: true })
   if (g._tag === "Skip") return skipped("valid", op.method, checks, isWrite(op), g.reason)
   return {
@@ -67,9 +89,22 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     // A quarter of the calls set a deadline as a client does (decisions.md section 1), far longer than any call takes.
     cases: {
       _tag: "Property",
-      arbitrary: fc.tuple(g.arbitrary, fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })),
+      arbitrary: fc.tuple(
+        g.arbitrary,
+        fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })
+      ),
       // A create's share of --creates-per-operation, less what its relations create (relations.ts).
-      examples: op.kind === "create" ? Math.min(ctx.examples, ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - successionCreates(op, ctx) - spellingCreates(op, ctx)) : ctx.examples,
+      examples:
+        op.kind === "create"
+          ? Math.min(
+              ctx.examples,
+              ctx.createExamples -
+                relationCreates(op, ctx) -
+                latitudeCreates(op, ctx) -
+                successionCreates(op, ctx) -
+                spellingCreates(op, ctx)
+            )
+          : ctx.examples,
       // A create's first example leaves out every field it can: with few examples (a small
       // --creates-per-operation), every field left out is still judged once as its zero value.
       first: op.kind === "create" ? minimalCreate(op, g.arbitrary) : undefined
@@ -77,13 +112,33 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
         const body = uniqueNames(op, generated) as Body
-        const e = yield* send(ctx, post(op.path, body, deadline === undefined ? {} : { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(deadline) } }))
+        const e = yield* send(
+          ctx,
+          post(
+            op.path,
+            body,
+            deadline === undefined
+              ? {}
+              : { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(deadline) } }
+          )
+        )
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
         const status = Inspect.statusOf(e)
         if (status === 200) out.push(pass("valid-accepted", [acceptanceRule(op, body).rule]))
         else if (rejectedBy(e)) {
           const { label, rule } = yield* diagnose(ctx, op, body)
-          out.push(fail(rule, `${label}: rejected with ${statusText(e)}`, `a valid request (${label}) was rejected with ${statusText(e)}`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
+          out.push(
+            fail(
+              rule,
+              `${label}: rejected with ${statusText(e)}`,
+              `a valid request (${label}) was rejected with ${statusText(e)}`,
+              e,
+              Option.match(e.response, {
+                onNone: () => undefined,
+                onSome: (r) => Inspect.excerpt(r, 300)
+              })
+            )
+          )
         }
         if (op.kind === "create") out.push(...createEcho(op, Gen.normalizeKeys(body) as Body, e))
         const user = passwordUser(op, ctx, Gen.normalizeKeys(body) as Body, e)
@@ -95,7 +150,15 @@ const validSuite = (op: Op, ctx: Context): Suite => {
 
 export const valid: Family = {
   name: "valid",
-  checks: ["no-server-errors", "success-shape", "error-shape", "response-schema", "timestamps", "valid-accepted", "create-echo"],
+  checks: [
+    "no-server-errors",
+    "success-shape",
+    "error-shape",
+    "response-schema",
+    "timestamps",
+    "valid-accepted",
+    "create-echo"
+  ],
   suites: (op, ctx) => [validSuite(op, ctx)]
 }
 
