@@ -17,14 +17,17 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const satellites = yield* Services.SatelliteService
   const resources = yield* Services.ResourceService
 
   // 1. One page.
   const page = yield* satellites.listSatellites({ limit: 5, order: "desc" })
-  yield* Console.log(`First page: ${page.listMetadata.count} satellites (more: ${page.listMetadata.nextCursor !== ""})`)
-  for (const s of page.satellites) yield* Console.log(`  ${s.id}  ${s.satelliteType.padEnd(18)} ${s.name}`)
+  yield* Console.log(
+    `First page: ${page.listMetadata.count} satellites (more: ${page.listMetadata.nextCursor !== ""})`
+  )
+  for (const s of page.satellites)
+    yield* Console.log(`  ${s.id}  ${s.satelliteType.padEnd(18)} ${s.name}`)
 
   // 2. Every page, as a stream of items (the client follows nextCursor).
   const all = yield* satellites.listSatellitesStream({}, { pageSize: 25 }).pipe(Stream.runCollect)
@@ -33,25 +36,35 @@ const program = Effect.gen(function*() {
   // 3. An update: only the fields sent change.
   const first = page.satellites[0]
   if (first !== undefined) {
-    const { satellite } = yield* satellites.updateSatellite({ id: first.id, name: `${first.name}-renamed` })
-    yield* Console.log(`Renamed ${satellite.id} to ${satellite.name} (updatedAt ${satellite.updatedAt?.toString() ?? "unset"})`)
+    const { satellite } = yield* satellites.updateSatellite({
+      id: first.id,
+      name: `${first.name}-renamed`
+    })
+    yield* Console.log(
+      `Renamed ${satellite.id} to ${satellite.name} (updatedAt ${satellite.updatedAt?.toString() ?? "unset"})`
+    )
   }
 
   // 4. A typed not_found.
   const missing = yield* resources.getResource({ id: "resource_does_not_exist" }).pipe(
     Effect.map(({ resource }) => `found ${resource.name}`),
-    Effect.catchIf(ClientError.hasCode("not_found"), (error) => Effect.succeed(`not_found (HTTP ${error.httpStatus}): ${error.message}`))
+    Effect.catchIf(ClientError.hasCode("not_found"), (error) =>
+      Effect.succeed(`not_found (HTTP ${error.httpStatus}): ${error.message}`)
+    )
   )
   yield* Console.log(`GetResource of an unknown id: ${missing}`)
 })
 
 /** The client against the configured service, or against an embedded reference server. */
 const ClientLive = Layer.unwrapScoped(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (process.env[DataAccessClient.BASE_URL_ENV]) return DataAccessClient.layerConfig()
     const server = yield* ReferenceServer.start()
     yield* Console.log(`Embedded reference server at ${server.url}`)
-    return DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!) })
+    return DataAccessClient.layer({
+      baseUrl: server.url,
+      apiKey: Redacted.make(server.apiKeys[0]!)
+    })
   })
 ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 

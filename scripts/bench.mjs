@@ -30,11 +30,18 @@ export const figures = (out) => {
       const kv = /^\s{2,}(\S.*?)\s{2,}(\S.*)$/.exec(line)
       if (kv) {
         const paren = /^(.*?)\s*\((.*(?:ratio|%|\dx\b).*)\)\s*$/.exec(kv[2])
-        rows.push({ scenario: kv[1], figures: paren ? paren[1] : kv[2], ratios: paren ? paren[2] : "" })
+        rows.push({
+          scenario: kv[1],
+          figures: paren ? paren[1] : kv[2],
+          ratios: paren ? paren[2] : ""
+        })
       }
       continue
     }
-    const cells = line.split("│").slice(1, -1).map((c) => c.trim().replace(/^'(.*)'$/, "$1"))
+    const cells = line
+      .split("│")
+      .slice(1, -1)
+      .map((c) => c.trim().replace(/^'(.*)'$/, "$1"))
     if (header === undefined) {
       header = cells
       continue
@@ -45,11 +52,16 @@ export const figures = (out) => {
     cells.forEach((cell, i) => {
       const col = header[i]
       if (col === "(index)" || cell === "") return
-      if (/^-?[\d.,]+\s*(%|x)$/.test(cell) || /\bvs\b|ratio|goal/i.test(col)) ratios.push(`${col}: ${cell}`)
+      if (/^-?[\d.,]+\s*(%|x)$/.test(cell) || /\bvs\b|ratio|goal/i.test(col))
+        ratios.push(`${col}: ${cell}`)
       else if (/^-?[\d.,]+( \/ -?[\d.,]+)*$/.test(cell)) figs.push(`${col}: ${cell}`)
       else scenario.push(cell)
     })
-    rows.push({ scenario: scenario.join(", "), figures: figs.join(" · "), ratios: ratios.join(" · ") })
+    rows.push({
+      scenario: scenario.join(", "),
+      figures: figs.join(" · "),
+      ratios: ratios.join(" · ")
+    })
   }
   return rows
 }
@@ -57,24 +69,35 @@ export const figures = (out) => {
 const main = async () => {
   const root = new URL("..", import.meta.url).pathname
   const { values: args } = parseArgs({
-    options: { only: { type: "string" }, out: { type: "string", default: join(root, "BENCHMARKS.md") } }
+    options: {
+      only: { type: "string" },
+      out: { type: "string", default: join(root, "BENCHMARKS.md") }
+    }
   })
 
   const workspaces = ["packages", "apps", "tools", "examples"]
     .filter((dir) => existsSync(join(root, dir)))
     .flatMap((dir) =>
-      existsSync(join(root, dir, "package.json")) ? [join(root, dir)] : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
+      existsSync(join(root, dir, "package.json"))
+        ? [join(root, dir)]
+        : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
     )
     .filter((dir) => existsSync(join(dir, "package.json")))
     .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
     .filter(({ pkg }) => pkg.scripts?.bench && (!args.only || pkg.name.includes(args.only)))
 
-  const load = () => Os.loadavg().map((n) => n.toFixed(2)).join(" / ")
+  const load = () =>
+    Os.loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" / ")
   // eslint-disable-next-line no-control-regex
   const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, "")
 
   console.log(`building (turbo run build)...`)
-  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" })
+  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], {
+    cwd: root,
+    stdio: "inherit"
+  })
   if (build.status !== 0) process.exit(build.status ?? 1)
 
   /** Runs one benchmark, echoing its output; resolves with the captured stdout and timings. */
@@ -82,7 +105,10 @@ const main = async () => {
     new Promise((resolve) => {
       const loadBefore = load()
       const started = Date.now()
-      const child = spawn("pnpm", ["run", "--silent", "bench"], { cwd: dir, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } })
+      const child = spawn("pnpm", ["run", "--silent", "bench"], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }
+      })
       let out = ""
       child.stdout.on("data", (d) => {
         out += d
@@ -90,7 +116,15 @@ const main = async () => {
       })
       child.stderr.on("data", (d) => process.stderr.write(d))
       child.on("exit", (code) =>
-        resolve({ name: pkg.name, dir: relative(root, dir), code, out: stripAnsi(out), seconds: (Date.now() - started) / 1000, loadBefore, loadAfter: load() })
+        resolve({
+          name: pkg.name,
+          dir: relative(root, dir),
+          code,
+          out: stripAnsi(out),
+          seconds: (Date.now() - started) / 1000,
+          loadBefore,
+          loadAfter: load()
+        })
       )
     })
 
@@ -125,10 +159,14 @@ const main = async () => {
   for (const r of results) {
     const rows = figures(r.out)
     if (r.code !== 0) lines.push(`| ${r.name} | **failed (exit ${r.code})** | | |`)
-    for (const row of rows) lines.push(`| ${r.name} | ${esc(row.scenario)} | ${esc(row.figures)} | ${esc(row.ratios)} |`)
+    for (const row of rows)
+      lines.push(`| ${r.name} | ${esc(row.scenario)} | ${esc(row.figures)} | ${esc(row.ratios)} |`)
   }
   lines.push("", "| benchmark | wall time | load average before | after |", "|---|---|---|---|")
-  for (const r of results) lines.push(`| ${r.name} (\`${r.dir}/bench\`) | ${r.seconds.toFixed(0)} s | ${r.loadBefore} | ${r.loadAfter} |`)
+  for (const r of results)
+    lines.push(
+      `| ${r.name} (\`${r.dir}/bench\`) | ${r.seconds.toFixed(0)} s | ${r.loadBefore} | ${r.loadAfter} |`
+    )
   lines.push("", "## Full output", "")
   for (const r of results) lines.push(`### ${r.name}`, "", "```", r.out.trimEnd(), "```", "")
   writeFileSync(args.out, lines.join("\n"))

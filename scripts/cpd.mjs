@@ -31,7 +31,14 @@ const { detectClones } = createRequire(import.meta.url)("jscpd")
 export const options = {
   path: [join(root, "packages")],
   format: ["typescript", "javascript"],
-  ignore: ["**/node_modules/**", "**/dist/**", "**/src/generated/**", "**/*.d.ts", "**/coverage/**", "**/reports/**"],
+  ignore: [
+    "**/node_modules/**",
+    "**/dist/**",
+    "**/src/generated/**",
+    "**/*.d.ts",
+    "**/coverage/**",
+    "**/reports/**"
+  ],
   minTokens: 50,
   minLines: 5,
   mode: process.env.CPD_MODE ?? "weak",
@@ -47,7 +54,9 @@ export const lineOf = (file) => {
   const dir = relative(join(root, "packages"), file).split(sep)[0]
   if (!lines.has(dir)) {
     const manifest = join(root, "packages", dir, "package.json")
-    const peer = existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).peerDependencies?.effect : undefined
+    const peer = existsSync(manifest)
+      ? JSON.parse(readFileSync(manifest, "utf8")).peerDependencies?.effect
+      : undefined
     lines.set(dir, peer === undefined ? undefined : /^\^?4\./.test(peer) ? 4 : 3)
   }
   return lines.get(dir)
@@ -61,7 +70,9 @@ const knownFile = join(root, "scripts", "cpd-known.json")
 const byPair = (clones) => {
   const out = {}
   for (const c of clones) {
-    const key = [relative(root, c.duplicationA.sourceId), relative(root, c.duplicationB.sourceId)].sort().join(" = ")
+    const key = [relative(root, c.duplicationA.sourceId), relative(root, c.duplicationB.sourceId)]
+      .sort()
+      .join(" = ")
     out[key] = (out[key] ?? 0) + (c.duplicationA.end.line - c.duplicationA.start.line + 1)
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)))
@@ -80,15 +91,21 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const pairs = byPair(crossLine)
   if (process.argv.includes("--update")) {
     writeFileSync(knownFile, JSON.stringify(pairs, null, 2) + "\n")
-    console.log(`cpd: wrote ${Object.keys(pairs).length} known pair(s) to ${relative(root, knownFile)}`)
+    console.log(
+      `cpd: wrote ${Object.keys(pairs).length} known pair(s) to ${relative(root, knownFile)}`
+    )
   } else {
     const known = existsSync(knownFile) ? JSON.parse(readFileSync(knownFile, "utf8")) : {}
     const worse = Object.entries(pairs).filter(([pair, lines]) => lines > (known[pair] ?? 0))
     for (const c of crossLine) {
-      const key = [relative(root, c.duplicationA.sourceId), relative(root, c.duplicationB.sourceId)].sort().join(" = ")
+      const key = [relative(root, c.duplicationA.sourceId), relative(root, c.duplicationB.sourceId)]
+        .sort()
+        .join(" = ")
       if (!worse.some(([pair]) => pair === key)) continue
       const n = c.duplicationA.end.line - c.duplicationA.start.line + 1
-      console.error(`shared between the Effect lines (${n} lines): ${where(c.duplicationA)}  =  ${where(c.duplicationB)}`)
+      console.error(
+        `shared between the Effect lines (${n} lines): ${where(c.duplicationA)}  =  ${where(c.duplicationB)}`
+      )
     }
     const total = Object.values(pairs).reduce((a, b) => a + b, 0)
     console.log(
@@ -96,7 +113,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         `(${total} lines in ${Object.keys(pairs).length} pair(s) of files, all known: ${worse.length === 0})`
     )
     if (worse.length > 0) {
-      console.error("Write it once: in @data-access/core (no effect), or generated from one description.")
+      console.error(
+        "Write it once: in @data-access/core (no effect), or generated from one description."
+      )
       process.exitCode = 1
     }
   }

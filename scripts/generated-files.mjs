@@ -7,7 +7,8 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 /** Whether the module at `url` is the script Node was started with (not imported by a test). */
-export const isMain = (url) => process.argv[1] !== undefined && fileURLToPath(url) === realpathSync(process.argv[1])
+export const isMain = (url) =>
+  process.argv[1] !== undefined && fileURLToPath(url) === realpathSync(process.argv[1])
 
 /**
  * Writes `files` (a path under `outDir` to its text) into `outDir`; with `--check` on the command

@@ -9,7 +9,9 @@ export const nodeBundle = {
   format: "esm",
   target: "node20",
   mainFields: ["module", "main"],
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'
+  },
   legalComments: "none",
   logLevel: "warning"
 }

@@ -36,17 +36,38 @@ const prepared = prepareNodeLines({ root })
 /** `turbo run <task> <flags> -- <passed on>`, with a run summary; resolves to its exit code. */
 const turbo = (task, flags, passedOn = []) =>
   new Promise((done) => {
-    const child = spawn("pnpm", ["exec", "turbo", "run", task, ...flags, "--summarize", ...(passedOn.length > 0 ? ["--", ...passedOn] : [])], { cwd: root, stdio: "inherit" })
+    const child = spawn(
+      "pnpm",
+      [
+        "exec",
+        "turbo",
+        "run",
+        task,
+        ...flags,
+        "--summarize",
+        ...(passedOn.length > 0 ? ["--", ...passedOn] : [])
+      ],
+      { cwd: root, stdio: "inherit" }
+    )
     child.on("error", () => done(1))
     child.on("close", (code) => done(code ?? 1))
   })
-const vitestArgs = ["--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json", ...process.argv.slice(2)]
+const vitestArgs = [
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=reports/vitest.json",
+  ...process.argv.slice(2)
+]
 const CONTRACT_TESTS = "@data-access/contract-tests"
 
 const buildStatus = await turbo("build", ["--concurrency=2"])
 const tests = Promise.all([
   turbo("test", ["--only", `--filter=${CONTRACT_TESTS}`, "--continue"], vitestArgs),
-  turbo("test", ["--only", `--filter=!${CONTRACT_TESTS}`, "--concurrency=2", "--continue"], vitestArgs)
+  turbo(
+    "test",
+    ["--only", `--filter=!${CONTRACT_TESTS}`, "--concurrency=2", "--continue"],
+    vitestArgs
+  )
 ])
 // After the builds nothing writes to a package's dist: the lines' suites may run beside the tests.
 const lines = runNodeLines({ root, workspaces, args: process.argv.slice(2), prepared, busy: tests })
@@ -66,7 +87,10 @@ for (const summaryFile of summaryFiles) {
   for (const task of JSON.parse(readFileSync(summaryFile, "utf8")).tasks ?? []) {
     const { startTime, endTime } = task.execution ?? {}
     if (typeof startTime !== "number" || typeof endTime !== "number") continue
-    durations.set(task.taskId, { seconds: (endTime - startTime) / 1000, cached: task.cache?.status === "HIT" })
+    durations.set(task.taskId, {
+      seconds: (endTime - startTime) / 1000,
+      cached: task.cache?.status === "HIT"
+    })
   }
 }
 const durationOf = (name, task) => {
@@ -97,19 +121,27 @@ for (const dir of workspaces) {
   }
   const report = JSON.parse(readFileSync(reportOf(dir), "utf8"))
   for (const [key, n] of Object.entries(count(report))) turboLine[key] += n
-  const times = [durationOf(pkg.name, "build"), durationOf(pkg.name, "test")].filter((t) => t !== "").join(", ")
-  console.log(`${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${times === "" ? "" : ` (${times})`}`)
+  const times = [durationOf(pkg.name, "build"), durationOf(pkg.name, "test")]
+    .filter((t) => t !== "")
+    .join(", ")
+  console.log(
+    `${pkg.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${times === "" ? "" : ` (${times})`}`
+  )
 }
 for (const name of missing) console.log(`${name}: no test report (its tests did not run)`)
 failures += missing.length
-console.log(`Node ${process.versions.node} (every package, turbo): ${turboLine.passed} passed, ${turboLine.failed} failed, ${turboLine.skipped} skipped (${turboSeconds.toFixed(1)} s)`)
+console.log(
+  `Node ${process.versions.node} (every package, turbo): ${turboLine.passed} passed, ${turboLine.failed} failed, ${turboLine.skipped} skipped (${turboSeconds.toFixed(1)} s)`
+)
 
 for (const line of lineResults) {
   const label = `Node ${line.version}`
   const total = { passed: 0, failed: 0, skipped: 0 }
   if (line.addons.status !== 0) {
     failures++
-    console.log(`${label}: the native addons could not be compiled for it (exit ${line.addons.status}; see the node@${line.version} lines above)`)
+    console.log(
+      `${label}: the native addons could not be compiled for it (exit ${line.addons.status}; see the node@${line.version} lines above)`
+    )
   }
   for (const p of line.packages) {
     if (p.report === undefined) {
@@ -121,10 +153,15 @@ for (const line of lineResults) {
     const n = count(p.report)
     for (const [key, value] of Object.entries(n)) total[key] += value
     const exit = p.status === 0 ? "" : `, exit ${p.status}`
-    console.log(`${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit})`)
+    console.log(
+      `${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit})`
+    )
   }
   for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
-  for (const p of line.inTurbo) console.log(`${label}: ${p.name}: tested under this Node in the turbo run (its test script runs through scripts/node22.mjs), counted there`)
+  for (const p of line.inTurbo)
+    console.log(
+      `${label}: ${p.name}: tested under this Node in the turbo run (its test script runs through scripts/node22.mjs), counted there`
+    )
   console.log(
     `${label} (library packages): ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped (its suites done ${((line.endedAt - started) / 1000).toFixed(1)} s into the run; the download and the addons, compiled with Node ${line.headers} headers, ready ${line.addons.seconds.toFixed(1)} s after the start)`
   )

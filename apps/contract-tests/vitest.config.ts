@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os"
 import { basename } from "node:path"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 import { defineConfig } from "vitest/config"
+import { packageTests } from "../../vitest.shared.mjs"
 
 /**
  * Seconds each file took on a 2-core machine (vitest's report of a full run of this package, with
@@ -55,7 +56,7 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    ...packageTests,
     // The proxy's judging thread runs the built JavaScript: build first when `src/` is newer.
     globalSetup: ["test/build.setup.ts"],
     testTimeout: 180_000,

@@ -43,7 +43,8 @@ export const runsOwnNode = (version = process.versions.node) => satisfies(versio
  * through scripts/node22.mjs runs under NODE22 when the machine's Node is older than 22.19. Its
  * suite is not run a second time under the same Node.
  */
-export const testedInTurbo = (pkg, version) => version === NODE22 && !runsOwnNode() && /\bnode22\.mjs\b/.test(pkg.scripts?.test ?? "")
+export const testedInTurbo = (pkg, version) =>
+  version === NODE22 && !runsOwnNode() && /\bnode22\.mjs\b/.test(pkg.scripts?.test ?? "")
 
 /** The node-gyp that compiles native addons for another line (run by that line's Node). */
 const NODE_GYP = "node-gyp@12.4.0"
@@ -57,18 +58,38 @@ export const addonCache = (root) => join(root, "node_modules", ".cache", "node-l
  * headers and toolchain (rebuild-addons.mjs); DATA_ACCESS_ADDON_BUILDS moves it.
  */
 export const addonBuilds = (env = process.env) =>
-  env.DATA_ACCESS_ADDON_BUILDS ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "data-access", "node-lines")
+  env.DATA_ACCESS_ADDON_BUILDS ??
+  join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "data-access", "node-lines")
 
 /**
  * The command (for `spawn`) that compiles the install's native addons for a line, with the Node
  * of its `headers`, into `addonBuilds()`, and maps them in `addonCache(root)`; a build made
  * before is reused.
  */
-export const addonBuild = (root, headers) => ["npx", [...NPX, "-p", `node@${headers}`, "-p", NODE_GYP, "node", join(here, "rebuild-addons.mjs"), root, addonCache(root), addonBuilds()]]
+export const addonBuild = (root, headers) => [
+  "npx",
+  [
+    ...NPX,
+    "-p",
+    `node@${headers}`,
+    "-p",
+    NODE_GYP,
+    "node",
+    join(here, "rebuild-addons.mjs"),
+    root,
+    addonCache(root),
+    addonBuilds()
+  ]
+]
 
 /** The environment under which a process of another line loads the addons compiled for it. */
 export const addonEnv = (root, env = process.env) => ({
-  NODE_OPTIONS: [env.NODE_OPTIONS, `--import "${pathToFileURL(join(here, "preload-addons.mjs")).href}"`].filter(Boolean).join(" "),
+  NODE_OPTIONS: [
+    env.NODE_OPTIONS,
+    `--import "${pathToFileURL(join(here, "preload-addons.mjs")).href}"`
+  ]
+    .filter(Boolean)
+    .join(" "),
   DATA_ACCESS_ADDON_CACHE: addonCache(root)
 })
 /** npx without asking, and without npm's warnings about the npm_config_* variables pnpm sets. */
@@ -89,7 +110,12 @@ export const lineReport = (version) => join("reports", `vitest-node-${version}.j
 export const linePackages = (workspaces) =>
   workspaces
     .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
-    .filter(({ dir, pkg }) => /(^|[\\/])packages[\\/][^\\/]+[\\/]?$/.test(dir) && pkg.private !== true && typeof pkg.scripts?.test === "string")
+    .filter(
+      ({ dir, pkg }) =>
+        /(^|[\\/])packages[\\/][^\\/]+[\\/]?$/.test(dir) &&
+        pkg.private !== true &&
+        typeof pkg.scripts?.test === "string"
+    )
 
 /**
  * At most `limit()` tasks at a time, in the order they were asked for; `wake()` starts more once
@@ -166,7 +192,14 @@ export const prepareNodeLines = ({ root }) => {
     // download prints the path of the Node binary it installed, which the suites then run
     // directly: npx resolving the package again for each suite cost a Node start and npm's own.
     let path = ""
-    const download = (v, onPath) => run(`node@${v}`, "npx", [...NPX, "-p", `node@${v}`, "node", "-p", "process.execPath"], { cwd: root }, onPath)
+    const download = (v, onPath) =>
+      run(
+        `node@${v}`,
+        "npx",
+        [...NPX, "-p", `node@${v}`, "node", "-p", "process.execPath"],
+        { cwd: root },
+        onPath
+      )
     const since = Date.now()
     const downloaded = Promise.all([
       download(version, (chunk) => (path += chunk)),
@@ -175,7 +208,12 @@ export const prepareNodeLines = ({ root }) => {
     const compiled = (compiling = Promise.all([downloaded, compiling]).then(([status]) =>
       status !== 0 ? status : run(`${line} addons`, ...addonBuild(root, headers), { cwd: root })
     ))
-    return { version, headers, node: downloaded.then(() => path.trim()), addons: compiled.then((status) => ({ status, seconds: seconds(since) })) }
+    return {
+      version,
+      headers,
+      node: downloaded.then(() => path.trim()),
+      addons: compiled.then((status) => ({ status, seconds: seconds(since) }))
+    }
   })
 }
 
@@ -188,7 +226,13 @@ export const prepareNodeLines = ({ root }) => {
  * [{ name, range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in
  * the turbo run: testedInTurbo) }.
  */
-export const runNodeLines = async ({ root, workspaces, args = [], prepared = prepareNodeLines({ root }), busy }) => {
+export const runNodeLines = async ({
+  root,
+  workspaces,
+  args = [],
+  prepared = prepareNodeLines({ root }),
+  busy
+}) => {
   const packages = linePackages(workspaces)
   const lineEnv = addonEnv(root)
   let shared = busy !== undefined
@@ -211,7 +255,9 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
       const notRun = packages
         .filter((p) => !inRange.includes(p))
         .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
-      const inTurbo = inRange.filter((p) => !admitted.includes(p)).map(({ pkg }) => ({ name: pkg.name }))
+      const inTurbo = inRange
+        .filter((p) => !admitted.includes(p))
+        .map(({ pkg }) => ({ name: pkg.name }))
       const addons = await ready
       const nodeBinary = await node
       const results = await Promise.all(
@@ -233,7 +279,11 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
               {
                 cwd: dir,
                 // `node` on the PATH is the line's too, as under npx.
-                env: { ...process.env, ...lineEnv, PATH: [dirname(nodeBinary), process.env.PATH].filter(Boolean).join(delimiter) }
+                env: {
+                  ...process.env,
+                  ...lineEnv,
+                  PATH: [dirname(nodeBinary), process.env.PATH].filter(Boolean).join(delimiter)
+                }
               }
             )
             const file = join(dir, lineReport(version))
@@ -242,7 +292,16 @@ export const runNodeLines = async ({ root, workspaces, args = [], prepared = pre
           })
         )
       )
-      return { version, headers, seconds: seconds(started), endedAt: Date.now(), addons, packages: results, notRun, inTurbo }
+      return {
+        version,
+        headers,
+        seconds: seconds(started),
+        endedAt: Date.now(),
+        addons,
+        packages: results,
+        notRun,
+        inTurbo
+      }
     })
   )
 }

@@ -91,7 +91,10 @@ const run = (command, args, options) =>
 /** The compilers and node-gyp that make a build (a build is reused only when they are the same). */
 const version = (command) => {
   try {
-    return execFileSync(command, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+    return execFileSync(command, ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"]
+    })
   } catch {
     return `${command}: none`
   }

@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config"
+import { packageTests } from "../../vitest.shared.mjs"
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    ...packageTests,
+    isolate: true,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

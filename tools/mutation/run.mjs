@@ -28,7 +28,11 @@ import { addonBuild, addonEnv, NODE_LINES } from "../../scripts/node-lines/index
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
 const require = createRequire(import.meta.url)
-const stryker = join(dirname(require.resolve("@stryker-mutator/core/package.json")), "bin", "stryker.js")
+const stryker = join(
+  dirname(require.resolve("@stryker-mutator/core/package.json")),
+  "bin",
+  "stryker.js"
+)
 const config = relative(root, join(here, "stryker.config.mjs"))
 
 /** The Node line StrykerJS runs under when this Node is older than 22: the first of the repository's Node lines. */
@@ -42,10 +46,16 @@ const LINE = NODE_LINES.find((l) => Number(l.node.split(".")[0]) >= 22)
 const nodeBinary = async () => {
   if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath
   const out = await new Promise((resolve, reject) => {
-    const child = spawn("npx", ["-y", "--loglevel=error", "-p", `node@${LINE.node}`, "node", "-p", "process.execPath"], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(
+      "npx",
+      ["-y", "--loglevel=error", "-p", `node@${LINE.node}`, "node", "-p", "process.execPath"],
+      { stdio: ["ignore", "pipe", "inherit"] }
+    )
     let text = ""
     child.stdout.on("data", (chunk) => (text += chunk))
-    child.on("exit", (c) => (c === 0 ? resolve(text.trim()) : reject(new Error(`npx could not run Node 22 (exit ${c})`))))
+    child.on("exit", (c) =>
+      c === 0 ? resolve(text.trim()) : reject(new Error(`npx could not run Node 22 (exit ${c})`))
+    )
   })
   return out
 }
@@ -60,7 +70,8 @@ const nodeBinary = async () => {
 const { default: options } = await import(pathToFileURL(join(here, "stryker.config.mjs")).href)
 const excluded = new Set(options.mutate.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
 const included = options.mutate.filter((p) => !p.startsWith("!"))
-if (included.length !== 1 || !included[0].endsWith("/**/*.ts")) throw new Error("stryker.config.mjs: mutate must be one `<dir>/**/*.ts` glob and exclusions")
+if (included.length !== 1 || !included[0].endsWith("/**/*.ts"))
+  throw new Error("stryker.config.mjs: mutate must be one `<dir>/**/*.ts` glob and exclusions")
 const sourceDir = included[0].slice(0, -"/**/*.ts".length)
 const sources = readdirSync(join(root, sourceDir), { recursive: true })
   .map((f) => `${sourceDir}/${String(f).split("\\").join("/")}`)
@@ -70,15 +81,25 @@ const NAMED = {
   pipeline: ["internal/app.ts", "ReferenceServer.ts"],
   latitude: ["internal/latitude.ts", "Latitude.ts"]
 }
-const named = new Set(Object.values(NAMED).flat().map((f) => `${sourceDir}/${f}`))
+const named = new Set(
+  Object.values(NAMED)
+    .flat()
+    .map((f) => `${sourceDir}/${f}`)
+)
 const GROUPS = {
   store: sources.filter((f) => !named.has(f)),
-  ...Object.fromEntries(Object.entries(NAMED).map(([group, files]) => [group, files.map((f) => `${sourceDir}/${f}`).filter((f) => sources.includes(f))]))
+  ...Object.fromEntries(
+    Object.entries(NAMED).map(([group, files]) => [
+      group,
+      files.map((f) => `${sourceDir}/${f}`).filter((f) => sources.includes(f))
+    ])
+  )
 }
 const args = process.argv.slice(2)
 const groupFlag = args.indexOf("--group")
 const only = groupFlag === -1 ? undefined : args.splice(groupFlag, 2)[1]
-if (only !== undefined && !(only in GROUPS)) throw new Error(`--group: one of ${Object.keys(GROUPS).join(", ")}`)
+if (only !== undefined && !(only in GROUPS))
+  throw new Error(`--group: one of ${Object.keys(GROUPS).join(", ")}`)
 
 const node = await nodeBinary()
 // The SQLite judge loads better-sqlite3's addon, which the install compiled for this Node: under
@@ -86,8 +107,11 @@ const node = await nodeBinary()
 let env = process.env
 if (node !== process.execPath) {
   const [command, commandArgs] = addonBuild(root, LINE.headers)
-  const built = await new Promise((resolve) => spawn(command, commandArgs, { cwd: root, stdio: "inherit" }).on("exit", (c) => resolve(c ?? 1)))
-  if (built !== 0) throw new Error(`the native addons could not be compiled for Node ${LINE.node} (exit ${built})`)
+  const built = await new Promise((resolve) =>
+    spawn(command, commandArgs, { cwd: root, stdio: "inherit" }).on("exit", (c) => resolve(c ?? 1))
+  )
+  if (built !== 0)
+    throw new Error(`the native addons could not be compiled for Node ${LINE.node} (exit ${built})`)
   env = { ...process.env, ...addonEnv(root) }
 }
 const started = performance.now()
@@ -95,21 +119,42 @@ let code = 0
 for (const [group, files] of Object.entries(GROUPS)) {
   if (only !== undefined && group !== only) continue
   const c = await new Promise((resolve) => {
-    const child = spawn(node, [stryker, "run", config, "--mutate", files.join(","), "--incrementalFile", `tools/mutation/reports/incremental-${group}.json`, ...args], { cwd: root, env, stdio: "inherit" })
+    const child = spawn(
+      node,
+      [
+        stryker,
+        "run",
+        config,
+        "--mutate",
+        files.join(","),
+        "--incrementalFile",
+        `tools/mutation/reports/incremental-${group}.json`,
+        ...args
+      ],
+      { cwd: root, env, stdio: "inherit" }
+    )
     const forward = (signal) => () => child.kill(signal)
     process.on("SIGINT", forward("SIGINT"))
     process.on("SIGTERM", forward("SIGTERM"))
     child.on("exit", (c) => resolve(c ?? 1))
   })
   if (c !== 0) code = c
-  if (existsSync(join(here, "reports", "mutation.json"))) copyFileSync(join(here, "reports", "mutation.json"), join(here, "reports", `mutation-${group}.json`))
+  if (existsSync(join(here, "reports", "mutation.json")))
+    copyFileSync(
+      join(here, "reports", "mutation.json"),
+      join(here, "reports", `mutation-${group}.json`)
+    )
 }
 const seconds = (performance.now() - started) / 1000
 
 // Every group's latest report (a group not run this time keeps its last one).
-const reportFiles = readdirSync(join(here, "reports")).filter((f) => /^mutation-[a-z]+\.json$/.test(f))
-const mutantsOf = (report) => Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ ...m, file })))
-const where = (m) => `${relative(root, m.file)}:${m.location.start.line} ${m.mutatorName}${m.replacement === undefined ? "" : ` -> ${JSON.stringify(m.replacement.slice(0, 60))}`}`
+const reportFiles = readdirSync(join(here, "reports")).filter((f) =>
+  /^mutation-[a-z]+\.json$/.test(f)
+)
+const mutantsOf = (report) =>
+  Object.entries(report.files).flatMap(([file, f]) => f.mutants.map((m) => ({ ...m, file })))
+const where = (m) =>
+  `${relative(root, m.file)}:${m.location.start.line} ${m.mutatorName}${m.replacement === undefined ? "" : ` -> ${JSON.stringify(m.replacement.slice(0, 60))}`}`
 
 /** A mark's reason: `equivalent`, `latitude <row>[, <row>...]`, or the text as written. */
 const reasonOf = (m) => {
@@ -135,16 +180,34 @@ const summary = (title, mutants, listSurvivors) => {
   console.log(`\n${title}`)
   console.log(`  mutants        ${mutants.length}`)
   for (const [status, n] of [...byStatus].sort()) console.log(`    ${status.padEnd(16)} ${n}`)
-  console.log(`  killed         ${(byStatus.get("Killed") ?? 0) + (byStatus.get("Timeout") ?? 0)} (Killed and Timeout)`)
-  console.log(`  marked         ${marked.length} (equivalent ${marks.get("equivalent") ?? 0}, a section 10 row ${marked.filter((m) => reasonOf(m).startsWith("latitude ")).length})`)
+  console.log(
+    `  killed         ${(byStatus.get("Killed") ?? 0) + (byStatus.get("Timeout") ?? 0)} (Killed and Timeout)`
+  )
+  console.log(
+    `  marked         ${marked.length} (equivalent ${marks.get("equivalent") ?? 0}, a section 10 row ${marked.filter((m) => reasonOf(m).startsWith("latitude ")).length})`
+  )
   for (const [reason, n] of [...marks].sort()) console.log(`    ${reason.padEnd(40)} ${n}`)
   console.log(`  static, not run (ignoreStatic) ${mutants.filter(isStatic).length}`)
   console.log(`  survived, unexplained          ${survived.length}`)
-  if (listSurvivors) for (const m of survived) console.log(`    ${m.status === "NoCoverage" ? "no coverage " : ""}${where(m)}`)
+  if (listSurvivors)
+    for (const m of survived)
+      console.log(`    ${m.status === "NoCoverage" ? "no coverage " : ""}${where(m)}`)
 }
 
-const groups = reportFiles.map((f) => [f.replace(/^mutation-|\.json$/g, ""), mutantsOf(JSON.parse(readFileSync(join(here, "reports", f), "utf8")))])
-for (const [group, mutants] of groups) summary(`group ${group}${only === undefined || only === group ? "" : " (its last run)"}`, mutants, false)
-summary("mutation run over packages/reference-server/src (every group's last run)", groups.flatMap(([, mutants]) => mutants), true)
+const groups = reportFiles.map((f) => [
+  f.replace(/^mutation-|\.json$/g, ""),
+  mutantsOf(JSON.parse(readFileSync(join(here, "reports", f), "utf8")))
+])
+for (const [group, mutants] of groups)
+  summary(
+    `group ${group}${only === undefined || only === group ? "" : " (its last run)"}`,
+    mutants,
+    false
+  )
+summary(
+  "mutation run over packages/reference-server/src (every group's last run)",
+  groups.flatMap(([, mutants]) => mutants),
+  true
+)
 console.log(`  time           ${seconds.toFixed(0)} s`)
 process.exit(code)

@@ -8,7 +8,9 @@ const here = "tools/mutation"
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
-  plugins: ["@stryker-mutator/vitest-runner", "@stryker-mutator/typescript-checker"].map((name) => require.resolve(name)),
+  plugins: ["@stryker-mutator/vitest-runner", "@stryker-mutator/typescript-checker"].map((name) =>
+    require.resolve(name)
+  ),
   testRunner: "vitest",
   vitest: { configFile: `${here}/vitest.config.ts`, related: false },
   checkers: ["typescript"],

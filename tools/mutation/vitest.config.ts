@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { packageTests } from "../../vitest.shared.mjs"
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -9,13 +10,20 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@data-access\/reference-server$/, replacement: root("packages/reference-server/src/index.ts") },
-      { find: /^@data-access\/contract-tests$/, replacement: root("apps/contract-tests/src/index.ts") }
+      {
+        find: /^@data-access\/reference-server$/,
+        replacement: root("packages/reference-server/src/index.ts")
+      },
+      {
+        find: /^@data-access\/contract-tests$/,
+        replacement: root("apps/contract-tests/src/index.ts")
+      }
     ]
   },
   root: fileURLToPath(new URL(".", import.meta.url)),
   test: {
-    include: ["test/**/*.test.ts"],
+    ...packageTests,
+    isolate: true,
     testTimeout: 120_000,
     hookTimeout: 60_000
   }

@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config"
+import { packageTests } from "../../vitest.shared.mjs"
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    ...packageTests,
+    isolate: true,
     testTimeout: 300_000,
     hookTimeout: 600_000,
     // The tests share one directory of packed tarballs (made once by the global setup) and

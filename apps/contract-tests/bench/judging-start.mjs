@@ -19,7 +19,16 @@ const url =
     : existsSync(bundle)
       ? bundle
       : new URL("../dist/internal/proxy/worker.js", import.meta.url)
-const init = { target: "http://127.0.0.1:1", limit: 4 * 1024 * 1024, strict: false, skewMillis: 5000, startedAt: Date.now(), har: true, metrics: true, live: false }
+const init = {
+  target: "http://127.0.0.1:1",
+  limit: 4 * 1024 * 1024,
+  strict: false,
+  skewMillis: 5000,
+  startedAt: Date.now(),
+  har: true,
+  metrics: true,
+  live: false
+}
 
 const times = []
 for (let i = 0; i < RUNS; i++) {
@@ -27,7 +36,8 @@ for (let i = 0; i < RUNS; i++) {
   const worker = new Worker(url, { workerData: init })
   const [message] = await once(worker, "message")
   times.push(performance.now() - t0)
-  if (message._tag !== "Ready") throw new Error(`unexpected first message ${JSON.stringify(message)}`)
+  if (message._tag !== "Ready")
+    throw new Error(`unexpected first message ${JSON.stringify(message)}`)
   await worker.terminate()
 }
 const sorted = [...times].sort((a, b) => a - b)

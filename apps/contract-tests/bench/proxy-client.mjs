@@ -9,7 +9,11 @@ export const call = async (base, requests, key, i) => {
   const [path, body] = requests[i % requests.length]
   const res = await fetch(base + path, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key, "connect-protocol-version": "1" },
+    headers: {
+      "content-type": "application/json",
+      "x-api-key": key,
+      "connect-protocol-version": "1"
+    },
     body: JSON.stringify(body)
   })
   await res.arrayBuffer()
@@ -30,10 +34,17 @@ export const measure = async ({ base, requests, key, calls, concurrency }) => {
   times.sort((a, b) => a - b)
   let next = 0
   const started = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < calls * 2) await call(base, requests, key, next++)
-  }))
-  return { p50: percentile(times, 50), p99: percentile(times, 99), rps: (calls * 2) / ((performance.now() - started) / 1000) }
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls * 2) await call(base, requests, key, next++)
+    })
+  )
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    rps: (calls * 2) / ((performance.now() - started) / 1000)
+  }
 }
 
-if (parentPort !== null && workerData?.base !== undefined) parentPort.postMessage(await measure(workerData))
+if (parentPort !== null && workerData?.base !== undefined)
+  parentPort.postMessage(await measure(workerData))

@@ -41,7 +41,11 @@ const scope = Effect.runSync(Scope.make())
 const children = []
 /** The reference server with these options in a process of its own: its URL and a resource id. */
 const startServer = async (options) => {
-  const child = fork(new URL("./reference-server.mjs", import.meta.url), [JSON.stringify(options)], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  const child = fork(
+    new URL("./reference-server.mjs", import.meta.url),
+    [JSON.stringify(options)],
+    { stdio: ["ignore", "inherit", "inherit", "ipc"] }
+  )
   children.push(child)
   const [server] = await once(child, "message")
   return { ...server, pid: child.pid }
@@ -57,14 +61,24 @@ const ticksOf = (path) => {
 const cpu = (serverPid) => {
   try {
     const main = ticksOf(`/proc/${process.pid}/task/${process.pid}/stat`)
-    return { main, others: ticksOf(`/proc/${process.pid}/stat`) - main, server: ticksOf(`/proc/${serverPid}/stat`) }
+    return {
+      main,
+      others: ticksOf(`/proc/${process.pid}/stat`) - main,
+      server: ticksOf(`/proc/${serverPid}/stat`)
+    }
   } catch {
     return undefined
   }
 }
 const cpuSince = (before, serverPid) => {
   const after = cpu(serverPid)
-  return before === undefined || after === undefined ? undefined : { main: after.main - before.main, others: after.others - before.others, server: after.server - before.server }
+  return before === undefined || after === undefined
+    ? undefined
+    : {
+        main: after.main - before.main,
+        others: after.others - before.others,
+        server: after.server - before.server
+      }
 }
 /** The proxy in front of `target`, living as long as `scope`. */
 const startProxy = (target) =>
@@ -95,7 +109,11 @@ const measure = async (base, requests) => {
 const ms = (x) => `${x.toFixed(2)} ms`
 const scenarios = [
   { title: "plain answers", options: {} },
-  { title: "larger answers compressed (the server's connect-get switch; fetch offers gzip, deflate, br)", options: { latitude: ["connect-get"] } }
+  {
+    title:
+      "larger answers compressed (the server's connect-get switch; fetch offers gzip, deflate, br)",
+    options: { latitude: ["connect-get"] }
+  }
 ]
 const [load1] = loadavg()
 console.log(
@@ -120,22 +138,41 @@ for (const { title, options } of scenarios) {
   const metrics = await (await fetch(proxy.url + Proxy.METRICS_PATH)).text()
   const added = /^contract_proxy_added_latency_seconds_sum (\S+)$/m.exec(metrics)?.[1]
   const relayedCount = /^contract_proxy_added_latency_seconds_count (\S+)$/m.exec(metrics)?.[1]
-  console.log(`conformance proxy vs direct calls to the reference server, ${title} (${CALLS} sequential calls, ${CALLS * 2} at concurrency ${CONCURRENCY})`)
+  console.log(
+    `conformance proxy vs direct calls to the reference server, ${title} (${CALLS} sequential calls, ${CALLS * 2} at concurrency ${CONCURRENCY})`
+  )
   console.log(`                 direct      through the proxy   added        ratio`)
-  console.log(`  latency p50    ${ms(direct.p50).padEnd(11)} ${ms(relayed.p50).padEnd(19)} ${ms(relayed.p50 - direct.p50).padEnd(12)} ${(relayed.p50 / direct.p50).toFixed(2)}x`)
-  console.log(`  latency p99    ${ms(direct.p99).padEnd(11)} ${ms(relayed.p99).padEnd(19)} ${ms(relayed.p99 - direct.p99).padEnd(12)} ${(relayed.p99 / direct.p99).toFixed(2)}x`)
-  console.log(`  throughput     ${`${direct.rps.toFixed(0)}/s`.padEnd(11)} ${`${relayed.rps.toFixed(0)}/s`.padEnd(19)} ${"".padEnd(12)} ${(relayed.rps / direct.rps).toFixed(2)}x`)
+  console.log(
+    `  latency p50    ${ms(direct.p50).padEnd(11)} ${ms(relayed.p50).padEnd(19)} ${ms(relayed.p50 - direct.p50).padEnd(12)} ${(relayed.p50 / direct.p50).toFixed(2)}x`
+  )
+  console.log(
+    `  latency p99    ${ms(direct.p99).padEnd(11)} ${ms(relayed.p99).padEnd(19)} ${ms(relayed.p99 - direct.p99).padEnd(12)} ${(relayed.p99 / direct.p99).toFixed(2)}x`
+  )
+  console.log(
+    `  throughput     ${`${direct.rps.toFixed(0)}/s`.padEnd(11)} ${`${relayed.rps.toFixed(0)}/s`.padEnd(19)} ${"".padEnd(12)} ${(relayed.rps / direct.rps).toFixed(2)}x`
+  )
   if (directSpent !== undefined && relayedSpent !== undefined) {
     const calls = 100 + CALLS * 3
     const us = (x) => `${((x / calls) * 1e6).toFixed(0)} µs`
     console.log(`  CPU per call, all ${calls} calls of a side (/proc, ticks of 10 ms)`)
-    console.log(`    this process's main thread     ${us(directSpent.main).padEnd(11)} ${us(relayedSpent.main).padEnd(19)} ${CLIENT === "main" ? "(the client; the client and the relay)" : "(idle; the relay)"}`)
-    console.log(`    its other threads              ${us(directSpent.others).padEnd(11)} ${us(relayedSpent.others).padEnd(19)} ${CLIENT === "main" ? "(GC helpers; the judging and GC helpers)" : "(the client and GC helpers; the client, the judging and GC helpers)"}`)
-    console.log(`    the reference server process   ${us(directSpent.server).padEnd(11)} ${us(relayedSpent.server)}`)
+    console.log(
+      `    this process's main thread     ${us(directSpent.main).padEnd(11)} ${us(relayedSpent.main).padEnd(19)} ${CLIENT === "main" ? "(the client; the client and the relay)" : "(idle; the relay)"}`
+    )
+    console.log(
+      `    its other threads              ${us(directSpent.others).padEnd(11)} ${us(relayedSpent.others).padEnd(19)} ${CLIENT === "main" ? "(GC helpers; the judging and GC helpers)" : "(the client and GC helpers; the client, the judging and GC helpers)"}`
+    )
+    console.log(
+      `    the reference server process   ${us(directSpent.server).padEnd(11)} ${us(relayedSpent.server)}`
+    )
   }
-  if (HAR) console.log(`  with --har and metrics: HAR entries kept: ${har.log.entries.length}; added latency by the proxy's own histogram: ${ms((Number(added) / Number(relayedCount)) * 1000)} mean over ${relayedCount} exchanges`)
+  if (HAR)
+    console.log(
+      `  with --har and metrics: HAR entries kept: ${har.log.entries.length}; added latency by the proxy's own histogram: ${ms((Number(added) / Number(relayedCount)) * 1000)} mean over ${relayedCount} exchanges`
+    )
   else console.log("  without --har and metrics (BENCH_PROXY_HAR=0)")
-  console.log(`  ListSatellites answer encoding: ${encoding}; exchanges checked by the proxy: ${report.requests}; findings: ${report.findings.map((f) => `${f.side} ${f.rule} (${f.cause}: ${f.message})`).join(", ") || "none"}`)
+  console.log(
+    `  ListSatellites answer encoding: ${encoding}; exchanges checked by the proxy: ${report.requests}; findings: ${report.findings.map((f) => `${f.side} ${f.rule} (${f.cause}: ${f.message})`).join(", ") || "none"}`
+  )
   console.log("")
 }
 await Effect.runPromise(Scope.close(scope, Exit.void))

@@ -21,7 +21,11 @@ const answers = await Effect.runPromise(
       const text = (method, body) =>
         Effect.promise(async () => {
           const op = Operations.operations[method]
-          const res = await fetch(server.url + op.path, { method: "POST", headers, body: JSON.stringify(body) })
+          const res = await fetch(server.url + op.path, {
+            method: "POST",
+            headers,
+            body: JSON.stringify(body)
+          })
           if (res.status !== 200) throw new Error(`${method}: status ${res.status}`)
           return { op, label: `${method} ${JSON.stringify(body)}`, text: await res.text() }
         })
@@ -52,7 +56,8 @@ const rows = answers.map(({ op, label, text }) => {
   const json = JSON.parse(text)
   const parser = ParseResult.decodeUnknownEither(op.response, { errors: "all" })
   const compiled = Decode.makeDecoder(op.response, { errors: "all" })
-  if (parser(json)._tag !== "Right" || compiled(json)._tag !== "Right") throw new Error(`${label}: the answer does not decode`)
+  if (parser(json)._tag !== "Right" || compiled(json)._tag !== "Right")
+    throw new Error(`${label}: the answer does not decode`)
   const baseline = micros(() => parser(json))
   const fast = micros(() => compiled(json))
   return {
@@ -65,5 +70,7 @@ const rows = answers.map(({ op, label, text }) => {
   }
 })
 
-console.log(`response-schema's decode of one answer, Node ${process.version}, load average ${loadavg()[0].toFixed(1)}`)
+console.log(
+  `response-schema's decode of one answer, Node ${process.version}, load average ${loadavg()[0].toFixed(1)}`
+)
 console.table(rows)

@@ -52,22 +52,31 @@ const serverAlone = () =>
   Effect.runPromise(
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start({})
-      const headers = { "content-type": "application/json", "connect-protocol-version": "1", "x-api-key": server.apiKeys[0] }
+      const headers = {
+        "content-type": "application/json",
+        "connect-protocol-version": "1",
+        "x-api-key": server.apiKeys[0]
+      }
       const calls = [
-        [`${server.url}/core.v1.ResourceService/GetResource`, JSON.stringify({ id: server.knownIds.resources[0] })],
+        [
+          `${server.url}/core.v1.ResourceService/GetResource`,
+          JSON.stringify({ id: server.knownIds.resources[0] })
+        ],
         [`${server.url}/core.v1.SatelliteService/ListSatellites`, JSON.stringify({ limit: 10 })]
       ]
       return yield* Effect.promise(async () => {
         let next = 0
         const started = performance.now()
-        await Promise.all(Array.from({ length: BASELINE_CONCURRENCY }, async () => {
-          while (next < BASELINE_REQUESTS) {
-            const [url, body] = calls[next++ % calls.length]
-            const res = await fetch(url, { method: "POST", headers, body })
-            if (res.status !== 200) throw new Error(`baseline call answered ${res.status}`)
-            await res.arrayBuffer()
-          }
-        }))
+        await Promise.all(
+          Array.from({ length: BASELINE_CONCURRENCY }, async () => {
+            while (next < BASELINE_REQUESTS) {
+              const [url, body] = calls[next++ % calls.length]
+              const res = await fetch(url, { method: "POST", headers, body })
+              if (res.status !== 200) throw new Error(`baseline call answered ${res.status}`)
+              await res.arrayBuffer()
+            }
+          })
+        )
         return BASELINE_REQUESTS / ((performance.now() - started) / 1000)
       })
     }).pipe(Effect.scoped)
@@ -97,7 +106,9 @@ const workerRun = (options) => Embedded.run({ ...options, serverThread: "worker"
  */
 const mainThreadCpu = () => {
   try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8")
+      .split(") ")[1]
+      .split(" ")
     return (Number(fields[11]) + Number(fields[12])) / 100
   } catch {
     return undefined
@@ -105,22 +116,41 @@ const mainThreadCpu = () => {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
 
 const loadBefore = load()
 const results = []
 const inWorker = []
 for (let i = 0; i < RUNS; i++) {
   const seed = 1000 + i
-  const modes = WORKER ? [["in-thread", inThreadRun], ["worker", workerRun]] : [["in-thread", inThreadRun]]
+  const modes = WORKER
+    ? [
+        ["in-thread", inThreadRun],
+        ["worker", workerRun]
+      ]
+    : [["in-thread", inThreadRun]]
   for (const [mode, run] of modes) {
     const cpu0 = mainThreadCpu()
     const started = performance.now()
-    const report = await Effect.runPromise(run({ seed, examples: EXAMPLES }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+    const report = await Effect.runPromise(
+      run({ seed, examples: EXAMPLES }).pipe(
+        Effect.scoped,
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+    )
     const wall = (performance.now() - started) / 1000
     const cpu = cpu0 === undefined ? undefined : mainThreadCpu() - cpu0
     const t = Report.totals(report)
-    ;(mode === "in-thread" ? results : inWorker).push({ seed, wall, cpu, requests: report.requests, findings: report.findings.length })
+    ;(mode === "in-thread" ? results : inWorker).push({
+      seed,
+      wall,
+      cpu,
+      requests: report.requests,
+      findings: report.findings.length
+    })
     console.log(
       `run ${i + 1}/${RUNS} seed ${seed}${WORKER ? ` (${mode})` : ""}: ${wall.toFixed(1)} s wall, ${report.requests} requests, ${(report.requests / wall).toFixed(0)} req/s, ` +
         `${t.passed + t.failed} checked examples, ${report.findings.length} findings${cpu === undefined ? "" : `, main thread ${cpu.toFixed(1)} s CPU`}`
@@ -133,71 +163,143 @@ const rps = requests / wall
 await serverAlone() // warm-up
 const alone = await serverAlone()
 console.log("")
-console.log(`default run (${EXAMPLES} examples per operation), embedded reference server in the runner's thread, ${RUNS} runs`)
-console.log(`  median wall time   ${wall.toFixed(2)} s   (goal ${GOAL_SECONDS} s: ratio ${(wall / GOAL_SECONDS).toFixed(2)} of the goal; ceiling ${CEILING_SECONDS} s)`)
+console.log(
+  `default run (${EXAMPLES} examples per operation), embedded reference server in the runner's thread, ${RUNS} runs`
+)
+console.log(
+  `  median wall time   ${wall.toFixed(2)} s   (goal ${GOAL_SECONDS} s: ratio ${(wall / GOAL_SECONDS).toFixed(2)} of the goal; ceiling ${CEILING_SECONDS} s)`
+)
 console.log(`  requests per run   ${requests.toFixed(0)}`)
-if (results[0].cpu !== undefined) console.log(`  main-thread CPU   ${median(results.map((r) => r.cpu)).toFixed(2)} s median   (the runner's and the server's)`)
-console.log(`  requests / second  ${rps.toFixed(0)}   (ratio ${(rps / alone).toFixed(2)} of the server alone)`)
-console.log(`  server alone, req/s   ${alone.toFixed(0)}   (baseline, same run: ${BASELINE_REQUESTS} reads, ${BASELINE_CONCURRENCY} at a time, fetch against the server in this thread)`)
+if (results[0].cpu !== undefined)
+  console.log(
+    `  main-thread CPU   ${median(results.map((r) => r.cpu)).toFixed(2)} s median   (the runner's and the server's)`
+  )
+console.log(
+  `  requests / second  ${rps.toFixed(0)}   (ratio ${(rps / alone).toFixed(2)} of the server alone)`
+)
+console.log(
+  `  server alone, req/s   ${alone.toFixed(0)}   (baseline, same run: ${BASELINE_REQUESTS} reads, ${BASELINE_CONCURRENCY} at a time, fetch against the server in this thread)`
+)
 if (WORKER) {
   const starts = [await workerStart(), await workerStart(), await workerStart()]
   const inW = median(inWorker.map((r) => r.wall))
-  console.log(`  server in a worker thread   ${inW.toFixed(2)} s median wall time, same run   (ratio ${(inW / wall).toFixed(2)} of the in-thread run)`)
+  console.log(
+    `  server in a worker thread   ${inW.toFixed(2)} s median wall time, same run   (ratio ${(inW / wall).toFixed(2)} of the in-thread run)`
+  )
   if (inWorker[0].cpu !== undefined) {
     const cpuW = median(inWorker.map((r) => r.cpu))
-    console.log(`  main-thread CPU, server in a worker thread   ${cpuW.toFixed(2)} s median, the runner's own   (ratio ${(cpuW / median(results.map((r) => r.cpu))).toFixed(2)} of the in-thread run's)`)
+    console.log(
+      `  main-thread CPU, server in a worker thread   ${cpuW.toFixed(2)} s median, the runner's own   (ratio ${(cpuW / median(results.map((r) => r.cpu))).toFixed(2)} of the in-thread run's)`
+    )
   }
-  console.log(`  server start in its thread   ${median(starts.map((s) => s.listening)).toFixed(2)} s to listening, ${median(starts.map((s) => s.closed)).toFixed(2)} s to its thread ended (median of 3; part of each worker run's wall time)`)
-  if (inWorker.some((r, i) => r.requests !== results[i].requests || r.findings !== results[i].findings)) console.log("  WARNING: the worker runs made other requests or findings than the in-thread runs of the same seeds")
+  console.log(
+    `  server start in its thread   ${median(starts.map((s) => s.listening)).toFixed(2)} s to listening, ${median(starts.map((s) => s.closed)).toFixed(2)} s to its thread ended (median of 3; part of each worker run's wall time)`
+  )
+  if (
+    inWorker.some(
+      (r, i) => r.requests !== results[i].requests || r.findings !== results[i].findings
+    )
+  )
+    console.log(
+      "  WARNING: the worker runs made other requests or findings than the in-thread runs of the same seeds"
+    )
 }
 for (const e of EARLIER) {
-  console.log(`  earlier at ${e.when}   ${e.wall.toFixed(1)} s, ${e.rps.toFixed(0)} req/s   (ratio ${(wall / e.wall).toFixed(2)} of its wall time, not measured in this run)`)
+  console.log(
+    `  earlier at ${e.when}   ${e.wall.toFixed(1)} s, ${e.rps.toFixed(0)} req/s   (ratio ${(wall / e.wall).toFixed(2)} of its wall time, not measured in this run)`
+  )
 }
-console.log(`  load average   ${loadBefore} before, ${load()} after   (1, 5, 15 minutes; on ${(await import("node:os")).availableParallelism()} cores)`)
-if (results.some((r) => r.findings > 0)) console.log("  WARNING: findings against the faithful server")
+console.log(
+  `  load average   ${loadBefore} before, ${load()} after   (1, 5, 15 minutes; on ${(await import("node:os")).availableParallelism()} cores)`
+)
+if (results.some((r) => r.findings > 0))
+  console.log("  WARNING: findings against the faithful server")
 
-const PROOF_SEEDS = Array.from({ length: Number(process.env.BENCH_PROOF_SEEDS ?? 5) }, (_, i) => 1 + i)
+const PROOF_SEEDS = Array.from(
+  { length: Number(process.env.BENCH_PROOF_SEEDS ?? 5) },
+  (_, i) => 1 + i
+)
 const PROOF_EXAMPLES = Number(process.env.BENCH_PROOF_EXAMPLES ?? 100)
-const PROOF_VIOLATIONS = process.env.BENCH_PROOF_VIOLATIONS?.split(",").filter((name) => name !== "")
-const unknown = (PROOF_VIOLATIONS ?? []).filter((name) => !ReferenceServer.violations.some((v) => v.name === name))
-if (unknown.length > 0) throw new Error(`BENCH_PROOF_VIOLATIONS: no violation named ${unknown.join(", ")}`)
-const proofViolations = ReferenceServer.violations.filter((v) => PROOF_VIOLATIONS === undefined || PROOF_VIOLATIONS.includes(v.name))
+const PROOF_VIOLATIONS = process.env.BENCH_PROOF_VIOLATIONS?.split(",").filter(
+  (name) => name !== ""
+)
+const unknown = (PROOF_VIOLATIONS ?? []).filter(
+  (name) => !ReferenceServer.violations.some((v) => v.name === name)
+)
+if (unknown.length > 0)
+  throw new Error(`BENCH_PROOF_VIOLATIONS: no violation named ${unknown.join(", ")}`)
+const proofViolations = ReferenceServer.violations.filter(
+  (v) => PROOF_VIOLATIONS === undefined || PROOF_VIOLATIONS.includes(v.name)
+)
 
 // Self-proof: recall over the violations, false alarms over the latitude variants.
 const runOnce = (options) =>
-  Effect.runPromise(Embedded.run({ examples: PROOF_EXAMPLES, ...options }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici)))
+  Effect.runPromise(
+    Embedded.run({ examples: PROOF_EXAMPLES, ...options }).pipe(
+      Effect.scoped,
+      Effect.provide(NodeHttpClient.layerUndici)
+    )
+  )
 const pool = async (jobs, width = 2) => {
   const results = new Array(jobs.length)
   let next = 0
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < jobs.length) {
-      const i = next++
-      results[i] = await jobs[i]()
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++
+        results[i] = await jobs[i]()
+      }
+    })
+  )
   return results
 }
 const proofStarted = performance.now()
 const violationJobs = proofViolations.flatMap((v) =>
   PROOF_SEEDS.map((seed) => async () => {
     const check = ContractRules.get(v.rule).check
-    const report = await runOnce({ seed, server: { faults: { rules: [{ fault: { _tag: "Violation", name: v.name } }] } } })
-    return { name: v.name, seed, caught: report.findings.some((f) => f.check === check), exact: report.findings.some((f) => f.rule === v.rule) }
+    const report = await runOnce({
+      seed,
+      server: { faults: { rules: [{ fault: { _tag: "Violation", name: v.name } }] } }
+    })
+    return {
+      name: v.name,
+      seed,
+      caught: report.findings.some((f) => f.check === check),
+      exact: report.findings.some((f) => f.rule === v.rule)
+    }
   })
 )
 const caught = await pool(violationJobs)
 const missed = caught.filter((c) => !c.caught)
 const variants = [...ContractRules.latitude.map((l) => [l.name]), "all"]
-const latitudeJobs = variants.flatMap((latitude) => PROOF_SEEDS.map((seed) => async () => {
-  const report = await runOnce({ seed, server: { latitude } })
-  return { latitude, seed, findings: report.findings }
-}))
-const faithful = await pool([...PROOF_SEEDS.map((seed) => async () => ({ latitude: "none", seed, findings: (await runOnce({ seed })).findings })), ...latitudeJobs])
+const latitudeJobs = variants.flatMap((latitude) =>
+  PROOF_SEEDS.map((seed) => async () => {
+    const report = await runOnce({ seed, server: { latitude } })
+    return { latitude, seed, findings: report.findings }
+  })
+)
+const faithful = await pool([
+  ...PROOF_SEEDS.map((seed) => async () => ({
+    latitude: "none",
+    seed,
+    findings: (await runOnce({ seed })).findings
+  })),
+  ...latitudeJobs
+])
 const falseAlarms = faithful.flatMap((r) => r.findings.map((f) => ({ ...r, f })))
 console.log("")
-console.log(`self-proof: ${PROOF_SEEDS.length} seeds, ${PROOF_EXAMPLES} examples, ${((performance.now() - proofStarted) / 1000).toFixed(0)} s`)
-console.log(`  violations caught   ${caught.length - missed.length}/${caught.length}   (${caught.length === 0 ? "-" : ((100 * (caught.length - missed.length)) / caught.length).toFixed(1)}%, ${proofViolations.length} violations x ${PROOF_SEEDS.length} seeds)`)
+console.log(
+  `self-proof: ${PROOF_SEEDS.length} seeds, ${PROOF_EXAMPLES} examples, ${((performance.now() - proofStarted) / 1000).toFixed(0)} s`
+)
+console.log(
+  `  violations caught   ${caught.length - missed.length}/${caught.length}   (${caught.length === 0 ? "-" : ((100 * (caught.length - missed.length)) / caught.length).toFixed(1)}%, ${proofViolations.length} violations x ${PROOF_SEEDS.length} seeds)`
+)
 console.log(`  named by their rule   ${caught.filter((c) => c.exact).length}/${caught.length}`)
-console.log(`  findings on the latitude variants   ${falseAlarms.length}   (${faithful.length} runs: no switch, ${ContractRules.latitude.length} switches alone, all)`)
+console.log(
+  `  findings on the latitude variants   ${falseAlarms.length}   (${faithful.length} runs: no switch, ${ContractRules.latitude.length} switches alone, all)`
+)
 for (const m of missed) console.log(`  MISSED: ${m.name} seed ${m.seed}`)
-for (const a of falseAlarms) console.log(`  FALSE ALARM: latitude ${a.latitude} seed ${a.seed}: ${Report.findingText(a.f).replaceAll("\n", "\n    ")}`)
+for (const a of falseAlarms)
+  console.log(
+    `  FALSE ALARM: latitude ${a.latitude} seed ${a.seed}: ${Report.findingText(a.f).replaceAll("\n", "\n    ")}`
+  )

@@ -17,7 +17,9 @@ import type * as Report from "./Report.js"
  * @category models
  */
 export const Entry = Schema.Struct({
-  rule: Schema.String.pipe(Schema.filter((s) => ContractRules.isRuleId(s) || `${s} is not a rule id`)),
+  rule: Schema.String.pipe(
+    Schema.filter((s) => ContractRules.isRuleId(s) || `${s} is not a rule id`)
+  ),
   operation: Schema.String,
   cause: Schema.String,
   /** For people reading the file; not compared. */
@@ -53,7 +55,11 @@ export interface Baseline extends Schema.Schema.Type<typeof Baseline> {}
  * @since 0.2.0
  * @category matching
  */
-export const key = (f: { readonly rule: string; readonly operation: string; readonly cause: string }): string => `${f.rule}\u0000${f.operation}\u0000${f.cause}`
+export const key = (f: {
+  readonly rule: string
+  readonly operation: string
+  readonly cause: string
+}): string => `${f.rule}\u0000${f.operation}\u0000${f.cause}`
 
 /**
  * The baseline of a report: its findings, new and known.
@@ -63,7 +69,12 @@ export const key = (f: { readonly rule: string; readonly operation: string; read
  */
 export const fromReport = (report: Report.Report): Baseline => ({
   version: 1,
-  findings: [...report.known, ...report.findings].map((f) => ({ rule: f.rule, operation: f.operation, cause: f.cause, message: f.message }))
+  findings: [...report.known, ...report.findings].map((f) => ({
+    rule: f.rule,
+    operation: f.operation,
+    cause: f.cause,
+    message: f.message
+  }))
 })
 
 /**
@@ -93,12 +104,18 @@ export const apply = (
   baseline: Baseline,
   findings: ReadonlyArray<Report.Finding>,
   ran: (operation: string, rule: ContractRules.RuleId) => boolean
-): { readonly findings: ReadonlyArray<Report.Finding>; readonly known: ReadonlyArray<Report.Finding>; readonly fixed: ReadonlyArray<Entry> } => {
+): {
+  readonly findings: ReadonlyArray<Report.Finding>
+  readonly known: ReadonlyArray<Report.Finding>
+  readonly fixed: ReadonlyArray<Entry>
+} => {
   const keys = new Set(baseline.findings.map(key))
   const found = new Set(findings.map(key))
   return {
     findings: findings.filter((f) => !keys.has(key(f))),
     known: findings.filter((f) => keys.has(key(f))),
-    fixed: baseline.findings.filter((e) => !found.has(key(e)) && ContractRules.isRuleId(e.rule) && ran(e.operation, e.rule))
+    fixed: baseline.findings.filter(
+      (e) => !found.has(key(e)) && ContractRules.isRuleId(e.rule) && ran(e.operation, e.rule)
+    )
   }
 }

@@ -38,17 +38,19 @@ import type * as Report from "./Report.js"
  */
 export type Options = RunOptions.Options
 
-
 /**
  * The run could not be made: bad options, the target unreachable, or every call unauthenticated.
  *
  * @since 0.1.0
  * @category errors
  */
-export class RunError extends Schema.TaggedError<RunError>("@data-access/contract-tests/RunError")("RunError", {
-  reason: Schema.Literal("BadOptions", "Unreachable", "Unauthenticated"),
-  message: Schema.String
-}) {}
+export class RunError extends Schema.TaggedError<RunError>("@data-access/contract-tests/RunError")(
+  "RunError",
+  {
+    reason: Schema.Literal("BadOptions", "Unreachable", "Unauthenticated"),
+    message: Schema.String
+  }
+) {}
 
 /**
  * The seed fast-check uses for one suite: derived from the run seed, the family and the method.
@@ -59,7 +61,9 @@ export class RunError extends Schema.TaggedError<RunError>("@data-access/contrac
 export const suiteSeed: (seed: number, family: string, method: string) => number = Suite.suiteSeed
 
 const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
-  return yield* Runner.run(options).pipe(Effect.mapError((failure) => new RunError({ reason: failure.reason, message: failure.message })))
+  return yield* Runner.run(options).pipe(
+    Effect.mapError((failure) => new RunError({ reason: failure.reason, message: failure.message }))
+  )
 })
 
 /**
@@ -88,6 +92,8 @@ const runScoped = Effect.fn("ContractTests.run")(function* (options: Options) {
  * @since 0.1.0
  * @category running
  */
-export const run = (options: Options): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> =>
+export const run = (
+  options: Options
+): Effect.Effect<Report.Report, RunError, HttpClient.HttpClient> =>
   // Waits (Retry-After, rate limit, timeouts) follow the wall clock, also under a TestClock.
   Effect.scoped(runScoped(options)).pipe(Http.untraced, Effect.withClock(Clock.make()))

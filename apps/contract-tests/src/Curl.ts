@@ -73,8 +73,10 @@ export const render = (baseUrl: string, request: RawRequest): string => {
     case "missing":
       break
   }
-  if (request.contentType !== undefined) parts.push("-H", quote(`Content-Type: ${request.contentType}`))
-  if (request.protocolVersion !== undefined) parts.push("-H", quote(`Connect-Protocol-Version: ${request.protocolVersion}`))
+  if (request.contentType !== undefined)
+    parts.push("-H", quote(`Content-Type: ${request.contentType}`))
+  if (request.protocolVersion !== undefined)
+    parts.push("-H", quote(`Connect-Protocol-Version: ${request.protocolVersion}`))
   for (const [k, v] of Object.entries(request.headers)) {
     if (k.toLowerCase() === "x-api-key") continue
     parts.push("-H", quote(`${k}: ${v}`))

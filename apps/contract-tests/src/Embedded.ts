@@ -62,10 +62,15 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
  */
 export const run: (
   options?: Options
-) => Effect.Effect<Report.Report, ContractTests.RunError | ReferenceServer.StartError, HttpClient.HttpClient | Scope.Scope> = Effect.fn(
-  "Embedded.run"
-)(function* (options: Options = {}) {
-  const server = options.serverThread === "worker" ? yield* ReferenceServer.startInWorker(options.server ?? {}) : yield* ReferenceServer.start(options.server ?? {})
+) => Effect.Effect<
+  Report.Report,
+  ContractTests.RunError | ReferenceServer.StartError,
+  HttpClient.HttpClient | Scope.Scope
+> = Effect.fn("Embedded.run")(function* (options: Options = {}) {
+  const server =
+    options.serverThread === "worker"
+      ? yield* ReferenceServer.startInWorker(options.server ?? {})
+      : yield* ReferenceServer.start(options.server ?? {})
   const { server: _server, serverThread: _thread, ...rest } = options
   return yield* ContractTests.run({
     ...rest,

@@ -55,9 +55,12 @@ export type Har = Model.Har
  * @since 0.5.0
  * @category errors
  */
-export class HarError extends Schema.TaggedError<HarError>("@data-access/contract-tests/HarError")("HarError", {
-  message: Schema.String
-}) {}
+export class HarError extends Schema.TaggedError<HarError>("@data-access/contract-tests/HarError")(
+  "HarError",
+  {
+    message: Schema.String
+  }
+) {}
 
 /**
  * Reads a HAR document from its JSON text.
@@ -66,13 +69,22 @@ export class HarError extends Schema.TaggedError<HarError>("@data-access/contrac
  * @category decoding
  */
 export const decodeJson = (text: string): Effect.Effect<Har, HarError> =>
-  Effect.try({ try: (): unknown => JSON.parse(text), catch: (e) => new HarError({ message: `the file is not JSON (${e instanceof Error ? e.message : String(e)})` }) }).pipe(
+  Effect.try({
+    try: (): unknown => JSON.parse(text),
+    catch: (e) =>
+      new HarError({
+        message: `the file is not JSON (${e instanceof Error ? e.message : String(e)})`
+      })
+  }).pipe(
     Effect.flatMap((json) =>
       Schema.decodeUnknown(Har)(json).pipe(
         Effect.mapError((e) => {
           const first = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
-          const where = first === undefined || first.path.length === 0 ? "" : ` at ${first.path.join(".")}`
-          return new HarError({ message: `the file is not a HAR 1.2 document${where}: ${first?.message ?? e.message}` })
+          const where =
+            first === undefined || first.path.length === 0 ? "" : ` at ${first.path.join(".")}`
+          return new HarError({
+            message: `the file is not a HAR 1.2 document${where}: ${first?.message ?? e.message}`
+          })
         })
       )
     )
@@ -132,7 +144,10 @@ export interface JudgeOptions {
  * @since 0.5.0
  * @category judging
  */
-export const judge = (har: Har, options: JudgeOptions = {}): Report.Report & { readonly findings: ReadonlyArray<Proxy.Finding> } =>
+export const judge = (
+  har: Har,
+  options: JudgeOptions = {}
+): Report.Report & { readonly findings: ReadonlyArray<Proxy.Finding> } =>
   Offline.judge(har, {
     source: options.source ?? "a HAR file",
     baseUrl: options.baseUrl,

@@ -113,7 +113,9 @@ export interface Proxy {
  * @since 0.3.0
  * @category errors
  */
-export class ProxyError extends Schema.TaggedError<ProxyError>("@data-access/contract-tests/ProxyError")("ProxyError", {
+export class ProxyError extends Schema.TaggedError<ProxyError>(
+  "@data-access/contract-tests/ProxyError"
+)("ProxyError", {
   message: Schema.String
 }) {}
 
@@ -176,52 +178,82 @@ export const exitCode = (findings: ReadonlyArray<Finding>, failOn: FailOn): 0 | 
  * @since 0.3.0
  * @category running
  */
-export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope.Scope> = Effect.fn("Proxy.start")(
-  function* (options: Options) {
-    const target = options.target.replace(/\/+$/, "")
-    const base = yield* Effect.try({
-      try: () => new URL(target),
-      catch: () => new ProxyError({ message: `the proxy could not start: the target ${target} is not a URL` })
+export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope.Scope> = Effect.fn(
+  "Proxy.start"
+)(function* (options: Options) {
+  const target = options.target.replace(/\/+$/, "")
+  const base = yield* Effect.try({
+    try: () => new URL(target),
+    catch: () =>
+      new ProxyError({ message: `the proxy could not start: the target ${target} is not a URL` })
+  })
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    return yield* new ProxyError({
+      message: `the proxy could not start: the target ${target} is not an http or https URL`
     })
-    if (base.protocol !== "http:" && base.protocol !== "https:") return yield* new ProxyError({ message: `the proxy could not start: the target ${target} is not an http or https URL` })
-    const limit = options.checkedBytes ?? 4 * 1024 * 1024
-    const metrics = options.metrics === false ? undefined : Metrics.make()
-    const state = yield* State.make(
-      {
-        target,
-        limit,
-        strict: options.strictClient === true,
-        skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
-        onFinding: options.onFinding
-      },
-      { har: options.recordHar === true, metrics }
-    ).pipe(Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` })))
-    const dispatcher = yield* Effect.acquireRelease(
-      Effect.sync(() => new Undici.Agent()),
-      (agent) => Effect.promise(() => agent.destroy())
-    )
-    const runtime = yield* Effect.runtime<never>()
-    const listener = Relay.listener({ target, limit, dispatcher, enqueue: state.enqueue, report: state.report, metrics, settled: state.settled, run: Runtime.runPromise(runtime) })
-    const server = yield* Effect.acquireRelease(
-      Effect.sync(() => Http.createServer(listener)),
-      (server) =>
-        Effect.async<void>((resume) => {
-          if (server.listening) server.close(() => resume(Effect.void))
-          else resume(Effect.void)
-        })
-    )
-    const address = yield* Effect.async<Net.AddressInfo | string | null, ProxyError>((resume) => {
-      const onError = (e: Error) => resume(Effect.fail(new ProxyError({ message: `the proxy could not listen: ${e.message}` })))
-      server.once("error", onError)
-      server.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" }, () => {
-        server.off("error", onError)
-        resume(Effect.succeed(server.address()))
+  const limit = options.checkedBytes ?? 4 * 1024 * 1024
+  const metrics = options.metrics === false ? undefined : Metrics.make()
+  const state = yield* State.make(
+    {
+      target,
+      limit,
+      strict: options.strictClient === true,
+      skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
+      onFinding: options.onFinding
+    },
+    { har: options.recordHar === true, metrics }
+  ).pipe(
+    Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` }))
+  )
+  const dispatcher = yield* Effect.acquireRelease(
+    Effect.sync(() => new Undici.Agent()),
+    (agent) => Effect.promise(() => agent.destroy())
+  )
+  const runtime = yield* Effect.runtime<never>()
+  const listener = Relay.listener({
+    target,
+    limit,
+    dispatcher,
+    enqueue: state.enqueue,
+    report: state.report,
+    metrics,
+    settled: state.settled,
+    run: Runtime.runPromise(runtime)
+  })
+  const server = yield* Effect.acquireRelease(
+    Effect.sync(() => Http.createServer(listener)),
+    (server) =>
+      Effect.async<void>((resume) => {
+        if (server.listening) server.close(() => resume(Effect.void))
+        else resume(Effect.void)
       })
+  )
+  const address = yield* Effect.async<Net.AddressInfo | string | null, ProxyError>((resume) => {
+    const onError = (e: Error) =>
+      resume(Effect.fail(new ProxyError({ message: `the proxy could not listen: ${e.message}` })))
+    server.once("error", onError)
+    server.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" }, () => {
+      server.off("error", onError)
+      resume(Effect.succeed(server.address()))
     })
-    // Every interface (`::`) is shown as 0.0.0.0, as @effect/platform's server showed it.
-    const hostOf = (a: Net.AddressInfo) => (a.address === "::" ? "0.0.0.0" : a.address.includes(":") ? `[${a.address}]` : a.address)
-    const url = address === null || typeof address === "string" ? `unix:${address}` : `http://${hostOf(address)}:${address.port}`
-    const metricsText = metrics === undefined ? Effect.succeed("") : Effect.zipRight(state.settled, Effect.promise(metrics.text))
-    return { url, target, report: state.report, findings: state.findings, har: state.har, metrics: metricsText } satisfies Proxy
-  }
-)
+  })
+  // Every interface (`::`) is shown as 0.0.0.0, as @effect/platform's server showed it.
+  const hostOf = (a: Net.AddressInfo) =>
+    a.address === "::" ? "0.0.0.0" : a.address.includes(":") ? `[${a.address}]` : a.address
+  const url =
+    address === null || typeof address === "string"
+      ? `unix:${address}`
+      : `http://${hostOf(address)}:${address.port}`
+  const metricsText =
+    metrics === undefined
+      ? Effect.succeed("")
+      : Effect.zipRight(state.settled, Effect.promise(metrics.text))
+  return {
+    url,
+    target,
+    report: state.report,
+    findings: state.findings,
+    har: state.har,
+    metrics: metricsText
+  } satisfies Proxy
+})

@@ -33,10 +33,9 @@ export interface ReplayId {
  * @since 0.1.0
  * @category errors
  */
-export class InvalidReplayId extends Schema.TaggedError<InvalidReplayId>("@data-access/contract-tests/InvalidReplayId")(
-  "InvalidReplayId",
-  { id: Schema.String, reason: Schema.String }
-) {
+export class InvalidReplayId extends Schema.TaggedError<InvalidReplayId>(
+  "@data-access/contract-tests/InvalidReplayId"
+)("InvalidReplayId", { id: Schema.String, reason: Schema.String }) {
   override get message(): string {
     return `invalid replay id ${JSON.stringify(this.id)}: ${this.reason}`
   }
@@ -51,7 +50,8 @@ const word = /^[A-Za-z_][A-Za-z0-9_-]*$/
  * @since 0.1.0
  * @category encoding
  */
-export const encode = (r: ReplayId): string => [VERSION, r.family, r.method, r.check, String(r.seed), r.path].join(".")
+export const encode = (r: ReplayId): string =>
+  [VERSION, r.family, r.method, r.check, String(r.seed), r.path].join(".")
 
 /**
  * Reads a replay id.
@@ -63,7 +63,14 @@ export const decode = (id: string): Either.Either<ReplayId, InvalidReplayId> => 
   const fail = (reason: string) => Either.left(new InvalidReplayId({ id, reason }))
   const parts = id.trim().split(".")
   if (parts.length !== 6) return fail("expected ct1.<family>.<method>.<check>.<seed>.<path>")
-  const [version, family, method, check, seed, path] = parts as [string, string, string, string, string, string]
+  const [version, family, method, check, seed, path] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string
+  ]
   if (version !== VERSION) return fail(`unknown version ${JSON.stringify(version)}`)
   if (!word.test(family)) return fail("bad family")
   if (!word.test(method)) return fail("bad method")

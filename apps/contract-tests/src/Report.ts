@@ -34,12 +34,21 @@ export const exitCode = (report: Report): 0 | 1 => (passed(report) ? 0 : 1)
  * @since 0.1.0
  * @category rendering
  */
-export const totals = (report: Report): { readonly passed: number; readonly failed: number; readonly skipped: number } =>
-  report.cells.reduce((t, c) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), {
-    passed: 0,
-    failed: 0,
-    skipped: 0
-  })
+export const totals = (
+  report: Report
+): { readonly passed: number; readonly failed: number; readonly skipped: number } =>
+  report.cells.reduce(
+    (t, c) => ({
+      passed: t.passed + c.passed,
+      failed: t.failed + c.failed,
+      skipped: t.skipped + c.skipped
+    }),
+    {
+      passed: 0,
+      failed: 0,
+      skipped: 0
+    }
+  )
 
 /**
  * The report as JSON text.
@@ -75,7 +84,10 @@ export const findingText = (f: Finding): string => {
       : `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
     `  ${f.curl}`
   ]
-  if (f.response?._tag === "Response") lines.push(`  → HTTP ${f.response.status} ${f.response.contentType ?? ""} ${f.response.body}`.trimEnd())
+  if (f.response?._tag === "Response")
+    lines.push(
+      `  → HTTP ${f.response.status} ${f.response.contentType ?? ""} ${f.response.body}`.trimEnd()
+    )
   else if (f.response?._tag === "NoResponse") lines.push(`  → no response: ${f.response.error}`)
   return lines.join("\n")
 }
@@ -99,24 +111,39 @@ export const toJUnit = (report: Report): string => {
         if (fs.length > 0) {
           return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map(findingText).join("\n\n"))}</failure>\n    </testcase>`
         }
-        if (c.passed === 0 && c.skipped > 0) return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
+        if (c.passed === 0 && c.skipped > 0)
+          return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
         return `${head}</testcase>`
       })
   const suites = ops.map((op) => {
     const cells = report.cells.filter((c) => c.operation === op)
-    const failures = cells.filter((c) => report.findings.some((f) => f.operation === op && f.check === c.check)).length
+    const failures = cells.filter((c) =>
+      report.findings.some((f) => f.operation === op && f.check === c.check)
+    ).length
     const skipped = cells.filter((c) => c.failed === 0 && c.passed === 0 && c.skipped > 0).length
     return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
   })
-  const failures = report.cells.filter((c) => c.failed > 0 && report.findings.some((f) => f.operation === c.operation && f.check === c.check)).length
+  const failures = report.cells.filter(
+    (c) =>
+      c.failed > 0 &&
+      report.findings.some((f) => f.operation === c.operation && f.check === c.check)
+  ).length
   const properties = [
-    ...report.observations.map((o, i) => `    <property name="note.${i + 1}.${xml(o.note)}" value="${xml(`${o.operation}: ${o.message}`)}"/>`),
-    ...(report.coverage ?? []).map((c) => `    <property name="rule.${xml(c.rule)}" value="${xml(c.judged > 0 ? `judged ${c.judged} on ${c.operations.join(", ")}` : `not judged: ${c.reason ?? "no case"}`)}"/>`)
+    ...report.observations.map(
+      (o, i) =>
+        `    <property name="note.${i + 1}.${xml(o.note)}" value="${xml(`${o.operation}: ${o.message}`)}"/>`
+    ),
+    ...(report.coverage ?? []).map(
+      (c) =>
+        `    <property name="rule.${xml(c.rule)}" value="${xml(c.judged > 0 ? `judged ${c.judged} on ${c.operations.join(", ")}` : `not judged: ${c.reason ?? "no case"}`)}"/>`
+    )
   ]
   const out = [
     ...report.observations.map((o) => `note [${o.note}] ${o.operation}: ${o.message}\n  ${o.curl}`),
     ...report.known.map((f) => `known (baseline): ${f.check} · ${f.operation} · ${f.cause}`),
-    ...report.fixed.map((f) => `fixed (in the baseline, no longer found): ${f.rule} · ${f.operation} · ${f.cause}`)
+    ...report.fixed.map(
+      (f) => `fixed (in the baseline, no longer found): ${f.rule} · ${f.operation} · ${f.cause}`
+    )
   ]
   const extra =
     (properties.length > 0 ? `  <properties>\n${properties.join("\n")}\n  </properties>\n` : "") +
@@ -160,7 +187,16 @@ export const toTerminal = (report: Report): string => {
   for (const op of ops) {
     const row = ids.map((id) => {
       const c = report.cells.find((x) => x.operation === op && x.check === id)
-      const text = c === undefined ? "·" : c.failed > 0 ? `F${c.failed}` : c.passed > 0 ? String(c.passed) : c.skipped > 0 ? "skip" : "·"
+      const text =
+        c === undefined
+          ? "·"
+          : c.failed > 0
+            ? `F${c.failed}`
+            : c.passed > 0
+              ? String(c.passed)
+              : c.skipped > 0
+                ? "skip"
+                : "·"
       return padStart(text, col)
     })
     out.push(pad(op === "_" ? "(api)" : op, width) + row.join(""))
@@ -169,9 +205,12 @@ export const toTerminal = (report: Report): string => {
   const skips = report.cells.filter((c) => c.skipped > 0 && c.passed === 0 && c.failed === 0)
   if (skips.length > 0) {
     const reasons = new Map<string, Array<string>>()
-    for (const c of skips) for (const r of c.skipReasons) reasons.set(r, [...(reasons.get(r) ?? []), `${c.operation}/${c.check}`])
+    for (const c of skips)
+      for (const r of c.skipReasons)
+        reasons.set(r, [...(reasons.get(r) ?? []), `${c.operation}/${c.check}`])
     out.push("", "Skipped:")
-    for (const [r, where] of reasons) out.push(`  ${r}: ${[...new Set(where.map((w) => w.split("/")[0]))].join(", ")}`)
+    for (const [r, where] of reasons)
+      out.push(`  ${r}: ${[...new Set(where.map((w) => w.split("/")[0]))].join(", ")}`)
   }
   if (report.known.length > 0) {
     out.push("", `Known findings (in the baseline, not failing the run): ${report.known.length}`)
@@ -182,13 +221,20 @@ export const toTerminal = (report: Report): string => {
     for (const f of report.fixed) out.push(`  ${f.rule} · ${f.operation} · ${f.cause}`)
   }
   if (report.observations.length > 0) {
-    out.push("", `Notes (observations that are not musts; they never fail a run): ${report.observations.length}`)
+    out.push(
+      "",
+      `Notes (observations that are not musts; they never fail a run): ${report.observations.length}`
+    )
     for (const o of report.observations) out.push(`  [${o.note}] ${o.operation}: ${o.message}`)
   }
   if (report.coverage !== undefined) {
     const judged = report.coverage.filter((c) => c.judged > 0)
-    out.push("", `Contract coverage: ${judged.length} of ${report.coverage.length} rules judged (cases per rule: ${judged.map((c) => c.judged).sort((a, b) => a - b)[0] ?? 0} to ${Math.max(0, ...judged.map((c) => c.judged))})`)
-    for (const c of report.coverage.filter((c) => c.judged === 0)) out.push(`  not judged: ${c.rule}: ${c.reason ?? "no case"}`)
+    out.push(
+      "",
+      `Contract coverage: ${judged.length} of ${report.coverage.length} rules judged (cases per rule: ${judged.map((c) => c.judged).sort((a, b) => a - b)[0] ?? 0} to ${Math.max(0, ...judged.map((c) => c.judged))})`
+    )
+    for (const c of report.coverage.filter((c) => c.judged === 0))
+      out.push(`  not judged: ${c.rule}: ${c.reason ?? "no case"}`)
   }
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(
@@ -208,4 +254,7 @@ export const toTerminal = (report: Report): string => {
  * @since 0.5.0
  * @category rendering
  */
-export const toHtml = (report: Report, options?: { readonly title?: string | undefined; readonly secrets?: Iterable<string> | undefined }): string => Html.render(report, options)
+export const toHtml = (
+  report: Report,
+  options?: { readonly title?: string | undefined; readonly secrets?: Iterable<string> | undefined }
+): string => Html.render(report, options)

@@ -12,7 +12,13 @@ import { type Browser, chromium as playwright } from "playwright-core"
 const LEFT_OUT = (flag: string) => flag === "--single-process" || flag.startsWith("--headless")
 
 /** Flags that keep Chromium off the network it would reach for on its own (updates, sync, pings). */
-const QUIET = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-gpu"]
+const QUIET = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-gpu"
+]
 
 /** Launches headless Chromium; fails with what was tried when it cannot. */
 export const launch = async (): Promise<Browser> => {
@@ -20,11 +26,18 @@ export const launch = async (): Promise<Browser> => {
   try {
     executablePath = await chromium.executablePath()
   } catch (error) {
-    throw new Error(`the Chromium of @sparticuz/chromium could not be unpacked (is \`pnpm install\` done?): ${String(error)}`)
+    throw new Error(
+      `the Chromium of @sparticuz/chromium could not be unpacked (is \`pnpm install\` done?): ${String(error)}`
+    )
   }
   try {
-    return await playwright.launch({ executablePath, args: [...chromium.args.filter((a) => !LEFT_OUT(a)), "--headless", ...QUIET] })
+    return await playwright.launch({
+      executablePath,
+      args: [...chromium.args.filter((a) => !LEFT_OUT(a)), "--headless", ...QUIET]
+    })
   } catch (error) {
-    throw new Error(`headless Chromium (${executablePath}, from @sparticuz/chromium) did not start: ${String(error)}`)
+    throw new Error(
+      `headless Chromium (${executablePath}, from @sparticuz/chromium) did not start: ${String(error)}`
+    )
   }
 }

@@ -15,11 +15,16 @@ const bundle = join(root, "dist", "internal", "proxy", "worker.bundle.js")
 
 const newestSource = async (): Promise<number> => {
   const files = await readdir(join(root, "src"), { recursive: true })
-  const times = await Promise.all(files.filter((f) => f.endsWith(".ts")).map(async (f) => (await stat(join(root, "src", f))).mtimeMs))
+  const times = await Promise.all(
+    files
+      .filter((f) => f.endsWith(".ts"))
+      .map(async (f) => (await stat(join(root, "src", f))).mtimeMs)
+  )
   return Math.max(0, ...times)
 }
 
-const modified = async (path: string): Promise<number> => (await stat(path).catch(() => undefined))?.mtimeMs ?? 0
+const modified = async (path: string): Promise<number> =>
+  (await stat(path).catch(() => undefined))?.mtimeMs ?? 0
 
 /** Runs a Node script of the package's build; fails with `what` when it fails. */
 const run = (script: string, args: ReadonlyArray<string>, what: string) =>
@@ -28,15 +33,23 @@ const run = (script: string, args: ReadonlyArray<string>, what: string) =>
     child.on("error", reject)
     child.on("exit", resolve)
   }).then((code) => {
-    if (code !== 0) throw new Error(`apps/contract-tests: the build before the tests failed (${what} exit code ${code})`)
+    if (code !== 0)
+      throw new Error(
+        `apps/contract-tests: the build before the tests failed (${what} exit code ${code})`
+      )
   })
 
 export default async function setup(): Promise<void> {
   if ((await modified(buildInfo)) < (await newestSource())) {
-    await run(createRequire(import.meta.url).resolve("typescript/bin/tsc"), ["-p", "tsconfig.build.json"], "tsc")
+    await run(
+      createRequire(import.meta.url).resolve("typescript/bin/tsc"),
+      ["-p", "tsconfig.build.json"],
+      "tsc"
+    )
     // An unchanged source is not written again: the build is as new as the sources now.
     const now = new Date()
     await utimes(buildInfo, now, now)
   }
-  if ((await modified(bundle)) < (await modified(buildInfo))) await run(join(root, "scripts", "bundle-worker.mjs"), [], "the judging thread's bundle")
+  if ((await modified(bundle)) < (await modified(buildInfo)))
+    await run(join(root, "scripts", "bundle-worker.mjs"), [], "the judging thread's bundle")
 }

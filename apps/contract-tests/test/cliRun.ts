@@ -12,8 +12,14 @@ export const cli = (...args: Array<string>) =>
     const stderr = process.stderr.write.bind(process.stderr)
     const code = yield* Effect.acquireUseRelease(
       Effect.sync(() => {
-        process.stdout.write = ((chunk: string | Uint8Array) => ((out += String(chunk)), true)) as typeof process.stdout.write
-        process.stderr.write = ((chunk: string | Uint8Array) => ((err += String(chunk)), true)) as typeof process.stderr.write
+        process.stdout.write = ((chunk: string | Uint8Array) => (
+          (out += String(chunk)),
+          true
+        )) as typeof process.stdout.write
+        process.stderr.write = ((chunk: string | Uint8Array) => (
+          (err += String(chunk)),
+          true
+        )) as typeof process.stderr.write
       }),
       () => Cli.main(["node", "contract-tests", ...args]),
       () =>

@@ -8,12 +8,17 @@ import * as Report from "../src/Report.js"
 // Each run reports, for every rule of the contract, how many cases judged it and on which
 // operations, and for a rule none judged, why.
 
-const coverageOf = (report: Report.Report) => new Map((report.coverage ?? []).map((c) => [c.rule, c]))
+const coverageOf = (report: Report.Report) =>
+  new Map((report.coverage ?? []).map((c) => [c.rule, c]))
 
 describe("coverage of the contract in every run", () => {
   it.scoped("every rule is listed: judged with its operations, or not judged with the reason", () =>
     Effect.gen(function* () {
-      const report = yield* Embedded.run({ seed: 3, examples: 3, checks: ["auth", "secrets", "error-shape", "no-server-errors"] })
+      const report = yield* Embedded.run({
+        seed: 3,
+        examples: 3,
+        checks: ["auth", "secrets", "error-shape", "no-server-errors"]
+      })
       const coverage = coverageOf(report)
       expect([...coverage.keys()].sort()).toEqual(ContractRules.rules.map((r) => r.id).sort())
       const auth = coverage.get("auth.key-required")!
@@ -23,21 +28,37 @@ describe("coverage of the contract in every run", () => {
       expect(coverage.get("paging" as never)).toBeUndefined()
       for (const c of coverage.values()) {
         if (["auth", "secrets", "error-shape", "no-server-errors"].includes(c.check)) continue
-        expect([c.rule, c.judged, c.reason]).toEqual([c.rule, 0, `excluded (check ${c.check} not selected)`])
+        expect([c.rule, c.judged, c.reason]).toEqual([
+          c.rule,
+          0,
+          `excluded (check ${c.check} not selected)`
+        ])
       }
       const terminal = Report.toTerminal(report)
-      expect(terminal).toMatch(new RegExp(`Contract coverage: \\d+ of ${ContractRules.rules.length} rules judged`))
+      expect(terminal).toMatch(
+        new RegExp(`Contract coverage: \\d+ of ${ContractRules.rules.length} rules judged`)
+      )
       expect(terminal).toContain("not judged: lists.count: excluded (check paging not selected)")
-      expect(Report.toJUnit(report)).toContain(`<property name="rule.auth.key-required" value="judged ${auth.judged} on `)
+      expect(Report.toJUnit(report)).toContain(
+        `<property name="rule.auth.key-required" value="judged ${auth.judged} on `
+      )
       expect(JSON.parse(Report.toJson(report)).coverage).toHaveLength(ContractRules.rules.length)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.scoped("read-only mode: the rules only writes can judge say so", () =>
     Effect.gen(function* () {
-      const report = yield* Embedded.run({ seed: 4, examples: 3, readOnly: true, checks: ["create-echo", "stable-reads"] })
+      const report = yield* Embedded.run({
+        seed: 4,
+        examples: 3,
+        readOnly: true,
+        checks: ["create-echo", "stable-reads"]
+      })
       const coverage = coverageOf(report)
-      expect(coverage.get("echo.create")).toMatchObject({ judged: 0, reason: expect.stringContaining("read-only mode") })
+      expect(coverage.get("echo.create")).toMatchObject({
+        judged: 0,
+        reason: expect.stringContaining("read-only mode")
+      })
       expect(coverage.get("reads.named-object")!.judged).toBeGreaterThan(0)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )

@@ -17,10 +17,28 @@ describe("deadlines of valid calls", () => {
     Effect.gen(function* () {
       const inner = yield* ReferenceServer.start({})
       // Reads the header in microseconds: every deadline has passed by the time the call starts.
-      const url = yield* front(inner.url, (req) => (req.headers["connect-timeout-ms"] !== undefined ? connectError(504, "deadline_exceeded", "deadline passed") : forward()))
-      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 6, examples: 12, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["GetResource", "CreatePermission"], checks: ["no-server-errors", "valid-accepted", "protocol"] }
+      const url = yield* front(inner.url, (req) =>
+        req.headers["connect-timeout-ms"] !== undefined
+          ? connectError(504, "deadline_exceeded", "deadline passed")
+          : forward()
+      )
+      const options = {
+        apiKey: Redacted.make(KEY),
+        fixtures: inner.knownIds,
+        seed: 6,
+        examples: 12,
+        rateLimit: undefined,
+        concurrency: 4,
+        shrinkBudget: 0,
+        operations: ["GetResource", "CreatePermission"],
+        checks: ["no-server-errors", "valid-accepted", "protocol"]
+      }
       const report = yield* ContractTests.run({ ...options, baseUrl: url })
-      const early = report.findings.filter((f) => f.rule === "errors.no-internal-for-client-faults" && /deadline_exceeded after \d+ ms to a call with a deadline of 60000 ms/.test(f.message))
+      const early = report.findings.filter(
+        (f) =>
+          f.rule === "errors.no-internal-for-client-faults" &&
+          /deadline_exceeded after \d+ ms to a call with a deadline of 60000 ms/.test(f.message)
+      )
       expect(early.map((f) => f.operation).sort()).toEqual(["CreatePermission", "GetResource"])
       // The protocol check's 1 ms deadline: deadline_exceeded is right there.
       expect(report.findings.filter((f) => f.rule === "protocol.deadline")).toEqual([])
@@ -31,26 +49,57 @@ describe("deadlines of valid calls", () => {
 })
 
 describe("time judged against the target's own latency", () => {
-  it.scoped("a slow faithful server is no finding, even slower than the timeout; a hang on one input, next to fast answers, is", () =>
-    Effect.gen(function* () {
-      const operations = ["GetResource", "CreatePermission"]
-      const base = { apiKey: Redacted.make(KEY), seed: 3, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations }
-      // Every call 60 ms late, GetResource 400 ms: slower than the run's 250 ms timeout.
-      const slow = yield* ReferenceServer.start({
-        faults: {
-          rules: [
-            { fault: { _tag: "Latency", millis: 60 } },
-            { methods: ["GetResource"], fault: { _tag: "Latency", millis: 340 } }
-          ]
+  it.scoped(
+    "a slow faithful server is no finding, even slower than the timeout; a hang on one input, next to fast answers, is",
+    () =>
+      Effect.gen(function* () {
+        const operations = ["GetResource", "CreatePermission"]
+        const base = {
+          apiKey: Redacted.make(KEY),
+          seed: 3,
+          examples: 2,
+          rateLimit: undefined,
+          concurrency: 4,
+          shrinkBudget: 0,
+          operations
         }
-      })
-      const report = yield* ContractTests.run({ ...base, fixtures: slow.knownIds, baseUrl: slow.url, timeout: "250 millis" })
-      expect(report.findings.map((f) => `${f.operation} ${f.rule}: ${f.message}`)).toEqual([])
-      // A server that never answers a Get of an id it does not know, and answers the others at once.
-      const inner = yield* ReferenceServer.start({})
-      const known = new Set<unknown>(inner.knownIds.resources)
-      const url = yield* front(inner.url, (req) => (req.url.endsWith("/GetResource") && typeof req.json?.id === "string" && !known.has(req.json.id) && req.json.id.startsWith("ct-missing") ? hang : forward()))
-      const hung = yield* ContractTests.run({ ...base, fixtures: inner.knownIds, baseUrl: url, timeout: "1500 millis" })
-      expect(hung.findings.map((f) => `${f.operation} ${f.rule} ${f.cause}`)).toContain("GetResource errors.no-internal-for-client-faults no response")
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici)), 120_000)
+        // Every call 60 ms late, GetResource 400 ms: slower than the run's 250 ms timeout.
+        const slow = yield* ReferenceServer.start({
+          faults: {
+            rules: [
+              { fault: { _tag: "Latency", millis: 60 } },
+              { methods: ["GetResource"], fault: { _tag: "Latency", millis: 340 } }
+            ]
+          }
+        })
+        const report = yield* ContractTests.run({
+          ...base,
+          fixtures: slow.knownIds,
+          baseUrl: slow.url,
+          timeout: "250 millis"
+        })
+        expect(report.findings.map((f) => `${f.operation} ${f.rule}: ${f.message}`)).toEqual([])
+        // A server that never answers a Get of an id it does not know, and answers the others at once.
+        const inner = yield* ReferenceServer.start({})
+        const known = new Set<unknown>(inner.knownIds.resources)
+        const url = yield* front(inner.url, (req) =>
+          req.url.endsWith("/GetResource") &&
+          typeof req.json?.id === "string" &&
+          !known.has(req.json.id) &&
+          req.json.id.startsWith("ct-missing")
+            ? hang
+            : forward()
+        )
+        const hung = yield* ContractTests.run({
+          ...base,
+          fixtures: inner.knownIds,
+          baseUrl: url,
+          timeout: "1500 millis"
+        })
+        expect(hung.findings.map((f) => `${f.operation} ${f.rule} ${f.cause}`)).toContain(
+          "GetResource errors.no-internal-for-client-faults no response"
+        )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici)),
+    120_000
+  )
 })

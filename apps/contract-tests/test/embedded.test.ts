@@ -12,7 +12,12 @@ import * as Embedded from "../src/Embedded.js"
 /** The target of the run, as its first progress line names it. */
 const targetOf = (line: string): string | undefined => / against (http:\/\/\S+)$/.exec(line)?.[1]
 
-const options = { seed: 1, examples: 2, operations: ["GetResource"], serverThread: "worker" } as const
+const options = {
+  seed: 1,
+  examples: 2,
+  operations: ["GetResource"],
+  serverThread: "worker"
+} as const
 
 describe("the embedded server", () => {
   it.effect("answers while the runner's thread is blocked, and ends with the run's scope", () =>
@@ -25,7 +30,12 @@ describe("the embedded server", () => {
         progress: (line) => {
           if (url !== undefined) return
           url = targetOf(line)
-          if (url !== undefined) status = statusWhileBlocked(`${url}/core.v1.NoSuchService/NoSuchMethod`, { "content-type": "application/json" }, "{}")
+          if (url !== undefined)
+            status = statusWhileBlocked(
+              `${url}/core.v1.NoSuchService/NoSuchMethod`,
+              { "content-type": "application/json" },
+              "{}"
+            )
         }
       }).pipe(Effect.scoped)
       expect(report.findings).toEqual([])
@@ -37,7 +47,11 @@ describe("the embedded server", () => {
 
   it.effect("fails with a typed start error", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(Embedded.run({ ...options, server: { latitude: ["no-such-switch" as never] } }).pipe(Effect.scoped))
+      const error = yield* Effect.flip(
+        Embedded.run({ ...options, server: { latitude: ["no-such-switch" as never] } }).pipe(
+          Effect.scoped
+        )
+      )
       expect(error._tag).toBe("StartError")
       expect(error._tag === "StartError" ? error.reason : undefined).toBe("Latitude")
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))

@@ -17,9 +17,18 @@ import * as Shard from "./shard.js"
 const serverProcess = (args: ReadonlyArray<string>) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly stop: () => void }, Error>((resume) => {
-      const bin = join(dirname(createRequire(import.meta.url).resolve("@data-access/reference-server/package.json")), "bin/reference-server.js")
-      const child = spawn(process.execPath, [bin, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] })
-      child.on("exit", (code) => resume(Effect.fail(new Error(`the reference server exited with ${code}`))))
+      const bin = join(
+        dirname(
+          createRequire(import.meta.url).resolve("@data-access/reference-server/package.json")
+        ),
+        "bin/reference-server.js"
+      )
+      const child = spawn(process.execPath, [bin, "--port", "0", ...args], {
+        stdio: ["ignore", "pipe", "inherit"]
+      })
+      child.on("exit", (code) =>
+        resume(Effect.fail(new Error(`the reference server exited with ${code}`)))
+      )
       createInterface({ input: child.stdout }).on("line", (line) => {
         const m = /listening on (http:\/\/\S+)/.exec(line)
         if (m !== null) resume(Effect.succeed({ url: m[1]!, stop: () => child.kill("SIGTERM") }))
@@ -51,16 +60,22 @@ export const shard = (n: number, of: number) => {
           expect(t.failed).toBe(0)
           expect(t.skipped).toBe(0)
           const exercised = new Set(report.cells.filter((c) => c.passed > 0).map((c) => c.check))
-          expect([...exercised].sort()).toEqual([...ContractRules.rules.map((r) => r.check)].filter((c, i, a) => a.indexOf(c) === i).sort())
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+          expect([...exercised].sort()).toEqual(
+            [...ContractRules.rules.map((r) => r.check)]
+              .filter((c, i, a) => a.indexOf(c) === i)
+              .sort()
+          )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     }
     test("every field written, zero values too (emitDefaults): zero findings", () =>
       Effect.gen(function* () {
-        const report = yield* Embedded.run({ seed: 77, examples: 15, server: { emitDefaults: true } })
+        const report = yield* Embedded.run({
+          seed: 77,
+          examples: 15,
+          server: { emitDefaults: true }
+        })
         expect(report.findings.map(Report.findingText)).toEqual([])
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
   })
 
   // Where decisions.md section 10 leaves a choice, the reference server makes the other one with a
@@ -74,8 +89,7 @@ export const shard = (n: number, of: number) => {
           const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: [name] } })
           expect(report.findings.map(Report.findingText)).toEqual([])
           expect(Report.totals(report).failed).toBe(0)
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     })
     // one case per seed (five runs in one case took over a minute, the longest case of the suite)
     for (const seed of SEEDS) {
@@ -83,32 +97,43 @@ export const shard = (n: number, of: number) => {
         Effect.gen(function* () {
           const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: "all" } })
           expect(report.findings.map(Report.findingText)).toEqual([])
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     }
   })
 
-  suite("a faithful target in its own process (`data-access-reference-server --latitude all`)", () => {
-    test("zero findings from a run against its base URL", () =>
-      Effect.gen(function* () {
-        const server = yield* serverProcess(["--quiet", "--latitude", "all"])
-        const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY), seed: 3, examples: 15 })
-        expect(report.findings.map(Report.findingText)).toEqual([])
-        expect(Report.totals(report).passed).toBeGreaterThan(0)
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
-  })
+  suite(
+    "a faithful target in its own process (`data-access-reference-server --latitude all`)",
+    () => {
+      test("zero findings from a run against its base URL", () =>
+        Effect.gen(function* () {
+          const server = yield* serverProcess(["--quiet", "--latitude", "all"])
+          const report = yield* ContractTests.run({
+            baseUrl: server.url,
+            apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY),
+            seed: 3,
+            examples: 15
+          })
+          expect(report.findings.map(Report.findingText)).toEqual([])
+          expect(Report.totals(report).passed).toBeGreaterThan(0)
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
+    }
+  )
 
   // The same recall as violations.ts, over HTTP to a target in its own process: for each check,
   // the first violation of the catalogue under it, switched on with --faults.
   suite("a faulty target in its own process (`data-access-reference-server --faults`)", () => {
-    const checkOf = (v: (typeof ReferenceServer.violations)[number]) => ContractRules.get(v.rule).check
-    const firstPerCheck = ReferenceServer.violations.filter((v, i, all) => all.findIndex((w) => checkOf(w) === checkOf(v)) === i)
+    const checkOf = (v: (typeof ReferenceServer.violations)[number]) =>
+      ContractRules.get(v.rule).check
+    const firstPerCheck = ReferenceServer.violations.filter(
+      (v, i, all) => all.findIndex((w) => checkOf(w) === checkOf(v)) === i
+    )
     for (const violation of firstPerCheck) {
       const rule = ContractRules.get(violation.rule)
       test(`${violation.name} → ${rule.check}`, () =>
         Effect.gen(function* () {
-          const plan = JSON.stringify({ rules: [{ fault: { _tag: "Violation", name: violation.name } }] })
+          const plan = JSON.stringify({
+            rules: [{ fault: { _tag: "Violation", name: violation.name } }]
+          })
           const server = yield* serverProcess(["--quiet", "--faults", plan])
           const report = yield* ContractTests.run({
             baseUrl: server.url,
@@ -119,9 +144,11 @@ export const shard = (n: number, of: number) => {
             maxFindings: 1,
             checks: [rule.check]
           })
-          expect(report.findings.map((f) => f.check), violation.description).toContain(rule.check)
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+          expect(
+            report.findings.map((f) => f.check),
+            violation.description
+          ).toContain(rule.check)
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     }
   })
 }

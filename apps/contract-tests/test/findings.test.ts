@@ -30,10 +30,21 @@ const exchange: Exchange = {
 }
 
 describe("makeFinding", () => {
-  const outcome = fail("errors.no-internal-for-client-faults", `cause ${KEY}`, `message ${SECRET}`, exchange, `detail ${SECRET}`)
+  const outcome = fail(
+    "errors.no-internal-for-client-faults",
+    `cause ${KEY}`,
+    `message ${SECRET}`,
+    exchange,
+    `detail ${SECRET}`
+  )
 
   it("keeps the API key and the request's secret values out of every text of a finding", () => {
-    const finding = makeFinding({ outcome, operation: "CreateResource", baseUrl: "http://x", secrets: [KEY] })
+    const finding = makeFinding({
+      outcome,
+      operation: "CreateResource",
+      baseUrl: "http://x",
+      secrets: [KEY]
+    })
     const text = JSON.stringify(finding)
     expect(text).not.toContain(KEY)
     expect(text).not.toContain(SECRET)
@@ -41,11 +52,23 @@ describe("makeFinding", () => {
     expect(finding.request.body).toContain("[redacted]")
     expect(finding.curl).toContain("$DATA_ACCESS_API_KEY")
     expect(finding).not.toHaveProperty("side")
-    expect([finding.seed, finding.replayId, finding.occurrences, finding.shrinkSteps]).toEqual([0, "", 1, 0])
+    expect([finding.seed, finding.replayId, finding.occurrences, finding.shrinkSteps]).toEqual([
+      0,
+      "",
+      1,
+      0
+    ])
   })
 
   it("names the side of a proxy's finding, and shows the exchange given when the outcome has none", () => {
-    const finding = makeFinding({ outcome: { ...outcome, exchange: undefined }, exchange, side: "server", operation: "CreateResource", baseUrl: "http://x", secrets: [] })
+    const finding = makeFinding({
+      outcome: { ...outcome, exchange: undefined },
+      exchange,
+      side: "server",
+      operation: "CreateResource",
+      baseUrl: "http://x",
+      secrets: []
+    })
     expect(finding.side).toBe("server")
     expect(finding.request.path).toBe(exchange.request.path)
     expect(JSON.stringify(finding)).not.toContain(SECRET)
@@ -54,7 +77,25 @@ describe("makeFinding", () => {
 
 describe("makeReport", () => {
   it("fills what a report leaves out and keeps the key out of its notes", () => {
-    const report = makeReport({ runId: "r", target: "http://x", started: Date.now(), requests: 3, cells: [], findings: [], notes: [`saw ${KEY}`], secrets: [KEY] })
-    expect(report).toMatchObject({ seed: 0, examples: 3, readOnly: false, replay: undefined, known: [], fixed: [], observations: [], notes: ["saw [redacted]"] })
+    const report = makeReport({
+      runId: "r",
+      target: "http://x",
+      started: Date.now(),
+      requests: 3,
+      cells: [],
+      findings: [],
+      notes: [`saw ${KEY}`],
+      secrets: [KEY]
+    })
+    expect(report).toMatchObject({
+      seed: 0,
+      examples: 3,
+      readOnly: false,
+      replay: undefined,
+      known: [],
+      fixed: [],
+      observations: [],
+      notes: ["saw [redacted]"]
+    })
   })
 })

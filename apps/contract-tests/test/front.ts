@@ -22,22 +22,45 @@ export interface Incoming {
 export type Decision =
   | { readonly _tag: "Answer"; readonly status: number; readonly body: unknown }
   | { readonly _tag: "Hang" }
-  | { readonly _tag: "Forward"; readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string }
+  | {
+      readonly _tag: "Forward"
+      readonly headers?: Readonly<Record<string, string>>
+      readonly text?: string
+      readonly reply?: (text: string, status: number) => string
+    }
 
-export const answer = (status: number, body: unknown): Decision => ({ _tag: "Answer", status, body })
-export const connectError = (status: number, code: string, message: string): Decision => answer(status, { code, message })
+export const answer = (status: number, body: unknown): Decision => ({
+  _tag: "Answer",
+  status,
+  body
+})
+export const connectError = (status: number, code: string, message: string): Decision =>
+  answer(status, { code, message })
 /** Never answers (the connection stays open until the front server closes). */
 export const hang: Decision = { _tag: "Hang" }
 export const forward = (
-  change: { readonly headers?: Readonly<Record<string, string>>; readonly text?: string; readonly reply?: (text: string, status: number) => string } = {}
+  change: {
+    readonly headers?: Readonly<Record<string, string>>
+    readonly text?: string
+    readonly reply?: (text: string, status: number) => string
+  } = {}
 ): Decision => ({ _tag: "Forward", ...change })
 
-const HOP = new Set(["host", "content-length", "connection", "keep-alive", "transfer-encoding", "content-encoding"])
+const HOP = new Set([
+  "host",
+  "content-length",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-encoding"
+])
 
 const parse = (text: string): Record<string, unknown> | undefined => {
   try {
     const v: unknown = text === "" ? undefined : JSON.parse(text)
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+    return v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }
@@ -48,7 +71,11 @@ const parse = (text: string): Record<string, unknown> | undefined => {
  * request, `seen` gets each forwarded answer (after the decision's `reply` changed it).
  * Resolves to the front server's base URL.
  */
-export const front = (inner: string, decide: (req: Incoming) => Decision, seen?: (req: Incoming, status: number, text: string) => void) =>
+export const front = (
+  inner: string,
+  decide: (req: Incoming) => Decision,
+  seen?: (req: Incoming, status: number, text: string) => void
+) =>
   Effect.map(
     Effect.acquireRelease(
       Effect.async<Http.Server>((resume) => {
@@ -58,26 +85,49 @@ export const front = (inner: string, decide: (req: Incoming) => Decision, seen?:
           req.on("end", () => {
             void (async () => {
               const headers: Record<string, string> = {}
-              for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP.has(k)) headers[k] = v
+              for (const [k, v] of Object.entries(req.headers))
+                if (typeof v === "string" && !HOP.has(k)) headers[k] = v
               // A compressed body is read decompressed (and forwarded so, without its Content-Encoding).
               const raw = Buffer.concat(chunks)
               const encoding = Compression.parseContentEncoding(req.headers["content-encoding"])
               const text = Buffer.from(
-                encoding._tag === "Compressed" ? Either.getOrElse(Compression.decompress(raw, encoding.encoding, 64 << 20), () => raw) : raw
+                encoding._tag === "Compressed"
+                  ? Either.getOrElse(
+                      Compression.decompress(raw, encoding.encoding, 64 << 20),
+                      () => raw
+                    )
+                  : raw
               ).toString("utf8")
-              const incoming: Incoming = { method: req.method ?? "POST", url: req.url ?? "/", headers, text, json: parse(text) }
+              const incoming: Incoming = {
+                method: req.method ?? "POST",
+                url: req.url ?? "/",
+                headers,
+                text,
+                json: parse(text)
+              }
               const decision = decide(incoming)
               if (decision._tag === "Hang") return
               if (decision._tag === "Answer") {
-                const body = typeof decision.body === "string" ? decision.body : JSON.stringify(decision.body)
-                res.writeHead(decision.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) })
+                const body =
+                  typeof decision.body === "string" ? decision.body : JSON.stringify(decision.body)
+                res.writeHead(decision.status, {
+                  "content-type": "application/json",
+                  "content-length": String(Buffer.byteLength(body))
+                })
                 return res.end(body)
               }
               const bodyless = incoming.method === "GET" || incoming.method === "HEAD"
-              const reply = await fetch(inner + incoming.url, { method: incoming.method, headers: { ...headers, ...decision.headers }, ...(bodyless ? {} : { body: decision.text ?? text }) })
+              const reply = await fetch(inner + incoming.url, {
+                method: incoming.method,
+                headers: { ...headers, ...decision.headers },
+                ...(bodyless ? {} : { body: decision.text ?? text })
+              })
               const received = Buffer.from(await reply.arrayBuffer())
               // The answer's body, changed when the decision says how.
-              const out = decision.reply === undefined ? received : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
+              const out =
+                decision.reply === undefined
+                  ? received
+                  : Buffer.from(decision.reply(received.toString("utf8"), reply.status))
               seen?.(incoming, reply.status, out.toString("utf8"))
               const back: Record<string, string> = {}
               reply.headers.forEach((v, k) => {

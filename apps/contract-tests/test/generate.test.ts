@@ -195,7 +195,9 @@ describe("unknown fields at every depth", () => {
       if (g._tag === "Skip") throw new Error(g.reason)
       const samples = fc.sample(g.arbitrary, { numRuns: 200, seed: 3 })
       const vendor = (b: unknown) => (Gen.normalizeKeys(b) as { biVendorA: object }).biVendorA
-      const nested = samples.filter((b) => Object.keys(vendor(b)).some((k) => !["apiKey", "apiSecret"].includes(k)))
+      const nested = samples.filter((b) =>
+        Object.keys(vendor(b)).some((k) => !["apiKey", "apiSecret"].includes(k))
+      )
       expect(nested.length).toBeGreaterThan(20)
       for (const body of nested) {
         expect(Gen.hasUnknownFields(op, body), JSON.stringify(body)).toBe(true)
@@ -204,8 +206,16 @@ describe("unknown fields at every depth", () => {
         expect(Gen.hasUnknownFields(op, plain)).toBe(false)
       }
       // The spelling is kept when only the unknown fields go.
-      const snake = { name: "n", bi_vendor_a: { api_key: "k", api_secret: "s", ctUnknownField: 1 }, linked_db_user_id: "u" }
-      expect(Gen.withoutUnknownFields(op, snake)).toEqual({ name: "n", bi_vendor_a: { api_key: "k", api_secret: "s" }, linked_db_user_id: "u" })
+      const snake = {
+        name: "n",
+        bi_vendor_a: { api_key: "k", api_secret: "s", ctUnknownField: 1 },
+        linked_db_user_id: "u"
+      }
+      expect(Gen.withoutUnknownFields(op, snake)).toEqual({
+        name: "n",
+        bi_vendor_a: { api_key: "k", api_secret: "s" },
+        linked_db_user_id: "u"
+      })
     })
   )
 })

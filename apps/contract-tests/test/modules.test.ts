@@ -20,14 +20,21 @@ const importGraph = (): ReadonlyMap<string, ReadonlySet<string>> => {
   return new Map(
     files.map((file) => {
       const text = readFileSync(file, "utf8")
-      const targets = [...text.matchAll(/(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?["'](\.[^"']+)["']/g)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")))
-      return [relative(src, file), new Set(targets.filter((t) => known.has(t)).map((t) => relative(src, t)))]
+      const targets = [
+        ...text.matchAll(/(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?["'](\.[^"']+)["']/g)
+      ].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")))
+      return [
+        relative(src, file),
+        new Set(targets.filter((t) => known.has(t)).map((t) => relative(src, t)))
+      ]
     })
   )
 }
 
 /** The groups of modules that import each other, directly or through others (Tarjan's strongly connected components). */
-const circles = (graph: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyArray<ReadonlyArray<string>> => {
+const circles = (
+  graph: ReadonlyMap<string, ReadonlySet<string>>
+): ReadonlyArray<ReadonlyArray<string>> => {
   let next = 0
   const index = new Map<string, number>()
   const low = new Map<string, number>()

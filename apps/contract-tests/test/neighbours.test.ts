@@ -20,8 +20,13 @@ const rewrite = (f: unknown, as: Readonly<Record<string, string>>): unknown => {
   const node = f as Json
   const field = node.field as Json | undefined
   const group = node.group as Json | undefined
-  if (field !== undefined) return { ...node, field: { ...field, operator: as[String(field.operator)] ?? field.operator } }
-  if (group !== undefined) return { ...node, group: { ...group, filters: (group.filters as Array<unknown>).map((x) => rewrite(x, as)) } }
+  if (field !== undefined)
+    return { ...node, field: { ...field, operator: as[String(field.operator)] ?? field.operator } }
+  if (group !== undefined)
+    return {
+      ...node,
+      group: { ...group, filters: (group.filters as Array<unknown>).map((x) => rewrite(x, as)) }
+    }
   return f
 }
 
@@ -35,26 +40,62 @@ const readings: ReadonlyArray<readonly [string, Readonly<Record<string, string>>
 ]
 
 describe("neighbouring readings of filter operators and search", () => {
-  it.scoped("each is found on a default run", () =>
-    Effect.gen(function* () {
-      const inner = yield* ReferenceServer.start({})
-      const options = { apiKey: Redacted.make(KEY), fixtures: inner.knownIds, seed: 1, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, operations: ["ListSatellites", "ListIntegrationsMDM", "ListScenarioMonitors"], checks: ["search-filter"] }
-      const missed: Array<string> = []
-      for (const [name, as] of readings) {
-        const url = yield* front(inner.url, (req) => (req.json?.filter === undefined ? forward() : forward({ text: JSON.stringify({ ...req.json, filter: rewrite(req.json.filter, as) }) })))
-        const report = yield* ContractTests.run({ ...options, baseUrl: url })
-        if (!report.findings.some((f) => f.rule.startsWith("filter."))) missed.push(name)
-      }
-      // Search in name only, whatever searchFields says.
-      const nameOnly = yield* front(inner.url, (req) => (req.json?.searchFields === undefined ? forward() : forward({ text: JSON.stringify({ ...req.json, searchFields: ["name"] }) })))
-      const report = yield* ContractTests.run({ ...options, baseUrl: nameOnly })
-      if (!report.findings.some((f) => f.rule.startsWith("search."))) missed.push("search in name only")
-      expect(missed).toEqual([])
-      // The faithful server, alone and under the switches of the filter's choices, gets none.
-      for (const latitude of [[], ["filter-case-insensitive"], ["strict-filter-types"], "all"] as const) {
-        const server = yield* ReferenceServer.start({ latitude })
-        const faithful = yield* ContractTests.run({ ...options, fixtures: server.knownIds, baseUrl: server.url })
-        expect(faithful.findings.map((f) => f.message), String(latitude)).toEqual([])
-      }
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici)), 240_000)
+  it.scoped(
+    "each is found on a default run",
+    () =>
+      Effect.gen(function* () {
+        const inner = yield* ReferenceServer.start({})
+        const options = {
+          apiKey: Redacted.make(KEY),
+          fixtures: inner.knownIds,
+          seed: 1,
+          rateLimit: undefined,
+          concurrency: 4,
+          shrinkBudget: 0,
+          operations: ["ListSatellites", "ListIntegrationsMDM", "ListScenarioMonitors"],
+          checks: ["search-filter"]
+        }
+        const missed: Array<string> = []
+        for (const [name, as] of readings) {
+          const url = yield* front(inner.url, (req) =>
+            req.json?.filter === undefined
+              ? forward()
+              : forward({
+                  text: JSON.stringify({ ...req.json, filter: rewrite(req.json.filter, as) })
+                })
+          )
+          const report = yield* ContractTests.run({ ...options, baseUrl: url })
+          if (!report.findings.some((f) => f.rule.startsWith("filter."))) missed.push(name)
+        }
+        // Search in name only, whatever searchFields says.
+        const nameOnly = yield* front(inner.url, (req) =>
+          req.json?.searchFields === undefined
+            ? forward()
+            : forward({ text: JSON.stringify({ ...req.json, searchFields: ["name"] }) })
+        )
+        const report = yield* ContractTests.run({ ...options, baseUrl: nameOnly })
+        if (!report.findings.some((f) => f.rule.startsWith("search.")))
+          missed.push("search in name only")
+        expect(missed).toEqual([])
+        // The faithful server, alone and under the switches of the filter's choices, gets none.
+        for (const latitude of [
+          [],
+          ["filter-case-insensitive"],
+          ["strict-filter-types"],
+          "all"
+        ] as const) {
+          const server = yield* ReferenceServer.start({ latitude })
+          const faithful = yield* ContractTests.run({
+            ...options,
+            fixtures: server.knownIds,
+            baseUrl: server.url
+          })
+          expect(
+            faithful.findings.map((f) => f.message),
+            String(latitude)
+          ).toEqual([])
+        }
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici)),
+    240_000
+  )
 })

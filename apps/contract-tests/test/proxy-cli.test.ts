@@ -27,11 +27,16 @@ interface ProxyProcess {
 const proxyProcess = (args: ReadonlyArray<string>) =>
   Effect.acquireRelease(
     Effect.async<ProxyProcess, Error>((resume) => {
-      const child = spawn(process.execPath, [bin, "proxy", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+      const child = spawn(process.execPath, [bin, "proxy", "--port", "0", ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" }
+      })
       let stdout = ""
       let stderr = ""
       let listening = false
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+      const exited = new Promise<number | null>((resolve) =>
+        child.on("exit", (code) => resolve(code))
+      )
       child.stdout.on("data", (d) => (stdout += d))
       child.stderr.on("data", (d) => {
         stderr += d
@@ -53,7 +58,12 @@ const proxyProcess = (args: ReadonlyArray<string>) =>
         }
       })
       void exited.then((code) => {
-        if (!listening) resume(Effect.fail(new Error(`contract-tests proxy exited with ${code} before listening: ${stderr}`)))
+        if (!listening)
+          resume(
+            Effect.fail(
+              new Error(`contract-tests proxy exited with ${code} before listening: ${stderr}`)
+            )
+          )
       })
     }),
     (proxy) => Effect.sync(() => proxy.signal("SIGKILL"))
@@ -70,7 +80,8 @@ const rpc = (base: string, method: string, body: unknown) =>
 
 const waitForFile = (file: string) =>
   Effect.promise(async () => {
-    while (!Fs.existsSync(file) || Fs.statSync(file).size === 0) await new Promise((r) => setTimeout(r, 20))
+    while (!Fs.existsSync(file) || Fs.statSync(file).size === 0)
+      await new Promise((r) => setTimeout(r, 20))
     return Fs.readFileSync(file, "utf8")
   })
 
@@ -81,10 +92,21 @@ describe("contract-tests proxy, the command line in its own process", () => {
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-proxy-"))
-        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+        )
         const json = Path.join(dir, "report.json")
         const junit = Path.join(dir, "junit.xml")
-        const proxy = yield* proxyProcess(["--target", server.url, "--fail-on", "client", "--json", json, "--junit", junit])
+        const proxy = yield* proxyProcess([
+          "--target",
+          server.url,
+          "--fail-on",
+          "client",
+          "--json",
+          json,
+          "--junit",
+          junit
+        ])
 
         const direct = yield* rpc(server.url, "ListSatellites", { limit: 2 })
         const relayed = yield* rpc(proxy.url, "ListSatellites", { limit: 2 })
@@ -95,8 +117,12 @@ describe("contract-tests proxy, the command line in its own process", () => {
         expect(tooMany.status).toBe(400)
         yield* proxy.stderrMatches(/client · lists\.limit-range · ListSatellites/)
 
-        const onDemand = yield* Effect.promise(() => fetch(`${proxy.url}/__contract/report`).then((r) => r.json() as Promise<Report.Report>))
-        expect(onDemand.findings.map((f) => [f.side, f.rule])).toEqual([["client", "lists.limit-range"]])
+        const onDemand = yield* Effect.promise(() =>
+          fetch(`${proxy.url}/__contract/report`).then((r) => r.json() as Promise<Report.Report>)
+        )
+        expect(onDemand.findings.map((f) => [f.side, f.rule])).toEqual([
+          ["client", "lists.limit-range"]
+        ])
 
         proxy.signal("SIGUSR2")
         const written = JSON.parse(yield* waitForFile(json)) as Report.Report
@@ -108,7 +134,13 @@ describe("contract-tests proxy, the command line in its own process", () => {
         const { stderr, stdout } = proxy.output()
         expect(stdout).toMatch(/FAIL: 1 findings/)
         expect(stdout).toContain("lists.limit-range")
-        for (const text of [stdout, stderr, Fs.readFileSync(json, "utf8"), Fs.readFileSync(junit, "utf8")]) expect(text).not.toContain(SECRET)
+        for (const text of [
+          stdout,
+          stderr,
+          Fs.readFileSync(json, "utf8"),
+          Fs.readFileSync(junit, "utf8")
+        ])
+          expect(text).not.toContain(SECRET)
       })
   )
 
@@ -117,7 +149,9 @@ describe("contract-tests proxy, the command line in its own process", () => {
       const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
       const proxy = yield* proxyProcess(["--target", server.url, "--fail-on", "server", "--quiet"])
       expect((yield* rpc(proxy.url, "ListSatellites", { limit: 501 })).status).toBe(400)
-      const onDemand = yield* Effect.promise(() => fetch(`${proxy.url}/__contract/report?format=terminal`).then((r) => r.text()))
+      const onDemand = yield* Effect.promise(() =>
+        fetch(`${proxy.url}/__contract/report?format=terminal`).then((r) => r.text())
+      )
       expect(onDemand).toMatch(/FAIL: 1 findings/)
       proxy.signal("SIGTERM")
       expect(yield* proxy.exited).toBe(0)
@@ -131,10 +165,16 @@ describe("contract-tests proxy, the command line in its own process", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
       const port = new URL(server.url).port
-      const child = spawn(process.execPath, [bin, "proxy", "--target", server.url, "--port", port], { stdio: ["ignore", "pipe", "pipe"] })
+      const child = spawn(
+        process.execPath,
+        [bin, "proxy", "--target", server.url, "--port", port],
+        { stdio: ["ignore", "pipe", "pipe"] }
+      )
       let stderr = ""
       child.stderr.on("data", (d) => (stderr += d))
-      const code = yield* Effect.promise(() => new Promise<number | null>((resolve) => child.on("exit", resolve)))
+      const code = yield* Effect.promise(
+        () => new Promise<number | null>((resolve) => child.on("exit", resolve))
+      )
       expect(code).toBe(2)
       expect(stderr).toContain("the proxy could not listen")
     }).pipe(Effect.scoped)

@@ -21,7 +21,10 @@ const KEY = ReferenceServer.DEFAULT_API_KEY
 
 interface Front {
   /** What the server does with an answer before sending it. */
-  readonly answer?: (answer: { status: number; headers: Record<string, string>; body: Uint8Array }, acceptEncoding: string | undefined) => { status?: number; headers: Record<string, string>; body: Uint8Array }
+  readonly answer?: (
+    answer: { status: number; headers: Record<string, string>; body: Uint8Array },
+    acceptEncoding: string | undefined
+  ) => { status?: number; headers: Record<string, string>; body: Uint8Array }
   /** Serve `application/proto` requests with 200 and these bytes (a binary-codec server). */
   readonly binary?: Uint8Array
 }
@@ -40,8 +43,14 @@ const frontServer = (front: Front) =>
       req.on("end", () => {
         void (async () => {
           let body: Uint8Array = Buffer.concat(chunks)
-          if ((req.headers["content-type"] ?? "").startsWith("application/proto") && front.binary !== undefined) {
-            res.writeHead(200, { "content-type": "application/proto", "content-length": String(front.binary.length) })
+          if (
+            (req.headers["content-type"] ?? "").startsWith("application/proto") &&
+            front.binary !== undefined
+          ) {
+            res.writeHead(200, {
+              "content-type": "application/proto",
+              "content-length": String(front.binary.length)
+            })
             res.end(front.binary)
             return
           }
@@ -50,20 +59,52 @@ const frontServer = (front: Front) =>
             const plain = Compression.decompress(body, encoding.encoding, 4 * 1024 * 1024)
             if (plain._tag === "Left") {
               res.writeHead(400, { "content-type": "application/json" })
-              res.end(JSON.stringify({ code: "invalid_argument", message: "the body could not be decompressed" }))
+              res.end(
+                JSON.stringify({
+                  code: "invalid_argument",
+                  message: "the body could not be decompressed"
+                })
+              )
               return
             }
             body = plain.right
           }
           const headers: Record<string, string> = {}
-          for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "content-encoding", "accept-encoding", "connection"].includes(k)) headers[k] = v
-          const reply = await fetch(inner.url + req.url, { method: req.method ?? "POST", headers, ...(req.method === "GET" || req.method === "HEAD" ? {} : { body }) })
-          const answer = { status: reply.status, headers: {} as Record<string, string>, body: new Uint8Array(await reply.arrayBuffer()) }
+          for (const [k, v] of Object.entries(req.headers))
+            if (
+              typeof v === "string" &&
+              ![
+                "host",
+                "content-length",
+                "content-encoding",
+                "accept-encoding",
+                "connection"
+              ].includes(k)
+            )
+              headers[k] = v
+          const reply = await fetch(inner.url + req.url, {
+            method: req.method ?? "POST",
+            headers,
+            ...(req.method === "GET" || req.method === "HEAD" ? {} : { body })
+          })
+          const answer = {
+            status: reply.status,
+            headers: {} as Record<string, string>,
+            body: new Uint8Array(await reply.arrayBuffer())
+          }
           reply.headers.forEach((v, k) => {
-            if (!["content-length", "connection", "keep-alive", "transfer-encoding", "date"].includes(k)) answer.headers[k] = v
+            if (
+              !["content-length", "connection", "keep-alive", "transfer-encoding", "date"].includes(
+                k
+              )
+            )
+              answer.headers[k] = v
           })
           const out = front.answer?.(answer, req.headers["accept-encoding"]) ?? answer
-          res.writeHead(out.status ?? answer.status, { ...out.headers, "content-length": String(out.body.length) })
+          res.writeHead(out.status ?? answer.status, {
+            ...out.headers,
+            "content-length": String(out.body.length)
+          })
           res.end(out.body)
         })()
       })
@@ -72,189 +113,332 @@ const frontServer = (front: Front) =>
       Effect.async<void>((resume) => {
         server.listen(0, "127.0.0.1", () => resume(Effect.void))
       }),
-      () => Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
+      () =>
+        Effect.async<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
     )
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, knownIds: inner.knownIds }
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      knownIds: inner.knownIds
+    }
   })
 
 /** Compresses an answer when the client offers this encoding, as Connect servers do. */
-const compressing = (encoding: Compression.Encoding): NonNullable<Front["answer"]> => (answer, acceptEncoding) => {
-  if (!Compression.parseAcceptEncoding(acceptEncoding).includes(encoding) || answer.body.length === 0) return answer
-  return { headers: { ...answer.headers, "content-encoding": encoding }, body: Compression.compress(answer.body, encoding) }
-}
+const compressing =
+  (encoding: Compression.Encoding): NonNullable<Front["answer"]> =>
+  (answer, acceptEncoding) => {
+    if (
+      !Compression.parseAcceptEncoding(acceptEncoding).includes(encoding) ||
+      answer.body.length === 0
+    )
+      return answer
+    return {
+      headers: { ...answer.headers, "content-encoding": encoding },
+      body: Compression.compress(answer.body, encoding)
+    }
+  }
 
-const post = (base: string, method: string, body: Uint8Array | string, headers: Record<string, string> = {}) =>
+const post = (
+  base: string,
+  method: string,
+  body: Uint8Array | string,
+  headers: Record<string, string> = {}
+) =>
   Effect.promise(async () => {
     const service = method === "ListSatellites" ? "SatelliteService" : "ResourceService"
     const res = await fetch(`${base}/core.v1.${service}/${method}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1", ...headers },
+      headers: {
+        "content-type": "application/json",
+        "x-api-key": KEY,
+        "connect-protocol-version": "1",
+        ...headers
+      },
       body
     })
-    return { status: res.status, encoding: res.headers.get("content-encoding"), text: await res.text() }
+    return {
+      status: res.status,
+      encoding: res.headers.get("content-encoding"),
+      text: await res.text()
+    }
   })
 
-const serverFindings = (proxy: Proxy.Proxy) => Effect.map(proxy.findings, (fs) => fs.filter((f) => f.side === "server").map(Report.findingText))
+const serverFindings = (proxy: Proxy.Proxy) =>
+  Effect.map(proxy.findings, (fs) => fs.filter((f) => f.side === "server").map(Report.findingText))
 
 describe("the proxy on real traffic", () => {
   for (const encoding of Compression.encodings) {
-    it.scoped(`a server that answers in ${encoding} to a client that asks for it: relayed compressed, judged decoded, zero server findings`, () =>
-      Effect.gen(function* () {
-        const front = yield* frontServer({ answer: compressing(encoding) })
-        const proxy = yield* Proxy.start({ target: front.url })
-        // The typed client over undici (it sends Accept-Encoding), then the runner's traffic.
-        const client = DataAccessClient.layer({ baseUrl: proxy.url, apiKey: Redacted.make(KEY) }).pipe(Layer.provide(NodeHttpClient.layerUndici))
-        yield* Effect.gen(function* () {
-          const satellites = yield* Services.SatelliteService
-          const resources = yield* Services.ResourceService
-          yield* satellites.listSatellites({ limit: 50 })
-          yield* resources.getResource({ id: front.knownIds.resources[0]! })
-          yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
-        }).pipe(Effect.provide(client))
-        // fetch decompresses what the proxy relays: the bytes arrived as the server compressed them.
-        const page = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 20 }), { "accept-encoding": encoding })
-        expect(page.encoding).toBe(encoding)
-        expect(JSON.parse(page.text).satellites.length).toBeGreaterThan(0)
-        yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: front.knownIds, seed: 3, examples: 2, concurrency: 4, shrinkBudget: 0, checks: ["response-schema", "success-shape", "error-shape", "paging"] })
-        expect(yield* serverFindings(proxy)).toEqual([])
-        const report = yield* proxy.report
-        // Every answer read decoded; the one body left unread is the runner's own request that
-        // says gzip and is plain JSON (the latitude family's probe), which nothing can decompress.
-        expect(report.notes.join("\n")).not.toMatch(/\b(?!1 of)\d+ of them relayed with a body left unread/)
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+    it.scoped(
+      `a server that answers in ${encoding} to a client that asks for it: relayed compressed, judged decoded, zero server findings`,
+      () =>
+        Effect.gen(function* () {
+          const front = yield* frontServer({ answer: compressing(encoding) })
+          const proxy = yield* Proxy.start({ target: front.url })
+          // The typed client over undici (it sends Accept-Encoding), then the runner's traffic.
+          const client = DataAccessClient.layer({
+            baseUrl: proxy.url,
+            apiKey: Redacted.make(KEY)
+          }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+          yield* Effect.gen(function* () {
+            const satellites = yield* Services.SatelliteService
+            const resources = yield* Services.ResourceService
+            yield* satellites.listSatellites({ limit: 50 })
+            yield* resources.getResource({ id: front.knownIds.resources[0]! })
+            yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
+          }).pipe(Effect.provide(client))
+          // fetch decompresses what the proxy relays: the bytes arrived as the server compressed them.
+          const page = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 20 }), {
+            "accept-encoding": encoding
+          })
+          expect(page.encoding).toBe(encoding)
+          expect(JSON.parse(page.text).satellites.length).toBeGreaterThan(0)
+          yield* ContractTests.run({
+            baseUrl: proxy.url,
+            apiKey: Redacted.make(KEY),
+            fixtures: front.knownIds,
+            seed: 3,
+            examples: 2,
+            concurrency: 4,
+            shrinkBudget: 0,
+            checks: ["response-schema", "success-shape", "error-shape", "paging"]
+          })
+          expect(yield* serverFindings(proxy)).toEqual([])
+          const report = yield* proxy.report
+          // Every answer read decoded; the one body left unread is the runner's own request that
+          // says gzip and is plain JSON (the latitude family's probe), which nothing can decompress.
+          expect(report.notes.join("\n")).not.toMatch(
+            /\b(?!1 of)\d+ of them relayed with a body left unread/
+          )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
     )
   }
 
-  it.scoped("what a compressed answer carries is judged: a gzip body that breaks the schema is a server finding", () =>
-    Effect.gen(function* () {
-      const broken: NonNullable<Front["answer"]> = (answer) => {
-        const json = JSON.parse(new TextDecoder().decode(answer.body)) as Record<string, unknown>
-        const bad = answer.status === 200 && "resource" in json ? { resource: { ...(json.resource as object), id: 7 } } : json
-        return { headers: { ...answer.headers, "content-encoding": "gzip" }, body: Compression.compress(JSON.stringify(bad), "gzip") }
-      }
-      const front = yield* frontServer({ answer: broken })
-      const proxy = yield* Proxy.start({ target: front.url })
-      yield* post(proxy.url, "GetResource", JSON.stringify({ id: front.knownIds.resources[0] }), { "accept-encoding": "gzip" })
-      const findings = yield* proxy.findings
-      expect(findings.filter((f) => f.side === "server").map((f) => f.rule)).toContain("response.field-types")
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-  )
-
-  it.scoped("compressed request bodies are read: a valid one passes, an invalid one is a client finding; a corrupt one is relayed unread", () =>
-    Effect.gen(function* () {
-      const front = yield* frontServer({})
-      const proxy = yield* Proxy.start({ target: front.url })
-      for (const encoding of Compression.encodings) {
-        const ok = yield* post(proxy.url, "ListSatellites", Compression.compress(JSON.stringify({ limit: 3 }), encoding), { "content-encoding": encoding })
-        expect(ok.status, encoding).toBe(200)
-      }
-      const invalid = yield* post(proxy.url, "ListSatellites", Compression.compress(JSON.stringify({ limit: 9999 }), "br"), { "content-encoding": "br" })
-      expect(invalid.status).toBe(400)
-      const corrupt = yield* post(proxy.url, "ListSatellites", new TextEncoder().encode("not gzip at all"), { "content-encoding": "gzip" })
-      expect(corrupt.status).toBe(400)
-      const findings = yield* proxy.findings
-      expect(findings.filter((f) => f.side === "client").map((f) => f.rule)).toEqual(["lists.limit-range"])
-      expect(findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
-      // The reproduction shows the decoded body, without the Content-Encoding it no longer has.
-      const limit = findings.find((f) => f.rule === "lists.limit-range")!
-      expect(limit.curl).toContain("9999")
-      expect(limit.curl.toLowerCase()).not.toContain("content-encoding")
-      expect((yield* proxy.report).notes.join("\n")).toContain("1 of them relayed with a body left unread")
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-  )
-
-  it.scoped("a server that serves the binary codec: relayed untouched, no finding; under --strict-client the client is lenient", () =>
-    Effect.gen(function* () {
-      const bytes = new Uint8Array([0x0a, 0x03, 0x61, 0x62, 0x63, 0xff, 0x00])
-      const front = yield* frontServer({ binary: bytes })
-      for (const strictClient of [false, true]) {
-        const proxy = yield* Proxy.start({ target: front.url, strictClient })
-        const answer = yield* Effect.promise(async () => {
-          const res = await fetch(`${proxy.url}/core.v1.ResourceService/GetResource`, {
-            method: "POST",
-            headers: { "content-type": "application/proto", "x-api-key": KEY, "connect-protocol-version": "1" },
-            body: new Uint8Array([0x0a, 0x01, 0x72])
-          })
-          return { status: res.status, type: res.headers.get("content-type"), body: new Uint8Array(await res.arrayBuffer()) }
-        })
-        expect(answer).toEqual({ status: 200, type: "application/proto", body: bytes })
-        const findings = yield* proxy.findings
-        expect(findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
-        expect(findings.filter((f) => f.side === "client").map((f) => f.cause)).toEqual(strictClient ? ["lenient (connect-get): binary codec"] : [])
-        expect((yield* proxy.report).notes.join("\n")).toContain("1 of them relayed with a body left unread")
-      }
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-  )
-
-  it.scoped("a server that refuses the binary codec with 415 is faithful too; a JSON request answered in binary is a server finding", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({})
-      const proxy = yield* Proxy.start({ target: server.url })
-      const refused = yield* post(proxy.url, "GetResource", new Uint8Array([0x0a, 0x01, 0x72]), { "content-type": "application/proto" })
-      expect(refused.status).toBe(415)
-      expect(yield* serverFindings(proxy)).toEqual([])
-      const front = yield* frontServer({ answer: (a) => ({ headers: { ...a.headers, "content-type": "application/proto" }, body: a.body }) })
-      const wrong = yield* Proxy.start({ target: front.url })
-      yield* post(wrong.url, "GetResource", JSON.stringify({ id: front.knownIds.resources[0] }))
-      expect((yield* wrong.findings).filter((f) => f.side === "server").map((f) => f.rule)).toContain("wire.success")
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-  )
-
-  it.scoped("Connect GET: served by a server that supports it, refused with 405 by one that does not; both faithful, the client lenient only under --strict-client", () =>
-    Effect.gen(function* () {
-      const serving = yield* ReferenceServer.start({ latitude: ["connect-get"] })
-      const refusing = yield* ReferenceServer.start({})
-      const message = encodeURIComponent(JSON.stringify({ id: serving.knownIds.resources[0] }))
-      const path = `/core.v1.ResourceService/GetResource?encoding=json&message=${message}`
-      for (const [server, status] of [[serving, 200], [refusing, 405]] as const) {
-        for (const strictClient of [false, true]) {
-          const proxy = yield* Proxy.start({ target: server.url, strictClient })
-          const answer = yield* Effect.promise(async () => {
-            const res = await fetch(proxy.url + path, { headers: { "x-api-key": KEY, "accept-encoding": "gzip, deflate, br" } })
-            return { status: res.status, body: await res.text() }
-          })
-          expect(answer.status).toBe(status)
-          if (status === 200) expect(JSON.parse(answer.body).resource.id).toBe(serving.knownIds.resources[0])
-          const findings = yield* proxy.findings
-          expect(findings.filter((f) => f.side === "server").map(Report.findingText), `${status}`).toEqual([])
-          expect(findings.filter((f) => f.side === "client").map((f) => f.cause)).toEqual(strictClient ? ["lenient (connect-get): Connect GET"] : [])
+  it.scoped(
+    "what a compressed answer carries is judged: a gzip body that breaks the schema is a server finding",
+    () =>
+      Effect.gen(function* () {
+        const broken: NonNullable<Front["answer"]> = (answer) => {
+          const json = JSON.parse(new TextDecoder().decode(answer.body)) as Record<string, unknown>
+          const bad =
+            answer.status === 200 && "resource" in json
+              ? { resource: { ...(json.resource as object), id: 7 } }
+              : json
+          return {
+            headers: { ...answer.headers, "content-encoding": "gzip" },
+            body: Compression.compress(JSON.stringify(bad), "gzip")
+          }
         }
-      }
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+        const front = yield* frontServer({ answer: broken })
+        const proxy = yield* Proxy.start({ target: front.url })
+        yield* post(proxy.url, "GetResource", JSON.stringify({ id: front.knownIds.resources[0] }), {
+          "accept-encoding": "gzip"
+        })
+        const findings = yield* proxy.findings
+        expect(findings.filter((f) => f.side === "server").map((f) => f.rule)).toContain(
+          "response.field-types"
+        )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("deadline_exceeded (504) to a call with Connect-Timeout-Ms is faithful; to a call without a deadline it is a server error", () =>
-    Effect.gen(function* () {
-      const deadline = JSON.stringify({ code: "deadline_exceeded", message: "the deadline passed" })
-      const front = yield* frontServer({ answer: (a) => ({ status: 504, headers: { ...a.headers, "content-type": "application/json" }, body: new TextEncoder().encode(deadline) }) })
-      const proxy = yield* Proxy.start({ target: front.url })
-      const timed = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }), { "connect-timeout-ms": "1" })
-      expect([timed.status, timed.text]).toEqual([504, deadline])
-      expect(yield* serverFindings(proxy)).toEqual([])
-      yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }))
-      expect((yield* proxy.findings).map((f) => `${f.side} ${f.rule}`)).toEqual(["server errors.no-internal-for-client-faults"])
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "compressed request bodies are read: a valid one passes, an invalid one is a client finding; a corrupt one is relayed unread",
+    () =>
+      Effect.gen(function* () {
+        const front = yield* frontServer({})
+        const proxy = yield* Proxy.start({ target: front.url })
+        for (const encoding of Compression.encodings) {
+          const ok = yield* post(
+            proxy.url,
+            "ListSatellites",
+            Compression.compress(JSON.stringify({ limit: 3 }), encoding),
+            { "content-encoding": encoding }
+          )
+          expect(ok.status, encoding).toBe(200)
+        }
+        const invalid = yield* post(
+          proxy.url,
+          "ListSatellites",
+          Compression.compress(JSON.stringify({ limit: 9999 }), "br"),
+          { "content-encoding": "br" }
+        )
+        expect(invalid.status).toBe(400)
+        const corrupt = yield* post(
+          proxy.url,
+          "ListSatellites",
+          new TextEncoder().encode("not gzip at all"),
+          { "content-encoding": "gzip" }
+        )
+        expect(corrupt.status).toBe(400)
+        const findings = yield* proxy.findings
+        expect(findings.filter((f) => f.side === "client").map((f) => f.rule)).toEqual([
+          "lists.limit-range"
+        ])
+        expect(findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+        // The reproduction shows the decoded body, without the Content-Encoding it no longer has.
+        const limit = findings.find((f) => f.rule === "lists.limit-range")!
+        expect(limit.curl).toContain("9999")
+        expect(limit.curl.toLowerCase()).not.toContain("content-encoding")
+        expect((yield* proxy.report).notes.join("\n")).toContain(
+          "1 of them relayed with a body left unread"
+        )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("filters a server may refuse (decisions.md section 10) refused with invalid_argument: no server finding", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({ latitude: ["strict-filter-types", "strict-time-filter", "reject-empty-filter"] })
-      const proxy = yield* Proxy.start({ target: server.url })
-      const sv = (value: string) => ({ "@type": "type.googleapis.com/google.protobuf.StringValue", value })
-      for (const filter of [
-        { field: { key: "termination_protection", operator: "contains", value: sv("tru") } },
-        { field: { key: "termination_protection", operator: "lower_than", value: sv("true") } },
-        { field: { key: "created_at", operator: "lower_than", value: sv("not-a-time") } },
-        {}
-      ]) {
-        const answer = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 10, filter }))
-        expect(answer.status, JSON.stringify(filter)).toBe(400)
-      }
-      expect(yield* serverFindings(proxy)).toEqual([])
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "a server that serves the binary codec: relayed untouched, no finding; under --strict-client the client is lenient",
+    () =>
+      Effect.gen(function* () {
+        const bytes = new Uint8Array([0x0a, 0x03, 0x61, 0x62, 0x63, 0xff, 0x00])
+        const front = yield* frontServer({ binary: bytes })
+        for (const strictClient of [false, true]) {
+          const proxy = yield* Proxy.start({ target: front.url, strictClient })
+          const answer = yield* Effect.promise(async () => {
+            const res = await fetch(`${proxy.url}/core.v1.ResourceService/GetResource`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/proto",
+                "x-api-key": KEY,
+                "connect-protocol-version": "1"
+              },
+              body: new Uint8Array([0x0a, 0x01, 0x72])
+            })
+            return {
+              status: res.status,
+              type: res.headers.get("content-type"),
+              body: new Uint8Array(await res.arrayBuffer())
+            }
+          })
+          expect(answer).toEqual({ status: 200, type: "application/proto", body: bytes })
+          const findings = yield* proxy.findings
+          expect(findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+          expect(findings.filter((f) => f.side === "client").map((f) => f.cause)).toEqual(
+            strictClient ? ["lenient (connect-get): binary codec"] : []
+          )
+          expect((yield* proxy.report).notes.join("\n")).toContain(
+            "1 of them relayed with a body left unread"
+          )
+        }
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped(
+    "a server that refuses the binary codec with 415 is faithful too; a JSON request answered in binary is a server finding",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({})
+        const proxy = yield* Proxy.start({ target: server.url })
+        const refused = yield* post(proxy.url, "GetResource", new Uint8Array([0x0a, 0x01, 0x72]), {
+          "content-type": "application/proto"
+        })
+        expect(refused.status).toBe(415)
+        expect(yield* serverFindings(proxy)).toEqual([])
+        const front = yield* frontServer({
+          answer: (a) => ({
+            headers: { ...a.headers, "content-type": "application/proto" },
+            body: a.body
+          })
+        })
+        const wrong = yield* Proxy.start({ target: front.url })
+        yield* post(wrong.url, "GetResource", JSON.stringify({ id: front.knownIds.resources[0] }))
+        expect(
+          (yield* wrong.findings).filter((f) => f.side === "server").map((f) => f.rule)
+        ).toContain("wire.success")
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped(
+    "Connect GET: served by a server that supports it, refused with 405 by one that does not; both faithful, the client lenient only under --strict-client",
+    () =>
+      Effect.gen(function* () {
+        const serving = yield* ReferenceServer.start({ latitude: ["connect-get"] })
+        const refusing = yield* ReferenceServer.start({})
+        const message = encodeURIComponent(JSON.stringify({ id: serving.knownIds.resources[0] }))
+        const path = `/core.v1.ResourceService/GetResource?encoding=json&message=${message}`
+        for (const [server, status] of [
+          [serving, 200],
+          [refusing, 405]
+        ] as const) {
+          for (const strictClient of [false, true]) {
+            const proxy = yield* Proxy.start({ target: server.url, strictClient })
+            const answer = yield* Effect.promise(async () => {
+              const res = await fetch(proxy.url + path, {
+                headers: { "x-api-key": KEY, "accept-encoding": "gzip, deflate, br" }
+              })
+              return { status: res.status, body: await res.text() }
+            })
+            expect(answer.status).toBe(status)
+            if (status === 200)
+              expect(JSON.parse(answer.body).resource.id).toBe(serving.knownIds.resources[0])
+            const findings = yield* proxy.findings
+            expect(
+              findings.filter((f) => f.side === "server").map(Report.findingText),
+              `${status}`
+            ).toEqual([])
+            expect(findings.filter((f) => f.side === "client").map((f) => f.cause)).toEqual(
+              strictClient ? ["lenient (connect-get): Connect GET"] : []
+            )
+          }
+        }
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped(
+    "deadline_exceeded (504) to a call with Connect-Timeout-Ms is faithful; to a call without a deadline it is a server error",
+    () =>
+      Effect.gen(function* () {
+        const deadline = JSON.stringify({
+          code: "deadline_exceeded",
+          message: "the deadline passed"
+        })
+        const front = yield* frontServer({
+          answer: (a) => ({
+            status: 504,
+            headers: { ...a.headers, "content-type": "application/json" },
+            body: new TextEncoder().encode(deadline)
+          })
+        })
+        const proxy = yield* Proxy.start({ target: front.url })
+        const timed = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }), {
+          "connect-timeout-ms": "1"
+        })
+        expect([timed.status, timed.text]).toEqual([504, deadline])
+        expect(yield* serverFindings(proxy)).toEqual([])
+        yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 1 }))
+        expect((yield* proxy.findings).map((f) => `${f.side} ${f.rule}`)).toEqual([
+          "server errors.no-internal-for-client-faults"
+        ])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped(
+    "filters a server may refuse (decisions.md section 10) refused with invalid_argument: no server finding",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({
+          latitude: ["strict-filter-types", "strict-time-filter", "reject-empty-filter"]
+        })
+        const proxy = yield* Proxy.start({ target: server.url })
+        const sv = (value: string) => ({
+          "@type": "type.googleapis.com/google.protobuf.StringValue",
+          value
+        })
+        for (const filter of [
+          { field: { key: "termination_protection", operator: "contains", value: sv("tru") } },
+          { field: { key: "termination_protection", operator: "lower_than", value: sv("true") } },
+          { field: { key: "created_at", operator: "lower_than", value: sv("not-a-time") } },
+          {}
+        ]) {
+          const answer = yield* post(
+            proxy.url,
+            "ListSatellites",
+            JSON.stringify({ limit: 10, filter })
+          )
+          expect(answer.status, JSON.stringify(filter)).toBe(400)
+        }
+        expect(yield* serverFindings(proxy)).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   describe("each latitude switch of the reference server, with a client's traffic through the proxy: zero server findings", () => {
@@ -268,13 +452,29 @@ describe("the proxy on real traffic", () => {
         const page = yield* satellites.listSatellites({ limit: 5, order: "desc", search: "a" })
         const first = page.satellites[0]!
         yield* satellites.updateSatellite({ id: first.id, name: `${first.name}-renamed` })
-        const { connector } = yield* connectors.createConnector({ name: "proxy-latitude-connector" })
-        yield* connectors.createConnector({ name: "proxy-latitude-two", spaceId: connector.spaceId })
-        yield* permissions.createPermission({ name: "read", description: "reads", code: "perm.read", status: "draft" })
+        const { connector } = yield* connectors.createConnector({
+          name: "proxy-latitude-connector"
+        })
+        yield* connectors.createConnector({
+          name: "proxy-latitude-two",
+          spaceId: connector.spaceId
+        })
+        yield* permissions.createPermission({
+          name: "read",
+          description: "reads",
+          code: "perm.read",
+          status: "draft"
+        })
         yield* resources.listNativeUsers({ limit: 3, resourceId: knownIds.resources[0]! })
         yield* resources.getResource({ id: knownIds.resources[0]! })
         yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
-      }).pipe(Effect.provide(DataAccessClient.layer({ baseUrl: url, apiKey: Redacted.make(KEY) }).pipe(Layer.provide(NodeHttpClient.layerUndici))))
+      }).pipe(
+        Effect.provide(
+          DataAccessClient.layer({ baseUrl: url, apiKey: Redacted.make(KEY) }).pipe(
+            Layer.provide(NodeHttpClient.layerUndici)
+          )
+        )
+      )
     for (const name of ContractRules.latitudeNames) {
       it.scoped(name, () =>
         Effect.gen(function* () {
@@ -283,7 +483,9 @@ describe("the proxy on real traffic", () => {
           yield* session(proxy.url, server.knownIds)
           const report = yield* proxy.report
           expect(report.requests).toBeGreaterThanOrEqual(8)
-          expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
+          expect(
+            report.findings.filter((f) => f.side === "server").map(Report.findingText)
+          ).toEqual([])
         }).pipe(Effect.provide(NodeHttpClient.layerUndici))
       )
     }
@@ -291,7 +493,16 @@ describe("the proxy on real traffic", () => {
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({ latitude: "all" })
         const proxy = yield* Proxy.start({ target: server.url })
-        yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: server.knownIds, seed: 3, examples: 3, rateLimit: undefined, concurrency: 4, shrinkBudget: 0 })
+        yield* ContractTests.run({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(KEY),
+          fixtures: server.knownIds,
+          seed: 3,
+          examples: 3,
+          rateLimit: undefined,
+          concurrency: 4,
+          shrinkBudget: 0
+        })
         expect(yield* serverFindings(proxy)).toEqual([])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
     )

@@ -19,7 +19,11 @@ const KEY = ReferenceServer.DEFAULT_API_KEY
 /** The reference server (with an optional violation) and the proxy in front of it. */
 const setup = (violation?: ReferenceServer.ViolationName, strictClient = false) =>
   Effect.gen(function* () {
-    const server = yield* ReferenceServer.start(violation === undefined ? {} : { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } })
+    const server = yield* ReferenceServer.start(
+      violation === undefined
+        ? {}
+        : { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } }
+    )
     const proxy = yield* Proxy.start({ target: server.url, strictClient })
     return { server, proxy }
   })
@@ -30,11 +34,19 @@ interface Answer {
   readonly body: Uint8Array
 }
 
-const send = (base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {}) =>
+const send = (
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {}
+) =>
   Effect.promise(async (): Promise<Answer> => {
     const res = await fetch(base + path, {
       method: init.method ?? "POST",
-      headers: init.headers ?? { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1" },
+      headers: init.headers ?? {
+        "content-type": "application/json",
+        "x-api-key": KEY,
+        "connect-protocol-version": "1"
+      },
       ...(init.body === undefined ? {} : { body: init.body })
     })
     const headers: Record<string, string> = {}
@@ -44,14 +56,25 @@ const send = (base: string, path: string, init: { method?: string; headers?: Rec
 
 const rpc = (base: string, method: string, body: unknown, headers?: Record<string, string>) => {
   const path = `/core.v1.${servicePath(method)}/${method}`
-  return send(base, path, { body: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) })
+  return send(base, path, {
+    body: JSON.stringify(body),
+    ...(headers === undefined ? {} : { headers })
+  })
 }
 
-const servicePath = (method: string): string => Operations.all.find((o) => o.method === method)?.service ?? "NoService"
+const servicePath = (method: string): string =>
+  Operations.all.find((o) => o.method === method)?.service ?? "NoService"
 
 /** Headers a relay may change: its own connection handling, the date, the request id of each answer. */
 const comparable = (h: Record<string, string>) => {
-  const { date: _d, connection: _c, "keep-alive": _k, "x-request-id": _r, "transfer-encoding": _t, ...rest } = h
+  const {
+    date: _d,
+    connection: _c,
+    "keep-alive": _k,
+    "x-request-id": _r,
+    "transfer-encoding": _t,
+    ...rest
+  } = h
   return rest
 }
 
@@ -61,7 +84,10 @@ describe("the conformance proxy", () => {
   it.scoped("relays a realistic client session (the typed client) with zero findings", () =>
     Effect.gen(function* () {
       const { proxy, server } = yield* setup()
-      const client = DataAccessClient.layer({ baseUrl: proxy.url, apiKey: Redacted.make(KEY) }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+      const client = DataAccessClient.layer({
+        baseUrl: proxy.url,
+        apiKey: Redacted.make(KEY)
+      }).pipe(Layer.provide(NodeHttpClient.layerUndici))
       yield* Effect.gen(function* () {
         const satellites = yield* Services.SatelliteService
         const connectors = yield* Services.ConnectorService
@@ -73,7 +99,11 @@ describe("the conformance proxy", () => {
         yield* satellites.updateSatellite({ id: first.id, name: `${first.name}-renamed` })
         const { connector } = yield* connectors.createConnector({ name: "proxy-test-connector" })
         yield* connectors.createConnector({ name: "proxy-test-two", spaceId: connector.spaceId })
-        yield* permissions.createPermission({ name: "read", description: "reads", code: "perm.read" })
+        yield* permissions.createPermission({
+          name: "read",
+          description: "reads",
+          code: "perm.read"
+        })
         yield* resources.listNativeUsers({ limit: 3, resourceId: server.knownIds.resources[0]! })
         yield* resources.getResource({ id: server.knownIds.resources[0]! })
         yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
@@ -85,27 +115,53 @@ describe("the conformance proxy", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("the contract tests run through it against the faithful server: no server finding; the invalid requests they send are client findings", () =>
-    Effect.gen(function* () {
-      const { proxy, server } = yield* setup()
-      yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: server.knownIds, seed: 7, examples: 4, rateLimit: undefined, concurrency: 4, shrinkBudget: 2 })
-      const report = yield* proxy.report
-      expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual([])
-      const clientRules = new Set(report.findings.filter((f) => f.side === "client").map((f) => f.rule))
-      for (const rule of ["lists.limit-range", "fields.required", "protocol.content-type", "protocol.method", "auth.key-required", "protocol.version-header"] as const) {
-        expect(clientRules, rule).toContain(rule)
-      }
-      // Nothing in a report holds the key.
-      expect(Report.toJson(report)).not.toContain(KEY)
-      expect(Report.toJUnit(report)).not.toContain(KEY)
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "the contract tests run through it against the faithful server: no server finding; the invalid requests they send are client findings",
+    () =>
+      Effect.gen(function* () {
+        const { proxy, server } = yield* setup()
+        yield* ContractTests.run({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(KEY),
+          fixtures: server.knownIds,
+          seed: 7,
+          examples: 4,
+          rateLimit: undefined,
+          concurrency: 4,
+          shrinkBudget: 2
+        })
+        const report = yield* proxy.report
+        expect(report.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual(
+          []
+        )
+        const clientRules = new Set(
+          report.findings.filter((f) => f.side === "client").map((f) => f.rule)
+        )
+        for (const rule of [
+          "lists.limit-range",
+          "fields.required",
+          "protocol.content-type",
+          "protocol.method",
+          "auth.key-required",
+          "protocol.version-header"
+        ] as const) {
+          expect(clientRules, rule).toContain(rule)
+        }
+        // Nothing in a report holds the key.
+        expect(Report.toJson(report)).not.toContain(KEY)
+        expect(Report.toJUnit(report)).not.toContain(KEY)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.scoped("a rate limit needs Retry-After in seconds; a body refused for its size does not", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start({
         latitude: ["body-limit-1mib"],
-        faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "RateLimited", retryAfterSeconds: 1 } }] }
+        faults: {
+          rules: [
+            { methods: ["GetResource"], fault: { _tag: "RateLimited", retryAfterSeconds: 1 } }
+          ]
+        }
       })
       const proxy = yield* Proxy.start({ target: server.url })
       const limited = yield* rpc(proxy.url, "GetResource", { id: server.knownIds.resources[0] })
@@ -114,11 +170,22 @@ describe("the conformance proxy", () => {
       // or the connection closed (a server need not read a body it refuses).
       for (const size of [2, 5]) {
         const body = JSON.stringify({ limit: 1, padding: "a".repeat(size * 1024 * 1024) })
-        const refused = yield* send(proxy.url, "/core.v1.SatelliteService/ListSatellites", { body }).pipe(Effect.map(Option.some), Effect.catchAllDefect(() => Effect.succeedNone))
-        if (size === 2 || Option.isSome(refused)) expect(Option.map(refused, (a) => JSON.parse(text(a)).code), `${size} MiB`).toEqual(Option.some("resource_exhausted"))
+        const refused = yield* send(proxy.url, "/core.v1.SatelliteService/ListSatellites", {
+          body
+        }).pipe(
+          Effect.map(Option.some),
+          Effect.catchAllDefect(() => Effect.succeedNone)
+        )
+        if (size === 2 || Option.isSome(refused))
+          expect(
+            Option.map(refused, (a) => JSON.parse(text(a)).code),
+            `${size} MiB`
+          ).toEqual(Option.some("resource_exhausted"))
       }
       const findings = yield* proxy.findings
-      expect(findings.filter((f) => f.rule === "errors.retry-after").map(Report.findingText)).toEqual([])
+      expect(
+        findings.filter((f) => f.rule === "errors.retry-after").map(Report.findingText)
+      ).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
@@ -127,18 +194,49 @@ describe("the conformance proxy", () => {
     it("applies every rule one exchange decides (all but those ContractRules.severalExchanges names), derived from the oracle registry", () => {
       const applied = new Set(Proxy.serverRules)
       const several = new Set(Object.keys(ContractRules.severalExchanges))
-      expect(ContractRules.rules.filter((r) => !several.has(r.id) && !applied.has(r.id)).map((r) => r.id), "rules one exchange decides that the proxy does not apply").toEqual([])
-      expect(ContractRules.rules.filter((r) => several.has(r.id) && applied.has(r.id)).map((r) => r.id), "rules listed as needing several exchanges that an oracle of one decides").toEqual([])
+      expect(
+        ContractRules.rules
+          .filter((r) => !several.has(r.id) && !applied.has(r.id))
+          .map((r) => r.id),
+        "rules one exchange decides that the proxy does not apply"
+      ).toEqual([])
+      expect(
+        ContractRules.rules.filter((r) => several.has(r.id) && applied.has(r.id)).map((r) => r.id),
+        "rules listed as needing several exchanges that an oracle of one decides"
+      ).toEqual([])
       expect(new Set(Oracles.registryRules)).toEqual(applied)
-      for (const oracle of Oracles.registry) expect(decidable.some((v) => oracle.rules.includes(v.rule)), oracle.name).toBe(true)
-      console.log(`the proxy applies ${applied.size} of the ${ContractRules.rules.length} rules (${Oracles.registry.length} oracles); ${decidable.length} of the catalogue's ${ReferenceServer.violations.length} violations are decided by one exchange`)
+      for (const oracle of Oracles.registry)
+        expect(
+          decidable.some((v) => oracle.rules.includes(v.rule)),
+          oracle.name
+        ).toBe(true)
+      console.log(
+        `the proxy applies ${applied.size} of the ${ContractRules.rules.length} rules (${Oracles.registry.length} oracles); ${decidable.length} of the catalogue's ${ReferenceServer.violations.length} violations are decided by one exchange`
+      )
     })
     /** The runner's cases of one check, through the proxy, against a server with these violations. */
-    const serverRulesFound = (violations: ReadonlyArray<ReferenceServer.ViolationName>, check: string) =>
+    const serverRulesFound = (
+      violations: ReadonlyArray<ReferenceServer.ViolationName>,
+      check: string
+    ) =>
       Effect.gen(function* () {
-        const server = yield* ReferenceServer.start({ faults: { rules: violations.map((name) => ({ fault: { _tag: "Violation" as const, name } })) } })
+        const server = yield* ReferenceServer.start({
+          faults: {
+            rules: violations.map((name) => ({ fault: { _tag: "Violation" as const, name } }))
+          }
+        })
         const proxy = yield* Proxy.start({ target: server.url })
-        yield* ContractTests.run({ baseUrl: proxy.url, apiKey: Redacted.make(KEY), fixtures: server.knownIds, seed: 1, examples: 2, rateLimit: undefined, concurrency: 4, shrinkBudget: 0, checks: [check] })
+        yield* ContractTests.run({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(KEY),
+          fixtures: server.knownIds,
+          seed: 1,
+          examples: 2,
+          rateLimit: undefined,
+          concurrency: 4,
+          shrinkBudget: 0,
+          checks: [check]
+        })
         const findings = yield* proxy.findings
         expect(JSON.stringify(findings)).not.toContain(KEY)
         return new Set(findings.filter((f) => f.side === "server").map((f) => f.rule))
@@ -149,7 +247,10 @@ describe("the conformance proxy", () => {
     for (const [check, violations] of byCheck) {
       it.effect(`${check}: ${violations.map((v) => `${v.name} → ${v.rule}`).join(", ")}`, () =>
         Effect.gen(function* () {
-          const together = yield* serverRulesFound(violations.map((v) => v.name), check)
+          const together = yield* serverRulesFound(
+            violations.map((v) => v.name),
+            check
+          )
           for (const v of violations) {
             const found = together.has(v.rule) ? together : yield* serverRulesFound([v.name], check)
             expect([...found], `${v.name}: ${v.description}`).toContain(v.rule)
@@ -159,26 +260,41 @@ describe("the conformance proxy", () => {
     }
   })
 
-  it.scoped("a client that breaks request rules gets client findings; snake_case and null do not", () =>
-    Effect.gen(function* () {
-      const { proxy } = yield* setup()
-      yield* rpc(proxy.url, "ListSatellites", { limit: 5, space_id: null, order: null, search_fields: ["name"] })
-      yield* rpc(proxy.url, "UpdateSatellite", { id: "satellite_unknown", termination_protection: null })
-      expect(yield* proxy.findings).toEqual([])
-      const noVersion = yield* rpc(proxy.url, "CreatePermission", { name: "n", description: "d", code: "c" }, { "content-type": "application/json", "x-api-key": KEY })
-      expect(noVersion.status).toBe(400)
-      const tooMany = yield* rpc(proxy.url, "ListSatellites", { limit: 501 })
-      expect(tooMany.status).toBe(400)
-      const findings = yield* proxy.findings
-      expect(findings.map((f) => [f.side, f.rule, f.operation]).sort()).toEqual([
-        ["client", "lists.limit-range", "ListSatellites (client)"],
-        ["client", "protocol.version-header", "CreatePermission (client)"]
-      ])
-      const limit = findings.find((f) => f.rule === "lists.limit-range")!
-      expect(limit.curl).toContain("$DATA_ACCESS_API_KEY")
-      expect(limit.curl).not.toContain(KEY)
-      expect(limit.request.body).toBe(JSON.stringify({ limit: 501 }))
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "a client that breaks request rules gets client findings; snake_case and null do not",
+    () =>
+      Effect.gen(function* () {
+        const { proxy } = yield* setup()
+        yield* rpc(proxy.url, "ListSatellites", {
+          limit: 5,
+          space_id: null,
+          order: null,
+          search_fields: ["name"]
+        })
+        yield* rpc(proxy.url, "UpdateSatellite", {
+          id: "satellite_unknown",
+          termination_protection: null
+        })
+        expect(yield* proxy.findings).toEqual([])
+        const noVersion = yield* rpc(
+          proxy.url,
+          "CreatePermission",
+          { name: "n", description: "d", code: "c" },
+          { "content-type": "application/json", "x-api-key": KEY }
+        )
+        expect(noVersion.status).toBe(400)
+        const tooMany = yield* rpc(proxy.url, "ListSatellites", { limit: 501 })
+        expect(tooMany.status).toBe(400)
+        const findings = yield* proxy.findings
+        expect(findings.map((f) => [f.side, f.rule, f.operation]).sort()).toEqual([
+          ["client", "lists.limit-range", "ListSatellites (client)"],
+          ["client", "protocol.version-header", "CreatePermission (client)"]
+        ])
+        const limit = findings.find((f) => f.rule === "lists.limit-range")!
+        expect(limit.curl).toContain("$DATA_ACCESS_API_KEY")
+        expect(limit.curl).not.toContain(KEY)
+        expect(limit.request.body).toBe(JSON.stringify({ limit: 501 }))
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.scoped("--strict-client flags what only a lenient server accepts; the default does not", () =>
@@ -190,7 +306,9 @@ describe("the conformance proxy", () => {
       const strict = yield* setup(undefined, true)
       yield* rpc(strict.proxy.url, "ListSatellites", lenient)
       const findings = yield* strict.proxy.findings
-      expect(findings.map((f) => [f.side, f.cause])).toEqual([["client", "lenient (string-limits): search: over 255 characters"]])
+      expect(findings.map((f) => [f.side, f.cause])).toEqual([
+        ["client", "lenient (string-limits): search: over 255 characters"]
+      ])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
@@ -198,10 +316,15 @@ describe("the conformance proxy", () => {
     Effect.gen(function* () {
       const { proxy } = yield* setup("secret-in-error")
       const secret = "s3cr3t-value-never-shown"
-      const answer = yield* rpc(proxy.url, "CreateBIIntegration", { biVendorA: { apiKey: secret, apiSecret: secret } })
+      const answer = yield* rpc(proxy.url, "CreateBIIntegration", {
+        biVendorA: { apiKey: secret, apiSecret: secret }
+      })
       expect(text(answer)).toContain(secret)
       const findings = yield* proxy.findings
-      expect(findings.map((f) => `${f.side} ${f.rule}`).sort()).toEqual(["client fields.required", "server secrets.not-in-errors"])
+      expect(findings.map((f) => `${f.side} ${f.rule}`).sort()).toEqual([
+        "client fields.required",
+        "server secrets.not-in-errors"
+      ])
       const all = JSON.stringify(findings) + Report.toTerminal(yield* proxy.report)
       expect(all).not.toContain(secret)
       expect(all).not.toContain(KEY)
@@ -211,27 +334,49 @@ describe("the conformance proxy", () => {
   it.scoped("relays status, headers and body bytes as a direct call gets them", () =>
     Effect.gen(function* () {
       const { proxy, server } = yield* setup()
-      const json = { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1" }
+      const json = {
+        "content-type": "application/json",
+        "x-api-key": KEY,
+        "connect-protocol-version": "1"
+      }
       const cases: ReadonlyArray<[string, Parameters<typeof send>[2]]> = [
         ["/core.v1.SatelliteService/ListSatellites", { body: JSON.stringify({ limit: 3 }) }],
-        ["/core.v1.SatelliteService/ListSatellites?x=%20y&z", { body: JSON.stringify({ limit: 500 }) }],
-        [`/core.v1.ResourceService/GetResource`, { body: JSON.stringify({ id: server.knownIds.resources[0] }) }],
+        [
+          "/core.v1.SatelliteService/ListSatellites?x=%20y&z",
+          { body: JSON.stringify({ limit: 500 }) }
+        ],
+        [
+          `/core.v1.ResourceService/GetResource`,
+          { body: JSON.stringify({ id: server.knownIds.resources[0] }) }
+        ],
         ["/core.v1.ResourceService/GetResource", { body: JSON.stringify({ id: "nope" }) }],
         ["/core.v1.ResourceService/GetResource", { body: "" }],
         ["/core.v1.ResourceService/GetResource", { body: "{not json" }],
         ["/core.v1.ResourceService/GetResource", { method: "GET", headers: { "x-api-key": KEY } }],
         ["/core.v1.ResourceService/GetResource", { method: "PUT", headers: json, body: "{}" }],
-        ["/core.v1.ResourceService/GetResource", { headers: { ...json, "content-type": "text/plain" }, body: "{}" }],
-        ["/core.v1.ResourceService/GetResource", { headers: { ...json, "x-api-key": "" }, body: "{}" }],
+        [
+          "/core.v1.ResourceService/GetResource",
+          { headers: { ...json, "content-type": "text/plain" }, body: "{}" }
+        ],
+        [
+          "/core.v1.ResourceService/GetResource",
+          { headers: { ...json, "x-api-key": "" }, body: "{}" }
+        ],
         ["/core.v1.NoService/Nothing", { body: "{}" }],
-        ["/core.v1.SatelliteService/ListSatellites", { body: JSON.stringify({ limit: 2, search: "é".repeat(400_000) }) }]
+        [
+          "/core.v1.SatelliteService/ListSatellites",
+          { body: JSON.stringify({ limit: 2, search: "é".repeat(400_000) }) }
+        ]
       ]
       for (const [path, init] of cases) {
         const direct = yield* send(server.url, path, init)
         const relayed = yield* send(proxy.url, path, init)
         expect(relayed.status, path).toBe(direct.status)
         expect(comparable(relayed.headers), path).toEqual(comparable(direct.headers))
-        expect(Buffer.from(relayed.body).equals(Buffer.from(direct.body)), `${path}: ${text(relayed).slice(0, 200)}`).toBe(true)
+        expect(
+          Buffer.from(relayed.body).equals(Buffer.from(direct.body)),
+          `${path}: ${text(relayed).slice(0, 200)}`
+        ).toBe(true)
       }
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
@@ -245,18 +390,47 @@ describe("the conformance proxy", () => {
       const bodies = FastCheck.sample(
         FastCheck.oneof(
           FastCheck.jsonValue({ maxDepth: 4 }).map(json),
-          FastCheck.dictionary(FastCheck.constantFrom("id", "limit", "name", "filter", "cursor", "order", "search"), FastCheck.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }).map(json),
-          FastCheck.constantFrom('{"__proto__":{"polluted":true},"limit":5}', '{"constructor":{"prototype":{"x":1}},"limit":1}', '{"toString":1,"limit":10}').map((s) => encoder.encode(s)),
-          FastCheck.integer({ min: 60, max: 3_000 }).map((d) => encoder.encode(`{"limit":1,"filter":${nest(d)}}`)),
+          FastCheck.dictionary(
+            FastCheck.constantFrom("id", "limit", "name", "filter", "cursor", "order", "search"),
+            FastCheck.jsonValue({ maxDepth: 3 }),
+            { maxKeys: 5 }
+          ).map(json),
+          FastCheck.constantFrom(
+            '{"__proto__":{"polluted":true},"limit":5}',
+            '{"constructor":{"prototype":{"x":1}},"limit":1}',
+            '{"toString":1,"limit":10}'
+          ).map((s) => encoder.encode(s)),
+          FastCheck.integer({ min: 60, max: 3_000 }).map((d) =>
+            encoder.encode(`{"limit":1,"filter":${nest(d)}}`)
+          ),
           FastCheck.uint8Array({ minLength: 0, maxLength: 64 }),
-          FastCheck.uint8Array({ minLength: 1, maxLength: 16 }).map((b) => new Uint8Array([...encoder.encode('{"search":"'), 0xc3, 0x28, ...b, ...encoder.encode('","limit":2}')]))
+          FastCheck.uint8Array({ minLength: 1, maxLength: 16 }).map(
+            (b) =>
+              new Uint8Array([
+                ...encoder.encode('{"search":"'),
+                0xc3,
+                0x28,
+                ...b,
+                ...encoder.encode('","limit":2}')
+              ])
+          )
         ),
         { numRuns: 150, seed: 42 }
       )
-      const paths = ["/core.v1.SatelliteService/ListSatellites", "/core.v1.ResourceService/GetResource", "/core.v1.ResourceService/ListNativeUsers", "/core.v1.x/%2e%2e", "/"]
+      const paths = [
+        "/core.v1.SatelliteService/ListSatellites",
+        "/core.v1.ResourceService/GetResource",
+        "/core.v1.ResourceService/ListNativeUsers",
+        "/core.v1.x/%2e%2e",
+        "/"
+      ]
       const headerSets: ReadonlyArray<Record<string, string>> = [
         { "content-type": "application/json", "x-api-key": KEY },
-        { "content-type": "application/json; charset=utf-8", "x-api-key": KEY, "connect-timeout-ms": "abc" },
+        {
+          "content-type": "application/json; charset=utf-8",
+          "x-api-key": KEY,
+          "connect-timeout-ms": "abc"
+        },
         { "content-type": "application/json", "x-api-key": KEY, "content-encoding": "gzip" },
         { "content-type": "application/grpc", "x-api-key": KEY }
       ]
@@ -286,9 +460,17 @@ describe("the conformance proxy", () => {
       const json = yield* send(proxy.url, `${Proxy.REPORT_PATH}`, { method: "GET", headers: {} })
       const report = JSON.parse(text(json)) as Report.Report
       expect(report.findings.map((f) => f.rule)).toEqual(["lists.limit-range"])
-      const terminal = text(yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=terminal`, { method: "GET", headers: {} }))
+      const terminal = text(
+        yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=terminal`, {
+          method: "GET",
+          headers: {}
+        })
+      )
       expect(terminal).toContain("client · invalid-rejected · ListSatellites (client)")
-      const junit = yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=junit`, { method: "GET", headers: {} })
+      const junit = yield* send(proxy.url, `${Proxy.REPORT_PATH}?format=junit`, {
+        method: "GET",
+        headers: {}
+      })
       expect(junit.headers["content-type"]).toContain("xml")
       expect(text(junit)).toContain("<testsuites")
       expect(Proxy.exitCode(report.findings as ReadonlyArray<Proxy.Finding>, "server")).toBe(0)

@@ -57,9 +57,11 @@ const openPage = (file: string) =>
   )
 
 /** The number a count box of the verdict shows. */
-const shownCount = (page: Page, name: string) => Effect.promise(async () => Number(await page.locator(`[data-count="${name}"] b`).textContent()))
+const shownCount = (page: Page, name: string) =>
+  Effect.promise(async () => Number(await page.locator(`[data-count="${name}"] b`).textContent()))
 
-const visibleFindings = (page: Page) => Effect.promise(() => page.locator("article.finding:visible").count())
+const visibleFindings = (page: Page) =>
+  Effect.promise(() => page.locator("article.finding:visible").count())
 
 describe("the HTML report in headless Chromium", () => {
   it.scoped(
@@ -69,8 +71,22 @@ describe("the HTML report in headless Chromium", () => {
         const report = yield* Embedded.run({
           examples: 3,
           seed: 5,
-          operations: ["ListSatellites", "GetResource", "CreateConnector", "UpdateSatellite", "CreateHumanUserPassword", "ListIntegrationsMDM", "CreateIntegrationMDM", "GetEncryptionKeysByKeyId"],
-          server: violations("limit-off-by-one", "non-utc-timestamp", "secret-in-error", "created-at-in-future")
+          operations: [
+            "ListSatellites",
+            "GetResource",
+            "CreateConnector",
+            "UpdateSatellite",
+            "CreateHumanUserPassword",
+            "ListIntegrationsMDM",
+            "CreateIntegrationMDM",
+            "GetEncryptionKeysByKeyId"
+          ],
+          server: violations(
+            "limit-off-by-one",
+            "non-utc-timestamp",
+            "secret-in-error",
+            "created-at-in-future"
+          )
         })
         const json = JSON.parse(Report.toJson(report)) as Report.Report
         expect(json.findings.length).toBeGreaterThan(2)
@@ -79,7 +95,9 @@ describe("the HTML report in headless Chromium", () => {
         Fs.writeFileSync(Path.join(REPORTS, "contract-tests-report.json"), Report.toJson(report))
         const { errors, page, requests } = yield* openPage(file)
 
-        expect(yield* Effect.promise(() => page.locator("[data-verdict]").textContent())).toBe("FAIL")
+        expect(yield* Effect.promise(() => page.locator("[data-verdict]").textContent())).toBe(
+          "FAIL"
+        )
         const totals = Report.totals(json)
         expect(yield* shownCount(page, "findings")).toBe(json.findings.length)
         expect(yield* shownCount(page, "passed")).toBe(totals.passed)
@@ -87,122 +105,196 @@ describe("the HTML report in headless Chromium", () => {
         expect(yield* shownCount(page, "skipped")).toBe(totals.skipped)
         expect(yield* shownCount(page, "requests")).toBe(json.requests)
         expect(yield* shownCount(page, "notes")).toBe(json.observations.length)
-        expect(yield* shownCount(page, "rules")).toBe(json.coverage!.filter((c) => c.judged > 0).length)
+        expect(yield* shownCount(page, "rules")).toBe(
+          json.coverage!.filter((c) => c.judged > 0).length
+        )
         expect(yield* visibleFindings(page)).toBe(json.findings.length)
         // The heatmap has a cell per operation and check, failures marked with their count.
         const failedCells = json.cells.filter((c) => c.failed > 0)
-        expect(yield* Effect.promise(() => page.locator("table.heatmap td.fail").count())).toBe(failedCells.length)
+        expect(yield* Effect.promise(() => page.locator("table.heatmap td.fail").count())).toBe(
+          failedCells.length
+        )
         // Rules judged zero times are listed with why.
-        expect(yield* Effect.promise(() => page.locator("table.zero tbody tr").count())).toBe(json.coverage!.filter((c) => c.judged === 0).length)
+        expect(yield* Effect.promise(() => page.locator("table.zero tbody tr").count())).toBe(
+          json.coverage!.filter((c) => c.judged === 0).length
+        )
 
-        yield* Effect.promise(() => page.screenshot({ path: Path.join(REPORTS, "contract-tests-report.png") }))
+        yield* Effect.promise(() =>
+          page.screenshot({ path: Path.join(REPORTS, "contract-tests-report.png") })
+        )
 
         // Filter by severity, then also by operation: the findings shown are the JSON's that match.
-        const severity = json.findings.find((f) => json.findings.some((g) => g.severity !== f.severity))?.severity ?? json.findings[0]!.severity
+        const severity =
+          json.findings.find((f) => json.findings.some((g) => g.severity !== f.severity))
+            ?.severity ?? json.findings[0]!.severity
         yield* Effect.promise(() => page.selectOption("#f-severity", severity))
         const bySeverity = json.findings.filter((f) => f.severity === severity)
         expect(bySeverity.length).toBeLessThan(json.findings.length)
         expect(yield* visibleFindings(page)).toBe(bySeverity.length)
-        expect(yield* Effect.promise(() => page.locator("#shown").textContent())).toBe(`showing ${bySeverity.length} of ${json.findings.length}`)
+        expect(yield* Effect.promise(() => page.locator("#shown").textContent())).toBe(
+          `showing ${bySeverity.length} of ${json.findings.length}`
+        )
         const operation = bySeverity[0]!.operation
         yield* Effect.promise(() => page.selectOption("#f-operation", operation))
-        expect(yield* visibleFindings(page)).toBe(bySeverity.filter((f) => f.operation === operation).length)
+        expect(yield* visibleFindings(page)).toBe(
+          bySeverity.filter((f) => f.operation === operation).length
+        )
         const rule = json.findings[0]!.rule
         yield* Effect.promise(async () => {
           await page.selectOption("#f-severity", "")
           await page.selectOption("#f-operation", "")
           await page.selectOption("#f-rule", rule)
         })
-        expect(yield* visibleFindings(page)).toBe(json.findings.filter((f) => f.rule === rule).length)
+        expect(yield* visibleFindings(page)).toBe(
+          json.findings.filter((f) => f.rule === rule).length
+        )
 
         expect(errors).toEqual([])
         expect(requests).toEqual([pathToFileURL(file).toString()])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("the proxy's report (?format=html): server and client findings apart, counted as in the JSON report, a side filter", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start(violations("wrong-status-for-code"))
-      const proxy = yield* Proxy.start({ target: server.url })
-      const post = (path: string, body: unknown) =>
-        Effect.promise(() =>
-          fetch(proxy.url + path, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-api-key": ReferenceServer.DEFAULT_API_KEY, "connect-protocol-version": "1" },
-            body: JSON.stringify(body)
-          }).then((r) => r.arrayBuffer())
+  it.scoped(
+    "the proxy's report (?format=html): server and client findings apart, counted as in the JSON report, a side filter",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start(violations("wrong-status-for-code"))
+        const proxy = yield* Proxy.start({ target: server.url })
+        const post = (path: string, body: unknown) =>
+          Effect.promise(() =>
+            fetch(proxy.url + path, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                "x-api-key": ReferenceServer.DEFAULT_API_KEY,
+                "connect-protocol-version": "1"
+              },
+              body: JSON.stringify(body)
+            }).then((r) => r.arrayBuffer())
+          )
+        yield* post("/core.v1.SatelliteService/ListSatellites", { limit: 501 })
+        yield* post("/core.v1.SatelliteService/ListSatellites", { limit: 2 })
+        yield* post("/core.v1.ResourceService/GetResource", {
+          id: "resource_00000000000000000000000000"
+        })
+        yield* post("/core.v1.NoSuchService/Nothing", {})
+        const html = yield* Effect.promise(() =>
+          fetch(`${proxy.url}${Proxy.REPORT_PATH}?format=html`).then(async (r) => ({
+            type: r.headers.get("content-type"),
+            text: await r.text()
+          }))
         )
-      yield* post("/core.v1.SatelliteService/ListSatellites", { limit: 501 })
-      yield* post("/core.v1.SatelliteService/ListSatellites", { limit: 2 })
-      yield* post("/core.v1.ResourceService/GetResource", { id: "resource_00000000000000000000000000" })
-      yield* post("/core.v1.NoSuchService/Nothing", {})
-      const html = yield* Effect.promise(() => fetch(`${proxy.url}${Proxy.REPORT_PATH}?format=html`).then(async (r) => ({ type: r.headers.get("content-type"), text: await r.text() })))
-      expect(html.type).toMatch(/^text\/html/)
-      const json = yield* proxy.report
-      const server_ = json.findings.filter((f) => f.side === "server")
-      const client = json.findings.filter((f) => f.side === "client")
-      expect(server_.length).toBeGreaterThan(0)
-      expect(client.length).toBeGreaterThan(0)
-      const file = Path.join(REPORTS, "proxy-report.html")
-      Fs.writeFileSync(file, html.text)
-      const { errors, page } = yield* openPage(file)
-      expect(yield* shownCount(page, "findings")).toBe(json.findings.length)
-      expect(yield* shownCount(page, "requests")).toBe(json.requests)
-      const sideCount = (side: string) => Effect.promise(async () => Number(await page.locator(`[data-count="${side}-findings"]`).textContent()))
-      expect(yield* sideCount("server")).toBe(server_.length)
-      expect(yield* sideCount("client")).toBe(client.length)
-      expect(yield* Effect.promise(() => page.locator(`section[data-side="server"] article.finding`).count())).toBe(server_.length)
-      yield* Effect.promise(() => page.selectOption("#f-side", "client"))
-      expect(yield* visibleFindings(page)).toBe(client.length)
-      expect(yield* Effect.promise(() => page.locator(`section[data-side="server"] .none-shown`).isVisible())).toBe(true)
-      yield* Effect.promise(() => page.screenshot({ path: Path.join(REPORTS, "proxy-report.png") }))
-      expect(errors).toEqual([])
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+        expect(html.type).toMatch(/^text\/html/)
+        const json = yield* proxy.report
+        const server_ = json.findings.filter((f) => f.side === "server")
+        const client = json.findings.filter((f) => f.side === "client")
+        expect(server_.length).toBeGreaterThan(0)
+        expect(client.length).toBeGreaterThan(0)
+        const file = Path.join(REPORTS, "proxy-report.html")
+        Fs.writeFileSync(file, html.text)
+        const { errors, page } = yield* openPage(file)
+        expect(yield* shownCount(page, "findings")).toBe(json.findings.length)
+        expect(yield* shownCount(page, "requests")).toBe(json.requests)
+        const sideCount = (side: string) =>
+          Effect.promise(async () =>
+            Number(await page.locator(`[data-count="${side}-findings"]`).textContent())
+          )
+        expect(yield* sideCount("server")).toBe(server_.length)
+        expect(yield* sideCount("client")).toBe(client.length)
+        expect(
+          yield* Effect.promise(() =>
+            page.locator(`section[data-side="server"] article.finding`).count()
+          )
+        ).toBe(server_.length)
+        yield* Effect.promise(() => page.selectOption("#f-side", "client"))
+        expect(yield* visibleFindings(page)).toBe(client.length)
+        expect(
+          yield* Effect.promise(() =>
+            page.locator(`section[data-side="server"] .none-shown`).isVisible()
+          )
+        ).toBe(true)
+        yield* Effect.promise(() =>
+          page.screenshot({ path: Path.join(REPORTS, "proxy-report.png") })
+        )
+        expect(errors).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("a HAR written by Playwright's recordHar (a page calling the API with fetch, answers compressed) is judged: the client's rule breaks, no server finding", () =>
-    Effect.gen(function* () {
-      // connect-get: the server compresses answers of 1 KiB or more for a client that offers an
-      // encoding, as Chromium does; the HAR holds them decoded, with their Content-Encoding.
-      const server = yield* ReferenceServer.start({ latitude: ["connect-get"] })
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-har-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
-      const harFile = Path.join(dir, "playwright.har")
-      const statuses = yield* Effect.promise(async () => {
-        if (browser === undefined) throw new Error("no browser: the launch in beforeAll failed")
-        const context = await browser.newContext({ recordHar: { path: harFile } })
-        const page = await context.newPage()
-        // The application's page, of its own origin (answered by the test; @sparticuz/chromium's flags
-        // turn off CORS, which the reference server does not answer), calls the API's origin.
-        await page.route("http://app.test/", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title>" }))
-        await page.goto("http://app.test/")
-        const result = await page.evaluate(async ({ base, key }) => {
-          const call = (path: string, body: unknown) =>
-            fetch(base + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key, "connect-protocol-version": "1" }, body: JSON.stringify(body) }).then(async (r) => [r.status, (await r.text()).length])
-          return [
-            await call("/core.v1.SatelliteService/ListSatellites", { limit: 50 }),
-            await call("/core.v1.SatelliteService/ListSatellites", { limit: 501 }),
-            await call("/core.v1.IntegrationMDMService/ListIntegrationsMDM", { limit: 3, order: "desc" })
-          ]
-        }, { base: server.url, key: ReferenceServer.DEFAULT_API_KEY })
-        await context.close()
-        return result
+  it.scoped(
+    "a HAR written by Playwright's recordHar (a page calling the API with fetch, answers compressed) is judged: the client's rule breaks, no server finding",
+    () =>
+      Effect.gen(function* () {
+        // connect-get: the server compresses answers of 1 KiB or more for a client that offers an
+        // encoding, as Chromium does; the HAR holds them decoded, with their Content-Encoding.
+        const server = yield* ReferenceServer.start({ latitude: ["connect-get"] })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-har-"))
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+        )
+        const harFile = Path.join(dir, "playwright.har")
+        const statuses = yield* Effect.promise(async () => {
+          if (browser === undefined) throw new Error("no browser: the launch in beforeAll failed")
+          const context = await browser.newContext({ recordHar: { path: harFile } })
+          const page = await context.newPage()
+          // The application's page, of its own origin (answered by the test; @sparticuz/chromium's flags
+          // turn off CORS, which the reference server does not answer), calls the API's origin.
+          await page.route("http://app.test/", (route) =>
+            route.fulfill({
+              status: 200,
+              contentType: "text/html",
+              body: "<!doctype html><title>app</title>"
+            })
+          )
+          await page.goto("http://app.test/")
+          const result = await page.evaluate(
+            async ({ base, key }) => {
+              const call = (path: string, body: unknown) =>
+                fetch(base + path, {
+                  method: "POST",
+                  headers: {
+                    "content-type": "application/json",
+                    "x-api-key": key,
+                    "connect-protocol-version": "1"
+                  },
+                  body: JSON.stringify(body)
+                }).then(async (r) => [r.status, (await r.text()).length])
+              return [
+                await call("/core.v1.SatelliteService/ListSatellites", { limit: 50 }),
+                await call("/core.v1.SatelliteService/ListSatellites", { limit: 501 }),
+                await call("/core.v1.IntegrationMDMService/ListIntegrationsMDM", {
+                  limit: 3,
+                  order: "desc"
+                })
+              ]
+            },
+            { base: server.url, key: ReferenceServer.DEFAULT_API_KEY }
+          )
+          await context.close()
+          return result
+        })
+        expect(statuses.map(([s]) => s)).toEqual([200, 400, 200])
+        const har = yield* Har.decodeJson(Fs.readFileSync(harFile, "utf8"))
+        expect(har.log.creator.name).toBe("Playwright")
+        const listing = har.log.entries.find(
+          (e) => e.request.url.endsWith("/ListSatellites") && e.response.status === 200
+        )!
+        // The answer came compressed; the HAR holds it decoded.
+        expect(
+          listing.response.headers.find((h) => h.name.toLowerCase() === "content-encoding")?.value
+        ).toMatch(/gzip|br|deflate|zstd/)
+        const report = Har.judge(har, { source: harFile })
+        expect(report.findings.filter((f) => f.side === "server")).toEqual([])
+        expect(report.findings.map((f) => [f.side, f.rule, f.operation])).toEqual([
+          ["client", "lists.limit-range", "ListSatellites (client)"]
+        ])
+        // The three API calls are judged, the page of another origin left out; no body was left unread.
+        expect(report.requests).toBe(3)
+        expect(report.notes.join("\n")).toMatch(/1 of the 4 entries left out/)
+        expect(report.notes.join("\n")).not.toMatch(/left unread/)
+        // The compressed page of satellites was read: its count and limit were judged (paging).
+        expect(
+          report.cells.find((c) => c.operation === "ListSatellites" && c.check === "paging")?.passed
+        ).toBe(1)
       })
-      expect(statuses.map(([s]) => s)).toEqual([200, 400, 200])
-      const har = yield* Har.decodeJson(Fs.readFileSync(harFile, "utf8"))
-      expect(har.log.creator.name).toBe("Playwright")
-      const listing = har.log.entries.find((e) => e.request.url.endsWith("/ListSatellites") && e.response.status === 200)!
-      // The answer came compressed; the HAR holds it decoded.
-      expect(listing.response.headers.find((h) => h.name.toLowerCase() === "content-encoding")?.value).toMatch(/gzip|br|deflate|zstd/)
-      const report = Har.judge(har, { source: harFile })
-      expect(report.findings.filter((f) => f.side === "server")).toEqual([])
-      expect(report.findings.map((f) => [f.side, f.rule, f.operation])).toEqual([["client", "lists.limit-range", "ListSatellites (client)"]])
-      // The three API calls are judged, the page of another origin left out; no body was left unread.
-      expect(report.requests).toBe(3)
-      expect(report.notes.join("\n")).toMatch(/1 of the 4 entries left out/)
-      expect(report.notes.join("\n")).not.toMatch(/left unread/)
-      // The compressed page of satellites was read: its count and limit were judged (paging).
-      expect(report.cells.find((c) => c.operation === "ListSatellites" && c.check === "paging")?.passed).toBe(1)
-    })
   )
 })

@@ -7,7 +7,8 @@ import { families } from "../src/internal/families/index.js"
 // The rule table is the contract the runner holds a server to: every must quoted from the
 // documents, every must checked and broken by a violation of the reference server, and no check
 // outside the table.
-const doc = (name: string) => readFileSync(new URL(`../../../docs/spec/${name}`, import.meta.url), "utf8")
+const doc = (name: string) =>
+  readFileSync(new URL(`../../../docs/spec/${name}`, import.meta.url), "utf8")
 const docs = { "interface.md": doc("interface.md"), "decisions.md": doc("decisions.md") }
 const flat = (s: string) => s.replace(/\s+/g, " ")
 
@@ -17,7 +18,9 @@ const sectionText = (text: string, title: string): string | undefined => {
   const start = lines.findIndex((l) => /^#{2,3} /.test(l) && l.replace(/^#+ /, "").trim() === title)
   if (start === -1) return undefined
   const level = /^#+/.exec(lines[start]!)![0].length
-  const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && /^#+/.exec(l)![0].length <= level)
+  const end = lines.findIndex(
+    (l, i) => i > start && /^#+ /.test(l) && /^#+/.exec(l)![0].length <= level
+  )
   return lines.slice(start, end === -1 ? undefined : end).join("\n")
 }
 
@@ -45,7 +48,9 @@ describe("the rule table", () => {
     }
     for (const v of ReferenceServer.violations) {
       const rule = (v as { rule?: string }).rule
-      expect(rule !== undefined && ContractRules.isRuleId(rule), `${v.name} names a rule`).toBe(true)
+      expect(rule !== undefined && ContractRules.isRuleId(rule), `${v.name} names a rule`).toBe(
+        true
+      )
       expect(v.check).toBe(ContractRules.get(rule as ContractRules.RuleId).check)
     }
   })
@@ -58,15 +63,23 @@ describe("the rule table", () => {
   })
 
   it("a check with no rule cannot fail a run: every check has at least one rule", () => {
-    for (const c of ContractChecks.ids) expect(ContractRules.rules.some((r) => r.check === c), c).toBe(true)
+    for (const c of ContractChecks.ids)
+      expect(
+        ContractRules.rules.some((r) => r.check === c),
+        c
+      ).toBe(true)
   })
 
   it("each latitude row of decisions.md section 10 has a switch, and each note kind a quoted source", () => {
-    const rows = sectionText(docs["decisions.md"], "10. Latitude: where a faithful server may choose")!
+    const rows = sectionText(
+      docs["decisions.md"],
+      "10. Latitude: where a faithful server may choose"
+    )!
       .split("\n")
       .filter((l) => l.startsWith("| ") && !l.startsWith("| Topic") && !l.startsWith("|---"))
     // The other switches are choices the documents leave open elsewhere, each saying where.
     expect(ContractRules.latitude.filter((l) => !("elsewhere" in l))).toHaveLength(rows.length)
-    for (const n of ContractRules.notes) expect(flat(docs[n.source.doc])).toContain(flat(n.source.quote))
+    for (const n of ContractRules.notes)
+      expect(flat(docs[n.source.doc])).toContain(flat(n.source.quote))
   })
 })

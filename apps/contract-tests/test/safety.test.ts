@@ -8,29 +8,49 @@ import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
 import * as Report from "../src/Report.js"
 
-const writes = new Set((Operations.all as ReadonlyArray<Operations.Operation>).filter((o) => o.kind === "create" || o.kind === "update").map((o) => o.method))
+const writes = new Set(
+  (Operations.all as ReadonlyArray<Operations.Operation>)
+    .filter((o) => o.kind === "create" || o.kind === "update")
+    .map((o) => o.method)
+)
 
 describe("running against a shared environment", () => {
   it.scoped("read-only mode sends no Create or Update and reports them as skipped", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds, readOnly: true, examples: 3, seed: 3 })
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        fixtures: server.knownIds,
+        readOnly: true,
+        examples: 3,
+        seed: 3
+      })
       expect(report.findings).toEqual([])
       const seen = yield* server.requests
       expect(seen.filter((r) => r.method !== undefined && writes.has(r.method))).toEqual([])
       const skipped = report.cells.filter((c) => writes.has(c.operation))
       expect(skipped.length).toBeGreaterThan(0)
-      for (const c of skipped) expect(c).toMatchObject({ passed: 0, failed: 0, skipReasons: ["read-only mode"] })
+      for (const c of skipped)
+        expect(c).toMatchObject({ passed: 0, failed: 0, skipReasons: ["read-only mode"] })
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.scoped("never sends more requests than --max-requests, and says the run stopped early", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), maxRequests: 150, examples: 50, seed: 3 })
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        maxRequests: 150,
+        examples: 50,
+        seed: 3
+      })
       const seen = yield* server.requests
       expect(seen.length).toBeLessThanOrEqual(150)
-      expect(report.notes.join("\n")).toContain("stopped early: the request budget of 150 requests is spent")
+      expect(report.notes.join("\n")).toContain(
+        "stopped early: the request budget of 150 requests is spent"
+      )
       expect(report.cells.some((c) => c.skipped > 0)).toBe(true)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
@@ -38,7 +58,14 @@ describe("running against a shared environment", () => {
   it.scoped("names it creates carry the ct-<runid>- prefix", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), operations: ["CreateConnector", "CreatePermission"], checks: ["valid-accepted"], examples: 5, seed: 3 })
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        operations: ["CreateConnector", "CreatePermission"],
+        checks: ["valid-accepted"],
+        examples: 5,
+        seed: 3
+      })
       expect(report.findings).toEqual([])
       const ids = yield* server.currentKnownIds
       const created = ids.connectors.filter((id) => !server.knownIds.connectors.includes(id))
@@ -54,23 +81,39 @@ describe("running against a shared environment", () => {
     Effect.gen(function* () {
       const report = yield* Embedded.run({ examples: 3, seed: 5, server: { data: "empty" } })
       expect(report.findings).toEqual([])
-      const get = report.cells.find((c) => c.operation === "GetResource" && c.check === "valid-accepted")
+      const get = report.cells.find(
+        (c) => c.operation === "GetResource" && c.check === "valid-accepted"
+      )
       expect(get).toMatchObject({ passed: 0, failed: 0 })
       expect(get?.skipReasons.join()).toContain("no resources ids")
-      const dd = report.cells.find((c) => c.operation === "CreateDataDiscoveryConfiguration" && c.check === "create-echo")
+      const dd = report.cells.find(
+        (c) => c.operation === "CreateDataDiscoveryConfiguration" && c.check === "create-echo"
+      )
       expect(dd?.passed).toBe(0)
       expect(dd?.skipped).toBeGreaterThan(0)
       // What needs nothing still runs.
-      expect(report.cells.find((c) => c.operation === "CreateConnector" && c.check === "create-echo")?.passed).toBeGreaterThan(0)
+      expect(
+        report.cells.find((c) => c.operation === "CreateConnector" && c.check === "create-echo")
+          ?.passed
+      ).toBeGreaterThan(0)
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
   // The target is judged on exactly the headers each case sets: no trace headers of the run's spans.
   it.scoped("sends no trace headers, even run inside a caller's span", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds, operations: ["GetResource", "ListSatellites"], examples: 2, seed: 1 }).pipe(Effect.withSpan("the caller's span"))
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        fixtures: server.knownIds,
+        operations: ["GetResource", "ListSatellites"],
+        examples: 2,
+        seed: 1
+      }).pipe(Effect.withSpan("the caller's span"))
       expect(report.requests).toBeGreaterThan(0)
-      const traced = (yield* server.requests).filter((r) => Object.keys(r.headers).some((h) => ["traceparent", "b3", "tracestate"].includes(h)))
+      const traced = (yield* server.requests).filter((r) =>
+        Object.keys(r.headers).some((h) => ["traceparent", "b3", "tracestate"].includes(h))
+      )
       expect(traced.map((r) => r.path)).toEqual([])
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
@@ -81,7 +124,13 @@ describe("updates of existing objects", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
       const before = yield* server.store.all("satellites")
-      const report = yield* ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), operations: ["UpdateSatellite"], examples: 15, seed: 8 })
+      const report = yield* ContractTests.run({
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        operations: ["UpdateSatellite"],
+        examples: 15,
+        seed: 8
+      })
       expect(report.findings).toEqual([])
       const after = yield* server.store.all("satellites")
       const changed = after.filter((s) => {
@@ -123,76 +172,110 @@ describe("transient answers and broken connections", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("a body refused for its size (resource_exhausted without Retry-After to 5 MiB) is sent once, not retried as a rate limit", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({})
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
-        fixtures: server.knownIds,
-        seed: 1,
-        examples: 3,
-        checks: ["protocol"]
-      })
-      expect(report.findings).toEqual([])
-      const refused = (yield* server.requests).filter((r) => r.code === "resource_exhausted")
-      expect(refused).toHaveLength(1)
-      expect(refused[0]!.status).toBe(429)
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "a body refused for its size (resource_exhausted without Retry-After to 5 MiB) is sent once, not retried as a rate limit",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({})
+        const report = yield* ContractTests.run({
+          baseUrl: server.url,
+          apiKey: Redacted.make(server.apiKeys[0]!),
+          fixtures: server.knownIds,
+          seed: 1,
+          examples: 3,
+          checks: ["protocol"]
+        })
+        expect(report.findings).toEqual([])
+        const refused = (yield* server.requests).filter((r) => r.code === "resource_exhausted")
+        expect(refused).toHaveLength(1)
+        expect(refused[0]!.status).toBe(429)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
-  it.scoped("a dropped connection is a no-server-errors finding with the request that caused it", () =>
-    Effect.gen(function* () {
-      const report = yield* Embedded.run({
-        seed: 2,
-        examples: 5,
-        operations: ["GetResource"],
-        checks: ["no-server-errors"],
-        server: { faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "DropConnection", when: "after-handling" } }] } }
-      })
-      const f = report.findings.find((x) => x.check === "no-server-errors" && x.operation === "GetResource")
-      expect(f?.response?._tag).toBe("NoResponse")
-      expect(f?.curl).toContain("/core.v1.ResourceService/GetResource")
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "a dropped connection is a no-server-errors finding with the request that caused it",
+    () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 2,
+          examples: 5,
+          operations: ["GetResource"],
+          checks: ["no-server-errors"],
+          server: {
+            faults: {
+              rules: [
+                {
+                  methods: ["GetResource"],
+                  fault: { _tag: "DropConnection", when: "after-handling" }
+                }
+              ]
+            }
+          }
+        })
+        const f = report.findings.find(
+          (x) => x.check === "no-server-errors" && x.operation === "GetResource"
+        )
+        expect(f?.response?._tag).toBe("NoResponse")
+        expect(f?.curl).toContain("/core.v1.ResourceService/GetResource")
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
 
 describe("time budget", () => {
-  it.scoped("stops starting examples once spent, and reports the rest as skipped with the reason", () =>
-    Effect.gen(function* () {
-      const report = yield* Embedded.run({ seed: 1, examples: 200, operations: ["ListSatellites", "GetResource"], timeBudget: "300 millis" })
-      expect(report.findings).toEqual([])
-      expect(report.notes.join("\n")).toContain("stopped early: the time budget is spent")
-      const skipped = report.cells.filter((c) => c.skipReasons.includes("the time budget is spent"))
-      expect(skipped.length).toBeGreaterThan(0)
-      expect(report.durationMs).toBeLessThan(20_000)
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "stops starting examples once spent, and reports the rest as skipped with the reason",
+    () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 1,
+          examples: 200,
+          operations: ["ListSatellites", "GetResource"],
+          timeBudget: "300 millis"
+        })
+        expect(report.findings).toEqual([])
+        expect(report.notes.join("\n")).toContain("stopped early: the time budget is spent")
+        const skipped = report.cells.filter((c) =>
+          c.skipReasons.includes("the time budget is spent")
+        )
+        expect(skipped.length).toBeGreaterThan(0)
+        expect(report.durationMs).toBeLessThan(20_000)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })
 
 describe("max findings", () => {
-  it.scoped("stops starting examples once reached: the findings are still shrunk, the rest reported skipped with the reason", () =>
-    Effect.gen(function* () {
-      const options = {
-        seed: 3,
-        examples: 30,
-        checks: ["valid-accepted"],
-        server: { faults: { rules: [{ fault: { _tag: "Violation" as const, name: "rejects-unknown-field" as const } }] } }
-      }
-      const all = yield* Embedded.run(options)
-      const first = yield* Embedded.run({ ...options, maxFindings: 1 })
-      // without the limit, the violation is found under many operations; with it, the examples
-      // already running when the first is found (one per suite at once, 4) may add theirs
-      expect(all.findings.length).toBeGreaterThan(4)
-      expect(first.findings.length).toBeGreaterThanOrEqual(1)
-      expect(first.findings.length).toBeLessThanOrEqual(4)
-      expect(first.findings.every((f) => f.shrinkSteps > 0)).toBe(true)
-      expect(first.requests).toBeLessThan(all.requests / 2)
-      expect(first.notes.join("\n")).toContain("stopped early: max findings reached (1)")
-      const skipped = first.cells.filter((c) => c.skipReasons.includes("max findings reached (1)"))
-      expect(skipped.reduce((n, c) => n + c.skipped, 0)).toBeGreaterThan(0)
-      expect(Report.totals(first).skipped).toBeGreaterThan(0)
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "stops starting examples once reached: the findings are still shrunk, the rest reported skipped with the reason",
+    () =>
+      Effect.gen(function* () {
+        const options = {
+          seed: 3,
+          examples: 30,
+          checks: ["valid-accepted"],
+          server: {
+            faults: {
+              rules: [
+                { fault: { _tag: "Violation" as const, name: "rejects-unknown-field" as const } }
+              ]
+            }
+          }
+        }
+        const all = yield* Embedded.run(options)
+        const first = yield* Embedded.run({ ...options, maxFindings: 1 })
+        // without the limit, the violation is found under many operations; with it, the examples
+        // already running when the first is found (one per suite at once, 4) may add theirs
+        expect(all.findings.length).toBeGreaterThan(4)
+        expect(first.findings.length).toBeGreaterThanOrEqual(1)
+        expect(first.findings.length).toBeLessThanOrEqual(4)
+        expect(first.findings.every((f) => f.shrinkSteps > 0)).toBe(true)
+        expect(first.requests).toBeLessThan(all.requests / 2)
+        expect(first.notes.join("\n")).toContain("stopped early: max findings reached (1)")
+        const skipped = first.cells.filter((c) =>
+          c.skipReasons.includes("max findings reached (1)")
+        )
+        expect(skipped.reduce((n, c) => n + c.skipped, 0)).toBeGreaterThan(0)
+        expect(Report.totals(first).skipped).toBeGreaterThan(0)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.effect("must be a positive integer", () =>
@@ -222,7 +305,9 @@ describe("selecting operations and checks", () => {
       const only = yield* Embedded.run({ seed: 4, examples: 3, checks: ["stable-reads"] })
       expect(new Set(only.cells.map((c) => c.check))).toEqual(new Set(["stable-reads"]))
       // Gets read twice; every read also served as a Connect GET, compressed and asked for compressed, against its POST.
-      const reads = (Operations.all as ReadonlyArray<Operations.Operation>).filter((o) => o.kind === "get" || o.kind === "list").map((o) => o.method)
+      const reads = (Operations.all as ReadonlyArray<Operations.Operation>)
+        .filter((o) => o.kind === "get" || o.kind === "list")
+        .map((o) => o.method)
       expect(new Set(only.cells.map((c) => c.operation))).toEqual(new Set(reads))
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )

@@ -17,7 +17,8 @@ export const make = (n: number, of: number) => {
     collecting = []
     define()
     const kept = collecting.filter(() => next++ % of === n - 1)
-    if (kept.length > 0) describe(name, () => kept.forEach(([title, body]) => it.scoped(title, body)))
+    if (kept.length > 0)
+      describe(name, () => kept.forEach(([title, body]) => it.scoped(title, body)))
   }
   const test = (title: string, body: Body) => void collecting.push([title, body])
   return { suite, test }

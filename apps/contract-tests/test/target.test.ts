@@ -15,7 +15,9 @@ const htmlServer = Effect.acquireRelease(
   Effect.async<Http.Server>((resume) => {
     const server = Http.createServer((req, res) => {
       req.resume()
-      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Welcome</body></html>")
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!doctype html><html><body>Welcome</body></html>")
     })
     server.listen(0, "127.0.0.1", () => {
       resume(Effect.succeed(server))
@@ -32,7 +34,12 @@ describe("a target that does not speak Connect JSON", () => {
     Effect.gen(function* () {
       const server = yield* htmlServer
       const port = (server.address() as AddressInfo).port
-      const report = yield* ContractTests.run({ baseUrl: `http://127.0.0.1:${port}`, apiKey: Redacted.make("key-of-the-test"), seed: 1, examples: 10 })
+      const report = yield* ContractTests.run({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: Redacted.make("key-of-the-test"),
+        seed: 1,
+        examples: 10
+      })
       expect(report.findings).toHaveLength(ContractChecks.ids.length)
       expect(new Set(report.findings.map((f) => f.check)).size).toBe(ContractChecks.ids.length)
       for (const f of report.findings) expect(f.message).toContain("not Connect JSON")
@@ -44,23 +51,37 @@ describe("a target that does not speak Connect JSON", () => {
 })
 
 describe("a baseline", () => {
-  const violation = { faults: { rules: [{ fault: { _tag: "Violation" as const, name: "paging-count-mismatch" as const } }] } }
+  const violation = {
+    faults: {
+      rules: [{ fault: { _tag: "Violation" as const, name: "paging-count-mismatch" as const } }]
+    }
+  }
   const options = { seed: 4, examples: 5, operations: ["ListSatellites"], checks: ["paging"] }
-  it.scoped("lists known findings without failing, fails on new ones, and reports entries no longer found as fixed", () =>
-    Effect.gen(function* () {
-      const first = yield* Embedded.run({ ...options, server: violation }).pipe(Effect.scoped)
-      expect(first.findings.length).toBeGreaterThan(0)
-      const baseline = (yield* Baseline.decodeJson(Baseline.toJson(Baseline.fromReport(first))))
-      const again = yield* Embedded.run({ ...options, baseline, server: violation }).pipe(Effect.scoped)
-      expect(again.findings).toEqual([])
-      expect(again.known.map((f) => f.cause)).toEqual(first.findings.map((f) => f.cause))
-      expect(Report.exitCode(again)).toBe(0)
-      const another = yield* Embedded.run({ ...options, baseline, server: { faults: { rules: [{ fault: { _tag: "Violation", name: "paging-duplicates" } }] } } }).pipe(Effect.scoped)
-      expect(another.findings.some((f) => f.rule === "lists.walk-once")).toBe(true)
-      expect(Report.exitCode(another)).toBe(1)
-      const fixed = yield* Embedded.run({ ...options, baseline }).pipe(Effect.scoped)
-      expect(fixed.findings).toEqual([])
-      expect(fixed.fixed.map((f) => f.rule)).toEqual(first.findings.map((f) => f.rule))
-    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    "lists known findings without failing, fails on new ones, and reports entries no longer found as fixed",
+    () =>
+      Effect.gen(function* () {
+        const first = yield* Embedded.run({ ...options, server: violation }).pipe(Effect.scoped)
+        expect(first.findings.length).toBeGreaterThan(0)
+        const baseline = yield* Baseline.decodeJson(Baseline.toJson(Baseline.fromReport(first)))
+        const again = yield* Embedded.run({ ...options, baseline, server: violation }).pipe(
+          Effect.scoped
+        )
+        expect(again.findings).toEqual([])
+        expect(again.known.map((f) => f.cause)).toEqual(first.findings.map((f) => f.cause))
+        expect(Report.exitCode(again)).toBe(0)
+        const another = yield* Embedded.run({
+          ...options,
+          baseline,
+          server: {
+            faults: { rules: [{ fault: { _tag: "Violation", name: "paging-duplicates" } }] }
+          }
+        }).pipe(Effect.scoped)
+        expect(another.findings.some((f) => f.rule === "lists.walk-once")).toBe(true)
+        expect(Report.exitCode(another)).toBe(1)
+        const fixed = yield* Embedded.run({ ...options, baseline }).pipe(Effect.scoped)
+        expect(fixed.findings).toEqual([])
+        expect(fixed.fixed.map((f) => f.rule)).toEqual(first.findings.map((f) => f.rule))
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

@@ -33,7 +33,9 @@ export const shard = (n: number, of: number) => {
               shrinkBudget: 10,
               maxFindings: 1,
               checks: [rule.check],
-              server: { faults: { rules: [{ fault: { _tag: "Violation", name: violation.name } }] } }
+              server: {
+                faults: { rules: [{ fault: { _tag: "Violation", name: violation.name } }] }
+              }
             }).pipe(Effect.scoped)
             const finding = report.findings.find((f) => f.check === rule.check)
             expect(finding, `seed ${seed}: ${violation.description}`).toBeDefined()
@@ -41,8 +43,7 @@ export const shard = (n: number, of: number) => {
             expect(finding!.curl).not.toContain(ReferenceServer.DEFAULT_API_KEY)
             expect(ContractRules.isRuleId(finding!.rule)).toBe(true)
           }
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     }
   })
 
@@ -54,7 +55,9 @@ export const shard = (n: number, of: number) => {
           examples: 30,
           operations: ["ListSatellites"],
           checks: ["valid-accepted"],
-          server: { faults: { rules: [{ fault: { _tag: "Violation", name: "rejects-unknown-field" } }] } }
+          server: {
+            faults: { rules: [{ fault: { _tag: "Violation", name: "rejects-unknown-field" } }] }
+          }
         })
         expect(report.findings).toHaveLength(1)
         const f = report.findings[0]!
@@ -65,8 +68,7 @@ export const shard = (n: number, of: number) => {
         expect(Object.keys(body)).toHaveLength(2)
         expect(body).toHaveProperty("limit", 1)
         expect(f.occurrences).toBeGreaterThan(1)
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
   })
 
   suite("response-schema findings", () => {
@@ -86,8 +88,7 @@ export const shard = (n: number, of: number) => {
           })
           expect(report.findings.map((f) => f.cause)).toEqual([cause])
           expect(report.findings[0]!.message).toContain("resource.")
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-      )
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     }
   })
 }

@@ -6,7 +6,8 @@
 // secrets a decoded page holds.
 
 /** The `p`th percentile of numbers sorted in ascending order. */
-export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+export const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 /** Runs `call` from `concurrency` workers for `seconds`; returns every latency (ms) and the time taken (s). */
 export const measure = async (call, concurrency, seconds) => {
@@ -28,7 +29,12 @@ export const measure = async (call, concurrency, seconds) => {
 export const combine = (rounds) => {
   const latencies = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b)
   const seconds = rounds.reduce((s, r) => s + r.seconds, 0)
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), n: latencies.length }
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    n: latencies.length
+  }
 }
 
 /** The median time (ms) of one run of `f`, run for `seconds` after `warmup` runs. */
@@ -58,4 +64,8 @@ export const fetchNativeUsersPage = async (url, apiKey, resourceId, limit = 500)
 
 /** How many values of a decoded value `isRedacted` says are secrets (each one a `Redacted` its decode made). */
 export const countSecrets = (isRedacted, u) =>
-  isRedacted(u) ? 1 : u !== null && typeof u === "object" ? Object.values(u).reduce((n, v) => n + countSecrets(isRedacted, v), 0) : 0
+  isRedacted(u)
+    ? 1
+    : u !== null && typeof u === "object"
+      ? Object.values(u).reduce((n, v) => n + countSecrets(isRedacted, v), 0)
+      : 0

@@ -9,7 +9,10 @@ import { inspect } from "node:util"
 export interface CapturedSpan {
   readonly name: string
   readonly attributes: Map<string, unknown>
-  readonly events: Array<{ readonly name: string; readonly attributes: Record<string, unknown> | undefined }>
+  readonly events: Array<{
+    readonly name: string
+    readonly attributes: Record<string, unknown> | undefined
+  }>
   /** The printed cause when the span ended in a failure. */
   failure?: string
 }
@@ -49,12 +52,17 @@ export const makeRecorder = (): Recorder => {
       captured,
       spanId: String(++ids),
       attribute: (key, value) => void captured.attributes.set(key, value),
-      event: (eventName, _time, attributes) => void captured.events.push({ name: eventName, attributes }),
+      event: (eventName, _time, attributes) =>
+        void captured.events.push({ name: eventName, attributes }),
       addLinks: () => {}
     }
   }
   const log = (...parts: ReadonlyArray<unknown>) =>
-    void lines.push(parts.map((part) => (typeof part === "string" ? part : inspect(part, { depth: 10 }))).join(" "))
+    void lines.push(
+      parts
+        .map((part) => (typeof part === "string" ? part : inspect(part, { depth: 10 })))
+        .join(" ")
+    )
   const dump = (): string =>
     [
       ...spans.map((s) =>
@@ -73,4 +81,8 @@ export const makeRecorder = (): Recorder => {
 
 /** Every way a user may print a value. */
 export const printed = (x: unknown): string =>
-  [String(x), JSON.stringify(x, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v)), inspect(x, { depth: 20, showHidden: false })].join("\n")
+  [
+    String(x),
+    JSON.stringify(x, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+    inspect(x, { depth: 20, showHidden: false })
+  ].join("\n")

@@ -7,7 +7,8 @@
  */
 
 /** What a line's decoder answered. */
-export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string }
+export type Outcome =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string }
 
 /** The line's parts the oracle needs. */
 export interface Line {
@@ -22,7 +23,9 @@ export interface Line {
 }
 
 /** A `Line` of a compiled decoder that returns its value or `FAIL`. */
-export const line = (parts: Omit<Line, "fast"> & { readonly compiled: (u: unknown) => unknown; readonly FAIL: unknown }): Line => ({
+export const line = (
+  parts: Omit<Line, "fast"> & { readonly compiled: (u: unknown) => unknown; readonly FAIL: unknown }
+): Line => ({
   fast: (u) => {
     const r = parts.compiled(u)
     return r === parts.FAIL ? undefined : { ok: true, value: r }
@@ -88,7 +91,10 @@ export const mutate = (json: unknown, rnd: Rng): unknown => {
 }
 
 /** A decoded value in a form `toEqual` compares exactly: classes named, secrets opened, key order kept. */
-export const comparable = (line: Pick<Line, "isRedacted" | "redactedValue">, u: unknown): unknown => {
+export const comparable = (
+  line: Pick<Line, "isRedacted" | "redactedValue">,
+  u: unknown
+): unknown => {
   if (line.isRedacted(u)) return { redacted: comparable(line, line.redactedValue(u)) }
   if (Array.isArray(u)) return u.map((x) => comparable(line, x))
   if (typeof u === "bigint") return { bigint: u.toString() }
@@ -102,10 +108,15 @@ export const comparable = (line: Pick<Line, "isRedacted" | "redactedValue">, u: 
 }
 
 /** The secrets of a decoded value, each once (to check that no two decodes share one). */
-export const secrets = (line: Pick<Line, "isRedacted">, u: unknown, out: Array<unknown> = []): Array<unknown> => {
+export const secrets = (
+  line: Pick<Line, "isRedacted">,
+  u: unknown,
+  out: Array<unknown> = []
+): Array<unknown> => {
   if (line.isRedacted(u)) out.push(u)
   else if (Array.isArray(u)) for (const x of u) secrets(line, x, out)
-  else if (u !== null && typeof u === "object") for (const k of Object.keys(u)) secrets(line, (u as Record<string, unknown>)[k], out)
+  else if (u !== null && typeof u === "object")
+    for (const k of Object.keys(u)) secrets(line, (u as Record<string, unknown>)[k], out)
   return out
 }
 
@@ -113,7 +124,8 @@ export const secrets = (line: Pick<Line, "isRedacted">, u: unknown, out: Array<u
 export const disagreement = (line: Line, input: unknown): string | undefined => {
   const slow = line.slow(input)
   const fast = line.fast(input)
-  if (fast === undefined) return slow.ok ? "the fast path gave up on an input the parser accepts" : undefined
+  if (fast === undefined)
+    return slow.ok ? "the fast path gave up on an input the parser accepts" : undefined
   if (!slow.ok) return `the fast path accepts an input the parser rejects (${slow.error})`
   const a = JSON.stringify(comparable(line, fast.value))
   const b = JSON.stringify(comparable(line, slow.value))
@@ -122,9 +134,11 @@ export const disagreement = (line: Line, input: unknown): string | undefined => 
   // reach the other), nor with the input.
   const again = line.fast(input)
   const before = new Set(secrets(line, fast.value))
-  if (again !== undefined && secrets(line, again.value).some((s) => before.has(s))) return "two decodes share a secret"
+  if (again !== undefined && secrets(line, again.value).some((s) => before.has(s)))
+    return "two decodes share a secret"
   const client = line.client(input)
-  if (!client.ok || JSON.stringify(comparable(line, client.value)) !== b) return "the client's decoder differs from the parser"
+  if (!client.ok || JSON.stringify(comparable(line, client.value)) !== b)
+    return "the client's decoder differs from the parser"
   return undefined
 }
 
@@ -153,8 +167,48 @@ export const agree = (
  * One failure of each kind, as a change to a valid GetResource response: the fast path gives up
  * and the client's decoder fails with the parser's own error.
  */
-export const failureCases: ReadonlyArray<{ readonly name: string; readonly input: unknown }> = (() => {
-  const resource = {
+export const failureCases: ReadonlyArray<{ readonly name: string; readonly input: unknown }> =
+  (() => {
+    const resource = {
+      id: "resource_1",
+      name: "db",
+      technology: "postgres",
+      hostname: "db.internal",
+      port: 5432,
+      createdAt: "2025-01-07T03:56:48.034Z"
+    }
+    const withResource = (patch: Record<string, unknown>, drop?: string) => {
+      const r: Record<string, unknown> = { ...resource, ...patch }
+      if (drop !== undefined) delete r[drop]
+      return { resource: r }
+    }
+    return [
+      { name: "not an object", input: [] },
+      { name: "null body", input: null },
+      { name: "a required field absent", input: withResource({}, "id") },
+      { name: "a required nested object absent", input: {} },
+      { name: "a wrong type", input: withResource({ name: 42 }) },
+      { name: "null for a string", input: withResource({ hostname: null }) },
+      { name: "a check (min length)", input: withResource({ id: "" }) },
+      { name: "a check (integer range)", input: withResource({ port: 70000 }) },
+      { name: "a check (integer)", input: withResource({ port: 0.5 }) },
+      { name: "a value outside an enum", input: withResource({ technology: "oracle" }) },
+      {
+        name: "a transformation (bad timestamp)",
+        input: withResource({ createdAt: "2025-13-01T00:00:00Z" })
+      },
+      {
+        name: "a transformation (timestamp of the wrong type)",
+        input: withResource({ createdAt: 1 })
+      },
+      { name: "a nested struct of the wrong type", input: withResource({ space: "space_1" }) },
+      { name: "a nested struct's field", input: withResource({ space: { id: "" } }) }
+    ]
+  })()
+
+/** A valid GetResource response, for the failure cases' counterpart. */
+export const validResource = {
+  resource: {
     id: "resource_1",
     name: "db",
     technology: "postgres",
@@ -162,32 +216,6 @@ export const failureCases: ReadonlyArray<{ readonly name: string; readonly input
     port: 5432,
     createdAt: "2025-01-07T03:56:48.034Z"
   }
-  const withResource = (patch: Record<string, unknown>, drop?: string) => {
-    const r: Record<string, unknown> = { ...resource, ...patch }
-    if (drop !== undefined) delete r[drop]
-    return { resource: r }
-  }
-  return [
-    { name: "not an object", input: [] },
-    { name: "null body", input: null },
-    { name: "a required field absent", input: withResource({}, "id") },
-    { name: "a required nested object absent", input: {} },
-    { name: "a wrong type", input: withResource({ name: 42 }) },
-    { name: "null for a string", input: withResource({ hostname: null }) },
-    { name: "a check (min length)", input: withResource({ id: "" }) },
-    { name: "a check (integer range)", input: withResource({ port: 70000 }) },
-    { name: "a check (integer)", input: withResource({ port: 0.5 }) },
-    { name: "a value outside an enum", input: withResource({ technology: "oracle" }) },
-    { name: "a transformation (bad timestamp)", input: withResource({ createdAt: "2025-13-01T00:00:00Z" }) },
-    { name: "a transformation (timestamp of the wrong type)", input: withResource({ createdAt: 1 }) },
-    { name: "a nested struct of the wrong type", input: withResource({ space: "space_1" }) },
-    { name: "a nested struct's field", input: withResource({ space: { id: "" } }) }
-  ]
-})()
-
-/** A valid GetResource response, for the failure cases' counterpart. */
-export const validResource = {
-  resource: { id: "resource_1", name: "db", technology: "postgres", hostname: "db.internal", port: 5432, createdAt: "2025-01-07T03:56:48.034Z" }
 }
 
 /** The test runner's few functions the suite needs (vitest's, passed in: this package has no dependency). */
@@ -202,7 +230,10 @@ export interface Properties {
   readonly assert: (property: any, options: { readonly numRuns: number }) => void
   readonly property: (...args: Array<any>) => unknown
   readonly integer: () => any
-  readonly array: (item: any, options: { readonly minLength: number; readonly maxLength: number }) => any
+  readonly array: (
+    item: any,
+    options: { readonly minLength: number; readonly maxLength: number }
+  ) => any
 }
 
 /** What a line's test gives the suite. */
@@ -222,7 +253,10 @@ export interface Suite {
     readonly client: (u: unknown) => Outcome
   }
   /** The line's `Redacted` module. */
-  readonly Redacted: { readonly isRedacted: (u: unknown) => boolean; readonly value: (r: never) => unknown }
+  readonly Redacted: {
+    readonly isRedacted: (u: unknown) => boolean
+    readonly value: (r: never) => unknown
+  }
   /** An arbitrary of valid values of the method's response (of Effect 3's schema), and their wire JSON. */
   readonly values: (method: string) => unknown
   readonly wire: (method: string, value: unknown) => unknown
@@ -247,32 +281,45 @@ export const run = (suite: Suite, t: TestApi): void => {
       redactedValue: (u) => suite.Redacted.value(u as never)
     })
   }
-  const fail = (message: string, input: unknown) => t.fail(`${message}\n  input ${JSON.stringify(input)}`)
+  const fail = (message: string, input: unknown) =>
+    t.fail(`${message}\n  input ${JSON.stringify(input)}`)
   for (const method of suite.methods) {
     t.describe(`${method} response`, () => {
       for (const compiler of ["generated code", "closures"] as const) {
-        t.it(`the fast path (${compiler}) accepts what the parser accepts and returns an equal value`, () => {
-          const l = lineOf(method, compiler)
-          let accepted = 0
+        t.it(
+          `the fast path (${compiler}) accepts what the parser accepts and returns an equal value`,
+          () => {
+            const l = lineOf(method, compiler)
+            let accepted = 0
+            fc.assert(
+              fc.property(
+                fc.array(suite.values(method), { minLength: 1, maxLength: 3 }),
+                fc.integer(),
+                (values: Array<unknown>, seed: number) => {
+                  const wires = values.map(
+                    (v) => JSON.parse(JSON.stringify(suite.wire(method, v))) as unknown
+                  )
+                  accepted += agree(l, wires, seed, fail).accepted
+                }
+              ),
+              { numRuns: runs }
+            )
+            if (accepted <= runs) t.fail(`only ${accepted} accepted inputs`)
+          }
+        )
+      }
+      t.it(
+        "agrees on wire inputs generated from the encoded side (absent fields, nulls, out-of-range values)",
+        () => {
+          const l = lineOf(method, "generated code")
           fc.assert(
-            fc.property(fc.array(suite.values(method), { minLength: 1, maxLength: 3 }), fc.integer(), (values: Array<unknown>, seed: number) => {
-              const wires = values.map((v) => JSON.parse(JSON.stringify(suite.wire(method, v))) as unknown)
-              accepted += agree(l, wires, seed, fail).accepted
+            fc.property(suite.encoded(method), fc.integer(), (input: unknown, seed: number) => {
+              agree(l, [input], seed, fail)
             }),
             { numRuns: runs }
           )
-          if (accepted <= runs) t.fail(`only ${accepted} accepted inputs`)
-        })
-      }
-      t.it("agrees on wire inputs generated from the encoded side (absent fields, nulls, out-of-range values)", () => {
-        const l = lineOf(method, "generated code")
-        fc.assert(
-          fc.property(suite.encoded(method), fc.integer(), (input: unknown, seed: number) => {
-            agree(l, [input], seed, fail)
-          }),
-          { numRuns: runs }
-        )
-      })
+        }
+      )
     })
   }
   t.describe("each kind of failure (GetResource)", () => {
@@ -285,7 +332,8 @@ export const run = (suite: Suite, t: TestApi): void => {
         if (l.fast(input) !== undefined) fail("the fast path accepts it", input)
         const slow = l.slow(input)
         if (slow.ok) fail("the parser accepts it", input)
-        if (JSON.stringify(l.client(input)) !== JSON.stringify(slow)) fail("the client's error differs from the parser's", input)
+        if (JSON.stringify(l.client(input)) !== JSON.stringify(slow))
+          fail("the client's error differs from the parser's", input)
       })
     }
   })

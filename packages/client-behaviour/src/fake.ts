@@ -30,10 +30,18 @@ export const fakeServer = (replies: ReadonlyArray<Reply>): FakeServer => {
     const reply = replies[Math.min(seen.length - 1, replies.length - 1)]!
     if ("hang" in reply) return { _tag: "Hang" }
     if ("transport" in reply) {
-      return { _tag: "Transport", cause: Object.assign(new Error(`connect ${reply.transport} 127.0.0.1:9`), { code: reply.transport }) }
+      return {
+        _tag: "Transport",
+        cause: Object.assign(new Error(`connect ${reply.transport} 127.0.0.1:9`), {
+          code: reply.transport
+        })
+      }
     }
     const text = reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body))
-    const headers = { "content-type": reply.text !== undefined ? "text/plain" : "application/json", ...reply.headers }
+    const headers = {
+      "content-type": reply.text !== undefined ? "text/plain" : "application/json",
+      ...reply.headers
+    }
     return { _tag: "Response", response: new Response(text, { status: reply.status, headers }) }
   }
   return { seen, interrupted, receive }
@@ -43,7 +51,10 @@ export const fakeServer = (replies: ReadonlyArray<Reply>): FakeServer => {
 export const resource = { resource: { id: "resource_1", name: "db", port: 5432 } }
 
 /** A Connect `unavailable` answer. */
-export const unavailable = { status: 503, body: { code: "unavailable", message: "overloaded" } } as const
+export const unavailable = {
+  status: 503,
+  body: { code: "unavailable", message: "overloaded" }
+} as const
 
 /** The base URL of the clients over a fake. */
 export const FAKE_BASE_URL = "http://fake.invalid"
@@ -79,21 +90,24 @@ export interface FakeHttpModules {
  * the one part whose constructor differs between the lines) or an effect that never ends until
  * it is interrupted. The fake server, and a layer of the `HttpClient` (`L`).
  */
-export const fakeHttpClient = <L>(modules: FakeHttpModules, transportError: (request: any, cause: Error) => unknown) =>
-(replies: ReadonlyArray<Reply>): FakeServer & { readonly layer: L } => {
-  const { Clock, Effect, HttpClient, HttpClientResponse, Layer } = modules
-  const server = fakeServer(replies)
-  const execute = (request: RequestLike, url: URL): unknown =>
-    Effect.flatMap(Clock.currentTimeMillis, (at: number) => {
-      const answer = server.receive(request, url, at)
-      switch (answer._tag) {
-        case "Hang":
-          return Effect.onInterrupt(Effect.never, () => Effect.sync(() => void server.interrupted.count++))
-        case "Transport":
-          return Effect.fail(transportError(request, answer.cause))
-        case "Response":
-          return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
-      }
-    })
-  return { ...server, layer: Layer.succeed(HttpClient.HttpClient, HttpClient.make(execute)) as L }
-}
+export const fakeHttpClient =
+  <L>(modules: FakeHttpModules, transportError: (request: any, cause: Error) => unknown) =>
+  (replies: ReadonlyArray<Reply>): FakeServer & { readonly layer: L } => {
+    const { Clock, Effect, HttpClient, HttpClientResponse, Layer } = modules
+    const server = fakeServer(replies)
+    const execute = (request: RequestLike, url: URL): unknown =>
+      Effect.flatMap(Clock.currentTimeMillis, (at: number) => {
+        const answer = server.receive(request, url, at)
+        switch (answer._tag) {
+          case "Hang":
+            return Effect.onInterrupt(Effect.never, () =>
+              Effect.sync(() => void server.interrupted.count++)
+            )
+          case "Transport":
+            return Effect.fail(transportError(request, answer.cause))
+          case "Response":
+            return Effect.succeed(HttpClientResponse.fromWeb(request, answer.response))
+        }
+      })
+    return { ...server, layer: Layer.succeed(HttpClient.HttpClient, HttpClient.make(execute)) as L }
+  }

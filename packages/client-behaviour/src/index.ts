@@ -7,14 +7,24 @@ import { resource, unavailable } from "./fake.js"
 
 /** What the fake server does with one request (the last reply repeats). */
 export type Reply =
-  | { readonly status: number; readonly body?: unknown; readonly text?: string; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly status: number
+      readonly body?: unknown
+      readonly text?: string
+      readonly headers?: Readonly<Record<string, string>>
+    }
   | { readonly transport: string }
   | { readonly hang: true }
 
 /** A retry policy, described: none, exponential, or a fixed wait a number of times. */
 export type Retry =
   | "none"
-  | { readonly _tag: "exponential"; readonly baseMillis: number; readonly retries?: number; readonly jitter: boolean }
+  | {
+      readonly _tag: "exponential"
+      readonly baseMillis: number
+      readonly retries?: number
+      readonly jitter: boolean
+    }
   | { readonly _tag: "spaced"; readonly millis: number; readonly times: number }
 
 /** The call a case makes. Durations are milliseconds; `Infinity` is an infinite one. */
@@ -40,24 +50,24 @@ export interface Call {
 /** What the caller sees. */
 export type Outcome =
   | {
-    readonly _tag: "Success"
-    /** Matched as a subset (`toMatchObject`). */
-    readonly value?: unknown
-    /** The items of a stream, matched as a subset. */
-    readonly items?: ReadonlyArray<unknown>
-  }
+      readonly _tag: "Success"
+      /** Matched as a subset (`toMatchObject`). */
+      readonly value?: unknown
+      /** The items of a stream, matched as a subset. */
+      readonly items?: ReadonlyArray<unknown>
+    }
   | {
-    readonly _tag: "Failure"
-    /** The error's fields, matched as a subset (`_tag` included). */
-    readonly error: Readonly<Record<string, unknown>>
-    /** Whether a `ConnectError`'s code came from the status alone. */
-    readonly statusFallback?: boolean
-    readonly isRetryable?: boolean
-    /** Text the printed error contains. */
-    readonly says?: string
-    /** Text neither the printed error nor its JSON may contain. */
-    readonly neverShows?: string
-  }
+      readonly _tag: "Failure"
+      /** The error's fields, matched as a subset (`_tag` included). */
+      readonly error: Readonly<Record<string, unknown>>
+      /** Whether a `ConnectError`'s code came from the status alone. */
+      readonly statusFallback?: boolean
+      readonly isRetryable?: boolean
+      /** Text the printed error contains. */
+      readonly says?: string
+      /** Text neither the printed error nor its JSON may contain. */
+      readonly neverShows?: string
+    }
   | { readonly _tag: "Interrupted" }
 
 /** What was sent. */
@@ -100,13 +110,20 @@ const createConnector = { method: "CreateConnector", request: { name: "edge-1" }
 const created: Reply = { status: 200, body: { connector: { id: "connector_1", name: "edge-1" } } }
 const page = (ids: ReadonlyArray<string>, nextCursor?: string): Reply => ({
   status: 200,
-  body: { nativeUsers: ids.map((id) => ({ id })), listMetadata: { count: ids.length, ...(nextCursor ? { nextCursor } : {}) } }
+  body: {
+    nativeUsers: ids.map((id) => ({ id })),
+    listMetadata: { count: ids.length, ...(nextCursor ? { nextCursor } : {}) }
+  }
 })
 const noRetryFailure = (status: number, code: string): Case => ({
   name: `a bare ${status} without a Connect body falls back to ${code}`,
   call: { ...getResource, retry: "none" },
   replies: [{ status, text: "Bad Gateway" }],
-  outcome: { _tag: "Failure", error: { _tag: "ConnectError", code, httpStatus: status }, statusFallback: true },
+  outcome: {
+    _tag: "Failure",
+    error: { _tag: "ConnectError", code, httpStatus: status },
+    statusFallback: true
+  },
   sent: { count: 1 }
 })
 
@@ -119,13 +136,15 @@ const headers: ReadonlyArray<Case> = [
     sent: {
       count: 1,
       url: "http://fake.invalid/core.v1.ResourceService/GetResource",
-      headers: [{
-        "x-api-key": API_KEY,
-        "content-type": "application/json",
-        "connect-protocol-version": "1",
-        "user-agent": USER_AGENT,
-        "connect-timeout-ms": "5000"
-      }],
+      headers: [
+        {
+          "x-api-key": API_KEY,
+          "content-type": "application/json",
+          "connect-protocol-version": "1",
+          "user-agent": USER_AGENT,
+          "connect-timeout-ms": "5000"
+        }
+      ],
       bodies: [{ id: "resource_1" }]
     }
   },
@@ -183,11 +202,17 @@ const errors: ReadonlyArray<Case> = [
   {
     name: "the code comes from the body, not the status",
     call: getResource,
-    replies: [{
-      status: 400,
-      body: { code: "not_found", message: "no such resource", details: [{ type: "x", value: "AA==" }] },
-      headers: { "x-request-id": "req-1" }
-    }],
+    replies: [
+      {
+        status: 400,
+        body: {
+          code: "not_found",
+          message: "no such resource",
+          details: [{ type: "x", value: "AA==" }]
+        },
+        headers: { "x-request-id": "req-1" }
+      }
+    ],
     outcome: {
       _tag: "Failure",
       error: {
@@ -204,36 +229,52 @@ const errors: ReadonlyArray<Case> = [
     },
     sent: { count: 1 }
   },
-  ...([
-    [401, "unauthenticated"],
-    [403, "permission_denied"],
-    [404, "unimplemented"],
-    [429, "unavailable"],
-    [502, "unavailable"],
-    [503, "unavailable"],
-    [504, "unavailable"],
-    [400, "unknown"],
-    [418, "unknown"],
-    [500, "unknown"]
-  ] as const).map(([status, code]) => noRetryFailure(status, code)),
+  ...(
+    [
+      [401, "unauthenticated"],
+      [403, "permission_denied"],
+      [404, "unimplemented"],
+      [429, "unavailable"],
+      [502, "unavailable"],
+      [503, "unavailable"],
+      [504, "unavailable"],
+      [400, "unknown"],
+      [418, "unknown"],
+      [500, "unknown"]
+    ] as const
+  ).map(([status, code]) => noRetryFailure(status, code)),
   {
     name: "an error body that is JSON but not a Connect error also falls back to the status",
     call: getResource,
     replies: [{ status: 403, body: { error: "nope", code: "not-a-code" } }],
-    outcome: { _tag: "Failure", error: { _tag: "ConnectError", code: "permission_denied" }, statusFallback: true },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "ConnectError", code: "permission_denied" },
+      statusFallback: true
+    },
     sent: { count: 1 }
   },
   {
     name: "rate-limit headers are kept",
     call: { ...getResource, retry: "none" },
-    replies: [{
-      status: 429,
-      body: { code: "resource_exhausted", message: "slow down" },
-      headers: { "retry-after": "2", "x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1700000000" }
-    }],
+    replies: [
+      {
+        status: 429,
+        body: { code: "resource_exhausted", message: "slow down" },
+        headers: {
+          "retry-after": "2",
+          "x-ratelimit-limit": "100",
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": "1700000000"
+        }
+      }
+    ],
     outcome: {
       _tag: "Failure",
-      error: { _tag: "ConnectError", rateLimit: { limit: 100, remaining: 0, reset: 1700000000, retryAfterMillis: 2000 } },
+      error: {
+        _tag: "ConnectError",
+        rateLimit: { limit: 100, remaining: 0, reset: 1700000000, retryAfterMillis: 2000 }
+      },
       isRetryable: true
     },
     sent: { count: 1 }
@@ -242,7 +283,12 @@ const errors: ReadonlyArray<Case> = [
     name: "a malformed response is a DecodeError naming the JSON path",
     call: getResource,
     replies: [{ status: 200, body: { resource: { id: "r", port: "not a port" } } }],
-    outcome: { _tag: "Failure", error: { _tag: "DecodeError", path: "$.resource.port", httpStatus: 200 }, says: "$.resource.port", isRetryable: false },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "DecodeError", path: "$.resource.port", httpStatus: 200 },
+      says: "$.resource.port",
+      isRetryable: false
+    },
     sent: { count: 1 }
   },
   {
@@ -255,7 +301,15 @@ const errors: ReadonlyArray<Case> = [
   {
     name: "a decode error on a secret field never shows the value",
     call: { method: "ListNativeUsers", request: { resourceId: "r", limit: 10 } },
-    replies: [{ status: 200, body: { nativeUsers: [{ id: "u1", secret: { nested: "s3cr3t-value-that-must-not-print" } }], listMetadata: {} } }],
+    replies: [
+      {
+        status: 200,
+        body: {
+          nativeUsers: [{ id: "u1", secret: { nested: "s3cr3t-value-that-must-not-print" } }],
+          listMetadata: {}
+        }
+      }
+    ],
     outcome: {
       _tag: "Failure",
       error: { _tag: "DecodeError", path: "$.nativeUsers[0].secret" },
@@ -267,7 +321,11 @@ const errors: ReadonlyArray<Case> = [
     name: "an invalid request is an InvalidRequestError and is not sent",
     call: { method: "ListNativeUsers", request: { resourceId: "r", limit: 0 } },
     replies: [{ status: 200, body: {} }],
-    outcome: { _tag: "Failure", error: { _tag: "InvalidRequestError", path: "$.limit" }, says: "limit must be from 1 to 500" },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "InvalidRequestError", path: "$.limit" },
+      says: "limit must be from 1 to 500"
+    },
     sent: { count: 0 }
   }
 ]
@@ -278,7 +336,13 @@ const retries: ReadonlyArray<Case> = [
     call: getResource,
     replies: [unavailable, unavailable, ok],
     outcome: { _tag: "Success", value: { resource: { id: "resource_1" } } },
-    sent: { count: 3, gaps: [[400, 610], [800, 1210]] }
+    sent: {
+      count: 3,
+      gaps: [
+        [400, 610],
+        [800, 1210]
+      ]
+    }
   },
   {
     name: "the retries run out after 2 and the last error is returned",
@@ -292,7 +356,15 @@ const retries: ReadonlyArray<Case> = [
     call: { ...getResource, layerRetry: { _tag: "spaced", millis: 1000, times: 4 } },
     replies: [unavailable],
     outcome: { _tag: "Failure", error: { _tag: "ConnectError", code: "unavailable" } },
-    sent: { count: 5, gaps: [[1000, 1000], [1000, 1000], [1000, 1000], [1000, 1000]] }
+    sent: {
+      count: 5,
+      gaps: [
+        [1000, 1000],
+        [1000, 1000],
+        [1000, 1000],
+        [1000, 1000]
+      ]
+    }
   },
   {
     name: "a call's policy replaces the layer's",
@@ -304,68 +376,92 @@ const retries: ReadonlyArray<Case> = [
   {
     name: "Retry-After (seconds) lengthens the wait",
     call: getResource,
-    replies: [{ status: 429, body: { code: "resource_exhausted" }, headers: { "retry-after": "3" } }, ok],
+    replies: [
+      { status: 429, body: { code: "resource_exhausted" }, headers: { "retry-after": "3" } },
+      ok
+    ],
     outcome: { _tag: "Success" },
     sent: { count: 2, gaps: [[3000, 3000]] }
   },
   {
     name: "retry-after-ms is honoured",
     call: { ...getResource, retry: { _tag: "exponential", baseMillis: 10, jitter: false } },
-    replies: [{ status: 503, body: { code: "unavailable" }, headers: { "retry-after-ms": "1500" } }, ok],
+    replies: [
+      { status: 503, body: { code: "unavailable" }, headers: { "retry-after-ms": "1500" } },
+      ok
+    ],
     outcome: { _tag: "Success" },
     sent: { count: 2, gaps: [[1500, 1500]] }
   },
   {
     name: "a Retry-After as an HTTP date in the past retries after the policy's wait",
     call: { ...getResource, retry: { _tag: "exponential", baseMillis: 100, jitter: false } },
-    replies: [{ status: 503, body: { code: "unavailable" }, headers: { "retry-after": "Wed, 31 Dec 1969 00:00:00 GMT" } }, ok],
+    replies: [
+      {
+        status: 503,
+        body: { code: "unavailable" },
+        headers: { "retry-after": "Wed, 31 Dec 1969 00:00:00 GMT" }
+      },
+      ok
+    ],
     outcome: { _tag: "Success" },
     sent: { count: 2, gaps: [[100, 100]] }
   },
   {
     name: "a Retry-After that is not a number nor an HTTP date is ignored",
     call: { ...getResource, retry: { _tag: "exponential", baseMillis: 100, jitter: false } },
-    replies: [{ status: 503, body: { code: "unavailable" }, headers: { "retry-after": "2026-01-02" } }, ok],
+    replies: [
+      { status: 503, body: { code: "unavailable" }, headers: { "retry-after": "2026-01-02" } },
+      ok
+    ],
     outcome: { _tag: "Success" },
     sent: { count: 2, gaps: [[100, 100]] }
   },
   {
     name: "a Retry-After beyond the remaining budget ends the retries with the error at once",
     call: { ...getResource, timeout: 5000 },
-    replies: [{ status: 429, body: { code: "resource_exhausted" }, headers: { "retry-after": "20" } }],
+    replies: [
+      { status: 429, body: { code: "resource_exhausted" }, headers: { "retry-after": "20" } }
+    ],
     outcome: { _tag: "Failure", error: { _tag: "ConnectError", code: "resource_exhausted" } },
     sent: { count: 1 }
   },
-  ...([
-    ["a bare 502 from a proxy", { status: 502, text: "Bad Gateway" }],
-    ["a bare 504 from a proxy", { status: 504, text: "Gateway Timeout" }],
-    ["a reset after the request was sent", { transport: "ECONNRESET" }],
-    ["a Connect internal error", { status: 500, body: { code: "internal" } }],
-    ["a Connect deadline_exceeded", { status: 504, body: { code: "deadline_exceeded" } }]
-  ] as const).map(([what, reply]): Case => ({
+  ...(
+    [
+      ["a bare 502 from a proxy", { status: 502, text: "Bad Gateway" }],
+      ["a bare 504 from a proxy", { status: 504, text: "Gateway Timeout" }],
+      ["a reset after the request was sent", { transport: "ECONNRESET" }],
+      ["a Connect internal error", { status: 500, body: { code: "internal" } }],
+      ["a Connect deadline_exceeded", { status: 504, body: { code: "deadline_exceeded" } }]
+    ] as const
+  ).map(([what, reply]): Case => ({
     name: `a create is not retried after ${what}`,
     call: createConnector,
     replies: [reply, created],
     outcome: { _tag: "Failure", error: {} },
     sent: { count: 1 }
   })),
-  ...([
-    ["a Connect unavailable body", unavailable],
-    ["a Connect resource_exhausted body", { status: 429, body: { code: "resource_exhausted" } }],
-    ["a refused connection", { transport: "ECONNREFUSED" }]
-  ] as const).map(([what, reply]): Case => ({
+  ...(
+    [
+      ["a Connect unavailable body", unavailable],
+      ["a Connect resource_exhausted body", { status: 429, body: { code: "resource_exhausted" } }],
+      ["a refused connection", { transport: "ECONNREFUSED" }]
+    ] as const
+  ).map(([what, reply]): Case => ({
     name: `a create is retried after ${what}`,
     call: createConnector,
     replies: [reply, created],
     outcome: { _tag: "Success", value: { connector: { id: "connector_1" } } },
     sent: { count: 2 }
   })),
-  ...([
-    ["a bare 502", { status: 502, text: "Bad Gateway" }],
-    ["a bare 408", { status: 408, text: "Request Timeout" }],
-    ["a reset", { transport: "ECONNRESET" }],
-    ["a Connect aborted", { status: 409, body: { code: "aborted" } }]
-  ] as const).map(([what, reply]): Case => ({
+  ...(
+    [
+      ["a bare 502", { status: 502, text: "Bad Gateway" }],
+      ["a bare 408", { status: 408, text: "Request Timeout" }],
+      ["a reset", { transport: "ECONNRESET" }],
+      ["a Connect aborted", { status: 409, body: { code: "aborted" } }]
+    ] as const
+  ).map(([what, reply]): Case => ({
     name: `a read is retried after ${what}`,
     call: getResource,
     replies: [reply, ok],
@@ -383,7 +479,11 @@ const retries: ReadonlyArray<Case> = [
     name: "a refused connection is a TransportError of the connect phase",
     call: { ...getResource, retry: "none" },
     replies: [{ transport: "ECONNREFUSED" }],
-    outcome: { _tag: "Failure", error: { _tag: "TransportError", phase: "connect", errorCode: "ECONNREFUSED" }, isRetryable: true },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "TransportError", phase: "connect", errorCode: "ECONNREFUSED" },
+      isRetryable: true
+    },
     sent: { count: 1 }
   }
 ]
@@ -391,13 +491,29 @@ const retries: ReadonlyArray<Case> = [
 const deadlines: ReadonlyArray<Case> = [
   {
     name: "an attempt that hangs times out, is retried, and the overall budget ends it with a TimeoutError",
-    call: { ...getResource, attemptTimeout: 1000, timeout: 2500, retry: { _tag: "exponential", baseMillis: 100, jitter: false, retries: 5 } },
+    call: {
+      ...getResource,
+      attemptTimeout: 1000,
+      timeout: 2500,
+      retry: { _tag: "exponential", baseMillis: 100, jitter: false, retries: 5 }
+    },
     replies: [{ hang: true }],
-    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 2500 }, isRetryable: false },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 2500 },
+      isRetryable: false
+    },
     sent: {
       count: 3,
-      headers: [{ "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "1000" }, { "connect-timeout-ms": "200" }],
-      gaps: [[1100, 1100], [1200, 1200]],
+      headers: [
+        { "connect-timeout-ms": "1000" },
+        { "connect-timeout-ms": "1000" },
+        { "connect-timeout-ms": "200" }
+      ],
+      gaps: [
+        [1100, 1100],
+        [1200, 1200]
+      ],
       interrupted: 3
     }
   },
@@ -405,7 +521,11 @@ const deadlines: ReadonlyArray<Case> = [
     name: "a create that times out is not retried",
     call: { ...createConnector, attemptTimeout: 1000 },
     replies: [{ hang: true }],
-    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 1000, attempts: 1 }, says: "attempt timeout of 1000 ms" },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 1000, attempts: 1 },
+      says: "attempt timeout of 1000 ms"
+    },
     sent: { count: 1, interrupted: 1 },
     endsAt: [1000, 1010]
   },
@@ -414,7 +534,10 @@ const deadlines: ReadonlyArray<Case> = [
     live: true,
     call: { ...createConnector, attemptTimeout: 150 },
     replies: [{ hang: true }],
-    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 150, attempts: 1 } },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 150, attempts: 1 }
+    },
     sent: { count: 1, interrupted: 1 },
     endsAt: [145, 1500]
   },
@@ -423,9 +546,17 @@ const deadlines: ReadonlyArray<Case> = [
     // loaded machine has that much slack before the wait would pass the deadline.
     name: "on the real clock, the overall budget ends hanging attempts of a read with a TimeoutError of scope overall",
     live: true,
-    call: { ...getResource, attemptTimeout: 100, timeout: 150, retry: { _tag: "exponential", baseMillis: 1, jitter: false, retries: 5 } },
+    call: {
+      ...getResource,
+      attemptTimeout: 100,
+      timeout: 150,
+      retry: { _tag: "exponential", baseMillis: 1, jitter: false, retries: 5 }
+    },
     replies: [{ hang: true }],
-    outcome: { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 150 } },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "TimeoutError", scope: "overall", timeoutMillis: 150 }
+    },
     sent: { count: [2, 3], interrupted: "each" },
     endsAt: [145, 1500]
   },
@@ -451,10 +582,17 @@ const paging: ReadonlyArray<Case> = [
     name: "a paging stream follows nextCursor until it is absent, with the page size",
     call: { method: "ListNativeUsers", request: { resourceId: "r" }, stream: true, pageSize: 2 },
     replies: [page(["a", "b"], "c1"), page(["c", "d"], "c2"), page(["e"])],
-    outcome: { _tag: "Success", items: [{ id: "a" }, { id: "b" }, { id: "c" }, { id: "d" }, { id: "e" }] },
+    outcome: {
+      _tag: "Success",
+      items: [{ id: "a" }, { id: "b" }, { id: "c" }, { id: "d" }, { id: "e" }]
+    },
     sent: {
       count: 3,
-      bodies: [{ resourceId: "r", limit: 2 }, { resourceId: "r", limit: 2, cursor: "c1" }, { resourceId: "r", limit: 2, cursor: "c2" }]
+      bodies: [
+        { resourceId: "r", limit: 2 },
+        { resourceId: "r", limit: 2, cursor: "c1" },
+        { resourceId: "r", limit: 2, cursor: "c2" }
+      ]
     }
   },
   {
@@ -468,13 +606,23 @@ const paging: ReadonlyArray<Case> = [
     name: "a repeated cursor fails with CursorRepeatedError",
     call: { method: "ListNativeUsers", request: { resourceId: "r" }, stream: true },
     replies: [page(["a"], "c1"), page(["b"], "c2"), page(["c"], "c1")],
-    outcome: { _tag: "Failure", error: { _tag: "CursorRepeatedError", page: 3 }, says: "page 3 returned a cursor that was already followed" },
+    outcome: {
+      _tag: "Failure",
+      error: { _tag: "CursorRepeatedError", page: 3 },
+      says: "page 3 returned a cursor that was already followed"
+    },
     sent: { count: 3 }
   }
 ]
 
 /** Every case. */
-export const cases: ReadonlyArray<Case> = [...headers, ...errors, ...retries, ...deadlines, ...paging]
+export const cases: ReadonlyArray<Case> = [
+  ...headers,
+  ...errors,
+  ...retries,
+  ...deadlines,
+  ...paging
+]
 
 /** A request the fake saw. */
 export interface Seen {
@@ -490,11 +638,11 @@ export interface Observed {
   readonly result:
     | { readonly _tag: "Success"; readonly value: unknown }
     | {
-      readonly _tag: "Failure"
-      readonly error: unknown
-      readonly statusFallback: boolean | undefined
-      readonly isRetryable: boolean | undefined
-    }
+        readonly _tag: "Failure"
+        readonly error: unknown
+        readonly statusFallback: boolean | undefined
+        readonly isRetryable: boolean | undefined
+      }
     | { readonly _tag: "Interrupted" }
   readonly seen: ReadonlyArray<Seen>
   /** How many requests in flight were interrupted. */
@@ -505,7 +653,10 @@ export interface Observed {
 
 /** The few matchers of `expect` that the checks here use, whichever vitest runs them. */
 export interface Expect {
-  (actual: unknown, message?: string): {
+  (
+    actual: unknown,
+    message?: string
+  ): {
     toBe(expected: unknown): void
     toEqual(expected: unknown): void
     toMatchObject(expected: object): void
@@ -521,11 +672,18 @@ export interface Expect {
 }
 
 /** Compares how a call ended with the outcome a case expects. */
-export const verifyOutcome = (outcome: Outcome, result: Observed["result"], expect: Expect): void => {
+export const verifyOutcome = (
+  outcome: Outcome,
+  result: Observed["result"],
+  expect: Expect
+): void => {
   if (outcome._tag === "Interrupted") {
     expect(result._tag).toEqual("Interrupted")
   } else if (outcome._tag === "Success") {
-    expect({ result: result._tag, error: result._tag === "Failure" ? String(result.error) : undefined }).toEqual({
+    expect({
+      result: result._tag,
+      error: result._tag === "Failure" ? String(result.error) : undefined
+    }).toEqual({
       result: "Success",
       error: undefined
     })
@@ -540,7 +698,8 @@ export const verifyOutcome = (outcome: Outcome, result: Observed["result"], expe
     expect(result._tag).toEqual("Failure")
     if (result._tag !== "Failure") return
     expect(result.error).toMatchObject(outcome.error)
-    if (outcome.statusFallback !== undefined) expect(result.statusFallback).toEqual(outcome.statusFallback)
+    if (outcome.statusFallback !== undefined)
+      expect(result.statusFallback).toEqual(outcome.statusFallback)
     if (outcome.isRetryable !== undefined) expect(result.isRetryable).toEqual(outcome.isRetryable)
     if (outcome.says !== undefined) expect(String(result.error)).toContain(outcome.says)
     if (outcome.neverShows !== undefined) {
@@ -566,12 +725,18 @@ export const verify = (c: Case, observed: Observed, expect: Expect, userAgent: s
   sent.headers?.forEach((expected, i) => {
     const actual = seen[i]?.headers ?? {}
     for (const [name, value] of Object.entries(expected)) {
-      expect({ request: i, name, value: actual[name] }).toEqual({ request: i, name, value: value === USER_AGENT ? userAgent : value })
+      expect({ request: i, name, value: actual[name] }).toEqual({
+        request: i,
+        name,
+        value: value === USER_AGENT ? userAgent : value
+      })
     }
   })
   if (sent.bodies !== undefined) expect(seen.map((s) => s.body)).toEqual(sent.bodies)
   if (sent.interrupted !== undefined) {
-    expect({ interrupted: observed.interrupted }).toEqual({ interrupted: sent.interrupted === "each" ? seen.length : sent.interrupted })
+    expect({ interrupted: observed.interrupted }).toEqual({
+      interrupted: sent.interrupted === "each" ? seen.length : sent.interrupted
+    })
   }
   if (c.endsAt !== undefined) {
     expect(observed.endedAt).toBeGreaterThanOrEqual(c.endsAt[0])
@@ -598,10 +763,19 @@ export const verifyServices = (
   expect(Object.keys(serviceClients).sort()).toEqual(services.map(([service]) => service).sort())
   for (const [service, ops] of services) {
     for (const op of ops) {
-      const names = op.kind === "list" ? [methodName(op.method), methodName(op.method, true)] : [methodName(op.method)]
+      const names =
+        op.kind === "list"
+          ? [methodName(op.method), methodName(op.method, true)]
+          : [methodName(op.method)]
       for (const method of names) {
-        const kinds = [combined, serviceClients[service]].map((client) => typeof (client as Record<string, unknown> | undefined)?.[method])
-        expect({ service, method, kinds }).toEqual({ service, method, kinds: ["function", "function"] })
+        const kinds = [combined, serviceClients[service]].map(
+          (client) => typeof (client as Record<string, unknown> | undefined)?.[method]
+        )
+        expect({ service, method, kinds }).toEqual({
+          service,
+          method,
+          kinds: ["function", "function"]
+        })
       }
     }
   }
@@ -626,7 +800,11 @@ export const testCases = <T>(tests: Tests<T>, run: (c: Case) => T): void =>
  * A call's options for a line's client: its durations and its policy made by the line's
  * `duration` (of milliseconds, `Infinity` included) and `policy`.
  */
-export const optionsOf = <D, P>(call: Pick<Call, "timeout" | "attemptTimeout" | "retry" | "pageSize">, duration: (millis: number) => D, policy: (retry: Retry) => P) => ({
+export const optionsOf = <D, P>(
+  call: Pick<Call, "timeout" | "attemptTimeout" | "retry" | "pageSize">,
+  duration: (millis: number) => D,
+  policy: (retry: Retry) => P
+) => ({
   timeout: call.timeout === undefined ? undefined : duration(call.timeout),
   attemptTimeout: call.attemptTimeout === undefined ? undefined : duration(call.attemptTimeout),
   retryPolicy: call.retry === undefined ? undefined : policy(call.retry),

@@ -38,13 +38,30 @@ export interface RedactionCall {
 
 const bodies = [
   {
-    nativeUsers: [{ id: "nu_1", basic: { username: "app", password: S.password }, username: "app", secret: S.secret }],
+    nativeUsers: [
+      {
+        id: "nu_1",
+        basic: { username: "app", password: S.password },
+        username: "app",
+        secret: S.secret
+      }
+    ],
     listMetadata: { count: 1 }
   },
-  { integration: { id: "dc_1", catalogVendorA: { webhookSecret: S.webhookSecret, apiKey: S.catalogApiKey } } },
+  {
+    integration: {
+      id: "dc_1",
+      catalogVendorA: { webhookSecret: S.webhookSecret, apiKey: S.catalogApiKey }
+    }
+  },
   { integration: { id: "mdm_1", mdmVendorA: { apiKey: S.mdmApiKey } } },
   { integration: { id: "bi_1", biVendorA: { apiKey: S.biApiKey, apiSecret: S.biApiSecret } } },
-  { password: S.humanPassword, username: "ada", expiresAt: "2030-01-01T00:00:00Z", createdAt: "2026-01-01T00:00:00Z" },
+  {
+    password: S.humanPassword,
+    username: "ada",
+    expiresAt: "2030-01-01T00:00:00Z",
+    createdAt: "2026-01-01T00:00:00Z"
+  },
   { connectorHostname: { id: "ch_1" } }
 ]
 
@@ -55,16 +72,34 @@ export const redactionReplies: ReadonlyArray<Reply> = [
 ]
 
 /** The calls, in order; `secret` makes a line's `Redacted` value. */
-export const redactionCalls = (secret: (value: string) => unknown): ReadonlyArray<RedactionCall> => [
+export const redactionCalls = (
+  secret: (value: string) => unknown
+): ReadonlyArray<RedactionCall> => [
   { method: "ListNativeUsers", request: { resourceId: "r_1" }, stream: true },
   { method: "GetDataCatalogIntegration", request: { id: "dc_1" } },
-  { method: "CreateIntegrationMDM", request: { name: "mdm", mdmVendorA: { apiKey: secret(S.mdmApiKey) } } },
-  { method: "CreateBIIntegration", request: { name: "bi", biVendorA: { apiKey: secret(S.biApiKey), apiSecret: secret(S.biApiSecret) } } },
+  {
+    method: "CreateIntegrationMDM",
+    request: { name: "mdm", mdmVendorA: { apiKey: secret(S.mdmApiKey) } }
+  },
+  {
+    method: "CreateBIIntegration",
+    request: {
+      name: "bi",
+      biVendorA: { apiKey: secret(S.biApiKey), apiSecret: secret(S.biApiSecret) }
+    }
+  },
   { method: "CreateHumanUserPassword", request: { username: "ada" } },
-  { method: "UpdateConnectorHostname", request: { id: "ch_1", certificate: secret(S.certificate), privateKey: secret(S.privateKey) } },
+  {
+    method: "UpdateConnectorHostname",
+    request: { id: "ch_1", certificate: secret(S.certificate), privateKey: secret(S.privateKey) }
+  },
   { method: "GetResource", request: { id: "r_1" }, fails: true },
   // A request that fails validation on a secret field.
-  { method: "UpdateConnectorHostname", request: { id: "ch_1", certificate: secret(`${S.certificate}!!`) }, fails: true }
+  {
+    method: "UpdateConnectorHostname",
+    request: { id: "ch_1", certificate: secret(`${S.certificate}!!`) },
+    fails: true
+  }
 ]
 
 /** What a line's run of the calls observed. */
@@ -96,7 +131,9 @@ export const verifyRedaction = (observed: RedactionObserved, expect: Expect): vo
   expect({
     call: spans.some((s) => s.name === "ResourceService/ListNativeUsers"),
     retry: spans.some((s) => s.events.some((e) => e.name === "retry")),
-    httpKey: spans.some((s) => String(s.attributes.get("http.request.header.x-api-key")) === "<redacted>"),
+    httpKey: spans.some(
+      (s) => String(s.attributes.get("http.request.header.x-api-key")) === "<redacted>"
+    ),
     logged: observed.lines.some((l) => l.includes("retrying")),
     errors: errors.length
   }).toEqual({ call: true, retry: true, httpKey: true, logged: true, errors: 2 })
@@ -118,7 +155,11 @@ export const redactionScenario: Scenario = {
     const seen: Array<SentRequest> = []
     for (const c of redactionCalls(secret)) {
       const call = { method: c.method, request: c.request, stream: c.stream === true }
-      const { result, sent } = yield* expectCall(call, c.fails === true ? { _tag: "Failure", error: {} } : { _tag: "Success" }, expect)
+      const { result, sent } = yield* expectCall(
+        call,
+        c.fails === true ? { _tag: "Failure", error: {} } : { _tag: "Success" },
+        expect
+      )
       seen.push(...sent)
       if (result._tag === "Success") values.push(result.value)
       else if (result._tag === "Failure") errors.push(result.error)

@@ -35,18 +35,32 @@ export interface RequestContext {
 
 export const requestFor: Readonly<Record<string, (c: RequestContext) => unknown>> = {
   ListScenarioMonitors: () => ({ limit: 10 }),
-  CreateNativeUserIdentityLink: (c) => ({ nativeUserId: c.nativeUserId, identityId: first(c.ids.groups, "group"), identityType: "group" }),
-  UpdateConnectorHostname: (c) => ({ id: first(c.ids.connectorHostnames, "connector hostname"), hostname: `h-${c.suffix}.example.com` }),
+  CreateNativeUserIdentityLink: (c) => ({
+    nativeUserId: c.nativeUserId,
+    identityId: first(c.ids.groups, "group"),
+    identityType: "group"
+  }),
+  UpdateConnectorHostname: (c) => ({
+    id: first(c.ids.connectorHostnames, "connector hostname"),
+    hostname: `h-${c.suffix}.example.com`
+  }),
   ListSatellites: () => ({ limit: 10 }),
   GetResource: (c) => ({ id: c.resourceId }),
   ListPolicyStageConfigurations: () => ({ limit: 10 }),
-  GetDataCatalogIntegration: (c) => ({ id: first(c.ids.dataCatalogIntegrations, "data catalog integration") }),
-  GetPolicyStageConfiguration: (c) => ({ id: first(c.ids.policyStageConfigurations, "policy stage configuration") }),
+  GetDataCatalogIntegration: (c) => ({
+    id: first(c.ids.dataCatalogIntegrations, "data catalog integration")
+  }),
+  GetPolicyStageConfiguration: (c) => ({
+    id: first(c.ids.policyStageConfigurations, "policy stage configuration")
+  }),
   CreateConnector: (c) => ({ name: `conn-${c.suffix}` }),
   GetEncryptionKeysByKeyId: (c) => ({ keyId: first(c.ids.encryptionKeyIds, "encryption key") }),
   ListLogQueries: () => ({ limit: 10 }),
   ListNativeUsers: (c) => ({ resourceId: c.resourceId, limit: 10 }),
-  UpdateConnectorListenerLink: (c) => ({ id: first(c.ids.connectorListenerLinks, "listener link"), terminationProtection: true }),
+  UpdateConnectorListenerLink: (c) => ({
+    id: first(c.ids.connectorListenerLinks, "listener link"),
+    terminationProtection: true
+  }),
   ListIntegrationsMDM: () => ({ limit: 10 }),
   CreatePolicyDataLoader: (c) => ({
     name: `loader ${c.suffix}`,
@@ -55,13 +69,30 @@ export const requestFor: Readonly<Record<string, (c: RequestContext) => unknown>
     workerSchedule: "*/30 * * * * *"
   }),
   CreateHumanUserPassword: (c) => ({ email: c.ids.users[0]!.email }),
-  CreateDataDiscoveryConfiguration: (c) => ({ resourceId: c.resourceId, nativeUserId: c.nativeUserId, schedule: "6h" }),
-  CreatePermission: (c) => ({ name: `perm ${c.suffix}`, description: "read only", code: "package p\nallow := true" }),
+  CreateDataDiscoveryConfiguration: (c) => ({
+    resourceId: c.resourceId,
+    nativeUserId: c.nativeUserId,
+    schedule: "6h"
+  }),
+  CreatePermission: (c) => ({
+    name: `perm ${c.suffix}`,
+    description: "read only",
+    code: "package p\nallow := true"
+  }),
   CreateBIIntegration: (c) => ({
     name: `bi ${c.suffix}`,
-    biVendorA: { apiKey: c.secret(`bi-key-${c.suffix}`), apiSecret: c.secret(`bi-secret-${c.suffix}`) }
+    biVendorA: {
+      apiKey: c.secret(`bi-key-${c.suffix}`),
+      apiSecret: c.secret(`bi-secret-${c.suffix}`)
+    }
   }),
-  CreateIntegrationMDM: (c) => ({ name: `mdm ${c.suffix}`, mdmVendorA: { apiKey: c.secret(`mdm-key-${c.suffix}`), apiUrl: "https://mdm.example.com" } }),
-  UpdateSidecarResourceLink: (c) => ({ id: first(c.ids.sidecarResourceLinks, "sidecar resource link"), terminationProtection: true }),
+  CreateIntegrationMDM: (c) => ({
+    name: `mdm ${c.suffix}`,
+    mdmVendorA: { apiKey: c.secret(`mdm-key-${c.suffix}`), apiUrl: "https://mdm.example.com" }
+  }),
+  UpdateSidecarResourceLink: (c) => ({
+    id: first(c.ids.sidecarResourceLinks, "sidecar resource link"),
+    terminationProtection: true
+  }),
   UpdateSatellite: (c) => ({ id: first(c.ids.satellites, "satellite"), name: `sat ${c.suffix}` })
 }

@@ -66,7 +66,12 @@ export type Step =
   /** The server's `RequestLine`s so far. */
   | { readonly _tag: "Requests"; readonly server: string }
   /** Nothing: the line logs the message and the parts at that level. */
-  | { readonly _tag: "Log"; readonly level: "Debug" | "Error"; readonly message: string; readonly parts: ReadonlyArray<unknown> }
+  | {
+      readonly _tag: "Log"
+      readonly level: "Debug" | "Error"
+      readonly message: string
+      readonly parts: ReadonlyArray<unknown>
+    }
   /** `Recorded`. */
   | { readonly _tag: "Recorded" }
 
@@ -113,7 +118,10 @@ export interface Scenario {
  * Runs a scenario's steps inside a line's `Effect.gen` (`yield* drive(steps, perform)`): `perform`
  * is the line's effect for a step, and what it succeeds with is the step's answer.
  */
-export function* drive<Y>(steps: Iterator<Step, void, unknown>, perform: (step: Step) => Iterable<Y, unknown, unknown>): Generator<Y, void, unknown> {
+export function* drive<Y>(
+  steps: Iterator<Step, void, unknown>,
+  perform: (step: Step) => Iterable<Y, unknown, unknown>
+): Generator<Y, void, unknown> {
   let next = steps.next()
   while (next.done !== true) next = steps.next(yield* perform(next.value))
 }
@@ -136,7 +144,11 @@ export function* requests(name = "main"): Generator<Step, ReadonlyArray<RequestL
 }
 
 /** Logs a message and its parts at a level. */
-export function* log(level: "Debug" | "Error", message: string, parts: ReadonlyArray<unknown>): Generator<Step, void, unknown> {
+export function* log(
+  level: "Debug" | "Error",
+  message: string,
+  parts: ReadonlyArray<unknown>
+): Generator<Step, void, unknown> {
   yield { _tag: "Log", level, message, parts }
 }
 
@@ -146,7 +158,11 @@ export function* recorded(): Generator<Step, Recorded, unknown> {
 }
 
 /** Makes a call that must end as `outcome` (checked as a case's outcome is); what the call gave. */
-export function* expectCall(c: ScenarioCall, outcome: Outcome, expect: Expect): Generator<Step, Called, unknown> {
+export function* expectCall(
+  c: ScenarioCall,
+  outcome: Outcome,
+  expect: Expect
+): Generator<Step, Called, unknown> {
   const called = yield* call(c)
   verifyOutcome(outcome, called.result, expect)
   return called
@@ -175,7 +191,10 @@ export interface RequestLike {
 export const sentOf = (request: RequestLike): SentRequest => ({
   url: request.url,
   headers: { ...request.headers },
-  body: request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body as Uint8Array)) : undefined
+  body:
+    request.body._tag === "Uint8Array"
+      ? JSON.parse(new TextDecoder().decode(request.body.body as Uint8Array))
+      : undefined
 })
 
 /** A JSON body with `fields` added (`ScenarioCall.extraFields`). */

@@ -34,7 +34,11 @@ const getResource = (id: string, more: Partial<ScenarioCall> = {}): ScenarioCall
 
 type Failure = Extract<Outcome, { readonly _tag: "Failure" }>
 
-const connectError = (code: string, more: Readonly<Record<string, unknown>> = {}, outcome: Omit<Failure, "_tag" | "error"> = {}): Failure => ({
+const connectError = (
+  code: string,
+  more: Readonly<Record<string, unknown>> = {},
+  outcome: Omit<Failure, "_tag" | "error"> = {}
+): Failure => ({
   _tag: "Failure",
   error: { _tag: "ConnectError", code, ...more },
   ...outcome
@@ -42,19 +46,32 @@ const connectError = (code: string, more: Readonly<Record<string, unknown>> = {}
 
 const quickRetries = { _tag: "exponential", retries: 3, baseMillis: 10, jitter: false } as const
 
-const faulty = (fault: unknown, more: Readonly<Record<string, unknown>> = {}) => ({ faults: { rules: [{ fault, ...more }] } })
+const faulty = (fault: unknown, more: Readonly<Record<string, unknown>> = {}) => ({
+  faults: { rules: [{ fault, ...more }] }
+})
 
-const codesOf = (lines: ReadonlyArray<{ readonly method?: string | undefined; readonly code: string }>, method?: string) =>
-  lines.filter((l) => method === undefined || l.method === method).map((l) => l.code)
+const codesOf = (
+  lines: ReadonlyArray<{ readonly method?: string | undefined; readonly code: string }>,
+  method?: string
+) => lines.filter((l) => method === undefined || l.method === method).map((l) => l.code)
 
 /** The request context: ids from the server, and a native user of its first resource. */
-function* requestContext(s: ServerInfo, context: ScenarioContext): Generator<Step, RequestContext, unknown> {
+function* requestContext(
+  s: ServerInfo,
+  context: ScenarioContext
+): Generator<Step, RequestContext, unknown> {
   const resourceId = s.knownIds.resources[0]!
   const users = yield* value<{ nativeUsers: ReadonlyArray<{ id: string }> }>(
     { method: "ListNativeUsers", request: { resourceId, limit: 1 } },
     context.expect
   )
-  return { ids: s.knownIds, resourceId, nativeUserId: users.nativeUsers[0]!.id, suffix: Math.random().toString(36).slice(2, 8), secret: context.secret }
+  return {
+    ids: s.knownIds,
+    resourceId,
+    nativeUserId: users.nativeUsers[0]!.id,
+    suffix: Math.random().toString(36).slice(2, 8),
+    secret: context.secret
+  }
 }
 
 const overLoopback: ReadonlyArray<Scenario> = [
@@ -67,14 +84,24 @@ const overLoopback: ReadonlyArray<Scenario> = [
       const done: Array<string> = []
       for (const op of operations) {
         const body = requestFor[op.method]!(request) as Record<string, unknown>
-        verifyAnswer(op, body, yield* value<Record<string, unknown>>({ method: op.method, request: body }, expect), expect)
+        verifyAnswer(
+          op,
+          body,
+          yield* value<Record<string, unknown>>({ method: op.method, request: body }, expect),
+          expect
+        )
         done.push(op.method)
       }
       expect(done).toHaveLength(22)
       expect(Object.keys(requestFor).sort()).toEqual(operations.map((o) => o.method).sort())
       // Writes took effect: the update is visible on a later read.
-      const satellites = yield* value<ReadonlyArray<{ id: string; name: string }>>({ method: "ListSatellites", request: {}, stream: true }, expect)
-      expect(satellites.find((s) => s.id === main.knownIds.satellites[0])?.name).toBe(`sat ${request.suffix}`)
+      const satellites = yield* value<ReadonlyArray<{ id: string; name: string }>>(
+        { method: "ListSatellites", request: {}, stream: true },
+        expect
+      )
+      expect(satellites.find((s) => s.id === main.knownIds.satellites[0])?.name).toBe(
+        `sat ${request.suffix}`
+      )
       // Every operation reached the server (and the reads above).
       const seen = new Set((yield* requests()).map((r) => r.method))
       for (const op of operations) expect(seen.has(op.method), op.method).toBe(true)
@@ -86,12 +113,33 @@ const overLoopback: ReadonlyArray<Scenario> = [
     *run(context) {
       const { expect } = context
       const ids = server(context, "sparse").knownIds
-      const read = function*(name: string) {
+      const read = function* (name: string) {
         return [
-          yield* value({ server: name, method: "ListSatellites", request: {}, stream: true }, expect),
-          yield* value({ server: name, method: "GetResource", request: { id: ids.resources[0]! } }, expect),
-          yield* value({ server: name, method: "ListNativeUsers", request: { resourceId: ids.resources[0]! }, stream: true }, expect),
-          yield* value({ server: name, method: "GetPolicyStageConfiguration", request: { id: ids.policyStageConfigurations[0]! } }, expect)
+          yield* value(
+            { server: name, method: "ListSatellites", request: {}, stream: true },
+            expect
+          ),
+          yield* value(
+            { server: name, method: "GetResource", request: { id: ids.resources[0]! } },
+            expect
+          ),
+          yield* value(
+            {
+              server: name,
+              method: "ListNativeUsers",
+              request: { resourceId: ids.resources[0]! },
+              stream: true
+            },
+            expect
+          ),
+          yield* value(
+            {
+              server: name,
+              method: "GetPolicyStageConfiguration",
+              request: { id: ids.policyStageConfigurations[0]! }
+            },
+            expect
+          )
         ]
       }
       const a = yield* read("sparse")
@@ -113,7 +161,13 @@ const overLoopback: ReadonlyArray<Scenario> = [
       )
       expect(all.nativeUsers.length).toBeGreaterThan(100)
       const streamed = yield* value<ReadonlyArray<{ id: string }>>(
-        { method: "ListNativeUsers", request: { resourceId }, stream: true, pageSize: 50, viaService: true },
+        {
+          method: "ListNativeUsers",
+          request: { resourceId },
+          stream: true,
+          pageSize: 50,
+          viaService: true
+        },
         expect
       )
       expect(streamed.map((u) => u.id)).toEqual(all.nativeUsers.map((u) => u.id))
@@ -131,20 +185,43 @@ const errorCodes: ReadonlyArray<Scenario> = [
     *run(context) {
       const { expect } = context
       const id = server(context).knownIds.resources[0]!
-      yield* expectCall(getResource(id, { apiKey: "not-a-key" }), connectError("unauthenticated", { httpStatus: 401 }, { statusFallback: false }), expect)
+      yield* expectCall(
+        getResource(id, { apiKey: "not-a-key" }),
+        connectError("unauthenticated", { httpStatus: 401 }, { statusFallback: false }),
+        expect
+      )
       const notFound = yield* failure(getResource("resource_does_not_exist"), expect)
       expect(notFound).toMatchObject({ _tag: "ConnectError", code: "not_found", httpStatus: 404 })
       expect((notFound as { requestId?: unknown }).requestId).toBeTypeOf("string")
-      yield* expectCall({ method: "ListSatellites", request: { limit: 5, cursor: "bogus" }, viaService: true }, connectError("invalid_argument"), expect)
-      yield* expectCall(getResource("x", { baseUrl: (url) => `${url}/nothing-here` }), connectError("unimplemented"), expect)
+      yield* expectCall(
+        { method: "ListSatellites", request: { limit: 5, cursor: "bogus" }, viaService: true },
+        connectError("invalid_argument"),
+        expect
+      )
+      yield* expectCall(
+        getResource("x", { baseUrl: (url) => `${url}/nothing-here` }),
+        connectError("unimplemented"),
+        expect
+      )
       // A request that breaks a rule is not sent.
       const before = (yield* requests()).length
-      const invalid: Outcome = { _tag: "Failure", error: { _tag: "InvalidRequestError", path: "$.limit" } }
-      yield* expectCall({ method: "ListSatellites", request: { limit: 0 }, viaService: true }, invalid, expect)
+      const invalid: Outcome = {
+        _tag: "Failure",
+        error: { _tag: "InvalidRequestError", path: "$.limit" }
+      }
+      yield* expectCall(
+        { method: "ListSatellites", request: { limit: 0 }, viaService: true },
+        invalid,
+        expect
+      )
       expect((yield* requests()).length).toBe(before)
       // A connection that never opens.
       const closed = getResource(id, { baseUrl: () => REFUSED_URL })
-      yield* expectCall(closed, { _tag: "Failure", error: { _tag: "TransportError", phase: "connect" } }, expect)
+      yield* expectCall(
+        closed,
+        { _tag: "Failure", error: { _tag: "TransportError", phase: "connect" } },
+        expect
+      )
     }
   },
   {
@@ -158,24 +235,51 @@ const errorCodes: ReadonlyArray<Scenario> = [
     },
     *run(context) {
       const { expect } = context
-      const limited = connectError("resource_exhausted", { httpStatus: 429, rateLimit: { retryAfterMillis: 7000 } })
+      const limited = connectError("resource_exhausted", {
+        httpStatus: 429,
+        rateLimit: { retryAfterMillis: 7000 }
+      })
       yield* expectCall(getResource("x", { server: "limited" }), limited, expect)
-      yield* expectCall(getResource("x", { server: "unavailable" }), connectError("unavailable", {}, { isRetryable: true }), expect)
-      yield* expectCall(getResource("x", { server: "bare" }), connectError("unavailable", {}, { statusFallback: true }), expect)
+      yield* expectCall(
+        getResource("x", { server: "unavailable" }),
+        connectError("unavailable", {}, { isRetryable: true }),
+        expect
+      )
+      yield* expectCall(
+        getResource("x", { server: "bare" }),
+        connectError("unavailable", {}, { statusFallback: true }),
+        expect
+      )
       // A 404 without a Connect body.
       const invalidBody = getResource("resource_does_not_exist", { server: "invalidBody" })
-      yield* expectCall(invalidBody, connectError("unimplemented", {}, { statusFallback: true }), expect)
-      const broken = getResource(server(context, "wrongType").knownIds.resources[0]!, { server: "wrongType" })
-      yield* expectCall(broken, { _tag: "Failure", error: { _tag: "DecodeError", path: "$.resource.id" } }, expect)
+      yield* expectCall(
+        invalidBody,
+        connectError("unimplemented", {}, { statusFallback: true }),
+        expect
+      )
+      const broken = getResource(server(context, "wrongType").knownIds.resources[0]!, {
+        server: "wrongType"
+      })
+      yield* expectCall(
+        broken,
+        { _tag: "Failure", error: { _tag: "DecodeError", path: "$.resource.id" } },
+        expect
+      )
     }
   },
   {
     name: "a request with a wrong content type is unknown; a field the server chokes on is internal",
-    servers: { main: {}, strict: faulty({ _tag: "Violation", name: "server-error-on-unknown-field" }) },
+    servers: {
+      main: {},
+      strict: faulty({ _tag: "Violation", name: "server-error-on-unknown-field" })
+    },
     *run(context) {
       const { expect } = context
       // A proxy or a misconfigured client: not retried away.
-      const textPlain = getResource(server(context).knownIds.resources[0]!, { headers: { "content-type": "text/plain" }, layerRetry: "none" })
+      const textPlain = getResource(server(context).knownIds.resources[0]!, {
+        headers: { "content-type": "text/plain" },
+        layerRetry: "none"
+      })
       yield* expectCall(textPlain, connectError("unknown"), expect)
       const extraField = getResource(server(context, "strict").knownIds.resources[0]!, {
         server: "strict",
@@ -190,7 +294,11 @@ const errorCodes: ReadonlyArray<Scenario> = [
     servers: { main: { maxBodyBytes: 256 } },
     *run({ expect }) {
       const big = { name: "big", description: "too big", code: "x".repeat(1000) }
-      yield* expectCall({ method: "CreatePermission", request: big, retry: "none", viaService: true }, connectError("resource_exhausted"), expect)
+      yield* expectCall(
+        { method: "CreatePermission", request: big, retry: "none", viaService: true },
+        connectError("resource_exhausted"),
+        expect
+      )
       expect((yield* requests()).filter((r) => r.method === "CreatePermission")).toHaveLength(1)
     }
   }
@@ -199,12 +307,21 @@ const errorCodes: ReadonlyArray<Scenario> = [
 const retries: ReadonlyArray<Scenario> = [
   {
     name: "a read waits as long as Retry-After asks, then succeeds",
-    servers: { main: faulty({ _tag: "RateLimited", retryAfterSeconds: 1 }, { methods: ["GetResource"], times: 1 }) },
+    servers: {
+      main: faulty(
+        { _tag: "RateLimited", retryAfterSeconds: 1 },
+        { methods: ["GetResource"], times: 1 }
+      )
+    },
     *run(context) {
       const { expect } = context
       const id = server(context).knownIds.resources[0]!
       // The policy alone would wait 10 ms; Retry-After makes it 1 s.
-      const read = yield* expectCall(getResource(id, { retry: quickRetries }), { _tag: "Success", value: { resource: { id } } }, expect)
+      const read = yield* expectCall(
+        getResource(id, { retry: quickRetries }),
+        { _tag: "Success", value: { resource: { id } } },
+        expect
+      )
       expect(read.millis).toBeGreaterThanOrEqual(1000)
       expect(read.millis).toBeLessThan(5000)
       expect(codesOf(yield* requests(), "GetResource")).toEqual(["resource_exhausted", "ok"])
@@ -219,9 +336,19 @@ const retries: ReadonlyArray<Scenario> = [
     *run(context) {
       const { expect } = context
       const id = server(context, "flaky").knownIds.resources[0]!
-      yield* expectCall(getResource(id, { server: "flaky", retry: quickRetries }), { _tag: "Success", value: { resource: { id } } }, expect)
+      yield* expectCall(
+        getResource(id, { server: "flaky", retry: quickRetries }),
+        { _tag: "Success", value: { resource: { id } } },
+        expect
+      )
       expect(codesOf(yield* requests("flaky"))).toEqual(["unavailable", "unavailable", "ok"])
-      const create: ScenarioCall = { server: "proxy", method: "CreateConnector", request: { name: "conn-retry" }, retry: quickRetries, viaService: true }
+      const create: ScenarioCall = {
+        server: "proxy",
+        method: "CreateConnector",
+        request: { name: "conn-retry" },
+        retry: quickRetries,
+        viaService: true
+      }
       yield* expectCall(create, connectError("unavailable"), expect)
       expect(codesOf(yield* requests("proxy"), "CreateConnector")).toHaveLength(1)
     }
@@ -234,8 +361,17 @@ const deadlines: ReadonlyArray<Scenario> = [
     servers: { main: faulty({ _tag: "Latency", millis: 3000 }, { methods: ["GetResource"] }) },
     *run(context) {
       const { expect } = context
-      const slow: ScenarioCall = { method: "GetResource", request: { id: server(context).knownIds.resources[0]! }, timeout: 400, viaService: true }
-      const called = yield* expectCall(slow, { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall" } }, expect)
+      const slow: ScenarioCall = {
+        method: "GetResource",
+        request: { id: server(context).knownIds.resources[0]! },
+        timeout: 400,
+        viaService: true
+      }
+      const called = yield* expectCall(
+        slow,
+        { _tag: "Failure", error: { _tag: "TimeoutError", scope: "overall" } },
+        expect
+      )
       expect(called.millis).toBeLessThan(2500)
       expect(called.sent.length).toBeGreaterThanOrEqual(1)
       const header = Number(called.sent[0]?.headers["connect-timeout-ms"])
@@ -247,7 +383,9 @@ const deadlines: ReadonlyArray<Scenario> = [
     name: "the server's own deadline answers deadline_exceeded",
     servers: { main: faulty({ _tag: "Latency", millis: 300 }) },
     *run(context) {
-      const shortDeadline = getResource(server(context).knownIds.resources[0]!, { headers: { "connect-timeout-ms": "50" } })
+      const shortDeadline = getResource(server(context).knownIds.resources[0]!, {
+        headers: { "connect-timeout-ms": "50" }
+      })
       yield* expectCall(shortDeadline, connectError("deadline_exceeded"), context.expect)
     }
   }
@@ -264,14 +402,27 @@ const redaction: ReadonlyArray<Scenario> = [
       const main = server(context)
       const request = yield* requestContext(main, context)
       const values: Array<unknown> = []
-      for (const op of context.operations) values.push(yield* value({ method: op.method, request: requestFor[op.method]!(request) }, expect))
-      values.push(yield* value({ method: "ListNativeUsers", request: { resourceId: request.resourceId }, stream: true }, expect))
-      const errors = [yield* failure({ method: "GetResource", request: { id: "resource_missing" } }, expect)]
+      for (const op of context.operations)
+        values.push(
+          yield* value({ method: op.method, request: requestFor[op.method]!(request) }, expect)
+        )
+      values.push(
+        yield* value(
+          { method: "ListNativeUsers", request: { resourceId: request.resourceId }, stream: true },
+          expect
+        )
+      )
+      const errors = [
+        yield* failure({ method: "GetResource", request: { id: "resource_missing" } }, expect)
+      ]
       yield* log("Debug", "decoded", values)
       yield* log("Error", "failed", errors)
       const { dump, lines, spans } = yield* recorded()
       const secrets = new Set([main.apiKey, ...secretsIn(values, context.reveal)])
-      verifyNoLeak({ secrets, values, errors, dump, spans: spans.length, lines: lines.length }, expect)
+      verifyNoLeak(
+        { secrets, values, errors, dump, spans: spans.length, lines: lines.length },
+        expect
+      )
     }
   }
 ]
@@ -279,14 +430,21 @@ const redaction: ReadonlyArray<Scenario> = [
 /** Every scenario against the reference server, in groups. */
 export const serverScenarios: ReadonlyArray<ScenarioGroup> = [
   { name: "against the reference server over loopback", scenarios: overLoopback },
-  { name: "every error code the server produces decodes to its typed error", scenarios: errorCodes },
+  {
+    name: "every error code the server produces decodes to its typed error",
+    scenarios: errorCodes
+  },
   { name: "retries", scenarios: retries },
   { name: "deadlines", scenarios: deadlines },
   { name: "redaction against the reference server", scenarios: redaction }
 ]
 
 /** Declares a test on the real clock per scenario, in a `describe` per group: `run` is the line's run of a scenario. */
-export const testScenarios = <T>(tests: Tests<T>, groups: ReadonlyArray<ScenarioGroup>, run: (scenario: Scenario) => T): void => {
+export const testScenarios = <T>(
+  tests: Tests<T>,
+  groups: ReadonlyArray<ScenarioGroup>,
+  run: (scenario: Scenario) => T
+): void => {
   for (const group of groups) {
     tests.describe(group.name, () => {
       for (const scenario of group.scenarios) tests.live(scenario.name, () => run(scenario))

@@ -25,7 +25,10 @@ export interface TestLayerServer {
   readonly requests: any
 }
 
-const lines = function*(server: TestLayerServer, method: string): Generator<any, ReadonlyArray<RequestLine>, any> {
+const lines = function* (
+  server: TestLayerServer,
+  method: string
+): Generator<any, ReadonlyArray<RequestLine>, any> {
   const all: ReadonlyArray<RequestLine> = yield* server.requests
   return all.filter((r) => r.method === method)
 }
@@ -35,12 +38,20 @@ const lines = function*(server: TestLayerServer, method: string): Generator<any,
  * service, and a paging stream of 40 items a page over more than 80 native users, one request per
  * page.
  */
-export function* servesTheClient(line: TestLayerLine, server: TestLayerServer, expect: Expect): Generator<any, void, any> {
+export function* servesTheClient(
+  line: TestLayerLine,
+  server: TestLayerServer,
+  expect: Expect
+): Generator<any, void, any> {
   const resources = yield* line.Services.ResourceService
   const id = server.knownIds.resources[0]!
   const { resource } = yield* resources.getResource({ id })
   expect(resource.id).toBe(id)
-  const users = Array.from(yield* line.Stream.runCollect(resources.listNativeUsersStream({ resourceId: id }, { pageSize: 40 })))
+  const users = Array.from(
+    yield* line.Stream.runCollect(
+      resources.listNativeUsersStream({ resourceId: id }, { pageSize: 40 })
+    )
+  )
   expect(users.length).toBeGreaterThan(80)
   expect((yield* lines(server, "ListNativeUsers")).length).toBe(Math.ceil(users.length / 40))
 }
@@ -57,9 +68,17 @@ export function* missingIsNotFound(line: TestLayerLine, expect: Expect): Generat
  * A read that the server's fault plan answers `unavailable` twice (`ListSatellites`) is retried by
  * the layer's test retry policy without waiting, and succeeds.
  */
-export function* retriesTwoUnavailable(line: TestLayerLine, server: TestLayerServer, expect: Expect): Generator<any, void, any> {
+export function* retriesTwoUnavailable(
+  line: TestLayerLine,
+  server: TestLayerServer,
+  expect: Expect
+): Generator<any, void, any> {
   const satellites = yield* line.Services.SatelliteService
   const page = yield* satellites.listSatellites({ limit: 5 })
   expect(page.satellites).toHaveLength(5)
-  expect((yield* lines(server, "ListSatellites")).map((r) => r.code)).toEqual(["unavailable", "unavailable", "ok"])
+  expect((yield* lines(server, "ListSatellites")).map((r) => r.code)).toEqual([
+    "unavailable",
+    "unavailable",
+    "ok"
+  ])
 }

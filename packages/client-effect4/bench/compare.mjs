@@ -43,7 +43,12 @@ const ROUNDS = 8
 const require = createRequire(import.meta.url)
 const client3Dir = dirname(require.resolve("@data-access/client/package.json"))
 const from3 = createRequire(join(client3Dir, "package.json"))
-const esm = (pkg, file) => import(pathToFileURL(join(realpathSync(dirname(from3.resolve(`${pkg}/package.json`))), "dist", "esm", file)).href)
+const esm = (pkg, file) =>
+  import(
+    pathToFileURL(
+      join(realpathSync(dirname(from3.resolve(`${pkg}/package.json`))), "dist", "esm", file)
+    ).href
+  )
 const [Effect3, Layer3, ManagedRuntime3, Redacted3, NodeHttpClient3, Schema3] = await Promise.all([
   esm("effect", "Effect.js"),
   esm("effect", "Layer.js"),
@@ -52,8 +57,16 @@ const [Effect3, Layer3, ManagedRuntime3, Redacted3, NodeHttpClient3, Schema3] = 
   esm("@effect/platform-node", "NodeHttpClient.js"),
   esm("effect", "Schema.js")
 ])
-const { DataAccessClient: DataAccessClient3 } = await import(pathToFileURL(join(client3Dir, "dist", "index.js")).href)
-const { Decode: Decode3, Operations: Operations3 } = await import(pathToFileURL(realpathSync(join(dirname(from3.resolve("@data-access/schema/package.json")), "dist", "index.js"))).href)
+const { DataAccessClient: DataAccessClient3 } = await import(
+  pathToFileURL(join(client3Dir, "dist", "index.js")).href
+)
+const { Decode: Decode3, Operations: Operations3 } = await import(
+  pathToFileURL(
+    realpathSync(
+      join(dirname(from3.resolve("@data-access/schema/package.json")), "dist", "index.js")
+    )
+  ).href
+)
 const makeDecoder3 = Decode3.makeDecoder
 
 if (Effect3 === Effect4) throw new Error("the two lines share one effect")
@@ -68,7 +81,16 @@ const idsFile = join(tmp, "ids.json")
 const API_KEY = "bench-key"
 const child = spawn(
   process.execPath,
-  [join(serverDir, "bin", "reference-server.js"), "--port", "0", "--api-key", API_KEY, "--write-ids", idsFile, "--quiet"],
+  [
+    join(serverDir, "bin", "reference-server.js"),
+    "--port",
+    "0",
+    "--api-key",
+    API_KEY,
+    "--write-ids",
+    idsFile,
+    "--quiet"
+  ],
   { stdio: ["ignore", "pipe", "inherit"] }
 )
 const url = await new Promise((resolve, reject) => {
@@ -92,11 +114,17 @@ const stop = () => {
 // ---------------------------------------------------------------------------------------------
 
 const runtime4 = ManagedRuntime4.make(
-  DataAccessClient4.layer({ baseUrl: url, apiKey: Redacted4.make(API_KEY) }).pipe(Layer4.provide(NodeHttpClient4.layerUndici), Layer4.orDie)
+  DataAccessClient4.layer({ baseUrl: url, apiKey: Redacted4.make(API_KEY) }).pipe(
+    Layer4.provide(NodeHttpClient4.layerUndici),
+    Layer4.orDie
+  )
 )
 const client4 = await runtime4.runPromise(Effect4.service(DataAccessClient4.DataAccessClient))
 const runtime3 = ManagedRuntime3.make(
-  DataAccessClient3.layer({ baseUrl: url, apiKey: Redacted3.make(API_KEY) }).pipe(Layer3.provide(NodeHttpClient3.layerUndici), Layer3.orDie)
+  DataAccessClient3.layer({ baseUrl: url, apiKey: Redacted3.make(API_KEY) }).pipe(
+    Layer3.provide(NodeHttpClient3.layerUndici),
+    Layer3.orDie
+  )
 )
 const client3 = await runtime3.runPromise(DataAccessClient3.DataAccessClient)
 
@@ -105,7 +133,8 @@ const via3 = () => runtime3.runPromise(client3.getResource({ id }))
 
 // The same answer from both, before timing anything.
 const [a4, a3] = [await via4(), await via3()]
-if (a4.resource.id !== id || a3.resource.id !== id || a4.resource.port !== a3.resource.port) throw new Error("the clients disagree")
+if (a4.resource.id !== id || a3.resource.id !== id || a4.resource.port !== a3.resource.port)
+  throw new Error("the clients disagree")
 
 // ---------------------------------------------------------------------------------------------
 // 1. Calls per second
@@ -118,7 +147,8 @@ for (const concurrency of [1, 32]) {
   const parts = { e4: [], e3: [] }
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? ["e4", "e3"] : ["e3", "e4"]
-    for (const line of order) parts[line].push(await measure(line === "e4" ? via4 : via3, concurrency, SECONDS / ROUNDS))
+    for (const line of order)
+      parts[line].push(await measure(line === "e4" ? via4 : via3, concurrency, SECONDS / ROUNDS))
   }
   const e4 = combine(parts.e4)
   const e3 = combine(parts.e3)
@@ -178,14 +208,29 @@ rows.push({
   "Effect 3 p50/p99 ms": d3.toFixed(2)
 })
 
-console.log(`Effect 4 client vs Effect 3 client, ${Os.cpus().length} cores, Node ${process.versions.node}, ${SECONDS} s per scenario and line`)
+console.log(
+  `Effect 4 client vs Effect 3 client, ${Os.cpus().length} cores, Node ${process.versions.node}, ${SECONDS} s per scenario and line`
+)
 console.table(rows)
 console.log(`  JSON.parse alone of the page       ${parseOnly.toFixed(2)} ms`)
-console.log(`  Effect 3 plain Schema decode       ${p3.toFixed(2)} ms (ratio: Effect 4 / plain Effect 3 ${(d4 / p3).toFixed(2)})`)
-console.log(`  decode alone / JSON.parse          Effect 4 ${((d4 - parseOnly) / parseOnly).toFixed(2)}, Effect 3 ${((d3 - parseOnly) / parseOnly).toFixed(2)} (JSON.parse + decode / JSON.parse: Effect 4 ${(d4 / parseOnly).toFixed(2)}, Effect 3 ${(d3 / parseOnly).toFixed(2)})`)
-console.log(`  Redacted.make alone / JSON.parse    Effect 3 ${(makes3 / parseOnly).toFixed(2)} (the ${secrets} secrets of the page, each a new Redacted per decode)`)
-console.log(`  calls/s ratio                      ${rows.slice(0, 2).map((r) => `${r.scenario}: ${r["4 vs 3 ratio"]}`).join(", ")} (ratio: Effect 4 / Effect 3, above 1 is faster)`)
-console.log(`  decode time ratio                  ${(d4 / d3).toFixed(2)} (ratio: Effect 4 / Effect 3, below 1 is faster)`)
+console.log(
+  `  Effect 3 plain Schema decode       ${p3.toFixed(2)} ms (ratio: Effect 4 / plain Effect 3 ${(d4 / p3).toFixed(2)})`
+)
+console.log(
+  `  decode alone / JSON.parse          Effect 4 ${((d4 - parseOnly) / parseOnly).toFixed(2)}, Effect 3 ${((d3 - parseOnly) / parseOnly).toFixed(2)} (JSON.parse + decode / JSON.parse: Effect 4 ${(d4 / parseOnly).toFixed(2)}, Effect 3 ${(d3 / parseOnly).toFixed(2)})`
+)
+console.log(
+  `  Redacted.make alone / JSON.parse    Effect 3 ${(makes3 / parseOnly).toFixed(2)} (the ${secrets} secrets of the page, each a new Redacted per decode)`
+)
+console.log(
+  `  calls/s ratio                      ${rows
+    .slice(0, 2)
+    .map((r) => `${r.scenario}: ${r["4 vs 3 ratio"]}`)
+    .join(", ")} (ratio: Effect 4 / Effect 3, above 1 is faster)`
+)
+console.log(
+  `  decode time ratio                  ${(d4 / d3).toFixed(2)} (ratio: Effect 4 / Effect 3, below 1 is faster)`
+)
 
 await runtime4.dispose()
 await runtime3.dispose()

@@ -41,10 +41,14 @@ export interface ExponentialOptions {
  * @category constructors
  */
 export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
-  const { baseMillis, capMillis, factor, jitter, retries } = Retry.exponentialPlan(options, (d) => Duration.toMillis(Duration.fromInputUnsafe(d)))
+  const { baseMillis, capMillis, factor, jitter, retries } = Retry.exponentialPlan(options, (d) =>
+    Duration.toMillis(Duration.fromInputUnsafe(d))
+  )
   const delays = Schedule.exponential(Duration.millis(baseMillis), factor)
-  const limited = Schedule.modifyDelay(jitter ? Schedule.jittered(delays) : delays, ({ duration }) =>
-    Effect.succeed(Duration.min(duration, Duration.millis(capMillis))))
+  const limited = Schedule.modifyDelay(
+    jitter ? Schedule.jittered(delays) : delays,
+    ({ duration }) => Effect.succeed(Duration.min(duration, Duration.millis(capMillis)))
+  )
   return Schedule.upTo(limited, { times: retries }) as RetryPolicy
 }
 

@@ -11,9 +11,18 @@ import { outputDirectory, render } from "../scripts/generate.mjs"
 describe("src/generated", () => {
   it("is up to date with @data-access/client", async () => {
     const files = (await render()) as Record<string, string>
-    expect(Object.keys(files)).toEqual(["ClientError.ts", "Services.ts", "Paging.ts", "DataAccessClient.ts", "internal/calls.ts"])
+    expect(Object.keys(files)).toEqual([
+      "ClientError.ts",
+      "Services.ts",
+      "Paging.ts",
+      "DataAccessClient.ts",
+      "internal/calls.ts"
+    ])
     for (const [name, text] of Object.entries(files)) {
-      expect(readFileSync(join(outputDirectory as string, name), "utf8"), `src/generated/${name} is stale: run the generator`).toBe(text)
+      expect(
+        readFileSync(join(outputDirectory as string, name), "utf8"),
+        `src/generated/${name} is stale: run the generator`
+      ).toBe(text)
     }
   })
 })

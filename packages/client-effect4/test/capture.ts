@@ -22,12 +22,29 @@ export const makeCapture = () => {
         if (Exit.isFailure(exit)) captured.failure = Cause.pretty(exit.cause)
       }
       const status = { _tag: "Started" as const, startTime: options.startTime }
-      return { ...options, ...record, _tag: "Span", traceId: "trace", status, attributes: captured.attributes, sampled: true, end: ended }
+      return {
+        ...options,
+        ...record,
+        _tag: "Span",
+        traceId: "trace",
+        status,
+        attributes: captured.attributes,
+        sampled: true,
+        end: ended
+      }
     }
   })
   const logger = Logger.make(({ cause, logLevel, message }) =>
-    recorder.log(logLevel, message, Cause.hasFails(cause) || Cause.hasDies(cause) ? Cause.pretty(cause) : "")
+    recorder.log(
+      logLevel,
+      message,
+      Cause.hasFails(cause) || Cause.hasDies(cause) ? Cause.pretty(cause) : ""
+    )
   )
-  const layer = Layer.mergeAll(Layer.succeed(Tracer.Tracer, tracer), Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, "All"))
+  const layer = Layer.mergeAll(
+    Layer.succeed(Tracer.Tracer, tracer),
+    Logger.layer([logger]),
+    Layer.succeed(References.MinimumLogLevel, "All")
+  )
   return { spans: recorder.spans, lines: recorder.lines, dump: recorder.dump, layer }
 }

@@ -17,20 +17,33 @@ import { describeSchema, makeDecoder } from "../src/internal/decode.js"
 
 const require = createRequire(import.meta.url)
 const client3 = createRequire(require.resolve("@data-access/client/package.json"))
-const effect3 = (file: string) => import(pathToFileURL(join(dirname(client3.resolve("effect/package.json")), "dist", "esm", file)).href)
+const effect3 = (file: string) =>
+  import(
+    pathToFileURL(join(dirname(client3.resolve("effect/package.json")), "dist", "esm", file)).href
+  )
 const [Arbitrary3, FastCheck3, Schema3, Operations3] = await Promise.all([
   effect3("Arbitrary.js"),
   effect3("FastCheck.js"),
   effect3("Schema.js"),
-  import(pathToFileURL(join(dirname(client3.resolve("@data-access/schema/package.json")), "dist", "Operations.js")).href)
+  import(
+    pathToFileURL(
+      join(dirname(client3.resolve("@data-access/schema/package.json")), "dist", "Operations.js")
+    ).href
+  )
 ])
 
 type Operations = typeof Operations.operations
-const schemaOf = (method: string) => Operations.operations[method as keyof Operations].response as unknown as Schema.Codec<unknown, unknown>
+const schemaOf = (method: string) =>
+  Operations.operations[method as keyof Operations].response as unknown as Schema.Codec<
+    unknown,
+    unknown
+  >
 const schema3Of = (method: string) => Operations3.operations[method].response
 
 const outcome = (r: Result.Result<unknown, Schema.SchemaError>): Decoding.Outcome =>
-  Result.isSuccess(r) ? { ok: true, value: r.success } : { ok: false, error: String(r.failure.issue) }
+  Result.isSuccess(r)
+    ? { ok: true, value: r.success }
+    : { ok: false, error: String(r.failure.issue) }
 
 Decoding.run(
   {
@@ -40,7 +53,11 @@ Decoding.run(
       const schema = schemaOf(method)
       const decodeResult = Schema.decodeUnknownResult(schema)
       const clientDecoder = makeDecoder(schema)
-      return { description: describeSchema(schema), client: (u) => outcome(clientDecoder(u)), slow: (u) => outcome(decodeResult(u)) }
+      return {
+        description: describeSchema(schema),
+        client: (u) => outcome(clientDecoder(u)),
+        slow: (u) => outcome(decodeResult(u))
+      }
     },
     Redacted,
     values: (method) => Arbitrary3.make(schema3Of(method)),

@@ -27,15 +27,30 @@ import { clientLayer, makeFake, runWithClock } from "./fake.js"
 export const policyOf = (retry: Behaviour.Retry): RetryPolicy.RetryPolicy => {
   if (retry === "none") return RetryPolicy.none
   if (retry._tag === "exponential") {
-    return RetryPolicy.exponential({ base: Duration.millis(retry.baseMillis), jitter: retry.jitter, retries: retry.retries })
+    return RetryPolicy.exponential({
+      base: Duration.millis(retry.baseMillis),
+      jitter: retry.jitter,
+      retries: retry.retries
+    })
   }
-  return Schedule.spaced(Duration.millis(retry.millis)).pipe(Schedule.upTo({ times: retry.times })) as RetryPolicy.RetryPolicy
+  return Schedule.spaced(Duration.millis(retry.millis)).pipe(
+    Schedule.upTo({ times: retry.times })
+  ) as RetryPolicy.RetryPolicy
 }
 
-const durationOf = (n: number): Duration.Input => (n === Infinity ? Duration.infinity : Duration.millis(n))
+const durationOf = (n: number): Duration.Input =>
+  n === Infinity ? Duration.infinity : Duration.millis(n)
 
 /** A service client's methods, by name. */
-type ServiceMethods = Readonly<Record<string, (request: unknown, options: unknown) => Effect.Effect<unknown, unknown> | Stream.Stream<unknown, unknown>>>
+type ServiceMethods = Readonly<
+  Record<
+    string,
+    (
+      request: unknown,
+      options: unknown
+    ) => Effect.Effect<unknown, unknown> | Stream.Stream<unknown, unknown>
+  >
+>
 
 /**
  * A case's call through the combined client (`call`, `stream`) or through its operation's service
@@ -43,17 +58,23 @@ type ServiceMethods = Readonly<Record<string, (request: unknown, options: unknow
  * how it failed.
  */
 export const callOf = (c: Omit<Behaviour.ScenarioCall, "baseUrl">) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const options = Behaviour.optionsOf(c, durationOf, policyOf)
     if (c.viaService === true) {
-      const tag = Services.tags[Operations.operations[c.method as Operations.MethodName].service] as typeof Services.ResourceService
+      const tag = Services.tags[
+        Operations.operations[c.method as Operations.MethodName].service
+      ] as typeof Services.ResourceService
       const methods = (yield* Effect.service(tag)) as unknown as ServiceMethods
       const made = methods[Behaviour.methodName(c.method, c.stream)]!(c.request, options)
-      return c.stream ? yield* Stream.runCollect(made as Stream.Stream<unknown, unknown>) : yield* (made as Effect.Effect<unknown, unknown>)
+      return c.stream
+        ? yield* Stream.runCollect(made as Stream.Stream<unknown, unknown>)
+        : yield* made as Effect.Effect<unknown, unknown>
     }
     const client = yield* DataAccessClient.DataAccessClient
     if (!c.stream) return yield* client.call(c.method as "GetResource", c.request as never, options)
-    return yield* Stream.runCollect(client.stream(c.method as "ListLogQueries", c.request as never, options))
+    return yield* Stream.runCollect(
+      client.stream(c.method as "ListLogQueries", c.request as never, options)
+    )
   })
 
 /** How a call ended, as the shared checks read it. */
@@ -66,7 +87,10 @@ export const resultOf = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed[
     _tag: "Failure",
     error,
     isRetryable: known?.isRetryable,
-    statusFallback: known !== undefined && known._tag === "ConnectError" ? ClientError.isStatusFallback(known) : undefined
+    statusFallback:
+      known !== undefined && known._tag === "ConnectError"
+        ? ClientError.isStatusFallback(known)
+        : undefined
   }
 }
 
@@ -76,11 +100,12 @@ export const resultOf = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed[
  * and compares what happened with the case.
  */
 export const runCase = (c: Behaviour.Case) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fake = makeFake(c.replies)
     const options: Partial<DataAccessClient.Options> = {}
     if (c.call.baseUrl !== undefined) Object.assign(options, { baseUrl: c.call.baseUrl })
-    if (c.call.layerRetry !== undefined) Object.assign(options, { retryPolicy: policyOf(c.call.layerRetry) })
+    if (c.call.layerRetry !== undefined)
+      Object.assign(options, { retryPolicy: policyOf(c.call.layerRetry) })
     const program = Effect.provide(callOf(c.call), clientLayer(fake, options))
     const runs = c.runs ?? { times: 1, gapMillis: 0 }
     let result: Behaviour.Observed["result"] | undefined
@@ -100,7 +125,12 @@ export const runCase = (c: Behaviour.Case) =>
       }
       endedAt = (yield* Clock.currentTimeMillis) - startedAt
     }
-    Behaviour.verify(c, { result: result!, seen: fake.seen, interrupted: fake.interrupted.count, endedAt }, expect, DataAccessClient.USER_AGENT)
+    Behaviour.verify(
+      c,
+      { result: result!, seen: fake.seen, interrupted: fake.interrupted.count, endedAt },
+      expect,
+      DataAccessClient.USER_AGENT
+    )
   })
 
 /** Where a scenario's calls go, and what it may read of its servers. */
@@ -116,17 +146,25 @@ export interface Target {
 }
 
 /** A `transformClient` that sets the call's headers and body fields and records each request in `into`. */
-const recording = (c: Behaviour.ScenarioCall, into: Array<Behaviour.SentRequest>) => (client: HttpClient.HttpClient) => {
-  const { extraFields, headers } = c
-  const changed = HttpClient.mapRequest(client, (request) => {
-    let out = headers === undefined ? request : HttpClientRequest.setHeaders(request, headers)
-    if (extraFields !== undefined && out.body._tag === "Uint8Array") {
-      out = HttpClientRequest.bodyText(out, Behaviour.withFields(out.body.body, extraFields), "application/json")
-    }
-    return out
-  })
-  return HttpClient.tapRequest(changed, (request) => Effect.sync(() => void into.push(Behaviour.sentOf(request))))
-}
+const recording =
+  (c: Behaviour.ScenarioCall, into: Array<Behaviour.SentRequest>) =>
+  (client: HttpClient.HttpClient) => {
+    const { extraFields, headers } = c
+    const changed = HttpClient.mapRequest(client, (request) => {
+      let out = headers === undefined ? request : HttpClientRequest.setHeaders(request, headers)
+      if (extraFields !== undefined && out.body._tag === "Uint8Array") {
+        out = HttpClientRequest.bodyText(
+          out,
+          Behaviour.withFields(out.body.body, extraFields),
+          "application/json"
+        )
+      }
+      return out
+    })
+    return HttpClient.tapRequest(changed, (request) =>
+      Effect.sync(() => void into.push(Behaviour.sentOf(request)))
+    )
+  }
 
 /** Runs a shared scenario on this line. */
 export const runScenario = (scenario: Behaviour.Scenario, target: Target): Effect.Effect<void> => {
@@ -137,18 +175,27 @@ export const runScenario = (scenario: Behaviour.Scenario, target: Target): Effec
         const sent: Array<Behaviour.SentRequest> = []
         const startedAt = Date.now()
         const layer = target.layerFor(step.call, recording(step.call, sent))
-        return Effect.map(Effect.exit(Effect.provide(callOf(step.call), layer)), (exit): Behaviour.Called => ({
-          result: resultOf(exit),
-          sent,
-          millis: Date.now() - startedAt
-        }))
+        return Effect.map(
+          Effect.exit(Effect.provide(callOf(step.call), layer)),
+          (exit): Behaviour.Called => ({
+            result: resultOf(exit),
+            sent,
+            millis: Date.now() - startedAt
+          })
+        )
       })
     }
-    if (step._tag === "Requests") return target.requestsOf?.(step.server) ?? Effect.die(new Error("the scenario has no server"))
-    if (step._tag === "Recorded") return Effect.sync(() => ({ spans: capture.spans, lines: capture.lines, dump: capture.dump() }))
+    if (step._tag === "Requests")
+      return target.requestsOf?.(step.server) ?? Effect.die(new Error("the scenario has no server"))
+    if (step._tag === "Recorded")
+      return Effect.sync(() => ({
+        spans: capture.spans,
+        lines: capture.lines,
+        dump: capture.dump()
+      }))
     return (step.level === "Error" ? Effect.logError : Effect.logDebug)(step.message, ...step.parts)
   }
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const steps = scenario.run({
       expect,
       servers: target.servers ?? {},

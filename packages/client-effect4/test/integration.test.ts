@@ -12,8 +12,10 @@ import { policyOf, runScenario } from "./harness.js"
 import { clientLayer, type RunningServer, startServer, startWithClient } from "./server.js"
 
 const onServers = (scenario: Behaviour.Scenario) =>
-  Effect.gen(function*() {
-    const started = yield* Effect.all(Record.map(scenario.servers ?? { main: {} }, startServer), { concurrency: "unbounded" })
+  Effect.gen(function* () {
+    const started = yield* Effect.all(Record.map(scenario.servers ?? { main: {} }, startServer), {
+      concurrency: "unbounded"
+    })
     const named = (name: string): RunningServer => {
       const found = started[name]
       if (found === undefined) throw new Error(`${scenario.name}: no server ${name}`)
@@ -25,24 +27,37 @@ const onServers = (scenario: Behaviour.Scenario) =>
       layerFor: (c, transformClient) => {
         const running = named(c.server ?? "main")
         return clientLayer(
-          { ...running, url: c.baseUrl === undefined ? running.url : c.baseUrl(running.url), apiKey: c.apiKey ?? running.apiKey },
-          c.layerRetry === undefined ? { transformClient } : { transformClient, retryPolicy: policyOf(c.layerRetry) }
+          {
+            ...running,
+            url: c.baseUrl === undefined ? running.url : c.baseUrl(running.url),
+            apiKey: c.apiKey ?? running.apiKey
+          },
+          c.layerRetry === undefined
+            ? { transformClient }
+            : { transformClient, retryPolicy: policyOf(c.layerRetry) }
         )
       }
     })
   }).pipe(Effect.scoped)
 
-Behaviour.testScenarios({ describe, effect: it.effect, live: it.live }, Behaviour.serverScenarios, onServers)
+Behaviour.testScenarios(
+  { describe, effect: it.effect, live: it.live },
+  Behaviour.serverScenarios,
+  onServers
+)
 
 describe("typed errors", () => {
   it.live("are caught by tag and by code", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { layer } = yield* startWithClient()
-      const caught = yield* Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_does_not_exist" }, { retryPolicy: RetryPolicy.none })).pipe(
+      const caught = yield* Effect.flatMap(Services.ResourceService, (s) =>
+        s.getResource({ id: "resource_does_not_exist" }, { retryPolicy: RetryPolicy.none })
+      ).pipe(
         Effect.map(() => "found"),
         Effect.catchIf(ClientError.hasCode("not_found"), () => Effect.succeed("not found")),
         Effect.provide(layer)
       )
       expect(caught).toBe("not found")
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 })

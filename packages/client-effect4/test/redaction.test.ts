@@ -15,18 +15,28 @@ import { runScenario } from "./harness.js"
 
 describe("redaction", () => {
   it.effect("the layer's options, a config error and the client never print the API key", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const options = { baseUrl: "not a url", apiKey: Redacted.make(Behaviour.API_KEY) }
       const fake = makeFake([{ status: 200, body: {} }])
-      const error = yield* Effect.flip(Layer.build(DataAccessClient.layer(options).pipe(Layer.provide(fake.layer))).pipe(Effect.scoped))
-      const client = yield* DataAccessClient.DataAccessClient.pipe(Effect.provide(clientLayer(fake)))
-      for (const text of [printed(options), printed(error), printed(client)]) expect(text).not.toContain(Behaviour.API_KEY)
-    }))
+      const error = yield* Effect.flip(
+        Layer.build(DataAccessClient.layer(options).pipe(Layer.provide(fake.layer))).pipe(
+          Effect.scoped
+        )
+      )
+      const client = yield* DataAccessClient.DataAccessClient.pipe(
+        Effect.provide(clientLayer(fake))
+      )
+      for (const text of [printed(options), printed(error), printed(client)])
+        expect(text).not.toContain(Behaviour.API_KEY)
+    })
+  )
 
   it.effect(Behaviour.redactionScenario.name, () => {
     const fake = makeFake(Behaviour.redactionReplies)
-    const layerFor = (_: Behaviour.ScenarioCall, transformClient: (client: HttpClient.HttpClient) => HttpClient.HttpClient) =>
-      clientLayer(fake, { retryPolicy: Schedule.recurs(1), transformClient })
+    const layerFor = (
+      _: Behaviour.ScenarioCall,
+      transformClient: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+    ) => clientLayer(fake, { retryPolicy: Schedule.recurs(1), transformClient })
     return runScenario(Behaviour.redactionScenario, { layerFor }).pipe(
       Effect.provideService(HttpClient.TracerHeaderFilter, () => true),
       Effect.provideService(Headers.CurrentRedactedNames, [])

@@ -16,7 +16,11 @@ import { dirname, join } from "node:path"
 import { DataAccessClient } from "../src/index.js"
 
 const require = createRequire(import.meta.url)
-export const BIN = join(dirname(require.resolve("@data-access/reference-server/package.json")), "bin", "reference-server.js")
+export const BIN = join(
+  dirname(require.resolve("@data-access/reference-server/package.json")),
+  "bin",
+  "reference-server.js"
+)
 
 export interface ServerOptions {
   /** A fault plan (`Faults.FaultPlan` of the reference server), as JSON. */
@@ -44,14 +48,21 @@ export interface RunningServer {
 const API_KEY = "test-key-4f1d9a"
 
 const launch = (options: ServerOptions) =>
-  new Promise<{ child: ChildProcess; url: string; ids: string; lines: Array<RequestLine>; dir: string }>((resolve, reject) => {
+  new Promise<{
+    child: ChildProcess
+    url: string
+    ids: string
+    lines: Array<RequestLine>
+    dir: string
+  }>((resolve, reject) => {
     const dir = mkdtempSync(join(tmpdir(), "data-access-e4-"))
     const idsFile = join(dir, "ids.json")
     const args = [BIN, "--port", "0", "--api-key", API_KEY, "--write-ids", idsFile]
     if (options.faults !== undefined) args.push("--faults", JSON.stringify(options.faults))
     for (const l of options.latitude ?? []) args.push("--latitude", l)
     if (options.emitDefaults) args.push("--emit-defaults")
-    if (options.maxBodyBytes !== undefined) args.push("--max-body-bytes", String(options.maxBodyBytes))
+    if (options.maxBodyBytes !== undefined)
+      args.push("--max-body-bytes", String(options.maxBodyBytes))
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
     const lines: Array<RequestLine> = []
     let buffer = ""
@@ -76,14 +87,15 @@ const launch = (options: ServerOptions) =>
       }
     })
     child.on("exit", (code) => {
-      if (!started) reject(new Error(`the reference server exited (${code}) before listening: ${stderr}`))
+      if (!started)
+        reject(new Error(`the reference server exited (${code}) before listening: ${stderr}`))
     })
     child.on("error", reject)
   })
 
 /** Starts a reference server in its own process for the current scope. */
 export const startServer = (options: ServerOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = yield* Effect.acquireRelease(
       Effect.promise(() => launch(options)),
       ({ child, dir }) =>
@@ -102,18 +114,29 @@ export const startServer = (options: ServerOptions = {}) =>
       url: started.url,
       apiKey: API_KEY,
       knownIds,
-      requests: Effect.promise(() => new Promise<ReadonlyArray<RequestLine>>((resolve) => setTimeout(() => resolve([...started.lines]), 100)))
+      requests: Effect.promise(
+        () =>
+          new Promise<ReadonlyArray<RequestLine>>((resolve) =>
+            setTimeout(() => resolve([...started.lines]), 100)
+          )
+      )
     }
     return server
   })
 
 /** A client layer for a server, over NodeHttpClient (undici). */
-export const clientLayer = (server: RunningServer, options: Partial<DataAccessClient.Options> = {}) =>
-  DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(server.apiKey), ...options }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici),
-    Layer.orDie
-  )
+export const clientLayer = (
+  server: RunningServer,
+  options: Partial<DataAccessClient.Options> = {}
+) =>
+  DataAccessClient.layer({
+    baseUrl: server.url,
+    apiKey: Redacted.make(server.apiKey),
+    ...options
+  }).pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.orDie)
 
 /** Starts a server and returns it with a client layer. */
-export const startWithClient = (options: ServerOptions = {}, client: Partial<DataAccessClient.Options> = {}) =>
-  Effect.map(startServer(options), (server) => ({ server, layer: clientLayer(server, client) }))
+export const startWithClient = (
+  options: ServerOptions = {},
+  client: Partial<DataAccessClient.Options> = {}
+) => Effect.map(startServer(options), (server) => ({ server, layer: clientLayer(server, client) }))

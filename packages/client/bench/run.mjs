@@ -28,21 +28,40 @@ import { Operations } from "@data-access/schema"
 import { DataAccessClient } from "../dist/index.js"
 import { makeDecoder } from "@data-access/schema/Decode"
 import { USER_AGENT } from "../dist/internal/client.js"
-import { combine, countSecrets, fetchNativeUsersPage, measure, medianMillis } from "@data-access/client-behaviour/bench"
+import {
+  combine,
+  countSecrets,
+  fetchNativeUsersPage,
+  measure,
+  medianMillis
+} from "@data-access/client-behaviour/bench"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 
-const child = spawn(process.execPath, [new URL("./server.mjs", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] })
-const { url: serverUrl, apiKey, resourceId: id } = JSON.parse(
+const child = spawn(process.execPath, [new URL("./server.mjs", import.meta.url).pathname], {
+  stdio: ["pipe", "pipe", "inherit"]
+})
+const {
+  url: serverUrl,
+  apiKey,
+  resourceId: id
+} = JSON.parse(
   await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve))
 )
 const server = { url: serverUrl }
 
 const clientOn = async (httpClientLayer) => {
   const runtime = ManagedRuntime.make(
-    DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey) }).pipe(Layer.orDie, Layer.provideMerge(httpClientLayer))
+    DataAccessClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey) }).pipe(
+      Layer.orDie,
+      Layer.provideMerge(httpClientLayer)
+    )
   )
-  return { runtime, client: await runtime.runPromise(DataAccessClient.DataAccessClient), httpClient: await runtime.runPromise(HttpClient.HttpClient) }
+  return {
+    runtime,
+    client: await runtime.runPromise(DataAccessClient.DataAccessClient),
+    httpClient: await runtime.runPromise(HttpClient.HttpClient)
+  }
 }
 const undici = await clientOn(NodeHttpClient.layerUndici)
 const fetchLayer = await clientOn(FetchHttpClient.layer)
@@ -68,12 +87,19 @@ const viaFetch = async () => {
 }
 
 // For reference: @effect/platform's HttpClient alone, the floor under the client.
-const rawRequest = HttpClientRequest.post(url, { headers }).pipe(HttpClientRequest.bodyText(body, "application/json"))
-const viaHttpClient = () => runtime.runPromise(Effect.flatMap(undici.httpClient.execute(rawRequest), (r) => r.json))
-const viaFetchHttpClient = () => fetchLayer.runtime.runPromise(Effect.flatMap(fetchLayer.httpClient.execute(rawRequest), (r) => r.json))
+const rawRequest = HttpClientRequest.post(url, { headers }).pipe(
+  HttpClientRequest.bodyText(body, "application/json")
+)
+const viaHttpClient = () =>
+  runtime.runPromise(Effect.flatMap(undici.httpClient.execute(rawRequest), (r) => r.json))
+const viaFetchHttpClient = () =>
+  fetchLayer.runtime.runPromise(
+    Effect.flatMap(fetchLayer.httpClient.execute(rawRequest), (r) => r.json)
+  )
 
 // Warm up every path (JIT, connection pool).
-for (const path of [viaClient, viaFetch, viaHttpClient, viaClientOnFetch, viaFetchHttpClient]) await measure(path, 8, 1)
+for (const path of [viaClient, viaFetch, viaHttpClient, viaClientOnFetch, viaFetchHttpClient])
+  await measure(path, 8, 1)
 
 // The machine is shared: alternate the two paths in short rounds so that both see the same noise.
 const ROUNDS = 8
@@ -126,7 +152,8 @@ const decode = (u) => {
 const effectDecode = Schema.decodeUnknownSync(Operations.operations.ListNativeUsers.response)
 const check = decode(JSON.parse(text))
 if (check.nativeUsers.length !== 500 || page.nativeUsers.length === 0) throw new Error("bad page")
-if (JSON.stringify(check) !== JSON.stringify(effectDecode(JSON.parse(text)))) throw new Error("the fast path differs from Schema")
+if (JSON.stringify(check) !== JSON.stringify(effectDecode(JSON.parse(text))))
+  throw new Error("the fast path differs from Schema")
 
 const timeIt = (f) => medianMillis(f, { seconds: 2, warmup: 50 })
 const parseOnly = timeIt(() => JSON.parse(text))

@@ -6,6 +6,14 @@ import { ReferenceServer } from "@data-access/reference-server"
 
 const scope = Effect.runSync(Scope.make())
 const server = await Effect.runPromise(Scope.extend(ReferenceServer.start(), scope))
-console.log(JSON.stringify({ url: server.url, apiKey: server.apiKeys[0], resourceId: server.knownIds.resources[0] }))
+console.log(
+  JSON.stringify({
+    url: server.url,
+    apiKey: server.apiKeys[0],
+    resourceId: server.knownIds.resources[0]
+  })
+)
 process.stdin.resume()
-process.stdin.on("end", () => Effect.runPromise(Scope.close(scope, Exit.void)).then(() => process.exit(0)))
+process.stdin.on("end", () =>
+  Effect.runPromise(Scope.close(scope, Exit.void)).then(() => process.exit(0))
+)

@@ -53,18 +53,17 @@ export type TransportPhase = "connect" | "exchange"
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends Schema.TaggedError<TransportError>("@data-access/client/TransportError")(
-  "TransportError",
-  {
-    /** The operation (`ResourceService/GetResource`). */
-    operation: Schema.String,
-    /** `connect` when the connection never opened; `exchange` when the request may have been sent. */
-    phase: Schema.Literal("connect", "exchange"),
-    message: Schema.String,
-    /** The system error code when known (`ECONNREFUSED`, `ECONNRESET`...). */
-    errorCode: Schema.optional(Schema.String)
-  }
-) {
+export class TransportError extends Schema.TaggedError<TransportError>(
+  "@data-access/client/TransportError"
+)("TransportError", {
+  /** The operation (`ResourceService/GetResource`). */
+  operation: Schema.String,
+  /** `connect` when the connection never opened; `exchange` when the request may have been sent. */
+  phase: Schema.Literal("connect", "exchange"),
+  message: Schema.String,
+  /** The system error code when known (`ECONNREFUSED`, `ECONNRESET`...). */
+  errorCode: Schema.optional(Schema.String)
+}) {
   /** A transport failure is transient: a read may be tried again. */
   get isRetryable(): boolean {
     return Retry.isRetryableRead(this)
@@ -78,7 +77,9 @@ export class TransportError extends Schema.TaggedError<TransportError>("@data-ac
  * @since 0.1.0
  * @category errors
  */
-export class TimeoutError extends Schema.TaggedError<TimeoutError>("@data-access/client/TimeoutError")("TimeoutError", {
+export class TimeoutError extends Schema.TaggedError<TimeoutError>(
+  "@data-access/client/TimeoutError"
+)("TimeoutError", {
   operation: Schema.String,
   scope: Schema.Literal("attempt", "overall"),
   timeoutMillis: Schema.Number,
@@ -102,13 +103,16 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>("@data-access
  * @since 0.1.0
  * @category errors
  */
-export class DecodeError extends Schema.TaggedError<DecodeError>("@data-access/client/DecodeError")("DecodeError", {
-  operation: Schema.String,
-  path: Schema.String,
-  message: Schema.String,
-  httpStatus: Schema.Number,
-  requestId: Schema.optional(Schema.String)
-}) {
+export class DecodeError extends Schema.TaggedError<DecodeError>("@data-access/client/DecodeError")(
+  "DecodeError",
+  {
+    operation: Schema.String,
+    path: Schema.String,
+    message: Schema.String,
+    httpStatus: Schema.Number,
+    requestId: Schema.optional(Schema.String)
+  }
+) {
   /** A malformed response does not get better by asking again. */
   get isRetryable(): boolean {
     return false
@@ -122,14 +126,13 @@ export class DecodeError extends Schema.TaggedError<DecodeError>("@data-access/c
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>("@data-access/client/InvalidRequestError")(
-  "InvalidRequestError",
-  {
-    operation: Schema.String,
-    path: Schema.String,
-    message: Schema.String
-  }
-) {
+export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>(
+  "@data-access/client/InvalidRequestError"
+)("InvalidRequestError", {
+  operation: Schema.String,
+  path: Schema.String,
+  message: Schema.String
+}) {
   /** The same request fails the same way. */
   get isRetryable(): boolean {
     return false
@@ -142,14 +145,13 @@ export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>
  * @since 0.1.0
  * @category errors
  */
-export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>("@data-access/client/CursorRepeatedError")(
-  "CursorRepeatedError",
-  {
-    operation: Schema.String,
-    /** The page (1-based) whose `nextCursor` repeated an earlier one. */
-    page: Schema.Number
-  }
-) {
+export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>(
+  "@data-access/client/CursorRepeatedError"
+)("CursorRepeatedError", {
+  operation: Schema.String,
+  /** The page (1-based) whose `nextCursor` repeated an earlier one. */
+  page: Schema.Number
+}) {
   override get message(): string {
     return Paging.repeatedMessage(this.operation, this.page)
   }
@@ -182,7 +184,8 @@ export class CursorRepeatedError extends Schema.TaggedError<CursorRepeatedError>
  * @since 0.1.0
  * @category models
  */
-export type ClientError = ConnectError | TransportError | TimeoutError | DecodeError | InvalidRequestError
+export type ClientError =
+  ConnectError | TransportError | TimeoutError | DecodeError | InvalidRequestError
 
 /**
  * Whether a value is one of the client's errors.
@@ -215,12 +218,14 @@ export const markStatusFallback: (error: ConnectError) => ConnectError = Retry.m
  * @since 0.1.0
  * @category guards
  */
-export const isStatusFallback = (error: ConnectError): boolean => Retry.isStatusFallback(original(error))
+export const isStatusFallback = (error: ConnectError): boolean =>
+  Retry.isStatusFallback(original(error))
 
 // Effect 3 wraps failures in a Proxy that records the span; this key gives back the instance (an
 // error without the key is the instance).
 const originalKey = Symbol.for("effect/OriginalAnnotation")
-const original = <E extends ClientError>(error: E): E => ((error as unknown as Record<symbol, E | undefined>)[originalKey]) ?? error
+const original = <E extends ClientError>(error: E): E =>
+  (error as unknown as Record<symbol, E | undefined>)[originalKey] ?? error
 
 // An error as `@data-access/core/Retry` decides on it.
 const failureOf = (error: ClientError): Retry.Failure => Retry.failureOf(original(error))
@@ -233,7 +238,8 @@ const failureOf = (error: ClientError): Retry.Failure => Retry.failureOf(origina
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryableRead(failureOf(error))
+export const isRetryableRead = (error: ClientError): boolean =>
+  Retry.isRetryableRead(failureOf(error))
 
 /**
  * Whether an error may be retried for a create or an update: only when the service certainly did
@@ -244,7 +250,8 @@ export const isRetryableRead = (error: ClientError): boolean => Retry.isRetryabl
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryableWrite(failureOf(error))
+export const isRetryableWrite = (error: ClientError): boolean =>
+  Retry.isRetryableWrite(failureOf(error))
 
 /**
  * Whether an error may be retried for an operation: reads use `isRetryableRead`, writes
@@ -267,4 +274,5 @@ export const isRetryableWrite = (error: ClientError): boolean => Retry.isRetryab
  * @since 0.1.0
  * @category retries
  */
-export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean => Retry.isRetryableError(original(error), safeToRetry)
+export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean =>
+  Retry.isRetryableError(original(error), safeToRetry)

@@ -37,7 +37,9 @@ import * as internal from "./internal/client.js"
  */
 export const pages: <A, E>(
   operation: string,
-  fetchPage: (cursor: string | undefined) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
+  fetchPage: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly nextCursor: string }, E>
 ) => Stream.Stream<A, E | CursorRepeatedError> = internal.pages
 
 export {

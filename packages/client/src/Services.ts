@@ -46,7 +46,9 @@ export type {
  * @since 0.1.0
  * @category models
  */
-export type PageRequestOf<M extends Operations.ListMethod> = Paging.PageRequest<Operations.RequestOf<M>>
+export type PageRequestOf<M extends Operations.ListMethod> = Paging.PageRequest<
+  Operations.RequestOf<M>
+>
 
 /**
  * The method of one operation: takes the decoded request, returns the decoded response.
@@ -93,21 +95,43 @@ export type Methods<M extends Operations.MethodName> = Operation.Methods<
 export type ServiceClient<S extends Operations.ServiceName> = Methods<Operations.MethodsOf<S>>
 
 /** @since 0.1.0 @category tags */
-export class ConnectorService extends Context.Tag("@data-access/client/ConnectorService")<ConnectorService, ServiceClient<"ConnectorService">>() {}
+export class ConnectorService extends Context.Tag("@data-access/client/ConnectorService")<
+  ConnectorService,
+  ServiceClient<"ConnectorService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class IntegrationBIService extends Context.Tag("@data-access/client/IntegrationBIService")<IntegrationBIService, ServiceClient<"IntegrationBIService">>() {}
+export class IntegrationBIService extends Context.Tag("@data-access/client/IntegrationBIService")<
+  IntegrationBIService,
+  ServiceClient<"IntegrationBIService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class IntegrationDataCatalogService extends Context.Tag("@data-access/client/IntegrationDataCatalogService")<IntegrationDataCatalogService, ServiceClient<"IntegrationDataCatalogService">>() {}
+export class IntegrationDataCatalogService extends Context.Tag(
+  "@data-access/client/IntegrationDataCatalogService"
+)<IntegrationDataCatalogService, ServiceClient<"IntegrationDataCatalogService">>() {}
 /** @since 0.1.0 @category tags */
-export class IntegrationMDMService extends Context.Tag("@data-access/client/IntegrationMDMService")<IntegrationMDMService, ServiceClient<"IntegrationMDMService">>() {}
+export class IntegrationMDMService extends Context.Tag("@data-access/client/IntegrationMDMService")<
+  IntegrationMDMService,
+  ServiceClient<"IntegrationMDMService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class LogsService extends Context.Tag("@data-access/client/LogsService")<LogsService, ServiceClient<"LogsService">>() {}
+export class LogsService extends Context.Tag("@data-access/client/LogsService")<
+  LogsService,
+  ServiceClient<"LogsService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class PermissionsService extends Context.Tag("@data-access/client/PermissionsService")<PermissionsService, ServiceClient<"PermissionsService">>() {}
+export class PermissionsService extends Context.Tag("@data-access/client/PermissionsService")<
+  PermissionsService,
+  ServiceClient<"PermissionsService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class PoliciesService extends Context.Tag("@data-access/client/PoliciesService")<PoliciesService, ServiceClient<"PoliciesService">>() {}
+export class PoliciesService extends Context.Tag("@data-access/client/PoliciesService")<
+  PoliciesService,
+  ServiceClient<"PoliciesService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class PolicyDataLoaderService extends Context.Tag("@data-access/client/PolicyDataLoaderService")<PolicyDataLoaderService, ServiceClient<"PolicyDataLoaderService">>() {}
+export class PolicyDataLoaderService extends Context.Tag(
+  "@data-access/client/PolicyDataLoaderService"
+)<PolicyDataLoaderService, ServiceClient<"PolicyDataLoaderService">>() {}
 /**
  * The client of the API's `ResourceService`, provided by `DataAccessClient.layer`.
  *
@@ -128,15 +152,29 @@ export class PolicyDataLoaderService extends Context.Tag("@data-access/client/Po
  * @since 0.1.0
  * @category tags
  */
-export class ResourceService extends Context.Tag("@data-access/client/ResourceService")<ResourceService, ServiceClient<"ResourceService">>() {}
+export class ResourceService extends Context.Tag("@data-access/client/ResourceService")<
+  ResourceService,
+  ServiceClient<"ResourceService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class SatelliteService extends Context.Tag("@data-access/client/SatelliteService")<SatelliteService, ServiceClient<"SatelliteService">>() {}
+export class SatelliteService extends Context.Tag("@data-access/client/SatelliteService")<
+  SatelliteService,
+  ServiceClient<"SatelliteService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class ScenarioMonitoringService extends Context.Tag("@data-access/client/ScenarioMonitoringService")<ScenarioMonitoringService, ServiceClient<"ScenarioMonitoringService">>() {}
+export class ScenarioMonitoringService extends Context.Tag(
+  "@data-access/client/ScenarioMonitoringService"
+)<ScenarioMonitoringService, ServiceClient<"ScenarioMonitoringService">>() {}
 /** @since 0.1.0 @category tags */
-export class SidecarService extends Context.Tag("@data-access/client/SidecarService")<SidecarService, ServiceClient<"SidecarService">>() {}
+export class SidecarService extends Context.Tag("@data-access/client/SidecarService")<
+  SidecarService,
+  ServiceClient<"SidecarService">
+>() {}
 /** @since 0.1.0 @category tags */
-export class UserService extends Context.Tag("@data-access/client/UserService")<UserService, ServiceClient<"UserService">>() {}
+export class UserService extends Context.Tag("@data-access/client/UserService")<
+  UserService,
+  ServiceClient<"UserService">
+>() {}
 
 /**
  * The Tag of each service, keyed by service name. The type checks that every service of the

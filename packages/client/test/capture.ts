@@ -31,15 +31,26 @@ export const makeCapture = () => {
         sampled: true,
         kind,
         end(_endTime, exit) {
-          if (Exit.isFailure(exit)) captured.failure = Cause.pretty(exit.cause, { renderErrorCause: true })
+          if (Exit.isFailure(exit))
+            captured.failure = Cause.pretty(exit.cause, { renderErrorCause: true })
         }
       }
     },
     context: (f) => f()
   })
   const logger = Logger.make(({ annotations, cause, logLevel, message, spans }) =>
-    recorder.log(logLevel.label, message, annotations, spans, Cause.isEmpty(cause) ? "" : Cause.pretty(cause, { renderErrorCause: true }))
+    recorder.log(
+      logLevel.label,
+      message,
+      annotations,
+      spans,
+      Cause.isEmpty(cause) ? "" : Cause.pretty(cause, { renderErrorCause: true })
+    )
   )
-  const layer = Layer.mergeAll(Layer.setTracer(tracer), Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(LogLevel.All))
+  const layer = Layer.mergeAll(
+    Layer.setTracer(tracer),
+    Logger.replace(Logger.defaultLogger, logger),
+    Logger.minimumLogLevel(LogLevel.All)
+  )
   return { spans: recorder.spans, lines: recorder.lines, dump: recorder.dump, layer }
 }

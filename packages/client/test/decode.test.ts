@@ -13,18 +13,28 @@ import * as Schema from "effect/Schema"
 import { describeSchema, makeDecoder } from "@data-access/schema/Decode"
 
 const schemaOf = (method: string) =>
-  Operations.operations[method as keyof typeof Operations.operations].response as unknown as Schema.Schema<unknown, unknown>
+  Operations.operations[method as keyof typeof Operations.operations]
+    .response as unknown as Schema.Schema<unknown, unknown>
 
 const outcome = (r: Either.Either<unknown, ParseResult.ParseError>): Decoding.Outcome =>
-  Either.isRight(r) ? { ok: true, value: r.right } : { ok: false, error: ParseResult.TreeFormatter.formatErrorSync(r.left) }
+  Either.isRight(r)
+    ? { ok: true, value: r.right }
+    : { ok: false, error: ParseResult.TreeFormatter.formatErrorSync(r.left) }
 
 Decoding.run(
   {
     methods: Operations.all.map((op) => op.method),
     Decoder,
     decoders: (method) => {
-      const [parse, client] = [Schema.decodeUnknownEither(schemaOf(method)), makeDecoder(schemaOf(method))]
-      return { description: describeSchema(schemaOf(method)), slow: (u) => outcome(parse(u)), client: (u) => outcome(client(u)) }
+      const [parse, client] = [
+        Schema.decodeUnknownEither(schemaOf(method)),
+        makeDecoder(schemaOf(method))
+      ]
+      return {
+        description: describeSchema(schemaOf(method)),
+        slow: (u) => outcome(parse(u)),
+        client: (u) => outcome(client(u))
+      }
     },
     Redacted,
     values: (method) => Arbitrary.make(schemaOf(method)),

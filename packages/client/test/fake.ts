@@ -20,14 +20,23 @@ export const makeFake = Behaviour.fakeHttpClient<Layer.Layer<HttpClient.HttpClie
 )
 
 /** The client layer over a fake. */
-export const clientLayer = (fake: ReturnType<typeof makeFake>, options: Partial<DataAccessClient.Options> = {}) =>
-  DataAccessClient.layer({ baseUrl: Behaviour.FAKE_BASE_URL, apiKey: Redacted.make(Behaviour.API_KEY), ...options }).pipe(
-    Layer.provide(fake.layer)
-  )
+export const clientLayer = (
+  fake: ReturnType<typeof makeFake>,
+  options: Partial<DataAccessClient.Options> = {}
+) =>
+  DataAccessClient.layer({
+    baseUrl: Behaviour.FAKE_BASE_URL,
+    apiKey: Redacted.make(Behaviour.API_KEY),
+    ...options
+  }).pipe(Layer.provide(fake.layer))
 
 /** Moves the TestClock forward in small steps until the fiber is done (at most `limitMillis`). */
-export const runWithClock = <A, E>(fiber: import("effect/Fiber").RuntimeFiber<A, E>, limitMillis = 60_000, stepMillis = 10) =>
-  Effect.gen(function*() {
+export const runWithClock = <A, E>(
+  fiber: import("effect/Fiber").RuntimeFiber<A, E>,
+  limitMillis = 60_000,
+  stepMillis = 10
+) =>
+  Effect.gen(function* () {
     const { TestClock, Fiber, Option } = yield* Effect.promise(() => import("effect"))
     for (let t = 0; t <= limitMillis; t += stepMillis) {
       const done = yield* Fiber.poll(fiber)

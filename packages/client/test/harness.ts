@@ -31,34 +31,48 @@ export const policy = (retry: Behaviour.Retry): RetryPolicy.RetryPolicy =>
     ? RetryPolicy.none
     : retry._tag === "spaced"
       ? Schedule.spaced(retry.millis).pipe(Schedule.intersect(Schedule.recurs(retry.times)))
-      : RetryPolicy.exponential({ base: Duration.millis(retry.baseMillis), jitter: retry.jitter, retries: retry.retries })
+      : RetryPolicy.exponential({
+          base: Duration.millis(retry.baseMillis),
+          jitter: retry.jitter,
+          retries: retry.retries
+        })
 
 const millis = (n: number) => (n === Infinity ? Duration.infinity : Duration.millis(n))
 
 type Methods = Readonly<Record<string, (request: unknown, options: unknown) => unknown>>
 
-const collect = (stream: Stream.Stream<unknown, unknown>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+const collect = (stream: Stream.Stream<unknown, unknown>) =>
+  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
 
 /**
  * A case's call through the combined client (`call`, `stream`) or through its operation's service
  * client (`getResource`, `listNativeUsersStream`): its value (a stream's items in an array), or
  * how it failed.
  */
-export const run = (call: Omit<Behaviour.ScenarioCall, "baseUrl">): Effect.Effect<unknown, unknown, DataAccessClient.DataAccessClient | Services.Any> => {
+export const run = (
+  call: Omit<Behaviour.ScenarioCall, "baseUrl">
+): Effect.Effect<unknown, unknown, DataAccessClient.DataAccessClient | Services.Any> => {
   const options = Behaviour.optionsOf(call, millis, policy)
   if (call.viaService === true) {
-    const service = Services.tags[Operations.operations[call.method as Operations.MethodName].service]
-    return Effect.flatMap(service as unknown as Effect.Effect<Methods, never, Services.Any>, (methods) => {
-      const method = methods[Behaviour.methodName(call.method, call.stream)]!
-      return call.stream
-        ? collect(method(call.request, options) as Stream.Stream<unknown, unknown>)
-        : (method(call.request, options) as Effect.Effect<unknown, unknown>)
-    })
+    const service =
+      Services.tags[Operations.operations[call.method as Operations.MethodName].service]
+    return Effect.flatMap(
+      service as unknown as Effect.Effect<Methods, never, Services.Any>,
+      (methods) => {
+        const method = methods[Behaviour.methodName(call.method, call.stream)]!
+        return call.stream
+          ? collect(method(call.request, options) as Stream.Stream<unknown, unknown>)
+          : (method(call.request, options) as Effect.Effect<unknown, unknown>)
+      }
+    )
   }
-  return Effect.flatMap(DataAccessClient.DataAccessClient, (client): Effect.Effect<unknown, unknown> =>
-    call.stream
-      ? collect(client.stream(call.method as "ListLogQueries", call.request as never, options))
-      : client.call(call.method as "GetResource", call.request as never, options))
+  return Effect.flatMap(
+    DataAccessClient.DataAccessClient,
+    (client): Effect.Effect<unknown, unknown> =>
+      call.stream
+        ? collect(client.stream(call.method as "ListLogQueries", call.request as never, options))
+        : client.call(call.method as "GetResource", call.request as never, options)
+  )
 }
 
 /** How a call ended, as the shared checks read it. */
@@ -69,7 +83,8 @@ export const observe = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed["
   return {
     _tag: "Failure",
     error,
-    statusFallback: clientError?._tag === "ConnectError" ? ClientError.isStatusFallback(clientError) : undefined,
+    statusFallback:
+      clientError?._tag === "ConnectError" ? ClientError.isStatusFallback(clientError) : undefined,
     isRetryable: clientError?.isRetryable
   }
 }
@@ -80,7 +95,7 @@ export const observe = (exit: Exit.Exit<unknown, unknown>): Behaviour.Observed["
  * caller giving up when it says; then compares what happened with the case.
  */
 export const runCase = (c: Behaviour.Case) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fake = makeFake(c.replies)
     const layer = clientLayer(fake, {
       ...(c.call.baseUrl !== undefined ? { baseUrl: c.call.baseUrl } : {}),
@@ -103,7 +118,12 @@ export const runCase = (c: Behaviour.Case) =>
       }
       endedAt = (yield* Clock.currentTimeMillis) - started
     }
-    const observed = { result: result!, seen: fake.seen, interrupted: fake.interrupted.count, endedAt }
+    const observed = {
+      result: result!,
+      seen: fake.seen,
+      interrupted: fake.interrupted.count,
+      endedAt
+    }
     Behaviour.verify(c, observed, expect, DataAccessClient.USER_AGENT)
   })
 
@@ -120,19 +140,29 @@ export interface ScenarioEnv {
 }
 
 /** The call's changes to each request (headers, body fields), and the record of each request sent. */
-const transformOf = (call: Behaviour.ScenarioCall, sent: Array<Behaviour.SentRequest>) => (client: HttpClient.HttpClient) =>
-  client.pipe(
-    HttpClient.mapRequest((request) => {
-      const headed = call.headers === undefined ? request : HttpClientRequest.setHeaders(request, call.headers)
-      return call.extraFields === undefined || headed.body._tag !== "Uint8Array"
-        ? headed
-        : HttpClientRequest.bodyText(headed, Behaviour.withFields(headed.body.body, call.extraFields), "application/json")
-    }),
-    HttpClient.tapRequest((request) => Effect.sync(() => sent.push(Behaviour.sentOf(request))))
-  )
+const transformOf =
+  (call: Behaviour.ScenarioCall, sent: Array<Behaviour.SentRequest>) =>
+  (client: HttpClient.HttpClient) =>
+    client.pipe(
+      HttpClient.mapRequest((request) => {
+        const headed =
+          call.headers === undefined ? request : HttpClientRequest.setHeaders(request, call.headers)
+        return call.extraFields === undefined || headed.body._tag !== "Uint8Array"
+          ? headed
+          : HttpClientRequest.bodyText(
+              headed,
+              Behaviour.withFields(headed.body.body, call.extraFields),
+              "application/json"
+            )
+      }),
+      HttpClient.tapRequest((request) => Effect.sync(() => sent.push(Behaviour.sentOf(request))))
+    )
 
 /** Runs a shared scenario on this line. */
-export const runScenario = (scenario: Behaviour.Scenario, env: ScenarioEnv): Effect.Effect<void> => {
+export const runScenario = (
+  scenario: Behaviour.Scenario,
+  env: ScenarioEnv
+): Effect.Effect<void> => {
   const capture = makeCapture()
   const perform = (step: Behaviour.Step): Effect.Effect<unknown> => {
     switch (step._tag) {
@@ -140,22 +170,44 @@ export const runScenario = (scenario: Behaviour.Scenario, env: ScenarioEnv): Eff
         return Effect.suspend(() => {
           const sent: Array<Behaviour.SentRequest> = []
           const started = Date.now()
-          return Effect.exit(Effect.provide(run(step.call), env.layerOf(step.call, transformOf(step.call, sent)))).pipe(
-            Effect.map((exit): Behaviour.Called => ({ result: observe(exit), sent, millis: Date.now() - started }))
+          return Effect.exit(
+            Effect.provide(run(step.call), env.layerOf(step.call, transformOf(step.call, sent)))
+          ).pipe(
+            Effect.map((exit): Behaviour.Called => ({
+              result: observe(exit),
+              sent,
+              millis: Date.now() - started
+            }))
           )
         })
       case "Requests":
-        return env.requests === undefined ? Effect.dieMessage("no server") : env.requests(step.server)
+        return env.requests === undefined
+          ? Effect.dieMessage("no server")
+          : env.requests(step.server)
       case "Log":
-        return step.level === "Debug" ? Effect.logDebug(step.message, ...step.parts) : Effect.logError(step.message, ...step.parts)
+        return step.level === "Debug"
+          ? Effect.logDebug(step.message, ...step.parts)
+          : Effect.logError(step.message, ...step.parts)
       case "Recorded":
-        return Effect.sync((): Behaviour.Recorded => ({ spans: capture.spans, lines: capture.lines, dump: capture.dump() }))
+        return Effect.sync((): Behaviour.Recorded => ({
+          spans: capture.spans,
+          lines: capture.lines,
+          dump: capture.dump()
+        }))
     }
   }
   const reveal = (u: unknown) => (Redacted.isRedacted(u) ? String(Redacted.value(u)) : undefined)
-  const context = { expect, servers: env.servers ?? {}, operations: Operations.all, secret: Redacted.make, reveal }
-  const program = Effect.gen(function*() {
+  const context = {
+    expect,
+    servers: env.servers ?? {},
+    operations: Operations.all,
+    secret: Redacted.make,
+    reveal
+  }
+  const program = Effect.gen(function* () {
     yield* Behaviour.drive(scenario.run(context), perform)
   })
-  return scenario.capture === true ? program.pipe(Effect.withSpan(scenario.name), Effect.provide(capture.layer)) : program
+  return scenario.capture === true
+    ? program.pipe(Effect.withSpan(scenario.name), Effect.provide(capture.layer))
+    : program
 }

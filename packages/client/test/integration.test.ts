@@ -12,16 +12,22 @@ import { DataAccessClient } from "../src/index.js"
 import { policy, runScenario } from "./harness.js"
 
 const againstServers = (scenario: Behaviour.Scenario) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const options = scenario.servers ?? { main: {} }
-    const servers = yield* Effect.all(Record.map(options, (o) => ReferenceServer.start(o as ReferenceServer.Options)))
+    const servers = yield* Effect.all(
+      Record.map(options, (o) => ReferenceServer.start(o as ReferenceServer.Options))
+    )
     const serverOf = (name: string) => {
       const server = servers[name]
       if (server === undefined) throw new Error(`${scenario.name}: no server ${name}`)
       return server
     }
     yield* runScenario(scenario, {
-      servers: Record.map(servers, (s) => ({ url: s.url, apiKey: s.apiKeys[0]!, knownIds: s.knownIds })),
+      servers: Record.map(servers, (s) => ({
+        url: s.url,
+        apiKey: s.apiKeys[0]!,
+        knownIds: s.knownIds
+      })),
       requests: (name) => serverOf(name).requests,
       layerOf: (call, transformClient) => {
         const server = serverOf(call.server ?? "main")
@@ -35,4 +41,8 @@ const againstServers = (scenario: Behaviour.Scenario) =>
     })
   }).pipe(Effect.scoped)
 
-Behaviour.testScenarios({ describe, effect: it.effect, live: it.live }, Behaviour.serverScenarios, againstServers)
+Behaviour.testScenarios(
+  { describe, effect: it.effect, live: it.live },
+  Behaviour.serverScenarios,
+  againstServers
+)

@@ -9,7 +9,8 @@ describe("redaction", () => {
   it.effect(Behaviour.redactionScenario.name, () => {
     const fake = makeFake(Behaviour.redactionReplies)
     return runScenario(Behaviour.redactionScenario, {
-      layerOf: (_, transformClient) => clientLayer(fake, { retryPolicy: Schedule.recurs(1), transformClient })
+      layerOf: (_, transformClient) =>
+        clientLayer(fake, { retryPolicy: Schedule.recurs(1), transformClient })
     })
   })
 })

@@ -12,8 +12,11 @@ import * as TestServices from "effect/TestServices"
 import { DataAccessClient } from "../src/index.js"
 
 /** Starts a server in the current scope and returns it with a client layer over NodeHttpClient (undici). */
-export const startServer = (options: ReferenceServer.Options = {}, client: Partial<DataAccessClient.Options> = {}) =>
-  Effect.gen(function*() {
+export const startServer = (
+  options: ReferenceServer.Options = {},
+  client: Partial<DataAccessClient.Options> = {}
+) =>
+  Effect.gen(function* () {
     const server = yield* ReferenceServer.start(options)
     const layer = DataAccessClient.layer({
       baseUrl: server.url,
@@ -29,7 +32,7 @@ export const startServer = (options: ReferenceServer.Options = {}, client: Parti
  * Use an attempt timeout longer than the horizon so that it never fires.
  */
 export const driveClock = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, horizonMillis = 30 * 60_000) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     while (true) {
       const done = yield* Fiber.poll(fiber)
       if (Option.isSome(done)) break

@@ -11,38 +11,57 @@ import * as Layer from "effect/Layer"
 import { DataAccessClient, Services } from "../src/index.js"
 import { clientLayer, makeFake } from "./fake.js"
 
-const getResource = Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_1" }))
+const getResource = Effect.flatMap(Services.ResourceService, (s) =>
+  s.getResource({ id: "resource_1" })
+)
 
 describe("layers", () => {
   it.effect("layerConfig reads DATA_ACCESS_BASE_URL and DATA_ACCESS_API_KEY", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fake = makeFake([{ status: 200, body: Behaviour.resource }])
-      const env = new Map([[DataAccessClient.BASE_URL_ENV, "http://config.invalid"], [DataAccessClient.API_KEY_ENV, Behaviour.API_KEY]])
+      const env = new Map([
+        [DataAccessClient.BASE_URL_ENV, "http://config.invalid"],
+        [DataAccessClient.API_KEY_ENV, Behaviour.API_KEY]
+      ])
       const config = Layer.setConfigProvider(ConfigProvider.fromMap(env))
-      yield* Effect.provide(getResource, DataAccessClient.layerConfig().pipe(Layer.provide(fake.layer), Layer.provide(config)))
+      yield* Effect.provide(
+        getResource,
+        DataAccessClient.layerConfig().pipe(Layer.provide(fake.layer), Layer.provide(config))
+      )
       expect([fake.seen[0]!.url, fake.seen[0]!.headers["x-api-key"]]).toEqual([
         "http://config.invalid/core.v1.ResourceService/GetResource",
         Behaviour.API_KEY
       ])
-    }))
+    })
+  )
 
   it.effect("transformClient sees every request", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const urls: Array<string> = []
       const transformClient = HttpClient.tapRequest((req) => Effect.sync(() => urls.push(req.url)))
-      yield* Effect.provide(getResource, clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]), { transformClient }))
+      yield* Effect.provide(
+        getResource,
+        clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]), { transformClient })
+      )
       expect(urls).toEqual(["http://fake.invalid/core.v1.ResourceService/GetResource"])
-    }))
+    })
+  )
 
-  it.effect("every service of the table is provided by its Tag, with one method per operation", () =>
-    Effect.gen(function*() {
-      const layer = clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]))
-      const client = yield* Effect.provide(DataAccessClient.DataAccessClient, layer)
-      const fromTags: Record<string, object> = {}
-      for (const [service, tag] of Object.entries(Services.tags)) {
-        fromTags[service] = yield* Effect.provide(tag as unknown as Effect.Effect<object, never, Services.Any>, layer)
-      }
-      Behaviour.verifyServices(Operations.services, client, fromTags, expect)
-      expect(Duration.toMillis(DataAccessClient.DEFAULT_TIMEOUT)).toBe(30000)
-    }))
+  it.effect(
+    "every service of the table is provided by its Tag, with one method per operation",
+    () =>
+      Effect.gen(function* () {
+        const layer = clientLayer(makeFake([{ status: 200, body: Behaviour.resource }]))
+        const client = yield* Effect.provide(DataAccessClient.DataAccessClient, layer)
+        const fromTags: Record<string, object> = {}
+        for (const [service, tag] of Object.entries(Services.tags)) {
+          fromTags[service] = yield* Effect.provide(
+            tag as unknown as Effect.Effect<object, never, Services.Any>,
+            layer
+          )
+        }
+        Behaviour.verifyServices(Operations.services, client, fromTags, expect)
+        expect(Duration.toMillis(DataAccessClient.DEFAULT_TIMEOUT)).toBe(30000)
+      })
+  )
 })

@@ -31,7 +31,8 @@ export type Header = (name: string) => string | undefined
  * @since 0.1.0
  * @category models
  */
-export type Json = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+export type Json =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
 
 /**
  * Parses a body as JSON, without throwing.
@@ -71,13 +72,16 @@ export interface ErrorBody {
   readonly details?: ReadonlyArray<ErrorDetail>
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
 
 const hasOwn = Object.prototype.hasOwnProperty
 
 const readDetail = (u: unknown): ErrorDetail | undefined => {
   if (!isRecord(u) || typeof u.type !== "string" || typeof u.value !== "string") return undefined
-  return hasOwn.call(u, "debug") ? { type: u.type, value: u.value, debug: u.debug } : { type: u.type, value: u.value }
+  return hasOwn.call(u, "debug")
+    ? { type: u.type, value: u.value, debug: u.debug }
+    : { type: u.type, value: u.value }
 }
 
 /**
@@ -143,7 +147,13 @@ export const readRateLimit = (header: Header, nowMillis: number): RateLimitInfo 
   const remaining = numberHeader(header, RateLimit.REMAINING_HEADER)
   const reset = numberHeader(header, RateLimit.RESET_HEADER)
   const retryAfterMillis = Retry.retryAfterMillis(header, nowMillis)
-  if (limit === undefined && remaining === undefined && reset === undefined && retryAfterMillis === undefined) return undefined
+  if (
+    limit === undefined &&
+    remaining === undefined &&
+    reset === undefined &&
+    retryAfterMillis === undefined
+  )
+    return undefined
   return {
     ...(limit !== undefined ? { limit } : {}),
     ...(remaining !== undefined ? { remaining } : {}),
@@ -177,7 +187,13 @@ export interface Failure {
  * @since 0.1.0
  * @category reading
  */
-export const readFailure = (operation: string, status: number, header: Header, text: string, nowMillis: number): Failure => {
+export const readFailure = (
+  operation: string,
+  status: number,
+  header: Header,
+  text: string,
+  nowMillis: number
+): Failure => {
   const requestId = header(REQUEST_ID_HEADER)
   const rateLimit = readRateLimit(header, nowMillis)
   const extra = {
@@ -189,7 +205,13 @@ export const readFailure = (operation: string, status: number, header: Header, t
   const json = parseJson(text)
   const body = json.ok ? readErrorBody(json.value) : undefined
   if (body !== undefined) {
-    return { code: body.code, message: body.message ?? "", details: body.details ?? [], ...extra, statusFallback: false }
+    return {
+      code: body.code,
+      message: body.message ?? "",
+      details: body.details ?? [],
+      ...extra,
+      statusFallback: false
+    }
   }
   return {
     code: CodeTable.codeFromStatus(status),
@@ -219,9 +241,21 @@ export const decodeFailure = (
   path: string,
   message: string,
   header: Header
-): { readonly operation: string; readonly path: string; readonly message: string; readonly httpStatus: number; readonly requestId?: string } => {
+): {
+  readonly operation: string
+  readonly path: string
+  readonly message: string
+  readonly httpStatus: number
+  readonly requestId?: string
+} => {
   const requestId = header(REQUEST_ID_HEADER)
-  return { operation, path, message, httpStatus: 200, ...(requestId !== undefined ? { requestId } : {}) }
+  return {
+    operation,
+    path,
+    message,
+    httpStatus: 200,
+    ...(requestId !== undefined ? { requestId } : {})
+  }
 }
 
 /**
@@ -231,7 +265,9 @@ export const decodeFailure = (
  * @since 0.1.0
  * @category models
  */
-export type Decoded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly path: string; readonly message: string }
+export type Decoded =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly path: string; readonly message: string }
 
 /**
  * Reads the body of a 200: JSON, then the line's `decode` of the response schema; on a problem,
@@ -245,9 +281,14 @@ export const readBody = (
   text: string,
   header: Header,
   decode: (json: unknown) => Decoded
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: ReturnType<typeof decodeFailure> } => {
+):
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly failure: ReturnType<typeof decodeFailure> } => {
   const json = parseJson(text)
-  if (!json.ok) return { ok: false, failure: decodeFailure(operation, "$", `$: ${json.message}`, header) }
+  if (!json.ok)
+    return { ok: false, failure: decodeFailure(operation, "$", `$: ${json.message}`, header) }
   const decoded = decode(json.value)
-  return decoded.ok ? decoded : { ok: false, failure: decodeFailure(operation, decoded.path, decoded.message, header) }
+  return decoded.ok
+    ? decoded
+    : { ok: false, failure: decodeFailure(operation, decoded.path, decoded.message, header) }
 }

@@ -58,8 +58,14 @@ export interface ContentType {
  */
 export const parse = (header: string | undefined): ContentType => {
   const semicolon = header === undefined ? -1 : header.indexOf(";")
-  const mediaType = (semicolon === -1 ? header ?? "" : header!.slice(0, semicolon)).trim().toLowerCase()
-  return { mediaType, codec: mediaType === JSON_MEDIA_TYPE ? "json" : mediaType === PROTO_MEDIA_TYPE ? "proto" : "other" }
+  const mediaType = (semicolon === -1 ? (header ?? "") : header!.slice(0, semicolon))
+    .trim()
+    .toLowerCase()
+  return {
+    mediaType,
+    codec:
+      mediaType === JSON_MEDIA_TYPE ? "json" : mediaType === PROTO_MEDIA_TYPE ? "proto" : "other"
+  }
 }
 
 /**

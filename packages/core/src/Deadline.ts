@@ -56,7 +56,12 @@ export interface Bounded {
  * @since 0.1.0
  * @category deadlines
  */
-export const bound = (nowMillis: number, deadlineMillis: number, budgetMillis: number, attemptMillis: number): Bound => {
+export const bound = (
+  nowMillis: number,
+  deadlineMillis: number,
+  budgetMillis: number,
+  attemptMillis: number
+): Bound => {
   const remaining = deadlineMillis - nowMillis
   const overallBinds = remaining <= attemptMillis
   const limitMillis = overallBinds ? remaining : attemptMillis
@@ -76,5 +81,10 @@ export const bound = (nowMillis: number, deadlineMillis: number, budgetMillis: n
  * @since 0.1.0
  * @category messages
  */
-export const timeoutMessage = (operation: string, scope: "attempt" | "overall", timeoutMillis: number, attempts: number): string =>
+export const timeoutMessage = (
+  operation: string,
+  scope: "attempt" | "overall",
+  timeoutMillis: number,
+  attempts: number
+): string =>
   `${operation}: the ${scope === "overall" ? "overall deadline" : "attempt timeout"} of ${timeoutMillis} ms ran out after ${attempts} attempt(s)`

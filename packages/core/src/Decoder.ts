@@ -71,7 +71,10 @@ export type Decode = (input: unknown) => unknown
  * @category models
  */
 export type Node =
-  | { readonly _tag: "String" | "Number" | "Boolean" | "BigInt" | "Null" | "Undefined" | "Unknown" | "NotNullish" }
+  | {
+      readonly _tag:
+        "String" | "Number" | "Boolean" | "BigInt" | "Null" | "Undefined" | "Unknown" | "NotNullish"
+    }
   | { readonly _tag: "Literals"; readonly values: ReadonlyArray<unknown> }
   | { readonly _tag: "Union"; readonly members: ReadonlyArray<Node> }
   | { readonly _tag: "Array"; readonly item: Node }
@@ -80,12 +83,12 @@ export type Node =
   | { readonly _tag: "Refine"; readonly test: (value: unknown) => boolean }
   | { readonly _tag: "Map"; readonly map: (value: unknown) => unknown }
   | {
-    readonly _tag: "OptionalMap"
-    readonly map: (option: unknown) => unknown
-    readonly option: OptionKit
-    readonly none?: "absent" | "undefined"
-    readonly then: Node
-  }
+      readonly _tag: "OptionalMap"
+      readonly map: (option: unknown) => unknown
+      readonly option: OptionKit
+      readonly none?: "absent" | "undefined"
+      readonly then: Node
+    }
   | { readonly _tag: "Redacted"; readonly value: Node; readonly kit: RedactedKit }
   | { readonly _tag: "Pipe"; readonly steps: ReadonlyArray<Node> }
   | { readonly _tag: "Lazy"; readonly get: () => Node }
@@ -252,7 +255,11 @@ const madeNew = new WeakMap<object, boolean>()
 const fresh = new WeakMap<object, boolean>()
 const identity = new WeakMap<object, boolean>()
 const kept = new WeakMap<object, boolean>()
-const memo = <K extends object>(table: WeakMap<object, boolean>, key: K, probe: (key: K) => boolean): boolean => {
+const memo = <K extends object>(
+  table: WeakMap<object, boolean>,
+  key: K,
+  probe: (key: K) => boolean
+): boolean => {
   let known = table.get(key)
   if (known === undefined) table.set(key, (known = probe(key)))
   return known
@@ -262,13 +269,16 @@ const memo = <K extends object>(table: WeakMap<object, boolean>, key: K, probe: 
  * Whether the fast path gives up on `ABSENT` before this node: the line's parser that cannot
  * decide for an absent key, and a recursive node (whose target may have defaults of its own).
  */
-const givesUpOnAbsent = (node: Node): boolean => (node._tag === "Native" && node.absent === "fail") || node._tag === "Lazy"
+const givesUpOnAbsent = (node: Node): boolean =>
+  (node._tag === "Native" && node.absent === "fail") || node._tag === "Lazy"
 
 /** Whether `map` returns every value, `ABSENT`, `undefined` and `null` included, as it is (probed). */
 const isIdentity = (map: (value: unknown) => unknown): boolean =>
-  keepsPresent(map) && memo(identity, map, (m) => [ABSENT, undefined, null].every((u) => m(u) === u))
+  keepsPresent(map) &&
+  memo(identity, map, (m) => [ABSENT, undefined, null].every((u) => m(u) === u))
 
-const isPrimitive = (u: unknown): boolean => (typeof u !== "object" && typeof u !== "function") || u === null
+const isPrimitive = (u: unknown): boolean =>
+  (typeof u !== "object" && typeof u !== "function") || u === null
 
 /**
  * Whether every value `map` makes for a key that is not there (`ABSENT`, and the `undefined` and
@@ -311,14 +321,27 @@ const probeMakesFresh = (map: (value: unknown) => unknown): boolean => {
   return objects > 0
 }
 
-const probes: ReadonlyArray<unknown> = ["probe", "", 7, 0, -1, 0.5, true, false, { probe: 1 }, [1], 10n]
+const probes: ReadonlyArray<unknown> = [
+  "probe",
+  "",
+  7,
+  0,
+  -1,
+  0.5,
+  true,
+  false,
+  { probe: 1 },
+  [1],
+  10n
+]
 
 /**
  * Whether `map` returns every present value other than `undefined` and `null` as it is (as a
  * default does), probed with a value of each kind. The property tests of each line check the
  * compiled decoder against the line's parser on the schemas that use it.
  */
-const keepsPresent = (map: (value: unknown) => unknown): boolean => memo(kept, map, probeKeepsPresent)
+const keepsPresent = (map: (value: unknown) => unknown): boolean =>
+  memo(kept, map, probeKeepsPresent)
 
 const probeKeepsPresent = (map: (value: unknown) => unknown): boolean => {
   try {
@@ -336,7 +359,8 @@ const probeKeepsPresent = (map: (value: unknown) => unknown): boolean => {
 let canGenerate: boolean | undefined
 
 const hasOwn = Object.prototype.hasOwnProperty
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** The functions compiled for each node, by whether its input may be shared. */
 interface Compiled {
@@ -357,7 +381,10 @@ class Compiler {
     // A placeholder first, for cycles (through `Lazy`).
     const ref: { current?: Decode } = {}
     const placeholder: Decode = (u) => ref.current!(u)
-    this.cache.set(node, shared ? { ...entry, shared: placeholder } : { ...entry, fresh: placeholder })
+    this.cache.set(
+      node,
+      shared ? { ...entry, shared: placeholder } : { ...entry, fresh: placeholder }
+    )
     const current = (ref.current = this.build(node, shared))
     const after = this.cache.get(node)!
     this.cache.set(node, shared ? { ...after, shared: current } : { ...after, fresh: current })
@@ -388,7 +415,13 @@ class Compiler {
     const b = new Builder(this)
     write(b)
     try {
-      const factory = new Function("F", "A", "K", "hasOwn", `"use strict"\nreturn function decode(u) {\n${b.code()}\n}`)
+      const factory = new Function(
+        "F",
+        "A",
+        "K",
+        "hasOwn",
+        `"use strict"\nreturn function decode(u) {\n${b.code()}\n}`
+      )
       canGenerate = true
       return factory(FAIL, ABSENT, b.constants, hasOwn) as Decode
     } catch {
@@ -415,12 +448,16 @@ class Compiler {
           // The value as it is.
         } else if (field.read === "in") {
           b.line(
-            field.key === "__proto__" ? `if (!hasOwn.call(u, ${key})) v = A` : `if (v === undefined && !(${key} in u)) v = A`
+            field.key === "__proto__"
+              ? `if (!hasOwn.call(u, ${key})) v = A`
+              : `if (v === undefined && !(${key} in u)) v = A`
           )
         } else if (field.key in Object.prototype) {
           b.line(`if (!hasOwn.call(u, ${key})) v = A`)
         } else {
-          b.line(`if (v === undefined ? !hasOwn.call(u, ${key}) : !plain && !hasOwn.call(u, ${key})) v = A`)
+          b.line(
+            `if (v === undefined ? !hasOwn.call(u, ${key}) : !plain && !hasOwn.call(u, ${key})) v = A`
+          )
         }
         const mayBeAbsent = b.steps(steps(field.node), true, field.read !== "always", "return F")
         const write =
@@ -445,8 +482,8 @@ class Compiler {
         node._tag === "OptionalMap" || node._tag === "Unknown"
           ? decode
           : givesUpOnAbsent(node)
-          ? (u) => (u === ABSENT ? FAIL : decode(u))
-          : (u) => (u === ABSENT ? u : decode(u))
+            ? (u) => (u === ABSENT ? FAIL : decode(u))
+            : (u) => (u === ABSENT ? u : decode(u))
       )
       s = sharedAfter(node, s)
     }
@@ -471,23 +508,23 @@ class Compiler {
       case "Boolean":
       case "BigInt": {
         const type = node._tag.toLowerCase()
-        return ((u) => (typeof u === type ? u : FAIL))
+        return (u) => (typeof u === type ? u : FAIL)
       }
       case "Null":
-        return ((u) => (u === null ? u : FAIL))
+        return (u) => (u === null ? u : FAIL)
       case "Undefined":
-        return ((u) => (u === undefined ? u : FAIL))
+        return (u) => (u === undefined ? u : FAIL)
       case "Unknown":
         return (u) => u
       case "NotNullish":
-        return ((u) => (u === null || u === undefined ? FAIL : u))
+        return (u) => (u === null || u === undefined ? FAIL : u)
       case "Literals": {
         const values = new Set(node.values)
-        return ((u) => (values.has(u) ? u : FAIL))
+        return (u) => (values.has(u) ? u : FAIL)
       }
       case "Refine": {
         const test = node.test
-        return ((u) => (test(u) ? u : FAIL))
+        return (u) => (test(u) ? u : FAIL)
       }
       case "Map": {
         const map = node.map
@@ -498,23 +535,28 @@ class Compiler {
         const then = this.decoder(node.then, !makesNew(map))
         return (u) => {
           const r = map(u)
-          if (r === FAIL || r === ABSENT || (r === u && u !== ABSENT && u !== undefined && u !== null)) return r
+          if (
+            r === FAIL ||
+            r === ABSENT ||
+            (r === u && u !== ABSENT && u !== undefined && u !== null)
+          )
+            return r
           return then(r)
         }
       }
       case "Union": {
         const members = node.members.map((m) => this.decoder(m, shared))
-        return ((u) => {
+        return (u) => {
           for (const member of members) {
             const r = member(u)
             if (r !== FAIL) return r
           }
           return FAIL
-        })
+        }
       }
       case "Array": {
         const item = this.decoder(node.item, true)
-        return ((u) => {
+        return (u) => {
           if (!Array.isArray(u)) return FAIL
           const out = new Array(u.length)
           for (let i = 0; i < u.length; i++) {
@@ -523,13 +565,18 @@ class Compiler {
             out[i] = r
           }
           return out
-        })
+        }
       }
       case "Struct": {
-        const fields = node.fields.map((f) => ({ key: f.key, read: f.read, optional: f.optional, decode: this.closurePipe(steps(f.node), true) }))
+        const fields = node.fields.map((f) => ({
+          key: f.key,
+          read: f.read,
+          optional: f.optional,
+          decode: this.closurePipe(steps(f.node), true)
+        }))
         const has = (u: object, k: string, read: Field["read"]) =>
           read === "always" || (read === "in" && k !== "__proto__" ? k in u : hasOwn.call(u, k))
-        return ((u) => {
+        return (u) => {
           if (!isRecord(u)) return FAIL
           const out: Record<string, unknown> = {}
           for (const field of fields) {
@@ -539,37 +586,49 @@ class Compiler {
               if (field.optional) continue
               return FAIL
             }
-            if (field.key === "__proto__") Object.defineProperty(out, field.key, { value: v, writable: true, enumerable: true, configurable: true })
+            if (field.key === "__proto__")
+              Object.defineProperty(out, field.key, {
+                value: v,
+                writable: true,
+                enumerable: true,
+                configurable: true
+              })
             else out[field.key] = v
           }
           return out
-        })
+        }
       }
       case "Record": {
         const value = this.decoder(node.value, true)
         const define = node.assign === "define"
-        return ((u) => {
+        return (u) => {
           if (!isRecord(u)) return FAIL
           const out: Record<string, unknown> = {}
           for (const key of Object.keys(u)) {
             const r = value(u[key])
             if (r === FAIL || r === ABSENT) return FAIL
-            if (define && key === "__proto__") Object.defineProperty(out, key, { value: r, writable: true, enumerable: true, configurable: true })
+            if (define && key === "__proto__")
+              Object.defineProperty(out, key, {
+                value: r,
+                writable: true,
+                enumerable: true,
+                configurable: true
+              })
             else out[key] = r
           }
           return out
-        })
+        }
       }
       case "Redacted": {
         const { get, isRedacted, make } = node.kit
         const value = this.decoder(node.value, true)
-        return ((u) => {
+        return (u) => {
           if (!isRedacted(u)) return FAIL
           const content = get(u)
           const r = value(content)
           if (r === FAIL) return FAIL
           return !shared && r === content ? u : make(r, u)
-        })
+        }
       }
       case "Pipe":
         return this.closurePipe(node.steps, shared)
@@ -694,7 +753,9 @@ class Builder {
     this.line("const before = v")
     for (const line of call(`v === A ? ${none} : ${some}(v)`)) this.line(line)
     // Kept: a present value other than `undefined` and `null` that `map` returned as it is.
-    this.line("if (v !== A && (v !== before || before === A || before === undefined || before === null)) {")
+    this.line(
+      "if (v !== A && (v !== before || before === A || before === undefined || before === null)) {"
+    )
     then()
     this.depth--
     this.line("}")
@@ -763,15 +824,19 @@ class Builder {
         return "v === undefined"
       case "Literals":
         if (node.values.length > 8) return `${this.constant(new Set(node.values))}.has(v)`
-        return node.values.length === 0 ? "false" : node.values.map((value) => `v === ${this.literal(value)}`).join(" || ")
+        return node.values.length === 0
+          ? "false"
+          : node.values.map((value) => `v === ${this.literal(value)}`).join(" || ")
       default:
         return undefined
     }
   }
 
   private literal(value: unknown): string {
-    if (typeof value === "string" || typeof value === "boolean" || value === null) return JSON.stringify(value)
-    if (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0)) return String(value)
+    if (typeof value === "string" || typeof value === "boolean" || value === null)
+      return JSON.stringify(value)
+    if (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0))
+      return String(value)
     return this.constant(value)
   }
 }
@@ -800,11 +865,13 @@ export const compileClosures = (node: Node): Decode => {
 }
 
 /** A root decoder: `ABSENT` (an item a transformation left out) and a thrown error are `FAIL`: the line's parser decides. */
-const run = (decode: Decode): Decode => (u) => {
-  try {
-    const r = decode(u)
-    return r === ABSENT ? FAIL : r
-  } catch {
-    return FAIL
+const run =
+  (decode: Decode): Decode =>
+  (u) => {
+    try {
+      const r = decode(u)
+      return r === ABSENT ? FAIL : r
+    } catch {
+      return FAIL
+    }
   }
-}

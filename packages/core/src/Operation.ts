@@ -54,7 +54,11 @@ export const spanAttributes = (op: Entry, protoPackage: string): Record<string, 
  * @category spans
  */
 export const responseCode = (error: { readonly _tag: string; readonly code?: string }): string =>
-  error._tag === "ConnectError" && error.code !== undefined ? error.code : error._tag === "TimeoutError" ? "deadline_exceeded" : error._tag
+  error._tag === "ConnectError" && error.code !== undefined
+    ? error.code
+    : error._tag === "TimeoutError"
+      ? "deadline_exceeded"
+      : error._tag
 
 /**
  * The assembled client: every method flat, the methods of each service under `services`, and
@@ -99,7 +103,12 @@ export const assemble = <Op extends Entry, Call, Stream>(
       flat[`${name}Stream`] = stream
     }
   }
-  return { flat, services, call: (method) => calls.get(method)!, stream: (method) => streams.get(method)! }
+  return {
+    flat,
+    services,
+    call: (method) => calls.get(method)!,
+    stream: (method) => streams.get(method)!
+  }
 }
 
 /**
@@ -110,6 +119,11 @@ export const assemble = <Op extends Entry, Call, Stream>(
  * @since 0.1.0
  * @category types
  */
-export type Methods<M extends string, L extends string, Calls extends { readonly [K in M]: unknown }, Streams extends { readonly [K in L]: unknown }> =
-  & { readonly [K in M as Uncapitalize<K>]: Calls[K] }
-  & { readonly [K in M & L as `${Uncapitalize<K>}Stream`]: Streams[K] }
+export type Methods<
+  M extends string,
+  L extends string,
+  Calls extends { readonly [K in M]: unknown },
+  Streams extends { readonly [K in L]: unknown }
+> = { readonly [K in M as Uncapitalize<K>]: Calls[K] } & {
+  readonly [K in M & L as `${Uncapitalize<K>}Stream`]: Streams[K]
+}

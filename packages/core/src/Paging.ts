@@ -47,8 +47,12 @@ export type Step =
  */
 export const step = (walk: Walk, nextCursor: string): Step => {
   if (nextCursor === "") return { _tag: "Last" }
-  if (walk.seen.has(nextCursor) || nextCursor === walk.cursor) return { _tag: "Repeated", page: walk.page }
-  return { _tag: "Next", walk: { cursor: nextCursor, page: walk.page + 1, seen: new Set(walk.seen).add(nextCursor) } }
+  if (walk.seen.has(nextCursor) || nextCursor === walk.cursor)
+    return { _tag: "Repeated", page: walk.page }
+  return {
+    _tag: "Next",
+    walk: { cursor: nextCursor, page: walk.page + 1, seen: new Set(walk.seen).add(nextCursor) }
+  }
 }
 
 /**
@@ -57,7 +61,11 @@ export const step = (walk: Walk, nextCursor: string): Step => {
  * @since 0.1.0
  * @category walking
  */
-export const pageRequest = (request: unknown, pageSize: number, cursor: string | undefined): Record<string, unknown> => ({
+export const pageRequest = (
+  request: unknown,
+  pageSize: number,
+  cursor: string | undefined
+): Record<string, unknown> => ({
   ...(request as object),
   limit: pageSize,
   ...(cursor !== undefined ? { cursor } : {})
@@ -70,9 +78,17 @@ export const pageRequest = (request: unknown, pageSize: number, cursor: string |
  * @since 0.1.0
  * @category walking
  */
-export const pageOf = (response: unknown, itemField: string): { readonly items: ReadonlyArray<unknown>; readonly nextCursor: string } => {
-  const r = response as Record<string, unknown> & { readonly listMetadata?: { readonly nextCursor?: string } }
-  return { items: (r[itemField] ?? []) as ReadonlyArray<unknown>, nextCursor: r.listMetadata?.nextCursor ?? "" }
+export const pageOf = (
+  response: unknown,
+  itemField: string
+): { readonly items: ReadonlyArray<unknown>; readonly nextCursor: string } => {
+  const r = response as Record<string, unknown> & {
+    readonly listMetadata?: { readonly nextCursor?: string }
+  }
+  return {
+    items: (r[itemField] ?? []) as ReadonlyArray<unknown>,
+    nextCursor: r.listMetadata?.nextCursor ?? ""
+  }
 }
 
 /**
@@ -88,10 +104,16 @@ export const plan = (
   pageSize: number
 ): {
   readonly request: (cursor: string | undefined) => Record<string, unknown>
-  readonly page: (response: unknown) => { readonly items: ReadonlyArray<unknown>; readonly nextCursor: string }
+  readonly page: (response: unknown) => {
+    readonly items: ReadonlyArray<unknown>
+    readonly nextCursor: string
+  }
 } => {
   const itemField = op.itemField ?? ""
-  return { request: (cursor) => pageRequest(request, pageSize, cursor), page: (response) => pageOf(response, itemField) }
+  return {
+    request: (cursor) => pageRequest(request, pageSize, cursor),
+    page: (response) => pageOf(response, itemField)
+  }
 }
 
 /**
@@ -120,5 +142,9 @@ export type PageRequest<Request> = Omit<Request, "limit" | "cursor">
  * @category types
  */
 export type ItemOf<Response> = {
-  [K in keyof Response]: K extends "listMetadata" ? never : Response[K] extends ReadonlyArray<infer I> ? I : never
+  [K in keyof Response]: K extends "listMetadata"
+    ? never
+    : Response[K] extends ReadonlyArray<infer I>
+      ? I
+      : never
 }[keyof Response]

@@ -40,7 +40,11 @@ export const HEADERS: ReadonlyArray<string> = [LIMIT_HEADER, REMAINING_HEADER, R
  * @since 0.1.0
  * @category writing
  */
-export const headers = (limit: number, remaining: number, resetEpochSeconds: number): Record<string, string> => ({
+export const headers = (
+  limit: number,
+  remaining: number,
+  resetEpochSeconds: number
+): Record<string, string> => ({
   [LIMIT_HEADER]: String(limit),
   [REMAINING_HEADER]: String(Math.max(0, remaining)),
   [RESET_HEADER]: String(Math.ceil(resetEpochSeconds))
@@ -64,18 +68,28 @@ const RESET_FUTURE_SECONDS = 400 * 86400
  * @since 0.1.0
  * @category reading
  */
-export const problems = (read: (header: string) => string | undefined, nowMillis: number): ReadonlyArray<string> => {
+export const problems = (
+  read: (header: string) => string | undefined,
+  nowMillis: number
+): ReadonlyArray<string> => {
   const out: Array<string> = []
   for (const header of [LIMIT_HEADER, REMAINING_HEADER]) {
     const value = read(header)
-    if (value !== undefined && !wholeNumber.test(value)) out.push(`${header} ${JSON.stringify(value.slice(0, 40))} is not a whole number`)
+    if (value !== undefined && !wholeNumber.test(value))
+      out.push(`${header} ${JSON.stringify(value.slice(0, 40))} is not a whole number`)
   }
   const reset = read(RESET_HEADER)
   if (reset !== undefined) {
     const now = nowMillis / 1000
-    if (!seconds.test(reset)) out.push(`${RESET_HEADER} ${JSON.stringify(reset.slice(0, 40))} is not a number of seconds`)
-    else if (Number(reset) < now - RESET_PAST_SECONDS || Number(reset) > now + RESET_FUTURE_SECONDS) {
-      out.push(`${RESET_HEADER} ${reset.trim()} is not a Unix time in seconds near the answer's (${Math.floor(now)})`)
+    if (!seconds.test(reset))
+      out.push(`${RESET_HEADER} ${JSON.stringify(reset.slice(0, 40))} is not a number of seconds`)
+    else if (
+      Number(reset) < now - RESET_PAST_SECONDS ||
+      Number(reset) > now + RESET_FUTURE_SECONDS
+    ) {
+      out.push(
+        `${RESET_HEADER} ${reset.trim()} is not a Unix time in seconds near the answer's (${Math.floor(now)})`
+      )
     }
   }
   return out

@@ -31,7 +31,9 @@ export const CONTENT_TYPE: string = ContentType.JSON_MEDIA_TYPE
  * @category base URL
  */
 export const normalizeBaseUrl = (baseUrl: string): string | undefined =>
-  URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol) ? baseUrl.replace(/\/+$/, "") : undefined
+  URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol)
+    ? baseUrl.replace(/\/+$/, "")
+    : undefined
 
 /**
  * What `normalizeBaseUrl` refuses, said once for both lines' configuration errors.
@@ -90,4 +92,6 @@ export const body = (encoded: unknown): string => JSON.stringify(encoded)
  * @category redaction
  */
 export const redactsApiKey = (names: ReadonlyArray<string | RegExp>): boolean =>
-  names.some((n) => (typeof n === "string" ? n.toLowerCase() === API_KEY_HEADER : n.test(API_KEY_HEADER)))
+  names.some((n) =>
+    typeof n === "string" ? n.toLowerCase() === API_KEY_HEADER : n.test(API_KEY_HEADER)
+  )

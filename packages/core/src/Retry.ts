@@ -16,7 +16,12 @@ import * as RetryAfter from "./RetryAfter.js"
  * @category models
  */
 export type Failure =
-  | { readonly _tag: "ConnectError"; readonly code: CodeTable.Code; readonly httpStatus?: number | undefined; readonly statusFallback: boolean }
+  | {
+      readonly _tag: "ConnectError"
+      readonly code: CodeTable.Code
+      readonly httpStatus?: number | undefined
+      readonly statusFallback: boolean
+    }
   | { readonly _tag: "TransportError"; readonly phase: "connect" | "exchange" }
   | { readonly _tag: "TimeoutError"; readonly scope: "attempt" | "overall" }
   | { readonly _tag: "DecodeError" }
@@ -37,8 +42,12 @@ const retryableFallbackStatuses: ReadonlySet<number> = new Set([408, 429, 502, 5
 export const isRetryableRead = (failure: Failure): boolean => {
   switch (failure._tag) {
     case "ConnectError":
-      return CodeTable.transientCodes.has(failure.code) ||
-        (failure.statusFallback && failure.httpStatus !== undefined && retryableFallbackStatuses.has(failure.httpStatus))
+      return (
+        CodeTable.transientCodes.has(failure.code) ||
+        (failure.statusFallback &&
+          failure.httpStatus !== undefined &&
+          retryableFallbackStatuses.has(failure.httpStatus))
+      )
     case "TransportError":
       return true
     case "TimeoutError":
@@ -60,7 +69,10 @@ export const isRetryableRead = (failure: Failure): boolean => {
 export const isRetryableWrite = (failure: Failure): boolean => {
   switch (failure._tag) {
     case "ConnectError":
-      return !failure.statusFallback && (failure.code === "unavailable" || failure.code === "resource_exhausted")
+      return (
+        !failure.statusFallback &&
+        (failure.code === "unavailable" || failure.code === "resource_exhausted")
+      )
     case "TransportError":
       return failure.phase === "connect"
     default:
@@ -113,7 +125,12 @@ export const isStatusFallback = (error: object): boolean => fallbacks.has(error)
  */
 export const failureOf = (error: ClientFailure): Failure =>
   error._tag === "ConnectError"
-    ? { _tag: "ConnectError", code: error.code as CodeTable.Code, httpStatus: error.httpStatus, statusFallback: fallbacks.has(error) }
+    ? {
+        _tag: "ConnectError",
+        code: error.code as CodeTable.Code,
+        httpStatus: error.httpStatus,
+        statusFallback: fallbacks.has(error)
+      }
     : (error as Failure)
 
 /**
@@ -123,7 +140,8 @@ export const failureOf = (error: ClientFailure): Failure =>
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableError = (error: ClientFailure, safeToRetry: boolean): boolean => isRetryable(failureOf(error), safeToRetry)
+export const isRetryableError = (error: ClientFailure, safeToRetry: boolean): boolean =>
+  isRetryable(failureOf(error), safeToRetry)
 
 /**
  * `isRetryableRead` for an operation that is safe to retry, `isRetryableWrite` otherwise.
@@ -141,7 +159,13 @@ export const isRetryable = (failure: Failure, safeToRetry: boolean): boolean =>
  * @since 0.1.0
  * @category policies
  */
-export const DEFAULT_POLICY = { retries: 2, baseMillis: 500, factor: 2, capMillis: 8000, jitter: true } as const
+export const DEFAULT_POLICY = {
+  retries: 2,
+  baseMillis: 500,
+  factor: 2,
+  capMillis: 8000,
+  jitter: true
+} as const
 
 /**
  * The exponential policy a client's options ask for, with the defaults of `DEFAULT_POLICY` filled
@@ -159,7 +183,13 @@ export const exponentialPlan = <D>(
     readonly jitter?: boolean | undefined
   },
   toMillis: (duration: D) => number
-): { readonly retries: number; readonly baseMillis: number; readonly factor: number; readonly capMillis: number; readonly jitter: boolean } => ({
+): {
+  readonly retries: number
+  readonly baseMillis: number
+  readonly factor: number
+  readonly capMillis: number
+  readonly jitter: boolean
+} => ({
   retries: options.retries ?? DEFAULT_POLICY.retries,
   baseMillis: options.base === undefined ? DEFAULT_POLICY.baseMillis : toMillis(options.base),
   factor: options.factor ?? DEFAULT_POLICY.factor,
@@ -182,9 +212,15 @@ export const MAX_RETRY_AFTER_MILLIS = 60_000
  * @since 0.1.0
  * @category retry-after
  */
-export const retryAfterMillis = (header: (name: string) => string | undefined, nowMillis: number): number | undefined => {
+export const retryAfterMillis = (
+  header: (name: string) => string | undefined,
+  nowMillis: number
+): number | undefined => {
   const millis = RetryAfter.parse(
-    { [RetryAfter.MILLIS_HEADER]: header(RetryAfter.MILLIS_HEADER), [RetryAfter.HEADER]: header(RetryAfter.HEADER) },
+    {
+      [RetryAfter.MILLIS_HEADER]: header(RetryAfter.MILLIS_HEADER),
+      [RetryAfter.HEADER]: header(RetryAfter.HEADER)
+    },
     nowMillis
   )
   return millis === undefined ? undefined : Math.min(millis, MAX_RETRY_AFTER_MILLIS)
@@ -197,8 +233,10 @@ export const retryAfterMillis = (header: (name: string) => string | undefined, n
  * @since 0.1.0
  * @category retry-after
  */
-export const parseRetryAfter = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined =>
-  retryAfterMillis((name) => headers[name], nowMillis)
+export const parseRetryAfter = (
+  headers: Readonly<Record<string, string | undefined>>,
+  nowMillis: number
+): number | undefined => retryAfterMillis((name) => headers[name], nowMillis)
 
 /**
  * The decision after a retryable failure whose policy proposes a wait.
@@ -225,7 +263,9 @@ export const next = (options: {
   readonly policyDelayMillis: number
   readonly retryAfterMillis: number | undefined
 }): Decision => {
-  const delayMillis = Math.ceil(Math.max(Math.max(0, options.policyDelayMillis), options.retryAfterMillis ?? 0))
+  const delayMillis = Math.ceil(
+    Math.max(Math.max(0, options.policyDelayMillis), options.retryAfterMillis ?? 0)
+  )
   return options.nowMillis + delayMillis >= options.deadlineMillis
     ? { _tag: "GiveUp" }
     : { _tag: "Retry", delayMillis, reason: options.reason }
@@ -249,22 +289,36 @@ export const after = (
   nowMillis: number,
   deadlineMillis: number,
   policyDelayMillis: number
-): { readonly _tag: "GiveUp" } | {
-  readonly _tag: "Retry"
-  readonly delayMillis: number
-  readonly reason: string
-  readonly event: { readonly "rpc.attempt": number; readonly "retry.delay_ms": number; readonly "retry.reason": string }
-} => {
+):
+  | { readonly _tag: "GiveUp" }
+  | {
+      readonly _tag: "Retry"
+      readonly delayMillis: number
+      readonly reason: string
+      readonly event: {
+        readonly "rpc.attempt": number
+        readonly "retry.delay_ms": number
+        readonly "retry.reason": string
+      }
+    } => {
   const decision = next({
     reason: reasonOf(failure),
     nowMillis,
     deadlineMillis,
     policyDelayMillis,
-    retryAfterMillis: failure._tag === "ConnectError" ? failure.rateLimit?.retryAfterMillis : undefined
+    retryAfterMillis:
+      failure._tag === "ConnectError" ? failure.rateLimit?.retryAfterMillis : undefined
   })
   return decision._tag === "GiveUp"
     ? decision
-    : { ...decision, event: { "rpc.attempt": attempt, "retry.delay_ms": decision.delayMillis, "retry.reason": decision.reason } }
+    : {
+        ...decision,
+        event: {
+          "rpc.attempt": attempt,
+          "retry.delay_ms": decision.delayMillis,
+          "retry.reason": decision.reason
+        }
+      }
 }
 
 /**
@@ -273,7 +327,10 @@ export const after = (
  * @since 0.1.0
  * @category decisions
  */
-export const reasonOf = (failure: { readonly _tag: string; readonly code?: string | undefined }): string =>
+export const reasonOf = (failure: {
+  readonly _tag: string
+  readonly code?: string | undefined
+}): string =>
   failure._tag === "ConnectError" && failure.code !== undefined ? failure.code : failure._tag
 
 /**
@@ -282,5 +339,10 @@ export const reasonOf = (failure: { readonly _tag: string; readonly code?: strin
  * @since 0.1.0
  * @category decisions
  */
-export const retryMessage = (operation: string, attempt: number, reason: string, delayMillis: number): string =>
+export const retryMessage = (
+  operation: string,
+  attempt: number,
+  reason: string,
+  delayMillis: number
+): string =>
   `${operation}: attempt ${attempt} failed (${reason}); retrying in ${Math.round(delayMillis)} ms`

@@ -78,7 +78,10 @@ export const parseHttpDate = (value: string): number | undefined => {
  * @since 0.1.0
  * @category parsing
  */
-export const parse = (headers: Readonly<Record<string, string | undefined>>, nowMillis: number): number | undefined => {
+export const parse = (
+  headers: Readonly<Record<string, string | undefined>>,
+  nowMillis: number
+): number | undefined => {
   const millis = parseSeconds(headers[MILLIS_HEADER])
   if (millis !== undefined) return millis
   const value = headers[HEADER]

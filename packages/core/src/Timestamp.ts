@@ -92,7 +92,9 @@ const twoDigits = (text: string, i: number): number => {
   return a < 0 || b < 0 ? -1 : a * 10 + b
 }
 
-const POWERS_OF_TEN = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+const POWERS_OF_TEN = [
+  1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000
+]
 
 /**
  * Parses RFC 3339 text into what `make` builds of its seconds and nanoseconds. Any offset is
@@ -122,9 +124,20 @@ export const parse = <T>(text: string, make: (seconds: number, nanos: number) =>
   const minute = twoDigits(text, 14)
   const second = twoDigits(text, 17)
   if (
-    y0 < 0 || y1 < 0 || y2 < 0 || y3 < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 ||
-    text.charCodeAt(4) !== 45 /* - */ || text.charCodeAt(7) !== 45 /* - */ || text.charCodeAt(10) !== 84 /* T */ ||
-    text.charCodeAt(13) !== 58 /* : */ || text.charCodeAt(16) !== 58 /* : */
+    y0 < 0 ||
+    y1 < 0 ||
+    y2 < 0 ||
+    y3 < 0 ||
+    month < 0 ||
+    day < 0 ||
+    hour < 0 ||
+    minute < 0 ||
+    second < 0 ||
+    text.charCodeAt(4) !== 45 /* - */ ||
+    text.charCodeAt(7) !== 45 /* - */ ||
+    text.charCodeAt(10) !== 84 /* T */ ||
+    text.charCodeAt(13) !== 58 /* : */ ||
+    text.charCodeAt(16) !== 58 /* : */
   ) {
     return NOT_RFC3339
   }
@@ -153,10 +166,11 @@ export const parse = <T>(text: string, make: (seconds: number, nanos: number) =>
   let offsetMinutes = 0
   if (designator === 90 /* Z */ && i + 1 === length) {
     utc = true
-  } else if ((designator === 43 /* + */ || designator === 45 /* - */) && i + 6 === length) {
+  } else if ((designator === 43 /* + */ || designator === 45) /* - */ && i + 6 === length) {
     offsetHours = twoDigits(text, i + 1)
     offsetMinutes = twoDigits(text, i + 4)
-    if (offsetHours < 0 || offsetMinutes < 0 || text.charCodeAt(i + 3) !== 58 /* : */) return NOT_RFC3339
+    if (offsetHours < 0 || offsetMinutes < 0 || text.charCodeAt(i + 3) !== 58 /* : */)
+      return NOT_RFC3339
     sign = designator === 45 ? -1 : 1
   } else {
     return NOT_RFC3339
@@ -173,7 +187,8 @@ export const parse = <T>(text: string, make: (seconds: number, nanos: number) =>
   if (fracDigits > 9) return "at most 9 fractional digits are allowed"
   let offset = 0
   if (!utc) {
-    if (offsetHours > 23 || offsetMinutes > 59) return `offset ${text.slice(i, i + 6)} is out of range`
+    if (offsetHours > 23 || offsetMinutes > 59)
+      return `offset ${text.slice(i, i + 6)} is out of range`
     offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
   }
   const seconds =
@@ -217,7 +232,10 @@ const wallClock = (seconds: number): string => {
  * @since 0.1.0
  * @category formatting
  */
-export const formatAt = (t: Parts, options: { readonly offsetMinutes?: number; readonly digits?: number }): string | undefined => {
+export const formatAt = (
+  t: Parts,
+  options: { readonly offsetMinutes?: number; readonly digits?: number }
+): string | undefined => {
   const offset = Math.trunc(options.offsetMinutes ?? 0)
   if (Math.abs(offset) >= 24 * 60) return undefined
   const local = t.seconds + offset * 60
@@ -226,7 +244,10 @@ export const formatAt = (t: Parts, options: { readonly offsetMinutes?: number; r
   while (needed > 0 && t.nanos % POWERS_OF_TEN[10 - needed]! === 0) needed--
   const digits = Math.min(9, Math.max(needed, Math.trunc(options.digits ?? needed)))
   const fraction = digits === 0 ? "" : `.${pad(t.nanos, 9).slice(0, digits)}`
-  const zone = offset === 0 ? "Z" : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60), 2)}:${pad(Math.abs(offset) % 60, 2)}`
+  const zone =
+    offset === 0
+      ? "Z"
+      : `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60), 2)}:${pad(Math.abs(offset) % 60, 2)}`
   return `${wallClock(local)}${fraction}${zone}`
 }
 
@@ -234,13 +255,15 @@ export const formatAt = (t: Parts, options: { readonly offsetMinutes?: number; r
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochMillis = (t: Parts): number => t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
+export const toEpochMillis = (t: Parts): number =>
+  t.seconds * 1000 + Math.floor(t.nanos / 1_000_000)
 
 /**
  * @since 0.1.0
  * @category conversions
  */
-export const toEpochNanos = (t: Parts): bigint => BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
+export const toEpochNanos = (t: Parts): bigint =>
+  BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos)
 
 /**
  * The instant of nanoseconds since the epoch, built by `make`; `undefined` outside the range.
@@ -248,7 +271,10 @@ export const toEpochNanos = (t: Parts): bigint => BigInt(t.seconds) * 1_000_000_
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochNanos = <T>(nanos: bigint, make: (seconds: number, nanos: number) => T): T | undefined => {
+export const fromEpochNanos = <T>(
+  nanos: bigint,
+  make: (seconds: number, nanos: number) => T
+): T | undefined => {
   const seconds = nanos / 1_000_000_000n - (nanos % 1_000_000_000n < 0n ? 1n : 0n)
   const s = Number(seconds)
   const n = Number(nanos - seconds * 1_000_000_000n)
@@ -262,11 +288,17 @@ export const fromEpochNanos = <T>(nanos: bigint, make: (seconds: number, nanos: 
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochMillis = <T>(millis: number, make: (seconds: number, nanos: number) => T): T | undefined => {
+export const fromEpochMillis = <T>(
+  millis: number,
+  make: (seconds: number, nanos: number) => T
+): T | undefined => {
   if (!Number.isFinite(millis)) return undefined
   // Whole milliseconds exactly; a fraction rounded to the nanosecond, carrying into the next second.
   const whole = Math.floor(millis)
-  return fromEpochNanos(BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000)), make)
+  return fromEpochNanos(
+    BigInt(whole) * 1_000_000n + BigInt(Math.round((millis - whole) * 1_000_000)),
+    make
+  )
 }
 
 /**
@@ -278,7 +310,9 @@ export const fromEpochMillis = <T>(millis: number, make: (seconds: number, nanos
  * @category conversions
  */
 export const clockNanos = (nanos: bigint, millis: number): bigint =>
-  Number.isInteger(millis) && nanos === BigInt(Math.floor(millis * 1_000_000)) ? BigInt(millis) * 1_000_000n : nanos
+  Number.isInteger(millis) && nanos === BigInt(Math.floor(millis * 1_000_000))
+    ? BigInt(millis) * 1_000_000n
+    : nanos
 
 /**
  * The order of two instants: -1, 0 or 1.
@@ -287,7 +321,15 @@ export const clockNanos = (nanos: bigint, millis: number): bigint =>
  * @category ordering
  */
 export const compare = (a: Parts, b: Parts): -1 | 0 | 1 =>
-  a.seconds < b.seconds ? -1 : a.seconds > b.seconds ? 1 : a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0
+  a.seconds < b.seconds
+    ? -1
+    : a.seconds > b.seconds
+      ? 1
+      : a.nanos < b.nanos
+        ? -1
+        : a.nanos > b.nanos
+          ? 1
+          : 0
 
 /**
  * Whether two instants are the same.
@@ -295,7 +337,8 @@ export const compare = (a: Parts, b: Parts): -1 | 0 | 1 =>
  * @since 0.1.0
  * @category ordering
  */
-export const equals = (a: Parts, b: Parts): boolean => a.seconds === b.seconds && a.nanos === b.nanos
+export const equals = (a: Parts, b: Parts): boolean =>
+  a.seconds === b.seconds && a.nanos === b.nanos
 
 const MIN_NANOS = BigInt(MIN_SECONDS) * 1_000_000_000n
 const MAX_NANOS = BigInt(MAX_SECONDS) * 1_000_000_000n + 999_999_999n
@@ -307,7 +350,11 @@ const MAX_NANOS = BigInt(MAX_SECONDS) * 1_000_000_000n + 999_999_999n
  * @since 0.1.0
  * @category math
  */
-export const addNanos = <T>(t: Parts, delta: bigint, make: (seconds: number, nanos: number) => T): T => {
+export const addNanos = <T>(
+  t: Parts,
+  delta: bigint,
+  make: (seconds: number, nanos: number) => T
+): T => {
   const n = toEpochNanos(t) + delta
   return fromEpochNanos(n < MIN_NANOS ? MIN_NANOS : n > MAX_NANOS ? MAX_NANOS : n, make)!
 }

@@ -43,7 +43,8 @@ export const systemErrorCode = (u: unknown, depth = 0): string | undefined => {
  * @since 0.1.0
  * @category reading
  */
-export const isConnectPhase = (code: string | undefined): boolean => code !== undefined && connectPhaseCodes.has(code)
+export const isConnectPhase = (code: string | undefined): boolean =>
+  code !== undefined && connectPhaseCodes.has(code)
 
 /**
  * The fields of a `TransportError` from the cause of a failed send. `sending` is true when the
@@ -57,7 +58,12 @@ export const failure = (
   operation: string,
   sending: boolean,
   cause: unknown
-): { readonly operation: string; readonly phase: Phase; readonly message: string; readonly errorCode?: string } => {
+): {
+  readonly operation: string
+  readonly phase: Phase
+  readonly message: string
+  readonly errorCode?: string
+} => {
   const code = systemErrorCode(cause)
   const phase: Phase = sending && isConnectPhase(code) ? "connect" : "exchange"
   return {
@@ -75,4 +81,5 @@ export const failure = (
  * @since 0.1.0
  * @category reading
  */
-export const unbuildableMessage = (reason: string): string => `${reason}: the request could not be built (check the base URL)`
+export const unbuildableMessage = (reason: string): string =>
+  `${reason}: the request could not be built (check the base URL)`

@@ -7,11 +7,16 @@ import { expect, it } from "vitest"
 const src = new URL("../src/", import.meta.url).pathname
 
 it("no module imports effect or @effect/*", () => {
-  const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))
+  const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) =>
+    f.endsWith(".ts")
+  )
   expect(files.length).toBeGreaterThan(10)
   for (const file of files) {
     const text = readFileSync(join(src, file), "utf8")
-    expect({ file, imports: [...text.matchAll(/from "(effect|@effect\/[^"]+)[^"]*"/g)].map((m) => m[0]) }).toEqual({ file, imports: [] })
+    expect({
+      file,
+      imports: [...text.matchAll(/from "(effect|@effect\/[^"]+)[^"]*"/g)].map((m) => m[0])
+    }).toEqual({ file, imports: [] })
   }
 })
 

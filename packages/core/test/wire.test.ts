@@ -10,7 +10,10 @@ import * as Retry from "../src/Retry.js"
 import * as Timeout from "../src/Timeout.js"
 import * as Transport from "../src/Transport.js"
 
-const headersOf = (record: Record<string, string>): Answer.Header => (name) => record[name]
+const headersOf =
+  (record: Record<string, string>): Answer.Header =>
+  (name) =>
+    record[name]
 
 describe("Request", () => {
   it("checks and normalizes the base URL", () => {
@@ -20,8 +23,17 @@ describe("Request", () => {
   })
 
   it("sends the protocol version, user agent, required headers and the key, the key last", () => {
-    const headers = Request.headers({ path: "/p", requiredHeaders: { "x-api-key": "spoof", "x-extra": "1" } }, "ua/1", "key")
-    expect(headers).toEqual({ "connect-protocol-version": "1", "user-agent": "ua/1", "x-extra": "1", "x-api-key": "key" })
+    const headers = Request.headers(
+      { path: "/p", requiredHeaders: { "x-api-key": "spoof", "x-extra": "1" } },
+      "ua/1",
+      "key"
+    )
+    expect(headers).toEqual({
+      "connect-protocol-version": "1",
+      "user-agent": "ua/1",
+      "x-extra": "1",
+      "x-api-key": "key"
+    })
     expect(Request.url("https://h", { path: "/core.v1.S/M" })).toBe("https://h/core.v1.S/M")
   })
 
@@ -34,7 +46,14 @@ describe("Request", () => {
 
 describe("Answer", () => {
   it("reads a Connect error body, and nothing that is not one", () => {
-    expect(Answer.readErrorBody({ code: "not_found", message: "m", details: [{ type: "t", value: "v", debug: 1 }], extra: 1 })).toEqual({
+    expect(
+      Answer.readErrorBody({
+        code: "not_found",
+        message: "m",
+        details: [{ type: "t", value: "v", debug: 1 }],
+        extra: 1
+      })
+    ).toEqual({
       code: "not_found",
       message: "m",
       details: [{ type: "t", value: "v", debug: 1 }]
@@ -48,8 +67,14 @@ describe("Answer", () => {
 
   it("a failure takes its code from the body, else from the status, with request id and rate limit", () => {
     const now = Date.UTC(2026, 0, 1)
-    const headers = headersOf({ "x-request-id": "r1", "x-ratelimit-limit": "10", "retry-after": "2" })
-    expect(Answer.readFailure("S/M", 400, headers, JSON.stringify({ code: "unavailable" }), now)).toEqual({
+    const headers = headersOf({
+      "x-request-id": "r1",
+      "x-ratelimit-limit": "10",
+      "retry-after": "2"
+    })
+    expect(
+      Answer.readFailure("S/M", 400, headers, JSON.stringify({ code: "unavailable" }), now)
+    ).toEqual({
       code: "unavailable",
       message: "",
       details: [],
@@ -95,7 +120,11 @@ describe("Code", () => {
 })
 
 describe("Retry", () => {
-  const connect = (code: Code.Code, statusFallback = false, httpStatus?: number): Retry.Failure => ({
+  const connect = (
+    code: Code.Code,
+    statusFallback = false,
+    httpStatus?: number
+  ): Retry.Failure => ({
     _tag: "ConnectError",
     code,
     statusFallback,
@@ -133,23 +162,37 @@ describe("Retry", () => {
       delayMillis: 500,
       reason: "unavailable"
     })
-    expect(Retry.next({ ...base, policyDelayMillis: 500, retryAfterMillis: 2000 })).toMatchObject({ delayMillis: 2000 })
-    expect(Retry.next({ ...base, policyDelayMillis: -5, retryAfterMillis: undefined })).toMatchObject({ delayMillis: 0 })
-    expect(Retry.next({ ...base, policyDelayMillis: 500, retryAfterMillis: 4000 })).toEqual({ _tag: "GiveUp" })
+    expect(Retry.next({ ...base, policyDelayMillis: 500, retryAfterMillis: 2000 })).toMatchObject({
+      delayMillis: 2000
+    })
+    expect(
+      Retry.next({ ...base, policyDelayMillis: -5, retryAfterMillis: undefined })
+    ).toMatchObject({ delayMillis: 0 })
+    expect(Retry.next({ ...base, policyDelayMillis: 500, retryAfterMillis: 4000 })).toEqual({
+      _tag: "GiveUp"
+    })
   })
 
   it("reads Retry-After as seconds, HTTP dates and milliseconds, capped at 60 s", () => {
     const now = Date.UTC(2026, 0, 1)
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "1.5" }), now)).toBe(1500)
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "3600" }), now)).toBe(60_000)
-    expect(Retry.retryAfterMillis(headersOf({ "retry-after-ms": "250", "retry-after": "9" }), now)).toBe(250)
-    expect(Retry.retryAfterMillis(headersOf({ "retry-after": new Date(now + 5000).toUTCString() }), now)).toBe(5000)
+    expect(
+      Retry.retryAfterMillis(headersOf({ "retry-after-ms": "250", "retry-after": "9" }), now)
+    ).toBe(250)
+    expect(
+      Retry.retryAfterMillis(headersOf({ "retry-after": new Date(now + 5000).toUTCString() }), now)
+    ).toBe(5000)
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "-1" }), now)).toBeUndefined()
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "2026-01-01" }), now)).toBeUndefined()
     // Date.parse alone reads "-1" as a date in 2001, which would mean "retry at once"
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "7" }), now)).toBe(7000)
-    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "Thu, 01 Jan 2026 00:00:12 GMT" }), now)).toBe(12000)
-    expect(Retry.retryAfterMillis(headersOf({ "retry-after": "Wed, 31 Dec 2025 00:00:00 GMT" }), now)).toBe(0)
+    expect(
+      Retry.retryAfterMillis(headersOf({ "retry-after": "Thu, 01 Jan 2026 00:00:12 GMT" }), now)
+    ).toBe(12000)
+    expect(
+      Retry.retryAfterMillis(headersOf({ "retry-after": "Wed, 31 Dec 2025 00:00:00 GMT" }), now)
+    ).toBe(0)
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "soon" }), now)).toBeUndefined()
     expect(Retry.retryAfterMillis(headersOf({}), now)).toBeUndefined()
     expect(Retry.retryAfterMillis(headersOf({ "retry-after": "0" }), now)).toBe(0)
@@ -161,12 +204,18 @@ describe("Retry", () => {
     expect(Retry.parseRetryAfter({ "retry-after": "1.5" }, now)).toBe(1500)
     expect(Retry.parseRetryAfter({ "retry-after-ms": "250", "retry-after": "9" }, now)).toBe(250)
     expect(Retry.parseRetryAfter({ "retry-after": "3600" }, now)).toBe(60_000)
-    expect(Retry.parseRetryAfter({ "retry-after": undefined, "retry-after-ms": "x" }, now)).toBeUndefined()
+    expect(
+      Retry.parseRetryAfter({ "retry-after": undefined, "retry-after-ms": "x" }, now)
+    ).toBeUndefined()
     expect(Retry.parseRetryAfter({ "Retry-After": "7" }, now)).toBeUndefined() // names are lower case
   })
 
   it("decides from the failure itself, with the retry event's attributes", () => {
-    const limited = { _tag: "ConnectError", code: "resource_exhausted", rateLimit: { retryAfterMillis: 3000 } }
+    const limited = {
+      _tag: "ConnectError",
+      code: "resource_exhausted",
+      rateLimit: { retryAfterMillis: 3000 }
+    }
     expect(Retry.after(limited, 2, 1000, 30_000, 500)).toEqual({
       _tag: "Retry",
       delayMillis: 3000,
@@ -174,7 +223,10 @@ describe("Retry", () => {
       event: { "rpc.attempt": 2, "retry.delay_ms": 3000, "retry.reason": "resource_exhausted" }
     })
     expect(Retry.after(limited, 2, 1000, 3500, 500)).toEqual({ _tag: "GiveUp" })
-    expect(Retry.after({ _tag: "TransportError" }, 1, 0, 30_000, 250.5)).toMatchObject({ delayMillis: 251, reason: "TransportError" })
+    expect(Retry.after({ _tag: "TransportError" }, 1, 0, 30_000, 250.5)).toMatchObject({
+      delayMillis: 251,
+      reason: "TransportError"
+    })
   })
 
   it("names the reason by code, else by tag", () => {
@@ -200,7 +252,10 @@ describe("Deadline", () => {
       header: "5000"
     })
     expect(Deadline.bound(30_000, 30_000, 30_000, 10_000)).toEqual({ _tag: "Expired" })
-    expect(Deadline.bound(0, Infinity, Infinity, Infinity)).toMatchObject({ _tag: "Bounded", header: undefined })
+    expect(Deadline.bound(0, Infinity, Infinity, Infinity)).toMatchObject({
+      _tag: "Bounded",
+      header: undefined
+    })
   })
 
   it("writes Connect-Timeout-Ms within its 10 digits", () => {
@@ -227,13 +282,19 @@ describe("Paging", () => {
     const plan = Paging.plan({ itemField: "users" }, { q: 1 }, 20)
     expect(plan.request(undefined)).toEqual({ q: 1, limit: 20 })
     expect(plan.request("c")).toEqual({ q: 1, limit: 20, cursor: "c" })
-    expect(plan.page({ users: [1], listMetadata: { nextCursor: "d" } })).toEqual({ items: [1], nextCursor: "d" })
+    expect(plan.page({ users: [1], listMetadata: { nextCursor: "d" } })).toEqual({
+      items: [1],
+      nextCursor: "d"
+    })
   })
 
   it("sets limit and cursor on each page's request and reads the page", () => {
     expect(Paging.pageRequest({ q: 1, limit: 5 }, 50, undefined)).toEqual({ q: 1, limit: 50 })
     expect(Paging.pageRequest({ q: 1 }, 50, "c")).toEqual({ q: 1, limit: 50, cursor: "c" })
-    expect(Paging.pageOf({ users: [1, 2], listMetadata: { nextCursor: "n" } }, "users")).toEqual({ items: [1, 2], nextCursor: "n" })
+    expect(Paging.pageOf({ users: [1, 2], listMetadata: { nextCursor: "n" } }, "users")).toEqual({
+      items: [1, 2],
+      nextCursor: "n"
+    })
     expect(Paging.pageOf({}, "users")).toEqual({ items: [], nextCursor: "" })
   })
 })
@@ -241,15 +302,33 @@ describe("Paging", () => {
 describe("Issue", () => {
   const secrets = new Set(["password"])
   it("names the path of the first issue and never shows a value", () => {
-    expect(Issue.describe([{ path: ["resource", "port"], message: "Expected number, actual \"x\"" }], secrets)).toEqual({
+    expect(
+      Issue.describe(
+        [{ path: ["resource", "port"], message: 'Expected number, actual "x"' }],
+        secrets
+      )
+    ).toEqual({
       path: "$.resource.port",
       message: "$.resource.port: Expected number"
     })
-    expect(Issue.describe([{ path: ["users", 0, "password"], message: "Expected string, got 1" }], secrets)).toEqual({
+    expect(
+      Issue.describe(
+        [{ path: ["users", 0, "password"], message: "Expected string, got 1" }],
+        secrets
+      )
+    ).toEqual({
       path: "$.users[0].password",
       message: "$.users[0].password: invalid value for a secret field (value not shown)"
     })
-    expect(Issue.describe([{ path: [], message: "a" }, { path: [], message: "b" }], secrets).message).toBe("$: a (and 1 more issue(s))")
+    expect(
+      Issue.describe(
+        [
+          { path: [], message: "a" },
+          { path: [], message: "b" }
+        ],
+        secrets
+      ).message
+    ).toBe("$: a (and 1 more issue(s))")
     expect(Issue.describe([], secrets)).toEqual({ path: "$", message: "does not match the schema" })
   })
 })
@@ -280,16 +359,33 @@ describe("Operation", () => {
       { service: "A", method: "ListThings", kind: "list" },
       { service: "B", method: "CreateOther", kind: "create" }
     ]
-    const client = Operation.assemble(ops, (op) => `call:${op.method}`, (call) => `stream:${call}`)
+    const client = Operation.assemble(
+      ops,
+      (op) => `call:${op.method}`,
+      (call) => `stream:${call}`
+    )
     expect(client.services).toEqual({
-      A: { getThing: "call:GetThing", listThings: "call:ListThings", listThingsStream: "stream:call:ListThings" },
+      A: {
+        getThing: "call:GetThing",
+        listThings: "call:ListThings",
+        listThingsStream: "stream:call:ListThings"
+      },
       B: { createOther: "call:CreateOther" }
     })
-    expect(Object.keys(client.flat)).toEqual(["getThing", "listThings", "listThingsStream", "createOther"])
+    expect(Object.keys(client.flat)).toEqual([
+      "getThing",
+      "listThings",
+      "listThingsStream",
+      "createOther"
+    ])
     expect(client.call("CreateOther")).toBe("call:CreateOther")
     expect(client.stream("ListThings")).toBe("stream:call:ListThings")
     expect(Operation.responseCode({ _tag: "TimeoutError" })).toBe("deadline_exceeded")
     expect(Operation.responseCode({ _tag: "ConnectError", code: "not_found" })).toBe("not_found")
-    expect(Operation.spanAttributes(ops[0]!, "core.v1")).toEqual({ "rpc.system": "connect_rpc", "rpc.service": "core.v1.A", "rpc.method": "GetThing" })
+    expect(Operation.spanAttributes(ops[0]!, "core.v1")).toEqual({
+      "rpc.system": "connect_rpc",
+      "rpc.service": "core.v1.A",
+      "rpc.method": "GetThing"
+    })
   })
 })

@@ -23,7 +23,9 @@ const KEY = "bench-key"
 
 const startServer = (...args) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [Path.join(here, "server.mjs"), ...args], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [Path.join(here, "server.mjs"), ...args], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     child.stdout.on("data", (chunk) => {
       out += chunk
@@ -46,7 +48,11 @@ const load = (url, body, duration) =>
       {
         url,
         method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": KEY, "connect-protocol-version": "1" },
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": KEY,
+          "connect-protocol-version": "1"
+        },
         body,
         connections: CONNECTIONS,
         duration
@@ -58,14 +64,26 @@ const load = (url, body, duration) =>
 const reference = await startServer("reference")
 const { url, resourceId } = reference.info
 const scenarios = [
-  { name: "GetResource", path: "/core.v1.ResourceService/GetResource", body: JSON.stringify({ id: resourceId }) },
-  { name: "ListSatellites (limit 100)", path: "/core.v1.SatelliteService/ListSatellites", body: JSON.stringify({ limit: 100 }) }
+  {
+    name: "GetResource",
+    path: "/core.v1.ResourceService/GetResource",
+    body: JSON.stringify({ id: resourceId })
+  },
+  {
+    name: "ListSatellites (limit 100)",
+    path: "/core.v1.SatelliteService/ListSatellites",
+    body: JSON.stringify({ limit: 100 })
+  }
 ]
 
 // The bare server answers the bytes the reference server gives.
 const bodies = {}
 for (const s of scenarios) {
-  const res = await fetch(url + s.path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: s.body })
+  const res = await fetch(url + s.path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": KEY },
+    body: s.body
+  })
   if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${await res.text()}`)
   bodies[s.path] = await res.text()
   s.bytes = Buffer.byteLength(bodies[s.path])
@@ -90,7 +108,8 @@ for (const s of scenarios) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [label, base] of servers) {
       const r = await load(base + s.path, s.body, SECONDS)
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${s.name} on ${label}: ${r.non2xx} non-2xx, ${r.errors} errors`)
+      if (r.non2xx > 0 || r.errors > 0)
+        throw new Error(`${s.name} on ${label}: ${r.non2xx} non-2xx, ${r.errors} errors`)
       runs[label].push(r)
     }
   }
@@ -116,10 +135,28 @@ console.log(
   `\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s after ${WARMUP} s warm-up, node ${process.version}, ${Os.cpus().length} cores, load average ${Os.loadavg()[0].toFixed(1)}\n`
 )
 console.table(rows)
-const worst = Math.min(...rows.filter((r) => r.server === "reference").map((r) => parseInt(r["vs bare"], 10)))
-const floor = Math.max(...rows.filter((r) => r.server === "@effect/platform floor").map((r) => parseInt(r["vs bare"], 10)))
-const ofFloor = Math.min(...rows.filter((r) => r.server === "reference").map((r) => parseInt(r["vs platform floor"], 10)))
-const floorLow = Math.min(...rows.filter((r) => r.server === "@effect/platform floor").map((r) => parseInt(r["vs bare"], 10)))
-console.log(`\nreference server throughput: at least ${worst}% of the bare node:http server (goal: 50%)`)
-console.log(`a one-line @effect/platform server (the floor of any server built on it) reaches ${floorLow}% to ${floor}% of it on this machine`)
-console.log(`the reference server keeps at least ${ofFloor}% of that floor${floorLow < 50 ? "; with the floor under 50%, the goal cannot be met on @effect/platform here" : ""}`)
+const worst = Math.min(
+  ...rows.filter((r) => r.server === "reference").map((r) => parseInt(r["vs bare"], 10))
+)
+const floor = Math.max(
+  ...rows
+    .filter((r) => r.server === "@effect/platform floor")
+    .map((r) => parseInt(r["vs bare"], 10))
+)
+const ofFloor = Math.min(
+  ...rows.filter((r) => r.server === "reference").map((r) => parseInt(r["vs platform floor"], 10))
+)
+const floorLow = Math.min(
+  ...rows
+    .filter((r) => r.server === "@effect/platform floor")
+    .map((r) => parseInt(r["vs bare"], 10))
+)
+console.log(
+  `\nreference server throughput: at least ${worst}% of the bare node:http server (goal: 50%)`
+)
+console.log(
+  `a one-line @effect/platform server (the floor of any server built on it) reaches ${floorLow}% to ${floor}% of it on this machine`
+)
+console.log(
+  `the reference server keeps at least ${ofFloor}% of that floor${floorLow < 50 ? "; with the floor under 50%, the goal cannot be met on @effect/platform here" : ""}`
+)

@@ -31,14 +31,25 @@ if (mode === "reference") {
   const HttpServerRequest = await import("@effect/platform/HttpServerRequest")
   const HttpServerResponse = await import("@effect/platform/HttpServerResponse")
   const NodeHttpServer = await import("@effect/platform-node/NodeHttpServer")
-  const buffers = new Map(Object.entries(bodies).map(([path, body]) => [path, new TextEncoder().encode(body)]))
+  const buffers = new Map(
+    Object.entries(bodies).map(([path, body]) => [path, new TextEncoder().encode(body)])
+  )
   const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.as(request.arrayBuffer, HttpServerResponse.uint8Array(buffers.get(request.url), { contentType: "application/json", headers: { "x-request-id": "req_platform" } }))
+    Effect.as(
+      request.arrayBuffer,
+      HttpServerResponse.uint8Array(buffers.get(request.url), {
+        contentType: "application/json",
+        headers: { "x-request-id": "req_platform" }
+      })
+    )
   )
   Effect.runFork(
     Effect.scoped(
       Effect.gen(function* () {
-        const server = yield* NodeHttpServer.make(() => Http.createServer({ keepAliveTimeout: 5_000 }), { port: 0, host: "127.0.0.1" })
+        const server = yield* NodeHttpServer.make(
+          () => Http.createServer({ keepAliveTimeout: 5_000 }),
+          { port: 0, host: "127.0.0.1" }
+        )
         yield* HttpServer.serveEffect(app).pipe(
           Effect.provideService(HttpServer.HttpServer, server),
           Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true)
@@ -60,12 +71,18 @@ if (mode === "reference") {
         res.writeHead(404).end()
         return
       }
-      res.writeHead(200, { "content-type": "application/json", "content-length": body.length, "x-request-id": "req_bare" })
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": body.length,
+        "x-request-id": "req_bare"
+      })
       res.end(body)
     })
   })
   server.keepAliveTimeout = 5_000
-  server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })))
+  server.listen(0, "127.0.0.1", () =>
+    console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` }))
+  )
 } else {
   console.error("usage: server.mjs reference | bare <bodies.json>")
   process.exit(2)

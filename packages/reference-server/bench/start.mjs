@@ -11,12 +11,17 @@ const dash = argv.indexOf("--")
 const own = dash < 0 ? argv : argv.slice(0, dash)
 const extra = dash < 0 ? [] : argv.slice(dash + 1)
 const runs = Number(own[0] ?? 10)
-const bins = own.length > 1 ? own.slice(1) : [fileURLToPath(new URL("../bin/reference-server.js", import.meta.url))]
+const bins =
+  own.length > 1
+    ? own.slice(1)
+    : [fileURLToPath(new URL("../bin/reference-server.js", import.meta.url))]
 
 const once = (bin) =>
   new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint()
-    const child = spawn(process.execPath, [bin, "--port", "0", "--quiet", ...extra], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [bin, "--port", "0", "--quiet", ...extra], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     let ms
     child.stdout.setEncoding("utf8").on("data", (d) => {
@@ -26,7 +31,11 @@ const once = (bin) =>
         child.kill("SIGTERM")
       }
     })
-    child.on("exit", (code, signal) => (ms === undefined ? reject(new Error(`exited ${code ?? signal}: ${out}`)) : resolve({ ms, code, signal })))
+    child.on("exit", (code, signal) =>
+      ms === undefined
+        ? reject(new Error(`exited ${code ?? signal}: ${out}`))
+        : resolve({ ms, code, signal })
+    )
   })
 
 const times = bins.map(() => [])

@@ -17,7 +17,10 @@ import { nodeBundle } from "../../../scripts/node-bundle.mjs"
 const dist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url))
 
 await build({
-  entryPoints: { "internal/worker.bundle": dist("internal/worker.js"), "bin.bundle": dist("bin.js") },
+  entryPoints: {
+    "internal/worker.bundle": dist("internal/worker.js"),
+    "bin.bundle": dist("bin.js")
+  },
   outdir: dist(""),
   ...nodeBundle,
   external: ["@effect/sql-sqlite-node", "better-sqlite3"]

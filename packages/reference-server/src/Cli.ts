@@ -32,7 +32,10 @@ const port = Options.integer("port").pipe(
   Options.withDefault(8080),
   Options.withDescription("Port to listen on; 0 picks a free port (the URL is printed)")
 )
-const host = Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("Address to listen on (loopback by default)"))
+const host = Options.text("host").pipe(
+  Options.withDefault("127.0.0.1"),
+  Options.withDescription("Address to listen on (loopback by default)")
+)
 const apiKey = Options.text("api-key").pipe(
   Options.repeated,
   Options.withDescription(
@@ -41,13 +44,28 @@ const apiKey = Options.text("api-key").pipe(
 )
 const store = Options.text("store").pipe(
   Options.optional,
-  Options.withDescription("SQLite file to keep the data in (created when missing; needs @effect/sql-sqlite-node installed); default: in memory")
+  Options.withDescription(
+    "SQLite file to keep the data in (created when missing; needs @effect/sql-sqlite-node installed); default: in memory"
+  )
 )
-const fixtures = Options.file("fixtures").pipe(Options.optional, Options.withDescription("JSON fixtures file to load (see the README)"))
-const noDemo = Options.boolean("no-demo").pipe(Options.withDescription("Start an empty store instead of the built-in demo data"))
-const faults = Options.text("faults").pipe(Options.optional, Options.withDescription("Fault plan: a JSON file, or inline JSON starting with {"))
-const writeIds = Options.text("write-ids").pipe(Options.optional, Options.withDescription("Write the ids the store holds to this file (KnownIds JSON)"))
-const emitDefaults = Options.boolean("emit-defaults").pipe(Options.withDescription("Write every response field, zero values too"))
+const fixtures = Options.file("fixtures").pipe(
+  Options.optional,
+  Options.withDescription("JSON fixtures file to load (see the README)")
+)
+const noDemo = Options.boolean("no-demo").pipe(
+  Options.withDescription("Start an empty store instead of the built-in demo data")
+)
+const faults = Options.text("faults").pipe(
+  Options.optional,
+  Options.withDescription("Fault plan: a JSON file, or inline JSON starting with {")
+)
+const writeIds = Options.text("write-ids").pipe(
+  Options.optional,
+  Options.withDescription("Write the ids the store holds to this file (KnownIds JSON)")
+)
+const emitDefaults = Options.boolean("emit-defaults").pipe(
+  Options.withDescription("Write every response field, zero values too")
+)
 const maxBodyBytes = Options.integer("max-body-bytes").pipe(
   Options.withDefault(ReferenceServer.DEFAULT_MAX_BODY_BYTES),
   Options.withDescription("Largest accepted request body in bytes")
@@ -58,9 +76,12 @@ const latitude = Options.text("latitude").pipe(
     `Make the other faithful choice where decisions.md section 10 leaves one (repeatable, or comma separated; "all" for every one): ${Latitude.names.join(", ")}`
   )
 )
-const quiet = Options.boolean("quiet").pipe(Options.withDescription("Do not log one line per request"))
+const quiet = Options.boolean("quiet").pipe(
+  Options.withDescription("Do not log one line per request")
+)
 
-const describe = (e: unknown) => (ParseResult.isParseError(e) ? describeParseError(e) : e instanceof Error ? e.message : String(e))
+const describe = (e: unknown) =>
+  ParseResult.isParseError(e) ? describeParseError(e) : e instanceof Error ? e.message : String(e)
 
 const readFaults = (value: string) =>
   Effect.gen(function* () {
@@ -76,7 +97,12 @@ const readFixtures = (path: string) =>
   }).pipe(Effect.mapError((e) => new CliError(`--fixtures ${path}: ${describe(e)}`)))
 
 const keysFromEnv = Config.string("DATA_ACCESS_API_KEYS").pipe(
-  Config.map((s) => s.split(",").map((k) => k.trim()).filter((k) => k !== "")),
+  Config.map((s) =>
+    s
+      .split(",")
+      .map((k) => k.trim())
+      .filter((k) => k !== "")
+  ),
   Config.withDefault([] as Array<string>)
 )
 
@@ -88,18 +114,43 @@ const keysFromEnv = Config.string("DATA_ACCESS_API_KEYS").pipe(
  */
 export const command = Command.make(
   "data-access-reference-server",
-  { port, host, apiKey, store, fixtures, noDemo, faults, writeIds, emitDefaults, maxBodyBytes, latitude, quiet },
+  {
+    port,
+    host,
+    apiKey,
+    store,
+    fixtures,
+    noDemo,
+    faults,
+    writeIds,
+    emitDefaults,
+    maxBodyBytes,
+    latitude,
+    quiet
+  },
   Effect.fn("Cli.run")(function* (flags) {
     const envKeys = yield* keysFromEnv.pipe(Effect.orElseSucceed(() => [] as Array<string>))
-    const apiKeys = flags.apiKey.length > 0 ? flags.apiKey : envKeys.length > 0 ? envKeys : [ReferenceServer.DEFAULT_API_KEY]
+    const apiKeys =
+      flags.apiKey.length > 0
+        ? flags.apiKey
+        : envKeys.length > 0
+          ? envKeys
+          : [ReferenceServer.DEFAULT_API_KEY]
     const plan = Option.isSome(flags.faults) ? yield* readFaults(flags.faults.value) : Faults.none
-    const extra = Option.isSome(flags.fixtures) ? yield* readFixtures(flags.fixtures.value) : undefined
-    const switches = yield* Either.mapLeft(Latitude.parse(flags.latitude), (e) => new CliError(`--latitude: ${e.message}`))
+    const extra = Option.isSome(flags.fixtures)
+      ? yield* readFixtures(flags.fixtures.value)
+      : undefined
+    const switches = yield* Either.mapLeft(
+      Latitude.parse(flags.latitude),
+      (e) => new CliError(`--latitude: ${e.message}`)
+    )
     const server = yield* ReferenceServer.start({
       port: flags.port,
       host: flags.host,
       apiKeys,
-      ...(Option.isSome(flags.store) ? { store: { _tag: "Sqlite", filename: flags.store.value } as const } : {}),
+      ...(Option.isSome(flags.store)
+        ? { store: { _tag: "Sqlite", filename: flags.store.value } as const }
+        : {}),
       data: flags.noDemo ? "empty" : "demo",
       ...(extra ? { fixtures: extra } : {}),
       faults: plan,
@@ -110,16 +161,27 @@ export const command = Command.make(
     }).pipe(Effect.mapError((e) => new CliError(e.message)))
     if (Option.isSome(flags.writeIds)) {
       const fs = yield* FileSystem.FileSystem
-      yield* fs.writeFileString(flags.writeIds.value, yield* Fixtures.knownIdsJson(server.knownIds)).pipe(
-        Effect.mapError((e) => new CliError(`--write-ids: ${e.message}`))
-      )
+      yield* fs
+        .writeFileString(flags.writeIds.value, yield* Fixtures.knownIdsJson(server.knownIds))
+        .pipe(Effect.mapError((e) => new CliError(`--write-ids: ${e.message}`)))
     }
-    const keySource = flags.apiKey.length > 0 ? "--api-key" : envKeys.length > 0 ? "DATA_ACCESS_API_KEYS" : "the default key"
+    const keySource =
+      flags.apiKey.length > 0
+        ? "--api-key"
+        : envKeys.length > 0
+          ? "DATA_ACCESS_API_KEYS"
+          : "the default key"
     const choices = server.latitude.length > 0 ? `; latitude: ${server.latitude.join(", ")}` : ""
-    yield* Console.log(`data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource}${choices})`)
+    yield* Console.log(
+      `data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource}${choices})`
+    )
     return yield* Effect.never
   }, Effect.scoped)
-).pipe(Command.withDescription("A faithful reference server of the data-access management API (Connect, JSON)"))
+).pipe(
+  Command.withDescription(
+    "A faithful reference server of the data-access management API (Connect, JSON)"
+  )
+)
 
 /**
  * Runs the command with `process.argv`-style arguments.

@@ -32,7 +32,8 @@ export const User = Schema.Struct({
  */
 export interface User extends Schema.Schema.Type<typeof User> {}
 
-const collection = <S extends Schema.Schema.AnyNoContext>(schema: S, prefix: string) => ({ schema, prefix }) as const
+const collection = <S extends Schema.Schema.AnyNoContext>(schema: S, prefix: string) =>
+  ({ schema, prefix }) as const
 
 /**
  * Every collection: its object schema and its id prefix.

@@ -46,12 +46,14 @@ export interface Violation<N extends string = string> {
  * @since 0.1.0
  * @category violations
  */
-export const violations: ReadonlyArray<Violation<ViolationName>> = Catalogue.records.map(({ description, name, rule }) => ({
-  name,
-  rule,
-  check: ContractRules.get(rule).check,
-  description
-}))
+export const violations: ReadonlyArray<Violation<ViolationName>> = Catalogue.records.map(
+  ({ description, name, rule }) => ({
+    name,
+    rule,
+    check: ContractRules.get(rule).check,
+    description
+  })
+)
 
 /**
  * A violation's name.
@@ -65,9 +67,16 @@ export type ViolationName = Catalogue.ViolationName
  * @since 0.1.0
  * @category violations
  */
-export const ViolationName = Schema.Literal(...violations.map((v) => v.name)) as Schema.Schema<ViolationName>
+export const ViolationName = Schema.Literal(
+  ...violations.map((v) => v.name)
+) as Schema.Schema<ViolationName>
 
-const MethodName = Schema.Literal(...(Operations.all.map((o) => o.method) as [Operations.MethodName, ...Array<Operations.MethodName>]))
+const MethodName = Schema.Literal(
+  ...(Operations.all.map((o) => o.method) as [
+    Operations.MethodName,
+    ...Array<Operations.MethodName>
+  ])
+)
 
 /**
  * One fault.
@@ -80,7 +89,9 @@ export const Fault = Schema.Union(
   Schema.TaggedStruct("Unavailable", {}),
   Schema.TaggedStruct("RateLimited", { retryAfterSeconds: Schema.NonNegativeInt }),
   Schema.TaggedStruct("BareStatus", { status: Schema.Int.pipe(Schema.between(100, 599)) }),
-  Schema.TaggedStruct("DropConnection", { when: Schema.Literal("before-handling", "after-handling") }),
+  Schema.TaggedStruct("DropConnection", {
+    when: Schema.Literal("before-handling", "after-handling")
+  }),
   Schema.TaggedStruct("Violation", { name: ViolationName })
 ).annotations({ identifier: "Fault" })
 
@@ -217,7 +228,8 @@ export const makeInjector = (plan: FaultPlan): Injector => {
         if (rule.methods && (method === undefined || !rule.methods.includes(method))) return
         if (method === undefined && rule.fault._tag !== "Violation") return
         if (rule.times !== undefined && fired[i]! >= rule.times) return
-        if (rule.probability !== undefined && rule.probability < 1 && random() >= rule.probability) return
+        if (rule.probability !== undefined && rule.probability < 1 && random() >= rule.probability)
+          return
         const fault = rule.fault
         switch (fault._tag) {
           case "Latency":

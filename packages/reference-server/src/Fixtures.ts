@@ -11,7 +11,8 @@ import * as Schema from "effect/Schema"
 import * as Collections from "./Collections.js"
 import type { CollectionName, Json } from "./Collections.js"
 
-const many = <S extends Schema.Schema.AnyNoContext>(schema: S) => Schema.optionalWith(Schema.Array(schema), { default: () => [] })
+const many = <S extends Schema.Schema.AnyNoContext>(schema: S) =>
+  Schema.optionalWith(Schema.Array(schema), { default: () => [] })
 
 /**
  * The fixtures file: every key optional, every value an array of objects in wire form.
@@ -76,7 +77,10 @@ export const decodeJson = Schema.decodeUnknown(Schema.parseJson(Fixtures), { err
 export const decodeUnknown = Schema.decodeUnknown(Fixtures, { errors: "all" })
 
 const encoders = Object.fromEntries(
-  Collections.names.map((name) => [name, Schema.encodeSync(Collections.collections[name].schema as Schema.Schema<unknown, unknown>)])
+  Collections.names.map((name) => [
+    name,
+    Schema.encodeSync(Collections.collections[name].schema as Schema.Schema<unknown, unknown>)
+  ])
 ) as Record<CollectionName, (u: unknown) => unknown>
 
 /**
@@ -85,8 +89,10 @@ const encoders = Object.fromEntries(
  * @since 0.1.0
  * @category encoding
  */
-export const encodeObjects = (collection: CollectionName, objects: ReadonlyArray<unknown>): ReadonlyArray<Json> =>
-  objects.map((o) => encoders[collection](o) as Json)
+export const encodeObjects = (
+  collection: CollectionName,
+  objects: ReadonlyArray<unknown>
+): ReadonlyArray<Json> => objects.map((o) => encoders[collection](o) as Json)
 
 /**
  * Encodes fixtures to the wire form of each collection.
@@ -94,7 +100,9 @@ export const encodeObjects = (collection: CollectionName, objects: ReadonlyArray
  * @since 0.1.0
  * @category encoding
  */
-export const encode = (fixtures: FixturesInput): ReadonlyArray<readonly [CollectionName, ReadonlyArray<Json>]> =>
+export const encode = (
+  fixtures: FixturesInput
+): ReadonlyArray<readonly [CollectionName, ReadonlyArray<Json>]> =>
   Collections.names.flatMap((name) => {
     const objects = fixtures[name] as ReadonlyArray<unknown> | undefined
     return objects === undefined ? [] : [[name, encodeObjects(name, objects)] as const]
@@ -106,12 +114,18 @@ export const encode = (fixtures: FixturesInput): ReadonlyArray<readonly [Collect
  * @since 0.1.0
  * @category known ids
  */
-export const knownIdsOf = (all: (collection: CollectionName) => ReadonlyArray<Json>): KnownIds.KnownIds => {
+export const knownIdsOf = (
+  all: (collection: CollectionName) => ReadonlyArray<Json>
+): KnownIds.KnownIds => {
   const ids = (c: CollectionName) => all(c).map((o) => String(o.id))
   return {
     spaces: ids("spaces"),
     groups: ids("groups"),
-    users: all("users").map((u) => ({ id: String(u.id), email: String(u.email), username: String(u.username) })),
+    users: all("users").map((u) => ({
+      id: String(u.id),
+      email: String(u.email),
+      username: String(u.username)
+    })),
     resources: ids("resources"),
     nativeUsers: ids("nativeUsers"),
     connectors: ids("connectors"),
@@ -123,7 +137,13 @@ export const knownIdsOf = (all: (collection: CollectionName) => ReadonlyArray<Js
     dataCatalogIntegrations: ids("dataCatalogIntegrations"),
     mdmIntegrations: ids("mdmIntegrations"),
     // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: equivalent: an empty keyId among the known ids is never sent (GetEncryptionKeysByKeyId's keyId has min length 1, so the runner leaves it out); the filter keeps the --write-ids file valid
-    encryptionKeyIds: [...new Set(all("encryptionKeys").map((k) => String(k.keyId)).filter((k) => k !== ""))]
+    encryptionKeyIds: [
+      ...new Set(
+        all("encryptionKeys")
+          .map((k) => String(k.keyId))
+          .filter((k) => k !== "")
+      )
+    ]
   }
 }
 

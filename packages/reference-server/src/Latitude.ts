@@ -87,8 +87,13 @@ const unknownError = (unknown: ReadonlyArray<string>) =>
  * @since 0.2.0
  * @category parsing
  */
-export const parse = (entries: ReadonlyArray<string>): Either.Either<Selection, UnknownLatitudeError> => {
-  const given = entries.flatMap((e) => e.split(",")).map((n) => n.trim()).filter((n) => n !== "")
+export const parse = (
+  entries: ReadonlyArray<string>
+): Either.Either<Selection, UnknownLatitudeError> => {
+  const given = entries
+    .flatMap((e) => e.split(","))
+    .map((n) => n.trim())
+    .filter((n) => n !== "")
   if (given.includes("all")) return Either.right("all")
   const unknown = given.filter((n) => !isLatitudeName(n))
   if (unknown.length > 0) return Either.left(unknownError(unknown))
@@ -101,7 +106,9 @@ export const parse = (entries: ReadonlyArray<string>): Either.Either<Selection, 
  * @since 0.2.0
  * @category parsing
  */
-export const resolve = (selection: Selection | undefined): Either.Either<ReadonlySet<LatitudeName>, UnknownLatitudeError> => {
+export const resolve = (
+  selection: Selection | undefined
+): Either.Either<ReadonlySet<LatitudeName>, UnknownLatitudeError> => {
   if (selection === undefined) return Either.right(new Set())
   if (selection === "all") return Either.right(new Set(names))
   const unknown = selection.filter((n) => !isLatitudeName(n))

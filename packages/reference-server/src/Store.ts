@@ -43,7 +43,10 @@ export interface StoreService {
  * @since 0.1.0
  * @category tags
  */
-export class Store extends Context.Tag("@data-access/reference-server/Store")<Store, StoreService>() {}
+export class Store extends Context.Tag("@data-access/reference-server/Store")<
+  Store,
+  StoreService
+>() {}
 
 const SECONDS_OFFSET = 62135596800n
 
@@ -74,7 +77,9 @@ const computeSortKey = (object: Json): string => {
   // Stryker disable next-line StringLiteral: equivalent: as above, for a createdAt that does not parse
   if (typeof t === "string") return ""
   // Stryker disable next-line StringLiteral: equivalent: every createdAt after the year 317 gives a key of 20 digits, so the padding changes no comparison of the demo data's times or the server clock's
-  return ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos)).toString().padStart(21, "0")
+  return ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos))
+    .toString()
+    .padStart(21, "0")
 }
 
 /**
@@ -104,7 +109,14 @@ interface Entry {
  */
 export const makeMemory: Effect.Effect<StoreService> = Effect.gen(function* () {
   const lock = yield* Effect.makeSemaphore(1)
-  const tables = new Map<CollectionName, { byId: Map<string, Entry>; sorted: Array<Entry> | undefined; view: ReadonlyArray<Json> | undefined }>()
+  const tables = new Map<
+    CollectionName,
+    {
+      byId: Map<string, Entry>
+      sorted: Array<Entry> | undefined
+      view: ReadonlyArray<Json> | undefined
+    }
+  >()
   const table = (c: CollectionName) => {
     let t = tables.get(c)
     if (!t) {
@@ -183,52 +195,64 @@ export const layerMemory: Layer.Layer<Store> = Layer.effect(Store, makeMemory)
  * @since 0.1.0
  * @category constructors
  */
-export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE IF NOT EXISTS objects (
+export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = Effect.gen(
+  function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS objects (
     collection TEXT NOT NULL,
     id TEXT NOT NULL,
     sort_key TEXT NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY (collection, id)
   )`.pipe(Effect.orDie)
-  yield* sql`CREATE INDEX IF NOT EXISTS objects_order ON objects (collection, sort_key, id)`.pipe(Effect.orDie)
-  const lock = yield* Effect.makeSemaphore(1)
-  const parse = (rows: ReadonlyArray<{ readonly data: string }>) => rows.map((r) => JSON.parse(r.data) as Json)
-  const upsert = (c: CollectionName, o: Json) =>
-    sql`INSERT INTO objects (collection, id, sort_key, data) VALUES (${c}, ${String(o.id)}, ${sortKey(o)}, ${JSON.stringify(o)})
+    yield* sql`CREATE INDEX IF NOT EXISTS objects_order ON objects (collection, sort_key, id)`.pipe(
+      Effect.orDie
+    )
+    const lock = yield* Effect.makeSemaphore(1)
+    const parse = (rows: ReadonlyArray<{ readonly data: string }>) =>
+      rows.map((r) => JSON.parse(r.data) as Json)
+    const upsert = (c: CollectionName, o: Json) =>
+      sql`INSERT INTO objects (collection, id, sort_key, data) VALUES (${c}, ${String(o.id)}, ${sortKey(o)}, ${JSON.stringify(o)})
         ON CONFLICT (collection, id) DO UPDATE SET sort_key = excluded.sort_key, data = excluded.data`
-  const get = (c: CollectionName, id: string) =>
-    sql<{ data: string }>`SELECT data FROM objects WHERE collection = ${c} AND id = ${id}`.pipe(
-      Effect.map((rows) => parse(rows)[0]),
-      Effect.orDie
-    )
-  return {
-    get,
-    all: (c) =>
-      sql<{ data: string }>`SELECT data FROM objects WHERE collection = ${c} ORDER BY sort_key, id`.pipe(Effect.map(parse), Effect.orDie),
-    put: (c, objects) =>
-      lock.withPermits(1)(
-        // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` only drops the results of the writes, which nobody reads
-        sql.withTransaction(Effect.forEach(objects, (o) => upsert(c, o), { discard: true })).pipe(Effect.orDie)
-      ),
-    modify: (c, id, f) =>
-      lock.withPermits(1)(
-        Effect.gen(function* () {
-          const current = yield* get(c, id)
-          if (current === undefined) return undefined
-          const next = yield* f(current)
-          yield* upsert(c, next).pipe(Effect.orDie)
-          return next
-        })
-      ),
-    size: sql<{ n: number }>`SELECT COUNT(*) AS n FROM objects`.pipe(
-      // Stryker disable next-line LogicalOperator: equivalent: the store is asked its size once, when the server starts; a new store is empty, and seeding one again writes the same demo objects
-      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-      Effect.orDie
-    )
+    const get = (c: CollectionName, id: string) =>
+      sql<{ data: string }>`SELECT data FROM objects WHERE collection = ${c} AND id = ${id}`.pipe(
+        Effect.map((rows) => parse(rows)[0]),
+        Effect.orDie
+      )
+    return {
+      get,
+      all: (c) =>
+        sql<{
+          data: string
+        }>`SELECT data FROM objects WHERE collection = ${c} ORDER BY sort_key, id`.pipe(
+          Effect.map(parse),
+          Effect.orDie
+        ),
+      put: (c, objects) =>
+        lock.withPermits(1)(
+          // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` only drops the results of the writes, which nobody reads
+          sql
+            .withTransaction(Effect.forEach(objects, (o) => upsert(c, o), { discard: true }))
+            .pipe(Effect.orDie)
+        ),
+      modify: (c, id, f) =>
+        lock.withPermits(1)(
+          Effect.gen(function* () {
+            const current = yield* get(c, id)
+            if (current === undefined) return undefined
+            const next = yield* f(current)
+            yield* upsert(c, next).pipe(Effect.orDie)
+            return next
+          })
+        ),
+      size: sql<{ n: number }>`SELECT COUNT(*) AS n FROM objects`.pipe(
+        // Stryker disable next-line LogicalOperator: equivalent: the store is asked its size once, when the server starts; a new store is empty, and seeding one again writes the same demo objects
+        Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+        Effect.orDie
+      )
+    }
   }
-})
+)
 
 // Stryker disable all: equivalent: how a start without the SQLite package or its addon is explained; no server runs, so no answer of the API differs
 /**
@@ -254,21 +278,24 @@ export class SqliteUnavailableError extends Data.TaggedError("SqliteUnavailableE
 
 /** The optional peer dependency, with the range this package supports (Effect 3). */
 const SQLITE_PACKAGE = "@effect/sql-sqlite-node"
-const installSpec = (packageName: string) => (packageName === SQLITE_PACKAGE ? `${SQLITE_PACKAGE}@^0.53` : packageName)
+const installSpec = (packageName: string) =>
+  packageName === SQLITE_PACKAGE ? `${SQLITE_PACKAGE}@^0.53` : packageName
 
 /** `import()` of the SQLite client, with a missing package as a `SqliteUnavailableError`. */
 const importSqlite = Effect.tryPromise({
   try: () => import("@effect/sql-sqlite-node/SqliteClient"),
   catch: (cause) =>
     new SqliteUnavailableError({
-      packageName: /Cannot find (?:package|module) '([^']+)'/.exec(String(cause))?.[1] ?? SQLITE_PACKAGE,
+      packageName:
+        /Cannot find (?:package|module) '([^']+)'/.exec(String(cause))?.[1] ?? SQLITE_PACKAGE,
       reason: "NotInstalled",
       cause
     })
 })
 
 /** What better-sqlite3 throws (a defect of the layer) when its compiled addon is missing. */
-const isAddonMissing = (defect: unknown) => defect instanceof Error && defect.message.includes("better_sqlite3.node")
+const isAddonMissing = (defect: unknown) =>
+  defect instanceof Error && defect.message.includes("better_sqlite3.node")
 
 // Stryker restore all
 
@@ -279,13 +306,26 @@ const isAddonMissing = (defect: unknown) => defect instanceof Error && defect.me
  * @since 0.1.0
  * @category layers
  */
-export const layerSqlite = (filename: string): Layer.Layer<Store, ConfigError.ConfigError | SqliteUnavailableError> =>
-  Layer.unwrapEffect(Effect.map(importSqlite, (SqliteClient) => Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename }))))).pipe(
+export const layerSqlite = (
+  filename: string
+): Layer.Layer<Store, ConfigError.ConfigError | SqliteUnavailableError> =>
+  Layer.unwrapEffect(
+    Effect.map(importSqlite, (SqliteClient) =>
+      Layer.effect(Store, makeSql).pipe(Layer.provide(SqliteClient.layer({ filename })))
+    )
+  ).pipe(
     Layer.catchAllCause((cause) =>
       Option.match(Option.filter(Cause.dieOption(cause), isAddonMissing), {
         onNone: () => Layer.failCause(cause),
         // Stryker disable next-line StringLiteral: equivalent: the package a start error names; no server runs
-        onSome: (defect) => Layer.fail(new SqliteUnavailableError({ packageName: "better-sqlite3", reason: "NotBuilt", cause: defect }))
+        onSome: (defect) =>
+          Layer.fail(
+            new SqliteUnavailableError({
+              packageName: "better-sqlite3",
+              reason: "NotBuilt",
+              cause: defect
+            })
+          )
       })
     )
   )

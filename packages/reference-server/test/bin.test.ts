@@ -21,10 +21,17 @@ interface Exit {
 }
 
 /** Starts the bin; once it prints its URL, runs `use` against it, then stops it with SIGTERM. */
-const withBin = <A>(args: ReadonlyArray<string>, use: (url: string, lines: ReadonlyArray<string>) => Effect.Effect<A>) =>
+const withBin = <A>(
+  args: ReadonlyArray<string>,
+  use: (url: string, lines: ReadonlyArray<string>) => Effect.Effect<A>
+) =>
   Effect.gen(function* () {
-    const child = spawn(process.execPath, [BIN, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })))
+    const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const exited = new Promise<Exit>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal }))
+    )
     const lines: Array<string> = []
     let stderr = ""
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
@@ -68,16 +75,20 @@ describe("bin/reference-server.js", () => {
   it.scoped("serves the demo data, logs its requests and exits 0 on SIGTERM", () =>
     Effect.gen(function* () {
       const ids = Path.join(yield* tempDir, "ids.json")
-      const { result, exit, stderr } = yield* withBin(["--api-key", "bin-key", "--write-ids", ids], (url, lines) =>
-        Effect.gen(function* () {
-          const answer = yield* getFirstResource(url, ids)
-          // The request's log line follows its answer by a moment.
-          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
-          return { answer, lines: [...lines] }
-        })
+      const { result, exit, stderr } = yield* withBin(
+        ["--api-key", "bin-key", "--write-ids", ids],
+        (url, lines) =>
+          Effect.gen(function* () {
+            const answer = yield* getFirstResource(url, ids)
+            // The request's log line follows its answer by a moment.
+            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+            return { answer, lines: [...lines] }
+          })
       )
       expect(result.answer).toEqual({ status: 200, name: "string" })
-      expect(result.lines[0]).toMatch(/^data-access reference server listening on http:\/\/127\.0\.0\.1:\d+ \(1 API key\(s\) from --api-key\)$/)
+      expect(result.lines[0]).toMatch(
+        /^data-access reference server listening on http:\/\/127\.0\.0\.1:\d+ \(1 API key\(s\) from --api-key\)$/
+      )
       expect(result.lines.slice(1).map((l) => JSON.parse(l).annotations)).toEqual([
         expect.objectContaining({ method: "GetResource", code: "ok", status: 200 })
       ])
@@ -90,8 +101,9 @@ describe("bin/reference-server.js", () => {
       const dir = yield* tempDir
       const ids = Path.join(dir, "ids.json")
       const store = Path.join(dir, "store.sqlite")
-      const { result, exit, stderr } = yield* withBin(["--api-key", "bin-key", "--quiet", `--store=${store}`, "--write-ids", ids], (url) =>
-        getFirstResource(url, ids)
+      const { result, exit, stderr } = yield* withBin(
+        ["--api-key", "bin-key", "--quiet", `--store=${store}`, "--write-ids", ids],
+        (url) => getFirstResource(url, ids)
       )
       expect(result).toEqual({ status: 200, name: "string" })
       expect(Fs.statSync(store).size).toBeGreaterThan(0)
@@ -101,8 +113,15 @@ describe("bin/reference-server.js", () => {
 
   it.effect("a flag it does not know fails with exit code 1 before listening", () =>
     Effect.gen(function* () {
-      const child = spawn(process.execPath, [BIN, "--no-such-flag"], { stdio: ["ignore", "pipe", "pipe"] })
-      const exit = yield* Effect.promise(() => new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal }))))
+      const child = spawn(process.execPath, [BIN, "--no-such-flag"], {
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      const exit = yield* Effect.promise(
+        () =>
+          new Promise<Exit>((resolve) =>
+            child.once("exit", (code, signal) => resolve({ code, signal }))
+          )
+      )
       expect(exit).toEqual({ code: 1, signal: null })
     })
   )

@@ -25,7 +25,13 @@ const launch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =
         const m = /listening on (http:\/\/\S+)/.exec(line)
         if (m) Deferred.unsafeDone(url, Effect.succeed(m[1]!))
       })
-    const console: Console.Console = { ...globalThis.console, log: capture, info: capture, error: capture, unsafe: globalThis.console } as any
+    const console: Console.Console = {
+      ...globalThis.console,
+      log: capture,
+      info: capture,
+      error: capture,
+      unsafe: globalThis.console
+    } as any
     for (const [k, v] of Object.entries(env)) process.env[k] = v
     const logs: Array<string> = []
     const capturing = Logger.make<unknown, void>((options) => {
@@ -55,27 +61,64 @@ describe("CLI", () => {
       Fs.writeFileSync(
         fixtures,
         JSON.stringify({
-          spaces: [{ id: "space_fixture", name: "from-file", createdAt: "2024-05-01T10:00:00Z", updatedAt: "2024-05-01T10:00:00+02:00" }],
-          resources: [{ id: "resource_fixture", name: "db", technology: "postgres", port: 5432, spaceId: "space_fixture" }],
+          spaces: [
+            {
+              id: "space_fixture",
+              name: "from-file",
+              createdAt: "2024-05-01T10:00:00Z",
+              updatedAt: "2024-05-01T10:00:00+02:00"
+            }
+          ],
+          resources: [
+            {
+              id: "resource_fixture",
+              name: "db",
+              technology: "postgres",
+              port: 5432,
+              spaceId: "space_fixture"
+            }
+          ],
           users: [{ id: "user_fixture", email: "dev@example.com", username: "dev" }]
         })
       )
       const ids = Path.join(dir, "ids.json")
       const { url, fiber } = yield* launch([
-        "--port", "0", "--no-demo", "--quiet", "--api-key", "cli-key-1", "--api-key", "cli-key-2",
-        "--fixtures", fixtures, "--write-ids", ids,
-        "--faults", JSON.stringify({ rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" } }] })
+        "--port",
+        "0",
+        "--no-demo",
+        "--quiet",
+        "--api-key",
+        "cli-key-1",
+        "--api-key",
+        "cli-key-2",
+        "--fixtures",
+        fixtures,
+        "--write-ids",
+        ids,
+        "--faults",
+        JSON.stringify({ rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" } }] })
       ])
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const server = { url, apiKeys: ["cli-key-2"] }
       const resource = yield* rpc(server, "GetResource", { id: "resource_fixture" })
       expect(resource.status).toBe(200)
-      expect(resource.json.resource).toEqual({ id: "resource_fixture", name: "db", technology: "postgres", port: 5432, spaceId: "space_fixture" })
-      expect((yield* rpc({ url, apiKeys: ["reference-key"] }, "GetResource", { id: "resource_fixture" })).status).toBe(401)
+      expect(resource.json.resource).toEqual({
+        id: "resource_fixture",
+        name: "db",
+        technology: "postgres",
+        port: 5432,
+        spaceId: "space_fixture"
+      })
+      expect(
+        (yield* rpc({ url, apiKeys: ["reference-key"] }, "GetResource", { id: "resource_fixture" }))
+          .status
+      ).toBe(401)
       expect((yield* rpc(server, "ListSatellites", { limit: 1 })).status).toBe(503)
       const written = yield* KnownIds.decodeJson(Fs.readFileSync(ids, "utf8"))
       expect(written.spaces).toEqual(["space_fixture"])
-      expect(written.users).toEqual([{ id: "user_fixture", email: "dev@example.com", username: "dev" }])
+      expect(written.users).toEqual([
+        { id: "user_fixture", email: "dev@example.com", username: "dev" }
+      ])
       expect(written.satellites).toEqual([])
       yield* Fiber.interrupt(fiber)
     })
@@ -83,13 +126,21 @@ describe("CLI", () => {
 
   it.scoped("keys come from DATA_ACCESS_API_KEYS; one JSON line per request with no secret", () =>
     Effect.gen(function* () {
-      const { url, fiber, logs } = yield* launch(["--port", "0"], { DATA_ACCESS_API_KEYS: "env-key-1, env-key-2" })
+      const { url, fiber, logs } = yield* launch(["--port", "0"], {
+        DATA_ACCESS_API_KEYS: "env-key-1, env-key-2"
+      })
       const server = { url, apiKeys: ["env-key-2"] }
       const ok = yield* rpc(server, "ListScenarioMonitors", { limit: 2 })
       expect(ok.status).toBe(200)
-      const denied = yield* rpc({ url, apiKeys: ["not-a-key"] }, "CreateBIIntegration", { name: "x", biVendorA: { apiKey: "bi-secret-key", apiSecret: "bi-secret-secret" } })
+      const denied = yield* rpc({ url, apiKeys: ["not-a-key"] }, "CreateBIIntegration", {
+        name: "x",
+        biVendorA: { apiKey: "bi-secret-key", apiSecret: "bi-secret-secret" }
+      })
       expect(denied.status).toBe(401)
-      const created = yield* rpc(server, "CreateBIIntegration", { name: "x", biVendorA: { apiKey: "bi-secret-key", apiSecret: "bi-secret-secret" } })
+      const created = yield* rpc(server, "CreateBIIntegration", {
+        name: "x",
+        biVendorA: { apiKey: "bi-secret-key", apiSecret: "bi-secret-secret" }
+      })
       expect(created.status).toBe(200)
       yield* Fiber.interrupt(fiber)
       const requests = logs.map((l) => JSON.parse(l)).filter((l) => l.message === "request")
@@ -103,20 +154,46 @@ describe("CLI", () => {
         expect(r.annotations.requestId).toMatch(/^req_/)
       }
       const all = logs.join("\n")
-      for (const secret of ["env-key-1", "env-key-2", "not-a-key", "bi-secret-key", "bi-secret-secret"]) expect(all).not.toContain(secret)
+      for (const secret of [
+        "env-key-1",
+        "env-key-2",
+        "not-a-key",
+        "bi-secret-key",
+        "bi-secret-secret"
+      ])
+        expect(all).not.toContain(secret)
     })
   )
 
   it.scoped("--latitude turns switches on, repeated or comma separated, or all", () =>
     Effect.gen(function* () {
-      const some = yield* launch(["--port", "0", "--quiet", "--latitude", "unique-names", "--latitude", "strict-formats,return-secrets"])
-      expect(some.lines.join("\n")).toContain("latitude: strict-formats, unique-names, return-secrets")
+      const some = yield* launch([
+        "--port",
+        "0",
+        "--quiet",
+        "--latitude",
+        "unique-names",
+        "--latitude",
+        "strict-formats,return-secrets"
+      ])
+      expect(some.lines.join("\n")).toContain(
+        "latitude: strict-formats, unique-names, return-secrets"
+      )
       const server = { url: some.url, apiKeys: ["reference-key"] }
       const first = yield* rpc(server, "CreateConnector", { name: "cli-edge" })
       const second = yield* rpc(server, "CreateConnector", { name: "cli-edge" })
       expect([first.status, second.status, second.json.code]).toEqual([200, 409, "already_exists"])
-      const loader = { name: "cli-loader", key: "k", workerCode: "x", workerSchedule: "every minute", workerRuntime: "python3.11", status: "draft" }
-      expect((yield* rpc(server, "CreatePolicyDataLoader", loader)).json.code).toBe("invalid_argument")
+      const loader = {
+        name: "cli-loader",
+        key: "k",
+        workerCode: "x",
+        workerSchedule: "every minute",
+        workerRuntime: "python3.11",
+        status: "draft"
+      }
+      expect((yield* rpc(server, "CreatePolicyDataLoader", loader)).json.code).toBe(
+        "invalid_argument"
+      )
       const ids = yield* rpc(server, "ListIntegrationsMDM", { limit: 1 })
       expect(ids.json.integrations[0].mdmVendorA.apiKey).toMatch(/^demo-mdm-key-/)
       // not switched on: the default choices
@@ -124,18 +201,29 @@ describe("CLI", () => {
       yield* Fiber.interrupt(some.fiber)
 
       const all = yield* launch(["--port", "0", "--quiet", "--latitude", "all"])
-      const reply = yield* rpc({ url: all.url, apiKeys: ["reference-key"] }, "ListSatellites", { limit: 1, filter: {} })
-      expect([reply.status, reply.headers.get("x-ratelimit-limit"), reply.headers.has("x-request-id")]).toEqual([400, "10000", false])
+      const reply = yield* rpc({ url: all.url, apiKeys: ["reference-key"] }, "ListSatellites", {
+        limit: 1,
+        filter: {}
+      })
+      expect([
+        reply.status,
+        reply.headers.get("x-ratelimit-limit"),
+        reply.headers.has("x-request-id")
+      ]).toEqual([400, "10000", false])
       yield* Fiber.interrupt(all.fiber)
     })
   )
 
   it.effect("an unknown --latitude name is an error that lists the known ones", () =>
     Effect.gen(function* () {
-      const error = yield* Cli.run(["node", "data-access-reference-server", "--port", "0", "--latitude", "unique-names,no-such-switch"]).pipe(
-        Effect.provide(NodeContext.layer),
-        Effect.flip
-      )
+      const error = yield* Cli.run([
+        "node",
+        "data-access-reference-server",
+        "--port",
+        "0",
+        "--latitude",
+        "unique-names,no-such-switch"
+      ]).pipe(Effect.provide(NodeContext.layer), Effect.flip)
       const message = String((error as Error).message)
       expect(message).toContain('--latitude: unknown latitude switch "no-such-switch"')
       for (const name of Latitude.names) expect(message).toContain(name)
@@ -146,17 +234,32 @@ describe("CLI", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const fixtures = Path.join(dir, "bad.json")
-      Fs.writeFileSync(fixtures, JSON.stringify({ resources: [{ id: "r", port: 70000 }], mdmIntegrations: [{ id: "m", mdmVendorA: { apiKey: 12345678 } }] }))
+      Fs.writeFileSync(
+        fixtures,
+        JSON.stringify({
+          resources: [{ id: "r", port: 70000 }],
+          mdmIntegrations: [{ id: "m", mdmVendorA: { apiKey: 12345678 } }]
+        })
+      )
       const run = (args: ReadonlyArray<string>) =>
-        Cli.run(["node", "data-access-reference-server", "--port", "0", ...args]).pipe(Effect.provide(NodeContext.layer), Effect.flip)
+        Cli.run(["node", "data-access-reference-server", "--port", "0", ...args]).pipe(
+          Effect.provide(NodeContext.layer),
+          Effect.flip
+        )
       const bad = yield* run(["--fixtures", fixtures])
       expect(String((bad as Error).message)).toContain("resources.0.port")
       const secret = Path.join(dir, "secret.json")
-      Fs.writeFileSync(secret, JSON.stringify({ mdmIntegrations: [{ id: "m", mdmVendorA: { apiKey: 12345678 } }] }))
+      Fs.writeFileSync(
+        secret,
+        JSON.stringify({ mdmIntegrations: [{ id: "m", mdmVendorA: { apiKey: 12345678 } }] })
+      )
       const hidden = yield* run(["--fixtures", secret])
       expect(String((hidden as Error).message)).toContain("mdmIntegrations.0.mdmVendorA.apiKey")
       expect(String((hidden as Error).message)).not.toContain("12345678")
-      const plan = yield* run(["--faults", '{"rules":[{"fault":{"_tag":"Violation","name":"no-such-violation"}}]}'])
+      const plan = yield* run([
+        "--faults",
+        '{"rules":[{"fault":{"_tag":"Violation","name":"no-such-violation"}}]}'
+      ])
       expect(String((plan as Error).message)).toContain("--faults")
     }).pipe(Effect.scoped)
   )

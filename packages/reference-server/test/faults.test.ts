@@ -8,7 +8,6 @@ import * as TestClock from "effect/TestClock"
 import { Faults, ReferenceServer } from "../src/index.js"
 import { type Reply, rpc, serverLayer, TestServer, walk } from "./helpers.js"
 
-
 const raw = (server: ReferenceServer.Running, path: string, body: unknown) =>
   Effect.tryPromise(() =>
     fetch(server.url + path, {
@@ -22,7 +21,9 @@ layer(serverLayer())("fault kinds", (it) => {
   it.effect("Latency delays the chosen methods only", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      yield* server.setFaults({ rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 300 } }] })
+      yield* server.setFaults({
+        rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 300 } }]
+      })
       let t = Date.now()
       const slow = yield* rpc(server, "GetResource", { id: server.knownIds.resources[0] })
       expect(slow.status).toBe(200)
@@ -39,7 +40,8 @@ layer(serverLayer())("fault kinds", (it) => {
       const server = yield* TestServer
       yield* server.setFaults({ rules: [{ fault: { _tag: "Unavailable" }, times: 2 }] })
       const replies = [] as Array<Reply>
-      for (let i = 0; i < 3; i++) replies.push(yield* rpc(server, "GetResource", { id: server.knownIds.resources[0] }))
+      for (let i = 0; i < 3; i++)
+        replies.push(yield* rpc(server, "GetResource", { id: server.knownIds.resources[0] }))
       expect(replies.map((r) => r.status)).toEqual([503, 503, 200])
       expect(replies[0]!.json.code).toBe("unavailable")
       yield* server.setFaults(Faults.none)
@@ -49,7 +51,11 @@ layer(serverLayer())("fault kinds", (it) => {
   it.effect("RateLimited answers resource_exhausted 429 with Retry-After and X-Ratelimit-*", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      yield* server.setFaults({ rules: [{ methods: ["ListSatellites"], fault: { _tag: "RateLimited", retryAfterSeconds: 7 } }] })
+      yield* server.setFaults({
+        rules: [
+          { methods: ["ListSatellites"], fault: { _tag: "RateLimited", retryAfterSeconds: 7 } }
+        ]
+      })
       const reply = yield* rpc(server, "ListSatellites", { limit: 1 })
       expect(reply.status).toBe(429)
       expect(reply.json.code).toBe("resource_exhausted")
@@ -77,14 +83,25 @@ layer(serverLayer())("fault kinds", (it) => {
     Effect.gen(function* () {
       const server = yield* TestServer
       const id = server.knownIds.satellites[3]!
-      yield* server.setFaults({ rules: [{ fault: { _tag: "DropConnection", when: "before-handling" } }] })
-      const before = yield* Effect.either(raw(server, Operations.operations.UpdateSatellite.path, { id, name: "dropped-before" }))
+      yield* server.setFaults({
+        rules: [{ fault: { _tag: "DropConnection", when: "before-handling" } }]
+      })
+      const before = yield* Effect.either(
+        raw(server, Operations.operations.UpdateSatellite.path, { id, name: "dropped-before" })
+      )
       expect(before._tag).toBe("Left")
-      yield* server.setFaults({ rules: [{ fault: { _tag: "DropConnection", when: "after-handling" } }] })
-      const after = yield* Effect.either(raw(server, Operations.operations.UpdateSatellite.path, { id, name: "dropped-after" }))
+      yield* server.setFaults({
+        rules: [{ fault: { _tag: "DropConnection", when: "after-handling" } }]
+      })
+      const after = yield* Effect.either(
+        raw(server, Operations.operations.UpdateSatellite.path, { id, name: "dropped-after" })
+      )
       expect(after._tag).toBe("Left")
       yield* server.setFaults(Faults.none)
-      const names = (yield* walk(server, "ListSatellites", { limit: 500, search: "dropped-" })).items.map((s) => s.name)
+      const names = (yield* walk(server, "ListSatellites", {
+        limit: 500,
+        search: "dropped-"
+      })).items.map((s) => s.name)
       // Before handling the update never ran; after handling it did.
       expect(names).toEqual(["dropped-after"])
     })
@@ -93,11 +110,15 @@ layer(serverLayer())("fault kinds", (it) => {
   it.effect("probabilities are deterministic under a seed", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      const plan: ReferenceServer.FaultPlan = { seed: 3, rules: [{ fault: { _tag: "Unavailable" }, probability: 0.5 }] }
+      const plan: ReferenceServer.FaultPlan = {
+        seed: 3,
+        rules: [{ fault: { _tag: "Unavailable" }, probability: 0.5 }]
+      }
       const run = Effect.gen(function* () {
         yield* server.setFaults(plan)
         const out: Array<number> = []
-        for (let i = 0; i < 24; i++) out.push((yield* rpc(server, "ListScenarioMonitors", { limit: 1 })).status)
+        for (let i = 0; i < 24; i++)
+          out.push((yield* rpc(server, "ListScenarioMonitors", { limit: 1 })).status)
         return out
       })
       const a = yield* run
@@ -126,9 +147,15 @@ layer(ReferenceServer.layerHttpClient())("faults in process", (it) => {
   it.effect("DropConnection fails the in-process request with a transport error", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.InProcess
-      yield* server.setFaults({ rules: [{ fault: { _tag: "DropConnection", when: "before-handling" } }] })
+      yield* server.setFaults({
+        rules: [{ fault: { _tag: "DropConnection", when: "before-handling" } }]
+      })
       const result = yield* Effect.either(call({ id: server.knownIds.resources[0] }))
-      expect(result._tag === "Left" && result.left._tag === "RequestError" && result.left.reason === "Transport").toBe(true)
+      expect(
+        result._tag === "Left" &&
+          result.left._tag === "RequestError" &&
+          result.left.reason === "Transport"
+      ).toBe(true)
       yield* server.setFaults(Faults.none)
     })
   )

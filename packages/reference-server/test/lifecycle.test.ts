@@ -20,7 +20,12 @@ interface Reply {
  * the server has read them (it answers 100 Continue just before it starts the request), `send`
  * sends the body (and the headers, if not yet sent).
  */
-const open = (server: ReferenceServer.Running, method: Operations.MethodName, body: unknown, options: { readonly expectContinue?: boolean } = {}) => {
+const open = (
+  server: ReferenceServer.Running,
+  method: Operations.MethodName,
+  body: unknown,
+  options: { readonly expectContinue?: boolean } = {}
+) => {
   const text = JSON.stringify(body)
   const request = Http.request(server.url + Operations.operations[method].path, {
     method: "POST",
@@ -34,7 +39,9 @@ const open = (server: ReferenceServer.Running, method: Operations.MethodName, bo
     }
   })
   const connected = new Promise<void>((resolve) =>
-    request.once("socket", (socket) => (socket.connecting ? socket.once("connect", () => resolve()) : resolve()))
+    request.once("socket", (socket) =>
+      socket.connecting ? socket.once("connect", () => resolve()) : resolve()
+    )
   )
   const started = new Promise<void>((resolve) => request.once("continue", () => resolve()))
   const reply = new Promise<Reply>((resolve, reject) => {
@@ -44,7 +51,11 @@ const open = (server: ReferenceServer.Running, method: Operations.MethodName, bo
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
       response.once("error", reject)
       response.once("end", () =>
-        resolve({ status: response.statusCode, connection: response.headers.connection, json: JSON.parse(Buffer.concat(chunks).toString()) })
+        resolve({
+          status: response.statusCode,
+          connection: response.headers.connection,
+          json: JSON.parse(Buffer.concat(chunks).toString())
+        })
       )
     })
   })
@@ -79,14 +90,21 @@ const untilRefused = (url: string) =>
     }
   })
 
-const slowGets = (millis: number): ReferenceServer.Options => ({ faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis } }] } })
+const slowGets = (millis: number): ReferenceServer.Options => ({
+  faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis } }] }
+})
 
 describe("lifecycle", () => {
   it.live("closing the scope finishes the requests in flight, then refuses new connections", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()
       const server = yield* ReferenceServer.start(slowGets(600)).pipe(Scope.extend(scope))
-      const inFlight = open(server, "GetResource", { id: server.knownIds.resources[0] }, { expectContinue: true })
+      const inFlight = open(
+        server,
+        "GetResource",
+        { id: server.knownIds.resources[0] },
+        { expectContinue: true }
+      )
       yield* inFlight.start
       yield* inFlight.started
       yield* inFlight.send
@@ -101,30 +119,41 @@ describe("lifecycle", () => {
     })
   )
 
-  it.live("while closing, a request on a connection opened before is answered, and connections without a request end", () =>
-    Effect.gen(function* () {
-      const scope = yield* Scope.make()
-      const server = yield* ReferenceServer.start(slowGets(1_000)).pipe(Scope.extend(scope))
-      const inFlight = open(server, "GetResource", { id: server.knownIds.resources[0] }, { expectContinue: true })
-      yield* inFlight.start
-      yield* inFlight.started
-      yield* inFlight.send
-      // A connection opened but silent until the close has begun, and one that stays silent.
-      const late = open(server, "GetResource", { id: server.knownIds.resources[1] })
-      yield* late.connected
-      const silent = yield* connect(server.url)
-      const silentEnded = Effect.async<void>((resume) => void silent.once("close", () => resume(Effect.void)))
-      yield* turn
-      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
-      yield* untilRefused(server.url)
-      yield* late.send
-      const [first, second] = yield* Effect.all([inFlight.reply, late.reply], { concurrency: "unbounded" })
-      expect([first.status, second.status]).toEqual([200, 200])
-      expect(second.json.resource.id).toBe(server.knownIds.resources[1])
-      expect(second.connection).toBe("close")
-      yield* Fiber.join(closing)
-      yield* silentEnded
-    })
+  it.live(
+    "while closing, a request on a connection opened before is answered, and connections without a request end",
+    () =>
+      Effect.gen(function* () {
+        const scope = yield* Scope.make()
+        const server = yield* ReferenceServer.start(slowGets(1_000)).pipe(Scope.extend(scope))
+        const inFlight = open(
+          server,
+          "GetResource",
+          { id: server.knownIds.resources[0] },
+          { expectContinue: true }
+        )
+        yield* inFlight.start
+        yield* inFlight.started
+        yield* inFlight.send
+        // A connection opened but silent until the close has begun, and one that stays silent.
+        const late = open(server, "GetResource", { id: server.knownIds.resources[1] })
+        yield* late.connected
+        const silent = yield* connect(server.url)
+        const silentEnded = Effect.async<void>(
+          (resume) => void silent.once("close", () => resume(Effect.void))
+        )
+        yield* turn
+        const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+        yield* untilRefused(server.url)
+        yield* late.send
+        const [first, second] = yield* Effect.all([inFlight.reply, late.reply], {
+          concurrency: "unbounded"
+        })
+        expect([first.status, second.status]).toEqual([200, 200])
+        expect(second.json.resource.id).toBe(server.knownIds.resources[1])
+        expect(second.connection).toBe("close")
+        yield* Fiber.join(closing)
+        yield* silentEnded
+      })
   )
 
   it.scoped("a port in use is a StartError naming the address", () =>

@@ -12,7 +12,11 @@ import { Worker } from "node:worker_threads"
  * running its event loop (`Atomics.wait`): only a server in a third thread can answer it. `-1`
  * when the request failed, `"no answer"` when none came within 20 s.
  */
-export const statusWhileBlocked = (url: string, headers: Record<string, string>, body: string): number | "no answer" => {
+export const statusWhileBlocked = (
+  url: string,
+  headers: Record<string, string>,
+  body: string
+): number | "no answer" => {
   const shared = new Int32Array(new SharedArrayBuffer(8))
   const asker = new Worker(
     `const { workerData: { url, headers, body, shared } } = require("node:worker_threads")

@@ -24,14 +24,15 @@ const getWhileBlocked = (server: ReferenceServer.Listening) =>
     JSON.stringify({ id: server.knownIds.resources[0] })
   )
 
-
 describe("startInWorker", () => {
-  it.effect("serves from a thread of its own: it answers while the caller's thread is blocked", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.startInWorker()
-      expect(server.thread).toBe("worker")
-      expect(getWhileBlocked(server)).toBe(200)
-    }).pipe(Effect.scoped)
+  it.effect(
+    "serves from a thread of its own: it answers while the caller's thread is blocked",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.startInWorker()
+        expect(server.thread).toBe("worker")
+        expect(getWhileBlocked(server)).toBe(200)
+      }).pipe(Effect.scoped)
   )
 
   it.effect("stops with the scope: its port refuses connections once the scope is closed", () =>
@@ -47,23 +48,27 @@ describe("startInWorker", () => {
     })
   )
 
-  it.effect("holds the same objects as a server in the caller's thread, fixtures with secrets included", () =>
-    Effect.gen(function* () {
-      // The demo data given as fixtures: decoded, its secrets are Redacted, which cross encoded.
-      const fixtures = yield* Fixtures.decodeUnknown(Object.fromEntries(demoData()))
-      const options = { data: "empty", fixtures, latitude: ["unique-names"] } as const
-      const inWorker = yield* ReferenceServer.startInWorker(options)
-      const inThread = yield* ReferenceServer.start(options)
-      expect(inWorker.thread).toBe("worker")
-      expect(inWorker.knownIds).toEqual(inThread.knownIds)
-      expect(inWorker.latitude).toEqual(["unique-names"])
-      expect(inWorker.knownIds.resources.length).toBeGreaterThan(0)
-    }).pipe(Effect.scoped)
+  it.effect(
+    "holds the same objects as a server in the caller's thread, fixtures with secrets included",
+    () =>
+      Effect.gen(function* () {
+        // The demo data given as fixtures: decoded, its secrets are Redacted, which cross encoded.
+        const fixtures = yield* Fixtures.decodeUnknown(Object.fromEntries(demoData()))
+        const options = { data: "empty", fixtures, latitude: ["unique-names"] } as const
+        const inWorker = yield* ReferenceServer.startInWorker(options)
+        const inThread = yield* ReferenceServer.start(options)
+        expect(inWorker.thread).toBe("worker")
+        expect(inWorker.knownIds).toEqual(inThread.knownIds)
+        expect(inWorker.latitude).toEqual(["unique-names"])
+        expect(inWorker.knownIds.resources.length).toBeGreaterThan(0)
+      }).pipe(Effect.scoped)
   )
 
   it.effect("keeps a SQLite store in the worker", () =>
     Effect.gen(function* () {
-      const server = yield* ReferenceServer.startInWorker({ store: { _tag: "Sqlite", filename: ":memory:" } })
+      const server = yield* ReferenceServer.startInWorker({
+        store: { _tag: "Sqlite", filename: ":memory:" }
+      })
       expect(server.thread).toBe("worker")
       expect(getWhileBlocked(server)).toBe(200)
     }).pipe(Effect.scoped)
@@ -79,11 +84,22 @@ describe("startInWorker", () => {
       )
       const port = (busy.address() as Net.AddressInfo).port
       const reason = (options: ReferenceServer.Options) =>
-        Effect.map(Effect.flip(Effect.scoped(ReferenceServer.startInWorker(options))), (e) => [e._tag, e.reason])
+        Effect.map(Effect.flip(Effect.scoped(ReferenceServer.startInWorker(options))), (e) => [
+          e._tag,
+          e.reason
+        ])
       expect(yield* reason({ port })).toEqual(["StartError", "Listen"])
-      expect(yield* reason({ latitude: ["no-such-switch" as never] })).toEqual(["StartError", "Latitude"])
-      expect(yield* reason({ fixtures: { resources: [{ id: 3 } as never] } })).toEqual(["StartError", "Fixtures"])
-      expect(yield* reason({ store: { _tag: "Sqlite", filename: "/no/such/directory/store.db" } })).toEqual(["StartError", "Store"])
+      expect(yield* reason({ latitude: ["no-such-switch" as never] })).toEqual([
+        "StartError",
+        "Latitude"
+      ])
+      expect(yield* reason({ fixtures: { resources: [{ id: 3 } as never] } })).toEqual([
+        "StartError",
+        "Fixtures"
+      ])
+      expect(
+        yield* reason({ store: { _tag: "Sqlite", filename: "/no/such/directory/store.db" } })
+      ).toEqual(["StartError", "Store"])
     }).pipe(Effect.scoped)
   )
 
@@ -100,23 +116,34 @@ const answer = await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
 console.log(answer)`
   const runNode = (args: ReadonlyArray<string>) =>
     Effect.async<string>((resume) => {
-      const child = ChildProcess.spawn(process.execPath, args, { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] })
+      const child = ChildProcess.spawn(process.execPath, args, {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        stdio: ["ignore", "pipe", "pipe"]
+      })
       let out = ""
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
       child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()))
       child.on("close", (code) => resume(Effect.succeed(`${out.trim()} (exit ${code})`)))
     })
-  it.scoped("starts in its thread from a program run with a V8 heap option, from a file or from --input-type=module -e", () =>
-    Effect.gen(function* () {
-      // In the package, where its imports resolve as in a project of the caller's.
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(fileURLToPath(new URL("../.worker-program-", import.meta.url)))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      )
-      writeFileSync(join(dir, "program.mjs"), program)
-      expect(yield* runNode(["--max-semi-space-size=64", join(dir, "program.mjs")])).toBe("worker 200 (exit 0)")
-      expect(yield* runNode(["--max-semi-space-size=64", "--input-type=module", "-e", program])).toBe("worker 200 (exit 0)")
-    })
+  it.scoped(
+    "starts in its thread from a program run with a V8 heap option, from a file or from --input-type=module -e",
+    () =>
+      Effect.gen(function* () {
+        // In the package, where its imports resolve as in a project of the caller's.
+        const dir = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            mkdtempSync(fileURLToPath(new URL("../.worker-program-", import.meta.url)))
+          ),
+          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+        )
+        writeFileSync(join(dir, "program.mjs"), program)
+        expect(yield* runNode(["--max-semi-space-size=64", join(dir, "program.mjs")])).toBe(
+          "worker 200 (exit 0)"
+        )
+        expect(
+          yield* runNode(["--max-semi-space-size=64", "--input-type=module", "-e", program])
+        ).toBe("worker 200 (exit 0)")
+      })
   )
 
   it.effect("stays in the caller's thread when its spans or its request log are the caller's", () =>
@@ -126,11 +153,13 @@ console.log(answer)`
     }).pipe(Effect.scoped)
   )
 
-  it.effect("stays in the caller's thread when loaded from its TypeScript source (no built worker beside it)", () =>
-    Effect.gen(function* () {
-      const server = yield* FromSource.startInWorker()
-      expect(server.thread).toBe("caller")
-      expect(server.knownIds.resources.length).toBeGreaterThan(0)
-    }).pipe(Effect.scoped)
+  it.effect(
+    "stays in the caller's thread when loaded from its TypeScript source (no built worker beside it)",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* FromSource.startInWorker()
+        expect(server.thread).toBe("caller")
+        expect(server.knownIds.resources.length).toBeGreaterThan(0)
+      }).pipe(Effect.scoped)
   )
 })

@@ -32,24 +32,47 @@ const schemaVersion = JSON.parse(readFileSync(join(schemaDir, "package.json"), "
 const effect3Dir = realpathSync(join(schemaDir, "node_modules", "effect"))
 const effect3 = (m) => import(pathToFileURL(join(effect3Dir, "dist", "esm", `${m}.js`)).href)
 
-const [Option, Redacted, Schema, AST] = await Promise.all(["Option", "Redacted", "Schema", "SchemaAST"].map(effect3))
+const [Option, Redacted, Schema, AST] = await Promise.all(
+  ["Option", "Redacted", "Schema", "SchemaAST"].map(effect3)
+)
 
 /** The Effect 3 modules read, in dependency order, each with the generated file it becomes. */
-const MODULES = ["Timestamp", "Primitives", "Filter", "Model", "Requests", "ConnectError", "KnownIds", "Operations"]
+const MODULES = [
+  "Timestamp",
+  "Primitives",
+  "Filter",
+  "Model",
+  "Requests",
+  "ConnectError",
+  "KnownIds",
+  "Operations"
+]
 const source = Object.fromEntries(
   await Promise.all(MODULES.map(async (m) => [m, await import(`@data-access/schema/${m}`)]))
 )
 
 /** A module's exports in name order (a namespace object's own order differs between loaders). */
-const sortedEntries = (ns) => Object.keys(ns).sort().map((k) => [k, ns[k]])
+const sortedEntries = (ns) =>
+  Object.keys(ns)
+    .sort()
+    .map((k) => [k, ns[k]])
 
 /** Exports written by hand in this package, per line (not contract facts). */
 const HAND_WRITTEN = new Map([
-  [source.Timestamp.TimestampString.ast, { module: "Timestamp", file: "../Timestamp.js", name: "TimestampString" }],
+  [
+    source.Timestamp.TimestampString.ast,
+    { module: "Timestamp", file: "../Timestamp.js", name: "TimestampString" }
+  ],
   [source.Primitives.Int64.ast, { module: "Fields", file: "../internal/fields.js", name: "Int64" }]
 ])
 /** Classes and helpers left to each line (the ConnectError class is hand-written in ConnectError.ts). */
-const SKIP = new Set(["ConnectError.ConnectError", "Timestamp.TimestampFromSelf", "Timestamp.TimestampString", "Primitives.Int64", "KnownIds.decodeJson"])
+const SKIP = new Set([
+  "ConnectError.ConnectError",
+  "Timestamp.TimestampFromSelf",
+  "Timestamp.TimestampString",
+  "Primitives.Int64",
+  "KnownIds.decodeJson"
+])
 /** Modules read but not written: Timestamp's values are generated from source (SOURCE_MODULES), its schemas are hand-written. */
 const NOT_WRITTEN = new Set(["Timestamp"])
 
@@ -82,7 +105,8 @@ const isPlainData = (v) => {
   if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true
   if (Array.isArray(v)) return v.every(isPlainData)
   if (v instanceof Set) return [...v].every((x) => x === null || typeof x !== "object")
-  if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return Object.values(v).every(isPlainData)
+  if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.values(v).every(isPlainData)
   return false
 }
 
@@ -101,7 +125,9 @@ const value = (v, ctx) => {
   if (v instanceof Set) return `new Set(${value([...v], ctx)})`
   if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
     const entries = Object.entries(v)
-    return entries.length === 0 ? "{}" : `{ ${entries.map(([k, x]) => `${key(k)}: ${value(x, ctx)}`).join(", ")} }`
+    return entries.length === 0
+      ? "{}"
+      : `{ ${entries.map(([k, x]) => `${key(k)}: ${value(x, ctx)}`).join(", ")} }`
   }
   throw new Error(`cannot write the value ${String(v)} as source`)
 }
@@ -121,7 +147,12 @@ for (const m of MODULES) {
 }
 // The responses live only inside the operation table: they are named after their identifier.
 for (const op of source.Operations.all) {
-  if (!named.has(op.response.ast)) named.set(op.response.ast, { module: "Operations", name: `${op.method}Response`, ast: op.response.ast })
+  if (!named.has(op.response.ast))
+    named.set(op.response.ast, {
+      module: "Operations",
+      name: `${op.method}Response`,
+      ast: op.response.ast
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +187,8 @@ const printType = (ast, self, side) => {
       return `readonly [${ast.elements.map((e) => printType(e.type, self, side)).join(", ")}, ...Array<${rest[0]}>]`
     }
     case "TypeLiteral": {
-      if (ast.indexSignatures.length > 0) return `{ readonly [x: string]: ${printType(ast.indexSignatures[0].type, self, side)} }`
+      if (ast.indexSignatures.length > 0)
+        return `{ readonly [x: string]: ${printType(ast.indexSignatures[0].type, self, side)} }`
       const props = ast.propertySignatures.map(
         (p) => `readonly ${key(p.name)}${p.isOptional ? "?" : ""}: ${printType(p.type, self, side)}`
       )
@@ -178,7 +210,9 @@ const withoutUndefined = (ast) => {
 }
 
 const isRedactedDeclaration = (ast) =>
-  ast._tag === "Declaration" && ast.typeParameters.length === 1 && String(annotation(ast, "Description") ?? "").startsWith("Redacted(")
+  ast._tag === "Declaration" &&
+  ast.typeParameters.length === 1 &&
+  String(annotation(ast, "Description") ?? "").startsWith("Redacted(")
 
 const isNullLiteral = (ast) => ast._tag === "Literal" && ast.literal === null
 
@@ -188,13 +222,21 @@ const checksOf = (ast, ctx) => {
   const message = messageOf(ast)
   const ann = message !== undefined ? `, { message: ${JSON.stringify(message)} }` : ""
   const annOnly = message !== undefined ? `{ message: ${JSON.stringify(message)} }` : ""
-  if (Array.isArray(json.oneOf) && json.oneOf.every((o) => Array.isArray(o.required) && o.required.length === 1)) {
+  if (
+    Array.isArray(json.oneOf) &&
+    json.oneOf.every((o) => Array.isArray(o.required) && o.required.length === 1)
+  ) {
     ctx.use("Fields")
     return `Fields.exactlyOne(${JSON.stringify(json.oneOf.map((o) => o.required[0]))})`
   }
   if (json.type === "integer" && Object.keys(json).length === 1) return `Schema.isInt(${annOnly})`
-  if (typeof json.minLength === "number" && Object.keys(json).length === 1) return `Schema.isMinLength(${json.minLength}${ann})`
-  if (typeof json.minimum === "number" && typeof json.maximum === "number" && Object.keys(json).length === 2) {
+  if (typeof json.minLength === "number" && Object.keys(json).length === 1)
+    return `Schema.isMinLength(${json.minLength}${ann})`
+  if (
+    typeof json.minimum === "number" &&
+    typeof json.maximum === "number" &&
+    Object.keys(json).length === 2
+  ) {
     return `Schema.isBetween({ minimum: ${json.minimum}, maximum: ${json.maximum} }${ann})`
   }
   if (typeof json.minimum === "number" && Object.keys(json).length === 1) {
@@ -202,7 +244,9 @@ const checksOf = (ast, ctx) => {
   }
   const pattern = ast.annotations[PATTERN_ID]?.regex
   if (pattern instanceof RegExp) return `Schema.isPattern(${pattern.toString()}${ann})`
-  throw new Error(`a refinement (${identifierOf(ast) ?? annotation(ast, "Title") ?? "?"}) with no known filter: ${JSON.stringify(json)}`)
+  throw new Error(
+    `a refinement (${identifierOf(ast) ?? annotation(ast, "Title") ?? "?"}) with no known filter: ${JSON.stringify(json)}`
+  )
 }
 
 /** One struct field of a plain (untransformed) struct. */
@@ -234,7 +278,9 @@ const transformedField = (fromProp, toProp, pst, ctx) => {
 }
 
 const struct = (fields) =>
-  fields.length === 0 ? "Schema.Struct({})" : `Schema.Struct({\n${fields.map(([k, v]) => `  ${key(k)}: ${v}`).join(",\n")}\n})`
+  fields.length === 0
+    ? "Schema.Struct({})"
+    : `Schema.Struct({\n${fields.map(([k, v]) => `  ${key(k)}: ${v}`).join(",\n")}\n})`
 
 /** The Effect 4 source of an AST. `ctx.self` is the named schema being written. */
 const gen = (ast, ctx) => {
@@ -265,14 +311,21 @@ const gen = (ast, ctx) => {
         return `Schema.Literals(${JSON.stringify(ast.types.map((t) => t.literal))})`
       }
       const nonNull = ast.types.filter((t) => !isNullLiteral(t))
-      if (nonNull.length === 1 && ast.types.length === 2) return `Schema.NullOr(${gen(nonNull[0], ctx)})`
+      if (nonNull.length === 1 && ast.types.length === 2)
+        return `Schema.NullOr(${gen(nonNull[0], ctx)})`
       const defined = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
-      if (defined.length === 1 && ast.types.length === 2) return `Schema.UndefinedOr(${gen(defined[0], ctx)})`
+      if (defined.length === 1 && ast.types.length === 2)
+        return `Schema.UndefinedOr(${gen(defined[0], ctx)})`
       return `Schema.Union([\n${ast.types.map((t) => gen(t, ctx)).join(",\n")}\n])`
     }
     case "TupleType": {
-      if (ast.rest.length === 1 && ast.elements.length === 0) return `Schema.Array(${gen(ast.rest[0].type, ctx)})`
-      if (ast.rest.length === 1 && ast.elements.length === 1 && ast.elements[0].type === ast.rest[0].type) {
+      if (ast.rest.length === 1 && ast.elements.length === 0)
+        return `Schema.Array(${gen(ast.rest[0].type, ctx)})`
+      if (
+        ast.rest.length === 1 &&
+        ast.elements.length === 1 &&
+        ast.elements[0].type === ast.rest[0].type
+      ) {
         return `Schema.NonEmptyArray(${gen(ast.rest[0].type, ctx)})`
       }
       throw new Error("a tuple of no known shape")
@@ -280,7 +333,11 @@ const gen = (ast, ctx) => {
     case "TypeLiteral": {
       if (ast.indexSignatures.length > 0) {
         const [ix] = ast.indexSignatures
-        if (ast.propertySignatures.length > 0 || ast.indexSignatures.length > 1 || ix.parameter._tag !== "StringKeyword") {
+        if (
+          ast.propertySignatures.length > 0 ||
+          ast.indexSignatures.length > 1 ||
+          ix.parameter._tag !== "StringKeyword"
+        ) {
           throw new Error("an index signature of no known shape")
         }
         return `Schema.Record(Schema.String, ${gen(ix.type, ctx)})`
@@ -307,16 +364,25 @@ const gen = (ast, ctx) => {
     case "Transformation": {
       if (isRedactedDeclaration(ast.to)) return `Schema.RedactedFromValue(${gen(ast.from, ctx)})`
       if (ast.transformation._tag === "TypeLiteralTransformation") {
-        const psts = new Map(ast.transformation.propertySignatureTransformations.map((t) => [t.from, t]))
+        const psts = new Map(
+          ast.transformation.propertySignatureTransformations.map((t) => [t.from, t])
+        )
         const toProps = new Map(ast.to.propertySignatures.map((p) => [p.name, p]))
         return struct(
           ast.from.propertySignatures.map((p) => {
             const pst = psts.get(p.name)
-            return [p.name, pst ? transformedField(p, toProps.get(pst.to), pst, ctx) : plainField(p, ctx)]
+            return [
+              p.name,
+              pst ? transformedField(p, toProps.get(pst.to), pst, ctx) : plainField(p, ctx)
+            ]
           })
         )
       }
-      if (ast.to._tag === "TypeLiteral" && ast.to.propertySignatures.length === 0 && ast.to.indexSignatures.length === 0) {
+      if (
+        ast.to._tag === "TypeLiteral" &&
+        ast.to.propertySignatures.length === 0 &&
+        ast.to.indexSignatures.length === 0
+      ) {
         ctx.use("Fields")
         return `Fields.toEmptyObject(${gen(ast.from, ctx)})`
       }
@@ -343,14 +409,22 @@ const secretFieldNames = () => {
     if (seen.has(ast)) return
     seen.add(ast)
     const props =
-      ast._tag === "TypeLiteral" ? ast.propertySignatures : ast._tag === "Transformation" && ast.from._tag === "TypeLiteral" ? ast.from.propertySignatures : []
+      ast._tag === "TypeLiteral"
+        ? ast.propertySignatures
+        : ast._tag === "Transformation" && ast.from._tag === "TypeLiteral"
+          ? ast.from.propertySignatures
+          : []
     for (const p of props) if (isSecretType(p.type)) out.add(p.name)
     const children =
-      ast._tag === "Transformation" ? [ast.from, ast.to]
-      : ast._tag === "Refinement" ? [ast.from]
-      : ast._tag === "Union" ? ast.types
-      : ast._tag === "TupleType" ? [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)]
-      : []
+      ast._tag === "Transformation"
+        ? [ast.from, ast.to]
+        : ast._tag === "Refinement"
+          ? [ast.from]
+          : ast._tag === "Union"
+            ? ast.types
+            : ast._tag === "TupleType"
+              ? [...ast.elements.map((e) => e.type), ...ast.rest.map((r) => r.type)]
+              : []
     for (const child of [...children, ...props.map((p) => p.type)]) walk(child)
   }
   for (const entry of named.values()) walk(entry.ast)
@@ -420,10 +494,18 @@ const renderModule = (m) => {
 
   // Plain data first (constants, tables), then the schemas in dependency order.
   for (const [name, v] of sortedEntries(source[m])) {
-    if (SKIP.has(`${m}.${name}`) || Schema.isSchema(v) || typeof v === "function" || !isPlainData(v)) continue
+    if (
+      SKIP.has(`${m}.${name}`) ||
+      Schema.isSchema(v) ||
+      typeof v === "function" ||
+      !isPlainData(v)
+    )
+      continue
     const ctx = ctxFor(undefined)
     const text = value(v, ctx)
-    body.push(`/** \`${m}.${name}\` of @data-access/schema. */\nexport const ${name} = ${v instanceof Set ? text : `${text} as const`}`)
+    body.push(
+      `/** \`${m}.${name}\` of @data-access/schema. */\nexport const ${name} = ${v instanceof Set ? text : `${text} as const`}`
+    )
   }
   for (const entry of named.values()) if (entry.module === m) emit(entry)
 
@@ -452,11 +534,15 @@ const renderModule = (m) => {
       ]
       return `  ${op.method}: {\n${fields.map(([k, v]) => `    ${k}: ${v}`).join(",\n")}\n  }`
     })
-    body.push(`/** The operation table (\`Operations.operations\` of @data-access/schema), as data. */\nexport const operations = {\n${ops.join(",\n")}\n} as const`)
+    body.push(
+      `/** The operation table (\`Operations.operations\` of @data-access/schema), as data. */\nexport const operations = {\n${ops.join(",\n")}\n} as const`
+    )
   }
 
   const imports = [...uses]
-    .map((u) => (u.startsWith("module:") ? `import * as ${u.slice(7)} from "./${u.slice(7)}.js"` : IMPORTS[u]))
+    .map((u) =>
+      u.startsWith("module:") ? `import * as ${u.slice(7)} from "./${u.slice(7)}.js"` : IMPORTS[u]
+    )
     .sort()
   return `${HEADER(m)}${imports.join("\n")}${imports.length ? "\n\n" : ""}${body.join("\n\n")}\n`
 }
@@ -489,7 +575,10 @@ const SOURCE_RULES = [
     /Schema\.optionalWith\(Schema\.Array\((\w+)\), \{ default: \(\) => \[\] \}\)/g,
     "Schema.Array($1).pipe(Schema.withConstructorDefault(Effect.succeed([])))"
   ],
-  [/import \* as Predicate from "effect\/Predicate"/g, 'import * as Effect from "effect/Effect"\nimport * as Predicate from "effect/Predicate"'],
+  [
+    /import \* as Predicate from "effect\/Predicate"/g,
+    'import * as Effect from "effect/Effect"\nimport * as Predicate from "effect/Predicate"'
+  ],
   [/Schema\.Number\.annotations\(\{ arbitrary: [^\n]*\}\)\n/g, "Schema.Number\n"],
   [/Schema\.optional\(/g, "Schema.optionalKey("]
 ]
@@ -508,15 +597,29 @@ const SOURCE_EFFECT3_ONLY = [
 const renderSource = (m) =>
   `// Generated by scripts/generate.mjs from packages/schema/src/${m}.ts. Do not edit:\n` +
   `// change that file, then run \`pnpm --filter @data-access/schema-effect4 generate\`.\n` +
-  renameForEffect4(readFileSync(join(schemaDir, "src", `${m}.ts`), "utf8"), SOURCE_RULES, SOURCE_EFFECT3_ONLY, `${m}.ts`)
+  renameForEffect4(
+    readFileSync(join(schemaDir, "src", `${m}.ts`), "utf8"),
+    SOURCE_RULES,
+    SOURCE_EFFECT3_ONLY,
+    `${m}.ts`
+  )
 
 /** Every generated file: name -> content, formatted with the repository's Prettier settings. */
 export const render = async () => {
   const prettier = await import("prettier")
-  const options = { ...(await prettier.resolveConfig(join(outDir, "Model.ts"))), parser: "typescript" }
+  const options = {
+    ...(await prettier.resolveConfig(join(outDir, "Model.ts"))),
+    parser: "typescript"
+  }
   const files = await Promise.all([
-    ...MODULES.filter((m) => !NOT_WRITTEN.has(m)).map(async (m) => [`${m}.ts`, await prettier.format(renderModule(m), options)]),
-    ...SOURCE_MODULES.map(async ([m, to]) => [`${to}.ts`, await prettier.format(renderSource(m), options)])
+    ...MODULES.filter((m) => !NOT_WRITTEN.has(m)).map(async (m) => [
+      `${m}.ts`,
+      await prettier.format(renderModule(m), options)
+    ]),
+    ...SOURCE_MODULES.map(async ([m, to]) => [
+      `${to}.ts`,
+      await prettier.format(renderSource(m), options)
+    ])
   ])
   return Object.fromEntries(files)
 }

@@ -6,7 +6,14 @@
  */
 import { type Code, transientCodes } from "./generated/ConnectError.js"
 
-export { codes, Code, ErrorBody, ErrorDetail, RateLimit, statusByCode } from "./generated/ConnectError.js"
+export {
+  codes,
+  Code,
+  ErrorBody,
+  ErrorDetail,
+  RateLimit,
+  statusByCode
+} from "./generated/ConnectError.js"
 
 /**
  * Codes that say the service did not act and the call may be tried again.

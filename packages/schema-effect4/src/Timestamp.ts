@@ -12,7 +12,13 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { equivalence, format, isTimestamp, parse, type Timestamp } from "./generated/internal/timestamp.js"
+import {
+  equivalence,
+  format,
+  isTimestamp,
+  parse,
+  type Timestamp
+} from "./generated/internal/timestamp.js"
 
 export * from "./generated/internal/timestamp.js"
 

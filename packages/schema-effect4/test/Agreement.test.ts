@@ -13,7 +13,16 @@ import * as Schema3 from "effect3/Schema"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { decode3, decode4, encode3, encode4, normalize, operationPairs, type Pair, schemaPairs } from "./lines.js"
+import {
+  decode3,
+  decode4,
+  encode3,
+  encode4,
+  normalize,
+  operationPairs,
+  type Pair,
+  schemaPairs
+} from "./lines.js"
 
 const RUNS = Number(process.env.AGREEMENT_RUNS ?? 60)
 const pairs = [...schemaPairs, ...operationPairs]
@@ -22,7 +31,10 @@ const pairs = [...schemaPairs, ...operationPairs]
 const agree = (pair: Pair, json: unknown) => {
   const a = decode3(pair, json)
   const b = decode4(pair, json)
-  expect({ ok: b.ok }, `Effect 4 ${b.ok ? "accepts" : "rejects"} what Effect 3 ${a.ok ? "accepts" : "rejects"}: ${JSON.stringify(json)}`).toEqual({ ok: a.ok })
+  expect(
+    { ok: b.ok },
+    `Effect 4 ${b.ok ? "accepts" : "rejects"} what Effect 3 ${a.ok ? "accepts" : "rejects"}: ${JSON.stringify(json)}`
+  ).toEqual({ ok: a.ok })
   if (a.ok && b.ok) {
     expect(normalize(b.value)).toEqual(normalize(a.value))
     expect(encode4(pair, b.value)).toEqual(encode3(pair, a.value))
@@ -64,7 +76,9 @@ describe("the reference server's demo data set", async () => {
   // The demo data in wire form: the fixtures the reference server serves by default.
   const require = createRequire(import.meta.url)
   const serverDir = dirname(require.resolve("@data-access/reference-server/package.json"))
-  const { demoData } = (await import(pathToFileURL(join(serverDir, "dist", "internal", "demo.js")).href)) as {
+  const { demoData } = (await import(
+    pathToFileURL(join(serverDir, "dist", "internal", "demo.js")).href
+  )) as {
     demoData: () => ReadonlyArray<readonly [Collections.CollectionName, ReadonlyArray<unknown>]>
   }
   const byAst = new Map(schemaPairs.map((p) => [p.e3.ast, p]))

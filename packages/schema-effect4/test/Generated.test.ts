@@ -13,7 +13,10 @@ describe("src/generated", () => {
     const files = (await render()) as Record<string, string>
     expect(Object.keys(files).length).toBeGreaterThan(5)
     for (const [name, text] of Object.entries(files)) {
-      expect(readFileSync(join(outputDirectory as string, name), "utf8"), `src/generated/${name} is stale: run the generator`).toBe(text)
+      expect(
+        readFileSync(join(outputDirectory as string, name), "utf8"),
+        `src/generated/${name} is stale: run the generator`
+      ).toBe(text)
     }
   })
 })

@@ -30,14 +30,15 @@ export interface Pair {
   readonly e4: Schema.Codec<any, any>
 }
 
-const modules: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, unknown>]> = [
-  ["Primitives", E3Primitives, Primitives],
-  ["Filter", E3Filter, Filter],
-  ["Model", E3Model, Model],
-  ["Requests", E3Requests, Requests],
-  ["ConnectError", E3ConnectError, ConnectError],
-  ["KnownIds", E3KnownIds, KnownIds]
-]
+const modules: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, unknown>]> =
+  [
+    ["Primitives", E3Primitives, Primitives],
+    ["Filter", E3Filter, Filter],
+    ["Model", E3Model, Model],
+    ["Requests", E3Requests, Requests],
+    ["ConnectError", E3ConnectError, ConnectError],
+    ["KnownIds", E3KnownIds, KnownIds]
+  ]
 
 /** Names the Effect 4 line writes by hand (not generated): compared elsewhere or not schemas of the wire. */
 const handWritten = new Set(["ConnectError.ConnectError"])
@@ -45,13 +46,21 @@ const handWritten = new Set(["ConnectError.ConnectError"])
 export const schemaPairs: ReadonlyArray<Pair> = modules.flatMap(([m, e3, e4]) =>
   Object.entries(e3).flatMap(([name, s]) =>
     Schema3.isSchema(s) && !handWritten.has(`${m}.${name}`)
-      ? [{ name: `${m}.${name}`, e3: s as Schema3.Schema<any, any>, e4: e4[name] as Schema.Codec<any, any> }]
+      ? [
+          {
+            name: `${m}.${name}`,
+            e3: s as Schema3.Schema<any, any>,
+            e4: e4[name] as Schema.Codec<any, any>
+          }
+        ]
       : []
   )
 )
 
 export const operationPairs: ReadonlyArray<Pair> = E3Operations.all.flatMap((op) => {
-  const e4 = Operations.operations[op.method as Operations.MethodName] as unknown as Operations.Operation
+  const e4 = Operations.operations[
+    op.method as Operations.MethodName
+  ] as unknown as Operations.Operation
   return [
     { name: `${op.method} request`, e3: op.request as Schema3.Schema<any, any>, e4: e4.request },
     { name: `${op.method} response`, e3: op.response as Schema3.Schema<any, any>, e4: e4.response }
@@ -69,7 +78,11 @@ export const normalize = (v: unknown): unknown => {
     if (o._tag === "Timestamp" && typeof o.seconds === "number" && typeof o.nanos === "number") {
       return { timestamp: [o.seconds, o.nanos] }
     }
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, normalize(o[k])]))
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, normalize(o[k])])
+    )
   }
   return v
 }

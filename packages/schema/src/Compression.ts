@@ -51,7 +51,9 @@ const isEncoding = (s: string): s is Encoding => (encodings as ReadonlyArray<str
 export const parseContentEncoding = (header: string | undefined): ContentEncoding => {
   const value = (header ?? "").trim().toLowerCase()
   if (value === "" || value === "identity") return { _tag: "Identity" }
-  return isEncoding(value) ? { _tag: "Compressed", encoding: value } : { _tag: "Unsupported", value: value.slice(0, 40) }
+  return isEncoding(value)
+    ? { _tag: "Compressed", encoding: value }
+    : { _tag: "Unsupported", value: value.slice(0, 40) }
 }
 
 /**
@@ -65,7 +67,10 @@ export const parseAcceptEncoding = (header: string | undefined): ReadonlyArray<E
   (header ?? "")
     .split(",")
     .map((part) => part.split(";").map((s) => s.trim().toLowerCase()))
-    .filter(([name, ...params]) => name !== undefined && isEncoding(name) && !params.some((p) => /^q=0(\.0*)?$/.test(p)))
+    .filter(
+      ([name, ...params]) =>
+        name !== undefined && isEncoding(name) && !params.some((p) => /^q=0(\.0*)?$/.test(p))
+    )
     .map(([name]) => name as Encoding)
 
 /**
@@ -89,17 +94,27 @@ export class DecompressError extends Data.TaggedError("DecompressError")<{
  * @since 0.3.0
  * @category decompressing
  */
-export const decompress = (bytes: Uint8Array, encoding: Encoding, maxBytes: number): Either.Either<Uint8Array, DecompressError> => {
+export const decompress = (
+  bytes: Uint8Array,
+  encoding: Encoding,
+  maxBytes: number
+): Either.Either<Uint8Array, DecompressError> => {
   const options = { maxOutputLength: Math.max(1, maxBytes + 1) }
   const attempt = (f: () => Buffer): Either.Either<Uint8Array, DecompressError> => {
     try {
       const out = f()
-      return out.length > maxBytes ? Either.left(tooLarge(encoding, maxBytes)) : Either.right(new Uint8Array(out.buffer, out.byteOffset, out.length))
+      return out.length > maxBytes
+        ? Either.left(tooLarge(encoding, maxBytes))
+        : Either.right(new Uint8Array(out.buffer, out.byteOffset, out.length))
     } catch (error) {
       return Either.left(
         (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE"
           ? tooLarge(encoding, maxBytes)
-          : new DecompressError({ reason: "Corrupt", encoding, message: `the body is not valid ${encoding} data` })
+          : new DecompressError({
+              reason: "Corrupt",
+              encoding,
+              message: `the body is not valid ${encoding} data`
+            })
       )
     }
   }
@@ -110,13 +125,19 @@ export const decompress = (bytes: Uint8Array, encoding: Encoding, maxBytes: numb
       return attempt(() => Zlib.brotliDecompressSync(bytes, options))
     case "deflate": {
       const zlib = attempt(() => Zlib.inflateSync(bytes, options))
-      return Either.isLeft(zlib) && zlib.left.reason === "Corrupt" ? attempt(() => Zlib.inflateRawSync(bytes, options)) : zlib
+      return Either.isLeft(zlib) && zlib.left.reason === "Corrupt"
+        ? attempt(() => Zlib.inflateRawSync(bytes, options))
+        : zlib
     }
   }
 }
 
 const tooLarge = (encoding: Encoding, maxBytes: number) =>
-  new DecompressError({ reason: "TooLarge", encoding, message: `the ${encoding} body decompresses to more than ${maxBytes} bytes` })
+  new DecompressError({
+    reason: "TooLarge",
+    encoding,
+    message: `the ${encoding} body decompresses to more than ${maxBytes} bytes`
+  })
 
 /**
  * Compresses a body with an encoding (the writer's side of `decompress`).
@@ -125,6 +146,11 @@ const tooLarge = (encoding: Encoding, maxBytes: number) =>
  * @category compressing
  */
 export const compress = (bytes: Uint8Array | string, encoding: Encoding): Uint8Array => {
-  const out = encoding === "gzip" ? Zlib.gzipSync(bytes) : encoding === "br" ? Zlib.brotliCompressSync(bytes) : Zlib.deflateSync(bytes)
+  const out =
+    encoding === "gzip"
+      ? Zlib.gzipSync(bytes)
+      : encoding === "br"
+        ? Zlib.brotliCompressSync(bytes)
+        : Zlib.deflateSync(bytes)
   return new Uint8Array(out.buffer, out.byteOffset, out.length)
 }

@@ -135,7 +135,10 @@ const fallback = <A, E, R, B, E2>(
  * @since 0.1.0
  * @category combinators
  */
-export const timeoutOption = <A, E, R>(self: Effect.Effect<A, E, R>, millis: number): Effect.Effect<Option.Option<A>, E, R> =>
+export const timeoutOption = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  millis: number
+): Effect.Effect<Option.Option<A>, E, R> =>
   race(Effect.map(self, Option.some), millis, () => Effect.succeedNone)
 
 /**

@@ -35,10 +35,15 @@ const native = (ast: AST.AST): Decoder.Node => {
 const isRedactedDeclaration = (ast: AST.AST): boolean =>
   ast._tag === "Declaration" &&
   ast.typeParameters.length === 1 &&
-  (ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined)?._tag === "effect/Redacted"
+  (ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined)
+    ?._tag === "effect/Redacted"
 
 const option = Decoder.taggedOption(Option.none(), Option.some)
-const redacted: Decoder.RedactedKit = { isRedacted: Redacted.isRedacted, get: Redacted.value, make: (value) => Redacted.make(value) }
+const redacted: Decoder.RedactedKit = {
+  isRedacted: Redacted.isRedacted,
+  get: Redacted.value,
+  make: (value) => Redacted.make(value)
+}
 
 const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
 
@@ -62,7 +67,8 @@ function describeNode(ast: AST.AST): Decoder.Node {
     case "Literal":
       return { _tag: "Literals", values: [ast.literal] }
     case "Union": {
-      if (ast.types.every(AST.isLiteral)) return { _tag: "Literals", values: ast.types.map((t) => (t as AST.Literal).literal) }
+      if (ast.types.every(AST.isLiteral))
+        return { _tag: "Literals", values: ast.types.map((t) => (t as AST.Literal).literal) }
       // Effect 3 tries members that have a literal key before the others; with at most one
       // member that may be an object, the order in which members are tried makes no difference.
       if (ast.types.filter((t) => mayBeObject(AST.encodedAST(t))).length > 1) return native(ast)
@@ -70,7 +76,10 @@ function describeNode(ast: AST.AST): Decoder.Node {
     }
     case "Refinement": {
       const filter = ast.filter
-      return Decoder.pipe(describe(ast.from), { _tag: "Refine", test: (a) => Option.isNone(filter(a, options, ast)) })
+      return Decoder.pipe(describe(ast.from), {
+        _tag: "Refine",
+        test: (a) => Option.isNone(filter(a, options, ast))
+      })
     }
     case "Transformation": {
       const kind = ast.transformation
@@ -104,14 +113,18 @@ function describeNode(ast: AST.AST): Decoder.Node {
       if (ast.elements.length !== 0 || ast.rest.length !== 1) return native(ast)
       return { _tag: "Array", item: describe(ast.rest[0]!.type) }
     case "TypeLiteral": {
-      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) return { _tag: "NotNullish" }
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0)
+        return { _tag: "NotNullish" }
       if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
         const index = ast.indexSignatures[0]!
         if (index.parameter._tag !== "StringKeyword") return native(ast)
         return { _tag: "Record", value: describe(index.type), assign: "set" }
       }
       // (Effect 3 writes a `__proto__` key with `output[key] = ...`: left to its parser.)
-      if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string" || ps.name === "__proto__")) {
+      if (
+        ast.indexSignatures.length > 0 ||
+        ast.propertySignatures.some((ps) => typeof ps.name !== "string" || ps.name === "__proto__")
+      ) {
         return native(ast)
       }
       return {
@@ -161,7 +174,10 @@ const mayBeObject = (ast: AST.AST): boolean => {
  * transformation, and the result decoded by `to`, written in `to`'s order. Undefined when the
  * two sides are not plain structs with the same keys in the same order.
  */
-const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransformation): Decoder.Node | undefined => {
+const transformedStruct = (
+  ast: AST.Transformation,
+  kind: AST.TypeLiteralTransformation
+): Decoder.Node | undefined => {
   const from = ast.from
   const to = ast.to
   if (from._tag !== "TypeLiteral" || to._tag !== "TypeLiteral") return undefined
@@ -171,7 +187,11 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
   const names = (l: AST.TypeLiteral) => l.propertySignatures.map((ps) => ps.name)
   const fromNames = names(from)
   const toNames = names(to)
-  if (fromNames.some((n) => typeof n !== "string" || n === "__proto__") || fromNames.join("\u0000") !== toNames.join("\u0000") || fromNames.length !== toNames.length) {
+  if (
+    fromNames.some((n) => typeof n !== "string" || n === "__proto__") ||
+    fromNames.join("\u0000") !== toNames.join("\u0000") ||
+    fromNames.length !== toNames.length
+  ) {
     return undefined
   }
   return {
@@ -184,7 +204,8 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
       // transformation the value is kept: an absent key stays absent (`from`'s and `to`'s keys
       // then have the same optionality).
       const map = (pst?.decode ?? identity) as (option: unknown) => unknown
-      const none = pst !== undefined && !target.isOptional ? ("undefined" as const) : ("absent" as const)
+      const none =
+        pst !== undefined && !target.isOptional ? ("undefined" as const) : ("absent" as const)
       const type = describe(target.type)
       // A value `from` decoded and the transformation kept already has `to`'s type when `from`'s
       // field type (without the `undefined` of an optional field) has the same Type side: Effect's
@@ -192,8 +213,17 @@ const transformedStruct = (ast: AST.Transformation, kind: AST.TypeLiteralTransfo
       const trusted = sameType(AST.typeAST(withoutUndefined(source.type)), target.type)
       const node = trusted
         ? Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: type })
-        : Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: { _tag: "Unknown" } }, type)
-      return { key: source.name as string, read: source.isOptional ? "own" as const : "always" as const, optional: target.isOptional, node }
+        : Decoder.pipe(
+            stage1,
+            { _tag: "OptionalMap", map, option, none, then: { _tag: "Unknown" } },
+            type
+          )
+      return {
+        key: source.name as string,
+        read: source.isOptional ? ("own" as const) : ("always" as const),
+        optional: target.isOptional,
+        node
+      }
     })
   }
 }
@@ -226,22 +256,33 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
       return a.types.length === bt.length && a.types.every((t, i) => sameType(t, bt[i]!, depth + 1))
     }
     case "Refinement":
-      return a.filter === (b as AST.Refinement).filter && sameType(a.from, (b as AST.Refinement).from, depth + 1)
+      return (
+        a.filter === (b as AST.Refinement).filter &&
+        sameType(a.from, (b as AST.Refinement).from, depth + 1)
+      )
     case "TupleType": {
       const bb = b as AST.TupleType
       return (
-        a.elements.length === 0 && bb.elements.length === 0 && a.rest.length === 1 && bb.rest.length === 1 &&
+        a.elements.length === 0 &&
+        bb.elements.length === 0 &&
+        a.rest.length === 1 &&
+        bb.rest.length === 1 &&
         sameType(a.rest[0]!.type, bb.rest[0]!.type, depth + 1)
       )
     }
     case "TypeLiteral": {
       const bb = b as AST.TypeLiteral
       return (
-        a.indexSignatures.length === 0 && bb.indexSignatures.length === 0 &&
+        a.indexSignatures.length === 0 &&
+        bb.indexSignatures.length === 0 &&
         a.propertySignatures.length === bb.propertySignatures.length &&
         a.propertySignatures.every((ps, i) => {
           const other = bb.propertySignatures[i]!
-          return ps.name === other.name && ps.isOptional === other.isOptional && sameType(ps.type, other.type, depth + 1)
+          return (
+            ps.name === other.name &&
+            ps.isOptional === other.isOptional &&
+            sameType(ps.type, other.type, depth + 1)
+          )
         })
       )
     }
@@ -257,7 +298,8 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
  * @since 0.4.0
  * @category description
  */
-export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node => describe(schema.ast)
+export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node =>
+  describe(schema.ast)
 
 /**
  * A decoder of unknown input: the compiled fast path, and the schema's own parser for the error
@@ -284,7 +326,10 @@ export const makeDecoder = <A, I>(
   options?: { readonly errors?: "first" | "all" | undefined }
 ): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
   const fast = Decoder.compile(describe(schema.ast))
-  const slow = Schema.decodeUnknownEither(schema, options?.errors === undefined ? undefined : { errors: options.errors })
+  const slow = Schema.decodeUnknownEither(
+    schema,
+    options?.errors === undefined ? undefined : { errors: options.errors }
+  )
   return (u) => {
     const r = fast(u)
     return r === Decoder.FAIL ? slow(u) : Either.right(r as A)

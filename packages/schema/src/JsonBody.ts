@@ -27,7 +27,10 @@ export type Invalid =
   | { readonly _tag: "Empty" }
   | { readonly _tag: "NotUtf8" }
   | { readonly _tag: "NotJson" }
-  | { readonly _tag: "NotObject"; readonly found: "array" | "null" | "string" | "number" | "boolean" }
+  | {
+      readonly _tag: "NotObject"
+      readonly found: "array" | "null" | "string" | "number" | "boolean"
+    }
   | { readonly _tag: "TooDeep"; readonly maxDepth: number }
 
 /**
@@ -75,7 +78,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
  * @category parsing
  */
 export const parse = (bytes: Uint8Array, options?: ParseOptions): Parsed => {
-  if (options?.maxBytes !== undefined && bytes.length > options.maxBytes) return { _tag: "TooLarge", maxBytes: options.maxBytes }
+  if (options?.maxBytes !== undefined && bytes.length > options.maxBytes)
+    return { _tag: "TooLarge", maxBytes: options.maxBytes }
   if (bytes.length === 0) return { _tag: "Empty" }
   let text: string
   try {
@@ -91,10 +95,15 @@ export const parse = (bytes: Uint8Array, options?: ParseOptions): Parsed => {
   }
   if (value === null) return { _tag: "NotObject", found: "null" }
   if (Array.isArray(value)) return { _tag: "NotObject", found: "array" }
-  if (typeof value !== "object") return { _tag: "NotObject", found: typeof value as "string" | "number" | "boolean" }
+  if (typeof value !== "object")
+    return { _tag: "NotObject", found: typeof value as "string" | "number" | "boolean" }
   const normalized = ProtoJson.normalizeKeys(value)
   if (normalized === undefined) return { _tag: "TooDeep", maxDepth: ProtoJson.MAX_DEPTH }
-  return { _tag: "Object", value: normalized as Record<string, unknown>, raw: value as Record<string, unknown> }
+  return {
+    _tag: "Object",
+    value: normalized as Record<string, unknown>,
+    raw: value as Record<string, unknown>
+  }
 }
 
 /**

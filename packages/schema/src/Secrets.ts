@@ -40,13 +40,19 @@ export const MIN_LENGTH = 4
  * @since 0.3.0
  * @category headers
  */
-export const headerNames: ReadonlySet<string> = new Set(["x-api-key", "authorization", "cookie", "proxy-authorization"])
+export const headerNames: ReadonlySet<string> = new Set([
+  "x-api-key",
+  "authorization",
+  "cookie",
+  "proxy-authorization"
+])
 
 /** Whether an AST is `Schema.Redacted(...)`: a secret on the wire. */
 const isRedacted = (ast: AST.AST): boolean => {
   if (ast._tag === "Transformation") return isRedacted(ast.to)
   if (ast._tag === "Declaration") {
-    const tc = ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: string } | undefined
+    const tc = ast.annotations[AST.TypeConstructorAnnotationId] as
+      { readonly _tag?: string } | undefined
     return tc?._tag === "effect/Redacted"
   }
   return false
@@ -75,12 +81,14 @@ export const fieldNames: ReadonlySet<string> = (() => {
   const names = new Set<string>()
   const seen = new Set<AST.AST>()
   for (const module of [Model, Requests] as ReadonlyArray<Record<string, unknown>>) {
-    for (const value of Object.values(module)) if (Schema.isSchema(value)) collect(value.ast, names, seen)
+    for (const value of Object.values(module))
+      if (Schema.isSchema(value)) collect(value.ast, names, seen)
   }
   return names
 })()
 
-const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+const camel = (key: string): string =>
+  key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
 
 /**
  * Whether a JSON key names a secret field, in lowerCamelCase or in its proto snake_case form
@@ -89,7 +97,8 @@ const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string
  * @since 0.3.0
  * @category fields
  */
-export const isFieldName = (key: string): boolean => fieldNames.has(key) || (key.includes("_") && fieldNames.has(camel(key)))
+export const isFieldName = (key: string): boolean =>
+  fieldNames.has(key) || (key.includes("_") && fieldNames.has(camel(key)))
 
 /**
  * The values of the secret fields of a JSON value, at any depth: strings of at least `MIN_LENGTH`
@@ -136,7 +145,8 @@ export const redact = (json: unknown): unknown => {
   if (Array.isArray(json)) return json.map(redact)
   if (json !== null && typeof json === "object") {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(json)) out[k] = typeof v === "string" && v !== "" && isFieldName(k) ? REDACTED : redact(v)
+    for (const [k, v] of Object.entries(json))
+      out[k] = typeof v === "string" && v !== "" && isFieldName(k) ? REDACTED : redact(v)
     return out
   }
   return json
@@ -159,7 +169,10 @@ export const redact = (json: unknown): unknown => {
  * @category scrubbing
  */
 export const scrubber = (secrets: Iterable<string>): ((text: string) => string) => {
-  const ordered = [...new Set(secrets)].filter((s) => s.length >= MIN_LENGTH).sort((a, b) => b.length - a.length)
+  const ordered = [...new Set(secrets)]
+    .filter((s) => s.length >= MIN_LENGTH)
+    .sort((a, b) => b.length - a.length)
   if (ordered.length === 0) return (text) => text
-  return (text) => ordered.reduce((t, secret) => (t.includes(secret) ? t.split(secret).join(REDACTED) : t), text)
+  return (text) =>
+    ordered.reduce((t, secret) => (t.includes(secret) ? t.split(secret).join(REDACTED) : t), text)
 }

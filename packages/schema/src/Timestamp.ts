@@ -11,7 +11,15 @@ import * as Instant from "@data-access/core/Timestamp"
 import type * as Arbitrary from "effect/Arbitrary"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { equivalence, format, isTimestamp, max, min, parse, Timestamp } from "./internal/timestamp.js"
+import {
+  equivalence,
+  format,
+  isTimestamp,
+  max,
+  min,
+  parse,
+  Timestamp
+} from "./internal/timestamp.js"
 
 export * from "./internal/timestamp.js"
 

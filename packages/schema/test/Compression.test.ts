@@ -4,13 +4,21 @@ import * as Zlib from "node:zlib"
 import * as Compression from "../src/Compression.js"
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
-const message = JSON.stringify({ satellites: Array.from({ length: 200 }, (_, i) => ({ id: `satellite_${i}`, name: "sat — ünïcode 🛰️" })) })
+const message = JSON.stringify({
+  satellites: Array.from({ length: 200 }, (_, i) => ({
+    id: `satellite_${i}`,
+    name: "sat — ünïcode 🛰️"
+  }))
+})
 
 describe("Content-Encoding and Accept-Encoding", () => {
   it("reads identity, the three encodings in any case, and names any other", () => {
     expect(Compression.parseContentEncoding(undefined)).toEqual({ _tag: "Identity" })
     expect(Compression.parseContentEncoding("identity")).toEqual({ _tag: "Identity" })
-    expect(Compression.parseContentEncoding("GZIP")).toEqual({ _tag: "Compressed", encoding: "gzip" })
+    expect(Compression.parseContentEncoding("GZIP")).toEqual({
+      _tag: "Compressed",
+      encoding: "gzip"
+    })
     expect(Compression.parseContentEncoding(" br ")).toEqual({ _tag: "Compressed", encoding: "br" })
     expect(Compression.parseContentEncoding("zstd")).toEqual({ _tag: "Unsupported", value: "zstd" })
   })
@@ -33,13 +41,23 @@ describe("decompress", () => {
     })
     it(`${encoding}: a body that decompresses past the limit is TooLarge, data that is not ${encoding} is Corrupt`, () => {
       const bomb = Compression.compress("a".repeat(10 * 1024 * 1024), encoding)
-      expect(Either.getLeft(Compression.decompress(bomb, encoding, 1024 * 1024)).pipe((l) => l._tag === "Some" && l.value.reason)).toBe("TooLarge")
-      const corrupt = Compression.decompress(new TextEncoder().encode("{\"not\":\"compressed\"}"), encoding, 1024)
+      expect(
+        Either.getLeft(Compression.decompress(bomb, encoding, 1024 * 1024)).pipe(
+          (l) => l._tag === "Some" && l.value.reason
+        )
+      ).toBe("TooLarge")
+      const corrupt = Compression.decompress(
+        new TextEncoder().encode('{"not":"compressed"}'),
+        encoding,
+        1024
+      )
       expect(Either.isLeft(corrupt) && corrupt.left.reason).toBe("Corrupt")
     })
   }
   it("deflate also reads raw deflate data (no zlib header), as some peers send", () => {
     const raw = Zlib.deflateRawSync(message)
-    expect(Either.map(Compression.decompress(raw, "deflate", 1024 * 1024), text)).toEqual(Either.right(message))
+    expect(Either.map(Compression.decompress(raw, "deflate", 1024 * 1024), text)).toEqual(
+      Either.right(message)
+    )
   })
 })

@@ -225,22 +225,47 @@ describe("the error body", () => {
 
 describe("Connect error body reader and writer", () => {
   it("reads a Connect error body from text, or nothing", () => {
-    expect(ConnectError.parseBody(`{"code":"not_found","message":"no such resource"}`)).toEqual({ code: "not_found", message: "no such resource" })
+    expect(ConnectError.parseBody(`{"code":"not_found","message":"no such resource"}`)).toEqual({
+      code: "not_found",
+      message: "no such resource"
+    })
     expect(ConnectError.parseBody(`{"code":"unavailable"}`)).toEqual({ code: "unavailable" })
-    for (const bad of ["", "upstream answered 502", "{", "[]", `{"error":"x"}`, `{"code":"bogus"}`, `{"code":"internal","message":3}`]) {
+    for (const bad of [
+      "",
+      "upstream answered 502",
+      "{",
+      "[]",
+      `{"error":"x"}`,
+      `{"code":"bogus"}`,
+      `{"code":"internal","message":3}`
+    ]) {
       expect(ConnectError.parseBody(bad)).toBeUndefined()
     }
-    expect(ConnectError.decodeBody({ code: "aborted", message: "m" })).toEqual({ code: "aborted", message: "m" })
+    expect(ConnectError.decodeBody({ code: "aborted", message: "m" })).toEqual({
+      code: "aborted",
+      message: "m"
+    })
     expect(ConnectError.decodeBody(null)).toBeUndefined()
   })
 
   it("writes code and message, details only when there are some, and reads back what it wrote", () => {
     const plain = ConnectError.make("invalid_argument", "name: must not be empty")
-    expect(ConnectError.writeBody(plain)).toBe(`{"code":"invalid_argument","message":"name: must not be empty"}`)
-    const detailed = ConnectError.make("aborted", "try again", { details: [{ type: "t", value: "dg==" }] })
-    expect(JSON.parse(ConnectError.writeBody(detailed))).toEqual({ code: "aborted", message: "try again", details: [{ type: "t", value: "dg==" }] })
-    for (const e of [plain, detailed]) expect(ConnectError.parseBody(ConnectError.writeBody(e))).toEqual(e.toBody())
-    expect(ConnectError.writeBody({ code: "unavailable", message: "down" })).toBe(`{"code":"unavailable","message":"down"}`)
+    expect(ConnectError.writeBody(plain)).toBe(
+      `{"code":"invalid_argument","message":"name: must not be empty"}`
+    )
+    const detailed = ConnectError.make("aborted", "try again", {
+      details: [{ type: "t", value: "dg==" }]
+    })
+    expect(JSON.parse(ConnectError.writeBody(detailed))).toEqual({
+      code: "aborted",
+      message: "try again",
+      details: [{ type: "t", value: "dg==" }]
+    })
+    for (const e of [plain, detailed])
+      expect(ConnectError.parseBody(ConnectError.writeBody(e))).toEqual(e.toBody())
+    expect(ConnectError.writeBody({ code: "unavailable", message: "down" })).toBe(
+      `{"code":"unavailable","message":"down"}`
+    )
   })
 })
 
@@ -272,7 +297,10 @@ describe("the core's reading of an error body agrees with ErrorBody", () => {
   it("for every value of the corpus", async () => {
     const { readErrorBody } = await import("@data-access/core/Answer")
     for (const json of corpus) {
-      expect({ json, core: readErrorBody(json) }).toEqual({ json, core: ConnectError.decodeBody(json) })
+      expect({ json, core: readErrorBody(json) }).toEqual({
+        json,
+        core: ConnectError.decodeBody(json)
+      })
     }
   })
 })

@@ -3,14 +3,29 @@ import * as ContentType from "../src/ContentType.js"
 
 describe("ContentType.parse", () => {
   it("reads the JSON codec, with parameters, in any case", () => {
-    expect(ContentType.parse("application/json")).toEqual({ mediaType: "application/json", codec: "json" })
-    expect(ContentType.parse("application/json; charset=utf-8")).toEqual({ mediaType: "application/json", codec: "json" })
-    expect(ContentType.parse("Application/JSON;Charset=UTF-8")).toEqual({ mediaType: "application/json", codec: "json" })
-    expect(ContentType.parse("  application/json  ;charset=utf-8")).toEqual({ mediaType: "application/json", codec: "json" })
+    expect(ContentType.parse("application/json")).toEqual({
+      mediaType: "application/json",
+      codec: "json"
+    })
+    expect(ContentType.parse("application/json; charset=utf-8")).toEqual({
+      mediaType: "application/json",
+      codec: "json"
+    })
+    expect(ContentType.parse("Application/JSON;Charset=UTF-8")).toEqual({
+      mediaType: "application/json",
+      codec: "json"
+    })
+    expect(ContentType.parse("  application/json  ;charset=utf-8")).toEqual({
+      mediaType: "application/json",
+      codec: "json"
+    })
   })
 
   it("reads the binary codec", () => {
-    expect(ContentType.parse("application/proto")).toEqual({ mediaType: "application/proto", codec: "proto" })
+    expect(ContentType.parse("application/proto")).toEqual({
+      mediaType: "application/proto",
+      codec: "proto"
+    })
     expect(ContentType.parse("APPLICATION/PROTO; x=1").codec).toBe("proto")
     expect(ContentType.PROTO_MEDIA_TYPE).toBe("application/proto")
     expect(ContentType.JSON_MEDIA_TYPE).toBe("application/json")
@@ -19,9 +34,18 @@ describe("ContentType.parse", () => {
   it("reads anything else as other, with its media type lower-cased", () => {
     expect(ContentType.parse(undefined)).toEqual({ mediaType: "", codec: "other" })
     expect(ContentType.parse("")).toEqual({ mediaType: "", codec: "other" })
-    expect(ContentType.parse("Text/Plain; charset=utf-8")).toEqual({ mediaType: "text/plain", codec: "other" })
+    expect(ContentType.parse("Text/Plain; charset=utf-8")).toEqual({
+      mediaType: "text/plain",
+      codec: "other"
+    })
     // near misses are not the JSON codec
-    for (const near of ["application/jsonx", "application/json charset=utf-8", "application/connect+json", "application/json+proto", "json"]) {
+    for (const near of [
+      "application/jsonx",
+      "application/json charset=utf-8",
+      "application/connect+json",
+      "application/json+proto",
+      "json"
+    ]) {
       expect(ContentType.parse(near).codec).toBe("other")
     }
   })

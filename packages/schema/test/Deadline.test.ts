@@ -24,7 +24,9 @@ describe("Deadline.timeoutOption", () => {
   it.live("on the real clock: late work gives None after the deadline and is interrupted", () =>
     Effect.gen(function* () {
       const interrupted = yield* Deferred.make<void>()
-      const work = Effect.never.pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
+      const work = Effect.never.pipe(
+        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
+      )
       const started = Date.now()
       const result = yield* Deadline.timeoutOption(work, 50)
       const elapsed = Date.now() - started
@@ -62,15 +64,21 @@ describe("Deadline.timeoutOption", () => {
 describe("Deadline.timeoutFail", () => {
   it.live("on the real clock: work that ends in time gives its value or its own failure", () =>
     Effect.gen(function* () {
-      expect(yield* Deadline.timeoutFail(Effect.as(Effect.sleep("5 millis"), 42), 1000, () => "late")).toBe(42)
-      expect(yield* Effect.flip(Deadline.timeoutFail(Effect.fail("boom"), 1000, () => "late"))).toBe("boom")
+      expect(
+        yield* Deadline.timeoutFail(Effect.as(Effect.sleep("5 millis"), 42), 1000, () => "late")
+      ).toBe(42)
+      expect(
+        yield* Effect.flip(Deadline.timeoutFail(Effect.fail("boom"), 1000, () => "late"))
+      ).toBe("boom")
     })
   )
 
   it.live("on the real clock: late work fails with onTimeout after it has been interrupted", () =>
     Effect.gen(function* () {
       const interrupted = yield* Deferred.make<void>()
-      const work = Effect.never.pipe(Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)))
+      const work = Effect.never.pipe(
+        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
+      )
       const error = yield* Effect.flip(Deadline.timeoutFail(work, 30, () => "late"))
       expect(error).toBe("late")
       expect(yield* Deferred.isDone(interrupted)).toBe(true)
@@ -79,14 +87,18 @@ describe("Deadline.timeoutFail", () => {
 
   it.live("the work runs in the caller's span", () =>
     Effect.gen(function* () {
-      const inner = yield* Deadline.timeoutFail(Effect.currentSpan, 1000, () => "late").pipe(Effect.withSpan("caller"))
+      const inner = yield* Deadline.timeoutFail(Effect.currentSpan, 1000, () => "late").pipe(
+        Effect.withSpan("caller")
+      )
       expect(inner.name).toBe("caller")
     })
   )
 
   it.effect("under a TestClock the deadline follows that clock", () =>
     Effect.gen(function* () {
-      const fiber = yield* Effect.fork(Effect.flip(Deadline.timeoutFail(Effect.never, 1000, () => "late")))
+      const fiber = yield* Effect.fork(
+        Effect.flip(Deadline.timeoutFail(Effect.never, 1000, () => "late"))
+      )
       yield* TestClock.adjust("999 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 millis")

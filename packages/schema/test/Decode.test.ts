@@ -13,7 +13,15 @@ const issues = (r: Either.Either<unknown, ParseResult.ParseError>) =>
 
 describe("Decode.makeDecoder", () => {
   it("decodes a valid answer to the value the schema's parser gives", () => {
-    const body = { resource: { id: "res_1", name: "orders", port: 5432, createdAt: "2024-05-01T12:00:00.5+02:00" }, unknownField: 1 }
+    const body = {
+      resource: {
+        id: "res_1",
+        name: "orders",
+        port: 5432,
+        createdAt: "2024-05-01T12:00:00.5+02:00"
+      },
+      unknownField: 1
+    }
     const fast = Decode.makeDecoder(GetResource)(body)
     const parser = Schema.decodeUnknownEither(GetResource)(body)
     expect(Either.isRight(fast) && Either.isRight(parser)).toBe(true)
@@ -21,7 +29,7 @@ describe("Decode.makeDecoder", () => {
     expect(String(Either.getOrThrow(fast).resource?.createdAt)).toBe("2024-05-01T10:00:00.500Z")
   })
 
-  it("gives the parser's error: its first issue, or every issue with errors: \"all\"", () => {
+  it('gives the parser\'s error: its first issue, or every issue with errors: "all"', () => {
     // Three faults: a wrong id type, a wrong name type, a port out of range.
     const body = { resource: { id: 7, name: false, port: 70000 } }
     const first = issues(Decode.makeDecoder(GetResource)(body))
@@ -29,6 +37,10 @@ describe("Decode.makeDecoder", () => {
     expect(first).toEqual(issues(Schema.decodeUnknownEither(GetResource)(body)))
     expect(all).toEqual(issues(Schema.decodeUnknownEither(GetResource, { errors: "all" })(body)))
     expect(first).toHaveLength(1)
-    expect([...new Set(all.map((i) => i.path.join(".")))]).toEqual(["resource.id", "resource.name", "resource.port"])
+    expect([...new Set(all.map((i) => i.path.join(".")))]).toEqual([
+      "resource.id",
+      "resource.name",
+      "resource.port"
+    ])
   })
 })

@@ -259,12 +259,20 @@ describe("reading requests", () => {
   it("accepts what only a server's own choices could reject", () => {
     const schedule = { resourceId: "r", nativeUserId: "n", schedule: "weekly" }
     expect(decode(Requests.CreateDataDiscoveryConfigurationRequest, schedule)).toEqual(schedule)
-    const loader = { name: "n", key: "k", workerCode: "print(1)", workerSchedule: "every 5 minutes" }
+    const loader = {
+      name: "n",
+      key: "k",
+      workerCode: "print(1)",
+      workerSchedule: "every 5 minutes"
+    }
     expect(decode(Requests.CreatePolicyDataLoaderRequest, loader)).toEqual(loader)
     const link = { nativeUserId: "n", identityId: "g" }
     expect(decode(Requests.CreateNativeUserIdentityLinkRequest, link)).toEqual(link)
     const filter = { field: { key: "name", operator: "equals" } }
-    expect(decode(Requests.ListSatellitesRequest, { limit: 1, filter })).toEqual({ limit: 1, filter })
+    expect(decode(Requests.ListSatellitesRequest, { limit: 1, filter })).toEqual({
+      limit: 1,
+      filter
+    })
   })
   it("null means not set and unknown fields are ignored", () => {
     expect(

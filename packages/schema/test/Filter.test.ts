@@ -71,14 +71,23 @@ describe("Filter.evaluate", () => {
     ["starts_with", "edge-", true, false],
     ["ends_with", "BERLIN", true, false],
     ["ends_with", "edge", false, false]
-  ] as const)("%s on name with %j: %s case-insensitively, %s by default", (operator, value, insensitive, sensitive) => {
-    const f = field("name", operator, value)
-    expect(Filter.evaluate(f, get, compareTimestamps, { caseInsensitive: true })).toBe(insensitive)
-    expect(run(f)).toBe(sensitive)
-  })
+  ] as const)(
+    "%s on name with %j: %s case-insensitively, %s by default",
+    (operator, value, insensitive, sensitive) => {
+      const f = field("name", operator, value)
+      expect(Filter.evaluate(f, get, compareTimestamps, { caseInsensitive: true })).toBe(
+        insensitive
+      )
+      expect(run(f)).toBe(sensitive)
+    }
+  )
 
   it("caseInsensitive leaves lower_than / greater_than alone", () => {
-    expect(Filter.evaluate(field("name", "lower_than", "a"), get, compareTimestamps, { caseInsensitive: true })).toBe(true)
+    expect(
+      Filter.evaluate(field("name", "lower_than", "a"), get, compareTimestamps, {
+        caseInsensitive: true
+      })
+    ).toBe(true)
     expect(run(field("name", "lower_than", "a"))).toBe(true)
   })
 

@@ -12,7 +12,19 @@ describe("RetryAfter.parseSeconds", () => {
   })
 
   it("refuses signs, exponents, dates and junk", () => {
-    for (const bad of ["-1", "+1", "1e3", "1.", ".5", "", " ", "soon", "1 2", "0x10", "Thu, 01 Jan 2026 00:00:12 GMT"]) {
+    for (const bad of [
+      "-1",
+      "+1",
+      "1e3",
+      "1.",
+      ".5",
+      "",
+      " ",
+      "soon",
+      "1 2",
+      "0x10",
+      "Thu, 01 Jan 2026 00:00:12 GMT"
+    ]) {
       expect(RetryAfter.parseSeconds(bad)).toBeUndefined()
     }
     expect(RetryAfter.parseSeconds(undefined)).toBeUndefined()
@@ -33,7 +45,16 @@ describe("RetryAfter.parseHttpDate", () => {
   })
 
   it("refuses what Date.parse alone would read", () => {
-    for (const bad of ["-1", "0", "1.5", "2026", "2026-01-01", "2026-01-01T00:00:00Z", "Thu, 01 Jan 2026 00:00:12 PST", "tomorrow"]) {
+    for (const bad of [
+      "-1",
+      "0",
+      "1.5",
+      "2026",
+      "2026-01-01",
+      "2026-01-01T00:00:00Z",
+      "Thu, 01 Jan 2026 00:00:12 PST",
+      "tomorrow"
+    ]) {
       expect(RetryAfter.parseHttpDate(bad)).toBeUndefined()
     }
   })
@@ -73,6 +94,7 @@ describe("RetryAfter.format", () => {
     expect(RetryAfter.format(0)).toBe("0")
     expect(RetryAfter.format(1.2)).toBe("2")
     expect(RetryAfter.format(-5)).toBe("0")
-    for (const s of [0, 1, 7, 60, 86_400]) expect(RetryAfter.parseSeconds(RetryAfter.format(s))).toBe(s)
+    for (const s of [0, 1, 7, 60, 86_400])
+      expect(RetryAfter.parseSeconds(RetryAfter.format(s))).toBe(s)
   })
 })

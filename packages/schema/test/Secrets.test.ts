@@ -4,7 +4,15 @@ import * as Operations from "../src/Operations.js"
 import * as Secrets from "../src/Secrets.js"
 
 /** decisions.md section 8, spelled out. */
-const SECTION_8 = ["apiKey", "apiSecret", "password", "secret", "webhookSecret", "certificate", "privateKey"]
+const SECTION_8 = [
+  "apiKey",
+  "apiSecret",
+  "password",
+  "secret",
+  "webhookSecret",
+  "certificate",
+  "privateKey"
+]
 
 /** The Redacted fields of every operation's request and response schema (the walk the contract runner made). */
 const redactedNamesOfOperations = (): ReadonlySet<string> => {
@@ -13,7 +21,9 @@ const redactedNamesOfOperations = (): ReadonlySet<string> => {
   const isRedacted = (ast: AST.AST): boolean =>
     ast._tag === "Transformation"
       ? isRedacted(ast.to)
-      : ast._tag === "Declaration" && (ast.annotations[AST.TypeConstructorAnnotationId] as { _tag?: string } | undefined)?._tag === "effect/Redacted"
+      : ast._tag === "Declaration" &&
+        (ast.annotations[AST.TypeConstructorAnnotationId] as { _tag?: string } | undefined)
+          ?._tag === "effect/Redacted"
   let depth = 0
   const go = (ast: AST.AST): void => {
     if (seen.has(ast)) return
@@ -65,7 +75,12 @@ describe("Secrets.fieldNames", () => {
 
 describe("Secrets.headerNames", () => {
   it("are the credential headers, lower case", () => {
-    expect([...Secrets.headerNames].sort()).toEqual(["authorization", "cookie", "proxy-authorization", "x-api-key"])
+    expect([...Secrets.headerNames].sort()).toEqual([
+      "authorization",
+      "cookie",
+      "proxy-authorization",
+      "x-api-key"
+    ])
   })
 })
 
@@ -84,7 +99,9 @@ describe("Secrets.values", () => {
   })
 
   it("ignores secret names whose value is not a string, and reads inside them", () => {
-    expect(Secrets.values({ secret: { password: "inner-pass" }, apiKey: 12345 })).toEqual(["inner-pass"])
+    expect(Secrets.values({ secret: { password: "inner-pass" }, apiKey: 12345 })).toEqual([
+      "inner-pass"
+    ])
     expect(Secrets.values(null)).toEqual([])
     expect(Secrets.values("password")).toEqual([])
   })
@@ -98,7 +115,14 @@ describe("Secrets.values", () => {
 
 describe("Secrets.redact", () => {
   it("replaces non-empty secret values at any depth and keeps the rest", () => {
-    expect(Secrets.redact({ name: "n", biVendorA: { apiKey: "k", api_secret: "s" }, items: [{ password: "p" }], secret: "" })).toEqual({
+    expect(
+      Secrets.redact({
+        name: "n",
+        biVendorA: { apiKey: "k", api_secret: "s" },
+        items: [{ password: "p" }],
+        secret: ""
+      })
+    ).toEqual({
       name: "n",
       biVendorA: { apiKey: "[redacted]", api_secret: "[redacted]" },
       items: [{ password: "[redacted]" }],
@@ -111,7 +135,9 @@ describe("Secrets.redact", () => {
 describe("Secrets.scrubber", () => {
   it("replaces every occurrence of each value", () => {
     const scrub = Secrets.scrubber(["hunter22", "key-0001"])
-    expect(scrub("hunter22 and key-0001, hunter22 again")).toBe("[redacted] and [redacted], [redacted] again")
+    expect(scrub("hunter22 and key-0001, hunter22 again")).toBe(
+      "[redacted] and [redacted], [redacted] again"
+    )
     expect(scrub("nothing here")).toBe("nothing here")
   })
 
@@ -121,11 +147,15 @@ describe("Secrets.scrubber", () => {
   })
 
   it("hides a secret that contains another whole", () => {
-    expect(Secrets.scrubber(["pass", "password-1"])("password-1 / pass")).toBe("[redacted] / [redacted]")
+    expect(Secrets.scrubber(["pass", "password-1"])("password-1 / pass")).toBe(
+      "[redacted] / [redacted]"
+    )
   })
 
   it("scrubs the values a body holds", () => {
     const scrub = Secrets.scrubber(Secrets.values({ basic: { password: "s3cr3t-pass" } }))
-    expect(scrub(`{"basic":{"password":"s3cr3t-pass"}}`)).toBe(`{"basic":{"password":"[redacted]"}}`)
+    expect(scrub(`{"basic":{"password":"s3cr3t-pass"}}`)).toBe(
+      `{"basic":{"password":"[redacted]"}}`
+    )
   })
 })

@@ -7,11 +7,26 @@ describe("Deadline.parseTimeout (Connect-Timeout-Ms)", () => {
     expect(Deadline.parseTimeout("0")).toEqual({ _tag: "Millis", millis: 0 })
     expect(Deadline.parseTimeout("250")).toEqual({ _tag: "Millis", millis: 250 })
     expect(Deadline.parseTimeout("0000000250")).toEqual({ _tag: "Millis", millis: 250 })
-    expect(Deadline.parseTimeout("9999999999")).toEqual({ _tag: "Millis", millis: Deadline.MAX_TIMEOUT_MILLIS })
+    expect(Deadline.parseTimeout("9999999999")).toEqual({
+      _tag: "Millis",
+      millis: Deadline.MAX_TIMEOUT_MILLIS
+    })
   })
 
   it("refuses 11 digits, signs, spaces, fractions and words", () => {
-    for (const bad of ["", "10000000000", "+100", "-1", " 100", "100 ", "1.5", "1e3", "0x10", "soon", "１２"]) {
+    for (const bad of [
+      "",
+      "10000000000",
+      "+100",
+      "-1",
+      " 100",
+      "100 ",
+      "1.5",
+      "1e3",
+      "0x10",
+      "soon",
+      "１２"
+    ]) {
       expect(Deadline.parseTimeout(bad)).toEqual({ _tag: "Invalid", value: bad })
     }
   })

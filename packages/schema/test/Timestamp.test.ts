@@ -145,7 +145,14 @@ const oracle = (text: string): string | { seconds: number; nanos: number } => {
     return "expected an RFC 3339 timestamp such as 2024-01-31T12:00:00Z (four-digit year, zero-padded parts, upper-case T, an offset Z or ±hh:mm)"
   }
   const [, ys, mos, ds, hs, mis, ss, frac, z, sign, ohs, oms] = m
-  const [year, month, day, hour, minute, second] = [ys, mos, ds, hs, mis, ss].map(Number) as [number, number, number, number, number, number]
+  const [year, month, day, hour, minute, second] = [ys, mos, ds, hs, mis, ss].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
   if (year < 1) return "the year must be from 0001 to 9999"
   if (month < 1 || month > 12) return `month ${mos} does not exist`
   if (day < 1 || day > daysInMonth(year, month)) return `day ${ds} does not exist in ${ys}-${mos}`
@@ -165,9 +172,12 @@ const oracle = (text: string): string | { seconds: number; nanos: number } => {
   date.setUTCHours(hour, minute, second, 0)
   const seconds = date.getTime() / 1000 - offset
   const t = Timestamp.make(seconds, frac === undefined ? 0 : Number(frac.padEnd(9, "0")))
-  return t === undefined ? "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z" : { seconds: t.seconds, nanos: t.nanos }
+  return t === undefined
+    ? "the instant is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
+    : { seconds: t.seconds, nanos: t.nanos }
 }
-const readable = (r: Timestamp.Timestamp | string) => (typeof r === "string" ? r : { seconds: r.seconds, nanos: r.nanos })
+const readable = (r: Timestamp.Timestamp | string) =>
+  typeof r === "string" ? r : { seconds: r.seconds, nanos: r.nanos }
 
 describe("Timestamp: the reader agrees with the RFC 3339 grammar", () => {
   // Texts near the layout: valid ones with one character replaced, dropped, doubled or appended.
@@ -176,16 +186,38 @@ describe("Timestamp: the reader agrees with the RFC 3339 grammar", () => {
     FastCheck.integer({ min: -62135596800, max: 253402300799 }),
     FastCheck.integer({ min: 0, max: 999_999_999 }),
     FastCheck.constantFrom("", ".1", ".12345", ".123456789", ".1234567890", ".", ".000"),
-    FastCheck.constantFrom("Z", "+00:00", "-05:30", "+23:59", "+24:00", "-00:60", "+0100", "z", "", "Z\n", "+01:00:00"),
+    FastCheck.constantFrom(
+      "Z",
+      "+00:00",
+      "-05:30",
+      "+23:59",
+      "+24:00",
+      "-00:60",
+      "+0100",
+      "z",
+      "",
+      "Z\n",
+      "+01:00:00"
+    ),
     FastCheck.array(
-      FastCheck.tuple(FastCheck.nat(40), FastCheck.constantFrom(...layoutChars), FastCheck.constantFrom("replace", "drop", "insert")),
+      FastCheck.tuple(
+        FastCheck.nat(40),
+        FastCheck.constantFrom(...layoutChars),
+        FastCheck.constantFrom("replace", "drop", "insert")
+      ),
       { maxLength: 2 }
     )
   ).map(([seconds, nanos, frac, offset, edits]) => {
-    let text = Timestamp.format(new Timestamp.Timestamp({ seconds, nanos })).slice(0, 19) + frac + offset
+    let text =
+      Timestamp.format(new Timestamp.Timestamp({ seconds, nanos })).slice(0, 19) + frac + offset
     for (const [at, c, how] of edits) {
       const i = at % (text.length + 1)
-      text = how === "replace" ? text.slice(0, i) + c + text.slice(i + 1) : how === "drop" ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + c + text.slice(i)
+      text =
+        how === "replace"
+          ? text.slice(0, i) + c + text.slice(i + 1)
+          : how === "drop"
+            ? text.slice(0, i) + text.slice(i + 1)
+            : text.slice(0, i) + c + text.slice(i)
     }
     return text
   })
@@ -203,13 +235,23 @@ describe("Timestamp: the reader agrees with the RFC 3339 grammar", () => {
     return `${p(y, 4)}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}${offset}`
   })
 
-  it.prop("near the layout", [nearLayout], ([text]) => {
-    expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
-  }, { fastCheck: { numRuns: 5000 } })
+  it.prop(
+    "near the layout",
+    [nearLayout],
+    ([text]) => {
+      expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
+    },
+    { fastCheck: { numRuns: 5000 } }
+  )
 
-  it.prop("every field in and out of range", [fields], ([text]) => {
-    expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
-  }, { fastCheck: { numRuns: 5000 } })
+  it.prop(
+    "every field in and out of range",
+    [fields],
+    ([text]) => {
+      expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
+    },
+    { fastCheck: { numRuns: 5000 } }
+  )
 
   it.prop("any string", [FastCheck.string({ maxLength: 40 })], ([text]) => {
     expect(readable(Timestamp.parse(text))).toEqual(oracle(text))
@@ -233,7 +275,9 @@ describe("Timestamp: values and conversions", () => {
     expect(parsed).toBeInstanceOf(Timestamp.Timestamp)
     expect(Object.getPrototypeOf(parsed)).toBe(Object.getPrototypeOf(built))
     expect(Object.getOwnPropertyNames(parsed)).toEqual(Object.getOwnPropertyNames(built))
-    expect(Object.getOwnPropertyDescriptors(parsed)).toEqual(Object.getOwnPropertyDescriptors(built))
+    expect(Object.getOwnPropertyDescriptors(parsed)).toEqual(
+      Object.getOwnPropertyDescriptors(built)
+    )
     expect(Equal.equals(parsed, built)).toBe(true)
     expect(Hash.hash(parsed)).toBe(Hash.hash(built))
     expect(Timestamp.make(parsed.seconds, parsed.nanos)).toStrictEqual(built)
@@ -294,10 +338,14 @@ describe("Timestamp: values and conversions", () => {
   it("formatAt writes the same instant at other offsets and with other fractional digits", () => {
     const t = decode("2024-01-01T00:30:00.1234Z")
     expect(Timestamp.formatAt(t, { offsetMinutes: 120 })).toBe("2024-01-01T02:30:00.1234+02:00")
-    expect(Timestamp.formatAt(t, { offsetMinutes: -330, digits: 9 })).toBe("2023-12-31T19:00:00.123400000-05:30")
+    expect(Timestamp.formatAt(t, { offsetMinutes: -330, digits: 9 })).toBe(
+      "2023-12-31T19:00:00.123400000-05:30"
+    )
     // Fewer digits than the instant needs are not written: no digit is lost.
     expect(Timestamp.formatAt(t, { digits: 0 })).toBe("2024-01-01T00:30:00.1234Z")
-    expect(Timestamp.formatAt(decode("2024-01-01T00:30:00Z"), { digits: 0 })).toBe("2024-01-01T00:30:00Z")
+    expect(Timestamp.formatAt(decode("2024-01-01T00:30:00Z"), { digits: 0 })).toBe(
+      "2024-01-01T00:30:00Z"
+    )
     for (const offsetMinutes of [-840, -1, 0, 1, 345, 840]) {
       for (const digits of [0, 3, 6, 9]) {
         const text = Timestamp.formatAt(t, { offsetMinutes, digits })!
@@ -307,7 +355,9 @@ describe("Timestamp: values and conversions", () => {
     // A wall clock outside the years 0001 to 9999 has no RFC 3339 text.
     expect(Timestamp.formatAt(Timestamp.min, { offsetMinutes: -60 })).toBeUndefined()
     expect(Timestamp.formatAt(Timestamp.max, { offsetMinutes: 60 })).toBeUndefined()
-    expect(Timestamp.formatAt(Timestamp.min, { offsetMinutes: 60 })).toBe("0001-01-01T01:00:00+01:00")
+    expect(Timestamp.formatAt(Timestamp.min, { offsetMinutes: 60 })).toBe(
+      "0001-01-01T01:00:00+01:00"
+    )
   })
 
   it("addNanos clamps to the range", () => {

@@ -38,7 +38,9 @@ import * as ReferenceServerProcess from "./ReferenceServerProcess.js"
  * @since 0.1.0
  * @category tags
  */
-export class Server extends Context.Service<Server, ReferenceServerProcess.Running>()("@data-access/testing-effect4/Server") {}
+export class Server extends Context.Service<Server, ReferenceServerProcess.Running>()(
+  "@data-access/testing-effect4/Server"
+) {}
 
 /**
  * Options of the test layer.
@@ -63,7 +65,9 @@ export interface Options {
  * @since 0.1.0
  * @category constants
  */
-export const testRetryPolicy: RetryPolicy.RetryPolicy = Schedule.recurs(2) as RetryPolicy.RetryPolicy
+export const testRetryPolicy: RetryPolicy.RetryPolicy = Schedule.recurs(
+  2
+) as RetryPolicy.RetryPolicy
 
 /**
  * The server alone, for the scope of the layer.
@@ -71,7 +75,9 @@ export const testRetryPolicy: RetryPolicy.RetryPolicy = Schedule.recurs(2) as Re
  * @since 0.1.0
  * @category layers
  */
-export const layerServer = (options: ReferenceServerProcess.Options = {}): Layer.Layer<Server, ReferenceServerProcess.StartError> =>
+export const layerServer = (
+  options: ReferenceServerProcess.Options = {}
+): Layer.Layer<Server, ReferenceServerProcess.StartError> =>
   Layer.effect(Server, ReferenceServerProcess.start(options))
 
 /**
@@ -81,7 +87,9 @@ export const layerServer = (options: ReferenceServerProcess.Options = {}): Layer
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options = {}): Layer.Layer<DataAccessClient.DataAccessClient | Services.Any | Server> => {
+export const layer = (
+  options: Options = {}
+): Layer.Layer<DataAccessClient.DataAccessClient | Services.Any | Server> => {
   const server = layerServer(options.server)
   const client = Layer.unwrap(
     Effect.map(Effect.service(Server), (running) =>
@@ -90,7 +98,8 @@ export const layer = (options: Options = {}): Layer.Layer<DataAccessClient.DataA
         ...options.client,
         baseUrl: running.url,
         apiKey: Redacted.make(running.apiKey)
-      }))
+      })
+    )
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
   return Layer.provideMerge(client, server).pipe(Layer.orDie)
 }

@@ -33,7 +33,9 @@ const require = createRequire(import.meta.url)
  * @category constants
  */
 export const SERVER_RANGE: string = (() => {
-  const manifest = require("../package.json") as { readonly devDependencies?: Record<string, string> }
+  const manifest = require("../package.json") as {
+    readonly devDependencies?: Record<string, string>
+  }
   const range = manifest.devDependencies?.["@data-access/reference-server"]
   return range !== undefined && !range.startsWith("workspace:") ? range : "latest"
 })()
@@ -116,7 +118,9 @@ export class StartError extends Data.TaggedError("StartError")<{ readonly messag
 const installedBin = (): string | undefined => {
   try {
     const dir = dirname(require.resolve("@data-access/reference-server/package.json"))
-    const effect = createRequire(join(dir, "package.json"))("effect/package.json") as { readonly version: string }
+    const effect = createRequire(join(dir, "package.json"))("effect/package.json") as {
+      readonly version: string
+    }
     return effect.version.startsWith("3.") ? join(dir, "bin", "reference-server.js") : undefined
   } catch {
     return undefined
@@ -133,7 +137,13 @@ export const defaultCommand = (): ReadonlyArray<string> => {
   const bin = installedBin()
   return bin !== undefined
     ? [process.execPath, bin]
-    : ["npx", "-y", "-p", `@data-access/reference-server@${SERVER_RANGE}`, "data-access-reference-server"]
+    : [
+        "npx",
+        "-y",
+        "-p",
+        `@data-access/reference-server@${SERVER_RANGE}`,
+        "data-access-reference-server"
+      ]
 }
 
 interface Started {
@@ -149,7 +159,17 @@ const launch = (options: Options): Promise<Started> =>
     const dir = mkdtempSync(join(tmpdir(), "data-access-test-"))
     const idsFile = join(dir, "ids.json")
     const [command, ...prefix] = options.command ?? defaultCommand()
-    const args = [...prefix, "--port", "0", "--host", "127.0.0.1", "--api-key", options.apiKey ?? DEFAULT_API_KEY, "--write-ids", idsFile]
+    const args = [
+      ...prefix,
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--api-key",
+      options.apiKey ?? DEFAULT_API_KEY,
+      "--write-ids",
+      idsFile
+    ]
     if (options.data === "empty") args.push("--no-demo")
     if (options.fixtures !== undefined) {
       const file = join(dir, "fixtures.json")
@@ -159,7 +179,8 @@ const launch = (options: Options): Promise<Started> =>
     if (options.faults !== undefined) args.push("--faults", JSON.stringify(options.faults))
     for (const l of options.latitude ?? []) args.push("--latitude", l)
     if (options.emitDefaults) args.push("--emit-defaults")
-    if (options.maxBodyBytes !== undefined) args.push("--max-body-bytes", String(options.maxBodyBytes))
+    if (options.maxBodyBytes !== undefined)
+      args.push("--max-body-bytes", String(options.maxBodyBytes))
     const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] })
     const lines: Array<RequestLine> = []
     let buffer = ""
@@ -168,7 +189,11 @@ const launch = (options: Options): Promise<Started> =>
     const timer = setTimeout(() => {
       if (started) return
       child.kill("SIGKILL")
-      reject(new Error(`the reference server did not listen within ${options.startTimeoutMillis ?? 60_000} ms: ${stderr}`))
+      reject(
+        new Error(
+          `the reference server did not listen within ${options.startTimeoutMillis ?? 60_000} ms: ${stderr}`
+        )
+      )
     }, options.startTimeoutMillis ?? 60_000)
     child.stdout!.setEncoding("utf8")
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d))
@@ -195,7 +220,10 @@ const launch = (options: Options): Promise<Started> =>
     })
     child.on("exit", (code) => {
       clearTimeout(timer)
-      if (!started) reject(new Error(`the reference server exited (${code}) before listening: ${stderr.trim()}`))
+      if (!started)
+        reject(
+          new Error(`the reference server exited (${code}) before listening: ${stderr.trim()}`)
+        )
     })
     child.on("error", (e) => {
       clearTimeout(timer)
@@ -222,18 +250,27 @@ const stop = ({ child, dir }: Started): Promise<void> =>
  * @category constructors
  */
 export const start = (options: Options = {}): Effect.Effect<Running, StartError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => launch(options), catch: (e) => new StartError({ message: String((e as Error).message ?? e) }) }),
+      Effect.tryPromise({
+        try: () => launch(options),
+        catch: (e) => new StartError({ message: String((e as Error).message ?? e) })
+      }),
       (s) => Effect.promise(() => stop(s))
     )
-    const knownIds = yield* Effect.mapError(KnownIds.decodeJson(started.ids), (e) => new StartError({ message: `--write-ids: ${e.message}` }))
+    const knownIds = yield* Effect.mapError(
+      KnownIds.decodeJson(started.ids),
+      (e) => new StartError({ message: `--write-ids: ${e.message}` })
+    )
     return {
       url: started.url,
       apiKey: options.apiKey ?? DEFAULT_API_KEY,
       knownIds,
       requests: Effect.promise(
-        () => new Promise<ReadonlyArray<RequestLine>>((resolve) => setTimeout(() => resolve([...started.lines]), 100))
+        () =>
+          new Promise<ReadonlyArray<RequestLine>>((resolve) =>
+            setTimeout(() => resolve([...started.lines]), 100)
+          )
       )
     }
   })

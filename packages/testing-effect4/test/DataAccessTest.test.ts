@@ -10,25 +10,31 @@ const line: Behaviour.TestLayerLine = { DataAccessClient, Effect, Services, Stre
 
 layer(DataAccessTest.layer(), { timeout: 60_000 })("DataAccessTest.layer", (it) => {
   it.effect("serves the client from the seeded reference server in its own process", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const server = yield* DataAccessTest.Server
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       yield* Behaviour.servesTheClient(line, server, expect)
-    }))
+    })
+  )
 
-  it.effect("a missing object is a typed not_found", () => Effect.gen(() => Behaviour.missingIsNotFound(line, expect)))
+  it.effect("a missing object is a typed not_found", () =>
+    Effect.gen(() => Behaviour.missingIsNotFound(line, expect))
+  )
 })
 
 layer(
   DataAccessTest.layer({
-    server: { faults: { rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" }, times: 2 }] } }
+    server: {
+      faults: { rules: [{ methods: ["ListSatellites"], fault: { _tag: "Unavailable" }, times: 2 }] }
+    }
   }),
   { timeout: 60_000 }
 )("a fault plan", (it) => {
   it.effect("is retried by the test retry policy without waiting", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* Behaviour.retriesTwoUnavailable(line, yield* DataAccessTest.Server, expect)
-    }))
+    })
+  )
 })
 
 layer(
@@ -36,9 +42,23 @@ layer(
     server: {
       data: "empty",
       fixtures: {
-        spaces: [{ id: "space_prod", name: "production", createdAt: "2025-01-06T09:00:00Z", updatedAt: "2025-01-06T09:00:00Z" }],
+        spaces: [
+          {
+            id: "space_prod",
+            name: "production",
+            createdAt: "2025-01-06T09:00:00Z",
+            updatedAt: "2025-01-06T09:00:00Z"
+          }
+        ],
         resources: [
-          { id: "resource_orders", name: "orders-db", technology: "postgres", hostname: "orders.internal", port: 5432, spaceId: "space_prod" }
+          {
+            id: "resource_orders",
+            name: "orders-db",
+            technology: "postgres",
+            hostname: "orders.internal",
+            port: 5432,
+            spaceId: "space_prod"
+          }
         ]
       }
     },
@@ -47,15 +67,20 @@ layer(
   { timeout: 60_000 }
 )("fixtures on an empty store", (it) => {
   it.effect("are what the server holds", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const server = yield* DataAccessTest.Server
       expect(server.knownIds.resources).toEqual(["resource_orders"])
-      const { resource } = yield* Effect.flatMap(Services.ResourceService, (s) => s.getResource({ id: "resource_orders" }))
+      const { resource } = yield* Effect.flatMap(Services.ResourceService, (s) =>
+        s.getResource({ id: "resource_orders" })
+      )
       expect(resource.name).toBe("orders-db")
       expect(resource.port).toBe(5432)
-      const satellites = yield* Effect.flatMap(Services.SatelliteService, (s) => s.listSatellites({ limit: 5 }))
+      const satellites = yield* Effect.flatMap(Services.SatelliteService, (s) =>
+        s.listSatellites({ limit: 5 })
+      )
       expect(satellites.satellites).toEqual([])
-    }))
+    })
+  )
 })
 
 describe("ReferenceServerProcess", () => {
@@ -66,13 +91,18 @@ describe("ReferenceServerProcess", () => {
   })
 
   it.live("a command that does not start a server is a StartError", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* Effect.flip(
-        Effect.scoped(ReferenceServerProcess.start({ command: [process.execPath, "-e", "process.exit(3)", "--"] }))
+        Effect.scoped(
+          ReferenceServerProcess.start({
+            command: [process.execPath, "-e", "process.exit(3)", "--"]
+          })
+        )
       )
       expect(error._tag).toBe("StartError")
       expect(error.message).toContain("exited (3)")
-    }))
+    })
+  )
 })
 
 describe("SERVER_RANGE", () => {

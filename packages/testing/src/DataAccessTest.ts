@@ -81,7 +81,9 @@ export const testRetryPolicy: RetryPolicy.RetryPolicy = Schedule.recurs(2)
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options = {}): Layer.Layer<DataAccessClient.DataAccessClient | Services.Any | InProcess> => {
+export const layer = (
+  options: Options = {}
+): Layer.Layer<DataAccessClient.DataAccessClient | Services.Any | InProcess> => {
   const server = ReferenceServer.layerHttpClient(options.server ?? {})
   const client = Layer.unwrapEffect(
     Effect.map(InProcess, (running) =>
@@ -90,7 +92,8 @@ export const layer = (options: Options = {}): Layer.Layer<DataAccessClient.DataA
         ...options.client,
         baseUrl: running.url,
         apiKey: Redacted.make(running.apiKeys[0] ?? ReferenceServer.DEFAULT_API_KEY)
-      }))
+      })
+    )
   ).pipe(Layer.orDie)
   // `server` is one layer value, so it is built once and shared by the client and the handle.
   return Layer.provide(Layer.merge(client, Layer.effect(InProcess, InProcess)), server)

@@ -30,7 +30,10 @@ const isFaithful = (report: Report.Report) => {
 }
 
 const zeroFindings = (options: Embedded.Options) =>
-  Effect.map(Embedded.run({ ...RUN, ...options }), isFaithful).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+  Effect.map(Embedded.run({ ...RUN, ...options }), isFaithful).pipe(
+    Effect.scoped,
+    Effect.provide(NodeHttpClient.layerUndici)
+  )
 
 describe("the faithful server's operations", () => {
   for (const op of Operations.all) {
@@ -42,16 +45,25 @@ describe("the faithful server's operations", () => {
 
 // The other stores and seeds: the SQLite store, and the demo data given as fixtures to an empty store.
 describe("the faithful server's stores", () => {
-  it.effect("the SQLite store", () => zeroFindings({ examples: 5, server: { store: { _tag: "Sqlite", filename: ":memory:" } } }))
+  it.effect("the SQLite store", () =>
+    zeroFindings({ examples: 5, server: { store: { _tag: "Sqlite", filename: ":memory:" } } })
+  )
   // Each collection written newest first (the store orders them, not the file), with one more
   // encryption key that has no keyId (its schema allows it; no known keyId is empty).
   const withKeyWithoutKeyId = () => {
-    const data = Object.fromEntries(demoData().map(([name, objects]) => [name, [...objects].reverse()])) as Record<string, ReadonlyArray<Record<string, unknown>>>
+    const data = Object.fromEntries(
+      demoData().map(([name, objects]) => [name, [...objects].reverse()])
+    ) as Record<string, ReadonlyArray<Record<string, unknown>>>
     const key = data.encryptionKeys![0]!
-    return { ...data, encryptionKeys: [...data.encryptionKeys!, { ...key, id: `${String(key.id)}x`, keyId: "" }] }
+    return {
+      ...data,
+      encryptionKeys: [...data.encryptionKeys!, { ...key, id: `${String(key.id)}x`, keyId: "" }]
+    }
   }
   it.effect("fixtures written into an empty store", () =>
-    Effect.flatMap(Fixtures.decodeUnknown(withKeyWithoutKeyId()), (fixtures) => zeroFindings({ examples: 5, server: { data: "empty", fixtures } })).pipe(Effect.orDie)
+    Effect.flatMap(Fixtures.decodeUnknown(withKeyWithoutKeyId()), (fixtures) =>
+      zeroFindings({ examples: 5, server: { data: "empty", fixtures } })
+    ).pipe(Effect.orDie)
   )
 })
 
@@ -59,7 +71,15 @@ describe("the faithful server's stores", () => {
 it.effect("the faithful server in process", () =>
   Effect.gen(function* () {
     const server = yield* ReferenceServer.InProcess
-    isFaithful(yield* ContractTests.run({ ...RUN, examples: 5, baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), fixtures: server.knownIds }))
+    isFaithful(
+      yield* ContractTests.run({
+        ...RUN,
+        examples: 5,
+        baseUrl: server.url,
+        apiKey: Redacted.make(server.apiKeys[0]!),
+        fixtures: server.knownIds
+      })
+    )
   }).pipe(Effect.scoped, Effect.provide(ReferenceServer.layerHttpClient()))
 )
 
@@ -68,7 +88,12 @@ it.effect("the faithful server in process", () =>
 // spaces, the rest one by one), so the names are read as the server reads them.
 it.effect("the faithful server with every latitude switch", () => {
   const half = Math.ceil(Latitude.names.length / 2)
-  const entries = [Latitude.names.slice(0, half).join(" , "), ...Latitude.names.slice(half), " ", ""]
+  const entries = [
+    Latitude.names.slice(0, half).join(" , "),
+    ...Latitude.names.slice(half),
+    " ",
+    ""
+  ]
   return Effect.flatMap(Latitude.parse(entries), (latitude) => {
     expect(latitude).toEqual(Latitude.names)
     return zeroFindings({ examples: 10, server: { latitude } })
@@ -80,6 +105,8 @@ it("the latitude switches as a command line names them", () => {
   expect(Latitude.parse(["unique-names", "all"])).toEqual(Either.right("all"))
   const refused = Latitude.parse(["unique-names, no-such-switch", "nor-this"])
   expect(Either.isLeft(refused) && refused.left.unknown).toEqual(["no-such-switch", "nor-this"])
-  expect(Either.isLeft(refused) && refused.left.message).toContain(`"no-such-switch", "nor-this"; known: ${Latitude.names.join(", ")}`)
+  expect(Either.isLeft(refused) && refused.left.message).toContain(
+    `"no-such-switch", "nor-this"; known: ${Latitude.names.join(", ")}`
+  )
   expect(Either.isLeft(Latitude.resolve(["no-such-switch" as Latitude.LatitudeName]))).toBe(true)
 })

@@ -13,7 +13,8 @@ import { pathToFileURL } from "node:url"
 import ts from "typescript"
 import { publishable, root } from "./workspace.mjs"
 
-const tagValue = (doc, tag) => [...doc.matchAll(new RegExp(`(?:^|\\s)@${tag}[ \\t]+([^@\\n]*)`, "g"))].map((m) => m[1].trim())
+const tagValue = (doc, tag) =>
+  [...doc.matchAll(new RegExp(`(?:^|\\s)@${tag}[ \\t]+([^@\\n]*)`, "g"))].map((m) => m[1].trim())
 /** A JSDoc comment's text without the comment markers. */
 const commentText = (raw) =>
   raw
@@ -33,19 +34,32 @@ const examples = (doc) =>
     .flatMap((part) => [...part.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]))
 
 const kindOf = (node) =>
-  ts.isFunctionDeclaration(node) ? "function" :
-  ts.isInterfaceDeclaration(node) ? "interface" :
-  ts.isTypeAliasDeclaration(node) ? "type" :
-  ts.isClassDeclaration(node) ? "class" :
-  ts.isVariableStatement(node) ? "const" :
-  ts.isModuleDeclaration(node) ? "namespace" :
-  ts.isEnumDeclaration(node) ? "enum" :
-  ts.isExportDeclaration(node) ? "re-export" : undefined
+  ts.isFunctionDeclaration(node)
+    ? "function"
+    : ts.isInterfaceDeclaration(node)
+      ? "interface"
+      : ts.isTypeAliasDeclaration(node)
+        ? "type"
+        : ts.isClassDeclaration(node)
+          ? "class"
+          : ts.isVariableStatement(node)
+            ? "const"
+            : ts.isModuleDeclaration(node)
+              ? "namespace"
+              : ts.isEnumDeclaration(node)
+                ? "enum"
+                : ts.isExportDeclaration(node)
+                  ? "re-export"
+                  : undefined
 
 const nameOf = (node) =>
-  ts.isVariableStatement(node) ? node.declarationList.declarations.map((d) => d.name.getText()).join(", ") :
-  ts.isExportDeclaration(node) ? (node.exportClause ? node.exportClause.getText() : `* from ${node.moduleSpecifier?.getText()}`) :
-  node.name?.getText() ?? "default"
+  ts.isVariableStatement(node)
+    ? node.declarationList.declarations.map((d) => d.name.getText()).join(", ")
+    : ts.isExportDeclaration(node)
+      ? node.exportClause
+        ? node.exportClause.getText()
+        : `* from ${node.moduleSpecifier?.getText()}`
+      : (node.name?.getText() ?? "default")
 
 /**
  * One module's documentation: the module comment from its source (tsc may drop it from the
@@ -54,7 +68,13 @@ const nameOf = (node) =>
 const readModule = (file, sourceFile) => {
   const moduleComment = /^\s*\/\*\*[\s\S]*?\*\//.exec(readFileSync(sourceFile, "utf8"))
   const moduleDoc = moduleComment ? commentText(moduleComment[0].trim()) : ""
-  return { doc: moduleDoc, description: description(moduleDoc), since: tagValue(moduleDoc, "since")[0], examples: examples(moduleDoc), exports: exportsOf(file) }
+  return {
+    doc: moduleDoc,
+    description: description(moduleDoc),
+    since: tagValue(moduleDoc, "since")[0],
+    examples: examples(moduleDoc),
+    exports: exportsOf(file)
+  }
 }
 
 /**
@@ -69,22 +89,43 @@ const exportsOf = (file) => {
   const first = /^\/\*\*[\s\S]*?\*\//.exec(text)
   const exports = []
   for (const node of source.statements) {
-    if (ts.isExportDeclaration(node) && !node.exportClause && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      ts.isExportDeclaration(node) &&
+      !node.exportClause &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const target = join(dirname(file), node.moduleSpecifier.text.replace(/\.js$/, ".d.ts"))
-      if (node.moduleSpecifier.text.startsWith(".") && !/[\\/]generated[\\/][^\\/]+\.d\.ts$/.test(target)) {
+      if (
+        node.moduleSpecifier.text.startsWith(".") &&
+        !/[\\/]generated[\\/][^\\/]+\.d\.ts$/.test(target)
+      ) {
         exports.push(...exportsOf(target))
         continue
       }
     }
     const exported =
-      ts.isExportDeclaration(node) || ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export || node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      ts.isExportDeclaration(node) ||
+      ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export ||
+      node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
     const kind = kindOf(node)
     if (!exported || !kind) continue
     // `export {}` (a module marker tsc writes) exports nothing
-    if (ts.isExportDeclaration(node) && !node.moduleSpecifier && node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length === 0) continue
+    if (
+      ts.isExportDeclaration(node) &&
+      !node.moduleSpecifier &&
+      node.exportClause &&
+      ts.isNamedExports(node.exportClause) &&
+      node.exportClause.elements.length === 0
+    )
+      continue
     const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? []
     const jsdoc = ranges.filter((r) => text.slice(r.pos, r.pos + 3) === "/**").at(-1)
-    const doc = jsdoc && !(first && jsdoc.pos === 0 && source.statements[0] === node && ts.isImportDeclaration(node)) ? commentText(text.slice(jsdoc.pos, jsdoc.end)) : ""
+    const doc =
+      jsdoc &&
+      !(first && jsdoc.pos === 0 && source.statements[0] === node && ts.isImportDeclaration(node))
+        ? commentText(text.slice(jsdoc.pos, jsdoc.end))
+        : ""
     const signature = text.slice(node.getStart(source), node.end).trim()
     exports.push({
       name: nameOf(node),
@@ -105,13 +146,25 @@ export const modules = () =>
     readdirSync(join(p.dir, "dist"))
       .filter((f) => /^[A-Za-z0-9]+\.d\.ts$/.test(f) && f !== "index.d.ts" && f !== "bin.d.ts")
       .sort()
-      .map((f) => ({ package: p.name, version: p.version, dir: p.dir, module: f.replace(/\.d\.ts$/, ""), file: join(p.dir, "dist", f), ...readModule(join(p.dir, "dist", f), join(p.dir, "src", f.replace(/\.d\.ts$/, ".ts"))) }))
+      .map((f) => ({
+        package: p.name,
+        version: p.version,
+        dir: p.dir,
+        module: f.replace(/\.d\.ts$/, ""),
+        file: join(p.dir, "dist", f),
+        ...readModule(join(p.dir, "dist", f), join(p.dir, "src", f.replace(/\.d\.ts$/, ".ts")))
+      }))
   )
 
 const fence = (code) => ["```ts", code.trimEnd(), "```"]
 
 const renderModule = (m) => {
-  const lines = [`# ${m.package}/${m.module}`, "", `\`import { ${m.module} } from "${m.package}"\` or \`import * as ${m.module} from "${m.package}/${m.module}"\``, ""]
+  const lines = [
+    `# ${m.package}/${m.module}`,
+    "",
+    `\`import { ${m.module} } from "${m.package}"\` or \`import * as ${m.module} from "${m.package}/${m.module}"\``,
+    ""
+  ]
   if (m.description) lines.push(m.description, "")
   for (const e of m.examples) lines.push("**Example**", "", ...fence(e), "")
   const byCategory = new Map()
@@ -122,7 +175,13 @@ const renderModule = (m) => {
   const categories = [...byCategory.keys()].sort()
   if (categories.length > 1) {
     lines.push("## Contents", "")
-    for (const c of categories) lines.push(`- ${c}: ${byCategory.get(c).map((e) => `\`${e.name}\``).join(", ")}`)
+    for (const c of categories)
+      lines.push(
+        `- ${c}: ${byCategory
+          .get(c)
+          .map((e) => `\`${e.name}\``)
+          .join(", ")}`
+      )
     lines.push("")
   }
   for (const c of categories) {
@@ -143,7 +202,13 @@ export const generate = (outDir) => {
   rmSync(outDir, { recursive: true, force: true })
   const all = modules()
   const written = []
-  const index = ["# API reference", "", "Generated by `pnpm docs:generate` (tools/package-check/src/api-doc.mjs) from the JSDoc of each published", "module's declarations. Not committed: run `pnpm docs:generate` to produce it.", ""]
+  const index = [
+    "# API reference",
+    "",
+    "Generated by `pnpm docs:generate` (tools/package-check/src/api-doc.mjs) from the JSDoc of each published",
+    "module's declarations. Not committed: run `pnpm docs:generate` to produce it.",
+    ""
+  ]
   for (const p of publishable()) {
     const ms = all.filter((m) => m.package === p.name)
     index.push(`## ${p.name}`, "")

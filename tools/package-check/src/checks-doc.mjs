@@ -47,7 +47,9 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
   ]
   for (const c of checks) {
     const caught = violations.filter((v) => v.check === c.id).map((v) => `\`${v.name}\``)
-    lines.push(`| [\`${c.id}\`](#${c.id}) | ${c.severity} | ${cell(c.meaning)} | ${caught.join(", ") || "none"} |`)
+    lines.push(
+      `| [\`${c.id}\`](#${c.id}) | ${c.severity} | ${cell(c.meaning)} | ${caught.join(", ") || "none"} |`
+    )
   }
   lines.push(
     "",
@@ -61,19 +63,38 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
     ""
   )
   for (const c of checks) {
-    lines.push(`## ${c.id}`, "", `Severity: ${c.severity}. ${c.meaning[0].toUpperCase()}${c.meaning.slice(1)}.`, "")
+    lines.push(
+      `## ${c.id}`,
+      "",
+      `Severity: ${c.severity}. ${c.meaning[0].toUpperCase()}${c.meaning.slice(1)}.`,
+      ""
+    )
     const rs = rules.filter((r) => r.check === c.id)
     lines.push("| rule | must | source | violation |", "|---|---|---|---|")
-    for (const r of rs) lines.push(`| \`${r.id}\` | ${cell(r.must)} | ${r.source.doc} § ${cell(r.source.section)}: “${cell(r.source.quote)}” | \`${r.violation}\` |`)
+    for (const r of rs)
+      lines.push(
+        `| \`${r.id}\` | ${cell(r.must)} | ${r.source.doc} § ${cell(r.source.section)}: “${cell(r.source.quote)}” | \`${r.violation}\` |`
+      )
     lines.push("")
     const vs = violations.filter((v) => v.check === c.id)
     if (vs.length > 0) {
-      lines.push("Violations of the reference server it catches (`--faults` with `{\"_tag\":\"Violation\",\"name\":...}`):", "")
+      lines.push(
+        'Violations of the reference server it catches (`--faults` with `{"_tag":"Violation","name":...}`):',
+        ""
+      )
       for (const v of vs) lines.push(`- \`${v.name}\`: ${v.description}`)
       lines.push("")
     }
     const f = findings[c.id]
-    if (f) lines.push(`Example finding (violation \`${f.violation}\` switched on):`, "", "```", f.text, "```", "")
+    if (f)
+      lines.push(
+        `Example finding (violation \`${f.violation}\` switched on):`,
+        "",
+        "```",
+        f.text,
+        "```",
+        ""
+      )
   }
   lines.push(
     "## Latitude",
@@ -87,9 +108,21 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
     "| switch | topic | by default | switched |",
     "|---|---|---|---|"
   )
-  for (const l of latitude) lines.push(`| \`${l.name}\` | ${cell(l.elsewhere === undefined ? l.topic : `${l.topic} (not a row of section 10: ${l.elsewhere})`)} | ${cell(l.byDefault)} | ${cell(l.switched)} |`)
-  lines.push("", "## Notes", "", "Observations that are not musts: reported in the terminal, the JSON report and JUnit (`<properties>` and `<system-out>`), never as failures.", "")
-  for (const n of notes) lines.push(`- \`${n.id}\`: ${n.meaning} (${n.source.doc} § ${n.source.section}: “${n.source.quote}”)`)
+  for (const l of latitude)
+    lines.push(
+      `| \`${l.name}\` | ${cell(l.elsewhere === undefined ? l.topic : `${l.topic} (not a row of section 10: ${l.elsewhere})`)} | ${cell(l.byDefault)} | ${cell(l.switched)} |`
+    )
+  lines.push(
+    "",
+    "## Notes",
+    "",
+    "Observations that are not musts: reported in the terminal, the JSON report and JUnit (`<properties>` and `<system-out>`), never as failures.",
+    ""
+  )
+  for (const n of notes)
+    lines.push(
+      `- \`${n.id}\`: ${n.meaning} (${n.source.doc} § ${n.source.section}: “${n.source.quote}”)`
+    )
   lines.push("")
   return lines.join("\n")
 }
@@ -98,7 +131,13 @@ const load = async () => {
   const { Checks } = await import("@data-access/contract-tests")
   const { ReferenceServer } = await import("@data-access/reference-server")
   const { ContractRules } = await import("@data-access/schema")
-  return { checks: Checks.checks, violations: ReferenceServer.violations, rules: ContractRules.rules, latitude: ContractRules.latitude, notes: ContractRules.notes }
+  return {
+    checks: Checks.checks,
+    violations: ReferenceServer.violations,
+    rules: ContractRules.rules,
+    latitude: ContractRules.latitude,
+    notes: ContractRules.notes
+  }
 }
 
 /** Runs the contract tests once per check with its first violation on; the first finding of each. */
@@ -121,7 +160,10 @@ const collectFindings = async ({ checks, violations }) => {
     const finding = report.findings.find((f) => f.check === c.id)
     if (!finding) throw new Error(`no ${c.id} finding with violation ${v.name} switched on`)
     // the embedded server listens on a random port: show the one of the example above
-    const text = Report.findingText(finding).replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:8080")
+    const text = Report.findingText(finding).replace(
+      /http:\/\/127\.0\.0\.1:\d+/g,
+      "http://127.0.0.1:8080"
+    )
     out[c.id] = { violation: v.name, text }
     console.error(`${c.id}: ${report.findings.length} finding(s) with ${v.name}`)
   }
@@ -130,7 +172,8 @@ const collectFindings = async ({ checks, violations }) => {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const data = await load()
-  if (process.argv.includes("--findings")) writeFileSync(findingsPath, JSON.stringify(await collectFindings(data), null, 2) + "\n")
+  if (process.argv.includes("--findings"))
+    writeFileSync(findingsPath, JSON.stringify(await collectFindings(data), null, 2) + "\n")
   const findings = JSON.parse(readFileSync(findingsPath, "utf8"))
   writeFileSync(pagePath, render({ ...data, findings }))
   console.error(`wrote ${pagePath}`)

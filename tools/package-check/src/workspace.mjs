@@ -14,11 +14,15 @@ const readJson = (file) => JSON.parse(readFileSync(file, "utf8"))
 /** Every workspace package directory (from pnpm-workspace.yaml's globs: `dir/*` or `dir`). */
 export const workspaceDirs = () => {
   const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
-  const globs = [...yaml.split("packages:")[1].matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)].map((m) => m[1].trim())
+  const globs = [...yaml.split("packages:")[1].matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)].map(
+    (m) => m[1].trim()
+  )
   return globs
     .flatMap((glob) =>
       glob.endsWith("/*")
-        ? readdirSync(join(root, glob.slice(0, -2))).map((name) => join(root, glob.slice(0, -2), name))
+        ? readdirSync(join(root, glob.slice(0, -2))).map((name) =>
+            join(root, glob.slice(0, -2), name)
+          )
         : [join(root, glob)]
     )
     .filter((dir) => existsSync(join(dir, "package.json")))
@@ -39,7 +43,8 @@ export const publishable = () =>
 export const effectLineOf = (pkg) => (/^\^?4\./.test(pkg.peerDependencies?.effect ?? "") ? 4 : 3)
 
 /** The tarball file name `pnpm pack` writes for a package. */
-export const tarballName = ({ name, version }) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`
+export const tarballName = ({ name, version }) =>
+  `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`
 
 /**
  * Packs every publishable package into `dest` with `pnpm pack` (which rewrites `workspace:^`
@@ -59,7 +64,9 @@ export const packAll = async (dest) => {
 
 /** The ```ts blocks of a markdown file that import a published package (complete programs), in order. */
 export const readmeExamples = (file) =>
-  [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => /^import .* from "@data-access\//m.test(code))
+  [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((code) => /^import .* from "@data-access\//m.test(code))
 
 /**
  * The install lines of a markdown file, in order: each line of its ```sh blocks with a command
@@ -73,9 +80,14 @@ export const installCommands = (file) =>
       const words = line
         .split("&&")
         .map((command) => command.trim().split(/\s+/))
-        .find((w) => ((w[0] === "npm" && w[1] === "install") || (w[0] === "pnpm" && w[1] === "add")) && !w.includes("-g"))
+        .find(
+          (w) =>
+            ((w[0] === "npm" && w[1] === "install") || (w[0] === "pnpm" && w[1] === "add")) &&
+            !w.includes("-g")
+        )
       return words ? [{ manager: words[0], line: line.trim(), words }] : []
     })
 
 /** The package an install argument names (`effect@^3.22` -> `effect`); undefined for a flag. */
-export const packageOf = (word) => (word.startsWith("-") ? undefined : word.replace(/^(@?[^@]+)@.*$/, "$1"))
+export const packageOf = (word) =>
+  word.startsWith("-") ? undefined : word.replace(/^(@?[^@]+)@.*$/, "$1")

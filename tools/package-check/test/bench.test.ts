@@ -5,7 +5,6 @@ import { join } from "node:path"
 import { expect, it } from "vitest"
 // @ts-expect-error plain ESM script without types
 import { figures } from "../../../scripts/bench.mjs"
-// @ts-expect-error plain ESM helper without types
 import { root, workspaceDirs } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
@@ -27,7 +26,11 @@ it("reads figures, ratios and the scenario from console.table output and summary
       figures: "fetch calls/s: 907 · p50/p99 ms: 0.76 / 2.10",
       ratios: "client/fetch: 41.0% · goal: MISSED (< 85%)"
     },
-    { scenario: "median wall time", figures: "17.0 s", ratios: "goal 60 s, ratio 0.28 of the goal" },
+    {
+      scenario: "median wall time",
+      figures: "17.0 s",
+      ratios: "goal 60 s, ratio 0.28 of the goal"
+    },
     { scenario: "requests per run", figures: "9000", ratios: "" }
   ])
 })
@@ -44,6 +47,7 @@ it("BENCHMARKS.md notes the machine and has figures of every package with a benc
     .filter((pkg) => pkg.scripts?.bench)
     .map((pkg) => pkg.name as string)
   expect(benched.length).toBeGreaterThan(0)
-  for (const name of benched) expect(text, name).toMatch(new RegExp(`^\\| ${name} \\| [^|]+ \\| [^|]*\\d`, "m"))
+  for (const name of benched)
+    expect(text, name).toMatch(new RegExp(`^\\| ${name} \\| [^|]+ \\| [^|]*\\d`, "m"))
   expect(text).not.toMatch(/\*\*failed/)
 })

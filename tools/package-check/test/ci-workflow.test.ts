@@ -6,7 +6,6 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { parse } from "yaml"
-// @ts-expect-error plain ESM helper without types
 import { root } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
@@ -14,7 +13,9 @@ const text = readFileSync(join(root, "docs/ci/contract-tests.yml"), "utf8")
 const workflow = parse(text)
 const steps: ReadonlyArray<Record<string, any>> = workflow.jobs["contract-tests"].steps
 const runStep = steps.find((s) => typeof s.run === "string" && s.run.includes("contract-tests"))!
-const binDir = dirname(createRequire(import.meta.url).resolve("@data-access/contract-tests/package.json"))
+const binDir = dirname(
+  createRequire(import.meta.url).resolve("@data-access/contract-tests/package.json")
+)
 
 describe("docs/ci/contract-tests.yml", () => {
   it("runs the published contract-tests command against a URL from the CI's settings", () => {
@@ -30,9 +31,15 @@ describe("docs/ci/contract-tests.yml", () => {
   })
 
   it("every flag it passes is an option of the runner", async () => {
-    const help = await runCommand(process.execPath, [join(binDir, "bin/contract-tests.js"), "--help"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+    const help = await runCommand(
+      process.execPath,
+      [join(binDir, "bin/contract-tests.js"), "--help"],
+      { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } }
+    )
     expect(help.status).toBe(0)
-    const flags = [...new Set([...String(runStep.run).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!))].filter((f) => f !== "yes")
+    const flags = [
+      ...new Set([...String(runStep.run).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!))
+    ].filter((f) => f !== "yes")
     expect(flags.length).toBeGreaterThan(5)
     for (const flag of flags) expect(help.stdout, flag).toContain(`--${flag}`)
   })
@@ -61,11 +68,21 @@ describe("the contract-tests version the workflow installs", () => {
     // the version the pending changesets make of it
     const kinds = readdirSync(join(root, ".changeset"))
       .filter((f) => f.endsWith(".md") && f !== "README.md")
-      .flatMap((f) => [...readFileSync(join(root, ".changeset", f), "utf8").matchAll(/^"@data-access\/contract-tests":\s*(major|minor|patch)/gm)].map((m) => m[1] as keyof typeof bumps))
+      .flatMap((f) =>
+        [
+          ...readFileSync(join(root, ".changeset", f), "utf8").matchAll(
+            /^"@data-access\/contract-tests":\s*(major|minor|patch)/gm
+          )
+        ].map((m) => m[1] as keyof typeof bumps)
+      )
     if (kinds.length === 0) return version
     const kind = kinds.reduce((x, y) => (bumps[x] >= bumps[y] ? x : y))
     const [a, b, c] = version.split(".").map(Number) as [number, number, number]
-    return kind === "major" ? `${a + 1}.0.0` : kind === "minor" ? `${a}.${b + 1}.0` : `${a}.${b}.${c + 1}`
+    return kind === "major"
+      ? `${a + 1}.0.0`
+      : kind === "minor"
+        ? `${a}.${b + 1}.0`
+        : `${a}.${b}.${c + 1}`
   }
 
   it("is satisfied by the version the next release publishes", () => {
@@ -73,6 +90,9 @@ describe("the contract-tests version the workflow installs", () => {
     expect(range).toMatch(/^\^\d+\.\d+\.\d+$/)
     const version = JSON.parse(readFileSync(join(binDir, "package.json"), "utf8")).version as string
     const candidates = [version, next(version)].filter((v) => v !== "0.0.0")
-    expect(candidates.some((v) => satisfiesCaret(range, v)), `${range} vs ${candidates.join(", ")}`).toBe(true)
+    expect(
+      candidates.some((v) => satisfiesCaret(range, v)),
+      `${range} vs ${candidates.join(", ")}`
+    ).toBe(true)
   })
 })

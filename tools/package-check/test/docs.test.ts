@@ -14,8 +14,14 @@ import { ContractRules } from "@data-access/schema"
 import { generate, modules } from "../src/api-doc.mjs"
 // @ts-expect-error plain ESM helper without types
 import { findingsPath, pagePath, render } from "../src/checks-doc.mjs"
-// @ts-expect-error plain ESM helper without types
-import { effectLineOf, installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+import {
+  effectLineOf,
+  installCommands,
+  packageOf,
+  publishable,
+  readmeExamples,
+  root
+} from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
 interface Export {
@@ -36,10 +42,20 @@ interface Module {
 const all = modules() as ReadonlyArray<Module>
 
 describe("docs/checks.md", () => {
-  const findings = JSON.parse(readFileSync(findingsPath, "utf8")) as Record<string, { violation: string; text: string }>
+  const findings = JSON.parse(readFileSync(findingsPath, "utf8")) as Record<
+    string,
+    { violation: string; text: string }
+  >
 
   it("is the page generated from Checks.checks and the violation catalogue (run `pnpm docs:generate` when this fails)", () => {
-    const expected = render({ checks: Checks.checks, violations: ReferenceServer.violations, findings, rules: ContractRules.rules, latitude: ContractRules.latitude, notes: ContractRules.notes })
+    const expected = render({
+      checks: Checks.checks,
+      violations: ReferenceServer.violations,
+      findings,
+      rules: ContractRules.rules,
+      latitude: ContractRules.latitude,
+      notes: ContractRules.notes
+    })
     expect(readFileSync(pagePath, "utf8")).toBe(expected)
   })
 
@@ -56,7 +72,9 @@ describe("docs/checks.md", () => {
       const f = findings[c.id]
       expect(f, c.id).toBeDefined()
       expect(f!.text.startsWith(`[${c.severity}] ${c.id} · `), c.id).toBe(true)
-      expect(ReferenceServer.violations.find((v) => v.name === f!.violation)?.check, c.id).toBe(c.id)
+      expect(ReferenceServer.violations.find((v) => v.name === f!.violation)?.check, c.id).toBe(
+        c.id
+      )
       expect(f!.text).toContain("replay: contract-tests --replay ")
       expect(f!.text).not.toContain("reference-key")
     }
@@ -98,19 +116,39 @@ describe("API reference", () => {
 
 describe("examples type-check against the built packages", () => {
   const here = fileURLToPath(new URL("..", import.meta.url))
-  const packages = publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>
+  const packages = publishable() as ReadonlyArray<{
+    name: string
+    dir: string
+    pkg: Record<string, any>
+  }>
   const lineOf = new Map(packages.map((p) => [p.name, effectLineOf(p.pkg) as 3 | 4]))
   const jsdocOf = (line: 3 | 4) =>
     all
       .filter((m) => (lineOf.get(m.package) ?? 3) === line)
       .flatMap((m) => [
-        ...m.examples.map((code, i) => ({ name: `${m.package}/${m.module} example ${i + 1}`, code })),
-        ...m.exports.flatMap((e) => e.examples.map((code, i) => ({ name: `${m.package}/${m.module}.${e.name} example ${i + 1}`, code })))
+        ...m.examples.map((code, i) => ({
+          name: `${m.package}/${m.module} example ${i + 1}`,
+          code
+        })),
+        ...m.exports.flatMap((e) =>
+          e.examples.map((code, i) => ({
+            name: `${m.package}/${m.module}.${e.name} example ${i + 1}`,
+            code
+          }))
+        )
       ])
   const readmesOf = (line: 3 | 4) =>
-    [...(line === 3 ? [join(root, "README.md")] : []), ...packages.filter((p) => effectLineOf(p.pkg) === line).map((p) => join(p.dir, "README.md"))]
+    [
+      ...(line === 3 ? [join(root, "README.md")] : []),
+      ...packages.filter((p) => effectLineOf(p.pkg) === line).map((p) => join(p.dir, "README.md"))
+    ]
       .filter((f) => existsSync(f))
-      .flatMap((f) => (readmeExamples(f) as ReadonlyArray<string>).map((code, i) => ({ name: `${relative(root, f)} example ${i + 1}`, code })))
+      .flatMap((f) =>
+        (readmeExamples(f) as ReadonlyArray<string>).map((code, i) => ({
+          name: `${relative(root, f)} example ${i + 1}`,
+          code
+        }))
+      )
   // Each line compiles where its own `effect` resolves: the Effect 3 examples here, the Effect 4
   // ones inside packages/testing-effect4 (which depends on the other two Effect 4 packages).
   const effect4Home = packages.find((p) => p.name === "@data-access/testing-effect4")?.dir
@@ -124,7 +162,13 @@ describe("examples type-check against the built packages", () => {
    * packages' types, not two): tsc's output cut into its diagnostics, each with the set of the
    * file it is in (`undefined` for one in no file), example files named back to their examples.
    */
-  const compiled = new Map<3 | 4, Promise<{ status: number | null; diagnostics: ReadonlyArray<{ set: string | undefined; text: string }> }>>()
+  const compiled = new Map<
+    3 | 4,
+    Promise<{
+      status: number | null
+      diagnostics: ReadonlyArray<{ set: string | undefined; text: string }>
+    }>
+  >()
   const compile = (line: 3 | 4) => {
     let done = compiled.get(line)
     if (done === undefined) compiled.set(line, (done = compileLine(line)))
@@ -146,11 +190,23 @@ describe("examples type-check against the built packages", () => {
       join(dir, "tsconfig.json"),
       JSON.stringify({
         extends: relative(dir, join(root, "tsconfig.base.json")),
-        compilerOptions: { noEmit: true, composite: false, incremental: false, noUnusedLocals: false, noUnusedParameters: false, declaration: false, declarationMap: false },
+        compilerOptions: {
+          noEmit: true,
+          composite: false,
+          incremental: false,
+          noUnusedLocals: false,
+          noUnusedParameters: false,
+          declaration: false,
+          declarationMap: false
+        },
         files: files.map((f) => relative(dir, f))
       })
     )
-    const tsc = await runCommand(join(here, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
+    const tsc = await runCommand(
+      join(here, "node_modules/.bin/tsc"),
+      ["-p", join(dir, "tsconfig.json")],
+      { encoding: "utf8" }
+    )
     rmSync(join(home!, ".examples"), { recursive: true, force: true })
     // A diagnostic starts at an unindented line; the indented lines after it continue it.
     const blocks: Array<Array<string>> = []
@@ -160,7 +216,12 @@ describe("examples type-check against the built packages", () => {
     }
     const diagnostics = blocks.map((block) => {
       const named = /^\S*?\b(JSDoc|README)-example\d+\.ts\(/.exec(block[0]!)
-      const text = block.join("\n").replace(/(JSDoc|README)-example(\d+)\.ts/g, (_m, set: "JSDoc" | "README", i) => bySet[set][Number(i)]!.name)
+      const text = block
+        .join("\n")
+        .replace(
+          /(JSDoc|README)-example(\d+)\.ts/g,
+          (_m, set: "JSDoc" | "README", i) => bySet[set][Number(i)]!.name
+        )
       return { set: named?.[1], text }
     })
     return { status: tsc.status, diagnostics }
@@ -176,7 +237,9 @@ describe("examples type-check against the built packages", () => {
     expect(sets[line].home).toBeDefined()
     const { status, diagnostics } = await compile(line)
     // This set's errors, and any in no file (the compiler's own: a bad option, a missing file).
-    const errors = diagnostics.filter((d) => d.set === set || d.set === undefined).map((d) => d.text)
+    const errors = diagnostics
+      .filter((d) => d.set === set || d.set === undefined)
+      .map((d) => d.text)
     expect(errors).toEqual([])
     // tsc fails only with a diagnostic, which is some set's: this one's is above.
     if (diagnostics.length === 0) expect(status).toBe(0)
@@ -184,31 +247,54 @@ describe("examples type-check against the built packages", () => {
 })
 
 describe("READMEs", () => {
-  const packages = publishable() as ReadonlyArray<{ name: string; dir: string; pkg: Record<string, any> }>
+  const packages = publishable() as ReadonlyArray<{
+    name: string
+    dir: string
+    pkg: Record<string, any>
+  }>
   const ours = new Set(packages.map((p) => p.name))
 
   it.each(packages.map((p) => [p.name, p] as const))(
     "%s: an npm and a pnpm install line add the package with every required peer dependency, in a range of the peer's; every other package named carries a range; the Effect line is named (both, for a package of neither)",
     (name, p) => {
       const file = join(p.dir, "README.md")
-      const commands = installCommands(file) as ReadonlyArray<{ manager: "npm" | "pnpm"; words: ReadonlyArray<string> }>
-      const optional = new Set(Object.keys(p.pkg.peerDependenciesMeta ?? {}).filter((peer) => p.pkg.peerDependenciesMeta[peer].optional === true))
+      const commands = installCommands(file) as ReadonlyArray<{
+        manager: "npm" | "pnpm"
+        words: ReadonlyArray<string>
+      }>
+      const optional = new Set(
+        Object.keys(p.pkg.peerDependenciesMeta ?? {}).filter(
+          (peer) => p.pkg.peerDependenciesMeta[peer].optional === true
+        )
+      )
       for (const manager of ["npm", "pnpm"] as const) {
         const words = commands.filter((c) => c.manager === manager).flatMap((c) => c.words.slice(2))
         expect(words, `no "${manager}" line adding ${name}`).toContain(name)
-        const named = new Map(words.flatMap((w) => (packageOf(w) === undefined ? [] : [[packageOf(w) as string, w.slice((packageOf(w) as string).length + 1)] as const])))
+        const named = new Map(
+          words.flatMap((w) =>
+            packageOf(w) === undefined
+              ? []
+              : [[packageOf(w) as string, w.slice((packageOf(w) as string).length + 1)] as const]
+          )
+        )
         for (const [peer, peerRange] of Object.entries<string>(p.pkg.peerDependencies ?? {})) {
           if (optional.has(peer)) continue
           const range = named.get(peer)
           expect(range, `${manager}: ${peer}`).toBeDefined()
           // "^3.22" names the line of the peer range "^3.22.4" (it installs the newest 3.x)
-          expect(peerRange === range || peerRange.startsWith(`${range}.`), `${manager}: ${peer}@${range} against the peer range ${peerRange}`).toBe(true)
+          expect(
+            peerRange === range || peerRange.startsWith(`${range}.`),
+            `${manager}: ${peer}@${range} against the peer range ${peerRange}`
+          ).toBe(true)
         }
-        for (const [dep, range] of named) if (!ours.has(dep)) expect(range, `${manager}: ${dep} without a range installs its latest`).not.toBe("")
+        for (const [dep, range] of named)
+          if (!ours.has(dep))
+            expect(range, `${manager}: ${dep} without a range installs its latest`).not.toBe("")
       }
       // A package without an `effect` peer (@data-access/core) serves both lines and names both.
       const text = readFileSync(file, "utf8")
-      if (p.pkg.peerDependencies?.effect === undefined) for (const line of [/Effect 3 line/, /Effect 4 line/]) expect(text).toMatch(line)
+      if (p.pkg.peerDependencies?.effect === undefined)
+        for (const line of [/Effect 3 line/, /Effect 4 line/]) expect(text).toMatch(line)
       else expect(text).toMatch(effectLineOf(p.pkg) === 4 ? /Effect 4 line/ : /Effect 3 line/)
     }
   )

@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
 import { commandOutput, runCommand } from "../src/command.mjs"
-// @ts-expect-error plain ESM helper without types
 import { root, workspaceDirs } from "../src/workspace.mjs"
 
 /** child_process's synchronous functions, spelled so that this file does not name them. */

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TestProject } from "vitest/node"
-// @ts-expect-error plain ESM helper without types
 import { packAll } from "../src/workspace.mjs"
 
 declare module "vitest" {

@@ -2,19 +2,32 @@
 // workspace package.json files and changelogs are copied to a temporary directory and
 // `changeset version` (what `pnpm version-packages` runs) is applied there. The real working
 // tree is never touched (checked).
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs"
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type CommandResult, runCommand } from "../src/command.mjs"
-// @ts-expect-error plain ESM helper without types
 import { publishable, root, workspaceDirs } from "../src/workspace.mjs"
 
 type Bump = "major" | "minor" | "patch"
 const rank: Record<Bump, number> = { patch: 0, minor: 1, major: 2 }
 const bump = (version: string, kind: Bump) => {
   const [major, minor, patch] = version.split(".").map(Number) as [number, number, number]
-  return kind === "major" ? `${major + 1}.0.0` : kind === "minor" ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`
+  return kind === "major"
+    ? `${major + 1}.0.0`
+    : kind === "minor"
+      ? `${major}.${minor + 1}.0`
+      : `${major}.${minor}.${patch + 1}`
 }
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"))
 const published: ReadonlyArray<{ name: string; version: string; dir: string }> = publishable()
@@ -42,7 +55,10 @@ const changesets = readdirSync(join(root, ".changeset"))
 let copy: string
 const snapshot = () =>
   Object.fromEntries(
-    [join(root, "package.json"), ...workspaceDirs().flatMap((d: string) => [join(d, "package.json"), join(d, "CHANGELOG.md")])]
+    [
+      join(root, "package.json"),
+      ...workspaceDirs().flatMap((d: string) => [join(d, "package.json"), join(d, "CHANGELOG.md")])
+    ]
       .filter((f) => existsSync(f))
       .map((f) => [f, readFileSync(f, "utf8")])
   )
@@ -59,26 +75,39 @@ beforeAll(async () => {
   for (const dir of workspaceDirs() as ReadonlyArray<string>) {
     const to = join(copy, relative(root, dir))
     mkdirSync(to, { recursive: true })
-    for (const f of ["package.json", "CHANGELOG.md"]) if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(to, f))
+    for (const f of ["package.json", "CHANGELOG.md"])
+      if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(to, f))
   }
   // the changelog generator named in .changeset/config.json resolves from here
   symlinkSync(join(root, "node_modules"), join(copy, "node_modules"), "dir")
   // `changeset status` compares with the base branch: make the copy a repository on main
   const git = (...args: ReadonlyArray<string>) =>
-    runCommand("git", ["-c", "user.name=release-check", "-c", "user.email=release-check@example.invalid", ...args], { cwd: copy, encoding: "utf8" })
+    runCommand(
+      "git",
+      ["-c", "user.name=release-check", "-c", "user.email=release-check@example.invalid", ...args],
+      { cwd: copy, encoding: "utf8" }
+    )
   await git("init", "-q", "-b", "main")
   await git("add", "-A")
   await git("commit", "-q", "-m", "copy", "--no-gpg-sign")
-  status = await runCommand(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "status", "--output=status.json"], {
-    cwd: copy,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true" }
-  })
-  version = await runCommand(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "version"], {
-    cwd: copy,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true" }
-  })
+  status = await runCommand(
+    process.execPath,
+    [join(root, "node_modules/@changesets/cli/bin.js"), "status", "--output=status.json"],
+    {
+      cwd: copy,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true" }
+    }
+  )
+  version = await runCommand(
+    process.execPath,
+    [join(root, "node_modules/@changesets/cli/bin.js"), "version"],
+    {
+      cwd: copy,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true" }
+    }
+  )
 })
 
 afterAll(() => {
@@ -89,13 +118,18 @@ it("every pending changeset names published packages only and says something", (
   const names = new Set(published.map((p) => p.name))
   for (const c of changesets) {
     expect(c.summary.length, c.file).toBeGreaterThan(10)
-    for (const name of Object.keys(c.releases)) expect(names.has(name), `${c.file}: ${name}`).toBe(true)
+    for (const name of Object.keys(c.releases))
+      expect(names.has(name), `${c.file}: ${name}`).toBe(true)
   }
 })
 
 it("the changesets config publishes publicly from main and moves internal ranges", () => {
   const config = readJson(join(root, ".changeset/config.json"))
-  expect(config).toMatchObject({ access: "public", baseBranch: "main", updateInternalDependencies: "patch" })
+  expect(config).toMatchObject({
+    access: "public",
+    baseBranch: "main",
+    updateInternalDependencies: "patch"
+  })
   expect(config.ignore).toEqual([])
 })
 
@@ -108,13 +142,18 @@ it("changeset status plans the releases the changesets ask for", () => {
     const kinds = changesets.flatMap((c) => (c.releases[p.name] ? [c.releases[p.name]!] : []))
     if (kinds.length === 0) continue
     const kind = kinds.reduce((a, b) => (rank[a] >= rank[b] ? a : b))
-    expect(planned.releases.find((r) => r.name === p.name), p.name).toMatchObject({ type: kind, oldVersion: p.version, newVersion: bump(p.version, kind) })
+    expect(
+      planned.releases.find((r) => r.name === p.name),
+      p.name
+    ).toMatchObject({ type: kind, oldVersion: p.version, newVersion: bump(p.version, kind) })
   }
 })
 
 it("changeset version succeeds on the copy", () => {
   expect({ status: version.status, stderr: String(version.stderr) }).toMatchObject({ status: 0 })
-  expect(readdirSync(join(copy, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md")).toEqual([])
+  expect(
+    readdirSync(join(copy, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md")
+  ).toEqual([])
 })
 
 it("each package gets the version its changesets ask for, and a CHANGELOG entry with their text", () => {
@@ -131,12 +170,18 @@ it("each package gets the version its changesets ask for, and a CHANGELOG entry 
     const changelog = readFileSync(join(dir, "CHANGELOG.md"), "utf8")
     expect(changelog.startsWith(`# ${p.name}\n`), p.name).toBe(true)
     expect(changelog).toContain(`## ${after.version}`)
-    for (const c of changesets.filter((c) => c.releases[p.name])) expect(changelog).toContain(c.summary.split("\n")[0])
+    for (const c of changesets.filter((c) => c.releases[p.name]))
+      expect(changelog).toContain(c.summary.split("\n")[0])
   }
 })
 
 it("internal dependencies stay workspace ranges that the new versions satisfy (pnpm pack rewrites them)", () => {
-  const versions = new Map(published.map((p) => [p.name, readJson(join(copy, relative(root, p.dir), "package.json")).version as string]))
+  const versions = new Map(
+    published.map((p) => [
+      p.name,
+      readJson(join(copy, relative(root, p.dir), "package.json")).version as string
+    ])
+  )
   for (const p of published) {
     const after = readJson(join(copy, relative(root, p.dir), "package.json"))
     for (const [dep, range] of Object.entries<string>(after.dependencies ?? {})) {
@@ -144,7 +189,8 @@ it("internal dependencies stay workspace ranges that the new versions satisfy (p
       expect(range, `${p.name} -> ${dep}`).toBe("workspace:^")
       // a dependent of a bumped package is released too (its packed range names the new version)
       const dependency = published.find((q) => q.name === dep)!
-      if (versions.get(dep) !== dependency.version) expect(after.version, `${p.name} after ${dep}`).not.toBe(p.version)
+      if (versions.get(dep) !== dependency.version)
+        expect(after.version, `${p.name} after ${dep}`).not.toBe(p.version)
     }
   }
 })

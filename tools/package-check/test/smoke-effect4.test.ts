@@ -10,7 +10,6 @@ import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-// @ts-expect-error plain ESM helper without types
 import { effectLineOf, installCommands, publishable, readmeExamples } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
@@ -26,110 +25,160 @@ const packages = (publishable() as ReadonlyArray<Package>).filter((p) => effectL
 const readmeOf = (p: Package) => join(p.dir, "README.md")
 const NODE = "22.23.3"
 
-const keptNpmConfig = /^npm_config_(registry|cafile|cache|userconfig|proxy|https_proxy|noproxy|strict_ssl)$/i
+const keptNpmConfig =
+  /^npm_config_(registry|cafile|cache|userconfig|proxy|https_proxy|noproxy|strict_ssl)$/i
 const baseEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(npm|pnpm)_/i.test(k) || keptNpmConfig.test(k))
 ) as Record<string, string>
 
 /** The warnings that must not appear: a peer dependency not met, an engine not satisfied. */
-const PEER_OR_ENGINE = /unmet peer|ERESOLVE|peer dep|incorrect peer|missing peer|EBADENGINE|Unsupported engine/i
+const PEER_OR_ENGINE =
+  /unmet peer|ERESOLVE|peer dep|incorrect peer|missing peer|EBADENGINE|Unsupported engine/i
 
-describe.each(["pnpm", "npm"] as const)("the Effect 4 line installed with %s from its README lines", (manager) => {
-  let app: string
-  let env: Record<string, string>
-  const installs: Array<{ line: string; status: number | null; output: string }> = []
-  const sh = (args: ReadonlyArray<string>) =>
-    runCommand("sh", ["-c", args.join(" ")], { cwd: app, encoding: "utf8", env: { ...env, NO_COLOR: "1" }, timeout: 240_000 })
-
-  beforeAll(async () => {
-    // Node 22 first on the PATH: npm and pnpm (node scripts) and the programs run on it.
-    const which = await runCommand("npx", ["-y", "-p", `node@${NODE}`, "node", "-p", "process.execPath"], { encoding: "utf8", env: baseEnv })
-    const node22 = which.stdout.trim().split("\n").pop()!
-    env = { ...baseEnv, PATH: `${dirname(node22)}:${baseEnv.PATH ?? ""}` }
-    const tarballs = inject("tarballs")
-    app = mkdtempSync(join(tmpdir(), `data-access-smoke4-${manager}-`))
-    const overrides = Object.fromEntries(
-      Object.entries(tarballs).map(([n, file]) => [n, `file:${manager === "npm" ? relative(app, file) : file}`])
-    )
-    writeFileSync(
-      join(app, "package.json"),
-      JSON.stringify({ name: "smoke-app-effect4", private: true, type: "module", ...(manager === "npm" ? { overrides } : { pnpm: { overrides } }) }, null, 2)
-    )
-    const store = (await runCommand("pnpm", ["store", "path"], { cwd: app, encoding: "utf8" })).stdout.trim()
-    writeFileSync(
-      join(app, ".npmrc"),
-      [...(manager === "npm" ? ["audit=false", "fund=false", "update-notifier=false"] : [`store-dir=${store}`]), "prefer-offline=true", ""].join("\n")
-    )
-    const lines = packages.flatMap((p) =>
-      (installCommands(readmeOf(p)) as ReadonlyArray<{ manager: Manager; line: string }>).filter((c) => c.manager === manager).map((c) => c.line)
-    )
-    // The README lines verbatim, then effect@latest as a user upgrading would add it.
-    const upgrade = manager === "pnpm" ? "pnpm add effect@latest" : "npm install effect@latest"
-    for (const line of [...lines, upgrade]) {
-      const r = await sh([line.replace(/\S+/g, (w) => tarballs[w] ?? w)])
-      installs.push({ line, status: r.status, output: r.stdout + r.stderr })
-    }
-    for (const p of packages) {
-      writeFileSync(join(app, `readme-${p.name.replace("@data-access/", "")}.ts`), (readmeExamples(readmeOf(p)) as ReadonlyArray<string>)[0]!)
-    }
-  }, 600_000)
-
-  afterAll(() => {
-    if (app) rmSync(app, { recursive: true, force: true })
-  })
-
-  it("every README line and effect@latest install, with no peer-dependency or engine warning", () => {
-    expect(installs.length).toBeGreaterThanOrEqual(packages.length * 1 + 1)
-    for (const i of installs) {
-      expect({ line: i.line, status: i.status, output: i.output.slice(-2000) }).toMatchObject({ status: 0 })
-      expect(i.output, i.line).not.toMatch(PEER_OR_ENGINE)
-    }
-  })
-
-  it("exactly one copy of effect, on the 4 line, next to the three packages", () => {
-    const copies: Array<string> = []
-    const walk = (d: string): void => {
-      for (const entry of readdirSync(d, { withFileTypes: true })) {
-        if (!entry.isDirectory()) continue
-        const path = join(d, entry.name)
-        if (entry.name === "effect" && existsSync(join(path, "package.json"))) {
-          const pkg = JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as { name: string; version: string }
-          if (pkg.name === "effect") copies.push(pkg.version)
-        }
-        walk(path)
-      }
-    }
-    walk(join(app, "node_modules"))
-    expect(new Set(copies).size).toBe(1)
-    expect(copies[0]).toMatch(/^4\./)
-    for (const p of packages) expect(existsSync(join(app, "node_modules", p.name, "package.json")), p.name).toBe(true)
-  })
-
-  it("the READMEs' first examples type-check against the packed types", async () => {
-    writeFileSync(
-      join(app, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          noEmit: true,
-          typeRoots: [fileURLToPath(new URL("../node_modules/@types", import.meta.url))],
-          types: ["node"]
-        },
-        files: packages.map((p) => `readme-${p.name.replace("@data-access/", "")}.ts`)
+describe.each(["pnpm", "npm"] as const)(
+  "the Effect 4 line installed with %s from its README lines",
+  (manager) => {
+    let app: string
+    let env: Record<string, string>
+    const installs: Array<{ line: string; status: number | null; output: string }> = []
+    const sh = (args: ReadonlyArray<string>) =>
+      runCommand("sh", ["-c", args.join(" ")], {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...env, NO_COLOR: "1" },
+        timeout: 240_000
       })
-    )
-    const r = await runCommand(tsc, ["-p", "tsconfig.json"], { cwd: app, encoding: "utf8" })
-    expect({ status: r.status, output: r.stdout + r.stderr }).toEqual({ status: 0, output: "" })
-  })
 
-  it("the schema README's first program runs on Node 22", async () => {
-    const r = await sh(["node", "readme-schema-effect4.ts"])
-    expect({ status: r.status, stderr: r.stderr.replace(/^.*ExperimentalWarning.*\n?/gm, "").replace(/^\(Use `node --trace-warnings.*\n?/gm, "") }).toEqual({ status: 0, stderr: "" })
-  })
-})
+    beforeAll(async () => {
+      // Node 22 first on the PATH: npm and pnpm (node scripts) and the programs run on it.
+      const which = await runCommand(
+        "npx",
+        ["-y", "-p", `node@${NODE}`, "node", "-p", "process.execPath"],
+        { encoding: "utf8", env: baseEnv }
+      )
+      const node22 = which.stdout.trim().split("\n").pop()!
+      env = { ...baseEnv, PATH: `${dirname(node22)}:${baseEnv.PATH ?? ""}` }
+      const tarballs = inject("tarballs")
+      app = mkdtempSync(join(tmpdir(), `data-access-smoke4-${manager}-`))
+      const overrides = Object.fromEntries(
+        Object.entries(tarballs).map(([n, file]) => [
+          n,
+          `file:${manager === "npm" ? relative(app, file) : file}`
+        ])
+      )
+      writeFileSync(
+        join(app, "package.json"),
+        JSON.stringify(
+          {
+            name: "smoke-app-effect4",
+            private: true,
+            type: "module",
+            ...(manager === "npm" ? { overrides } : { pnpm: { overrides } })
+          },
+          null,
+          2
+        )
+      )
+      const store = (
+        await runCommand("pnpm", ["store", "path"], { cwd: app, encoding: "utf8" })
+      ).stdout.trim()
+      writeFileSync(
+        join(app, ".npmrc"),
+        [
+          ...(manager === "npm"
+            ? ["audit=false", "fund=false", "update-notifier=false"]
+            : [`store-dir=${store}`]),
+          "prefer-offline=true",
+          ""
+        ].join("\n")
+      )
+      const lines = packages.flatMap((p) =>
+        (installCommands(readmeOf(p)) as ReadonlyArray<{ manager: Manager; line: string }>)
+          .filter((c) => c.manager === manager)
+          .map((c) => c.line)
+      )
+      // The README lines verbatim, then effect@latest as a user upgrading would add it.
+      const upgrade = manager === "pnpm" ? "pnpm add effect@latest" : "npm install effect@latest"
+      for (const line of [...lines, upgrade]) {
+        const r = await sh([line.replace(/\S+/g, (w) => tarballs[w] ?? w)])
+        installs.push({ line, status: r.status, output: r.stdout + r.stderr })
+      }
+      for (const p of packages) {
+        writeFileSync(
+          join(app, `readme-${p.name.replace("@data-access/", "")}.ts`),
+          (readmeExamples(readmeOf(p)) as ReadonlyArray<string>)[0]!
+        )
+      }
+    }, 600_000)
+
+    afterAll(() => {
+      if (app) rmSync(app, { recursive: true, force: true })
+    })
+
+    it("every README line and effect@latest install, with no peer-dependency or engine warning", () => {
+      expect(installs.length).toBeGreaterThanOrEqual(packages.length * 1 + 1)
+      for (const i of installs) {
+        expect({ line: i.line, status: i.status, output: i.output.slice(-2000) }).toMatchObject({
+          status: 0
+        })
+        expect(i.output, i.line).not.toMatch(PEER_OR_ENGINE)
+      }
+    })
+
+    it("exactly one copy of effect, on the 4 line, next to the three packages", () => {
+      const copies: Array<string> = []
+      const walk = (d: string): void => {
+        for (const entry of readdirSync(d, { withFileTypes: true })) {
+          if (!entry.isDirectory()) continue
+          const path = join(d, entry.name)
+          if (entry.name === "effect" && existsSync(join(path, "package.json"))) {
+            const pkg = JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as {
+              name: string
+              version: string
+            }
+            if (pkg.name === "effect") copies.push(pkg.version)
+          }
+          walk(path)
+        }
+      }
+      walk(join(app, "node_modules"))
+      expect(new Set(copies).size).toBe(1)
+      expect(copies[0]).toMatch(/^4\./)
+      for (const p of packages)
+        expect(existsSync(join(app, "node_modules", p.name, "package.json")), p.name).toBe(true)
+    })
+
+    it("the READMEs' first examples type-check against the packed types", async () => {
+      writeFileSync(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noUncheckedIndexedAccess: true,
+            skipLibCheck: true,
+            noEmit: true,
+            typeRoots: [fileURLToPath(new URL("../node_modules/@types", import.meta.url))],
+            types: ["node"]
+          },
+          files: packages.map((p) => `readme-${p.name.replace("@data-access/", "")}.ts`)
+        })
+      )
+      const r = await runCommand(tsc, ["-p", "tsconfig.json"], { cwd: app, encoding: "utf8" })
+      expect({ status: r.status, output: r.stdout + r.stderr }).toEqual({ status: 0, output: "" })
+    })
+
+    it("the schema README's first program runs on Node 22", async () => {
+      const r = await sh(["node", "readme-schema-effect4.ts"])
+      expect({
+        status: r.status,
+        stderr: r.stderr
+          .replace(/^.*ExperimentalWarning.*\n?/gm, "")
+          .replace(/^\(Use `node --trace-warnings.*\n?/gm, "")
+      }).toEqual({ status: 0, stderr: "" })
+    })
+  }
+)

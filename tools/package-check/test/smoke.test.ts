@@ -31,8 +31,14 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { Checks } from "@data-access/contract-tests"
 import { Operations } from "@data-access/schema"
-// @ts-expect-error plain ESM helper without types
-import { effectLineOf, installCommands, packageOf, publishable, readmeExamples, root } from "../src/workspace.mjs"
+import {
+  effectLineOf,
+  installCommands,
+  packageOf,
+  publishable,
+  readmeExamples,
+  root
+} from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
 
 type Manager = "pnpm" | "npm"
@@ -341,7 +347,9 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
 
   it("the schema and reference-server READMEs' first programs run", async () => {
     for (const name of ["@data-access/schema", "@data-access/reference-server"]) {
-      const ran = await run(process.execPath, [join("dist", exampleFile(name).replace(/\.ts$/, ".js"))])
+      const ran = await run(process.execPath, [
+        join("dist", exampleFile(name).replace(/\.ts$/, ".js"))
+      ])
       expect({ name, status: ran.status, output: outputOf(ran) }).toEqual({
         name,
         status: 0,
@@ -490,7 +498,12 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
       packageName: SQLITE,
       message: expect.stringContaining(`npm install ${SQLITE}@^0.53`)
     })
-    const cli = await exec("data-access-reference-server", ["--port", "0", "--store", "store.sqlite"])
+    const cli = await exec("data-access-reference-server", [
+      "--port",
+      "0",
+      "--store",
+      "store.sqlite"
+    ])
     expect(cli.status).not.toBe(0)
     expect(outputOf(cli)).toContain(
       `the SQLite store needs ${SQLITE}, which is not installed: add it with \`npm install ${SQLITE}@^0.53\` or \`pnpm add ${SQLITE}@^0.53\``

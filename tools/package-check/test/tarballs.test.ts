@@ -5,11 +5,11 @@
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, inject, it } from "vitest"
-// @ts-expect-error plain ESM helper without types
 import { publishable } from "../src/workspace.mjs"
 import { commandOutput, runCommand } from "../src/command.mjs"
 
-const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
+const bin = (name: string) =>
+  fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
 
 interface Pkg {
   readonly name: string
@@ -26,7 +26,9 @@ const list = async (tarball: string) =>
     .filter(Boolean)
     .map((f) => f.replace(/^package\//, ""))
 const packedManifest = async (tarball: string) =>
-  JSON.parse(await commandOutput("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }))
+  JSON.parse(
+    await commandOutput("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" })
+  )
 
 /** The public modules of a packed package: `dist/<Module>.d.ts`, not index, bin or internal. */
 const subpaths = (files: ReadonlyArray<string>) =>
@@ -59,9 +61,13 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
   const tarball = () => inject("tarballs")[name]!
 
   it("publint: no error, warning or suggestion", async () => {
-    const run = await runCommand(bin("publint"), ["run", tarball(), "--strict", "--level", "suggestion"], {
-      encoding: "utf8"
-    })
+    const run = await runCommand(
+      bin("publint"),
+      ["run", tarball(), "--strict", "--level", "suggestion"],
+      {
+        encoding: "utf8"
+      }
+    )
     expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
     expect(run.stdout).toContain("All good!")
   })
@@ -72,7 +78,17 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(modules.length).toBeGreaterThan(0)
     const run = await runCommand(
       bin("attw"),
-      [tarball(), "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color", "--include-entrypoints", ...modules],
+      [
+        tarball(),
+        "--profile",
+        "esm-only",
+        "--no-definitely-typed",
+        "--format",
+        "ascii",
+        "--no-color",
+        "--include-entrypoints",
+        ...modules
+      ],
       { encoding: "utf8" }
     )
     expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 })
@@ -90,7 +106,9 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(files).toContain("LICENSE")
     expect(files).toContain("dist/index.js")
     expect(files).toContain("dist/index.d.ts")
-    expect(files.filter((f) => /\.test\.ts$|tsbuildinfo$|^test\/|^bench\/|^reports\//.test(f))).toEqual([])
+    expect(
+      files.filter((f) => /\.test\.ts$|tsbuildinfo$|^test\/|^bench\/|^reports\//.test(f))
+    ).toEqual([])
   })
 
   it("the packed manifest: workspace ranges rewritten, ./internal/* blocked, effect a peer only (and none at all for the core)", async () => {
@@ -103,7 +121,8 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     expect(deps).not.toHaveProperty("effect")
     expect(deps).not.toHaveProperty("@effect/platform")
     // The effect-free core serves both lines: no effect of either, not even as a peer.
-    if (name === "@data-access/core") expect({ dependencies: manifest.dependencies, peers: manifest.peerDependencies }).toEqual({})
+    if (name === "@data-access/core")
+      expect({ dependencies: manifest.dependencies, peers: manifest.peerDependencies }).toEqual({})
     else expect(manifest.peerDependencies).toHaveProperty("effect")
     expect(manifest.type).toBe("module")
     expect(manifest.sideEffects).toBe(false)
@@ -118,12 +137,19 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
     const files = await list(tarball())
     for (const [cmd, file] of Object.entries(bins)) {
       const path = file.replace(/^\.\//, "")
-      expect((await runCommand("git", ["ls-files", "--error-unmatch", path], { cwd: p.dir })).status, `${cmd}: ${path} is not committed`).toBe(0)
+      expect(
+        (await runCommand("git", ["ls-files", "--error-unmatch", path], { cwd: p.dir })).status,
+        `${cmd}: ${path} is not committed`
+      ).toBe(0)
       expect(files, cmd).toContain(path)
-      const text = await commandOutput("tar", ["xzf", tarball(), "-O", `package/${path}`], { encoding: "utf8" })
+      const text = await commandOutput("tar", ["xzf", tarball(), "-O", `package/${path}`], {
+        encoding: "utf8"
+      })
       expect(text.startsWith("#!/usr/bin/env node\n"), cmd).toBe(true)
       // the bin imports the build (statically, or which of its files it picks), which must be packed too
-      const imported = [...text.matchAll(/"(\.\.\/[^"]+)"/g)].map((m) => join("bin", m[1]!).replace(/^bin\/\.\.\//, ""))
+      const imported = [...text.matchAll(/"(\.\.\/[^"]+)"/g)].map((m) =>
+        join("bin", m[1]!).replace(/^bin\/\.\.\//, "")
+      )
       expect(imported, cmd).not.toEqual([])
       for (const path of imported) expect(files, cmd).toContain(path)
     }
@@ -133,5 +159,7 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, p) => {
 it("the command-line packages have their bins", () => {
   const byName = new Map(packages.map((p) => [p.name, p.pkg]))
   expect(Object.keys(byName.get("@data-access/contract-tests")!.bin)).toEqual(["contract-tests"])
-  expect(Object.keys(byName.get("@data-access/reference-server")!.bin)).toEqual(["data-access-reference-server"])
+  expect(Object.keys(byName.get("@data-access/reference-server")!.bin)).toEqual([
+    "data-access-reference-server"
+  ])
 })

@@ -86,14 +86,21 @@ const nonce = { n: 0 }
  */
 export const uniqueNames = (op: Op, body: unknown): unknown => {
   const b = asRecord(body)
-  if (op.kind !== "create" || b === undefined || typeof b.name !== "string" || b.name === "") return body
+  if (op.kind !== "create" || b === undefined || typeof b.name !== "string" || b.name === "")
+    return body
   const suffix = `-${(++nonce.n).toString(36)}`
   const decodes = (x: unknown) => Either.isRight(ParseResult.decodeUnknownEither(op.request)(x))
   if (!decodes(b)) return body
   // Within 255 characters under every count when the name was (a server may refuse longer: string-limits).
-  const fits = b.name.length > 255 || TextLength.longest(b.name) > 255 || TextLength.longest(b.name + suffix) <= 255
+  const fits =
+    b.name.length > 255 ||
+    TextLength.longest(b.name) > 255 ||
+    TextLength.longest(b.name + suffix) <= 255
   const first = fits ? b.name + suffix : TextLength.cutTo(b.name, 255 - suffix.length) + suffix
-  for (const name of [first, b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix]) {
+  for (const name of [
+    first,
+    b.name.slice(0, Math.max(3, b.name.length - suffix.length)) + suffix
+  ]) {
     if (decodes({ ...b, name })) return { ...b, name }
   }
   return body
@@ -104,7 +111,13 @@ export const send = (ctx: Context, request: RawRequest) => ctx.target.send(reque
 
 const none: Cases = { _tag: "Enumerated", count: 0, at: () => undefined }
 
-export const skipped = (family: string, method: string, checks: ReadonlyArray<CheckId>, writes: boolean, reason: string): Suite => ({
+export const skipped = (
+  family: string,
+  method: string,
+  checks: ReadonlyArray<CheckId>,
+  writes: boolean,
+  reason: string
+): Suite => ({
   family,
   method,
   checks,
@@ -114,14 +127,18 @@ export const skipped = (family: string, method: string, checks: ReadonlyArray<Ch
   run: () => Effect.succeed([])
 })
 
-export const scaled = (ctx: Context, divisor: number, min: number) => Math.max(min, Math.ceil(ctx.examples / divisor))
+export const scaled = (ctx: Context, divisor: number, min: number) =>
+  Math.max(min, Math.ceil(ctx.examples / divisor))
 
 export const objectOf = (op: Op, json: unknown): unknown => {
   const r = asRecord(json)
   return op.wrapperKey === undefined ? r : r?.[op.wrapperKey]
 }
 
-const fullObjects = new WeakMap<Schema.Schema.AnyNoContext, WeakMap<object, Record<string, unknown> | null>>()
+const fullObjects = new WeakMap<
+  Schema.Schema.AnyNoContext,
+  WeakMap<object, Record<string, unknown> | null>
+>()
 
 /**
  * Full forms by schema and JSON text: the same stored object comes back in many answers (every
@@ -153,11 +170,16 @@ const textKey = (schema: Schema.Schema.AnyNoContext, raw: object): string | unde
  * answer's objects are read by several oracles and rows: each is decoded once per schema (keyed by
  * the parsed object, which nobody changes, and by its JSON text).
  */
-export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Record<string, unknown> | undefined => {
+export const fullObject = (
+  schema: Schema.Schema.AnyNoContext,
+  raw: unknown
+): Record<string, unknown> | undefined => {
   const compute = () =>
-    Either.getOrUndefined(Either.flatMap(ParseResult.decodeUnknownEither(schema)(raw), (a) => ParseResult.encodeEither(schema)(a))) as
-      | Record<string, unknown>
-      | undefined
+    Either.getOrUndefined(
+      Either.flatMap(ParseResult.decodeUnknownEither(schema)(raw), (a) =>
+        ParseResult.encodeEither(schema)(a)
+      )
+    ) as Record<string, unknown> | undefined
   if (raw === null || typeof raw !== "object") return compute()
   let cache = fullObjects.get(schema)
   if (cache === undefined) fullObjects.set(schema, (cache = new WeakMap()))
@@ -176,11 +198,15 @@ export const fullObject = (schema: Schema.Schema.AnyNoContext, raw: unknown): Re
 
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
   const ast = encodedOf(op.object)
-  return new Set(ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => String(p.name)) : [])
+  return new Set(
+    ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => String(p.name)) : []
+  )
 }
 
 export const requiredFieldsOf = (op: Op): ReadonlyArray<string> => {
   const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
-  return tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : []
+  return tl._tag === "TypeLiteral"
+    ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name))
+    : []
 }

@@ -19,11 +19,17 @@ export const sourceOf = (rule: ContractRules.RuleId): string => {
 }
 
 /** The request as a `curl` command against `baseUrl`, with every given secret scrubbed. */
-export const curlOf = (baseUrl: string, request: RawRequest, scrub: (s: string) => string): string => scrub(Curl.render(baseUrl, request))
+export const curlOf = (
+  baseUrl: string,
+  request: RawRequest,
+  scrub: (s: string) => string
+): string => scrub(Curl.render(baseUrl, request))
 
 /** The secret values of a request body sent as JSON text (none when it is not JSON). */
 const bodySecrets = (request: RawRequest): ReadonlyArray<string> =>
-  request.body === undefined ? [] : Secrets.values(Option.getOrUndefined(Option.liftThrowable(JSON.parse)(request.body)))
+  request.body === undefined
+    ? []
+    : Secrets.values(Option.getOrUndefined(Option.liftThrowable(JSON.parse)(request.body)))
 
 /** What a finding is made of: a failed outcome of one operation, and where it came from. */
 export interface FindingInput<S extends Report.Finding["side"]> {
@@ -54,19 +60,33 @@ export interface FindingInput<S extends Report.Finding["side"]> {
  * curl command, the answer's excerpt, and every text scrubbed of the API key and the request's
  * secret values. `seed` defaults to 0 and `replayId` to empty (live traffic is not replayable).
  */
-export const makeFinding = <S extends Report.Finding["side"] = undefined>(input: FindingInput<S>): Report.Finding & { readonly side: S } => {
+export const makeFinding = <S extends Report.Finding["side"] = undefined>(
+  input: FindingInput<S>
+): Report.Finding & { readonly side: S } => {
   const o = input.outcome
   const e = o.exchange ?? input.exchange
-  const scrub = Secrets.scrubber([...input.secrets, ...(e === undefined ? [] : bodySecrets(e.request))])
+  const scrub = Secrets.scrubber([
+    ...input.secrets,
+    ...(e === undefined ? [] : bodySecrets(e.request))
+  ])
   const rule = o.rule!
   const response: Report.Finding["response"] =
     e === undefined
       ? undefined
       : Option.match(e.response, {
-          onNone: () => ({ _tag: "NoResponse" as const, error: scrub(e.transportError ?? "no response") }),
-          onSome: (r) => ({ _tag: "Response" as const, status: r.status, contentType: r.headers["content-type"], body: scrub(Inspect.excerpt(r, input.excerpt ?? 800)) })
+          onNone: () => ({
+            _tag: "NoResponse" as const,
+            error: scrub(e.transportError ?? "no response")
+          }),
+          onSome: (r) => ({
+            _tag: "Response" as const,
+            status: r.status,
+            contentType: r.headers["content-type"],
+            body: scrub(Inspect.excerpt(r, input.excerpt ?? 800))
+          })
         })
-  const body = e?.request.body === undefined ? undefined : scrub(Curl.displayBody(e.request.body) ?? "")
+  const body =
+    e?.request.body === undefined ? undefined : scrub(Curl.displayBody(e.request.body) ?? "")
   const finding = {
     ...(input.side === undefined ? {} : { side: input.side }),
     check: o.check,
@@ -80,7 +100,10 @@ export const makeFinding = <S extends Report.Finding["side"] = undefined>(input:
     seed: input.seed ?? 0,
     replayId: input.replayId ?? "",
     curl: e === undefined ? "" : curlOf(input.baseUrl, e.request, scrub),
-    request: e === undefined ? { method: "", path: "", body: undefined } : { method: e.request.method, path: e.request.path, body },
+    request:
+      e === undefined
+        ? { method: "", path: "", body: undefined }
+        : { method: e.request.method, path: e.request.path, body },
     response,
     occurrences: input.occurrences ?? 1,
     shrinkSteps: input.shrinkSteps ?? 0
@@ -112,7 +135,9 @@ export interface ReportInput<F extends Report.Finding> {
 }
 
 /** A report: start time and duration, the counts and findings given, notes scrubbed. */
-export const makeReport = <F extends Report.Finding>(input: ReportInput<F>): Report.Report & { readonly findings: ReadonlyArray<F> } => {
+export const makeReport = <F extends Report.Finding>(
+  input: ReportInput<F>
+): Report.Report & { readonly findings: ReadonlyArray<F> } => {
   const scrub = Secrets.scrubber(input.secrets ?? [])
   return {
     runId: input.runId,
@@ -127,7 +152,11 @@ export const makeReport = <F extends Report.Finding>(input: ReportInput<F>): Rep
     cells: input.cells,
     findings: input.findings,
     known: input.known ?? [],
-    fixed: (input.fixed ?? []).map((e) => ({ rule: e.rule, operation: e.operation, cause: e.cause })),
+    fixed: (input.fixed ?? []).map((e) => ({
+      rule: e.rule,
+      operation: e.operation,
+      cause: e.cause
+    })),
     observations: input.observations ?? [],
     notes: input.notes.map(scrub),
     ...(input.coverage === undefined ? {} : { coverage: input.coverage })

@@ -15,7 +15,14 @@ import * as Mutations from "../Mutations.js"
 import { jsonSchemaOf } from "./ast.js"
 import { OPERATORS } from "./oracles.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
-import { identityValues, type Pools, referenceOf, requestPropertyNames, valuesOf, describeReference } from "./pools.js"
+import {
+  identityValues,
+  type Pools,
+  referenceOf,
+  requestPropertyNames,
+  valuesOf,
+  describeReference
+} from "./pools.js"
 import * as TextLength from "./textLength.js"
 import { encodedOf } from "./schemas.js"
 
@@ -24,18 +31,33 @@ const MAX_TEXT = 255
 
 type Op = Operations.Operation
 
-export { alwaysSentEnums, hasSnakeCase, hasUnknownFields, normalizeKeys, plainForm, sameBody, withoutUnknownFields } from "./requestShape.js"
+export {
+  alwaysSentEnums,
+  hasSnakeCase,
+  hasUnknownFields,
+  normalizeKeys,
+  plainForm,
+  sameBody,
+  withoutUnknownFields
+} from "./requestShape.js"
 type Body = Record<string, unknown>
 
 /** Generated cases, or why they cannot be made. */
-export type Generated<A> = { readonly _tag: "Ok"; readonly arbitrary: fc.Arbitrary<A> } | { readonly _tag: "Skip"; readonly reason: string }
+export type Generated<A> =
+  | { readonly _tag: "Ok"; readonly arbitrary: fc.Arbitrary<A> }
+  | { readonly _tag: "Skip"; readonly reason: string }
 
 /** Unknown field names: never a field of the interface, in either spelling. */
 const EXTRA_KEYS = ["ctUnknownField", "ct_unknown_extra", "xCtExtra"] as const
 
 const extras: fc.Arbitrary<Body> = fc.dictionary(
   fc.constantFrom(...EXTRA_KEYS),
-  fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.dictionary(fc.constantFrom("a", "b"), fc.integer(), { maxKeys: 2 })),
+  fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.dictionary(fc.constantFrom("a", "b"), fc.integer(), { maxKeys: 2 })
+  ),
   { maxKeys: 2 }
 )
 
@@ -46,7 +68,10 @@ const extras: fc.Arbitrary<Body> = fc.dictionary(
 const withExtra = (body: Body, extra: Body): Body => {
   const out: Body = { ...extra }
   for (const [k, v] of Object.entries(body)) {
-    out[k] = v !== null && typeof v === "object" && !Array.isArray(v) && k !== "filter" ? { ...extra, ...(v as Body) } : v
+    out[k] =
+      v !== null && typeof v === "object" && !Array.isArray(v) && k !== "filter"
+        ? { ...extra, ...(v as Body) }
+        : v
   }
   return out
 }
@@ -74,7 +99,11 @@ export const idSuffix: fc.Arbitrary<string> = fc.stringMatching(/^[0-9a-z]{26}$/
 const requiredFields = (op: Op): ReadonlySet<string> => {
   const ast = encodedOf(op.request)
   const tl = ast._tag === "Refinement" ? ast.from : ast
-  return new Set(tl._tag === "TypeLiteral" ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name)) : [])
+  return new Set(
+    tl._tag === "TypeLiteral"
+      ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name))
+      : []
+  )
 }
 
 /** The run prefix of every name the runner creates: `ct-<runid>-`. */
@@ -83,7 +112,8 @@ export const namePrefix = (runId: string): string => `ct-${runId}-`
 const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 /** The same request with snake_case keys at the top level (servers accept both spellings). */
-const toSnake = (body: Body): Body => Object.fromEntries(Object.entries(body).map(([k, v]) => [camelToSnake(k), v]))
+const toSnake = (body: Body): Body =>
+  Object.fromEntries(Object.entries(body).map(([k, v]) => [camelToSnake(k), v]))
 
 /** The same request with `null` ("not set") for every field it leaves out. */
 const withNulls = (body: Body, props: ReadonlyArray<string>): Body => {
@@ -92,9 +122,7 @@ const withNulls = (body: Body, props: ReadonlyArray<string>): Body => {
   return out
 }
 
-
 const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
-
 
 /** Values of the formats a server may validate (decisions.md section 7), for fields sent with any string. */
 const seenFormats: Readonly<Record<string, string>> = {
@@ -109,14 +137,18 @@ const seenFormats: Readonly<Record<string, string>> = {
  */
 const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   if (typeof v === "string") {
-    if (key !== undefined && Secrets.fieldNames.has(key)) return v === "" ? v : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
+    if (key !== undefined && Secrets.fieldNames.has(key))
+      return v === ""
+        ? v
+        : `ctsecret${n.toString(36)}${key}${v.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 64)
     if (key !== undefined && key in seenFormats && v !== "") return seenFormats[key]
     // eslint-disable-next-line no-control-regex
     const clean = TextLength.cutTo(v.replace(/[\u0000-\u001f\u007f]/g, ""), MAX_TEXT)
     return clean !== "" && clean.trim() === "" ? "ct" : clean
   }
   if (Array.isArray(v)) return v.map((x) => tame(x, undefined, n))
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tame(x, k, n)]))
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tame(x, k, n)]))
   return v
 }
 
@@ -140,13 +172,16 @@ export const numberEdges = (ast: AST.AST): ReadonlyArray<number> | undefined => 
   while (at._tag === "Refinement") {
     const js = jsonSchemaOf(at)
     if (js.type === "integer") integer = true
-    for (const k of ["minimum", "maximum"] as const) if (typeof js[k] === "number") bounds.push(js[k])
+    for (const k of ["minimum", "maximum"] as const)
+      if (typeof js[k] === "number") bounds.push(js[k])
     if (typeof js.exclusiveMinimum === "number") exclusive.push([js.exclusiveMinimum, 1])
     if (typeof js.exclusiveMaximum === "number") exclusive.push([js.exclusiveMaximum, -1])
     at = at.from
   }
   if (at._tag !== "NumberKeyword") return undefined
-  if (integer) for (const [bound, step] of exclusive) bounds.push(Math.floor(bound) + (step === 1 ? 1 : Number.isInteger(bound) ? -1 : 0))
+  if (integer)
+    for (const [bound, step] of exclusive)
+      bounds.push(Math.floor(bound) + (step === 1 ? 1 : Number.isInteger(bound) ? -1 : 0))
   const accepts = Schema.is(Schema.make(ast))
   return [...new Set([...bounds, ...COMMON_EDGES])].filter((n) => Number.isFinite(n) && accepts(n))
 }
@@ -159,7 +194,9 @@ interface NumberField {
 
 const withoutNull = (ast: AST.AST): AST.AST => {
   if (ast._tag !== "Union") return ast
-  const members = ast.types.filter((t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword")
+  const members = ast.types.filter(
+    (t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword"
+  )
   return members.length === 1 ? members[0]! : ast
 }
 
@@ -196,7 +233,11 @@ const withNumber = (body: Body, path: ReadonlyArray<string>, value: number): Bod
   return inner === undefined ? body : { ...body, [head]: withNumber(inner, rest, value) }
 }
 
-const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12-31T23:59:59Z"] as const
+const SAMPLE_TIMES = [
+  "2025-01-01T00:00:00Z",
+  "2024-06-30T12:00:00.5Z",
+  "2030-12-31T23:59:59Z"
+] as const
 
 /**
  * A filter every faithful server accepts (decisions.md section 10: a server may reject an empty
@@ -204,34 +245,58 @@ const SAMPLE_TIMES = ["2025-01-01T00:00:00Z", "2024-06-30T12:00:00.5Z", "2030-12
  * boolean keys, order operators on booleans): conditions keep their key and get an operator and a
  * value of the key's kind; empty filters and empty groups go. Undefined when nothing is left.
  */
-const acceptedFilter = (filter: unknown, isBoolean: (key: string) => boolean, n: number): unknown => {
+const acceptedFilter = (
+  filter: unknown,
+  isBoolean: (key: string) => boolean,
+  n: number
+): unknown => {
   const f = asRecordOf(filter)
   if (f === undefined) return undefined
   const group = asRecordOf(f.group)
   if (group !== undefined) {
-    const filters = (Array.isArray(group.filters) ? group.filters : []).map((x) => acceptedFilter(x, isBoolean, n)).filter((x) => x !== undefined)
+    const filters = (Array.isArray(group.filters) ? group.filters : [])
+      .map((x) => acceptedFilter(x, isBoolean, n))
+      .filter((x) => x !== undefined)
     return filters.length === 0 ? undefined : { group: { ...group, filters } }
   }
   const field = asRecordOf(f.field)
-  if (field === undefined || typeof field.key !== "string" || typeof field.operator !== "string") return undefined
+  if (field === undefined || typeof field.key !== "string" || typeof field.operator !== "string")
+    return undefined
   const key = field.key
-  const kind = /_at$/.test(key) ? "time" : isBoolean(key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) ? "boolean" : "string"
+  const kind = /_at$/.test(key)
+    ? "time"
+    : isBoolean(key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()))
+      ? "boolean"
+      : "string"
   const allowed = OPERATORS[kind]
-  const operator = (allowed as ReadonlyArray<string>).includes(field.operator) ? (field.operator as Filter.Operator) : pick(allowed, n)
+  const operator = (allowed as ReadonlyArray<string>).includes(field.operator)
+    ? (field.operator as Filter.Operator)
+    : pick(allowed, n)
   if (Filter.valueless.has(operator)) return { field: { key, operator } }
   const sent = asRecordOf(field.value)?.value
-  const value = kind === "time" ? pick(SAMPLE_TIMES, n) : kind === "boolean" ? pick(["true", "false"], n) : typeof sent === "string" ? sent : ""
+  const value =
+    kind === "time"
+      ? pick(SAMPLE_TIMES, n)
+      : kind === "boolean"
+        ? pick(["true", "false"], n)
+        : typeof sent === "string"
+          ? sent
+          : ""
   return { field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } }
 }
 
 const asRecordOf = (v: unknown): Record<string, unknown> | undefined =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+  v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined
 
 /** Base64 text of a secret, where the schema wants bytes. */
 const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
   if (decodes(body)) return body
   const out: Body = { ...body }
-  for (const [k, v] of Object.entries(body)) if (Secrets.fieldNames.has(k) && typeof v === "string") out[k] = Buffer.from(v).toString("base64")
+  for (const [k, v] of Object.entries(body))
+    if (Secrets.fieldNames.has(k) && typeof v === "string")
+      out[k] = Buffer.from(v).toString("base64")
   return out
 }
 
@@ -263,20 +328,38 @@ export const withPiece = (text: string, piece: string, at: number): string => {
   const points = Array.from(text)
   const i = at % (points.length + 1)
   const out = [...points.slice(0, i), piece, ...points.slice(i)]
-  while (TextLength.longest(out.join("")) > MAX_TEXT && out.length > 1) out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
+  while (TextLength.longest(out.join("")) > MAX_TEXT && out.length > 1)
+    out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
   return out.join("")
 }
 
 /** Fields never given free text: references, formats, secrets, and the list controls. */
-const NOT_FREE_TEXT: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter"])
+const NOT_FREE_TEXT: ReadonlySet<string> = new Set([
+  "id",
+  "cursor",
+  "search",
+  "searchFields",
+  "order",
+  "filter"
+])
 
 /**
  * The request with a piece of Unicode in each of its free-text string fields (top level and one
  * object deep), where the request still decodes.
  */
-const withUnicode = (body: Body, piece: string, at: number, skip: ReadonlySet<string>, decodes: (b: unknown) => boolean): Body => {
+const withUnicode = (
+  body: Body,
+  piece: string,
+  at: number,
+  skip: ReadonlySet<string>,
+  decodes: (b: unknown) => boolean
+): Body => {
   const out: Body = { ...body }
-  const free = (k: string) => !NOT_FREE_TEXT.has(k) && !skip.has(k) && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k)
+  const free = (k: string) =>
+    !NOT_FREE_TEXT.has(k) &&
+    !skip.has(k) &&
+    !ContractRules.formatFields.has(k) &&
+    !Secrets.isFieldName(k)
   for (const [k, v] of Object.entries(body)) {
     if (!free(k)) continue
     if (typeof v === "string" && v !== "") {
@@ -284,7 +367,8 @@ const withUnicode = (body: Body, piece: string, at: number, skip: ReadonlySet<st
       if (!decodes(out)) out[k] = v
     } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       const inner: Body = { ...(v as Body) }
-      for (const [ik, iv] of Object.entries(inner)) if (typeof iv === "string" && iv !== "" && free(ik)) inner[ik] = withPiece(iv, piece, at)
+      for (const [ik, iv] of Object.entries(inner))
+        if (typeof iv === "string" && iv !== "" && free(ik)) inner[ik] = withPiece(iv, piece, at)
       out[k] = inner
       if (!decodes(out)) out[k] = v
     }
@@ -302,7 +386,12 @@ const withUnicode = (body: Body, piece: string, at: number, skip: ReadonlySet<st
  */
 const IDENTITY_TYPES = ["group", "user"] as const
 
-export const valid = (op: Op, pools: Pools, runId: string, options: { readonly unknownFields: boolean }): Generated<Body> => {
+export const valid = (
+  op: Op,
+  pools: Pools,
+  runId: string,
+  options: { readonly unknownFields: boolean }
+): Generated<Body> => {
   const props = requestPropertyNames(op)
   const required = requiredFields(op)
   const refs = props.flatMap((p) => {
@@ -310,13 +399,17 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
     return ref === undefined ? [] : [{ field: p, ref }]
   })
   for (const { field, ref } of refs) {
-    if (ref._tag === "User" && pools.users.length === 0) return { _tag: "Skip", reason: "no users in the fixtures" }
+    if (ref._tag === "User" && pools.users.length === 0)
+      return { _tag: "Skip", reason: "no users in the fixtures" }
     if (ref._tag === "Identity") {
       if (IDENTITY_TYPES.every((t) => identityValues(pools, t).length === 0)) {
         return { _tag: "Skip", reason: "no groups or users for identityId" }
       }
     } else if (required.has(field) && valuesOf(pools, ref).length === 0) {
-      return { _tag: "Skip", reason: `no ${describeReference(ref)} in the fixtures or discovered (needed for ${field})` }
+      return {
+        _tag: "Skip",
+        reason: `no ${describeReference(ref)} in the fixtures or discovered (needed for ${field})`
+      }
     }
   }
   // The issue, not a ParseError: a failed decode is common here, and an Error captures a stack.
@@ -332,18 +425,39 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
     .record({
       base,
       picks: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
-      extra: options.unknownFields ? fc.option(extras, { nil: undefined, freq: 3 }) : fc.constant(undefined),
+      extra: options.unknownFields
+        ? fc.option(extras, { nil: undefined, freq: 3 })
+        : fc.constant(undefined),
       // Other spellings of the same request: snake_case keys, `null` for fields not set.
-      spelling: options.unknownFields ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls") : fc.constant("plain"),
-      unicode: fc.option(fc.tuple(fc.constantFrom(...UNICODE_PIECES), fc.nat()), { nil: undefined, freq: 3 }),
+      spelling: options.unknownFields
+        ? fc.constantFrom("plain", "plain", "plain", "snake", "nulls")
+        : fc.constant("plain"),
+      unicode: fc.option(fc.tuple(fc.constantFrom(...UNICODE_PIECES), fc.nat()), {
+        nil: undefined,
+        freq: 3
+      }),
       // A quarter of the numbers sent are at an edge of their field's range, the rest as the schema gives them.
-      edges: fc.tuple(...numbers.map((f) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...f.edges) })))
+      edges: fc.tuple(
+        ...numbers.map((f) =>
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: fc.constantFrom(...f.edges) }
+          )
+        )
+      )
     })
     .map(({ base, picks, extra, spelling, unicode, edges }) => {
-      const edged = numbers.reduce((b, f, i) => (edges[i] === undefined ? b : withNumber(b, f.path, edges[i])), tame(base, undefined, picks[2]) as Body)
+      const edged = numbers.reduce(
+        (b, f, i) => (edges[i] === undefined ? b : withNumber(b, f.path, edges[i])),
+        tame(base, undefined, picks[2]) as Body
+      )
       const tamed = asBase64(edged, decodes)
-      const body: Body = unicode === undefined ? tamed : withUnicode(tamed, unicode[0], unicode[1], refFields, decodes)
-      for (const [field, values] of enums) if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
+      const body: Body =
+        unicode === undefined
+          ? tamed
+          : withUnicode(tamed, unicode[0], unicode[1], refFields, decodes)
+      for (const [field, values] of enums)
+        if (typeof body[field] !== "string") body[field] = pick(values, picks[0])
       if ("filter" in body) {
         const filter = acceptedFilter(body.filter, (k) => booleans.has(k), picks[1])
         if (filter === undefined) delete body.filter
@@ -351,7 +465,8 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
       }
       for (const { field, ref } of refs) {
         if (ref._tag === "User") {
-          if (field in body && body[field] !== undefined) body[field] = pick(pools.users, picks[0])[ref.field]
+          if (field in body && body[field] !== undefined)
+            body[field] = pick(pools.users, picks[0])[ref.field]
           continue
         }
         if (ref._tag === "Identity") {
@@ -374,7 +489,9 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
         const users = pools.nativeUsersByResource.get(body.resourceId)
         if (users !== undefined && users.length > 0) body.nativeUserId = pick(users, picks[1])
         else {
-          const withUsers = [...pools.nativeUsersByResource.entries()].filter(([, us]) => us.length > 0)
+          const withUsers = [...pools.nativeUsersByResource.entries()].filter(
+            ([, us]) => us.length > 0
+          )
           if (withUsers.length > 0) {
             const [resourceId, us] = pick(withUsers, picks[0])
             body.resourceId = resourceId
@@ -391,9 +508,14 @@ export const valid = (op: Op, pools: Pools, runId: string, options: { readonly u
       if ((op.kind === "create" || op.kind === "update") && typeof body.name === "string") {
         const named = { ...body, name: prefix + body.name }
         const short = { ...body, name: (prefix + body.name).slice(0, 63) }
-        body.name = Either.isRight(decode(named)) ? named.name : Either.isRight(decode(short)) ? short.name : body.name
+        body.name = Either.isRight(decode(named))
+          ? named.name
+          : Either.isRight(decode(short))
+            ? short.name
+            : body.name
       }
-      const spelled = spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
+      const spelled =
+        spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
       return extra === undefined ? spelled : withExtra(spelled, extra)
     })
     .filter((b) => Either.isRight(decode(normalizeKeys(b))))
@@ -424,7 +546,8 @@ const mutate = (op: Op, bodies: fc.Arbitrary<Body>): fc.Arbitrary<Invalid> =>
 
 /** A request whose id names nothing: the valid request with its `id` replaced. */
 export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> => {
-  if (!requestPropertyNames(op).includes("id")) return { _tag: "Skip", reason: "the request has no id" }
+  if (!requestPropertyNames(op).includes("id"))
+    return { _tag: "Skip", reason: "the request has no id" }
   const v = valid(op, pools, runId, { unknownFields: false })
   const base = v._tag === "Ok" ? v.arbitrary : encodedRequests(op)
   return {
@@ -436,7 +559,8 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
 }
 
 /** Whether the request schema accepts a body. */
-export const isValid = (op: Op, body: unknown): boolean => Option.isSome(Schema.decodeUnknownOption(op.request)(body))
+export const isValid = (op: Op, body: unknown): boolean =>
+  Option.isSome(Schema.decodeUnknownOption(op.request)(body))
 
 /**
  * A valid request with every field it can do without left out (each optional field dropped unless
@@ -457,4 +581,3 @@ export const minimal = (op: Op, body: Body): Body | undefined => {
   }
   return out
 }
-

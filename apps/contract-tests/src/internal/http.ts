@@ -34,7 +34,8 @@ export type NearKeyMode = "extended" | "shortened" | "recased"
 
 export const NEAR_KEY_MODES: ReadonlyArray<NearKeyMode> = ["extended", "shortened", "recased"]
 
-const swapCase = (s: string) => s.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+const swapCase = (s: string) =>
+  s.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
 
 /** The near key of `key` a mode sends, if the key has one (a short key is not shortened, a key without letters not recased). */
 export const nearKey = (mode: NearKeyMode, key: string): string | undefined => {
@@ -52,7 +53,10 @@ export const nearKey = (mode: NearKeyMode, key: string): string | undefined => {
 }
 
 /** The key and its near keys: the values no text of a run may print. */
-export const keySecrets = (key: string): ReadonlyArray<string> => [key, ...NEAR_KEY_MODES.flatMap((m) => nearKey(m, key) ?? [])]
+export const keySecrets = (key: string): ReadonlyArray<string> => [
+  key,
+  ...NEAR_KEY_MODES.flatMap((m) => nearKey(m, key) ?? [])
+]
 
 /** A request as sent: method, path, which key, content type, headers, body. */
 export interface RawRequest {
@@ -106,7 +110,8 @@ export interface Exchange {
  * The wait an answer asks for: its `Retry-After` header as a number of seconds, if it has one. The
  * contract says seconds (decisions.md section 2), so an HTTP date or `retry-after-ms` is not one.
  */
-export const retryAfterSeconds = (r: RawResponse): number | undefined => RetryAfter.parseSeconds(r.headers[RetryAfter.HEADER])
+export const retryAfterSeconds = (r: RawResponse): number | undefined =>
+  RetryAfter.parseSeconds(r.headers[RetryAfter.HEADER])
 
 /** The request body's size in bytes: `requestBytes` when the exchange kept only part of it. */
 export const requestBytesOf = (e: Exchange): number =>
@@ -117,13 +122,19 @@ export const requestBytesOf = (e: Exchange): number =>
  * (resource_exhausted), not a rate limit: the same body is refused again, so it is not retried.
  */
 const isSizeRefusal = (e: Exchange, r: RawResponse): boolean =>
-  r.status === 429 && retryAfterSeconds(r) === undefined && requestBytesOf(e) > JsonBody.GUARANTEED_MAX_BYTES
+  r.status === 429 &&
+  retryAfterSeconds(r) === undefined &&
+  requestBytesOf(e) > JsonBody.GUARANTEED_MAX_BYTES
 
 /** Retries of one request answered 429 or 503. */
 const MAX_RETRIES = 5
 
 /** A request with the usual defaults: POST, valid key, JSON, `Connect-Protocol-Version: 1`. */
-export const post = (path: string, body: unknown, overrides: Partial<RawRequest> = {}): RawRequest => ({
+export const post = (
+  path: string,
+  body: unknown,
+  overrides: Partial<RawRequest> = {}
+): RawRequest => ({
   method: "POST",
   path,
   key: "valid",
@@ -135,10 +146,9 @@ export const post = (path: string, body: unknown, overrides: Partial<RawRequest>
 })
 
 /** The request budget is spent: no more requests are sent. */
-export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>("@data-access/contract-tests/BudgetExhausted")(
-  "BudgetExhausted",
-  { maxRequests: Schema.Number }
-) {
+export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>(
+  "@data-access/contract-tests/BudgetExhausted"
+)("BudgetExhausted", { maxRequests: Schema.Number }) {
   override get message(): string {
     return `the request budget of ${this.maxRequests} requests is spent`
   }
@@ -197,7 +207,12 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024
 const answerText = (bytes: Uint8Array, contentEncoding: string | undefined): string => {
   const encoding = Compression.parseContentEncoding(contentEncoding)
   if (encoding._tag !== "Compressed") return utf8.decode(bytes)
-  return utf8.decode(Either.getOrElse(Compression.decompress(bytes, encoding.encoding, MAX_ANSWER_BYTES), () => bytes))
+  return utf8.decode(
+    Either.getOrElse(
+      Compression.decompress(bytes, encoding.encoding, MAX_ANSWER_BYTES),
+      () => bytes
+    )
+  )
 }
 
 const parseJson = (text: string): Option.Option<unknown> => {
@@ -211,7 +226,11 @@ const parseJson = (text: string): Option.Option<unknown> => {
  * (the effect and a sleep), which costs more per request than the rest of the runner's side of the
  * send (measured: 58 against 22 microseconds over an effect that does nothing).
  */
-const within = <A, E, T>(self: Effect.Effect<A, E>, millis: number, onTimeout: T): Effect.Effect<A, E | T> =>
+const within = <A, E, T>(
+  self: Effect.Effect<A, E>,
+  millis: number,
+  onTimeout: T
+): Effect.Effect<A, E | T> =>
   // A forked fiber is interrupted with its parent too: the canceler below only makes that sooner.
   Effect.flatMap(Effect.fork(self), (fiber) =>
     Effect.async<A, E | T>((resume) => {
@@ -244,10 +263,15 @@ const within = <A, E, T>(self: Effect.Effect<A, E>, millis: number, onTimeout: T
  * client (`HttpClient.withTracerDisabledWhen`, `withTracerPropagation`) sets both for each request.
  */
 export const untraced = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  self.pipe(Effect.locally(HttpClient.currentTracerDisabledWhen, () => true), Effect.locally(HttpClient.currentTracerPropagation, false))
+  self.pipe(
+    Effect.locally(HttpClient.currentTracerDisabledWhen, () => true),
+    Effect.locally(HttpClient.currentTracerPropagation, false)
+  )
 
 /** Builds the target: rate limit, request budget, per-request timeout, throttling retries. */
-export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never, HttpClient.HttpClient | Scope.Scope> =>
+export const makeTarget = (
+  options: TargetOptions
+): Effect.Effect<Target, never, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
     // No span and no trace headers per request: see `untraced`, which the run is under.
     const client = yield* HttpClient.HttpClient
@@ -291,38 +315,60 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
         const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
         return { status: res.status, headers, text, json: parseJson(text) }
       })
-    const describeError = (e: HttpClientError.HttpClientError | string) => (typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`)
+    const describeError = (e: HttpClientError.HttpClientError | string) =>
+      typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`
 
     // Effects per request kept few (no generator, no scope: the answer is read whole before the
     // effect ends): the runner sends thousands of requests and its own side of each is CPU.
     const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.suspend(() => {
         const n = counter++
-        if (n >= options.maxRequests) return Effect.fail(new BudgetExhausted({ maxRequests: options.maxRequests }))
+        if (n >= options.maxRequests)
+          return Effect.fail(new BudgetExhausted({ maxRequests: options.maxRequests }))
         const headers: Record<string, string> = { ...headersOf(request.headers) }
-        if (request.protocolVersion !== undefined) headers["connect-protocol-version"] = request.protocolVersion
+        if (request.protocolVersion !== undefined)
+          headers["connect-protocol-version"] = request.protocolVersion
         const key = sentKey(request.key)
         if (key !== undefined) headers["x-api-key"] = Redacted.value(key)
         let req = HttpClientRequest.make(request.method as "POST")(baseUrl + request.path)
         if (request.body !== undefined && request.contentEncoding !== undefined) {
           headers["content-encoding"] = request.contentEncoding
-          req = HttpClientRequest.setBody(req, HttpBody.uint8Array(Compression.compress(request.body, request.contentEncoding), request.contentType ?? "application/octet-stream"))
+          req = HttpClientRequest.setBody(
+            req,
+            HttpBody.uint8Array(
+              Compression.compress(request.body, request.contentEncoding),
+              request.contentType ?? "application/octet-stream"
+            )
+          )
         } else if (request.body !== undefined) {
-          req = HttpClientRequest.setBody(req, HttpBody.text(request.body, request.contentType ?? "application/octet-stream"))
+          req = HttpClientRequest.setBody(
+            req,
+            HttpBody.text(request.body, request.contentType ?? "application/octet-stream")
+          )
         } else if (request.contentType !== undefined) {
           headers["content-type"] = request.contentType
         }
         if (request.contentType !== undefined) headers["content-type"] = request.contentType
         req = HttpClientRequest.setHeaders(req, headers)
         const started = Date.now()
-        const exchangeOf = (outcome: Either.Either<RawResponse, HttpClientError.HttpClientError | string>): Exchange => {
+        const exchangeOf = (
+          outcome: Either.Either<RawResponse, HttpClientError.HttpClientError | string>
+        ): Exchange => {
           const result = Either.mapLeft(outcome, describeError)
           const receivedAt = Date.now()
           const durationMs = receivedAt - started
           const before = slowest.get(request.path)
           // Served answers only: a refusal (of the method, the key) may come before any work starts.
-          if (result._tag === "Right" && result.right.status === 200 && (before === undefined || durationMs > before)) slowest.set(request.path, durationMs)
-          const timedOut = result._tag === "Left" && result.left === timeoutMessage ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before } : undefined
+          if (
+            result._tag === "Right" &&
+            result.right.status === 200 &&
+            (before === undefined || durationMs > before)
+          )
+            slowest.set(request.path, durationMs)
+          const timedOut =
+            result._tag === "Left" && result.left === timeoutMessage
+              ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before }
+              : undefined
           const exchange = {
             request,
             response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
@@ -332,38 +378,69 @@ export const makeTarget = (options: TargetOptions): Effect.Effect<Target, never,
             ...(timedOut === undefined ? {} : { timedOut })
           } satisfies Exchange
           if (options.onSent !== undefined) {
-            const sentHeaders = request.body !== undefined && request.contentType === undefined ? { ...headers, "content-type": "application/octet-stream" } : headers
-            options.onSent({ startedAt: started, url: baseUrl + request.path, method: request.method, headers: sentHeaders, body: request.body, exchange })
+            const sentHeaders =
+              request.body !== undefined && request.contentType === undefined
+                ? { ...headers, "content-type": "application/octet-stream" }
+                : headers
+            options.onSent({
+              startedAt: started,
+              url: baseUrl + request.path,
+              method: request.method,
+              headers: sentHeaders,
+              body: request.body,
+              exchange
+            })
           }
           return exchange
         }
-        return Effect.map(limiter(Effect.either(within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage))), exchangeOf)
+        return Effect.map(
+          limiter(
+            Effect.either(
+              within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage)
+            )
+          ),
+          exchangeOf
+        )
       })
 
     /** Whether an answer is retried: a 429 or 503 within the retries, unless it refuses the body for its size. */
     const retries = (exchange: Exchange, attempt: number): boolean => {
       const response = Option.getOrUndefined(exchange.response)
       const status = response?.status
-      return options.retryThrottled && attempt < MAX_RETRIES && (status === 429 || status === 503) && !isSizeRefusal(exchange, response!)
+      return (
+        options.retryThrottled &&
+        attempt < MAX_RETRIES &&
+        (status === 429 || status === 503) &&
+        !isSizeRefusal(exchange, response!)
+      )
     }
 
     const send = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
-      Effect.flatMap(once(request), (first) => (retries(first, 0) ? retry(request, first) : Effect.succeed(first)))
+      Effect.flatMap(once(request), (first) =>
+        retries(first, 0) ? retry(request, first) : Effect.succeed(first)
+      )
 
     /** The retries of a request whose first answer was a 429 or 503. */
-    const retry = (request: RawRequest, first: Exchange): Effect.Effect<Exchange, BudgetExhausted> =>
+    const retry = (
+      request: RawRequest,
+      first: Exchange
+    ): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.gen(function* () {
         let attempt = 0
         const retried: Array<RawResponse> = []
         let exchange = first
         while (true) {
-          if (!retries(exchange, attempt)) return retried.length === 0 ? exchange : { ...exchange, retried }
+          if (!retries(exchange, attempt))
+            return retried.length === 0 ? exchange : { ...exchange, retried }
           const response = Option.getOrUndefined(exchange.response)
           retried.push(response!)
           attempt++
           // Retry-After when the answer has one (at most 5 s), else 0.1 s doubling.
           const retryAfter = response === undefined ? undefined : retryAfterSeconds(response)
-          const seconds = retryAfter !== undefined ? Math.min(Math.max(retryAfter, 0.05), 5) : 0.1 * 2 ** (attempt - 1)
+          const seconds =
+            retryAfter !== undefined
+              ? Math.min(Math.max(retryAfter, 0.05), 5)
+              : 0.1 * 2 ** (attempt - 1)
           yield* Effect.sleep(Duration.seconds(seconds))
           exchange = yield* once(request)
         }

@@ -1,7 +1,12 @@
 /** JSON helpers: canonical text, zero-value equality, first difference. */
 
 export const isZero = (v: unknown): boolean =>
-  v === undefined || v === null || v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+  v === undefined ||
+  v === null ||
+  v === "" ||
+  v === false ||
+  v === 0 ||
+  (Array.isArray(v) && v.length === 0)
 
 /** JSON text with sorted keys: equal values give equal text. */
 export const canonical = (v: unknown): string => {
@@ -25,7 +30,14 @@ export const firstDifference = (a: unknown, b: unknown, path = ""): string | und
     }
     return undefined
   }
-  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === "object" &&
+    typeof b === "object" &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)])
     for (const k of [...keys].sort()) {
       const d = firstDifference((a as any)[k], (b as any)[k], path ? `${path}.${k}` : k)
@@ -40,19 +52,33 @@ export const firstDifference = (a: unknown, b: unknown, path = ""): string | und
  * Whether a value read back equals what was sent, under proto3 JSON rules: a zero value sent
  * reads back as absent or zero; objects compare on the keys that were sent.
  */
-export const sameAsSent = (sent: unknown, got: unknown, skip: (key: string) => boolean = () => false): boolean => {
+export const sameAsSent = (
+  sent: unknown,
+  got: unknown,
+  skip: (key: string) => boolean = () => false
+): boolean => {
   if (isZero(sent)) return isZero(got)
-  if (Array.isArray(sent)) return Array.isArray(got) && sent.length === got.length && sent.every((s, i) => sameAsSent(s, got[i], skip))
+  if (Array.isArray(sent))
+    return (
+      Array.isArray(got) &&
+      sent.length === got.length &&
+      sent.every((s, i) => sameAsSent(s, got[i], skip))
+    )
   if (sent !== null && typeof sent === "object") {
     if (got === null || typeof got !== "object") return false
-    return Object.entries(sent).every(([k, s]) => skip(k) || sameAsSent(s, (got as Record<string, unknown>)[k], skip))
+    return Object.entries(sent).every(
+      ([k, s]) => skip(k) || sameAsSent(s, (got as Record<string, unknown>)[k], skip)
+    )
   }
   return sent === got
 }
 
 /** `space_id` → `spaceId`. */
-export const snakeToCamel = (key: string): string => (key.includes("_") ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key)
+export const snakeToCamel = (key: string): string =>
+  key.includes("_") ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key
 
 /** The value as a JSON object, or `undefined`. */
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+  v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined

@@ -33,13 +33,28 @@ export interface Note {
 }
 
 /** A passed check, with the rules it judged. */
-export const pass = (check: CheckId, rules?: ReadonlyArray<ContractRules.RuleId>): Outcome => ({ check, rule: undefined, ok: true, cause: "", message: "", exchange: undefined, rules })
+export const pass = (check: CheckId, rules?: ReadonlyArray<ContractRules.RuleId>): Outcome => ({
+  check,
+  rule: undefined,
+  ok: true,
+  cause: "",
+  message: "",
+  exchange: undefined,
+  rules
+})
 
 /** The rules an outcome judged: a failure its rule, a pass the rules it names. */
-export const judgedRules = (o: Outcome): ReadonlyArray<ContractRules.RuleId> => (o.ok ? (o.rules ?? []) : o.rule === undefined ? [] : [o.rule])
+export const judgedRules = (o: Outcome): ReadonlyArray<ContractRules.RuleId> =>
+  o.ok ? (o.rules ?? []) : o.rule === undefined ? [] : [o.rule]
 
 /** A broken rule, reported under the rule's check, with its cause, message, exchange and detail. */
-export const fail = (rule: ContractRules.RuleId, cause: string, message: string, exchange: Exchange | undefined, detail?: string): Outcome => ({
+export const fail = (
+  rule: ContractRules.RuleId,
+  cause: string,
+  message: string,
+  exchange: Exchange | undefined,
+  detail?: string
+): Outcome => ({
   check: ContractRules.get(rule).check,
   rule,
   ok: false,
@@ -50,7 +65,11 @@ export const fail = (rule: ContractRules.RuleId, cause: string, message: string,
 })
 
 /** A note. */
-export const note = (id: ContractRules.NoteId, message: string, exchange: Exchange | undefined): Note => ({ _tag: "Note", note: id, message, exchange })
+export const note = (
+  id: ContractRules.NoteId,
+  message: string,
+  exchange: Exchange | undefined
+): Note => ({ _tag: "Note", note: id, message, exchange })
 
 /** A suite's case yields outcomes and notes. */
 export type Verdict = Outcome | Note

@@ -20,7 +20,9 @@ export interface Pools {
 type KnownUser = Schema.Schema.Type<typeof KnownIds.KnownUser>
 
 /** The list names of `KnownIds` that hold plain ids. */
-export const idPoolNames: ReadonlyArray<string> = Object.keys(KnownIds.KnownIds.fields).filter((k) => k !== "users")
+export const idPoolNames: ReadonlyArray<string> = Object.keys(KnownIds.KnownIds.fields).filter(
+  (k) => k !== "users"
+)
 
 /** `Resource` → `resources`, when `KnownIds` has that list. */
 export const poolOfIdentifier = (identifier: string | undefined): string | undefined => {
@@ -30,12 +32,18 @@ export const poolOfIdentifier = (identifier: string | undefined): string | undef
 }
 
 /** The pool of the objects an operation returns (`GetResource` → `resources`). */
-export const poolOfOperation = (op: Op): string | undefined => poolOfIdentifier(identifierOf(op.object.ast))
+export const poolOfOperation = (op: Op): string | undefined =>
+  poolOfIdentifier(identifierOf(op.object.ast))
 
 /** Whether an operation's object is named by the `users` of KnownIds (the user a password is made for). */
 const isUserOperation = (op: Op): boolean => {
   const props = requestPropertyNames(op)
-  return poolOfOperation(op) === undefined && props.includes("email") && props.includes("username") && props.includes("id")
+  return (
+    poolOfOperation(op) === undefined &&
+    props.includes("email") &&
+    props.includes("username") &&
+    props.includes("id")
+  )
 }
 
 /** The top-level field names of an operation's request (wire spelling). */
@@ -47,7 +55,12 @@ export const requestPropertyNames = (op: Op): ReadonlyArray<string> => {
 
 /** Pools from a KnownIds document. */
 export const fromKnownIds = (k: KnownIds.KnownIds): Pools => ({
-  ids: Object.fromEntries(idPoolNames.map((n) => [n, [...((k as unknown as Record<string, ReadonlyArray<string>>)[n] ?? [])]])),
+  ids: Object.fromEntries(
+    idPoolNames.map((n) => [
+      n,
+      [...((k as unknown as Record<string, ReadonlyArray<string>>)[n] ?? [])]
+    ])
+  ),
   users: [...(k.users ?? [])],
   nativeUsersByResource: new Map()
 })
@@ -65,7 +78,8 @@ export type Reference =
  * `username` of a user operation → the known users.
  */
 export const referenceOf = (op: Op, field: string): Reference | undefined => {
-  if (isUserOperation(op) && (field === "id" || field === "email" || field === "username")) return { _tag: "User", field }
+  if (isUserOperation(op) && (field === "id" || field === "email" || field === "username"))
+    return { _tag: "User", field }
   if (field === "id") {
     const pool = op.kind === "get" || op.kind === "update" ? poolOfOperation(op) : undefined
     return pool === undefined ? undefined : { _tag: "Pool", pool }
@@ -108,4 +122,8 @@ export const valuesOf = (pools: Pools, ref: Reference): ReadonlyArray<string> =>
 
 /** A reference for people (`resources ids`). */
 export const describeReference = (ref: Reference): string =>
-  ref._tag === "Pool" ? `${ref.pool} ids` : ref._tag === "User" ? "users" : "groups or users for identityId"
+  ref._tag === "Pool"
+    ? `${ref.pool} ids`
+    : ref._tag === "User"
+      ? "users"
+      : "groups or users for identityId"

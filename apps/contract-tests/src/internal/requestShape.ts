@@ -17,10 +17,17 @@ export const normalizeKeys = (b: unknown): unknown => ProtoJson.normalizeKeys(b)
 
 /** The string literals of an optional enum field with no empty value (`status`, `identityType`...). */
 const enumLiterals = (ast: AST.AST): ReadonlyArray<string> | undefined => {
-  const flatten = (a: AST.AST): ReadonlyArray<AST.AST> => (a._tag === "Union" ? a.types.flatMap(flatten) : [a])
+  const flatten = (a: AST.AST): ReadonlyArray<AST.AST> =>
+    a._tag === "Union" ? a.types.flatMap(flatten) : [a]
   const members = flatten(ast)
-  const literals = members.filter((m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword")
-  if (literals.length === 0 || !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")) return undefined
+  const literals = members.filter(
+    (m) => !(m._tag === "Literal" && m.literal === null) && m._tag !== "UndefinedKeyword"
+  )
+  if (
+    literals.length === 0 ||
+    !literals.every((m) => m._tag === "Literal" && typeof m.literal === "string")
+  )
+    return undefined
   const values = literals.map((m) => (m as AST.Literal).literal as string)
   return values.includes("") ? undefined : values
 }
@@ -60,7 +67,10 @@ const knownFields = (ast: AST.AST, v: unknown): unknown => {
     case "Union": {
       // The member that knows the most of the object's names (a one-of: `field` or `group`).
       const names = new Set(Object.keys(v).map(snakeToCamel))
-      const shared = (t: AST.AST) => (t._tag === "TypeLiteral" ? t.propertySignatures.filter((p) => names.has(String(p.name))).length : -1)
+      const shared = (t: AST.AST) =>
+        t._tag === "TypeLiteral"
+          ? t.propertySignatures.filter((p) => names.has(String(p.name))).length
+          : -1
       const best = [...ast.types].sort((a, b) => shared(b) - shared(a))[0]
       return best === undefined || shared(best) < 0 ? v : knownFields(best, v)
     }
@@ -79,7 +89,9 @@ const knownFields = (ast: AST.AST, v: unknown): unknown => {
 export const plainForm = (op: Op, body: Body): Body => {
   const props = new Set(requestPropertyNames(op))
   const normalized = (normalizeKeys(body) ?? {}) as Body
-  const top = Object.fromEntries(Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined))
+  const top = Object.fromEntries(
+    Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined)
+  )
   return knownFields(encodedOf(op.request), top) as Body
 }
 
@@ -87,7 +99,8 @@ export const plainForm = (op: Op, body: Body): Body => {
 export const sameBody = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /** The request without the fields the operation does not know, at any depth, spelled as it was. */
-export const withoutUnknownFields = (op: Op, body: Body): Body => knownFields(encodedOf(op.request), body) as Body
+export const withoutUnknownFields = (op: Op, body: Body): Body =>
+  knownFields(encodedOf(op.request), body) as Body
 
 /** Whether a body has a field the operation does not know (in either spelling), at any depth. */
 export const hasUnknownFields = (op: Op, body: Body): boolean => {
@@ -100,7 +113,12 @@ export const hasUnknownFields = (op: Op, body: Body): boolean => {
 /** Whether a body spells a field name in snake_case, at any depth. */
 export const hasSnakeCase = (body: Body): boolean => {
   const go = (v: unknown, depth: number): boolean =>
-    depth <= 16 && v !== null && typeof v === "object" && (Array.isArray(v) ? v.some((x) => go(x, depth + 1)) : Object.entries(v).some(([k, x]) => k.includes("_") || go(x, depth + 1)))
+    depth <= 16 &&
+    v !== null &&
+    typeof v === "object" &&
+    (Array.isArray(v)
+      ? v.some((x) => go(x, depth + 1))
+      : Object.entries(v).some(([k, x]) => k.includes("_") || go(x, depth + 1)))
   return go(body, 0)
 }
 
@@ -111,9 +129,12 @@ export const hasNulls = (body: Body): boolean => Object.values(body).some((v) =>
 export const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {
   const out = new Set<string>()
   const holdsBoolean = (a: AST.AST): boolean =>
-    a._tag === "BooleanKeyword" || (a._tag === "Union" && a.types.some(holdsBoolean)) || (a._tag === "Refinement" && holdsBoolean(a.from))
+    a._tag === "BooleanKeyword" ||
+    (a._tag === "Union" && a.types.some(holdsBoolean)) ||
+    (a._tag === "Refinement" && holdsBoolean(a.from))
   const ast = encodedAst(schema.ast)
   const tl = ast._tag === "Refinement" ? ast.from : ast
-  if (tl._tag === "TypeLiteral") for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
+  if (tl._tag === "TypeLiteral")
+    for (const p of tl.propertySignatures) if (holdsBoolean(p.type)) out.add(String(p.name))
   return out
 }

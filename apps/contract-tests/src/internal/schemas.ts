@@ -20,7 +20,9 @@ export const encodedAst = (ast: AST.AST): AST.AST => {
 export const encodedOf = (schema: Schema.Schema.AnyNoContext): AST.AST => encodedAst(schema.ast)
 
 /** The encoded side with its TypeLiteral unwrapped from a refinement (a request's fields). */
-export const encodedFields = (schema: Schema.Schema.AnyNoContext): ReadonlyArray<AST.PropertySignature> => {
+export const encodedFields = (
+  schema: Schema.Schema.AnyNoContext
+): ReadonlyArray<AST.PropertySignature> => {
   const ast = encodedOf(schema)
   const tl = ast._tag === "Refinement" ? ast.from : ast
   return tl._tag === "TypeLiteral" ? tl.propertySignatures : []

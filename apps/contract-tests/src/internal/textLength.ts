@@ -15,7 +15,12 @@ const graphemes = (s: string): number => {
 }
 
 /** Every count of one form of the text. */
-const countsOf = (s: string): ReadonlyArray<number> => [graphemes(s), Array.from(s).length, s.length, Buffer.byteLength(s, "utf8")]
+const countsOf = (s: string): ReadonlyArray<number> => [
+  graphemes(s),
+  Array.from(s).length,
+  s.length,
+  Buffer.byteLength(s, "utf8")
+]
 
 /** The text as sent, in NFC and in NFD. */
 const forms = (s: string): ReadonlyArray<string> => [s, s.normalize("NFC"), s.normalize("NFD")]
@@ -33,7 +38,8 @@ const isPlain = (s: string): boolean => {
 }
 
 /** Its length under every count a server may use, each form included (linear in the text: callers bound it). */
-export const lengths = (s: string): ReadonlyArray<number> => (isPlain(s) ? [s.length] : forms(s).flatMap(countsOf))
+export const lengths = (s: string): ReadonlyArray<number> =>
+  isPlain(s) ? [s.length] : forms(s).flatMap(countsOf)
 
 /** The smallest length a server may see: a string over a limit under this count is over it under every count. */
 export const shortest = (s: string): number => Math.min(...lengths(s))
@@ -44,7 +50,8 @@ export const shortest = (s: string): number => Math.min(...lengths(s))
  * more, a code point one or two UTF-16 units, a UTF-16 unit one UTF-8 byte or more, and a pair four),
  * so the graphemes need not be counted here.
  */
-export const longest = (s: string): number => (isPlain(s) ? s.length : Math.max(...forms(s).map((f) => Buffer.byteLength(f, "utf8"))))
+export const longest = (s: string): number =>
+  isPlain(s) ? s.length : Math.max(...forms(s).map((f) => Buffer.byteLength(f, "utf8")))
 
 /** The longest prefix of `s`, cut at a grapheme boundary, whose `longest` length is at most `max`. */
 export const cutTo = (s: string, max: number): string => {

@@ -69,7 +69,9 @@ export const USER_AGENT: string = internal.USER_AGENT
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(CoreDeadline.DEFAULT_TIMEOUT_MILLIS)
+export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(
+  CoreDeadline.DEFAULT_TIMEOUT_MILLIS
+)
 
 /**
  * Default timeout of one attempt: 10 s.
@@ -77,7 +79,9 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(CoreDeadline.D
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = Duration.millis(CoreDeadline.DEFAULT_ATTEMPT_TIMEOUT_MILLIS)
+export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = Duration.millis(
+  CoreDeadline.DEFAULT_ATTEMPT_TIMEOUT_MILLIS
+)
 
 /**
  * Options of the client.
@@ -147,8 +151,10 @@ const validateBaseUrl = (baseUrl: string): Effect.Effect<string, Config.ConfigEr
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options): Effect.Effect<Service, Config.ConfigError, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+export const make = (
+  options: Options
+): Effect.Effect<Service, Config.ConfigError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
     const baseUrl = yield* validateBaseUrl(options.baseUrl)
     const base = yield* HttpClient.HttpClient
     const httpClient = options.transformClient ? options.transformClient(base) : base
@@ -157,7 +163,10 @@ export const make = (options: Options): Effect.Effect<Service, Config.ConfigErro
       apiKey: options.apiKey,
       retryPolicy: options.retryPolicy ?? RetryPolicy.defaultPolicy,
       timeout: options.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : DEFAULT_TIMEOUT,
-      attemptTimeout: options.attemptTimeout !== undefined ? Duration.fromInputUnsafe(options.attemptTimeout) : DEFAULT_ATTEMPT_TIMEOUT,
+      attemptTimeout:
+        options.attemptTimeout !== undefined
+          ? Duration.fromInputUnsafe(options.attemptTimeout)
+          : DEFAULT_ATTEMPT_TIMEOUT,
       userAgent: internal.USER_AGENT
     }
     const client = Operation.assemble(
@@ -168,8 +177,10 @@ export const make = (options: Options): Effect.Effect<Service, Config.ConfigErro
     return {
       ...client.flat,
       services: client.services,
-      call: (method: string, request: unknown, callOptions?: Services.CallOptions) => client.call(method)(request, callOptions),
-      stream: (method: string, request: unknown, streamOptions?: Services.StreamOptions) => client.stream(method)(request, streamOptions)
+      call: (method: string, request: unknown, callOptions?: Services.CallOptions) =>
+        client.call(method)(request, callOptions),
+      stream: (method: string, request: unknown, streamOptions?: Services.StreamOptions) =>
+        client.stream(method)(request, streamOptions)
     } as unknown as Service
   })
 
@@ -191,11 +202,16 @@ export const makeService = <S extends Operations.ServiceName>(
  * @category constructors
  */
 export const toContext = (client: Service): Context.Context<DataAccessClient | Services.Any> => {
-  let context: Context.Context<DataAccessClient | Services.Any> = Context.make(DataAccessClient, client) as Context.Context<
-    DataAccessClient | Services.Any
-  >
+  let context: Context.Context<DataAccessClient | Services.Any> = Context.make(
+    DataAccessClient,
+    client
+  ) as Context.Context<DataAccessClient | Services.Any>
   for (const name of Object.keys(Services.tags) as Array<Operations.ServiceName>) {
-    context = Context.add(context, Services.tags[name] as Context.Key<Services.Any, unknown>, client.services[name])
+    context = Context.add(
+      context,
+      Services.tags[name] as Context.Key<Services.Any, unknown>,
+      client.services[name]
+    )
   }
   return context
 }
@@ -208,7 +224,9 @@ export const toContext = (client: Service): Context.Context<DataAccessClient | S
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<DataAccessClient | Services.Any, Config.ConfigError, HttpClient.HttpClient> =>
+export const layer = (
+  options: Options
+): Layer.Layer<DataAccessClient | Services.Any, Config.ConfigError, HttpClient.HttpClient> =>
   Layer.effectContext(Effect.map(make(options), toContext))
 
 /**
@@ -239,9 +257,9 @@ export const layerConfig = (
   config: ConfigOptions = {}
 ): Layer.Layer<DataAccessClient | Services.Any, Config.ConfigError, HttpClient.HttpClient> =>
   Layer.effectContext(
-    Effect.gen(function*() {
-      const baseUrl = yield* (config.baseUrl ?? Config.String(BASE_URL_ENV))
-      const apiKey = yield* (config.apiKey ?? Config.Redacted(API_KEY_ENV))
+    Effect.gen(function* () {
+      const baseUrl = yield* config.baseUrl ?? Config.String(BASE_URL_ENV)
+      const apiKey = yield* config.apiKey ?? Config.Redacted(API_KEY_ENV)
       const timeout = config.timeout ? yield* config.timeout : undefined
       const attemptTimeout = config.attemptTimeout ? yield* config.attemptTimeout : undefined
       return toContext(

@@ -48,7 +48,9 @@ export type {
  * @since 0.1.0
  * @category models
  */
-export type PageRequestOf<M extends Operations.ListMethod> = Paging.PageRequest<Operations.RequestOf<M>>
+export type PageRequestOf<M extends Operations.ListMethod> = Paging.PageRequest<
+  Operations.RequestOf<M>
+>
 
 /**
  * The method of one operation: takes the decoded request, returns the decoded response.

@@ -42,44 +42,79 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
   Effect.flatMap(Effect.service(Headers.CurrentRedactedNames), (names) =>
     Request.redactsApiKey(names)
       ? effect
-      : Effect.provideService(effect, Headers.CurrentRedactedNames, [...names, Request.API_KEY_HEADER]))
+      : Effect.provideService(effect, Headers.CurrentRedactedNames, [
+          ...names,
+          Request.API_KEY_HEADER
+        ])
+  )
 
 /**
  * Builds the function that performs one operation: encode, send with retries and deadlines,
  * decode. What a call decides (headers, deadlines, answers, retries) is `@data-access/core`'s;
  * this is the Effect 4 plumbing around it.
  */
-export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
+export const makeCall = (
+  httpClient: HttpClient.HttpClient,
+  config: ResolvedConfig,
+  op: AnyOperation
+): Call => {
   const name = spanName(op)
   const encode = Schema.encodeUnknownResult(op.request as unknown as Schema.Codec<unknown, unknown>)
   const decode = makeDecoder(op.response as unknown as Schema.Codec<unknown, unknown>)
   const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
     const decoded = decode(json)
-    return Result.isSuccess(decoded) ? { ok: true, value: decoded.success } : { ok: false, ...describeIssue(decoded.failure.issue) }
+    return Result.isSuccess(decoded)
+      ? { ok: true, value: decoded.success }
+      : { ok: false, ...describeIssue(decoded.failure.issue) }
   })
   const baseRequest = calls.baseRequest(config, op)
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError => {
     const reason = error.reason
     return reason._tag === "InvalidUrlError" || reason._tag === "EncodeError"
-      ? new InvalidRequestError({ operation: name, path: "$", message: Transport.unbuildableMessage(reason._tag) })
+      ? new InvalidRequestError({
+          operation: name,
+          path: "$",
+          message: Transport.unbuildableMessage(reason._tag)
+        })
       : new TransportError(Transport.failure(name, reason._tag === "TransportError", reason.cause))
   }
 
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
-  const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string, now: number): Effect.Effect<never, ClientError> => {
-    const { statusFallback, ...fields } = Answer.readFailure(name, response.status, (h) => response.headers[h], text, now)
+  const readFailure = (
+    response: HttpClientResponse.HttpClientResponse,
+    text: string,
+    now: number
+  ): Effect.Effect<never, ClientError> => {
+    const { statusFallback, ...fields } = Answer.readFailure(
+      name,
+      response.status,
+      (h) => response.headers[h],
+      text,
+      now
+    )
     const error = new ConnectError(fields)
     return Effect.fail(statusFallback ? markStatusFallback(error) : error)
   }
 
-  const readResponse = (clock: Clock.Clock, response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
+  const readResponse = (
+    clock: Clock.Clock,
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status) ? readSuccess((h) => response.headers[h], text) : readFailure(response, text, clock.currentTimeMillisUnsafe()))
+      Answer.isSuccess(response.status)
+        ? readSuccess((h) => response.headers[h], text)
+        : readFailure(response, text, clock.currentTimeMillisUnsafe())
+    )
 
   /** The exchange: the response, read whole and decoded. */
-  const exchange = (clock: Clock.Clock, request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
-    Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), (response) => readResponse(clock, response))
+  const exchange = (
+    clock: Clock.Clock,
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<unknown, ClientError> =>
+    Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), (response) =>
+      readResponse(clock, response)
+    )
 
   /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
@@ -89,15 +124,22 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     onTimeout: () => ClientError
   ): Effect.Effect<unknown, ClientError> => {
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
-    if (bound.header === undefined) return exchange(clock, HttpClientRequest.setBody(baseRequest, body))
-    const request = HttpClientRequest.setBody(HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header), body)
+    if (bound.header === undefined)
+      return exchange(clock, HttpClientRequest.setBody(baseRequest, body))
+    const request = HttpClientRequest.setBody(
+      HttpClientRequest.setHeader(baseRequest, Timeout.TIMEOUT_HEADER, bound.header),
+      body
+    )
     return Effect.timeoutOrElse(exchange(clock, request), {
       duration: Duration.millis(bound.limitMillis),
       orElse: () => Effect.fail(onTimeout())
     })
   }
 
-  const spanOptions = { kind: "client" as const, attributes: Operation.spanAttributes(op, Operations.PACKAGE) }
+  const spanOptions = {
+    kind: "client" as const,
+    attributes: Operation.spanAttributes(op, Operations.PACKAGE)
+  }
   const timeout = (fields: Attempts.Timeout): ClientError => new TimeoutError(fields)
   const retryable = (error: ClientError) => isRetryable(error, op.safeToRetry)
 
@@ -106,7 +148,10 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     span: Tracer.Span,
     clock: Clock.Clock,
     body: HttpBody.HttpBody,
-    step: (now: number, input: ClientError) => Pull.Pull<[unknown, Duration.Duration], never, unknown>,
+    step: (
+      now: number,
+      input: ClientError
+    ) => Pull.Pull<[unknown, Duration.Duration], never, unknown>,
     budgetMillis: number,
     attemptMillis: number
   ): Effect.Effect<unknown, ClientError> =>
@@ -120,10 +165,17 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
         timeout,
         retryable,
         step: (now, error, state, next, done) =>
-          Pull.matchEffect(step(now, error), { onDone: done, onFailure: done, onSuccess: ([, delay]) => next(Duration.toMillis(delay), state) })
+          Pull.matchEffect(step(now, error), {
+            onDone: done,
+            onFailure: done,
+            onSuccess: ([, delay]) => next(Duration.toMillis(delay), state)
+          })
       },
       span,
-      { millis: () => clock.currentTimeMillisUnsafe(), nanos: () => clock.currentTimeNanosUnsafe() },
+      {
+        millis: () => clock.currentTimeMillisUnsafe(),
+        nanos: () => clock.currentTimeNanosUnsafe()
+      },
       undefined
     )
 
@@ -132,16 +184,26 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     keepApiKeyRedacted(
       Effect.useSpan(name, spanOptions, (span) => {
         const encoded = encode(request)
-        if (Result.isFailure(encoded)) return calls.invalidRequest(name, span, describeIssue(encoded.failure.issue))
+        if (Result.isFailure(encoded))
+          return calls.invalidRequest(name, span, describeIssue(encoded.failure.issue))
         const body = HttpBody.text(Request.body(encoded.success), Request.CONTENT_TYPE)
         const policy: RetryPolicy.RetryPolicy = options?.retryPolicy ?? config.retryPolicy
-        const budgetMillis = Duration.toMillis(options?.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : config.timeout)
+        const budgetMillis = Duration.toMillis(
+          options?.timeout !== undefined
+            ? Duration.fromInputUnsafe(options.timeout)
+            : config.timeout
+        )
         const attemptMillis = Duration.toMillis(
-          options?.attemptTimeout !== undefined ? Duration.fromInputUnsafe(options.attemptTimeout) : config.attemptTimeout
+          options?.attemptTimeout !== undefined
+            ? Duration.fromInputUnsafe(options.attemptTimeout)
+            : config.attemptTimeout
         )
         return Effect.withParentSpan(
           Effect.flatMap(Schedule.toStep(policy), (step) =>
-            Effect.clockWith((clock) => attempts(span, clock, body, step, budgetMillis, attemptMillis))),
+            Effect.clockWith((clock) =>
+              attempts(span, clock, body, step, budgetMillis, attemptMillis)
+            )
+          ),
           span
         )
       })

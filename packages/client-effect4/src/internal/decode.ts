@@ -19,7 +19,8 @@ import type * as SchemaTransformation from "effect/SchemaTransformation"
 const options: AST.ParseOptions = {}
 
 /** The value of a synchronous result, or `FAIL` (a failure, or an effect the fast path does not run). */
-const fromExit = (u: unknown): unknown => (Exit.isExit(u) ? (Exit.isSuccess(u) ? u.value : Decoder.FAIL) : Decoder.FAIL)
+const fromExit = (u: unknown): unknown =>
+  Exit.isExit(u) ? (Exit.isSuccess(u) ? u.value : Decoder.FAIL) : Decoder.FAIL
 
 /** The whole node (links, own parser, checks) by Effect's parser; it cannot decide for an absent key. */
 const native = (ast: AST.AST): Decoder.Node => {
@@ -35,15 +36,23 @@ const native = (ast: AST.AST): Decoder.Node => {
 }
 
 const option = Decoder.taggedOption(Option.none(), Option.some)
-const redacted: Decoder.RedactedKit = { isRedacted: Redacted.isRedacted, get: Redacted.value, make: (value, from) => Redacted.make(value, { label: (from as Redacted.Redacted<unknown>).label }) }
+const redacted: Decoder.RedactedKit = {
+  isRedacted: Redacted.isRedacted,
+  get: Redacted.value,
+  make: (value, from) => Redacted.make(value, { label: (from as Redacted.Redacted<unknown>).label })
+}
 
 const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
 
 function describeNode(ast: AST.AST): Decoder.Node {
-  if ((ast as { readonly encodingChecks?: unknown }).encodingChecks !== undefined) return native(ast)
+  if ((ast as { readonly encodingChecks?: unknown }).encodingChecks !== undefined)
+    return native(ast)
   const own = describeOwn(ast)
   if (own === undefined) return native(ast)
-  const local = ast.checks === undefined ? own : Decoder.pipe(own, ...ast.checks.map((check) => refine(check, ast)))
+  const local =
+    ast.checks === undefined
+      ? own
+      : Decoder.pipe(own, ...ast.checks.map((check) => refine(check, ast)))
   const links = ast.encoding
   if (links === undefined) return local
   // The innermost (wire) link's schema first, then its getter, then the next link's schema...
@@ -83,10 +92,20 @@ const getterStep = (transformation: AST.Link["transformation"]): Decoder.Node | 
       return { _tag: "Map", map: (u) => fromExit(transform(u, options)) }
     }
     case "TransformOptional":
-      return { _tag: "OptionalMap", map: getter.transform as (o: unknown) => unknown, option, then: { _tag: "Unknown" } }
+      return {
+        _tag: "OptionalMap",
+        map: getter.transform as (o: unknown) => unknown,
+        option,
+        then: { _tag: "Unknown" }
+      }
     case "TransformOptionalEffect": {
       const transform = getter.transform
-      return { _tag: "OptionalMap", map: (o) => fromExit(transform(o as Option.Option<unknown>, options)), option, then: { _tag: "Unknown" } }
+      return {
+        _tag: "OptionalMap",
+        map: (o) => fromExit(transform(o as Option.Option<unknown>, options)),
+        option,
+        then: { _tag: "Unknown" }
+      }
     }
   }
 }
@@ -125,22 +144,39 @@ const describeOwn = (ast: AST.AST): Decoder.Node | undefined => {
       if (ast.elements.length !== 0 || ast.rest.length !== 1) return undefined
       return { _tag: "Array", item: describe(ast.rest[0]!) }
     case "Objects": {
-      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) return { _tag: "NotNullish" }
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0)
+        return { _tag: "NotNullish" }
       if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
         const index = ast.indexSignatures[0]!
         if (index.parameter !== AST.string) return undefined
         return { _tag: "Record", value: describe(index.type), assign: "define" }
       }
-      if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) return undefined
+      if (
+        ast.indexSignatures.length > 0 ||
+        ast.propertySignatures.some((ps) => typeof ps.name !== "string")
+      )
+        return undefined
       return {
         _tag: "Struct",
-        fields: ast.propertySignatures.map((ps) => ({ key: ps.name as string, read: "in", optional: AST.isOptional(ps.type), node: describe(ps.type) }))
+        fields: ast.propertySignatures.map((ps) => ({
+          key: ps.name as string,
+          read: "in",
+          optional: AST.isOptional(ps.type),
+          node: describe(ps.type)
+        }))
       }
     }
     case "Declaration": {
-      const representation = (ast.annotations as { readonly representation?: { readonly id?: unknown; readonly payload?: unknown } } | undefined)
-        ?.representation
-      if (representation?.id === "effect/schema/Redacted" && representation.payload === null && ast.typeParameters.length === 1) {
+      const representation = (
+        ast.annotations as
+          | { readonly representation?: { readonly id?: unknown; readonly payload?: unknown } }
+          | undefined
+      )?.representation
+      if (
+        representation?.id === "effect/schema/Redacted" &&
+        representation.payload === null &&
+        ast.typeParameters.length === 1
+      ) {
         // Schema.Redacted without a label: a Redacted whose value decodes with the type parameter,
         // into a new Redacted with the input's label, as Effect's parser makes one.
         return {
@@ -164,7 +200,9 @@ const describeOwn = (ast: AST.AST): Decoder.Node | undefined => {
 
 const withoutUndefined = (ast: AST.AST): AST.AST => {
   if (!AST.isUnion(ast) || ast.encoding !== undefined || ast.checks !== undefined) return ast
-  const rest = ast.types.filter((t) => !(AST.isUndefined(t) && t.encoding === undefined && t.checks === undefined))
+  const rest = ast.types.filter(
+    (t) => !(AST.isUndefined(t) && t.encoding === undefined && t.checks === undefined)
+  )
   return rest.length === 1 && rest.length !== ast.types.length ? rest[0]! : ast
 }
 
@@ -191,9 +229,15 @@ const sameType = (a: AST.AST, b: AST.AST): boolean => {
     case "Arrays":
       return a.elements === (b as AST.Arrays).elements && a.rest === (b as AST.Arrays).rest
     case "Objects":
-      return a.propertySignatures === (b as AST.Objects).propertySignatures && a.indexSignatures === (b as AST.Objects).indexSignatures
+      return (
+        a.propertySignatures === (b as AST.Objects).propertySignatures &&
+        a.indexSignatures === (b as AST.Objects).indexSignatures
+      )
     case "Declaration":
-      return a.run === (b as AST.Declaration).run && a.typeParameters === (b as AST.Declaration).typeParameters
+      return (
+        a.run === (b as AST.Declaration).run &&
+        a.typeParameters === (b as AST.Declaration).typeParameters
+      )
     default:
       return false
   }

@@ -50,32 +50,56 @@ const keepApiKeyRedacted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
  * decode. What a call decides (headers, deadlines, answers, retries) is `@data-access/core`'s;
  * this is the Effect 3 plumbing around it.
  */
-export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConfig, op: AnyOperation): Call => {
+export const makeCall = (
+  httpClient: HttpClient.HttpClient,
+  config: ResolvedConfig,
+  op: AnyOperation
+): Call => {
   const name = spanName(op)
   const encode = Schema.encodeEither(op.request as Schema.Schema<unknown, unknown>)
   const decode = makeDecoder(op.response as Schema.Schema<unknown, unknown>)
   const readSuccess = calls.readSuccess(name, (json: unknown): Answer.Decoded => {
     const decoded = decode(json)
-    return Either.isRight(decoded) ? { ok: true, value: decoded.right } : { ok: false, ...describeParseError(decoded.left) }
+    return Either.isRight(decoded)
+      ? { ok: true, value: decoded.right }
+      : { ok: false, ...describeParseError(decoded.left) }
   })
   const baseRequest = calls.baseRequest(config, op)
 
   const toTransportError = (error: HttpClientError.HttpClientError): ClientError =>
     error._tag === "RequestError" && error.reason !== "Transport"
-      ? new InvalidRequestError({ operation: name, path: "$", message: Transport.unbuildableMessage(error.reason) })
+      ? new InvalidRequestError({
+          operation: name,
+          path: "$",
+          message: Transport.unbuildableMessage(error.reason)
+        })
       : new TransportError(Transport.failure(name, error._tag === "RequestError", error.cause))
 
   /** Any other status: the Connect error of the body, or the one its status falls back to. */
-  const readFailure = (response: HttpClientResponse.HttpClientResponse, text: string): Effect.Effect<never, ClientError> =>
+  const readFailure = (
+    response: HttpClientResponse.HttpClientResponse,
+    text: string
+  ): Effect.Effect<never, ClientError> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const { statusFallback, ...fields } = Answer.readFailure(name, response.status, (h) => response.headers[h], text, now)
+      const { statusFallback, ...fields } = Answer.readFailure(
+        name,
+        response.status,
+        (h) => response.headers[h],
+        text,
+        now
+      )
       const error = new ConnectError(fields)
       return Effect.fail(statusFallback ? markStatusFallback(error) : error)
     })
 
-  const readResponse = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown, ClientError> =>
+  const readResponse = (
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status) ? readSuccess((h) => response.headers[h], text) : readFailure(response, text))
+      Answer.isSuccess(response.status)
+        ? readSuccess((h) => response.headers[h], text)
+        : readFailure(response, text)
+    )
 
   /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
@@ -85,12 +109,17 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
   ): Effect.Effect<unknown, ClientError> => {
     // Connect-Timeout-Ms is 1 to 10 digits; without a finite deadline it is left out.
     if (bound.header === undefined) return exchange(HttpClientRequest.setBody(baseRequest, body))
-    const request = HttpClientRequest.setBody(HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, bound.header), body)
+    const request = HttpClientRequest.setBody(
+      HttpClientRequest.setHeader(baseRequest, Deadline.TIMEOUT_HEADER, bound.header),
+      body
+    )
     return Deadline.timeoutFail(exchange(request), bound.limitMillis, onTimeout)
   }
 
   /** The exchange: the response, read whole and decoded. */
-  const exchange = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, ClientError> =>
+  const exchange = (
+    request: HttpClientRequest.HttpClientRequest
+  ): Effect.Effect<unknown, ClientError> =>
     Effect.flatMap(Effect.mapError(httpClient.execute(request), toTransportError), readResponse)
 
   const spanOptions = {
@@ -108,26 +137,44 @@ export const makeCall = (httpClient: HttpClient.HttpClient, config: ResolvedConf
     keepApiKeyRedacted(
       Effect.useSpan(name, spanOptions, (span) => {
         const encoded = encode(request)
-        if (Either.isLeft(encoded)) return calls.invalidRequest(name, span, describeParseError(encoded.left))
+        if (Either.isLeft(encoded))
+          return calls.invalidRequest(name, span, describeParseError(encoded.left))
         const body = HttpBody.text(Request.body(encoded.right), Request.CONTENT_TYPE)
-        const policy: Schedule.Schedule<unknown, ClientError> = options?.retryPolicy ?? config.retryPolicy
+        const policy: Schedule.Schedule<unknown, ClientError> =
+          options?.retryPolicy ?? config.retryPolicy
         // The attempts (`@data-access/core/Attempts`), the schedule stepped by hand with its state passed along.
         const plan: Attempts.Plan<Effect.Effect<unknown, ClientError>, ClientError, unknown> = {
           name,
-          budgetMillis: Duration.toMillis(options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout),
+          budgetMillis: Duration.toMillis(
+            options?.timeout !== undefined ? Duration.decode(options.timeout) : config.timeout
+          ),
           attemptMillis: Duration.toMillis(
-            options?.attemptTimeout !== undefined ? Duration.decode(options.attemptTimeout) : config.attemptTimeout
+            options?.attemptTimeout !== undefined
+              ? Duration.decode(options.attemptTimeout)
+              : config.attemptTimeout
           ),
           attempt: (bound, onTimeout) => attempt(body, bound, onTimeout),
           timeout,
           retryable,
           step: (now, error, state, next, done) =>
             Effect.flatMap(policy.step(now, error, state), ([nextState, , decision]) =>
-              ScheduleDecision.isDone(decision) ? done() : next(Intervals.start(decision.intervals) - now, nextState))
+              ScheduleDecision.isDone(decision)
+                ? done()
+                : next(Intervals.start(decision.intervals) - now, nextState)
+            )
         }
         return Effect.withParentSpan(
           Effect.clockWith((clock) =>
-            Attempts.run(effects, plan, span, { millis: () => clock.unsafeCurrentTimeMillis(), nanos: () => clock.unsafeCurrentTimeNanos() }, policy.initial)
+            Attempts.run(
+              effects,
+              plan,
+              span,
+              {
+                millis: () => clock.unsafeCurrentTimeMillis(),
+                nanos: () => clock.unsafeCurrentTimeNanos()
+              },
+              policy.initial
+            )
           ),
           span
         )

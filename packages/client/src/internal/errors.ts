@@ -7,5 +7,7 @@ import * as ParseResult from "effect/ParseResult"
  * (`@data-access/core/Issue.describe`); the secret fields are those of the schemas
  * (`Secrets.fieldNames`).
  */
-export const describeParseError = (error: ParseResult.ParseError): { readonly path: string; readonly message: string } =>
+export const describeParseError = (
+  error: ParseResult.ParseError
+): { readonly path: string; readonly message: string } =>
   Issue.describe(ParseResult.ArrayFormatter.formatErrorSync(error), Secrets.fieldNames)

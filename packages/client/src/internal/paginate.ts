@@ -11,4 +11,6 @@ export const paginate = <S, A, E>(
   initial: S,
   page: (state: S) => Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<S>], E>
 ): Stream.Stream<A, E> =>
-  Stream.paginateChunkEffect(initial, (state) => Effect.map(page(state), ([items, next]) => [Chunk.fromIterable(items), next] as const))
+  Stream.paginateChunkEffect(initial, (state) =>
+    Effect.map(page(state), ([items, next]) => [Chunk.fromIterable(items), next] as const)
+  )

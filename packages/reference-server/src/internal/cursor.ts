@@ -13,16 +13,20 @@ export interface CursorPosition {
 }
 
 /** Writes a position as an opaque cursor. */
-export const encodeCursor = (p: CursorPosition): string => Buffer.from(JSON.stringify(["c1", p.order, p.key, p.id])).toString("base64url")
+export const encodeCursor = (p: CursorPosition): string =>
+  Buffer.from(JSON.stringify(["c1", p.order, p.key, p.id])).toString("base64url")
 
 /** Reads a cursor written by `encodeCursor`; `undefined` for anything else. */
 export const decodeCursor = (cursor: string): CursorPosition | undefined => {
   // A cursor that is not JSON reads as nothing, which the next check refuses.
-  const parsed = Option.getOrUndefined(Option.liftThrowable(JSON.parse)(Buffer.from(cursor, "base64url").toString("utf8"))) as unknown
+  const parsed = Option.getOrUndefined(
+    Option.liftThrowable(JSON.parse)(Buffer.from(cursor, "base64url").toString("utf8"))
+  ) as unknown
   if (!Array.isArray(parsed)) return undefined
   // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: these refuse only cursors forged in this server's own format (four items, version "c1"), which no client has; the variants that refuse every cursor are caught by any walk, but Stryker disables by mutator, not by variant
   if (parsed.length !== 4 || parsed[0] !== "c1") return undefined
   const [, order, key, id] = parsed as Array<unknown>
-  if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string") return undefined
+  if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string")
+    return undefined
   return { order, key, id }
 }

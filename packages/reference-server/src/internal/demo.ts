@@ -11,10 +11,13 @@ import { makeId, prng } from "./random.js"
 type Obj = Record<string, unknown>
 
 /** Builds the demo data set in wire form. The same seed gives the same data. */
-export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionName, ReadonlyArray<Json>]> => {
+export const demoData = (
+  seed = 20250106
+): ReadonlyArray<readonly [CollectionName, ReadonlyArray<Json>]> => {
   const random = prng(seed)
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1))
-  const hex = (n: number) => Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(random() * 16)]).join("")
+  const hex = (n: number) =>
+    Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(random() * 16)]).join("")
   // Everything was created between 2025-01-06 and about 2025-09; `updatedAt` a little later.
   let clock = Date.UTC(2025, 0, 6, 9, 0, 0)
   const stamp = () => {
@@ -24,7 +27,10 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
     return { createdAt, updatedAt, millis: clock }
   }
   const out = new Map<CollectionName, Array<Obj>>()
-  const add = <C extends CollectionName>(c: C, make: (id: string, t: ReturnType<typeof stamp>) => Obj): Obj => {
+  const add = <C extends CollectionName>(
+    c: C,
+    make: (id: string, t: ReturnType<typeof stamp>) => Obj
+  ): Obj => {
     const t = stamp()
     const o = make(makeId(collections[c].prefix, t.millis, random), t)
     const list = out.get(c) ?? []
@@ -39,7 +45,14 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
     ["analytics", "Warehouses and BI sources"],
     ["sandbox", "Short-lived experiments"]
   ].map(([name, description], i) =>
-    add("spaces", (id, t) => ({ id, name, description, terminationProtection: i === 0, createdAt: t.createdAt, updatedAt: t.updatedAt }))
+    add("spaces", (id, t) => ({
+      id,
+      name,
+      description,
+      terminationProtection: i === 0,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt
+    }))
   )
 
   const groups = [
@@ -74,7 +87,10 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
       id,
       email: `${username}@example.com`,
       username,
-      groupIds: [String(groups[i % groups.length]!.id), String(groups[(i + 2) % groups.length]!.id)],
+      groupIds: [
+        String(groups[i % groups.length]!.id),
+        String(groups[(i + 2) % groups.length]!.id)
+      ],
       createdAt: t.createdAt,
       updatedAt: t.updatedAt
     }))
@@ -224,7 +240,14 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
     }))
   })
 
-  const regions = ["eu-west-1", "eu-central-1", "us-east-1", "us-west-2", "ap-southeast-2", "sa-east-1"]
+  const regions = [
+    "eu-west-1",
+    "eu-central-1",
+    "us-east-1",
+    "us-west-2",
+    "ap-southeast-2",
+    "sa-east-1"
+  ]
   const kinds: ReadonlyArray<readonly [string, string]> = [
     ["data_discovery", "discovery"],
     ["data_classifier", "classifier"],
@@ -279,7 +302,18 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
     }))
   )
 
-  const cities = ["berlin", "london", "paris", "madrid", "new-york", "toronto", "sydney", "tokyo", "sao-paulo", "mumbai"]
+  const cities = [
+    "berlin",
+    "london",
+    "paris",
+    "madrid",
+    "new-york",
+    "toronto",
+    "sydney",
+    "tokyo",
+    "sao-paulo",
+    "mumbai"
+  ]
   for (let i = 0; i < 210; i++) {
     add("mdmIntegrations", (id, t) => ({
       mdmVendorA: {
@@ -308,8 +342,16 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
   ;[
     ["aws-kms", sharedKeyId, "rsaes_oaep_sha256"],
     ["aws-kms", sharedKeyId, "aes_random"],
-    ["gcp-kms", `projects/acme/locations/europe-west1/keyRings/logs/cryptoKeys/${hex(6)}`, "aes_deterministic"],
-    ["azure-key-vault", `https://acme-logs.vault.azure.net/keys/logs/${hex(32)}`, "rsaes_oaep_sha256"]
+    [
+      "gcp-kms",
+      `projects/acme/locations/europe-west1/keyRings/logs/cryptoKeys/${hex(6)}`,
+      "aes_deterministic"
+    ],
+    [
+      "azure-key-vault",
+      `https://acme-logs.vault.azure.net/keys/logs/${hex(32)}`,
+      "rsaes_oaep_sha256"
+    ]
   ].forEach(([provider, keyId, algorithm], i) =>
     add("encryptionKeys", (id, t) => ({
       id,
@@ -351,7 +393,14 @@ export const demoData = (seed = 20250106): ReadonlyArray<readonly [CollectionNam
     ["Dormant account use", "dormant_account", "active"],
     ["Unusual geography", "impossible_travel", "draft"]
   ].forEach(([name, scenario, status]) =>
-    add("scenarioMonitors", (id, t) => ({ id, name, scenario, status, createdAt: t.createdAt, updatedAt: t.updatedAt }))
+    add("scenarioMonitors", (id, t) => ({
+      id,
+      name,
+      scenario,
+      status,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt
+    }))
   )
 
   add("policyDataLoaders", (id, t) => ({

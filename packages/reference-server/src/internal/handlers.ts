@@ -23,7 +23,8 @@ const notFound = (field: string, what: string, id: string) =>
   ConnectError.make("not_found", `${field}: no ${what} with id ${JSON.stringify(id)}`)
 
 // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-const invalid = (field: string, message: string) => ConnectError.make("invalid_argument", `${field}: ${message}`)
+const invalid = (field: string, message: string) =>
+  ConnectError.make("invalid_argument", `${field}: ${message}`)
 
 // ---------------------------------------------------------------------------------------------
 // Normalising stored objects
@@ -39,7 +40,8 @@ const normalizers = Object.fromEntries(
 ) as Record<CollectionName, (o: unknown) => Json>
 
 /** Validates an object in wire form against its collection's schema and writes every field. */
-export const normalize = (collection: CollectionName, object: unknown): Json => normalizers[collection](object)
+export const normalize = (collection: CollectionName, object: unknown): Json =>
+  normalizers[collection](object)
 
 // ---------------------------------------------------------------------------------------------
 // Get
@@ -81,7 +83,8 @@ const makeGet = (op: Op): Handler => {
 // ---------------------------------------------------------------------------------------------
 
 /** `space_id` to `spaceId`. */
-export const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
+export const snakeToCamel = (key: string) =>
+  key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
 
 /** The value of a filter or search key (snake_case) of a listed object, as a string. */
 export const fieldValue = (item: Json, key: string): string => {
@@ -102,8 +105,11 @@ const compareTimestamps = (key: string, a: string, b: string): number | undefine
 }
 
 /** Whether an item matches a filter (decisions.md section 3). */
-export const matches = (filter: Filter.Filter<string>, item: Json, options?: Filter.EvaluateOptions): boolean =>
-  Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps, options)
+export const matches = (
+  filter: Filter.Filter<string>,
+  item: Json,
+  options?: Filter.EvaluateOptions
+): boolean => Filter.evaluate(filter, (key) => fieldValue(item, key), compareTimestamps, options)
 
 /**
  * A List handler whose request's `filter` is applied by `keep` instead of the faithful reading
@@ -118,7 +124,13 @@ export const filteringWith =
     if (filter === undefined || Filter.isEmpty(filter)) return handler(request, ctx)
     const { filter: _, ...rest } = request
     // Stryker disable next-line ConditionalExpression: equivalent: the List handlers that take a filter (ListSatellites, ListIntegrationsMDM) read only their own collection, so filtering another changes nothing
-    const store = { ...ctx.store, all: (name: CollectionName) => (name === c ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => keep(filter, item))) : ctx.store.all(name)) }
+    const store = {
+      ...ctx.store,
+      all: (name: CollectionName) =>
+        name === c
+          ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => keep(filter, item)))
+          : ctx.store.all(name)
+    }
     return handler(rest, { ...ctx, store })
   }
 
@@ -129,7 +141,8 @@ const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) 
   const field = parent.field
   // A required parent is always there once the request is valid (min length 1).
   // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no request the documents define sends a parent id empty: ListNativeUsers' resourceId has min length 1, and what ListSatellites' spaceId "" selects (every satellite, as proto3's absent value, or those in no space) they do not say, so the runner sends none
-  return (req) => (req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined)
+  return (req) =>
+    req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined
 }
 
 const makeList = (op: Op): Handler => {
@@ -146,7 +159,8 @@ const makeList = (op: Op): Handler => {
         // request it came from (the cursor-bound latitude switch rejects a change).
         start = decodeCursor(req.cursor)
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-        if (start === undefined) return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
+        if (start === undefined)
+          return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
       }
       let items = yield* ctx.store.all(c)
       const predicates: Array<(item: Json) => boolean> = []
@@ -157,7 +171,9 @@ const makeList = (op: Op): Handler => {
       if (search !== "") {
         const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
         const keys = fields.length > 0 ? fields : ["name"]
-        predicates.push((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(search)))
+        predicates.push((item) =>
+          keys.some((k) => fieldValue(item, k).toLowerCase().includes(search))
+        )
       }
       const filter = req.filter as Filter.Filter<string> | undefined
       if (filter !== undefined) predicates.push((item) => matches(filter, item))
@@ -171,16 +187,33 @@ const makeList = (op: Op): Handler => {
       if (start !== undefined) {
         const s = start
         if (order === "asc") {
-          while (from < n && compareKeys(sortKey(items[from]!), String(items[from]!.id), s.key, s.id) <= 0) from++
+          while (
+            from < n &&
+            compareKeys(sortKey(items[from]!), String(items[from]!.id), s.key, s.id) <= 0
+          )
+            from++
         } else {
-          while (from < n && compareKeys(sortKey(items[n - 1 - from]!), String(items[n - 1 - from]!.id), s.key, s.id) >= 0) from++
+          while (
+            from < n &&
+            compareKeys(
+              sortKey(items[n - 1 - from]!),
+              String(items[n - 1 - from]!.id),
+              s.key,
+              s.id
+            ) >= 0
+          )
+            from++
         }
       }
       const page: Array<Json> = []
-      for (let i = from; i < Math.min(n, from + limit); i++) page.push(items[order === "asc" ? i : n - 1 - i]!)
+      for (let i = from; i < Math.min(n, from + limit); i++)
+        page.push(items[order === "asc" ? i : n - 1 - i]!)
       const more = from + page.length < n
       const last = page[page.length - 1]
-      const nextCursor = more && last !== undefined ? encodeCursor({ order, key: sortKey(last), id: String(last.id) }) : ""
+      const nextCursor =
+        more && last !== undefined
+          ? encodeCursor({ order, key: sortKey(last), id: String(last.id) })
+          : ""
       return {
         [itemField]: page,
         listMetadata: {
@@ -199,7 +232,11 @@ const makeList = (op: Op): Handler => {
 
 /** Per-operation update steps beyond copying the fields the request sets. */
 const updateExtras: {
-  readonly [M in Operations.MethodName]?: (req: Operations.RequestOf<M>, next: Mutable, ctx: Context) => Effect.Effect<void, ConnectError.ConnectError>
+  readonly [M in Operations.MethodName]?: (
+    req: Operations.RequestOf<M>,
+    next: Mutable,
+    ctx: Context
+  ) => Effect.Effect<void, ConnectError.ConnectError>
 } = {
   UpdateSatellite: (req, next, ctx) =>
     Effect.gen(function* () {
@@ -220,7 +257,9 @@ const makeUpdate = (op: Op): Handler => {
   const c = collectionOf(op)
   const key = op.wrapperKey!
   const fields = new Set(Object.keys((op.object as unknown as { readonly fields: object }).fields))
-  const extra = updateExtras[op.method] as ((req: Req, next: Mutable, ctx: Context) => Effect.Effect<void, ConnectError.ConnectError>) | undefined
+  const extra = updateExtras[op.method] as
+    | ((req: Req, next: Mutable, ctx: Context) => Effect.Effect<void, ConnectError.ConnectError>)
+    | undefined
   return (req, ctx) =>
     Effect.gen(function* () {
       const id = String(req.id)
@@ -231,7 +270,12 @@ const makeUpdate = (op: Op): Handler => {
             // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent: the request's id is the object's own, an absent value is skipped by the type test below, and the only request fields the object does not have (UpdateConnectorHostname's secrets) decode to Redacted values the type test skips too
             if (k === "id" || value === undefined || !fields.has(k)) continue
             // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the fields of the update requests that the object holds are strings and booleans (no number, no object), so the type test refuses none
-            if (typeof value === "string" || typeof value === "boolean" || typeof value === "number") next[k] = value
+            if (
+              typeof value === "string" ||
+              typeof value === "boolean" ||
+              typeof value === "number"
+            )
+              next[k] = value
           }
           if (extra) yield* extra(req, next, ctx)
           // Stryker disable next-line ConditionalExpression: equivalent: an updatedAt on an object without one (a sidecar resource link) is an unknown field of the answer, which readers ignore (decisions.md section 1)
@@ -249,10 +293,13 @@ const makeUpdate = (op: Op): Handler => {
 // Create
 // ---------------------------------------------------------------------------------------------
 
-type CreateMethod = { [M in Operations.MethodName]: Operations.Operations[M]["kind"] extends "create" ? M : never }[Operations.MethodName]
+type CreateMethod = {
+  [M in Operations.MethodName]: Operations.Operations[M]["kind"] extends "create" ? M : never
+}[Operations.MethodName]
 
 // Stryker disable next-line StringLiteral: equivalent: what is stored for a secret the request left out; the answers never return a secret (decisions.md section 10 lets a server leave them out)
-const reveal = (r: Redacted.Redacted<string> | undefined): string => (r === undefined ? "" : Redacted.value(r))
+const reveal = (r: Redacted.Redacted<string> | undefined): string =>
+  r === undefined ? "" : Redacted.value(r)
 
 const newId = (c: CollectionName) => makeId(Collections.collections[c].prefix, Date.now())
 
@@ -269,12 +316,18 @@ const times = (ctx: Context) => {
 }
 
 /** The create operations: what each stores and returns (the object, in wire form). */
-const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError> } = {
+const creates: {
+  readonly [M in CreateMethod]: (
+    req: Operations.RequestOf<M>,
+    ctx: Context
+  ) => Effect.Effect<Json, ConnectError.ConnectError>
+} = {
   CreateNativeUserIdentityLink: (req, ctx) =>
     Effect.gen(function* () {
       const nativeUser = yield* ctx.store.get("nativeUsers", req.nativeUserId)
       // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-      if (nativeUser === undefined) return yield* notFound("nativeUserId", "native user", req.nativeUserId)
+      if (nativeUser === undefined)
+        return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       const identity: Mutable = {}
       // An absent identityType takes the first listed value (decisions.md section 10).
       const identityType = req.identityType ?? "user"
@@ -292,7 +345,8 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
       } else {
         const hostname = yield* ctx.store.get("connectorHostnames", req.identityId)
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-        if (hostname === undefined) return yield* notFound("identityId", "resource hostname", req.identityId)
+        if (hostname === undefined)
+          return yield* notFound("identityId", "resource hostname", req.identityId)
         // Stryker disable next-line ObjectLiteral: equivalent: the resourceHostname object of a link is not shown by the interface and readers accept its absence (decisions.md section 6)
         identity.resourceHostname = { id: hostname.id, hostname: hostname.hostname }
       }
@@ -341,10 +395,15 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
     Effect.gen(function* () {
       const users = yield* ctx.store.all("users")
       const [field, value] =
-        req.email !== undefined ? (["email", req.email] as const) : req.username !== undefined ? (["username", req.username] as const) : (["id", req.id ?? ""] as const)
+        req.email !== undefined
+          ? (["email", req.email] as const)
+          : req.username !== undefined
+            ? (["username", req.username] as const)
+            : (["id", req.id ?? ""] as const)
       const user = users.find((u) => u[field] === value)
       // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-      if (user === undefined) return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
+      if (user === undefined)
+        return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
       const groups: Array<Json> = []
       // Stryker disable next-line ArrayDeclaration,BlockStatement: equivalent: every user has its groupIds (the fixtures schema's default), so the fallback is never read; and the interface does not say which groups the answer lists (HumanUserPassword: "groups | array of Group objects"), so an answer without them is not wrong
       for (const gid of (user.groupIds as ReadonlyArray<string> | undefined) ?? []) {
@@ -364,7 +423,8 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
   CreateDataDiscoveryConfiguration: (req, ctx) =>
     Effect.gen(function* () {
       // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
-      if ((yield* ctx.store.get("resources", req.resourceId)) === undefined) return yield* notFound("resourceId", "resource", req.resourceId)
+      if ((yield* ctx.store.get("resources", req.resourceId)) === undefined)
+        return yield* notFound("resourceId", "resource", req.resourceId)
       if ((yield* ctx.store.get("nativeUsers", req.nativeUserId)) === undefined) {
         // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         return yield* notFound("nativeUserId", "native user", req.nativeUserId)
@@ -393,7 +453,10 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
   CreateBIIntegration: (req, ctx) =>
     Effect.gen(function* () {
       const stored = yield* insert(ctx, "biIntegrations", {
-        biVendorA: { apiKey: reveal(req.biVendorA.apiKey), apiSecret: reveal(req.biVendorA.apiSecret) },
+        biVendorA: {
+          apiKey: reveal(req.biVendorA.apiKey),
+          apiSecret: reveal(req.biVendorA.apiSecret)
+        },
         id: newId("biIntegrations"),
         name: req.name,
         createdAt: ctx.stamp(),
@@ -416,9 +479,14 @@ const creates: { readonly [M in CreateMethod]: (req: Operations.RequestOf<M>, ct
 }
 
 const makeCreate = (op: Op): Handler => {
-  const create = creates[op.method as CreateMethod] as (req: Req, ctx: Context) => Effect.Effect<Json, ConnectError.ConnectError>
+  const create = creates[op.method as CreateMethod] as (
+    req: Req,
+    ctx: Context
+  ) => Effect.Effect<Json, ConnectError.ConnectError>
   const key = op.wrapperKey
-  return key === undefined ? create : (req, ctx) => Effect.map(create(req, ctx), (o) => ({ [key]: o }))
+  return key === undefined
+    ? create
+    : (req, ctx) => Effect.map(create(req, ctx), (o) => ({ [key]: o }))
 }
 
 /** The handler of every operation, keyed by method. */

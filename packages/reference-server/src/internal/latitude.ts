@@ -56,20 +56,29 @@ const validating =
     step(next(request, issues), issues)
 
 // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: equivalent: what it reads holds no null (the pipeline drops nulls before decoding: decisions.md section 1) and no array where an object stands (arrays are read first); the JSON it parses is this server's own answers, objects
-const isRecord = (u: unknown): u is Record<string, unknown> => u !== null && typeof u === "object" && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  u !== null && typeof u === "object" && !Array.isArray(u)
 
 type OnString = (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
 
 /** Calls `f` with every string of a decoded request (secrets aside), its path and its field's name. */
 // Stryker disable next-line BlockStatement: latitude strict-formats, string-limits: no string checked is the default choice (any string accepted)
-const eachString = (value: unknown, path: Array<PropertyKey>, field: string, skip: ReadonlySet<string>, f: OnString): void => {
+const eachString = (
+  value: unknown,
+  path: Array<PropertyKey>,
+  field: string,
+  skip: ReadonlySet<string>,
+  f: OnString
+): void => {
   if (typeof value === "string") return f(value, path, field)
   // Stryker disable next-line ArrowFunction,ArrayDeclaration: latitude strict-formats, string-limits: strings in arrays left unchecked is the default choice (any string accepted); an issue's path is only the message's text
-  if (Array.isArray(value)) return value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
+  if (Array.isArray(value))
+    return value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
   // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: latitude strict-formats, string-limits: nested strings left unchecked is the default choice (any string accepted); a redacted value walked holds no string field of a request
   if (!isRecord(value) || Redacted.isRedacted(value)) return
   // Stryker disable next-line ConditionalExpression,BooleanLiteral,ArrayDeclaration: latitude strict-formats, string-limits: fewer fields checked is nearer the default choice (any string accepted); more checks a filter's `key` as the format `key` (not blank), which a filter key never is; an issue's path is only the message's text
-  for (const [k, x] of Object.entries(value)) if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
+  for (const [k, x] of Object.entries(value))
+    if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
 }
 
 const CRON_ITEM = "(?:\\*|\\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/[0-9]+)?"
@@ -89,11 +98,20 @@ const notBlank = (s: string) => /\S/.test(s)
 
 /** strict-formats: the formats decisions.md section 7 shows, by field name. */
 const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]>> = {
-  workerSchedule: [(s) => SIX_FIELD_CRON.test(s), "must be a six-field cron expression with seconds first (*/30 * * * * *)"],
+  workerSchedule: [
+    (s) => SIX_FIELD_CRON.test(s),
+    "must be a six-field cron expression with seconds first (*/30 * * * * *)"
+  ],
   // Stryker disable next-line Regex,ConditionalExpression: latitude strict-formats: a pattern without an anchor, or a check that accepts all, accepts more, as a server that validates less (or not at all) does (`false` is killed)
-  schedule: [(s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s), "must be 6h, 12h, 18h, 24h or a five-field cron expression"],
+  schedule: [
+    (s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s),
+    "must be 6h, 12h, 18h, 24h or a five-field cron expression"
+  ],
   // Stryker disable next-line Regex: latitude strict-formats: a pattern without an anchor accepts more, as a server that validates less (or not at all) does
-  email: [(s) => /^[^@]+@[^@]+$/.test(s), "must be an email address (one @ with text on both sides)"],
+  email: [
+    (s) => /^[^@]+@[^@]+$/.test(s),
+    "must be an email address (one @ with text on both sides)"
+  ],
   // Stryker disable next-line ConditionalExpression: latitude strict-formats: `true` accepts any URL, the default choice
   apiUrl: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: no request carries decryptorUri (an EncryptionKey has no create or update: decisions.md section 9), so this format is never checked
@@ -134,7 +152,8 @@ const stringLimits: Validate = (request, issues) => {
       issues.push({ path, message: `must be at most ${MAX_CHARACTERS} characters` })
     }
     // Stryker disable next-line ConditionalExpression,StringLiteral: latitude string-limits: no control-character check is the default choice; line breaks replaced by other text still hold no control character; the message's text is free (`true`, every string refused, is killed)
-    if (CONTROL.test(MULTILINE.has(field) ? s.replace(LINE_BREAKS, "") : s)) issues.push({ path, message: "must not contain control characters" })
+    if (CONTROL.test(MULTILINE.has(field) ? s.replace(LINE_BREAKS, "") : s))
+      issues.push({ path, message: "must not contain control characters" })
   })
   return request
 }
@@ -146,7 +165,9 @@ const requireEnums =
   (fields: ReadonlyArray<string>): Validate =>
   (request, issues) => {
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude require-enums: an enum left out not refused gets the default, the other faithful choice; the issue's path and message are its text
-    for (const field of fields) if (request[field] === undefined) issues.push({ path: [field], message: "is required (this server applies no default)" })
+    for (const field of fields)
+      if (request[field] === undefined)
+        issues.push({ path: [field], message: "is required (this server applies no default)" })
     return request
   }
 
@@ -156,16 +177,29 @@ type OnCondition = (condition: Filter.Condition<string>, path: ReadonlyArray<Pro
 
 /** Calls the functions with every condition and every empty filter of a decoded filter. */
 // Stryker disable next-line BlockStatement: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a filter not walked is accepted as the default choices do
-const eachFilter = (filter: AnyFilter, path: ReadonlyArray<PropertyKey>, onCondition: OnCondition, onEmpty: (path: ReadonlyArray<PropertyKey>) => void): void => {
+const eachFilter = (
+  filter: AnyFilter,
+  path: ReadonlyArray<PropertyKey>,
+  onCondition: OnCondition,
+  onEmpty: (path: ReadonlyArray<PropertyKey>) => void
+): void => {
   // Stryker disable next-line ConditionalExpression: latitude reject-empty-filter: an empty filter not seen matches every item, the default choice; `true` sees every filter as empty
   if (Filter.isEmpty(filter)) return onEmpty(path)
   // Stryker disable next-line ConditionalExpression,BlockStatement,ArrowFunction,StringLiteral,ArrayDeclaration: latitude strict-time-filter, strict-filter-types, reject-empty-filter: a group not walked leaves its conditions to the default choices; a group is never present and unset (nulls are dropped before decoding); the path only names the issue
-  if ("group" in filter && filter.group !== undefined) return filter.group.filters.forEach((f, i) => eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty))
+  if ("group" in filter && filter.group !== undefined)
+    return filter.group.filters.forEach((f, i) =>
+      eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty)
+    )
   // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types: a condition not seen is accepted as the default choices do; a field is never present and unset; the path only names the issue
   if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
 }
 
-const STRING_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["contains", "not_contains", "starts_with", "ends_with"])
+const STRING_OPERATORS: ReadonlySet<Filter.Operator> = new Set([
+  "contains",
+  "not_contains",
+  "starts_with",
+  "ends_with"
+])
 const ORDER_OPERATORS: ReadonlySet<Filter.Operator> = new Set(["lower_than", "greater_than"])
 
 const isTimeKey = (key: string) => key.endsWith("_at")
@@ -180,7 +214,11 @@ const booleanKeysOf = (c: CollectionName): ((key: string) => boolean) => {
 /** The checks of each condition and each empty filter of a request's filter. */
 const filterCheck =
   (
-    onCondition: (condition: Filter.Condition<string>, path: ReadonlyArray<PropertyKey>, issues: Array<Issue>) => void,
+    onCondition: (
+      condition: Filter.Condition<string>,
+      path: ReadonlyArray<PropertyKey>,
+      issues: Array<Issue>
+    ) => void,
     onEmpty: (path: ReadonlyArray<PropertyKey>, issues: Array<Issue>) => void
   ): Validate =>
   (request, issues) => {
@@ -208,9 +246,15 @@ const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
     // Stryker disable next-line StringLiteral: equivalent: "a timestamp" names the kind in the message only (the kind compared is "a boolean")
     const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
     // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: latitude strict-filter-types: refusing fewer operators (or none) applies them to the value's text, the other faithful choice
-    if (kind !== undefined && (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))) {
+    if (
+      kind !== undefined &&
+      (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))
+    ) {
       // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
-      issues.push({ path: [...path, "operator"], message: `${operator} does not apply to ${key} (${kind})` })
+      issues.push({
+        path: [...path, "operator"],
+        message: `${operator} does not apply to ${key} (${kind})`
+      })
     }
   }, NO_CONDITION_CHECK)
 
@@ -218,21 +262,32 @@ const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
 // Stryker disable next-line BlockStatement: latitude strict-time-filter: no check accepts any value for a time key, the default choice
 const strictTimeFilter: Validate = filterCheck(({ key, operator, value }, path, issues) => {
   // Stryker disable next-line StringLiteral,ConditionalExpression,BlockStatement: latitude strict-time-filter: `false` or an empty block accepts any value, the default choice; a condition without a value fails the filter's own decoding before this check
-  if (isTimeKey(key) && !Filter.valueless.has(operator) && typeof Timestamp.parse(value?.value ?? "") === "string") {
+  if (
+    isTimeKey(key) &&
+    !Filter.valueless.has(operator) &&
+    typeof Timestamp.parse(value?.value ?? "") === "string"
+  ) {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
-    issues.push({ path: [...path, "value", "value"], message: `must be an RFC 3339 timestamp for ${key}` })
+    issues.push({
+      path: [...path, "value", "value"],
+      message: `must be an RFC 3339 timestamp for ${key}`
+    })
   }
 }, NO_CONDITION_CHECK)
 
 /** reject-empty-filter: an empty filter, at any depth, is refused. */
 const rejectEmptyFilter: Validate = filterCheck(NO_CONDITION_CHECK, (path, issues) =>
   // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
-  issues.push({ path, message: "an empty filter is not accepted; send a field or a group, or no filter" })
+  issues.push({
+    path,
+    message: "an empty filter is not accepted; send a field or a group, or no filter"
+  })
 )
 
 /** The collection of the objects a list with a `filter` reads, if any. */
 // Stryker disable next-line StringLiteral: latitude strict-time-filter, strict-filter-types, filter-case-insensitive, reject-empty-filter: a switch that finds no List with a filter leaves every filter to the default choices
-const filteredCollection = (op: Op, fields: ReadonlySet<string>): CollectionName | undefined => (fields.has("filter") ? collectionOf(op) : undefined)
+const filteredCollection = (op: Op, fields: ReadonlySet<string>): CollectionName | undefined =>
+  fields.has("filter") ? collectionOf(op) : undefined
 
 /** space-empty-ignored: an update's reference sent as `""` (UpdateSatellite's `spaceId`) is not set. */
 const emptyReferencesIgnored =
@@ -254,7 +309,12 @@ const emptyReferencesIgnored =
 const walkDigest = (request: Req): string => {
   const filter = request.filter as AnyFilter | undefined
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator: latitude cursor-bound: a digest of less (or other text for the same parts) binds the cursor to less, down to nothing: continuing the walk is the other faithful choice; the same digest is computed for the cursor and its check
-  const walk = [filter === undefined || Filter.isEmpty(filter) ? null : filter, request.search ?? "", request.spaceId ?? "", request.order === "desc" ? "desc" : "asc"]
+  const walk = [
+    filter === undefined || Filter.isEmpty(filter) ? null : filter,
+    request.search ?? "",
+    request.spaceId ?? "",
+    request.order === "desc" ? "desc" : "asc"
+  ]
   // Stryker disable next-line MethodExpression: equivalent: a longer digest binds the cursor the same way (cursors are opaque)
   return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)
 }
@@ -272,7 +332,11 @@ const cursorBound: Validate = (request, issues) => {
   // Stryker disable next-line ConditionalExpression,BlockStatement: latitude cursor-bound: no check of the digest (`false`, or no issue) continues the walk, the other faithful choice (`true` is killed)
   if (cursor.slice(dot + 1) !== walkDigest(request)) {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an issue's path and message are the error message's text, which the documents leave free
-    issues.push({ path: ["cursor"], message: "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor" })
+    issues.push({
+      path: ["cursor"],
+      message:
+        "the cursor belongs to a walk with another filter, search, spaceId or order; start again without a cursor"
+    })
   }
   return { ...request, cursor: cursor.slice(0, dot) }
 }
@@ -283,7 +347,10 @@ const bindNextCursor =
     Effect.map(handler(request, ctx), (body) => {
       const meta = body.listMetadata as Readonly<Record<string, unknown>> | undefined
       if (typeof meta?.nextCursor !== "string" || meta.nextCursor === "") return body
-      return { ...body, listMetadata: { ...meta, nextCursor: `${meta.nextCursor}.${walkDigest(request)}` } }
+      return {
+        ...body,
+        listMetadata: { ...meta, nextCursor: `${meta.nextCursor}.${walkDigest(request)}` }
+      }
     })
 
 // ---------------------------------------------------------------------------------------------
@@ -312,7 +379,10 @@ const identityAnyKind =
         const store: StoreService = {
           ...ctx.store,
           // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ObjectLiteral: latitude identity-any-kind: the link's handler reads only the connector hostname named by identityId through this store; a variant that finds it nowhere answers not_found (the other faithful choice), one that finds more finds only ids that exist
-          get: (name, i) => (name === "connectorHostnames" && i === id ? Effect.succeed({ id }) : ctx.store.get(name, i))
+          get: (name, i) =>
+            name === "connectorHostnames" && i === id
+              ? Effect.succeed({ id })
+              : ctx.store.get(name, i)
         }
         return yield* handler(request, { ...ctx, store })
       }
@@ -321,10 +391,17 @@ const identityAnyKind =
   }
 
 // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: equivalent: the text of an error's message, which the documents leave free
-const notFound = (field: string, what: string, id: string) => ConnectError.make("not_found", `${field}: no ${what} with ${field === "keyId" ? "key id" : "id"} ${JSON.stringify(id)}`)
+const notFound = (field: string, what: string, id: string) =>
+  ConnectError.make(
+    "not_found",
+    `${field}: no ${what} with ${field === "keyId" ? "key id" : "id"} ${JSON.stringify(id)}`
+  )
 
 /** How a not_found message names the objects of a collection. */
-const WHAT: { readonly [C in CollectionName]?: string } = { resources: "resource", encryptionKeys: "encryption key" }
+const WHAT: { readonly [C in CollectionName]?: string } = {
+  resources: "resource",
+  encryptionKeys: "encryption key"
+}
 const whatOf = (c: CollectionName) => WHAT[c] ?? Collections.collections[c].prefix
 
 /**
@@ -335,12 +412,17 @@ const whatOf = (c: CollectionName) => WHAT[c] ?? Collections.collections[c].pref
 const parentNotFound = (op: Op, handler: Handler): Handler => {
   const parent = op.parent
   // Stryker disable next-line BooleanLiteral: latitude parent-not-found: no parent checked answers an empty page, the other faithful choice
-  const parentCollection = parent?.required === true ? Collections.bySchema(parent.object) : undefined
+  const parentCollection =
+    parent?.required === true ? Collections.bySchema(parent.object) : undefined
   // Stryker disable next-line BlockStatement: latitude parent-not-found: no parent checked answers an empty page, the other faithful choice
   if (parent !== undefined && parentCollection !== undefined) {
     return (request, ctx) =>
       Effect.flatMap(ctx.store.get(parentCollection, String(request[parent.field])), (found) =>
-        found === undefined ? Effect.fail(notFound(parent.field, whatOf(parentCollection), String(request[parent.field]))) : handler(request, ctx)
+        found === undefined
+          ? Effect.fail(
+              notFound(parent.field, whatOf(parentCollection), String(request[parent.field]))
+            )
+          : handler(request, ctx)
       )
   }
   const lookupKey = op.lookupKey
@@ -351,7 +433,9 @@ const parentNotFound = (op: Op, handler: Handler): Handler => {
     return (request, ctx) =>
       Effect.flatMap(handler(request, ctx), (body) => {
         const found = body[key]
-        return Array.isArray(found) && found.length === 0 ? Effect.fail(notFound(lookupKey, whatOf(c), String(request[lookupKey]))) : Effect.succeed(body)
+        return Array.isArray(found) && found.length === 0
+          ? Effect.fail(notFound(lookupKey, whatOf(c), String(request[lookupKey])))
+          : Effect.succeed(body)
       })
   }
   return handler
@@ -368,8 +452,13 @@ const uniqueNames =
       Effect.flatMap(ctx.store.all(c), (objects) =>
         // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression: latitude unique-names: a check that finds no taken name accepts duplicates, the other faithful choice (`every` on a collection that holds objects of other names does too)
         objects.some((o) => o.name === request.name)
-          // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
-          ? Effect.fail(ConnectError.make("already_exists", `name: a ${Collections.collections[c].prefix} named ${JSON.stringify(truncate(String(request.name)))} already exists`))
+          ? // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free
+            Effect.fail(
+              ConnectError.make(
+                "already_exists",
+                `name: a ${Collections.collections[c].prefix} named ${JSON.stringify(truncate(String(request.name)))} already exists`
+              )
+            )
           : handler(request, ctx)
       )
     )
@@ -390,11 +479,15 @@ const utf8 = new TextDecoder("utf-8")
 const parseText = Option.liftThrowable((text: string): unknown => JSON.parse(text))
 
 const parseJson = (body: string | Uint8Array): Record<string, unknown> | undefined => {
-  const value = Option.getOrUndefined(parseText(typeof body === "string" ? body : utf8.decode(body)))
+  const value = Option.getOrUndefined(
+    parseText(typeof body === "string" ? body : utf8.decode(body))
+  )
   return isRecord(value) ? value : undefined
 }
 
-const lists: ReadonlyMap<string, Op> = new Map(Operations.all.filter((o) => o.kind === "list").map((o) => [o.path, o]))
+const lists: ReadonlyMap<string, Op> = new Map(
+  Operations.all.filter((o) => o.kind === "list").map((o) => [o.path, o])
+)
 
 /** page-size: the most items a page holds, whatever `limit` asks. */
 const PAGE_SIZE = 100
@@ -413,7 +506,10 @@ const emptyPageMeta =
       if (body === undefined || (Array.isArray(items) && items.length > 0)) return out
       const meta = isRecord(body.listMetadata) ? body.listMetadata : {}
       // Stryker disable next-line ObjectLiteral: equivalent: an empty page written as `{}` or with an empty listMetadata reads as the same zero values (decisions.md section 1: readers treat an absent field as its zero value)
-      return { ...out, body: JSON.stringify({ ...body, listMetadata: { after: "", before: "", ...meta } }) }
+      return {
+        ...out,
+        body: JSON.stringify({ ...body, listMetadata: { after: "", before: "", ...meta } })
+      }
     })
 
 /** empty-protocol-bodies: the 405 and 415 answers have an empty body. */
@@ -422,7 +518,9 @@ const emptyProtocolBodies =
   (input) =>
     Effect.map(handle(input), (out) =>
       // Stryker disable next-line ConditionalExpression,StringLiteral: latitude empty-protocol-bodies: a Connect error body is the other faithful choice; an empty body with another content type is still empty
-      out._tag === "Response" && (out.status === 405 || out.status === 415) ? { ...out, headers: { ...out.headers, "content-type": "text/plain" }, body: "" } : out
+      out._tag === "Response" && (out.status === 405 || out.status === 415)
+        ? { ...out, headers: { ...out.headers, "content-type": "text/plain" }, body: "" }
+        : out
     )
 
 const RATE_LIMIT = 10_000
@@ -478,7 +576,8 @@ const fromConnectGet = (input: Input): Input | undefined => {
   // Stryker disable next-line StringLiteral: equivalent: a GET without a message reads as an empty body, refused (invalid_argument) as any text that is not JSON is
   const text = message ?? ""
   // Node's base64 decoder reads the URL-safe alphabet too, padded or not.
-  const bytes = params.get("base64") === "1" ? Buffer.from(text, "base64") : Buffer.from(text, "utf8")
+  const bytes =
+    params.get("base64") === "1" ? Buffer.from(text, "base64") : Buffer.from(text, "utf8")
   const { "content-encoding": _, ...headers } = input.headers
   const compression = params.get("compression")
   return {
@@ -492,7 +591,9 @@ const fromConnectGet = (input: Input): Input | undefined => {
       "content-type": `application/${encoding}`,
       "content-length": String(bytes.length),
       // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: `true` sets `identity` or nothing (null) where no compression is named, and `"identity"` emptied sets `identity`: all read as not compressed (`false` is killed by a GET with a gzip message)
-      ...(compression !== null && compression !== "identity" ? { "content-encoding": compression } : {}),
+      ...(compression !== null && compression !== "identity"
+        ? { "content-encoding": compression }
+        : {}),
       // Stryker disable next-line ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator: equivalent: a Connect GET is a read, and only CreatePermission requires Connect-Protocol-Version (decisions.md section 1)
       ...(params.get("connect") === "v1" ? { "connect-protocol-version": "1" } : {})
     },
@@ -511,7 +612,9 @@ const decompressed = (input: Input, encoding: Compression.Encoding): Input => {
       Effect.map(input.body(max), (bytes) => {
         if (bytes === "too-large") return bytes
         // Over the limit; or not what it says it is, which then reads as a body that is not JSON.
-        return Either.getOrElse(Compression.decompress(bytes, encoding, max), (e) => (e.reason === "TooLarge" ? ("too-large" as const) : bytes))
+        return Either.getOrElse(Compression.decompress(bytes, encoding, max), (e) =>
+          e.reason === "TooLarge" ? ("too-large" as const) : bytes
+        )
       })
   }
 }
@@ -522,7 +625,12 @@ const COMPRESS_FROM_BYTES = 1024
 /** connect-get: an answer of at least 1 KiB compressed with the first encoding the client offers (`Accept-Encoding`). */
 const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Output => {
   const encoding = Compression.parseAcceptEncoding(acceptEncoding)[0]
-  if (out._tag !== "Response" || encoding === undefined || out.headers["content-encoding"] !== undefined) return out
+  if (
+    out._tag !== "Response" ||
+    encoding === undefined ||
+    out.headers["content-encoding"] !== undefined
+  )
+    return out
   // Stryker disable next-line EqualityOperator: equivalent: Buffer.from of bytes copies them and of a string encodes it: the same bytes either way
   const bytes = typeof out.body === "string" ? Buffer.from(out.body) : out.body
   // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude connect-get: the size from which answers are compressed (none, all, from 1 KiB) is a server's choice; the runner reads every answer by its Content-Encoding
@@ -538,9 +646,11 @@ const connectGet =
     const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
     // Stryker disable next-line StringLiteral: latitude connect-get: a body not decompressed here keeps its Content-Encoding, which the faithful pipeline refuses (415), the other faithful choice
     const encoding = Compression.parseContentEncoding(request.headers["content-encoding"])
-    return Effect.map(handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request), (out) =>
-      // Stryker disable next-line StringLiteral: latitude connect-get: answers never compressed is the other faithful choice
-      compressedAnswer(out, input.headers["accept-encoding"])
+    return Effect.map(
+      handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request),
+      (out) =>
+        // Stryker disable next-line StringLiteral: latitude connect-get: answers never compressed is the other faithful choice
+        compressedAnswer(out, input.headers["accept-encoding"])
     )
   }
 
@@ -551,7 +661,9 @@ const connectGet =
 /** body-before-auth: a decode that reports the last broken field rule. */
 const lastIssueDecode = (op: Op): Decode => {
   // Stryker disable next-line ObjectLiteral: latitude body-before-auth: with the first issue instead of the last, the answer is still one of the errors that apply (decisions.md section 10: any one of them)
-  const decode = ParseResult.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, { errors: "all" })
+  const decode = ParseResult.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, {
+    errors: "all"
+  })
   return (u) =>
     Either.mapLeft(decode(u), (error) => {
       const issues = ParseResult.ArrayFormatter.formatIssueSync(error)
@@ -572,7 +684,9 @@ export interface LatitudeRecord<N extends LatitudeName = LatitudeName> {
   readonly hooks: Hooks
 }
 
-const rows: ReadonlyMap<string, ContractRules.Latitude> = new Map(ContractRules.latitude.map((r) => [r.name, r]))
+const rows: ReadonlyMap<string, ContractRules.Latitude> = new Map(
+  ContractRules.latitude.map((r) => [r.name, r])
+)
 
 const latitude = <const N extends LatitudeName>(name: N, hooks: Hooks): LatitudeRecord<N> => ({
   name,
@@ -591,7 +705,9 @@ export const records = [
   latitude("unique-names", {
     handler: (next, op, fields) => {
       const c = collectionOf(op)
-      return op.kind === "create" && fields.has("name") && c !== undefined ? uniqueNames(c, Effect.unsafeMakeSemaphore(1), next) : next
+      return op.kind === "create" && fields.has("name") && c !== undefined
+        ? uniqueNames(c, Effect.unsafeMakeSemaphore(1), next)
+        : next
     }
   }),
   latitude("require-enums", {
@@ -600,8 +716,14 @@ export const records = [
       return op.kind === "create" && enums.length > 0 ? validating(requireEnums(enums))(next) : next
     }
   }),
-  latitude("identity-any-kind", { handler: (next, op) => (op.kindedReference === undefined ? next : identityAnyKind(op.kindedReference, next)) }),
-  latitude("strict-time-filter", { validate: (next, op, fields) => (filteredCollection(op, fields) === undefined ? next : validating(strictTimeFilter)(next)) }),
+  latitude("identity-any-kind", {
+    handler: (next, op) =>
+      op.kindedReference === undefined ? next : identityAnyKind(op.kindedReference, next)
+  }),
+  latitude("strict-time-filter", {
+    validate: (next, op, fields) =>
+      filteredCollection(op, fields) === undefined ? next : validating(strictTimeFilter)(next)
+  }),
   latitude("strict-filter-types", {
     validate: (next, op, fields) => {
       const c = filteredCollection(op, fields)
@@ -611,14 +733,22 @@ export const records = [
   latitude("filter-case-insensitive", {
     handler: (next, op, fields) => {
       const c = filteredCollection(op, fields)
-      return c === undefined ? next : filteringWith(c, (filter, item) => matches(filter, item, CASE_INSENSITIVE))(next)
+      return c === undefined
+        ? next
+        : filteringWith(c, (filter, item) => matches(filter, item, CASE_INSENSITIVE))(next)
     }
   }),
-  latitude("reject-empty-filter", { validate: (next, op, fields) => (filteredCollection(op, fields) === undefined ? next : validating(rejectEmptyFilter)(next)) }),
+  latitude("reject-empty-filter", {
+    validate: (next, op, fields) =>
+      filteredCollection(op, fields) === undefined ? next : validating(rejectEmptyFilter)(next)
+  }),
   latitude("parent-not-found", { handler: (next, op) => parentNotFound(op, next) }),
   latitude("return-secrets", { returnSecrets: () => true }),
   latitude("space-empty-ignored", {
-    validate: (next, op) => (op.kind === "update" && op.references.length > 0 ? validating(emptyReferencesIgnored(op.references))(next) : next)
+    validate: (next, op) =>
+      op.kind === "update" && op.references.length > 0
+        ? validating(emptyReferencesIgnored(op.references))(next)
+        : next
   }),
   latitude("cursor-bound", {
     validate: (next, op) => (op.kind === "list" ? validating(cursorBound)(next) : next),
@@ -634,15 +764,23 @@ export const records = [
     })
   }),
   latitude("empty-protocol-bodies", { around: emptyProtocolBodies }),
-  latitude("body-limit-1mib", { bodyLimit: (next) => (configured) => Math.min(next(configured), ONE_MIB) }),
+  latitude("body-limit-1mib", {
+    bodyLimit: (next) => (configured) => Math.min(next(configured), ONE_MIB)
+  }),
   latitude("lenient-deadline", {
     // Checked before the work starts, which then runs to its end.
-    deadline: () => (work, millis, started) => (performance.now() - started < millis ? work : Effect.succeed(deadlinePassed(millis)))
+    deadline: () => (work, millis, started) =>
+      performance.now() - started < millis ? work : Effect.succeed(deadlinePassed(millis))
   }),
   latitude("rate-limit-headers", { around: rateLimitHeaders }),
   latitude("empty-page-meta", { around: emptyPageMeta }),
   // A page of at most PAGE_SIZE items: the List reads `limit` as its most, as the cursor does.
-  latitude("page-size", { handler: (next, op) => (op.kind === "list" ? (req, ctx) => next({ ...req, limit: Math.min(Number(req.limit), PAGE_SIZE) }, ctx) : next) }),
+  latitude("page-size", {
+    handler: (next, op) =>
+      op.kind === "list"
+        ? (req, ctx) => next({ ...req, limit: Math.min(Number(req.limit), PAGE_SIZE) }, ctx)
+        : next
+  }),
   latitude("connect-get", { around: connectGet })
 ] as const
 

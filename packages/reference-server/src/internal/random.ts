@@ -51,7 +51,8 @@ export const ulid = (millis: number, random?: () => number): string => {
 export const fastUlid = (millis: number): string => ulid(millis, Math.random)
 
 /** An identifier as decisions.md section 5 describes: `<prefix>_<ulid>`. */
-export const makeId = (prefix: string, millis: number, random?: () => number): string => `${prefix}_${ulid(millis, random)}`
+export const makeId = (prefix: string, millis: number, random?: () => number): string =>
+  `${prefix}_${ulid(millis, random)}`
 
 /** A random secret-looking token (base64url). */
 export const token = (bytes = 24): string => Crypto.randomBytes(bytes).toString("base64url")

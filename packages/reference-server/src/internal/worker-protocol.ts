@@ -15,7 +15,10 @@ import type { LatitudeName } from "../Latitude.js"
 export type WireFixtures = Readonly<Partial<Record<CollectionName, ReadonlyArray<Json>>>>
 
 /** A server's options with their fixtures encoded (`O` is `ReferenceServer.Options`). */
-export type WireOptions<O extends { readonly data?: unknown; readonly fixtures?: unknown }> = Omit<O, "data" | "fixtures"> & {
+export type WireOptions<O extends { readonly data?: unknown; readonly fixtures?: unknown }> = Omit<
+  O,
+  "data" | "fixtures"
+> & {
   readonly data?: "demo" | "empty" | WireFixtures
   readonly fixtures?: WireFixtures
 }

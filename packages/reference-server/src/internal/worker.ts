@@ -12,7 +12,10 @@ import * as Fixtures from "../Fixtures.js"
 import * as ReferenceServer from "../ReferenceServer.js"
 import type { FromWorker, WireFixtures, WireOptions } from "./worker-protocol.js"
 
-if (parentPort === null) throw new Error("@data-access/reference-server's worker runs in a worker thread (ReferenceServer.startInWorker)")
+if (parentPort === null)
+  throw new Error(
+    "@data-access/reference-server's worker runs in a worker thread (ReferenceServer.startInWorker)"
+  )
 const port = parentPort
 const post = (message: FromWorker) => port.postMessage(message)
 
@@ -23,7 +26,14 @@ port.once("message", () => close())
 
 const decode = (wire: WireFixtures) =>
   Fixtures.decodeUnknown(wire).pipe(
-    Effect.mapError((e) => new ReferenceServer.StartError({ reason: "Fixtures", message: `the fixtures could not be stored: ${e.message}`, cause: e }))
+    Effect.mapError(
+      (e) =>
+        new ReferenceServer.StartError({
+          reason: "Fixtures",
+          message: `the fixtures could not be stored: ${e.message}`,
+          cause: e
+        })
+    )
   )
 
 const optionsOf = (wire: WireOptions<ReferenceServer.Options>) =>
@@ -31,25 +41,45 @@ const optionsOf = (wire: WireOptions<ReferenceServer.Options>) =>
     const { data, fixtures, ...rest } = wire
     const options: ReferenceServer.Options = {
       ...rest,
-      ...(data === undefined ? {} : { data: typeof data === "string" ? data : yield* decode(data) }),
+      ...(data === undefined
+        ? {}
+        : { data: typeof data === "string" ? data : yield* decode(data) }),
       ...(fixtures === undefined ? {} : { fixtures: yield* decode(fixtures) })
     }
     return options
   })
 
 const describe = (cause: unknown): string | undefined =>
-  cause === undefined ? undefined : Cause.isCause(cause) ? Cause.pretty(cause) : cause instanceof Error ? cause.message : String(cause)
+  cause === undefined
+    ? undefined
+    : Cause.isCause(cause)
+      ? Cause.pretty(cause)
+      : cause instanceof Error
+        ? cause.message
+        : String(cause)
 
 const program = Effect.gen(function* () {
-  const server = yield* ReferenceServer.start(yield* optionsOf(workerData as WireOptions<ReferenceServer.Options>))
-  post({ _tag: "Started", url: server.url, apiKeys: server.apiKeys, knownIds: server.knownIds, latitude: server.latitude })
+  const server = yield* ReferenceServer.start(
+    yield* optionsOf(workerData as WireOptions<ReferenceServer.Options>)
+  )
+  post({
+    _tag: "Started",
+    url: server.url,
+    apiKeys: server.apiKeys,
+    knownIds: server.knownIds,
+    latitude: server.latitude
+  })
   yield* Effect.promise(() => closeRequested)
 }).pipe(Effect.scoped)
 
 void Effect.runPromiseExit(program).then((exit) => {
   if (Exit.isFailure(exit)) {
     const failure: FromWorker = Option.match(Cause.failureOption(exit.cause), {
-      onNone: () => ({ _tag: "Failed", reason: "Worker", message: `the server's thread failed: ${Cause.pretty(exit.cause)}` }),
+      onNone: () => ({
+        _tag: "Failed",
+        reason: "Worker",
+        message: `the server's thread failed: ${Cause.pretty(exit.cause)}`
+      }),
       onSome: (e) => {
         const cause = describe(e.cause)
         return {

@@ -13,7 +13,13 @@ import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
 import { Worker } from "node:worker_threads"
 import * as FixturesModule from "../Fixtures.js"
-import type { FromWorker, StartReason, ToWorker, WireFixtures, WireOptions } from "./worker-protocol.js"
+import type {
+  FromWorker,
+  StartReason,
+  ToWorker,
+  WireFixtures,
+  WireOptions
+} from "./worker-protocol.js"
 
 /** What this module reads of the server's options (`ReferenceServer.Options`). */
 export interface ThreadOptions {
@@ -33,7 +39,9 @@ export interface Failure {
 }
 
 /** Where the server listens and what it holds (`ReferenceServer.Listening`). */
-export type Listening = Omit<Extract<FromWorker, { _tag: "Started" }>, "_tag"> & { readonly thread: "worker" | "caller" }
+export type Listening = Omit<Extract<FromWorker, { _tag: "Started" }>, "_tag"> & {
+  readonly thread: "worker" | "caller"
+}
 
 /**
  * The built worker beside this module: its one-file bundle (`scripts/bundle.mjs`), which
@@ -44,7 +52,8 @@ export type Listening = Omit<Extract<FromWorker, { _tag: "Started" }>, "_tag"> &
  * worker would then run other code than the caller's.
  */
 const workerEntry = (options: ThreadOptions): URL | undefined => {
-  const candidates = options.store?._tag === "Sqlite" ? ["./worker.js"] : ["./worker.bundle.js", "./worker.js"]
+  const candidates =
+    options.store?._tag === "Sqlite" ? ["./worker.js"] : ["./worker.bundle.js", "./worker.js"]
   for (const candidate of candidates) {
     const url = new URL(candidate, import.meta.url)
     if (url.protocol === "file:" && Fs.existsSync(url)) return url
@@ -53,20 +62,27 @@ const workerEntry = (options: ThreadOptions): URL | undefined => {
 }
 
 /** Fixtures as they cross to the worker: in their wire form (see `WireFixtures`). */
-const wireFixtures = (fixtures: FixturesModule.FixturesInput): WireFixtures => Object.fromEntries(FixturesModule.encode(fixtures))
+const wireFixtures = (fixtures: FixturesModule.FixturesInput): WireFixtures =>
+  Object.fromEntries(FixturesModule.encode(fixtures))
 
 /** The options as the worker receives them; fixtures that cannot be encoded fail as they would in the caller's thread. */
-const wireOptions = <O extends ThreadOptions, E>(options: O, fail: (failure: Failure) => E): Effect.Effect<WireOptions<O>, E> =>
+const wireOptions = <O extends ThreadOptions, E>(
+  options: O,
+  fail: (failure: Failure) => E
+): Effect.Effect<WireOptions<O>, E> =>
   Effect.try({
     try: () => {
       const { data, fixtures, ...rest } = options
       return {
         ...rest,
-        ...(data === undefined ? {} : { data: typeof data === "string" ? data : wireFixtures(data) }),
+        ...(data === undefined
+          ? {}
+          : { data: typeof data === "string" ? data : wireFixtures(data) }),
         ...(fixtures === undefined ? {} : { fixtures: wireFixtures(fixtures) })
       }
     },
-    catch: (cause) => fail({ reason: "Fixtures", message: "the fixtures could not be stored", cause })
+    catch: (cause) =>
+      fail({ reason: "Fixtures", message: "the fixtures could not be stored", cause })
   })
 
 /** How long a worker has to stop its server once the scope closes, before it is terminated. */
@@ -100,7 +116,11 @@ const makeWorker = (entry: URL, workerData: unknown): Worker => {
   }
 }
 
-const spawn = <O extends ThreadOptions, E>(entry: URL, workerData: WireOptions<O>, fail: (failure: Failure) => E): Effect.Effect<Thread, E, Scope.Scope> =>
+const spawn = <O extends ThreadOptions, E>(
+  entry: URL,
+  workerData: WireOptions<O>,
+  fail: (failure: Failure) => E
+): Effect.Effect<Thread, E, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
       try: (): Thread => {
@@ -109,7 +129,12 @@ const spawn = <O extends ThreadOptions, E>(entry: URL, workerData: WireOptions<O
         worker.on("error", () => {})
         return { worker, exited: new Promise((resolve) => worker.once("exit", resolve)) }
       },
-      catch: (cause) => fail({ reason: "Worker", message: "the server's worker thread could not be started", cause })
+      catch: (cause) =>
+        fail({
+          reason: "Worker",
+          message: "the server's worker thread could not be started",
+          cause
+        })
     }),
     // The server stops after the requests in flight, as in the caller's thread; a thread that has
     // not ended by then is terminated.
@@ -184,9 +209,21 @@ export const start = <O extends ThreadOptions, E>(
     const entry = workerEntry(options)
     if (entry === undefined || options.tracing === true || options.logRequests === true) {
       const server = yield* inCaller(options)
-      return { url: server.url, apiKeys: server.apiKeys, knownIds: server.knownIds, latitude: server.latitude, thread: "caller" } satisfies Listening
+      return {
+        url: server.url,
+        apiKeys: server.apiKeys,
+        knownIds: server.knownIds,
+        latitude: server.latitude,
+        thread: "caller"
+      } satisfies Listening
     }
     const thread = yield* spawn(entry, yield* wireOptions(options, fail), fail)
     const started = yield* startedIn(thread, fail)
-    return { url: started.url, apiKeys: started.apiKeys, knownIds: started.knownIds, latitude: started.latitude, thread: "worker" } satisfies Listening
+    return {
+      url: started.url,
+      apiKeys: started.apiKeys,
+      knownIds: started.knownIds,
+      latitude: started.latitude,
+      thread: "worker"
+    } satisfies Listening
   })

@@ -30,7 +30,9 @@ export const withDefault = <S extends Schema.Top>(schema: S, value: S["Type"]) =
 export const withDefaultKey = <S extends Schema.Top>(schema: S, value: S["Type"]) =>
   Schema.optionalKey(schema).pipe(
     Schema.decodeTo(Schema.toType(schema), {
-      decode: SchemaGetter.transformOptional((o: Option.Option<S["Type"]>) => (Option.isSome(o) ? o : Option.some(value))),
+      decode: SchemaGetter.transformOptional((o: Option.Option<S["Type"]>) =>
+        Option.isSome(o) ? o : Option.some(value)
+      ),
       encode: SchemaGetter.passthrough()
     })
   )
@@ -72,26 +74,36 @@ export const toEmptyObject = <S extends Schema.Top>(schema: S) =>
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
 
-const int64Issue = (input: unknown, message: string) => new SchemaIssue.InvalidValue({ message }, input)
+const int64Issue = (input: unknown, message: string) =>
+  new SchemaIssue.InvalidValue({ message }, input)
 
 /** A 64-bit integer, read from a JSON string (`"3600"`) or a safe-integer number, written as a string. */
-export const Int64: Schema.Codec<bigint, string | number> = Schema.Union([Schema.String, Schema.Number]).pipe(
-  Schema.decodeTo(
-    Schema.BigInt,
-    SchemaTransformation.transformEffect({
-      decode: (u: string | number) => {
-        if (typeof u === "number") {
-          return Number.isSafeInteger(u) ? Effect.succeed(BigInt(u)) : Effect.fail(int64Issue(u, `expected an int64, got ${u}`))
-        }
-        if (!/^-?[0-9]{1,19}$/.test(u)) {
-          return Effect.fail(int64Issue(u, `expected an int64 as a decimal string, got ${JSON.stringify(u)}`))
-        }
-        const n = BigInt(u)
-        return n < INT64_MIN || n > INT64_MAX
-          ? Effect.fail(int64Issue(u, `${u} is outside the int64 range`))
-          : Effect.succeed(n)
-      },
-      encode: (n: bigint) => Effect.succeed(n.toString())
-    })
+export const Int64: Schema.Codec<bigint, string | number> = Schema.Union([
+  Schema.String,
+  Schema.Number
+])
+  .pipe(
+    Schema.decodeTo(
+      Schema.BigInt,
+      SchemaTransformation.transformEffect({
+        decode: (u: string | number) => {
+          if (typeof u === "number") {
+            return Number.isSafeInteger(u)
+              ? Effect.succeed(BigInt(u))
+              : Effect.fail(int64Issue(u, `expected an int64, got ${u}`))
+          }
+          if (!/^-?[0-9]{1,19}$/.test(u)) {
+            return Effect.fail(
+              int64Issue(u, `expected an int64 as a decimal string, got ${JSON.stringify(u)}`)
+            )
+          }
+          const n = BigInt(u)
+          return n < INT64_MIN || n > INT64_MAX
+            ? Effect.fail(int64Issue(u, `${u} is outside the int64 range`))
+            : Effect.succeed(n)
+        },
+        encode: (n: bigint) => Effect.succeed(n.toString())
+      })
+    )
   )
-).annotate({ identifier: "Int64" })
+  .annotate({ identifier: "Int64" })

@@ -140,7 +140,9 @@ const op = <
 })
 
 /** The facts of an operation beyond its shape. */
-type Facts = Partial<Pick<Operation, "lookupKey" | "parent" | "references" | "kindedReference" | "oneOf">>
+type Facts = Partial<
+  Pick<Operation, "lookupKey" | "parent" | "references" | "kindedReference" | "oneOf">
+>
 
 const withFacts = <O extends Operation>(o: O, facts: Facts): O => ({ ...o, ...facts })
 
@@ -241,7 +243,10 @@ export const operations = {
       "link",
       Model.NativeUserIdentityLink
     ),
-    { references: ["nativeUserId", "identityId"], kindedReference: { field: "identityId", kindField: "identityType" } }
+    {
+      references: ["nativeUserId", "identityId"],
+      kindedReference: { field: "identityId", kindField: "identityType" }
+    }
   ),
   UpdateConnectorHostname: wrapping(
     "ConnectorService",

@@ -83,7 +83,11 @@ export const make = (seconds: number, nanos = 0): Timestamp | undefined =>
  * printing and `instanceof` are unchanged. Decoding builds two per object, so it matters.
  */
 const unsafeMake = (seconds: number, nanos: number): Timestamp => {
-  const t = Object.create(Timestamp.prototype) as { seconds: number; nanos: number; _tag: "Timestamp" }
+  const t = Object.create(Timestamp.prototype) as {
+    seconds: number
+    nanos: number
+    _tag: "Timestamp"
+  }
   t.seconds = seconds
   t.nanos = nanos
   t._tag = "Timestamp"
@@ -123,8 +127,10 @@ export const format: (t: Timestamp) => string = Instant.format
  * @since 0.3.0
  * @category formatting
  */
-export const formatAt: (t: Timestamp, options: { readonly offsetMinutes?: number; readonly digits?: number }) => string | undefined =
-  Instant.formatAt
+export const formatAt: (
+  t: Timestamp,
+  options: { readonly offsetMinutes?: number; readonly digits?: number }
+) => string | undefined = Instant.formatAt
 
 /**
  * @since 0.1.0
@@ -152,7 +158,8 @@ export const toDateTime = (t: Timestamp): DateTime.Utc => DateTime.unsafeMake(to
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochMillis = (millis: number): Timestamp | undefined => Instant.fromEpochMillis(millis, unsafeMake)
+export const fromEpochMillis = (millis: number): Timestamp | undefined =>
+  Instant.fromEpochMillis(millis, unsafeMake)
 
 /**
  * @since 0.1.0
@@ -173,7 +180,8 @@ export const fromDateTime = (dt: DateTime.DateTime): Timestamp | undefined =>
  * @since 0.1.0
  * @category conversions
  */
-export const fromEpochNanos = (nanos: bigint): Timestamp | undefined => Instant.fromEpochNanos(nanos, unsafeMake)
+export const fromEpochNanos = (nanos: bigint): Timestamp | undefined =>
+  Instant.fromEpochNanos(nanos, unsafeMake)
 
 /**
  * @since 0.1.0
@@ -191,7 +199,9 @@ export const toEpochNanos: (t: Timestamp) => bigint = Instant.toEpochNanos
 export const now: Effect.Effect<Timestamp> = Clock.clockWith((clock) =>
   Effect.sync(() => {
     // A TestClock's nanos are its millis times 1e6 in floating point: `clockNanos` reads those exactly.
-    return fromEpochNanos(Instant.clockNanos(clock.unsafeCurrentTimeNanos(), clock.unsafeCurrentTimeMillis()))!
+    return fromEpochNanos(
+      Instant.clockNanos(clock.unsafeCurrentTimeNanos(), clock.unsafeCurrentTimeMillis())
+    )!
   })
 )
 
@@ -225,4 +235,5 @@ export const isAfter = (self: Timestamp, that: Timestamp): boolean => Order(self
  * @since 0.1.0
  * @category math
  */
-export const addNanos = (t: Timestamp, delta: bigint): Timestamp => Instant.addNanos(t, delta, unsafeMake)
+export const addNanos = (t: Timestamp, delta: bigint): Timestamp =>
+  Instant.addNanos(t, delta, unsafeMake)

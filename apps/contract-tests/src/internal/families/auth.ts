@@ -8,7 +8,17 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  isWrite,
+  type Op,
+  send,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type KeyMode, NEAR_KEY_MODES, post } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -18,11 +28,16 @@ import { fail, type Outcome, pass } from "../outcome.js"
 /** `n` valid bodies, the same in every run of a seed (none when no valid request can be made: nothing to reference). */
 export const sampleBodies = (op: Op, ctx: Context, n: number): ReadonlyArray<Body> => {
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
-  return g._tag === "Skip" ? [] : fc.sample(g.arbitrary, { seed: 1, numRuns: n }).map((b) => uniqueNames(op, b) as Body)
+  return g._tag === "Skip"
+    ? []
+    : fc.sample(g.arbitrary, { seed: 1, numRuns: n }).map((b) => uniqueNames(op, b) as Body)
 }
 
 /** A body for cases where only headers or methods matter: a valid request if one can be made (`valid`), else `{}`. */
-export const sampleBody = (op: Op, ctx: Context): { readonly body: Body; readonly valid: boolean } => {
+export const sampleBody = (
+  op: Op,
+  ctx: Context
+): { readonly body: Body; readonly valid: boolean } => {
   const body = sampleBodies(op, ctx, 1)[0]
   return body === undefined ? { body: {}, valid: false } : { body, valid: true }
 }
@@ -33,13 +48,20 @@ export const sampleBody = (op: Op, ctx: Context): { readonly body: Body; readonl
  * the key (decisions.md section 10).
  */
 const rightAnswer = (valid: boolean, status: number, code: string | undefined) =>
-  (status === 401 && code === "unauthenticated") || (!valid && ((status === 400 && code === "invalid_argument") || (status === 404 && code === "not_found")))
+  (status === 401 && code === "unauthenticated") ||
+  (!valid &&
+    ((status === 400 && code === "invalid_argument") || (status === 404 && code === "not_found")))
 
 const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape", "secrets"]
 
 const authSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("auth", op.method, CHECKS, true, "read-only mode")
-  const modes: ReadonlyArray<KeyMode> = ["missing", "empty", "wrong", ...NEAR_KEY_MODES.filter((m) => ctx.target.sentKey(m) !== undefined)]
+  const modes: ReadonlyArray<KeyMode> = [
+    "missing",
+    "empty",
+    "wrong",
+    ...NEAR_KEY_MODES.filter((m) => ctx.target.sentKey(m) !== undefined)
+  ]
   let sample: ReturnType<typeof sampleBody> | undefined
   return {
     family: "auth",
@@ -67,7 +89,16 @@ const authSuite = (op: Op, ctx: Context): Suite => {
             out.push(
               rightAnswer(valid, status, code)
                 ? pass("auth", ["auth.key-required"])
-                : fail("auth.key-required", `${mode} key: got ${code ?? `HTTP ${status}`}`, `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) }))
+                : fail(
+                    "auth.key-required",
+                    `${mode} key: got ${code ?? `HTTP ${status}`}`,
+                    `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`,
+                    e,
+                    Option.match(e.response, {
+                      onNone: () => undefined,
+                      onSome: (r) => Inspect.excerpt(r, 200)
+                    })
+                  )
             )
           }
           return out
@@ -76,4 +107,8 @@ const authSuite = (op: Op, ctx: Context): Suite => {
   }
 }
 
-export const auth: Family = { name: "auth", checks: CHECKS, suites: (op, ctx) => [authSuite(op, ctx)] }
+export const auth: Family = {
+  name: "auth",
+  checks: CHECKS,
+  suites: (op, ctx) => [authSuite(op, ctx)]
+}

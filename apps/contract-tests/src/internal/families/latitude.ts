@@ -14,11 +14,32 @@ import * as ParseResult from "effect/ParseResult"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, fullObject, isWrite, objectOf, type Op, send, show, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  fullObject,
+  isWrite,
+  objectOf,
+  type Op,
+  send,
+  show,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { asRecord } from "../json.js"
-import { createEcho, pageOf, pageRules, type Row, rowOf, storedDifference, textOf } from "../oracles.js"
+import {
+  createEcho,
+  pageOf,
+  pageRules,
+  type Row,
+  rowOf,
+  storedDifference,
+  textOf
+} from "../oracles.js"
 import * as TextLength from "../textLength.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { identityValues, referenceOf, requestPropertyNames } from "../pools.js"
@@ -42,29 +63,43 @@ interface Probe {
 const answered = (latitude: ContractRules.LatitudeName, e: Exchange): ReadonlyArray<Outcome> => {
   const shape = Inspect.errorShape(e)
   // A Connect GET is a form a server may leave out (501 unimplemented).
-  return [Inspect.noServerErrors(e, latitude === "connect-get"), ...(shape === undefined ? [] : [shape])]
+  return [
+    Inspect.noServerErrors(e, latitude === "connect-get"),
+    ...(shape === undefined ? [] : [shape])
+  ]
 }
 
 /** A probe of one request: its answer on its own, and the verdicts of `judge` on it. */
-const single = (ctx: Context, name: string, latitude: ContractRules.LatitudeName, request: RawRequest, judge: (e: Exchange) => ReadonlyArray<Verdict>): Probe => ({
+const single = (
+  ctx: Context,
+  name: string,
+  latitude: ContractRules.LatitudeName,
+  request: RawRequest,
+  judge: (e: Exchange) => ReadonlyArray<Verdict>
+): Probe => ({
   name,
   latitude,
   run: Effect.map(send(ctx, request), (e) => [...answered(latitude, e), ...judge(e)])
 })
 
 const got = (e: Exchange): string => Inspect.summary(e)
-const excerpt = (e: Exchange) => Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
+const excerpt = (e: Exchange) =>
+  Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 200) })
 
 /** A field's name, or its path in nested objects and arrays. */
 type FieldPath = string | ReadonlyArray<string | number>
 
-const pathText = (field: FieldPath): string => (typeof field === "string" ? field : field.filter((p) => typeof p === "string").join("."))
+const pathText = (field: FieldPath): string =>
+  typeof field === "string" ? field : field.filter((p) => typeof p === "string").join(".")
 
 /** The stored value of a field in a create's or update's answer, defaults filled in. */
 const storedValue = (op: Op, e: Exchange, field: FieldPath): unknown => {
   const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
   const path = typeof field === "string" ? [field] : field
-  return path.reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), fullObject(op.object, objectOf(op, json)))
+  return path.reduce<unknown>(
+    (v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]),
+    fullObject(op.object, objectOf(op, json))
+  )
 }
 
 /**
@@ -79,12 +114,35 @@ const acceptedExactlyOrInvalid =
     const field = pathText(path)
     if (status === 200) {
       const stored = storedValue(op, e, path)
-      if (stored === value) return [pass("valid-accepted", ["fields.valid-accepted", op.kind === "create" ? "echo.create" : "updates.apply"])]
+      if (stored === value)
+        return [
+          pass("valid-accepted", [
+            "fields.valid-accepted",
+            op.kind === "create" ? "echo.create" : "updates.apply"
+          ])
+        ]
       const rule: ContractRules.RuleId = op.kind === "create" ? "echo.create" : "updates.apply"
-      return [fail(rule, `${what}: accepted but stored otherwise`, `${what} in ${field} was accepted, but the answer holds ${show(stored)} instead of the value sent`, e, `${field} = ${show(stored)}`)]
+      return [
+        fail(
+          rule,
+          `${what}: accepted but stored otherwise`,
+          `${what} in ${field} was accepted, but the answer holds ${show(stored)} instead of the value sent`,
+          e,
+          `${field} = ${show(stored)}`
+        )
+      ]
     }
-    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
-    return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`, e, excerpt(e))]
+    if (status === 400 && Inspect.codeOf(e) === "invalid_argument")
+      return [pass("valid-accepted", ["fields.valid-accepted"])]
+    return [
+      fail(
+        "fields.valid-accepted",
+        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+        `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`,
+        e,
+        excerpt(e)
+      )
+    ]
   }
 
 /** Whether a body decodes with the operation's request schema. */
@@ -94,13 +152,27 @@ const decodesFor = (op: Op) => {
 }
 
 /** Fields never probed: references, the list controls, formats and secrets. */
-const NOT_PROBED: ReadonlySet<string> = new Set(["id", "cursor", "search", "searchFields", "order", "filter", "spaceId"])
+const NOT_PROBED: ReadonlySet<string> = new Set([
+  "id",
+  "cursor",
+  "search",
+  "searchFields",
+  "order",
+  "filter",
+  "spaceId"
+])
 
 /** The first field of the request (sent in the valid body or not) that the schema lets hold the text `value`: a free-text field. */
 const freeTextField = (op: Op, body: Body, value: string): string | undefined => {
   const decodes = decodesFor(op)
   return [...new Set([...Object.keys(body), ...requestPropertyNames(op)])].find(
-    (k) => (body[k] === undefined || typeof body[k] === "string") && !NOT_PROBED.has(k) && referenceOf(op, k) === undefined && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k) && decodes({ ...body, [k]: value })
+    (k) =>
+      (body[k] === undefined || typeof body[k] === "string") &&
+      !NOT_PROBED.has(k) &&
+      referenceOf(op, k) === undefined &&
+      !ContractRules.formatFields.has(k) &&
+      !Secrets.isFieldName(k) &&
+      decodes({ ...body, [k]: value })
   )
 }
 
@@ -116,12 +188,23 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   const long = `${tag}-${"\u{1F680}xe\u0301".repeat(90)}-long`
   const control = `${tag}\u0001bell\u0007end`
   for (const [value, what] of [
-    [long, `a string of ${TextLength.shortest(long)} to ${TextLength.longest(long)} characters (by every count)`],
+    [
+      long,
+      `a string of ${TextLength.shortest(long)} to ${TextLength.longest(long)} characters (by every count)`
+    ],
     [control, "control characters"]
   ] as const) {
     const field = freeTextField(op, body, value)
     if (field === undefined) continue
-    out.push(single(ctx, `${what} in ${field}`, "string-limits", post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }), acceptedExactlyOrInvalid(op, field, value, what)))
+    out.push(
+      single(
+        ctx,
+        `${what} in ${field}`,
+        "string-limits",
+        post(op.path, { ...(uniqueNames(op, body) as Body), [field]: value }),
+        acceptedExactlyOrInvalid(op, field, value, what)
+      )
+    )
   }
   // A name taken: the same create twice, both served (duplicates accepted) or the second refused
   // as already_exists (decisions.md section 10); the first is a valid create.
@@ -139,11 +222,23 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
         const own = answered("unique-names", e)
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return own
-        if (status === 200) return [...own, ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
-        if (status === 409 && Inspect.codeOf(e) === "already_exists") return [...own, pass("valid-accepted", ["fields.valid-accepted"])]
+        if (status === 200)
+          return [
+            ...own,
+            ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok),
+            pass("valid-accepted", ["fields.valid-accepted"])
+          ]
+        if (status === 409 && Inspect.codeOf(e) === "already_exists")
+          return [...own, pass("valid-accepted", ["fields.valid-accepted"])]
         return [
           ...own,
-          fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`, e, excerpt(e))
+          fail(
+            "fields.valid-accepted",
+            `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+            `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`,
+            e,
+            excerpt(e)
+          )
         ]
       })
     })
@@ -158,11 +253,31 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
       const identityId = identityValues(ctx.pools, expected)[0]
       if (identityId === undefined) continue
       const { [field]: _, ...without }: Body = { ...(uniqueNames(op, body) as Body), identityId }
-      out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), servedOrInvalid(op, `${field} left out (default ${expected}) with a ${expected}'s identityId`, ctx.skewMillis)))
+      out.push(
+        single(
+          ctx,
+          `${field} left out`,
+          "require-enums",
+          post(op.path, without),
+          servedOrInvalid(
+            op,
+            `${field} left out (default ${expected}) with a ${expected}'s identityId`,
+            ctx.skewMillis
+          )
+        )
+      )
       continue
     }
     const { [field]: _, ...without } = uniqueNames(op, body) as Body
-    out.push(single(ctx, `${field} left out`, "require-enums", post(op.path, without), acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`)))
+    out.push(
+      single(
+        ctx,
+        `${field} left out`,
+        "require-enums",
+        post(op.path, without),
+        acceptedExactlyOrInvalid(op, field, expected, `${field} left out (default ${expected})`)
+      )
+    )
   }
   return out
 }
@@ -173,14 +288,25 @@ const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
  * both branches of its check (the scheme, and the parse that fails).
  */
 const unformatted = (field: string): ReadonlyArray<string> =>
-  field === "email" ? ["ct-not-an-email"] : field === "apiUrl" || field === "decryptorUri" ? ["ct: not a url", "ct-not-a-url"] : ["ct: not a format"]
+  field === "email"
+    ? ["ct-not-an-email"]
+    : field === "apiUrl" || field === "decryptorUri"
+      ? ["ct: not a url", "ct-not-a-url"]
+      : ["ct: not a format"]
 
 /** Where format fields stand in a body, at any depth (nested objects, arrays), with a string value. */
-const formatPaths = (v: unknown, path: ReadonlyArray<string | number> = []): ReadonlyArray<ReadonlyArray<string | number>> => {
+const formatPaths = (
+  v: unknown,
+  path: ReadonlyArray<string | number> = []
+): ReadonlyArray<ReadonlyArray<string | number>> => {
   if (Array.isArray(v)) return v.flatMap((x, i) => formatPaths(x, [...path, i]))
   const r = asRecord(v)
   if (r === undefined) return []
-  return Object.entries(r).flatMap(([k, x]) => (ContractRules.formatFields.has(k) && typeof x === "string" ? [[...path, k]] : formatPaths(x, [...path, k])))
+  return Object.entries(r).flatMap(([k, x]) =>
+    ContractRules.formatFields.has(k) && typeof x === "string"
+      ? [[...path, k]]
+      : formatPaths(x, [...path, k])
+  )
 }
 
 /** A copy of a JSON value with `value` at `path`. */
@@ -213,7 +339,17 @@ const formatProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
         const field = String(path[path.length - 1])
         return unformatted(field).flatMap((value): ReadonlyArray<Probe> => {
           const sent = setAt(uniqueNames(op, b), path, value) as Body
-          return decodes(sent) ? [single(ctx, `${at} outside its format (${show(value)})`, "strict-formats", post(op.path, sent), acceptedExactlyOrInvalid(op, path, value, `a value outside the format of ${at}`))] : []
+          return decodes(sent)
+            ? [
+                single(
+                  ctx,
+                  `${at} outside its format (${show(value)})`,
+                  "strict-formats",
+                  post(op.path, sent),
+                  acceptedExactlyOrInvalid(op, path, value, `a value outside the format of ${at}`)
+                )
+              ]
+            : []
         })
       })
   )
@@ -227,9 +363,22 @@ const servedOrInvalid =
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
     if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-    if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("valid-accepted", ["fields.valid-accepted"])]
-    if (status === 400 && Inspect.codeOf(e) === "invalid_argument") return [pass("valid-accepted", ["fields.valid-accepted"])]
-    return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`, e, excerpt(e))]
+    if (status === 200)
+      return [
+        ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
+        pass("valid-accepted", ["fields.valid-accepted"])
+      ]
+    if (status === 400 && Inspect.codeOf(e) === "invalid_argument")
+      return [pass("valid-accepted", ["fields.valid-accepted"])]
+    return [
+      fail(
+        "fields.valid-accepted",
+        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+        `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`,
+        e,
+        excerpt(e)
+      )
+    ]
   }
 
 /** The probes of filters a server may refuse: empty, a time key with text, a string operator on a boolean key. */
@@ -238,12 +387,30 @@ const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
   const decodes = decodesFor(op)
   const filters: ReadonlyArray<readonly [ContractRules.LatitudeName, string, unknown]> = [
     ["reject-empty-filter", "an empty filter", {}],
-    ["strict-time-filter", "created_at compared with text that is not a timestamp", { field: { key: "created_at", operator: "lower_than", value: stringValue("not-a-time") } }],
-    ["strict-filter-types", "a string operator on a boolean key", { field: { key: "termination_protection", operator: "contains", value: stringValue("tru") } }]
+    [
+      "strict-time-filter",
+      "created_at compared with text that is not a timestamp",
+      { field: { key: "created_at", operator: "lower_than", value: stringValue("not-a-time") } }
+    ],
+    [
+      "strict-filter-types",
+      "a string operator on a boolean key",
+      { field: { key: "termination_protection", operator: "contains", value: stringValue("tru") } }
+    ]
   ]
   return filters.flatMap(([latitude, what, filter]): ReadonlyArray<Probe> => {
     const sent = { ...body, limit: 10, filter }
-    return decodes(sent) ? [single(ctx, what, latitude, post(op.path, sent), servedOrInvalid(op, what, ctx.skewMillis))] : []
+    return decodes(sent)
+      ? [
+          single(
+            ctx,
+            what,
+            latitude,
+            post(op.path, sent),
+            servedOrInvalid(op, what, ctx.skewMillis)
+          )
+        ]
+      : []
   })
 }
 
@@ -251,11 +418,22 @@ const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> =>
 const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
   const status = Inspect.statusOf(e)
   if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-  return status === 200 ? [fail("protocol.method", `${what}: served`, `${what} was served with 200; only POST and Connect GET of a read are served`, e, excerpt(e))] : [pass("protocol", ["protocol.method"])]
+  return status === 200
+    ? [
+        fail(
+          "protocol.method",
+          `${what}: served`,
+          `${what} was served with 200; only POST and Connect GET of a read are served`,
+          e,
+          excerpt(e)
+        )
+      ]
+    : [pass("protocol", ["protocol.method"])]
 }
 
 /** A refusal of a compressed body as a server that leaves compression out answers it: 415, or unimplemented. */
-const encodingLeftOut = (e: Exchange): boolean => Inspect.statusOf(e) === 415 || Inspect.codeOf(e) === "unimplemented"
+const encodingLeftOut = (e: Exchange): boolean =>
+  Inspect.statusOf(e) === 415 || Inspect.codeOf(e) === "unimplemented"
 
 /** The items of a read's answer (a List's page, a Get's object or objects), in order. */
 const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
@@ -309,7 +487,13 @@ const servedAsPost = (
       ...own,
       d === undefined
         ? pass("stable-reads", ["reads.stable"])
-        : fail("reads.stable", `${name}: another answer than the POST's`, `${name} of ${op.method} was served another answer than the plain POST of the same message, sent right after it (${d})`, e, excerpt(e))
+        : fail(
+            "reads.stable",
+            `${name}: another answer than the POST's`,
+            `${name} of ${op.method} was served another answer than the plain POST of the same message, sent right after it (${d})`,
+            e,
+            excerpt(e)
+          )
     ]
   })
 })
@@ -322,7 +506,8 @@ const servedAsPost = (
 const getQuery = (body: Body, form: "text" | "base64" | Compression.Encoding = "text") => {
   const json = JSON.stringify(body)
   if (form === "text") return `?connect=v1&encoding=json&message=${encodeURIComponent(json)}`
-  const bytes = form === "base64" ? Buffer.from(json) : Buffer.from(Compression.compress(json, form))
+  const bytes =
+    form === "base64" ? Buffer.from(json) : Buffer.from(Compression.compress(json, form))
   return `?connect=v1&encoding=json&base64=1${form === "base64" ? "" : `&compression=${form}`}&message=${bytes.toString("base64url")}`
 }
 
@@ -338,10 +523,26 @@ const LONG_PAGE = 50
  * in each encoding (`Accept-Encoding`).
  */
 const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
-  const get = (query: string): RawRequest => ({ ...post(op.path + query, undefined), method: "GET", contentType: undefined })
-  const out: Array<Probe> = [single(ctx, "GET without a message", "connect-get", get(""), (e) => refusedGet(e, "a GET without a message"))]
+  const get = (query: string): RawRequest => ({
+    ...post(op.path + query, undefined),
+    method: "GET",
+    contentType: undefined
+  })
+  const out: Array<Probe> = [
+    single(ctx, "GET without a message", "connect-get", get(""), (e) =>
+      refusedGet(e, "a GET without a message")
+    )
+  ]
   if (isWrite(op)) {
-    out.push(single(ctx, "Connect GET of a method with side effects", "connect-get", get(getQuery(body)), (e) => refusedGet(e, `a Connect GET of ${op.method}`)))
+    out.push(
+      single(
+        ctx,
+        "Connect GET of a method with side effects",
+        "connect-get",
+        get(getQuery(body)),
+        (e) => refusedGet(e, `a Connect GET of ${op.method}`)
+      )
+    )
     return out
   }
   // Served, or refused as a server that leaves Connect GET out does: the wrong method (405), the
@@ -359,7 +560,17 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
       servedAsPost(ctx, op, short, what, get(getQuery(short, form)), (e) => {
         const status = Inspect.statusOf(e)
         if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-        return [405, 415, 404, 501].includes(status) ? [pass("protocol")] : [fail("protocol.method", `${what}: got ${got(e)}`, `${what} of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`, e, excerpt(e))]
+        return [405, 415, 404, 501].includes(status)
+          ? [pass("protocol")]
+          : [
+              fail(
+                "protocol.method",
+                `${what}: got ${got(e)}`,
+                `${what} of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`,
+                e,
+                excerpt(e)
+              )
+            ]
       })
     )
   }
@@ -367,12 +578,27 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
   // compression out does (415, or unimplemented).
   for (const encoding of Compression.encodings) {
     out.push(
-      servedAsPost(ctx, op, body, `a ${encoding} request body`, post(op.path, body, { contentEncoding: encoding }), (e) => {
-        const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-        if (encodingLeftOut(e)) return [pass("protocol")]
-        return [fail("fields.valid-accepted", `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`, e, excerpt(e))]
-      })
+      servedAsPost(
+        ctx,
+        op,
+        body,
+        `a ${encoding} request body`,
+        post(op.path, body, { contentEncoding: encoding }),
+        (e) => {
+          const status = Inspect.statusOf(e)
+          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+          if (encodingLeftOut(e)) return [pass("protocol")]
+          return [
+            fail(
+              "fields.valid-accepted",
+              `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+              `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`,
+              e,
+              excerpt(e)
+            )
+          ]
+        }
+      )
     )
   }
   // An answer asked for in each encoding: a plain answer, or one in the encoding offered (the
@@ -390,13 +616,32 @@ const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
         (e) => {
           const status = Inspect.statusOf(e)
           if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-          return [fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `a valid ${op.method} offering Accept-Encoding: ${encoding} got ${got(e)}; an encoding offered changes nothing but the answer's encoding`, e, excerpt(e))]
+          return [
+            fail(
+              "fields.valid-accepted",
+              `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+              `a valid ${op.method} offering Accept-Encoding: ${encoding} got ${got(e)}; an encoding offered changes nothing but the answer's encoding`,
+              e,
+              excerpt(e)
+            )
+          ]
         },
         (e) => {
-          const sent = Compression.parseContentEncoding(Option.getOrUndefined(e.response)?.headers["content-encoding"])
-          return sent._tag === "Identity" || (sent._tag === "Compressed" && sent.encoding === encoding)
+          const sent = Compression.parseContentEncoding(
+            Option.getOrUndefined(e.response)?.headers["content-encoding"]
+          )
+          return sent._tag === "Identity" ||
+            (sent._tag === "Compressed" && sent.encoding === encoding)
             ? []
-            : [fail("wire.success", `${what}: answered in another encoding`, `${what} came with Content-Encoding: ${sent._tag === "Compressed" ? sent.encoding : sent.value}, which the client did not offer`, e, excerpt(e))]
+            : [
+                fail(
+                  "wire.success",
+                  `${what}: answered in another encoding`,
+                  `${what} came with Content-Encoding: ${sent._tag === "Compressed" ? sent.encoding : sent.value}, which the client did not offer`,
+                  e,
+                  excerpt(e)
+                )
+              ]
         }
       )
     )
@@ -413,9 +658,23 @@ const servedOrNotFound =
   (e: Exchange): ReadonlyArray<Verdict> => {
     const status = Inspect.statusOf(e)
     if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-    if (status === 200) return [...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), ...createEcho(op, sent, e), pass("valid-accepted", ["fields.valid-accepted"])]
-    if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
-    return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`, e, excerpt(e))]
+    if (status === 200)
+      return [
+        ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
+        ...createEcho(op, sent, e),
+        pass("valid-accepted", ["fields.valid-accepted"])
+      ]
+    if (status === 404 && Inspect.codeOf(e) === "not_found")
+      return [pass("error-shape", ["errors.unknown-reference"])]
+    return [
+      fail(
+        "errors.unknown-reference",
+        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+        `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`,
+        e,
+        excerpt(e)
+      )
+    ]
   }
 
 /** Object kinds other than a connector hostname whose ids an `identityId` may name, by pool, in order of preference. */
@@ -447,13 +706,26 @@ const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> 
     const sent = { ...body, [ref.kindField]: "resource_hostname", [ref.field]: id }
     if (id === undefined || !decodes(sent)) return []
     const what = `${ref.field} of ${kind} with ${ref.kindField} resource_hostname`
-    return [single(ctx, what, "identity-any-kind", post(op.path, sent), servedOrNotFound(op, sent, what, ctx.skewMillis))]
+    return [
+      single(
+        ctx,
+        what,
+        "identity-any-kind",
+        post(op.path, sent),
+        servedOrNotFound(op, sent, what, ctx.skewMillis)
+      )
+    ]
   })
 }
 
 /** The first page's `nextCursor`, when the answer is a 200 that has one. */
 const nextCursorOf = (e: Exchange): string | undefined => {
-  const json = Option.getOrUndefined(Option.flatMap(Option.filter(e.response, (r) => r.status === 200), (r) => r.json))
+  const json = Option.getOrUndefined(
+    Option.flatMap(
+      Option.filter(e.response, (r) => r.status === 200),
+      (r) => r.json
+    )
+  )
   const cursor = asRecord(asRecord(json)?.listMetadata)?.nextCursor
   return typeof cursor === "string" && cursor !== "" ? cursor : undefined
 }
@@ -477,7 +749,10 @@ const commonSpace = (rows: ReadonlyArray<Row>): string | undefined => {
     const space = textOf(r, "space_id")
     if (space !== "") counts.set(space, (counts.get(space) ?? 0) + 1)
   }
-  const [space, n] = [...counts].reduce<readonly [string | undefined, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [undefined, 1])
+  const [space, n] = [...counts].reduce<readonly [string | undefined, number]>(
+    (best, entry) => (entry[1] > best[1] ? entry : best),
+    [undefined, 1]
+  )
   return n > 1 ? space : undefined
 }
 
@@ -501,8 +776,13 @@ const carried = (ctx: Context, op: Op, what: string, first: Body, later: Body) =
     if (cursor === undefined) return []
     const e = yield* send(ctx, post(op.path, { ...later, cursor }))
     const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-    const page = Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
-    return [...answered("cursor-bound", e), ...servedOrInvalid(op, what, ctx.skewMillis)(e), ...page]
+    const page =
+      Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
+    return [
+      ...answered("cursor-bound", e),
+      ...servedOrInvalid(op, what, ctx.skewMillis)(e),
+      ...page
+    ]
   })
 
 /**
@@ -522,7 +802,10 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   const params = WALK_PARAMETERS.filter(([param]) => props.includes(param))
   // The other way: the cursor of a walk's next-to-last item, sent with a parameter added that keeps
   // only the first item (a filter) or some items: the later walk may have nothing after the cursor.
-  const added = [...params.map((p) => [...p, "asc"] as const), ...params.filter(([param]) => param === "filter").map((p) => [...p, "desc"] as const)].map(([param, valueFor, order]): Probe => {
+  const added = [
+    ...params.map((p) => [...p, "asc"] as const),
+    ...params.filter(([param]) => param === "filter").map((p) => [...p, "desc"] as const)
+  ].map(([param, valueFor, order]): Probe => {
     const what = `the cursor near the end of a walk (${order}), sent with ${param} added`
     return {
       name: what,
@@ -533,28 +816,44 @@ const cursorProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
         const rows = all.items.map((x) => rowOf(op, x))
         // The filter keeps the item the walk shows first, which the cursor is past.
         const first = order === "asc" ? all.items[0]! : all.items[all.items.length - 1]!
-        const value = param === "filter" ? { field: { key: "id", operator: "equals", value: stringValue(String(first.id)) } } : valueFor(rows)
+        const value =
+          param === "filter"
+            ? { field: { key: "id", operator: "equals", value: stringValue(String(first.id)) } }
+            : valueFor(rows)
         const ordered = order === "asc" ? {} : { order }
         const later = { ...base, limit: 1, ...ordered, [param]: value }
         if (value === undefined || !decodes(later)) return []
-        return yield* carried(ctx, op, `${what} (${show(value)})`, { ...base, ...ordered, limit: all.items.length - 1 }, later)
+        return yield* carried(
+          ctx,
+          op,
+          `${what} (${show(value)})`,
+          { ...base, ...ordered, limit: all.items.length - 1 },
+          later
+        )
       })
     }
   })
-  return [...added, ...params.map(([param, valueFor]): Probe => {
-    const what = `the cursor of a walk with ${param} set, sent without it`
-    return {
-      name: what,
-      latitude: "cursor-bound",
-      run: Effect.gen(function* () {
-        const all = yield* reference(base)
-        const value = all.error === undefined ? valueFor(all.items.map((x) => rowOf(op, x))) : undefined
-        const first = { ...base, limit: 1, [param]: value }
-        if (value === undefined || !decodes(first)) return []
-        return yield* carried(ctx, op, `${what} (${show(first[param])})`, first, { ...base, limit: 1 })
-      })
-    }
-  })]
+  return [
+    ...added,
+    ...params.map(([param, valueFor]): Probe => {
+      const what = `the cursor of a walk with ${param} set, sent without it`
+      return {
+        name: what,
+        latitude: "cursor-bound",
+        run: Effect.gen(function* () {
+          const all = yield* reference(base)
+          const value =
+            all.error === undefined ? valueFor(all.items.map((x) => rowOf(op, x))) : undefined
+          const first = { ...base, limit: 1, [param]: value }
+          if (value === undefined || !decodes(first)) return []
+          return yield* carried(ctx, op, `${what} (${show(first[param])})`, first, {
+            ...base,
+            limit: 1
+          })
+        })
+      }
+    })
+  ]
 }
 
 /** Body sizes between the 1 MiB every server serves and the 4 MiB the reference server serves. */
@@ -566,26 +865,64 @@ const mib = (bytes: number) => `${bytes / MiB} MiB`
  * The answer to a body over 1 MiB: served, or refused for its size with resource_exhausted; a
  * server that served a larger body has a limit above this one, so it serves this one too.
  */
-const judgeSize = (op: Op, bytes: number, largestServed: number, e: Exchange, skewMillis: number): ReadonlyArray<Outcome> => {
+const judgeSize = (
+  op: Op,
+  bytes: number,
+  largestServed: number,
+  e: Exchange,
+  skewMillis: number
+): ReadonlyArray<Outcome> => {
   const within = largestServed > bytes
   if (Option.isNone(e.response)) {
     if (Inspect.slowNotHung(e)) return []
     // A server may refuse a body above its limit before reading it and close the connection.
-    return within ? [fail("errors.no-internal-for-client-faults", "no response to a body within the limit", `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`, e)] : []
+    return within
+      ? [
+          fail(
+            "errors.no-internal-for-client-faults",
+            "no response to a body within the limit",
+            `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`,
+            e
+          )
+        ]
+      : []
   }
   const answer = answered("body-limit-1mib", e)
   const status = Inspect.statusOf(e)!
   const code = Inspect.codeOf(e)
   if (status >= 500) return answer
-  if (status === 200) return [...answer, ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok), pass("protocol", ["protocol.body-limit"])]
+  if (status === 200)
+    return [
+      ...answer,
+      ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
+      pass("protocol", ["protocol.body-limit"])
+    ]
   if (code === "resource_exhausted") {
     // A rate limit says when to retry; a refusal for the size is of a body above the limit.
     const rateLimited = Option.getOrUndefined(e.response)!.headers["retry-after"] !== undefined
     return within && !rateLimited
-      ? [...answer, fail("protocol.body-limit", "a body refused for its size, a larger one served", `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`, e, excerpt(e))]
+      ? [
+          ...answer,
+          fail(
+            "protocol.body-limit",
+            "a body refused for its size, a larger one served",
+            `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`,
+            e,
+            excerpt(e)
+          )
+        ]
       : [...answer, pass("protocol", ["protocol.body-limit"])]
   }
-  return [...answer, fail("protocol.body-limit", `a body over 1 MiB: got ${code ?? `HTTP ${status}`}`, `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`, e, excerpt(e))]
+  return [
+    ...answer,
+    fail(
+      "protocol.body-limit",
+      `a body over 1 MiB: got ${code ?? `HTTP ${status}`}`,
+      `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`,
+      e,
+      excerpt(e)
+    )
+  ]
 }
 
 /**
@@ -598,26 +935,55 @@ const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   // A body that says gzip and is not: refused as malformed (invalid_argument) or for its encoding
   // (415, unimplemented), or read as it came; never refused as something else.
   const what = "a body that says gzip and is plain JSON"
-  const mislabelled = single(ctx, what, "connect-get", post(op.path, { limit: 1 }, { headers: { "content-encoding": "gzip" } }), (e) => {
-    const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-    if (status === 200) return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
-    if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || encodingLeftOut(e)) return [pass("protocol")]
-    return [fail("wire.json-object-body", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server refuses it as malformed (invalid_argument) or for its encoding (415, unimplemented)`, e, excerpt(e))]
-  })
+  const mislabelled = single(
+    ctx,
+    what,
+    "connect-get",
+    post(op.path, { limit: 1 }, { headers: { "content-encoding": "gzip" } }),
+    (e) => {
+      const status = Inspect.statusOf(e)
+      if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+      if (status === 200)
+        return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
+      if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || encodingLeftOut(e))
+        return [pass("protocol")]
+      return [
+        fail(
+          "wire.json-object-body",
+          `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+          `${what} got ${got(e)}; a server refuses it as malformed (invalid_argument) or for its encoding (415, unimplemented)`,
+          e,
+          excerpt(e)
+        )
+      ]
+    }
+  )
   // Plain, and gzip-compressed: the limit applies to what a body decompresses to, and a server
   // may leave compression out (415, unimplemented).
-  return [mislabelled, ...([undefined, "gzip"] as const).map((contentEncoding): Probe => ({
-    name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}${contentEncoding === undefined ? "" : `, ${contentEncoding}-compressed`}`,
-    latitude: "body-limit-1mib",
-    run: Effect.gen(function* () {
-      const answers = yield* Effect.forEach(BODY_SIZES, (bytes) => Effect.map(send(ctx, { ...post(op.path, undefined), body: padded(bytes), contentEncoding }), (e) => [bytes, e] as const))
-      const largestServed = Math.max(0, ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes))
-      return answers.flatMap(([bytes, e]) =>
-        contentEncoding !== undefined && encodingLeftOut(e) ? [pass("protocol")] : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
-      )
-    })
-  }))]
+  return [
+    mislabelled,
+    ...([undefined, "gzip"] as const).map((contentEncoding): Probe => ({
+      name: `valid reads of ${BODY_SIZES.map(mib).join(" and ")}${contentEncoding === undefined ? "" : `, ${contentEncoding}-compressed`}`,
+      latitude: "body-limit-1mib",
+      run: Effect.gen(function* () {
+        const answers = yield* Effect.forEach(BODY_SIZES, (bytes) =>
+          Effect.map(
+            send(ctx, { ...post(op.path, undefined), body: padded(bytes), contentEncoding }),
+            (e) => [bytes, e] as const
+          )
+        )
+        const largestServed = Math.max(
+          0,
+          ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes)
+        )
+        return answers.flatMap(([bytes, e]) =>
+          contentEncoding !== undefined && encodingLeftOut(e)
+            ? [pass("protocol")]
+            : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
+        )
+      })
+    }))
+  ]
 }
 
 /**
@@ -640,13 +1006,35 @@ const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<P
           const had = storedValue(op, before, field)
           const e = yield* send(ctx, post(op.path, { id: body.id, [field]: "" }))
           const status = Inspect.statusOf(e)
-          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return answered("space-empty-ignored", e)
+          if (status === undefined || status >= 500 || Inspect.answeredFirst(e))
+            return answered("space-empty-ignored", e)
           if (status !== 200) {
-            return [...answered("space-empty-ignored", e), fail("fields.valid-accepted", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`, e, excerpt(e))]
+            return [
+              ...answered("space-empty-ignored", e),
+              fail(
+                "fields.valid-accepted",
+                `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+                `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`,
+                e,
+                excerpt(e)
+              )
+            ]
           }
           const now = storedValue(op, e, field)
-          if (now === "" || now === had) return [...answered("space-empty-ignored", e), pass("update-semantics", ["updates.apply"])]
-          return [fail("updates.apply", `${what}: set to another value`, `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`, e, `${field} = ${show(now)}`)]
+          if (now === "" || now === had)
+            return [
+              ...answered("space-empty-ignored", e),
+              pass("update-semantics", ["updates.apply"])
+            ]
+          return [
+            fail(
+              "updates.apply",
+              `${what}: set to another value`,
+              `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`,
+              e,
+              `${field} = ${show(now)}`
+            )
+          ]
         })
       }
     })
@@ -658,27 +1046,66 @@ const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<P
  * (decisions.md section 10), a well-formed one; never items, never another refusal.
  */
 const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
-  const field = op.kind === "list" && op.parent?.required === true ? op.parent.field : op.kind === "get" && requestPropertyNames(op).includes("keyId") ? "keyId" : undefined
+  const field =
+    op.kind === "list" && op.parent?.required === true
+      ? op.parent.field
+      : op.kind === "get" && requestPropertyNames(op).includes("keyId")
+        ? "keyId"
+        : undefined
   if (field === undefined) return []
   const what = `${field} naming nothing`
-  const sent: Body = { ...(op.kind === "list" ? { limit: 10 } : {}), [field]: `ct-missing-${ctx.runId}` }
+  const sent: Body = {
+    ...(op.kind === "list" ? { limit: 10 } : {}),
+    [field]: `ct-missing-${ctx.runId}`
+  }
   const rule: ContractRules.RuleId = op.kind === "list" ? "lists.parent-scope" : "keys.by-key-id"
   return [
     single(ctx, what, "parent-not-found", post(op.path, sent), (e) => {
       const status = Inspect.statusOf(e)
       if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-      if (status === 404 && Inspect.codeOf(e) === "not_found") return [pass("error-shape", ["errors.unknown-reference"])]
-      if (status !== 200) return [fail("errors.unknown-reference", `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`, `${what} got ${got(e)}; a server answers not_found or an empty answer`, e, excerpt(e))]
+      if (status === 404 && Inspect.codeOf(e) === "not_found")
+        return [pass("error-shape", ["errors.unknown-reference"])]
+      if (status !== 200)
+        return [
+          fail(
+            "errors.unknown-reference",
+            `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+            `${what} got ${got(e)}; a server answers not_found or an empty answer`,
+            e,
+            excerpt(e)
+          )
+        ]
       const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-      const found = op.kind === "list" ? pageOf(op, json).items.length : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
+      const found =
+        op.kind === "list"
+          ? pageOf(op, json).items.length
+          : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
       const basic = Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok)
       if (found === 0) return [...basic, pass("search-filter", [rule])]
-      return [...basic, fail(rule, `${what}: items returned`, `${what} returned ${found} items; a server answers not_found or an empty answer`, e, excerpt(e))]
+      return [
+        ...basic,
+        fail(
+          rule,
+          `${what}: items returned`,
+          `${what} returned ${found} items; a server answers not_found or an empty answer`,
+          e,
+          excerpt(e)
+        )
+      ]
     })
   ]
 }
 
-const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "valid-accepted", "invalid-rejected", "create-echo", "update-semantics", "protocol", "stable-reads"]
+const CHECKS: ReadonlyArray<CheckId> = [
+  "no-server-errors",
+  "error-shape",
+  "valid-accepted",
+  "invalid-rejected",
+  "create-echo",
+  "update-semantics",
+  "protocol",
+  "stable-reads"
+]
 
 /**
  * The probes of an operation, built once per run. The probes that send a create a server may serve
@@ -686,7 +1113,10 @@ const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape", "vali
  * against `--creates-per-operation` with the relations' creates, leaving at least one valid
  * example (`latitudeCreates`); those that do not fit are left out.
  */
-const probesOf = (op: Op, ctx: Context): { readonly probes: ReadonlyArray<Probe>; readonly creates: number } => {
+const probesOf = (
+  op: Op,
+  ctx: Context
+): { readonly probes: ReadonlyArray<Probe>; readonly creates: number } => {
   let byOp = built.get(ctx)
   if (byOp === undefined) built.set(ctx, (byOp = new Map()))
   const known = byOp.get(op)
@@ -695,10 +1125,25 @@ const probesOf = (op: Op, ctx: Context): { readonly probes: ReadonlyArray<Probe>
   let result: { readonly probes: ReadonlyArray<Probe>; readonly creates: number }
   if (!valid) {
     // Without a valid body (nothing to reference), only the GET that no reading serves.
-    result = { probes: [...getProbes(ctx, op, body).slice(0, 1), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...sizeProbes(ctx, op)], creates: 0 }
+    result = {
+      probes: [
+        ...getProbes(ctx, op, body).slice(0, 1),
+        ...parentProbes(ctx, op),
+        ...cursorProbes(ctx, op),
+        ...sizeProbes(ctx, op)
+      ],
+      creates: 0
+    }
   } else {
-    const creating = [...bodyProbes(ctx, op, body), ...formatProbes(ctx, op, body), ...identityProbes(ctx, op, body)]
-    const allowance = op.kind === "create" ? Math.max(0, ctx.createExamples - relationCreates(op, ctx) - 1) : Number.POSITIVE_INFINITY
+    const creating = [
+      ...bodyProbes(ctx, op, body),
+      ...formatProbes(ctx, op, body),
+      ...identityProbes(ctx, op, body)
+    ]
+    const allowance =
+      op.kind === "create"
+        ? Math.max(0, ctx.createExamples - relationCreates(op, ctx) - 1)
+        : Number.POSITIVE_INFINITY
     let creates = 0
     const kept = creating.filter((p) => {
       const n = op.kind === "create" ? (p.creates ?? 1) : 0
@@ -707,7 +1152,15 @@ const probesOf = (op: Op, ctx: Context): { readonly probes: ReadonlyArray<Probe>
       return true
     })
     result = {
-      probes: [...kept, ...filterProbes(ctx, op, body), ...emptyReferenceProbes(ctx, op, body), ...parentProbes(ctx, op), ...cursorProbes(ctx, op), ...getProbes(ctx, op, body), ...sizeProbes(ctx, op)],
+      probes: [
+        ...kept,
+        ...filterProbes(ctx, op, body),
+        ...emptyReferenceProbes(ctx, op, body),
+        ...parentProbes(ctx, op),
+        ...cursorProbes(ctx, op),
+        ...getProbes(ctx, op, body),
+        ...sizeProbes(ctx, op)
+      ],
       creates
     }
   }
@@ -715,13 +1168,18 @@ const probesOf = (op: Op, ctx: Context): { readonly probes: ReadonlyArray<Probe>
   return result
 }
 
-const built = new WeakMap<Context, Map<Op, { readonly probes: ReadonlyArray<Probe>; readonly creates: number }>>()
+const built = new WeakMap<
+  Context,
+  Map<Op, { readonly probes: ReadonlyArray<Probe>; readonly creates: number }>
+>()
 
 /** The objects the latitude probes of a Create operation may make (out of `--creates-per-operation`). */
-export const latitudeCreates = (op: Op, ctx: Context): number => (op.kind !== "create" || ctx.readOnly ? 0 : probesOf(op, ctx).creates)
+export const latitudeCreates = (op: Op, ctx: Context): number =>
+  op.kind !== "create" || ctx.readOnly ? 0 : probesOf(op, ctx).creates
 
 const latitudeSuite = (op: Op, ctx: Context): Suite => {
-  if (ctx.readOnly && isWrite(op)) return skipped("latitude", op.method, CHECKS, true, "read-only mode")
+  if (ctx.readOnly && isWrite(op))
+    return skipped("latitude", op.method, CHECKS, true, "read-only mode")
   const { probes } = probesOf(op, ctx)
   return {
     family: "latitude",
@@ -734,4 +1192,8 @@ const latitudeSuite = (op: Op, ctx: Context): Suite => {
   }
 }
 
-export const latitude: Family = { name: "latitude", checks: CHECKS, suites: (op, ctx) => [latitudeSuite(op, ctx)] }
+export const latitude: Family = {
+  name: "latitude",
+  checks: CHECKS,
+  suites: (op, ctx) => [latitudeSuite(op, ctx)]
+}

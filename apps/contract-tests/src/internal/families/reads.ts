@@ -5,7 +5,15 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, type Op, send, skipped, type Suite } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  type Op,
+  send,
+  skipped,
+  type Suite
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -15,10 +23,18 @@ import { fail, type Outcome, pass } from "../outcome.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["stable-reads", "search-filter"]
 
-const okJson = (e: Exchange) => Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none())))
+const okJson = (e: Exchange) =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
+  )
 
 /** Arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
-const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1)) : asRecord(v) ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)])) : v)
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
+    : asRecord(v)
+      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
+      : v
 
 const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "get") return undefined
@@ -30,7 +46,11 @@ const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: false,
     skip: undefined,
-    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: Math.max(3, Math.ceil(ctx.examples / 10)) },
+    cases: {
+      _tag: "Property",
+      arbitrary: g.arbitrary,
+      examples: Math.max(3, Math.ceil(ctx.examples / 10))
+    },
     run: (body: Body) =>
       Effect.gen(function* () {
         const a = yield* send(ctx, post(op.path, body))
@@ -38,14 +58,32 @@ const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
         const ja = okJson(a)
         const jb = okJson(b)
         if (ja === undefined || jb === undefined) {
-          if (Inspect.statusOf(a) !== Inspect.statusOf(b)) return [fail("reads.stable", "status differs", `the same Get answered ${Inspect.summary(a)} then ${Inspect.summary(b)}`, b)]
+          if (Inspect.statusOf(a) !== Inspect.statusOf(b))
+            return [
+              fail(
+                "reads.stable",
+                "status differs",
+                `the same Get answered ${Inspect.summary(a)} then ${Inspect.summary(b)}`,
+                b
+              )
+            ]
           return []
         }
         const out: Array<Outcome> = []
         const n = namedRead(op, Gen.normalizeKeys(body) as Body, a)
         if (n !== undefined) out.push(n)
         const diff = firstDifference(sorted(ja), sorted(jb))
-        out.push(diff === undefined ? pass("stable-reads", ["reads.stable"]) : fail("reads.stable", `differs at ${diff.replace(/\[\d+\]/g, "[]")}`, `the same Get twice gave different objects (first difference at ${diff})`, b, `at ${diff}`))
+        out.push(
+          diff === undefined
+            ? pass("stable-reads", ["reads.stable"])
+            : fail(
+                "reads.stable",
+                `differs at ${diff.replace(/\[\d+\]/g, "[]")}`,
+                `the same Get twice gave different objects (first difference at ${diff})`,
+                b,
+                `at ${diff}`
+              )
+        )
         return out
       })
   }

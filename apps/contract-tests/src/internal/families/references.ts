@@ -7,7 +7,17 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, isWrite, type Op, send, skipped, type Suite, uniqueNames } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  isWrite,
+  type Op,
+  send,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -17,15 +27,31 @@ import { referenceOf, requestPropertyNames } from "../pools.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape"]
 
-const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): ReadonlyArray<Outcome> => {
+const notFound = (
+  e: Exchange,
+  rule: ContractRules.RuleId,
+  what: string
+): ReadonlyArray<Outcome> => {
   const out: Array<Outcome> = [Inspect.noServerErrors(e)]
   const status = Inspect.statusOf(e)
   if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return out
   const code = Inspect.codeOf(e)
-  if (code === "not_found" && status === 404) out.push(Inspect.errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule]))
+  if (code === "not_found" && status === 404)
+    out.push(Inspect.errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule]))
   else {
     const got = code ?? `HTTP ${status}`
-    out.push(fail(rule, `${what}: got ${got}`, `${what} got ${got}, expected not_found`, e, Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })))
+    out.push(
+      fail(
+        rule,
+        `${what}: got ${got}`,
+        `${what} got ${got}, expected not_found`,
+        e,
+        Option.match(e.response, {
+          onNone: () => undefined,
+          onSome: (r) => Inspect.excerpt(r, 300)
+        })
+      )
+    )
   }
   return out
 }
@@ -33,8 +59,10 @@ const notFound = (e: Exchange, rule: ContractRules.RuleId, what: string): Readon
 const missingId = (runId: string) => Gen.idSuffix.map((suffix) => `ct-missing-${runId}-${suffix}`)
 
 const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
-  if ((op.kind !== "get" && op.kind !== "update") || !requestPropertyNames(op).includes("id")) return undefined
-  if (ctx.readOnly && isWrite(op)) return skipped("unknown_id", op.method, CHECKS, true, "read-only mode")
+  if ((op.kind !== "get" && op.kind !== "update") || !requestPropertyNames(op).includes("id"))
+    return undefined
+  if (ctx.readOnly && isWrite(op))
+    return skipped("unknown_id", op.method, CHECKS, true, "read-only mode")
   const g = Gen.unknownId(op, ctx.pools, ctx.runId)
   if (g._tag === "Skip") return skipped("unknown_id", op.method, CHECKS, isWrite(op), g.reason)
   return {
@@ -43,8 +71,15 @@ const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: isWrite(op),
     skip: undefined,
-    cases: { _tag: "Property", arbitrary: g.arbitrary, examples: Math.max(3, Math.ceil(ctx.examples / 20)) },
-    run: (body: Body) => Effect.map(send(ctx, post(op.path, body)), (e) => notFound(e, "errors.unknown-id", "an id that names nothing"))
+    cases: {
+      _tag: "Property",
+      arbitrary: g.arbitrary,
+      examples: Math.max(3, Math.ceil(ctx.examples / 20))
+    },
+    run: (body: Body) =>
+      Effect.map(send(ctx, post(op.path, body)), (e) =>
+        notFound(e, "errors.unknown-id", "an id that names nothing")
+      )
   }
 }
 
@@ -68,13 +103,24 @@ const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
   // kind field names, in turn: case i breaks field i of the list, with a body drawn for it.
   const kinded = op.kindedReference
   const kinds = kinded === undefined ? [] : (alwaysSentEnums(op).get(kinded.kindField) ?? [])
-  const targets: ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> = fields.flatMap((field): ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> => (kinded !== undefined && field === kinded.field && kinds.length > 0 ? kinds.map((kind) => ({ field, kind })) : [{ field, kind: undefined }]))
+  const targets: ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> =
+    fields.flatMap(
+      (field): ReadonlyArray<{ readonly field: string; readonly kind: string | undefined }> =>
+        kinded !== undefined && field === kinded.field && kinds.length > 0
+          ? kinds.map((kind) => ({ field, kind }))
+          : [{ field, kind: undefined }]
+    )
   const arbitrary = fc
     .tuple(g.arbitrary, fc.nat(), missingId(ctx.runId))
     .map(([b, n, missing]) => {
       const present = targets.filter((t) => typeof b[t.field] === "string" && b[t.field] !== "")
-      const { field, kind } = present.length > 0 ? present[n % present.length]! : targets[n % targets.length]!
-      const body = { ...b, [field]: field === "email" ? `${missing}@example.com` : missing, ...(kind === undefined ? {} : { [kinded!.kindField]: kind }) }
+      const { field, kind } =
+        present.length > 0 ? present[n % present.length]! : targets[n % targets.length]!
+      const body = {
+        ...b,
+        [field]: field === "email" ? `${missing}@example.com` : missing,
+        ...(kind === undefined ? {} : { [kinded!.kindField]: kind })
+      }
       return { field, body }
     })
     .filter(({ body }) => Gen.isValid(op, body))
@@ -82,7 +128,14 @@ const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
   const drawn = fc.sample(g.arbitrary, { seed: ctx.seed, numRuns: examples })
   const cases = drawn.flatMap((b, i) => {
     const { field, kind } = targets[i % targets.length]!
-    const body = { ...b, [field]: field === "email" ? `ct-missing-${ctx.runId}-${i}@example.com` : `ct-missing-${ctx.runId}-${i}`, ...(kind === undefined ? {} : { [kinded!.kindField]: kind }) }
+    const body = {
+      ...b,
+      [field]:
+        field === "email"
+          ? `ct-missing-${ctx.runId}-${i}@example.com`
+          : `ct-missing-${ctx.runId}-${i}`,
+      ...(kind === undefined ? {} : { [kinded!.kindField]: kind })
+    }
     return Gen.isValid(op, body) ? [{ field, body }] : []
   })
   return {
@@ -91,14 +144,22 @@ const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
     checks: CHECKS,
     writes: true,
     skip: undefined,
-    cases: cases.length >= targets.length ? { _tag: "Enumerated", count: cases.length, at: (i: number) => cases[i] } : { _tag: "Property", arbitrary, examples },
+    cases:
+      cases.length >= targets.length
+        ? { _tag: "Enumerated", count: cases.length, at: (i: number) => cases[i] }
+        : { _tag: "Property", arbitrary, examples },
     run: ({ field, body }: { field: string; body: Body }) =>
-      Effect.map(send(ctx, post(op.path, uniqueNames(op, body))), (e) => notFound(e, "errors.unknown-reference", `${field} naming nothing`))
+      Effect.map(send(ctx, post(op.path, uniqueNames(op, body))), (e) =>
+        notFound(e, "errors.unknown-reference", `${field} naming nothing`)
+      )
   }
 }
 
 export const references: Family = {
   name: "references",
   checks: CHECKS,
-  suites: (op, ctx) => [unknownIdSuite(op, ctx), unknownReferenceSuite(op, ctx)].filter((s): s is Suite => s !== undefined)
+  suites: (op, ctx) =>
+    [unknownIdSuite(op, ctx), unknownReferenceSuite(op, ctx)].filter(
+      (s): s is Suite => s !== undefined
+    )
 }

@@ -7,7 +7,19 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { type ContractRules, Operations, Secrets, Timestamp } from "@data-access/schema"
 import type { CheckId } from "../../Checks.js"
-import { type Body, type Context, type Family, fullObject, objectOf, objectPropertyNames, type Op, send, show, skipped, type Suite } from "../context.js"
+import {
+  type Body,
+  type Context,
+  type Family,
+  fullObject,
+  objectOf,
+  objectPropertyNames,
+  type Op,
+  send,
+  show,
+  skipped,
+  type Suite
+} from "../context.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import { firstDifference, isZero, sameAsSent } from "../json.js"
@@ -17,12 +29,18 @@ import { findById, requiredRefs } from "../walk.js"
 import { staleNested, updateReferences } from "../oracles.js"
 
 /** The list operations that return the same object schema (the later read of an update). */
-const readersOf = (op: Op): ReadonlyArray<Op> => (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "list" && o.object === op.object)
+const readersOf = (op: Op): ReadonlyArray<Op> =>
+  (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "list" && o.object === op.object)
 
 const CHECKS: ReadonlyArray<CheckId> = ["update-semantics"]
 
 /** Fields that are the same in two states of an object, but `updatedAt` and those a sent field may change. */
-const unchangedExcept = (props: ReadonlySet<string>, before: Body, after: Body, sent: ReadonlySet<string>): string | undefined => {
+const unchangedExcept = (
+  props: ReadonlySet<string>,
+  before: Body,
+  after: Body,
+  sent: ReadonlySet<string>
+): string | undefined => {
   for (const k of props) {
     if (k === "updatedAt" || sent.has(k) || sent.has(`${k}Id`)) continue
     const d = firstDifference(before[k], after[k])
@@ -46,13 +64,22 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
     writes: true,
     skip: undefined,
     // Some fields not sent are sent as `null`, which leaves them as they are too.
-    cases: { _tag: "Property", arbitrary: fc.record({ body: g.arbitrary, nulls: fc.boolean() }), examples: Math.max(3, Math.ceil(ctx.examples / 10)) },
+    cases: {
+      _tag: "Property",
+      arbitrary: fc.record({ body: g.arbitrary, nulls: fc.boolean() }),
+      examples: Math.max(3, Math.ceil(ctx.examples / 10))
+    },
     run: ({ body: generated, nulls }: { body: Body; nulls: boolean }) =>
       Effect.gen(function* () {
         const id = generated.id as string
         const body: Body = { ...generated }
         if (nulls) for (const k of fields) if (!(k in body)) body[k] = null
-        const unwrap = (e: Exchange) => Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? Option.map(r.json, (j) => objectOf(op, j)) : Option.none())))
+        const unwrap = (e: Exchange) =>
+          Option.getOrUndefined(
+            Option.flatMap(e.response, (r) =>
+              r.status === 200 ? Option.map(r.json, (j) => objectOf(op, j)) : Option.none()
+            )
+          )
         // The state before: an update that sends only the id changes nothing.
         const e0 = yield* send(ctx, post(op.path, { id }))
         const before = fullObject(op.object, unwrap(e0))
@@ -61,39 +88,96 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
         const after = fullObject(op.object, unwrap(e1))
         if (after === undefined) return []
         const out: Array<Outcome> = []
-        const sent = Object.entries(body).filter(([k, v]) => k !== "id" && v !== null && v !== undefined && props.has(k) && !Secrets.fieldNames.has(k))
+        const sent = Object.entries(body).filter(
+          ([k, v]) =>
+            k !== "id" &&
+            v !== null &&
+            v !== undefined &&
+            props.has(k) &&
+            !Secrets.fieldNames.has(k)
+        )
         const sentKeys = new Set(sent.map(([k]) => k))
         const sentBody = Object.fromEntries(sent)
-        const nulled = new Set(Object.entries(body).filter(([, v]) => v === null).map(([k]) => k))
+        const nulled = new Set(
+          Object.entries(body)
+            .filter(([, v]) => v === null)
+            .map(([k]) => k)
+        )
         for (const [k, v] of sent) {
           // `spaceId: ""` may take the object out of its space or count as not set (decisions.md section 10).
           if (k === "spaceId" && v === "") continue
-          if (!sameAsSent(v, after[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.apply", `sent ${k} not applied`, `sent ${k} ${show(v)}, the update returned ${show(after[k])}`, e1, `${k} = ${show(after[k])}`))
+          if (!sameAsSent(v, after[k]))
+            out.push(
+              fail(
+                v === false ? "updates.false-applied" : "updates.apply",
+                `sent ${k} not applied`,
+                `sent ${k} ${show(v)}, the update returned ${show(after[k])}`,
+                e1,
+                `${k} = ${show(after[k])}`
+              )
+            )
         }
         const references = updateReferences(op, sentBody, e1)
         if (references !== undefined) out.push(references)
         const changed = unchangedExcept(props, before, after, sentKeys)
         if (changed !== undefined) {
           const rule = nulled.has(changed) ? "updates.null-unchanged" : "updates.partial"
-          out.push(fail(rule, `${nulled.has(changed) ? "null" : "unsent"} ${changed} changed`, `${changed} was ${nulled.has(changed) ? "sent as null" : "not sent"} but changed: before ${show(before[changed])}, after ${show(after[changed])}`, e1))
+          out.push(
+            fail(
+              rule,
+              `${nulled.has(changed) ? "null" : "unsent"} ${changed} changed`,
+              `${changed} was ${nulled.has(changed) ? "sent as null" : "not sent"} but changed: before ${show(before[changed])}, after ${show(after[changed])}`,
+              e1
+            )
+          )
         }
         if (props.has("updatedAt")) {
-          const t0 = typeof before.updatedAt === "string" ? Timestamp.parse(before.updatedAt) : undefined
-          const t1 = typeof after.updatedAt === "string" ? Timestamp.parse(after.updatedAt) : undefined
+          const t0 =
+            typeof before.updatedAt === "string" ? Timestamp.parse(before.updatedAt) : undefined
+          const t1 =
+            typeof after.updatedAt === "string" ? Timestamp.parse(after.updatedAt) : undefined
           if (t0 instanceof Timestamp.Timestamp && t1 instanceof Timestamp.Timestamp) {
             // Whole seconds (0 fractional digits are allowed) cannot show a move within a second.
-            const coarse = !String(before.updatedAt).includes(".") && !String(after.updatedAt).includes(".") && Timestamp.Order(t1, t0) === 0
-            if (!Timestamp.isAfter(t1, t0) && !coarse) out.push(fail("updates.updated-at", "updatedAt did not move forward", `updatedAt went from ${before.updatedAt} to ${after.updatedAt}`, e1, `updatedAt = ${JSON.stringify(after.updatedAt)}`))
+            const coarse =
+              !String(before.updatedAt).includes(".") &&
+              !String(after.updatedAt).includes(".") &&
+              Timestamp.Order(t1, t0) === 0
+            if (!Timestamp.isAfter(t1, t0) && !coarse)
+              out.push(
+                fail(
+                  "updates.updated-at",
+                  "updatedAt did not move forward",
+                  `updatedAt went from ${before.updatedAt} to ${after.updatedAt}`,
+                  e1,
+                  `updatedAt = ${JSON.stringify(after.updatedAt)}`
+                )
+              )
           } else if (t1 === undefined) {
-            out.push(fail("updates.updated-at", "updatedAt missing", "the updated object has no updatedAt", e1))
+            out.push(
+              fail(
+                "updates.updated-at",
+                "updatedAt missing",
+                "the updated object has no updatedAt",
+                e1
+              )
+            )
           }
         }
         // Later reads show what the update returned: the object read again, and the lists that hold it.
         const e2 = yield* send(ctx, post(op.path, { id }))
         const again = fullObject(op.object, unwrap(e2))
         if (again !== undefined) {
-          const differs = unchangedExcept(props, after, again, new Set()) ?? staleNested(props, sentBody, again)
-          if (differs !== undefined) out.push(fail("updates.stored", `read again: ${differs} differs`, `after the update, reading the object again shows ${differs} ${show(again[differs])}, the update returned ${show(after[differs])}`, e2))
+          const differs =
+            unchangedExcept(props, after, again, new Set()) ?? staleNested(props, sentBody, again)
+          if (differs !== undefined)
+            out.push(
+              fail(
+                "updates.stored",
+                `read again: ${differs} differs`,
+                `after the update, reading the object again shows ${differs} ${show(again[differs])}, the update returned ${show(after[differs])}`,
+                e2
+              )
+            )
         }
         for (const reader of readers) {
           const base = requiredRefs(reader, ctx.pools, 0)
@@ -102,20 +186,45 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
           const full = fullObject(reader.object, item)
           const last = w.pages[w.pages.length - 1]?.exchange
           if (full === undefined) {
-            if (w.ended) out.push(fail("updates.stored", `${reader.method} misses the object`, `${reader.method} does not list the updated object ${id}`, last))
+            if (w.ended)
+              out.push(
+                fail(
+                  "updates.stored",
+                  `${reader.method} misses the object`,
+                  `${reader.method} does not list the updated object ${id}`,
+                  last
+                )
+              )
             continue
           }
           const staleListed = staleNested(props, sentBody, full)
-          if (staleListed !== undefined) out.push(fail("updates.stored", `${reader.method} shows old ${staleListed}`, `after the update, ${reader.method} shows ${staleListed}Id ${show(full[`${staleListed}Id`])} with ${staleListed} ${show(full[staleListed])}`, last))
+          if (staleListed !== undefined)
+            out.push(
+              fail(
+                "updates.stored",
+                `${reader.method} shows old ${staleListed}`,
+                `after the update, ${reader.method} shows ${staleListed}Id ${show(full[`${staleListed}Id`])} with ${staleListed} ${show(full[staleListed])}`,
+                last
+              )
+            )
           for (const [k, v] of sent) {
             if (k === "spaceId" && v === "") continue
-            if (!sameAsSent(v, full[k])) out.push(fail(v === false ? "updates.false-applied" : "updates.stored", `${reader.method} shows old ${k}`, `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`, last))
+            if (!sameAsSent(v, full[k]))
+              out.push(
+                fail(
+                  v === false ? "updates.false-applied" : "updates.stored",
+                  `${reader.method} shows old ${k}`,
+                  `after the update, ${reader.method} shows ${k} ${show(full[k])}, sent ${show(v)}`,
+                  last
+                )
+              )
           }
         }
         // Put back what was changed.
         const restore: Body = { id }
         for (const k of sentKeys) restore[k] = before[k] ?? null
-        for (const k of Object.keys(restore)) if (k !== "id" && !Gen.isValid(op, { id, [k]: restore[k] })) delete restore[k]
+        for (const k of Object.keys(restore))
+          if (k !== "id" && !Gen.isValid(op, { id, [k]: restore[k] })) delete restore[k]
         if (Object.keys(restore).length > 1) yield* send(ctx, post(op.path, restore))
         const judged: Array<ContractRules.RuleId> = ["updates.partial", "updates.stored"]
         if (sent.length > 0) judged.push("updates.apply")

@@ -32,7 +32,9 @@ const LIMIT = 4 * 1024 * 1024
 const encoder = new TextEncoder()
 
 /** Headers as the relay sees them: names lower case, repeated ones joined, HTTP/2 pseudo headers left out. */
-const headersOf = (list: ReadonlyArray<{ readonly name: string; readonly value: string }>): Record<string, string> => {
+const headersOf = (
+  list: ReadonlyArray<{ readonly name: string; readonly value: string }>
+): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const { name, value } of list) {
     const k = name.toLowerCase()
@@ -58,14 +60,18 @@ const bodyOf = (
     // No body, or one not recorded: a binary-codec body is judged by its size alone (as the proxy
     // judges it); any other is a body not kept.
     if (size <= 0) return { bytes: new Uint8Array(0), decoded: false }
-    return { bytes: ContentType.isProto(headers["content-type"]) ? new Uint8Array(size) : undefined, decoded: false }
+    return {
+      bytes: ContentType.isProto(headers["content-type"]) ? new Uint8Array(size) : undefined,
+      decoded: false
+    }
   }
   const base64 = encoding === "base64"
   const bytes = base64 ? new Uint8Array(Buffer.from(text, "base64")) : encoder.encode(text)
   const e = Compression.parseContentEncoding(contentEncoding)
   if (e._tag !== "Compressed") return { bytes, decoded: false }
   // Still in its encoding (a recorder that keeps bodies as sent): the judge decompresses it.
-  if (Either.isRight(Compression.decompress(bytes, e.encoding, LIMIT))) return { bytes, decoded: false }
+  if (Either.isRight(Compression.decompress(bytes, e.encoding, LIMIT)))
+    return { bytes, decoded: false }
   // Text that is not in its encoding was decoded by the recorder (some write it in base64 too);
   // bytes that are neither (not UTF-8) are a corrupt body, left unread as the proxy leaves it.
   return { bytes, decoded: !base64 || isUtf8(bytes) }
@@ -87,13 +93,22 @@ export const jobOf = (entry: Har.Entry): Job => {
   const headers = headersOf(entry.request.headers)
   const post = entry.request.postData
   // A request without a recorded body: empty, unless the recorder says it had bytes.
-  const sent = bodyOf(post?.text, post?.encoding, post === undefined ? Math.max(0, entry.request.bodySize) : entry.request.bodySize, headers)
+  const sent = bodyOf(
+    post?.text,
+    post?.encoding,
+    post === undefined ? Math.max(0, entry.request.bodySize) : entry.request.bodySize,
+    headers
+  )
   const responseHeaders = headersOf(entry.response.headers)
   const content = entry.response.content
   const answer = bodyOf(content.text, content.encoding, content.size, responseHeaders)
   const key = headers["x-api-key"]
   const started = Date.parse(entry.startedDateTime)
-  const failed = entry.response.status === 0 || (entry.response._error !== undefined && entry.response._error !== null && entry.response._error !== "")
+  const failed =
+    entry.response.status === 0 ||
+    (entry.response._error !== undefined &&
+      entry.response._error !== null &&
+      entry.response._error !== "")
   const request: Rules.SeenRequest = {
     method: entry.request.method.toUpperCase(),
     path: url.pathname,
@@ -108,7 +123,9 @@ export const jobOf = (entry: Har.Entry): Job => {
     status: failed ? 0 : entry.response.status,
     headers: failed ? {} : responseHeaders,
     body: failed ? undefined : answer.bytes,
-    transportError: failed ? `no answer (recorded: ${entry.response._error ?? entry.response._failureText ?? `status ${entry.response.status}`})` : undefined,
+    transportError: failed
+      ? `no answer (recorded: ${entry.response._error ?? entry.response._failureText ?? `status ${entry.response.status}`})`
+      : undefined,
     started: Number.isNaN(started) ? 0 : started,
     receivedAt: (Number.isNaN(started) ? 0 : started) + Math.max(0, entry.time),
     // A key masked by this package's writer is masked as itself wherever it appeared (KEY_MASK): it
@@ -130,15 +147,33 @@ const originOf = (url: string): string | undefined => {
 /** The entries judged: those under `baseUrl`, or of an origin that served an operation of the API. */
 const selected = (har: Har.Har, baseUrl: string | undefined): ReadonlyArray<Har.Entry> => {
   // An entry whose URL does not parse is no exchange with the API.
-  if (baseUrl !== undefined) return har.log.entries.filter((e) => e.request.url.startsWith(baseUrl) && originOf(e.request.url) !== undefined)
-  const api = new Set(har.log.entries.filter((e) => originOf(e.request.url) !== undefined && operationOf(new URL(e.request.url).pathname) !== undefined).map((e) => originOf(e.request.url)))
+  if (baseUrl !== undefined)
+    return har.log.entries.filter(
+      (e) => e.request.url.startsWith(baseUrl) && originOf(e.request.url) !== undefined
+    )
+  const api = new Set(
+    har.log.entries
+      .filter(
+        (e) =>
+          originOf(e.request.url) !== undefined &&
+          operationOf(new URL(e.request.url).pathname) !== undefined
+      )
+      .map((e) => originOf(e.request.url))
+  )
   return har.log.entries.filter((e) => api.has(originOf(e.request.url)))
 }
 
 /** The report of a HAR's traffic, judged by the proxy's store. */
-export const judge = (har: Har.Har, options: ReadOptions): Report.Report & { readonly findings: ReadonlyArray<Finding> } => {
+export const judge = (
+  har: Har.Har,
+  options: ReadOptions
+): Report.Report & { readonly findings: ReadonlyArray<Finding> } => {
   const entries = selected(har, options.baseUrl)
-  const origins = [...new Set(entries.map((e) => originOf(e.request.url)).filter((o): o is string => o !== undefined))]
+  const origins = [
+    ...new Set(
+      entries.map((e) => originOf(e.request.url)).filter((o): o is string => o !== undefined)
+    )
+  ]
   const target = options.baseUrl?.replace(/\/+$/, "") ?? origins[0] ?? "(none)"
   const times = entries.map((e) => Date.parse(e.startedDateTime)).filter((t) => !Number.isNaN(t))
   const store = makeStore({
@@ -151,8 +186,17 @@ export const judge = (har: Har.Har, options: ReadOptions): Report.Report & { rea
   })
   for (const e of entries) store.check(jobOf(e))
   const left = har.log.entries.length - entries.length
-  const ends = entries.map((e) => Date.parse(e.startedDateTime) + Math.max(0, e.time)).filter((t) => !Number.isNaN(t))
-  const report = store.report(store.currentFindings(), left === 0 ? [] : [`${left} of the ${har.log.entries.length} entries left out: ${options.baseUrl === undefined ? "of an origin that served no operation of the API (pages, scripts, fonts)" : `not under ${options.baseUrl}`}`])
+  const ends = entries
+    .map((e) => Date.parse(e.startedDateTime) + Math.max(0, e.time))
+    .filter((t) => !Number.isNaN(t))
+  const report = store.report(
+    store.currentFindings(),
+    left === 0
+      ? []
+      : [
+          `${left} of the ${har.log.entries.length} entries left out: ${options.baseUrl === undefined ? "of an origin that served no operation of the API (pages, scripts, fonts)" : `not under ${options.baseUrl}`}`
+        ]
+  )
   // The traffic's span, not the judging's.
   return { ...report, durationMs: times.length === 0 ? 0 : Math.max(...ends) - Math.min(...times) }
 }

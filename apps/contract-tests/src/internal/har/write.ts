@@ -47,7 +47,8 @@ export interface Recorded {
   /** Bytes a body may decompress to. */
   readonly limit: number
   /** What a judge already read (the proxy's): the request's secret values, the answer as JSON. */
-  readonly read?: { readonly requestSecrets: ReadonlyArray<string>; readonly responseJson: unknown } | undefined
+  readonly read?:
+    { readonly requestSecrets: ReadonlyArray<string>; readonly responseJson: unknown } | undefined
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -60,7 +61,8 @@ const text = (bytes: Uint8Array): string | undefined => {
   }
 }
 
-const jsonOf = (s: string | undefined): unknown => (s === undefined ? undefined : Option.getOrUndefined(Option.liftThrowable(JSON.parse)(s)))
+const jsonOf = (s: string | undefined): unknown =>
+  s === undefined ? undefined : Option.getOrUndefined(Option.liftThrowable(JSON.parse)(s))
 
 const isBase64 = Schema.is(Schema.typeSchema(Primitives.Base64Secret))
 
@@ -86,7 +88,16 @@ export const KEY_MASK = "[redacted:key]"
  */
 const unmistakable = (text: string): string =>
   [Secrets.REDACTED, KEY_MASK, BASE64_MASK].reduce(
-    (t, mask) => (t.includes(mask) ? t.split(mask).join(mask === BASE64_MASK ? Buffer.from(Secrets.REDACTED.toUpperCase()).toString("base64") : mask.toUpperCase()) : t),
+    (t, mask) =>
+      t.includes(mask)
+        ? t
+            .split(mask)
+            .join(
+              mask === BASE64_MASK
+                ? Buffer.from(Secrets.REDACTED.toUpperCase()).toString("base64")
+                : mask.toUpperCase()
+            )
+        : t,
     text
   )
 
@@ -94,20 +105,31 @@ const maskOf = (value: string): string => {
   const base = isBase64(Redacted.make(value)) ? BASE64_MASK : Secrets.REDACTED
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f]/.test(value) ? "\u0007" : ""
-  const long = value.length > SAFE_STRING_LENGTH ? "A".repeat(Math.ceil((SAFE_STRING_LENGTH + 1 - base.length) / 4) * 4) : ""
+  const long =
+    value.length > SAFE_STRING_LENGTH
+      ? "A".repeat(Math.ceil((SAFE_STRING_LENGTH + 1 - base.length) / 4) * 4)
+      : ""
   return long + base + control
 }
 
 /** Every secret's forms in a text (itself, JSON-escaped, URL-encoded), each with its mask's same form; longest first. */
-const masker = (secrets: Iterable<string>, mask_: (secret: string) => string = maskOf): ((text: string) => string) => {
+const masker = (
+  secrets: Iterable<string>,
+  mask_: (secret: string) => string = maskOf
+): ((text: string) => string) => {
   const pairs: Array<readonly [string, string]> = []
   for (const secret of new Set(secrets)) {
     if (secret.length < Secrets.MIN_LENGTH) continue
     const mask = mask_(secret)
-    pairs.push([secret, mask], [JSON.stringify(secret).slice(1, -1), JSON.stringify(mask).slice(1, -1)], [encodeURIComponent(secret), encodeURIComponent(mask)])
+    pairs.push(
+      [secret, mask],
+      [JSON.stringify(secret).slice(1, -1), JSON.stringify(mask).slice(1, -1)],
+      [encodeURIComponent(secret), encodeURIComponent(mask)]
+    )
   }
   pairs.sort((a, b) => b[0].length - a[0].length)
-  return (text) => pairs.reduce((t, [secret, mask]) => (t.includes(secret) ? t.split(secret).join(mask) : t), text)
+  return (text) =>
+    pairs.reduce((t, [secret, mask]) => (t.includes(secret) ? t.split(secret).join(mask) : t), text)
 }
 
 interface Body {
@@ -120,23 +142,64 @@ interface Body {
 }
 
 /** A body as HAR writes it, before masking. */
-const bodyOf = (bytes: Uint8Array | undefined, bytesSent: number, headers: Readonly<Record<string, string>>, limit: number): Body => {
-  if (bytes === undefined) return { text: undefined, base64: undefined, compression: undefined, size: bytesSent, comment: `not recorded: longer than ${limit} bytes, or not received whole` }
+const bodyOf = (
+  bytes: Uint8Array | undefined,
+  bytesSent: number,
+  headers: Readonly<Record<string, string>>,
+  limit: number
+): Body => {
+  if (bytes === undefined)
+    return {
+      text: undefined,
+      base64: undefined,
+      compression: undefined,
+      size: bytesSent,
+      comment: `not recorded: longer than ${limit} bytes, or not received whole`
+    }
   if (ContentType.isProto(headers["content-type"])) {
-    return { text: undefined, base64: undefined, compression: undefined, size: bytes.length, comment: "not recorded: a binary-codec body (its secret fields cannot be found to mask them)" }
+    return {
+      text: undefined,
+      base64: undefined,
+      compression: undefined,
+      size: bytes.length,
+      comment: "not recorded: a binary-codec body (its secret fields cannot be found to mask them)"
+    }
   }
   const decoded = readable(bytes, headers["content-encoding"], limit)
   const asText = decoded === undefined ? undefined : text(decoded)
   if (decoded !== undefined && asText !== undefined) {
-    return { text: asText, base64: undefined, compression: decoded === bytes ? undefined : decoded.length - bytes.length, size: decoded.length, comment: undefined }
+    return {
+      text: asText,
+      base64: undefined,
+      compression: decoded === bytes ? undefined : decoded.length - bytes.length,
+      size: decoded.length,
+      comment: undefined
+    }
   }
-  return { text: undefined, base64: Buffer.from(bytes).toString("base64"), compression: undefined, size: bytes.length, comment: "as sent: it could not be decoded" }
+  return {
+    text: undefined,
+    base64: Buffer.from(bytes).toString("base64"),
+    compression: undefined,
+    size: bytes.length,
+    comment: "as sent: it could not be decoded"
+  }
 }
 
 const MASKED_HEADERS = new Set([...Secrets.headerNames, "set-cookie"])
 
-const headersOf = (headers: Readonly<Record<string, string>>, scrub: (s: string) => string): Array<{ name: string; value: string }> =>
-  Object.entries(headers).map(([name, value]) => ({ name, value: MASKED_HEADERS.has(name) && value !== "" ? (name === "x-api-key" ? KEY_MASK : Secrets.REDACTED) : scrub(value) }))
+const headersOf = (
+  headers: Readonly<Record<string, string>>,
+  scrub: (s: string) => string
+): Array<{ name: string; value: string }> =>
+  Object.entries(headers).map(([name, value]) => ({
+    name,
+    value:
+      MASKED_HEADERS.has(name) && value !== ""
+        ? name === "x-api-key"
+          ? KEY_MASK
+          : Secrets.REDACTED
+        : scrub(value)
+  }))
 
 const statusText = (status: number): string => (status === 0 ? "" : (STATUS_TEXT[status] ?? ""))
 
@@ -169,11 +232,15 @@ export const entryOf = (r: Recorded): Har.Entry => {
   const keys = masker([...r.secrets, ...(sentKey === undefined ? [] : [sentKey])], () => KEY_MASK)
   // A Connect GET carries its message in the query (`?message=...`): its secret fields too.
   const query = Either.getOrElse(
-    Either.try(() => [...new URL(r.url).searchParams.values()].flatMap((v) => Secrets.values(jsonOf(v)))),
+    Either.try(() =>
+      [...new URL(r.url).searchParams.values()].flatMap((v) => Secrets.values(jsonOf(v)))
+    ),
     (): ReadonlyArray<string> => []
   )
   const requestSecrets = r.read?.requestSecrets ?? Secrets.values(jsonOf(request.text))
-  const responseSecrets = Secrets.values(r.read === undefined ? jsonOf(response.text) : r.read.responseJson)
+  const responseSecrets = Secrets.values(
+    r.read === undefined ? jsonOf(response.text) : r.read.responseJson
+  )
   const fields = masker([...requestSecrets, ...responseSecrets, ...query])
   const scrub = (text: string) => fields(keys(text))
   const url = new URL(scrub(r.url))
@@ -183,7 +250,11 @@ export const entryOf = (r: Recorded): Har.Entry => {
       ? undefined
       : {
           mimeType: contentType,
-          ...(request.text !== undefined ? { text: scrub(request.text) } : request.base64 !== undefined ? { text: request.base64, encoding: "base64" } : {}),
+          ...(request.text !== undefined
+            ? { text: scrub(request.text) }
+            : request.base64 !== undefined
+              ? { text: request.base64, encoding: "base64" }
+              : {}),
           ...(request.comment === undefined ? {} : { comment: request.comment })
         }
   return {
@@ -209,7 +280,11 @@ export const entryOf = (r: Recorded): Har.Entry => {
       content: {
         size: response.size,
         mimeType: r.responseHeaders["content-type"] ?? "",
-        ...(response.text !== undefined ? { text: scrub(unmistakable(response.text)) } : response.base64 !== undefined ? { text: response.base64, encoding: "base64" } : {}),
+        ...(response.text !== undefined
+          ? { text: scrub(unmistakable(response.text)) }
+          : response.base64 !== undefined
+            ? { text: response.base64, encoding: "base64" }
+            : {}),
         ...(response.compression === undefined ? {} : { compression: response.compression }),
         ...(response.comment === undefined ? {} : { comment: response.comment })
       },

@@ -68,14 +68,34 @@ export interface Judgement {
 const decoder = new TextDecoder("utf-8")
 
 /** Headers left out of reproductions: secrets, and what curl sets itself. */
-const NOT_SHOWN = new Set([...Secrets.headerNames, "content-encoding", "host", "content-length", "content-type", "connect-protocol-version", "user-agent", "accept", "accept-encoding", "connection", "transfer-encoding", "keep-alive", "traceparent", "tracestate", "b3"])
+const NOT_SHOWN = new Set([
+  ...Secrets.headerNames,
+  "content-encoding",
+  "host",
+  "content-length",
+  "content-type",
+  "connect-protocol-version",
+  "user-agent",
+  "accept",
+  "accept-encoding",
+  "connection",
+  "transfer-encoding",
+  "keep-alive",
+  "traceparent",
+  "tracestate",
+  "b3"
+])
 
 /**
  * A relayed body as the checks read it: decompressed by its `Content-Encoding` (within the
  * checking limit), or `undefined` when it cannot be (an encoding not read here, corrupt data, too
  * large once decompressed): such a body is relayed and counted unchecked, never judged.
  */
-export const readable = (bytes: Uint8Array | undefined, contentEncoding: string | undefined, limit: number): Uint8Array | undefined => {
+export const readable = (
+  bytes: Uint8Array | undefined,
+  contentEncoding: string | undefined,
+  limit: number
+): Uint8Array | undefined => {
   if (bytes === undefined) return undefined
   const encoding = Compression.parseContentEncoding(contentEncoding)
   if (encoding._tag === "Identity") return bytes
@@ -86,21 +106,48 @@ export const readable = (bytes: Uint8Array | undefined, contentEncoding: string 
 /** The bodies of an exchange as the checks read them; a request body that cannot be is Unknown. */
 const readBodies = (job: Job, limit: number) => {
   const sent = job.request
-  const sentBody = job.requestDecoded === true ? sent.body : readable(sent.body, sent.headers["content-encoding"], limit)
-  const request: Rules.SeenRequest = sentBody === sent.body ? sent : { ...sent, body: sentBody, bodyBytes: sentBody?.length ?? sent.bodyBytes }
-  const answerBody = job.answerDecoded === true ? job.body : readable(job.body, job.headers["content-encoding"], limit)
+  const sentBody =
+    job.requestDecoded === true
+      ? sent.body
+      : readable(sent.body, sent.headers["content-encoding"], limit)
+  const request: Rules.SeenRequest =
+    sentBody === sent.body
+      ? sent
+      : { ...sent, body: sentBody, bodyBytes: sentBody?.length ?? sent.bodyBytes }
+  const answerBody =
+    job.answerDecoded === true
+      ? job.body
+      : readable(job.body, job.headers["content-encoding"], limit)
   // A binary answer to a binary request: a faithful choice whose body is not read.
   const binary = Rules.isBinaryCodec(request) && Rules.isBinaryContentType(job.headers)
   const requestUnread = sent.body !== undefined && sent.body.length > 0 && sentBody === undefined
   const answerUnread = job.body !== undefined && answerBody === undefined
-  const unreadReason: UnreadReason | undefined = binary || (Rules.isBinaryCodec(request) && sent.body !== undefined && sent.body.length > 0) ? "binary-codec" : requestUnread || answerUnread ? "encoding" : (job.body === undefined || sent.body === undefined) && job.transportError === undefined ? "not-kept" : undefined
-  return { request, answerBody, binary, unread: requestUnread || answerUnread || binary, unreadReason }
+  const unreadReason: UnreadReason | undefined =
+    binary || (Rules.isBinaryCodec(request) && sent.body !== undefined && sent.body.length > 0)
+      ? "binary-codec"
+      : requestUnread || answerUnread
+        ? "encoding"
+        : (job.body === undefined || sent.body === undefined) && job.transportError === undefined
+          ? "not-kept"
+          : undefined
+  return {
+    request,
+    answerBody,
+    binary,
+    unread: requestUnread || answerUnread || binary,
+    unreadReason
+  }
 }
 
 /** The request as a finding shows it: the key by mode, secret and curl-set headers left out. */
 const rawRequestOf = (r: Rules.SeenRequest): RawRequest => {
-  const bodyText = r.body === undefined || Rules.isBinaryCodec(r) ? undefined : decoder.decode(r.body)
-  const key: KeyMode = r.keyPresent ? "valid" : r.headers["x-api-key"] === undefined ? "missing" : "empty"
+  const bodyText =
+    r.body === undefined || Rules.isBinaryCodec(r) ? undefined : decoder.decode(r.body)
+  const key: KeyMode = r.keyPresent
+    ? "valid"
+    : r.headers["x-api-key"] === undefined
+      ? "missing"
+      : "empty"
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(r.headers)) if (!NOT_SHOWN.has(k)) headers[k] = v
   return {
@@ -115,7 +162,12 @@ const rawRequestOf = (r: Rules.SeenRequest): RawRequest => {
 }
 
 /** The exchange the rules judge: the request as shown, the answer as read (an unread body is empty text). */
-const exchangeOf = (job: Job, r: Rules.SeenRequest, answerBody: Uint8Array | undefined, binary: boolean): Exchange => {
+const exchangeOf = (
+  job: Job,
+  r: Rules.SeenRequest,
+  answerBody: Uint8Array | undefined,
+  binary: boolean
+): Exchange => {
   const text = answerBody === undefined || binary ? "" : decoder.decode(answerBody)
   return {
     request: rawRequestOf(r),
@@ -126,7 +178,10 @@ const exchangeOf = (job: Job, r: Rules.SeenRequest, answerBody: Uint8Array | und
             status: job.status,
             headers: job.headers,
             text,
-            json: text === "" ? Option.none() : (Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>)
+            json:
+              text === ""
+                ? Option.none()
+                : (Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>)
           }),
     transportError: job.transportError,
     receivedAt: job.receivedAt,
@@ -138,13 +193,17 @@ const exchangeOf = (job: Job, r: Rules.SeenRequest, answerBody: Uint8Array | und
 /** A request rule broken, as the client's outcome; a lenient form says which latitude it needs. */
 const clientOutcome = (b: Rules.Breach, e: Exchange): Outcome => {
   const rule = ContractRules.get(b.rule)
-  const latitude = b.latitude === undefined ? undefined : ContractRules.latitude.find((l) => l.name === b.latitude)
+  const latitude =
+    b.latitude === undefined ? undefined : ContractRules.latitude.find((l) => l.name === b.latitude)
   return {
     check: rule.check,
     rule: b.rule,
     ok: false,
     cause: latitude === undefined ? b.cause : `lenient (${latitude.name}): ${b.cause}`,
-    message: latitude === undefined ? `the request breaks ${b.rule}: ${b.message}` : `${b.message} (decisions.md section 10, ${latitude.topic}: ${latitude.byDefault} / ${latitude.switched})`,
+    message:
+      latitude === undefined
+        ? `the request breaks ${b.rule}: ${b.message}`
+        : `${b.message} (decisions.md section 10, ${latitude.topic}: ${latitude.byDefault} / ${latitude.switched})`,
     exchange: e,
     detail: undefined
   }
@@ -160,13 +219,42 @@ export const judge = (job: Job, settings: Settings): Judgement => {
   const reported = settings.strict ? breaches : breaches.filter((b) => b.latitude === undefined)
   const e = exchangeOf(job, r, answerBody, binary)
   const name = op?.method ?? "_"
-  const client = (outcome: Outcome): SideOutcome => ({ side: "client", operation: `${name} (client)`, outcome })
+  const client = (outcome: Outcome): SideOutcome => ({
+    side: "client",
+    operation: `${name} (client)`,
+    outcome
+  })
   const verdicts: Array<SideOutcome> =
     reported.length === 0
-      ? [client({ check: "valid-accepted", rule: undefined, ok: true, cause: "", message: "", exchange: undefined })]
+      ? [
+          client({
+            check: "valid-accepted",
+            rule: undefined,
+            ok: true,
+            cause: "",
+            message: "",
+            exchange: undefined
+          })
+        ]
       : reported.map((b) => client(clientOutcome(b, e)))
   // The answer's body is judged only when it was read whole and decoded, and is not binary.
   const complete = (answerBody !== undefined && !binary) || job.transportError !== undefined
-  for (const outcome of Rules.serverOutcomes(op, r, e, parsed, breaches, settings.skewMillis, complete, job.key)) verdicts.push({ side: "server", operation: name, outcome })
-  return { exchange: e, verdicts, unread, unreadReason, secrets: parsed._tag === "Object" ? Secrets.values(parsed.value) : [] }
+  for (const outcome of Rules.serverOutcomes(
+    op,
+    r,
+    e,
+    parsed,
+    breaches,
+    settings.skewMillis,
+    complete,
+    job.key
+  ))
+    verdicts.push({ side: "server", operation: name, outcome })
+  return {
+    exchange: e,
+    verdicts,
+    unread,
+    unreadReason,
+    secrets: parsed._tag === "Object" ? Secrets.values(parsed.value) : []
+  }
 }

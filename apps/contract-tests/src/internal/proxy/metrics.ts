@@ -19,13 +19,23 @@ export interface Metrics {
 }
 
 /** Seconds: from a tenth of a millisecond to a second. */
-const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
+const BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
+]
 
 /** A registry of its own for one proxy (two proxies in one process do not share counts). */
 export const make = (): Metrics => {
   const registry = new Prometheus.Registry()
-  const relayed = new Prometheus.Counter({ name: "contract_proxy_exchanges_relayed_total", help: "Exchanges relayed to the target (answered or not)", registers: [registry] })
-  const judged = new Prometheus.Counter({ name: "contract_proxy_exchanges_judged_total", help: "Exchanges judged by the contract's oracles", registers: [registry] })
+  const relayed = new Prometheus.Counter({
+    name: "contract_proxy_exchanges_relayed_total",
+    help: "Exchanges relayed to the target (answered or not)",
+    registers: [registry]
+  })
+  const judged = new Prometheus.Counter({
+    name: "contract_proxy_exchanges_judged_total",
+    help: "Exchanges judged by the contract's oracles",
+    registers: [registry]
+  })
   const findings = new Prometheus.Counter({
     name: "contract_proxy_findings_total",
     help: "Exchanges breaking a rule of the contract, by the side blamed, the rule and the operation (every occurrence, not only new findings)",

@@ -39,13 +39,23 @@ export interface Answers {
 /** From the relay's thread to the judging thread. */
 export type ToJudge =
   | { readonly _tag: "Jobs"; readonly jobs: ReadonlyArray<Job> }
-  | { readonly _tag: "Ask"; readonly id: number; readonly what: keyof Answers; readonly notes: ReadonlyArray<string> }
+  | {
+      readonly _tag: "Ask"
+      readonly id: number
+      readonly what: keyof Answers
+      readonly notes: ReadonlyArray<string>
+    }
 
 /** From the judging thread to the relay's thread. */
 export type FromJudge =
   | { readonly _tag: "Ready" }
   /** A batch judged: how many exchanges, the new findings among them, and the metrics' tally of them. */
-  | { readonly _tag: "Judged"; readonly count: number; readonly findings: ReadonlyArray<Finding>; readonly tally: Tally | undefined }
+  | {
+      readonly _tag: "Judged"
+      readonly count: number
+      readonly findings: ReadonlyArray<Finding>
+      readonly tally: Tally | undefined
+    }
   /** A check failed on one exchange (the next ones are judged). */
   | { readonly _tag: "Defect"; readonly message: string }
   | { readonly _tag: "Answer"; readonly id: number; readonly value: Answers[keyof Answers] }

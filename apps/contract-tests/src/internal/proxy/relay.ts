@@ -26,7 +26,17 @@ export const REPORT_PATH = "/__contract/report"
 /** The path of the metrics endpoint (Prometheus text format) on the proxy's port. */
 export const METRICS_PATH = "/__contract/metrics"
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"])
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade"
+])
 
 type HeaderValue = string | Array<string>
 type IncomingHeaders = Readonly<Record<string, HeaderValue | undefined>>
@@ -38,11 +48,21 @@ const relayable = (headers: IncomingHeaders, dropHost: boolean): Record<string, 
   const named =
     connection === undefined || connection === "keep-alive" || connection === "close"
       ? undefined
-      : new Set(String(connection).split(",").map((s) => s.trim().toLowerCase()))
+      : new Set(
+          String(connection)
+            .split(",")
+            .map((s) => s.trim().toLowerCase())
+        )
   const out: Record<string, HeaderValue> = {}
   for (const k in headers) {
     const v = headers[k]
-    if (v !== undefined && !HOP_BY_HOP.has(k) && named?.has(k) !== true && !(dropHost && k === "host")) out[k] = v
+    if (
+      v !== undefined &&
+      !HOP_BY_HOP.has(k) &&
+      named?.has(k) !== true &&
+      !(dropHost && k === "host")
+    )
+      out[k] = v
   }
   return out
 }
@@ -79,10 +99,13 @@ const makeTee = (limit: number) => {
 const EMPTY = new Uint8Array(0)
 
 /** A `Content-Length` value as a number; `undefined` when absent or not one. */
-const lengthOf = (header: HeaderValue | undefined): number | undefined => (typeof header === "string" && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined)
+const lengthOf = (header: HeaderValue | undefined): number | undefined =>
+  typeof header === "string" && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined
 
 /** A body read to its end; fails when the stream fails or closes first (the peer went away). */
-const readWhole = (stream: NodeJS.ReadableStream & { readonly readableEnded?: boolean }): Promise<Uint8Array> =>
+const readWhole = (
+  stream: NodeJS.ReadableStream & { readonly readableEnded?: boolean }
+): Promise<Uint8Array> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
     stream.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -145,7 +168,12 @@ export interface RelayOptions {
 }
 
 /** Answers `text` with its content type. */
-const answerText = (res: Http.ServerResponse, status: number, contentType: string, text: string) => {
+const answerText = (
+  res: Http.ServerResponse,
+  status: number,
+  contentType: string,
+  text: string
+) => {
   const body = Buffer.from(text, "utf8")
   res.writeHead(status, { "content-type": contentType, "content-length": body.length })
   res.end(body)
@@ -164,17 +192,26 @@ const answerReport = (res: Http.ServerResponse, report: Report.Report, format: s
 /** The answer when the target did not answer: a Connect `unavailable` error, status 502. */
 const answerUnavailable = (res: Http.ServerResponse, target: string, reason: string) => {
   if (res.headersSent) return void res.destroy()
-  answerText(res, 502, ContentType.JSON_MEDIA_TYPE, ConnectError.writeBody(ConnectError.make("unavailable", `contract-tests proxy: ${target} did not answer (${reason})`)))
+  answerText(
+    res,
+    502,
+    ContentType.JSON_MEDIA_TYPE,
+    ConnectError.writeBody(
+      ConnectError.make("unavailable", `contract-tests proxy: ${target} did not answer (${reason})`)
+    )
+  )
 }
 
 /** Answers what `answer` answers, or 500 when it fails (a defect of the proxy, not the target). */
 const answerWith = (res: Http.ServerResponse, answer: Promise<void>) =>
   void answer.catch(() => {
-    if (!res.headersSent) answerText(res, 500, "text/plain", "contract-tests proxy: internal error\n")
+    if (!res.headersSent)
+      answerText(res, 500, "text/plain", "contract-tests proxy: internal error\n")
     else res.destroy()
   })
 
-const message = (e: unknown): string => String((e as { message?: unknown } | undefined)?.message ?? e).slice(0, 200)
+const message = (e: unknown): string =>
+  String((e as { message?: unknown } | undefined)?.message ?? e).slice(0, 200)
 
 /** The proxy's request listener: the report and metrics endpoints, or the relay of one exchange. */
 export const listener = (options: RelayOptions): Http.RequestListener => {
@@ -185,7 +222,13 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
   const prefix = base.pathname === "/" ? "" : base.pathname
 
   /** Relays one exchange. */
-  const relay = async (req: Http.IncomingMessage, res: Http.ServerResponse, url: string, path: string, query: string) => {
+  const relay = async (
+    req: Http.IncomingMessage,
+    res: Http.ServerResponse,
+    url: string,
+    path: string,
+    query: string
+  ) => {
     const started = Date.now()
     // The time the proxy adds: all of it but the wait for the target (its answer's body included).
     const arrived = performance.now()
@@ -203,7 +246,12 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       bodyBytes
     })
     // Without Content-Length or Transfer-Encoding a request has no body.
-    const requestLength = incoming["transfer-encoding"] !== undefined ? undefined : incoming["content-length"] === undefined ? 0 : lengthOf(incoming["content-length"])
+    const requestLength =
+      incoming["transfer-encoding"] !== undefined
+        ? undefined
+        : incoming["content-length"] === undefined
+          ? 0
+          : lengthOf(incoming["content-length"])
     let body: Uint8Array | Readable | null = null
     let seen: () => Rules.SeenRequest
     // What the target left unread of a streamed body, read and dropped once it has answered.
@@ -233,8 +281,22 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
      * The exchange is over: handed to the judge, with the request as the target read it, then what
      * the target left unread of a streamed body is dropped.
      */
-    const finished = (status: number, headers: Readonly<Record<string, string>>, answer: Uint8Array | undefined, transportError: string | undefined) => {
-      enqueue({ request: seen(), status, headers, body: answer, transportError, started, receivedAt: Date.now(), key })
+    const finished = (
+      status: number,
+      headers: Readonly<Record<string, string>>,
+      answer: Uint8Array | undefined,
+      transportError: string | undefined
+    ) => {
+      enqueue({
+        request: seen(),
+        status,
+        headers,
+        body: answer,
+        transportError,
+        started,
+        receivedAt: Date.now(),
+        key
+      })
       drain()
     }
     const answered = () => {
@@ -266,7 +328,10 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       const answerHeaders = answer.headers as IncomingHeaders
       const headers = flat(answerHeaders)
       const out = relayable(answerHeaders, false)
-      const answerLength = answerHeaders["transfer-encoding"] === undefined ? lengthOf(answerHeaders["content-length"]) : undefined
+      const answerLength =
+        answerHeaders["transfer-encoding"] === undefined
+          ? lengthOf(answerHeaders["content-length"])
+          : undefined
       if (answerLength !== undefined && answerLength <= limit) {
         // An answer the checks keep whole: read it once, relay the bytes, check it after.
         const bytes = await readWhole(answer.body)
@@ -283,11 +348,23 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
       answer.body.on("data", (chunk: Buffer) => tee.add(chunk))
       answered()
       res.writeHead(status, out)
-      pipeline(answer.body, res, (error) => finished(status, headers, error === undefined || error === null ? tee.bytes() : undefined, undefined))
+      pipeline(answer.body, res, (error) =>
+        finished(
+          status,
+          headers,
+          error === undefined || error === null ? tee.bytes() : undefined,
+          undefined
+        )
+      )
     } catch (error) {
       if (abort.signal.aborted) return
       upstream = performance.now() - sentAt
-      finished(0, {}, undefined, `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`)
+      finished(
+        0,
+        {},
+        undefined,
+        `${stage === "Transport" ? "RequestError" : "ResponseError"} (${stage}): ${message(error)}`
+      )
       answered()
       answerUnavailable(res, target, stage)
     } finally {
@@ -301,11 +378,24 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
     const path = q === -1 ? url : url.slice(0, q)
     const query = q === -1 ? "" : url.slice(q + 1)
     if (path === REPORT_PATH && req.method === "GET") {
-      return answerWith(res, options.run(options.report).then((report) => answerReport(res, report, new URLSearchParams(query).get("format") ?? "json")))
+      return answerWith(
+        res,
+        options
+          .run(options.report)
+          .then((report) =>
+            answerReport(res, report, new URLSearchParams(query).get("format") ?? "json")
+          )
+      )
     }
     if (path === METRICS_PATH && req.method === "GET") {
       if (metrics === undefined) return answerText(res, 404, "text/plain", "metrics are off\n")
-      return answerWith(res, options.run(options.settled).then(() => metrics.text()).then((text) => answerText(res, 200, metrics.contentType, text)))
+      return answerWith(
+        res,
+        options
+          .run(options.settled)
+          .then(() => metrics.text())
+          .then((text) => answerText(res, 200, metrics.contentType, text))
+      )
     }
     answerWith(res, relay(req, res, url, path, query))
   }

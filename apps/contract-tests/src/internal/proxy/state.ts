@@ -79,8 +79,13 @@ export class JudgingError extends Data.TaggedError("JudgingError")<{ readonly me
  * vitest), this module has no JavaScript sibling and the thread runs the built module in `dist/`
  * (turbo builds before it tests; the tests' global setup rebuilds a `dist/` older than `src/`).
  */
-export const workerUrl = (here: string = import.meta.url, exists: (url: URL) => boolean = Fs.existsSync): URL => {
-  const directory = here.endsWith(".ts") ? new URL(here.replace(/\/src\/internal\/proxy\/[^/]+\.ts$/, "/dist/internal/proxy/")) : new URL("./", here)
+export const workerUrl = (
+  here: string = import.meta.url,
+  exists: (url: URL) => boolean = Fs.existsSync
+): URL => {
+  const directory = here.endsWith(".ts")
+    ? new URL(here.replace(/\/src\/internal\/proxy\/[^/]+\.ts$/, "/dist/internal/proxy/"))
+    : new URL("./", here)
   const bundle = new URL("worker.bundle.js", directory)
   return exists(bundle) ? bundle : new URL("worker.js", directory)
 }
@@ -102,12 +107,22 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
  * The state, with the judging thread living as long as the caller's scope. Fails when the thread
  * does not start.
  */
-export const make = (options: StateOptions, recording: Recording = { har: false, metrics: undefined }): Effect.Effect<State, JudgingError, Scope.Scope> =>
+export const make = (
+  options: StateOptions,
+  recording: Recording = { har: false, metrics: undefined }
+): Effect.Effect<State, JudgingError, Scope.Scope> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const { har, metrics } = recording
     const { hold, judgingQueue, onFinding, ...store } = options
-    const init: Init = { ...store, startedAt: options.startedAt ?? Date.now(), har, metrics: metrics !== undefined, live: onFinding !== undefined, hold }
+    const init: Init = {
+      ...store,
+      startedAt: options.startedAt ?? Date.now(),
+      har,
+      metrics: metrics !== undefined,
+      live: onFinding !== undefined,
+      hold
+    }
     const capacity = judgingQueue ?? JUDGING_QUEUE
     const ready = yield* Deferred.make<void, JudgingError>()
     const asked = new Map<number, Deferred.Deferred<Answers[keyof Answers], JudgingError>>()
@@ -129,8 +144,10 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
     }
     const worker = yield* Effect.acquireRelease(
       Effect.try({
-        try: () => new Worker(workerUrl(), { workerData: init, name: "contract-tests proxy judging" }),
-        catch: (e) => new JudgingError({ message: `the judging thread could not start: ${message(e)}` })
+        try: () =>
+          new Worker(workerUrl(), { workerData: init, name: "contract-tests proxy judging" }),
+        catch: (e) =>
+          new JudgingError({ message: `the judging thread could not start: ${message(e)}` })
       }),
       (w) =>
         Effect.promise(() => {
@@ -148,7 +165,9 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
           if (onFinding !== undefined) for (const f of m.findings) onFinding(f)
           return
         case "Defect":
-          return Runtime.runFork(runtime)(Effect.logWarning("contract-tests proxy: a check failed", m.message))
+          return Runtime.runFork(runtime)(
+            Effect.logWarning("contract-tests proxy: a check failed", m.message)
+          )
         case "Answer": {
           const d = asked.get(m.id)
           asked.delete(m.id)
@@ -156,8 +175,12 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
         }
       }
     })
-    worker.on("error", (e) => stop(new JudgingError({ message: `the judging thread failed: ${message(e)}` })))
-    worker.on("exit", (code) => stop(new JudgingError({ message: `the judging thread stopped (exit code ${code})` })))
+    worker.on("error", (e) =>
+      stop(new JudgingError({ message: `the judging thread failed: ${message(e)}` }))
+    )
+    worker.on("exit", (code) =>
+      stop(new JudgingError({ message: `the judging thread stopped (exit code ${code})` }))
+    )
     yield* Deferred.await(ready)
 
     let batch: Array<Job> = []
@@ -166,15 +189,28 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
       const jobs = batch
       batch = []
       const transfer: Array<ArrayBuffer> = []
-      const posted = Either.try(() => worker.postMessage({ _tag: "Jobs", jobs: jobs.map((j) => own(j, transfer)) } satisfies ToJudge, transfer))
+      const posted = Either.try(() =>
+        worker.postMessage(
+          { _tag: "Jobs", jobs: jobs.map((j) => own(j, transfer)) } satisfies ToJudge,
+          transfer
+        )
+      )
       if (Either.isLeft(posted)) {
         // Never the relay's failure: the batch is counted as not judged.
         pending -= jobs.length
         unposted += jobs.length
-        Runtime.runFork(runtime)(Effect.logWarning("contract-tests proxy: exchanges could not be handed to the judge", message(posted.left)))
+        Runtime.runFork(runtime)(
+          Effect.logWarning(
+            "contract-tests proxy: exchanges could not be handed to the judge",
+            message(posted.left)
+          )
+        )
       }
     }
-    const ask = <K extends keyof Answers>(what: K, notes: () => ReadonlyArray<string> = () => []): Effect.Effect<Answers[K]> =>
+    const ask = <K extends keyof Answers>(
+      what: K,
+      notes: () => ReadonlyArray<string> = () => []
+    ): Effect.Effect<Answers[K]> =>
       Effect.flatMap(Deferred.make<Answers[keyof Answers], JudgingError>(), (done) => {
         if (stopped !== undefined) return Effect.die(stopped)
         // The exchanges of this turn first: an answer comes after every exchange posted before it.
@@ -199,8 +235,16 @@ export const make = (options: StateOptions, recording: Recording = { har: false,
       },
       findings: ask("findings"),
       report: ask("report", () => [
-        ...(dropped === 0 ? [] : [`${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`]),
-        ...(unposted === 0 ? [] : [`${unposted} exchanges relayed but not judged: they could not be handed to the judging thread`])
+        ...(dropped === 0
+          ? []
+          : [
+              `${dropped} exchanges relayed but not judged: the judging queue (${capacity} exchanges) was full`
+            ]),
+        ...(unposted === 0
+          ? []
+          : [
+              `${unposted} exchanges relayed but not judged: they could not be handed to the judging thread`
+            ])
       ]),
       har: ask("har"),
       settled: ask("settled")

@@ -20,7 +20,8 @@ export interface StoreOptions extends Settings {
   /** Called once per new finding (first occurrence). */
   readonly onFinding?: ((finding: Finding) => void) | undefined
   /** Called with every exchange once judged (the HAR recorder, the metrics). */
-  readonly onJudged?: ((job: Job, judgement: Judgement, keys: ReadonlySet<string>) => void) | undefined
+  readonly onJudged?:
+    ((job: Job, judgement: Judgement, keys: ReadonlySet<string>) => void) | undefined
   /** What the traffic is, for the report's first note (default: the proxy in front of `target`). */
   readonly source?: string | undefined
   /** When the traffic started (default: now). */
@@ -64,7 +65,14 @@ export const makeStore = (options: StoreOptions) => {
         seen.count++
         continue
       }
-      const finding = makeFinding({ outcome: o, operation, side, baseUrl: options.target, secrets: [...judgement.secrets, ...keys], exchange: judgement.exchange })
+      const finding = makeFinding({
+        outcome: o,
+        operation,
+        side,
+        baseUrl: options.target,
+        secrets: [...judgement.secrets, ...keys],
+        exchange: judgement.exchange
+      })
       findings.set(k, { finding, count: 1 })
       options.onFinding?.(finding)
     }
@@ -81,8 +89,12 @@ export const makeStore = (options: StoreOptions) => {
 
   /** The findings with their counts: the server's first, then by check. */
   const currentFindings = (): Array<Finding> => {
-    const all = [...findings.values()].map(({ count, finding }) => ({ ...finding, occurrences: count }))
-    const order = (f: Finding) => (f.side === "server" ? 0 : 1) * 1e6 + Checks.ids.indexOf(f.check) * 1000
+    const all = [...findings.values()].map(({ count, finding }) => ({
+      ...finding,
+      occurrences: count
+    }))
+    const order = (f: Finding) =>
+      (f.side === "server" ? 0 : 1) * 1e6 + Checks.ids.indexOf(f.check) * 1000
     return all.sort((a, b) => order(a) - order(b))
   }
 
@@ -92,7 +104,13 @@ export const makeStore = (options: StoreOptions) => {
         const [operation, check] = k.split("\u0000") as [string, Checks.CheckId]
         return { operation, check, passed: c.passed, failed: c.failed, skipped: 0, skipReasons: [] }
       })
-      .sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)))
+      .sort((a, b) =>
+        a.operation < b.operation
+          ? -1
+          : a.operation > b.operation
+            ? 1
+            : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)
+      )
 
   const report = (fs: ReadonlyArray<Finding>, extraNotes: ReadonlyArray<string> = []) => {
     const { exchanges, unchecked } = counters
@@ -107,7 +125,9 @@ export const makeStore = (options: StoreOptions) => {
         `${options.source ?? `conformance proxy in front of ${options.target}`}: ${exchanges} exchanges checked; ${fs.filter((f) => f.side === "server").length} server and ${fs.filter((f) => f.side === "client").length} client findings${options.strict ? " (strict client)" : ""}`,
         ...(unchecked === 0
           ? []
-          : [`${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`]),
+          : [
+              `${unchecked} of them relayed with a body left unread (binary codec, or a Content-Encoding that could not be decompressed): judged by status and headers only`
+            ]),
         ...extraNotes
       ],
       secrets: keys
@@ -121,7 +141,13 @@ export const makeStore = (options: StoreOptions) => {
 }
 
 /** A judged job as a HAR entry, every secret masked. */
-export const entryOfJob = (target: string, limit: number, job: Job, judgement: Judgement, keys: ReadonlySet<string>) =>
+export const entryOfJob = (
+  target: string,
+  limit: number,
+  job: Job,
+  judgement: Judgement,
+  keys: ReadonlySet<string>
+) =>
   entryOf({
     startedAt: job.started,
     durationMs: job.receivedAt - job.started,
@@ -136,7 +162,12 @@ export const entryOfJob = (target: string, limit: number, job: Job, judgement: J
     error: job.transportError,
     secrets: keys,
     limit,
-    read: { requestSecrets: judgement.secrets, responseJson: Option.getOrUndefined(Option.flatMap(judgement.exchange.response, (r) => r.json)) }
+    read: {
+      requestSecrets: judgement.secrets,
+      responseJson: Option.getOrUndefined(
+        Option.flatMap(judgement.exchange.response, (r) => r.json)
+      )
+    }
   })
 
 /** No exchange judged yet: what the metrics are told of judged exchanges, summed. */
@@ -145,7 +176,8 @@ export const emptyTally = (): Tally => ({ judged: 0, unread: {}, findings: {} })
 /** Adds one judged exchange to a tally: one more judged, its body's reason if unread, each broken rule. */
 export const addToTally = (tally: Tally, judgement: Judgement): void => {
   tally.judged++
-  if (judgement.unreadReason !== undefined) tally.unread[judgement.unreadReason] = (tally.unread[judgement.unreadReason] ?? 0) + 1
+  if (judgement.unreadReason !== undefined)
+    tally.unread[judgement.unreadReason] = (tally.unread[judgement.unreadReason] ?? 0) + 1
   for (const v of judgement.verdicts) {
     if (v.outcome.ok || v.outcome.rule === undefined) continue
     const k = `${v.side}\u0000${v.outcome.rule}\u0000${v.operation}`

@@ -14,7 +14,8 @@ import { addToTally, emptyTally, entryOfJob, makeStore } from "./store.js"
 import type { Finding, Tally } from "./types.js"
 
 const port = parentPort
-if (port === null) throw new Error("contract-tests: the proxy's judging module runs in a worker thread")
+if (port === null)
+  throw new Error("contract-tests: the proxy's judging module runs in a worker thread")
 const init = workerData as Init
 const post = (message: FromJudge) => port.postMessage(message)
 
@@ -60,11 +61,22 @@ port.on("message", (m: ToJudge) => {
     if (Either.isLeft(judged)) {
       const e = judged.left
       // Scrubbed as every report is: the keys seen, this exchange's key.
-      const scrub = Secrets.scrubber([...store.keysSeen(), ...(job.key === undefined ? [] : [job.key])])
-      post({ _tag: "Defect", message: scrub(e instanceof Error ? (e.stack ?? e.message) : String(e)) })
+      const scrub = Secrets.scrubber([
+        ...store.keysSeen(),
+        ...(job.key === undefined ? [] : [job.key])
+      ])
+      post({
+        _tag: "Defect",
+        message: scrub(e instanceof Error ? (e.stack ?? e.message) : String(e))
+      })
     }
   }
-  post({ _tag: "Judged", count: m.jobs.length, findings: found, tally: init.metrics ? tally : undefined })
+  post({
+    _tag: "Judged",
+    count: m.jobs.length,
+    findings: found,
+    tally: init.metrics ? tally : undefined
+  })
   found = []
   tally = emptyTally()
 })

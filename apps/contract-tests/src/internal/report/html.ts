@@ -30,7 +30,8 @@ const SEVERITIES: ReadonlyArray<Severity> = ["critical", "major", "minor"]
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-const count = (name: string, n: number, label: string) => `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
+const count = (name: string, n: number, label: string) =>
+  `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
 
 const findingHtml = (f: Report.Finding, known: boolean): string => {
   const response =
@@ -39,7 +40,10 @@ const findingHtml = (f: Report.Finding, known: boolean): string => {
       : f.response._tag === "Response"
         ? `<div class="io"><h4>Answer</h4><pre>HTTP ${f.response.status}${f.response.contentType === undefined ? "" : ` · ${esc(f.response.contentType)}`}\n${esc(f.response.body)}</pre></div>`
         : `<div class="io"><h4>Answer</h4><pre>no response: ${esc(f.response.error)}</pre></div>`
-  const request = f.request.method === "" ? "" : `<div class="io"><h4>Request</h4><pre>${esc(`${f.request.method} ${f.request.path}`)}${f.request.body === undefined ? "" : `\n${esc(f.request.body)}`}</pre></div>`
+  const request =
+    f.request.method === ""
+      ? ""
+      : `<div class="io"><h4>Request</h4><pre>${esc(`${f.request.method} ${f.request.path}`)}${f.request.body === undefined ? "" : `\n${esc(f.request.body)}`}</pre></div>`
   const origin =
     f.side !== undefined
       ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
@@ -55,7 +59,8 @@ ${f.curl === "" ? "" : `<div class="io"><h4>curl</h4><pre class="curl">${esc(f.c
 </article>`
 }
 
-const options = (values: ReadonlyArray<string>) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("")
+const options = (values: ReadonlyArray<string>) =>
+  values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("")
 
 const filters = (all: ReadonlyArray<Report.Finding>, proxy: boolean) => {
   const ops = [...new Set(all.map((f) => f.operation))].sort()
@@ -76,8 +81,11 @@ const heatmap = (report: Report.Report): string => {
   const max = Math.max(1, ...report.cells.map((c) => c.passed))
   const td = (op: string, id: string) => {
     const c = report.cells.find((x) => x.operation === op && x.check === id)
-    if (c === undefined) return `<td class="na" title="${esc(`${op} · ${id}: not applicable`)}">·</td>`
-    const title = esc(`${op} · ${id}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.skipReasons.length > 0 ? ` (${c.skipReasons.join("; ")})` : ""}`)
+    if (c === undefined)
+      return `<td class="na" title="${esc(`${op} · ${id}: not applicable`)}">·</td>`
+    const title = esc(
+      `${op} · ${id}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.skipReasons.length > 0 ? ` (${c.skipReasons.join("; ")})` : ""}`
+    )
     if (c.failed > 0) return `<td class="fail" title="${title}">F${c.failed}</td>`
     if (c.passed > 0) {
       const level = 0.15 + 0.75 * (Math.log(1 + c.passed) / Math.log(1 + max))
@@ -91,7 +99,8 @@ ${ops.map((op) => `<tr><th>${esc(op === "_" ? "(api)" : op)}</th>${ids.map((id) 
 }
 
 const coverage = (report: Report.Report): string => {
-  if (report.coverage === undefined) return `<p>Rule coverage is counted by the runner; see the matrix for the checks this traffic exercised.</p>`
+  if (report.coverage === undefined)
+    return `<p>Rule coverage is counted by the runner; see the matrix for the checks this traffic exercised.</p>`
   const judged = report.coverage.filter((c) => c.judged > 0)
   const zero = report.coverage.filter((c) => c.judged === 0)
   return `<p data-count="rules-judged">${judged.length} of ${report.coverage.length} rules judged.</p>
@@ -101,8 +110,14 @@ ${zero.length === 0 ? "" : `<h3>Rules judged zero times (${zero.length})</h3><ta
 
 const notes = (report: Report.Report): string => {
   const items = [
-    ...report.observations.map((o) => `<li><span class="badge note">${esc(o.note)}</span> ${esc(o.operation)}: ${esc(o.message)}<pre class="curl">${esc(o.curl)}</pre></li>`),
-    ...report.fixed.map((f) => `<li><span class="badge fixed">fixed</span> in the baseline, no longer found: ${esc(f.rule)} · ${esc(f.operation)} · ${esc(f.cause)}</li>`),
+    ...report.observations.map(
+      (o) =>
+        `<li><span class="badge note">${esc(o.note)}</span> ${esc(o.operation)}: ${esc(o.message)}<pre class="curl">${esc(o.curl)}</pre></li>`
+    ),
+    ...report.fixed.map(
+      (f) =>
+        `<li><span class="badge fixed">fixed</span> in the baseline, no longer found: ${esc(f.rule)} · ${esc(f.operation)} · ${esc(f.cause)}</li>`
+    ),
     ...report.notes.map((n) => `<li>${esc(n)}</li>`)
   ]
   return items.length === 0 ? "<p>None.</p>" : `<ul class="notes">${items.join("\n")}</ul>`
@@ -161,12 +176,32 @@ const SCRIPT = `
 /** The report as a self-contained HTML page. */
 export const render = (report: Report.Report, options: HtmlOptions = {}): string => {
   const scrub = Secrets.scrubber(options.secrets ?? [])
-  const proxy = report.findings.some((f) => f.side !== undefined) || report.runId.startsWith("proxy-") || report.runId.startsWith("har-")
-  const title = options.title ?? (proxy ? (report.runId.startsWith("har-") ? "Recorded traffic judged by the contract" : "Conformance proxy report") : "Contract tests report")
-  const totals = report.cells.reduce((t, c) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 })
+  const proxy =
+    report.findings.some((f) => f.side !== undefined) ||
+    report.runId.startsWith("proxy-") ||
+    report.runId.startsWith("har-")
+  const title =
+    options.title ??
+    (proxy
+      ? report.runId.startsWith("har-")
+        ? "Recorded traffic judged by the contract"
+        : "Conformance proxy report"
+      : "Contract tests report")
+  const totals = report.cells.reduce(
+    (t, c) => ({
+      passed: t.passed + c.passed,
+      failed: t.failed + c.failed,
+      skipped: t.skipped + c.skipped
+    }),
+    { passed: 0, failed: 0, skipped: 0 }
+  )
   const pass = report.findings.length === 0
-  const all = [...report.findings.map((f) => ({ f, known: false })), ...report.known.map((f) => ({ f, known: true }))]
-  const list = (xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>) => xs.map(({ f, known }) => findingHtml(f, known)).join("\n")
+  const all = [
+    ...report.findings.map((f) => ({ f, known: false })),
+    ...report.known.map((f) => ({ f, known: true }))
+  ]
+  const list = (xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>) =>
+    xs.map(({ f, known }) => findingHtml(f, known)).join("\n")
   const findingsHtml = proxy
     ? (["server", "client"] as const)
         .map((side) => {
@@ -175,7 +210,14 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
         })
         .join("\n")
     : `<section class="side" data-side="">${list(all)}<p class="empty none-shown">${all.length === 0 ? "None." : "None matches the filters."}</p></section>`
-  const coverageLine = report.coverage === undefined ? "" : count("rules", report.coverage.filter((c) => c.judged > 0).length, `of ${report.coverage.length} rules judged`)
+  const coverageLine =
+    report.coverage === undefined
+      ? ""
+      : count(
+          "rules",
+          report.coverage.filter((c) => c.judged > 0).length,
+          `of ${report.coverage.length} rules judged`
+        )
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
@@ -194,7 +236,14 @@ ${count("requests", report.requests, proxy ? "exchanges" : "requests")}
 ${coverageLine}
 </div>
 <h2>Findings</h2>
-${all.length === 0 ? "" : filters(all.map(({ f }) => f), proxy)}
+${
+  all.length === 0
+    ? ""
+    : filters(
+        all.map(({ f }) => f),
+        proxy
+      )
+}
 ${findingsHtml}
 <h2>Operations × checks</h2>
 <p class="sub">Passed examples (darker: more), F with the failed count, skip, · where the check does not apply. Hover a cell for its counts and skip reasons.</p>

@@ -65,9 +65,18 @@ export interface Finding {
   readonly replayId: string
   /** The request as a `curl` command; the key is read from `$DATA_ACCESS_API_KEY`. */
   readonly curl: string
-  readonly request: { readonly method: string; readonly path: string; readonly body: string | undefined }
+  readonly request: {
+    readonly method: string
+    readonly path: string
+    readonly body: string | undefined
+  }
   readonly response:
-    | { readonly _tag: "Response"; readonly status: number; readonly contentType: string | undefined; readonly body: string }
+    | {
+        readonly _tag: "Response"
+        readonly status: number
+        readonly contentType: string | undefined
+        readonly body: string
+      }
     | { readonly _tag: "NoResponse"; readonly error: string }
     | undefined
   /** How many generated examples hit this cause. */

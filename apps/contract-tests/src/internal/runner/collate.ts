@@ -15,7 +15,10 @@ import type { Group } from "./plan.js"
 import type { SuiteResult } from "./suite.js"
 
 /** One cell per operation and check that ran: the counts of its suites summed. */
-export const cellsOf = (groups: ReadonlyArray<Group>, results: ReadonlyArray<SuiteResult>): Array<Report.Cell> => {
+export const cellsOf = (
+  groups: ReadonlyArray<Group>,
+  results: ReadonlyArray<SuiteResult>
+): Array<Report.Cell> => {
   const cells: Array<Report.Cell> = []
   for (const g of groups) {
     for (const id of Checks.ids) {
@@ -38,14 +41,19 @@ export const cellsOf = (groups: ReadonlyArray<Group>, results: ReadonlyArray<Sui
 /** Rules judged only when the server's answers give the occasion, never provoked (a shared environment is not pushed into a rate limit). */
 const PASSIVE: Partial<Record<ContractRules.RuleId, string>> = {
   "errors.retry-after": "judged on rate-limited answers only, and the target sent none",
-  "errors.rate-limit-headers": "judged on answers with rate-limit headers only, and the target sent none (decisions.md section 10)"
+  "errors.rate-limit-headers":
+    "judged on answers with rate-limit headers only, and the target sent none (decisions.md section 10)"
 }
 
 /**
  * Every rule with the cases that judged it and their operations; for a rule none judged, why:
  * its check not selected, its suites skipped (with their reasons), or no case of the run reaching it.
  */
-export const coverageOf = (results: ReadonlyArray<SuiteResult>, cells: ReadonlyArray<Report.Cell>, selected: ReadonlySet<Checks.CheckId>): Array<Report.RuleCoverage> =>
+export const coverageOf = (
+  results: ReadonlyArray<SuiteResult>,
+  cells: ReadonlyArray<Report.Cell>,
+  selected: ReadonlySet<Checks.CheckId>
+): Array<Report.RuleCoverage> =>
   ContractRules.rules.map((r): Report.RuleCoverage => {
     let judged = 0
     const operations = new Set<string>()
@@ -62,7 +70,8 @@ export const coverageOf = (results: ReadonlyArray<SuiteResult>, cells: ReadonlyA
       ? `excluded (check ${r.check} not selected)`
       : own.every((c) => c.passed + c.failed === 0) && reasons.length > 0
         ? `skipped: ${reasons.join("; ")}`
-        : (PASSIVE[r.id] ?? `no case of this run reached it${reasons.length > 0 ? ` (skipped elsewhere: ${reasons.join("; ")})` : ""}`)
+        : (PASSIVE[r.id] ??
+          `no case of this run reached it${reasons.length > 0 ? ` (skipped elsewhere: ${reasons.join("; ")})` : ""}`)
     return { rule: r.id, check: r.check, judged: 0, operations: [], reason }
   })
 
@@ -71,7 +80,8 @@ export const coverageOf = (results: ReadonlyArray<SuiteResult>, cells: ReadonlyA
  * one is kept, the occurrences are summed. In report order: by check, then operation.
  */
 export const uniqueFindings = (results: ReadonlyArray<SuiteResult>): Array<Report.Finding> => {
-  const order = (f: Report.Finding) => Checks.ids.indexOf(f.check) * 1000 + allOps.findIndex((o) => o.method === f.operation)
+  const order = (f: Report.Finding) =>
+    Checks.ids.indexOf(f.check) * 1000 + allOps.findIndex((o) => o.method === f.operation)
   const unique = new Map<string, Report.Finding>()
   for (const f of results.flatMap((r) => r.findings)) {
     const key = Baseline.key(f)
@@ -86,27 +96,43 @@ export const uniqueFindings = (results: ReadonlyArray<SuiteResult>): Array<Repor
 }
 
 /** The findings split by the baseline: new, known, and fixed entries of the checks that ran. */
-export const splitByBaseline = (baseline: Baseline.Baseline | undefined, findings: ReadonlyArray<Report.Finding>, cells: ReadonlyArray<Report.Cell>) => {
+export const splitByBaseline = (
+  baseline: Baseline.Baseline | undefined,
+  findings: ReadonlyArray<Report.Finding>,
+  cells: ReadonlyArray<Report.Cell>
+) => {
   if (baseline === undefined) return { findings, known: [], fixed: [] }
   const ran = (operation: string, rule: ContractRules.RuleId) => {
     const check = ContractRules.get(rule).check
-    return cells.some((c) => c.operation === operation && c.check === check && c.passed + c.failed > 0)
+    return cells.some(
+      (c) => c.operation === operation && c.check === check && c.passed + c.failed > 0
+    )
   }
   return Baseline.apply(baseline, findings, ran)
 }
 
 /** Each observation once per note, operation and message. */
-export const uniqueObservations = (results: ReadonlyArray<SuiteResult>): Array<Report.Observation> => {
+export const uniqueObservations = (
+  results: ReadonlyArray<SuiteResult>
+): Array<Report.Observation> => {
   const observed = new Map<string, Report.Observation>()
-  for (const o of results.flatMap((r) => r.observations)) observed.set(`${o.note}\u0000${o.operation}\u0000${o.message}`, o)
+  for (const o of results.flatMap((r) => r.observations))
+    observed.set(`${o.note}\u0000${o.operation}\u0000${o.message}`, o)
   return [...observed.values()]
 }
 
 /** The first rule of each check: what a target that does not speak Connect JSON breaks under it. */
-const firstRuleOf = (check: Checks.CheckId): ContractRules.RuleId | undefined => ContractRules.rules.find((r) => r.check === check)?.id
+const firstRuleOf = (check: Checks.CheckId): ContractRules.RuleId | undefined =>
+  ContractRules.rules.find((r) => r.check === check)?.id
 
 /** One finding per check (under its first rule) for a target whose answers are not Connect JSON. */
-export const notConnectFindings = (checks: ReadonlyArray<Checks.CheckId>, probe: Exchange, baseUrl: string, seed: number, secrets: ReadonlyArray<string>) => {
+export const notConnectFindings = (
+  checks: ReadonlyArray<Checks.CheckId>,
+  probe: Exchange,
+  baseUrl: string,
+  seed: number,
+  secrets: ReadonlyArray<string>
+) => {
   const r = Option.getOrUndefined(probe.response)!
   const what = `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}`
   const findings = checks.flatMap((check): Array<Report.Finding> => {
@@ -122,6 +148,13 @@ export const notConnectFindings = (checks: ReadonlyArray<Checks.CheckId>, probe:
     }
     return [makeFinding({ outcome, operation: "_", baseUrl, secrets, seed, excerpt: 300 })]
   })
-  const cells = findings.map((f): Report.Cell => ({ operation: "_", check: f.check, passed: 0, failed: 1, skipped: 0, skipReasons: [] }))
+  const cells = findings.map((f): Report.Cell => ({
+    operation: "_",
+    check: f.check,
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    skipReasons: []
+  }))
   return { findings, cells, what }
 }

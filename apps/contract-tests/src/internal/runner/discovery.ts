@@ -9,22 +9,38 @@ import type { KnownIds } from "@data-access/schema"
 import type { Op } from "../context.js"
 import { type Exchange, post, type Target } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fromKnownIds, type Pools, poolOfIdentifier, poolOfOperation, requestPropertyNames } from "../pools.js"
+import {
+  fromKnownIds,
+  type Pools,
+  poolOfIdentifier,
+  poolOfOperation,
+  requestPropertyNames
+} from "../pools.js"
 import { allOps } from "./options.js"
 import { isEncoded } from "../schemas.js"
 
 /** The first List operation that needs nothing but `limit`: the probe of reachability and auth. */
-export const probeOperation = allOps.find((o) => o.kind === "list" && isEncoded(o.request.ast)({ limit: 1 }))!
+export const probeOperation = allOps.find(
+  (o) => o.kind === "list" && isEncoded(o.request.ast)({ limit: 1 })
+)!
 
 /** Whether an answer is Connect JSON: a JSON object body with a JSON content type. */
 export const speaksConnect = (e: Exchange): boolean =>
   Option.match(e.response, {
     onNone: () => true,
-    onSome: (r) => Inspect.contentTypeIsJson(r) && Option.isSome(r.json) && typeof r.json.value === "object" && r.json.value !== null && !Array.isArray(r.json.value)
+    onSome: (r) =>
+      Inspect.contentTypeIsJson(r) &&
+      Option.isSome(r.json) &&
+      typeof r.json.value === "object" &&
+      r.json.value !== null &&
+      !Array.isArray(r.json.value)
   })
 
 /** The JSON body of a 200 answer. */
-export const okJson = (e: Exchange): unknown => Option.getOrUndefined(Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none())))
+export const okJson = (e: Exchange): unknown =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
+  )
 
 /** Every item of a List operation, page after page (at most `readPages` pages of 500). */
 const listAll = (target: Target, op: Op, body: Record<string, unknown>, readPages: number) =>
@@ -32,7 +48,14 @@ const listAll = (target: Target, op: Op, body: Record<string, unknown>, readPage
     const items: Array<Record<string, unknown>> = []
     let cursor: string | undefined
     for (let page = 0; page < readPages; page++) {
-      const sent = yield* Effect.either(target.send(post(op.path, cursor === undefined ? { ...body, limit: 500 } : { ...body, limit: 500, cursor })))
+      const sent = yield* Effect.either(
+        target.send(
+          post(
+            op.path,
+            cursor === undefined ? { ...body, limit: 500 } : { ...body, limit: 500, cursor }
+          )
+        )
+      )
       if (sent._tag === "Left") break
       const json = okJson(sent.right) as Record<string, unknown> | undefined
       const page_ = json?.[op.itemField ?? ""]
@@ -47,11 +70,15 @@ const listAll = (target: Target, op: Op, body: Record<string, unknown>, readPage
 
 /** The request field a List operation cannot do without (`resourceId` of ListNativeUsers), if any. */
 const requiredReference = (op: Op): string | undefined =>
-  requestPropertyNames(op).find((p) => p !== "limit" && /Id$/.test(p) && isEncoded(op.request.ast)({ limit: 1 }) === false)
+  requestPropertyNames(op).find(
+    (p) => p !== "limit" && /Id$/.test(p) && isEncoded(op.request.ast)({ limit: 1 }) === false
+  )
 
 /** Ids by pool, growing without duplicates. */
 const idCollector = (initial: Readonly<Record<string, ReadonlyArray<string>>>) => {
-  const ids: Record<string, Array<string>> = Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, [...v]]))
+  const ids: Record<string, Array<string>> = Object.fromEntries(
+    Object.entries(initial).map(([k, v]) => [k, [...v]])
+  )
   const add = (pool: string | undefined, id: unknown) => {
     if (pool === undefined || typeof id !== "string" || id === "") return
     const list = (ids[pool] ??= [])
@@ -61,7 +88,11 @@ const idCollector = (initial: Readonly<Record<string, ReadonlyArray<string>>>) =
 }
 
 /** Discovery: every List operation adds the ids it returns to the pools. */
-export const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined, readPages: number) =>
+export const discover = (
+  target: Target,
+  fixtures: KnownIds.KnownIds | undefined,
+  readPages: number
+) =>
   Effect.gen(function* () {
     const base = fromKnownIds(fixtures ?? ({} as KnownIds.KnownIds))
     const { add, ids } = idCollector(base.ids)
@@ -81,7 +112,8 @@ export const discover = (target: Target, fixtures: KnownIds.KnownIds | undefined
       for (const refId of (refPool ? ids[refPool] : undefined)?.slice(0, 25) ?? []) {
         for (const it of yield* listAll(target, op, { [refField]: refId }, readPages)) {
           add(pool, it.id)
-          if (refField === "resourceId" && typeof it.id === "string") byResource.set(refId, [...(byResource.get(refId) ?? []), it.id])
+          if (refField === "resourceId" && typeof it.id === "string")
+            byResource.set(refId, [...(byResource.get(refId) ?? []), it.id])
         }
       }
     }

@@ -24,27 +24,56 @@ export const allOps = Operations.all as ReadonlyArray<Op>
 export const SHRINK_BUDGET = 60
 
 /** The names of `all` that `include` keeps (all when empty) and `exclude` does not drop. */
-export const selectList = <A extends string>(all: ReadonlyArray<A>, include: ReadonlyArray<string> | undefined, exclude: ReadonlyArray<string> | undefined): Array<A> =>
-  all.filter((x) => (include === undefined || include.length === 0 || include.includes(x)) && !(exclude ?? []).includes(x))
+export const selectList = <A extends string>(
+  all: ReadonlyArray<A>,
+  include: ReadonlyArray<string> | undefined,
+  exclude: ReadonlyArray<string> | undefined
+): Array<A> =>
+  all.filter(
+    (x) =>
+      (include === undefined || include.length === 0 || include.includes(x)) &&
+      !(exclude ?? []).includes(x)
+  )
 
 /** The checks the options select. */
-export const selectedChecks = (options: Options): Array<Checks.CheckId> => selectList(Checks.ids, options.checks, options.excludeChecks)
+export const selectedChecks = (options: Options): Array<Checks.CheckId> =>
+  selectList(Checks.ids, options.checks, options.excludeChecks)
 
 /** The methods the options select. */
-export const selectedMethods = (options: Options): Array<string> => selectList(allOps.map((o) => o.method), options.operations, options.excludeOperations)
+export const selectedMethods = (options: Options): Array<string> =>
+  selectList(
+    allOps.map((o) => o.method),
+    options.operations,
+    options.excludeOperations
+  )
 
 const bad = (message: string) => Either.left(new RunFailure({ reason: "BadOptions", message }))
 
 /** The options checked; the decoded replay id when there is one. */
-export const validate = (options: Options): Either.Either<ReplayId.ReplayId | undefined, RunFailure> => {
+export const validate = (
+  options: Options
+): Either.Either<ReplayId.ReplayId | undefined, RunFailure> => {
   const methods = allOps.map((o) => o.method)
-  const badOps = [...(options.operations ?? []), ...(options.excludeOperations ?? [])].filter((m) => !methods.includes(m))
-  if (badOps.length > 0) return bad(`unknown operations: ${badOps.join(", ")} (known: ${methods.join(", ")})`)
-  const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter((c) => !Checks.isCheckId(c))
-  if (badChecks.length > 0) return bad(`unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`)
-  const counts = { examples: options.examples, "max-requests": options.maxRequests, "max-findings": options.maxFindings }
-  for (const [name, n] of Object.entries(counts)) if (n !== undefined && (!Number.isInteger(n) || n < 1)) return bad(`${name} must be a positive integer`)
-  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) return bad("the rate limit must be a positive number of requests per second")
+  const badOps = [...(options.operations ?? []), ...(options.excludeOperations ?? [])].filter(
+    (m) => !methods.includes(m)
+  )
+  if (badOps.length > 0)
+    return bad(`unknown operations: ${badOps.join(", ")} (known: ${methods.join(", ")})`)
+  const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter(
+    (c) => !Checks.isCheckId(c)
+  )
+  if (badChecks.length > 0)
+    return bad(`unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`)
+  const counts = {
+    examples: options.examples,
+    "max-requests": options.maxRequests,
+    "max-findings": options.maxFindings
+  }
+  for (const [name, n] of Object.entries(counts))
+    if (n !== undefined && (!Number.isInteger(n) || n < 1))
+      return bad(`${name} must be a positive integer`)
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0))
+    return bad("the rate limit must be a positive number of requests per second")
   if (options.replay !== undefined) {
     const r = ReplayId.decode(options.replay)
     if (Either.isLeft(r)) return bad(r.left.message)

@@ -33,22 +33,37 @@ export interface Group {
  * The groups of a run: the selected operations in table order, then the whole API's suites when
  * no operation was named.
  */
-export const plan = (ctx: Context, methods: ReadonlySet<string>, selected: ReadonlySet<Checks.CheckId>, allOperations: boolean): Array<Group> => {
+export const plan = (
+  ctx: Context,
+  methods: ReadonlySet<string>,
+  selected: ReadonlySet<Checks.CheckId>,
+  allOperations: boolean
+): Array<Group> => {
   const relevant = (s: Suite) => s.checks.some((c) => selected.has(c))
   const groups: Array<Group> = []
   for (const op of allOps) {
     if (!methods.has(op.method)) continue
     // Updates touch at most UPDATE_TARGETS existing objects, put back once the operation is done.
     const pool = op.kind === "update" ? poolOfOperation(op) : undefined
-    const targets = pool === undefined ? undefined : (ctx.pools.ids[pool] ?? []).slice(0, UPDATE_TARGETS)
-    const opCtx = pool === undefined || targets === undefined ? ctx : { ...ctx, pools: { ...ctx.pools, ids: { ...ctx.pools.ids, [pool]: targets } } }
+    const targets =
+      pool === undefined ? undefined : (ctx.pools.ids[pool] ?? []).slice(0, UPDATE_TARGETS)
+    const opCtx =
+      pool === undefined || targets === undefined
+        ? ctx
+        : { ...ctx, pools: { ...ctx.pools, ids: { ...ctx.pools.ids, [pool]: targets } } }
     const suites = suitesOf(op, opCtx).filter(relevant)
     if (suites.length > 0) {
-      groups.push({ method: op.method, writes: op.kind === "create" || op.kind === "update", suites, ...(targets && !ctx.readOnly ? { restore: targets } : {}) })
+      groups.push({
+        method: op.method,
+        writes: op.kind === "create" || op.kind === "update",
+        suites,
+        ...(targets && !ctx.readOnly ? { restore: targets } : {})
+      })
     }
   }
   const global = globalSuites(ctx).filter(relevant)
-  if (global.length > 0 && allOperations) groups.push({ method: "_", writes: false, suites: global })
+  if (global.length > 0 && allOperations)
+    groups.push({ method: "_", writes: false, suites: global })
   return groups
 }
 
@@ -60,9 +75,14 @@ const snapshot = (target: Target, op: Op, id: string) =>
   Effect.gen(function* () {
     const e = yield* target.send(post(op.path, { id }))
     const json = okJson(e)
-    const raw = op.wrapperKey === undefined ? json : (json as Record<string, unknown> | undefined)?.[op.wrapperKey]
+    const raw =
+      op.wrapperKey === undefined
+        ? json
+        : (json as Record<string, unknown> | undefined)?.[op.wrapperKey]
     const full = Option.getOrUndefined(
-      Option.flatMap(Schema.decodeUnknownOption(op.object)(raw), (a) => Schema.encodeOption(op.object)(a))
+      Option.flatMap(Schema.decodeUnknownOption(op.object)(raw), (a) =>
+        Schema.encodeOption(op.object)(a)
+      )
     ) as Record<string, unknown> | undefined
     if (full === undefined) return undefined
     const body: Record<string, unknown> = { id }
@@ -78,13 +98,24 @@ const snapshot = (target: Target, op: Op, id: string) =>
   })
 
 /** Runs `suites` with the objects of `group.restore` read before and put back after. */
-export const withRestore = <E, R>(target: Target, group: Group, suites: Effect.Effect<void, E, R>): Effect.Effect<void, E, R> => {
+export const withRestore = <E, R>(
+  target: Target,
+  group: Group,
+  suites: Effect.Effect<void, E, R>
+): Effect.Effect<void, E, R> => {
   if (group.restore === undefined || group.restore.length === 0) return suites
   const restore = group.restore
   return Effect.gen(function* () {
     const op = allOps.find((o) => o.method === group.method)!
-    const saved = yield* Effect.forEach(restore, (id) => Effect.orElseSucceed(snapshot(target, op, id), () => undefined))
-    const putBack = Effect.forEach(saved, (body) => (body === undefined ? Effect.void : Effect.ignore(target.send(post(op.path, body)))), { discard: true })
+    const saved = yield* Effect.forEach(restore, (id) =>
+      Effect.orElseSucceed(snapshot(target, op, id), () => undefined)
+    )
+    const putBack = Effect.forEach(
+      saved,
+      (body) =>
+        body === undefined ? Effect.void : Effect.ignore(target.send(post(op.path, body))),
+      { discard: true }
+    )
     yield* suites.pipe(Effect.ensuring(putBack))
   })
 }

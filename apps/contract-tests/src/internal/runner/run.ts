@@ -18,9 +18,23 @@ import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
 import { harRecorder } from "../har/runner.js"
 import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
-import { cellsOf, coverageOf, notConnectFindings, splitByBaseline, uniqueFindings, uniqueObservations } from "./collate.js"
+import {
+  cellsOf,
+  coverageOf,
+  notConnectFindings,
+  splitByBaseline,
+  uniqueFindings,
+  uniqueObservations
+} from "./collate.js"
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
-import { newRunId, RunFailure, SHRINK_BUDGET, selectedChecks, selectedMethods, validate } from "./options.js"
+import {
+  newRunId,
+  RunFailure,
+  SHRINK_BUDGET,
+  selectedChecks,
+  selectedMethods,
+  validate
+} from "./options.js"
 import { type Group, plan, withRestore } from "./plan.js"
 import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
 
@@ -45,7 +59,10 @@ const makeRunTarget = (options: Options) =>
     timeout: Duration.decode(options.timeout ?? "10 seconds"),
     maxRequests: options.maxRequests ?? 200_000,
     retryThrottled: options.retryThrottled ?? true,
-    onSent: options.onHarEntry === undefined ? undefined : harRecorder(options.onHarEntry, keySecrets(Redacted.value(options.apiKey)))
+    onSent:
+      options.onHarEntry === undefined
+        ? undefined
+        : harRecorder(options.onHarEntry, keySecrets(Redacted.value(options.apiKey)))
   })
 
 /** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */
@@ -54,10 +71,18 @@ const probe = (run: Run, target: Target) =>
     const scrub = Secrets.scrubber(run.secrets)
     const e = yield* target.send(post(probeOperation.path, { limit: 1 })).pipe(Effect.orDie)
     if (Option.isNone(e.response)) {
-      return yield* new RunFailure({ reason: "Unreachable", message: scrub(`the target ${target.baseUrl} cannot be reached: ${e.transportError ?? "no response"}`) })
+      return yield* new RunFailure({
+        reason: "Unreachable",
+        message: scrub(
+          `the target ${target.baseUrl} cannot be reached: ${e.transportError ?? "no response"}`
+        )
+      })
     }
     if (e.response.value.status === 401) {
-      return yield* new RunFailure({ reason: "Unauthenticated", message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}` })
+      return yield* new RunFailure({
+        reason: "Unauthenticated",
+        message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}`
+      })
     }
     return e
   })
@@ -69,9 +94,17 @@ const probe = (run: Run, target: Target) =>
 const notConnectReport = (run: Run, target: Target, probed: Exchange) =>
   Effect.gen(function* () {
     if (speaksConnect(probed)) return undefined
-    const route = yield* target.send(post(`/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`, {})).pipe(Effect.orDie)
+    const route = yield* target
+      .send(post(`/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`, {}))
+      .pipe(Effect.orDie)
     if (speaksConnect(route)) return undefined
-    const { cells, findings, what } = notConnectFindings(selectedChecks(run.options), probed, target.baseUrl, run.seed, run.secrets)
+    const { cells, findings, what } = notConnectFindings(
+      selectedChecks(run.options),
+      probed,
+      target.baseUrl,
+      run.seed,
+      run.secrets
+    )
     const requests = yield* target.sent
     return makeReport({
       runId: run.runId,
@@ -84,7 +117,9 @@ const notConnectReport = (run: Run, target: Target, probed: Exchange) =>
       replay: run.options.replay,
       cells,
       findings,
-      notes: [`the target does not speak Connect JSON (${what}); the run stopped after ${requests} requests`]
+      notes: [
+        `the target does not speak Connect JSON (${what}); the run stopped after ${requests} requests`
+      ]
     })
   })
 
@@ -124,7 +159,10 @@ const progressLine = (run: Run, total: number) => {
 const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
   Effect.gen(function* () {
     const results: Array<SuiteResult> = []
-    const finished = progressLine(run, groups.reduce((n, g) => n + g.suites.length, 0))
+    const finished = progressLine(
+      run,
+      groups.reduce((n, g) => n + g.suites.length, 0)
+    )
     const runSuites = (g: Group) =>
       Effect.forEach(
         g.suites,
@@ -139,27 +177,61 @@ const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings
       )
     const runGroup = (g: Group) => withRestore(target, g, runSuites(g))
     const concurrency = run.options.concurrency ?? 4
-    yield* Effect.forEach(groups.filter((g) => g.writes), runGroup, { concurrency, discard: true })
-    yield* Effect.forEach(groups.filter((g) => !g.writes), runGroup, { concurrency, discard: true })
+    yield* Effect.forEach(
+      groups.filter((g) => g.writes),
+      runGroup,
+      { concurrency, discard: true }
+    )
+    yield* Effect.forEach(
+      groups.filter((g) => !g.writes),
+      runGroup,
+      { concurrency, discard: true }
+    )
     return results
   })
 
 /** Runs the one case a replay id names. */
-const runReplay = (run: Run, replay: ReplayId.ReplayId, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
+const runReplay = (
+  run: Run,
+  replay: ReplayId.ReplayId,
+  groups: ReadonlyArray<Group>,
+  settings: SuiteSettings
+) =>
   Effect.gen(function* () {
-    const suite = groups.find((g) => g.method === replay.method)?.suites.find((s) => s.family === replay.family)
+    const suite = groups
+      .find((g) => g.method === replay.method)
+      ?.suites.find((s) => s.family === replay.family)
     if (suite === undefined) {
-      return yield* new RunFailure({ reason: "BadOptions", message: `replay id ${run.options.replay} names no suite of this run (${replay.family} of ${replay.method})` })
+      return yield* new RunFailure({
+        reason: "BadOptions",
+        message: `replay id ${run.options.replay} names no suite of this run (${replay.family} of ${replay.method})`
+      })
     }
-    return [yield* runSuite(suite, { ...settings, selected: new Set([replay.check]), replayPath: replay.path })]
+    return [
+      yield* runSuite(suite, {
+        ...settings,
+        selected: new Set([replay.check]),
+        replayPath: replay.path
+      })
+    ]
   })
 
 /** The run's report from its suites' results. */
-const collate = (run: Run, target: Target, groups: ReadonlyArray<Group>, results: ReadonlyArray<SuiteResult>, notes: ReadonlyArray<string>) =>
+const collate = (
+  run: Run,
+  target: Target,
+  groups: ReadonlyArray<Group>,
+  results: ReadonlyArray<SuiteResult>,
+  notes: ReadonlyArray<string>
+) =>
   Effect.gen(function* () {
     const cells = cellsOf(groups, results)
     const split = splitByBaseline(run.options.baseline, uniqueFindings(results), cells)
-    const selected = new Set<Checks.CheckId>(run.options.replay === undefined ? selectedChecks(run.options) : results.flatMap((r) => [...r.counts.keys()]))
+    const selected = new Set<Checks.CheckId>(
+      run.options.replay === undefined
+        ? selectedChecks(run.options)
+        : results.flatMap((r) => [...r.counts.keys()])
+    )
     return makeReport({
       runId: run.runId,
       seed: run.seed,
@@ -181,7 +253,9 @@ const collate = (run: Run, target: Target, groups: ReadonlyArray<Group>, results
   })
 
 /** A run of the contract checks against `options.baseUrl`, in the caller's scope. */
-export const run = (options: Options): Effect.Effect<Report.Report, RunFailure, HttpClient.HttpClient | Scope.Scope> =>
+export const run = (
+  options: Options
+): Effect.Effect<Report.Report, RunFailure, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
     const started = Date.now()
     const replay = yield* validate(options)
@@ -200,22 +274,48 @@ export const run = (options: Options): Effect.Effect<Report.Report, RunFailure, 
     }
     const target = yield* makeRunTarget(options)
     const probed = yield* probe(r, target)
-    r.progress(`contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`)
+    r.progress(
+      `contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`
+    )
     const notConnect = yield* notConnectReport(r, target, probed)
     if (notConnect !== undefined) return notConnect
     const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
     r.progress(notes[0]!)
     const selected = new Set<Checks.CheckId>(selectedChecks(options))
-    const groups = plan(contextOf(r, target, pools), new Set(selectedMethods(options)), selected, options.operations === undefined || options.operations.length === 0)
+    const groups = plan(
+      contextOf(r, target, pools),
+      new Set(selectedMethods(options)),
+      selected,
+      options.operations === undefined || options.operations.length === 0
+    )
     const limits: Limits = {
       shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
-      deadline: options.timeBudget === undefined ? undefined : started + Duration.toMillis(Duration.decode(options.timeBudget)),
+      deadline:
+        options.timeBudget === undefined
+          ? undefined
+          : started + Duration.toMillis(Duration.decode(options.timeBudget)),
       stoppedBy: undefined,
       maxFindings: options.maxFindings,
       failures: 0
     }
-    const settings: SuiteSettings = { seed, selected, baseUrl: target.baseUrl, limits, secrets, replayPath: undefined }
-    const results = replay === undefined ? yield* runAll(r, target, groups, settings) : yield* runReplay(r, replay, groups, settings)
+    const settings: SuiteSettings = {
+      seed,
+      selected,
+      baseUrl: target.baseUrl,
+      limits,
+      secrets,
+      replayPath: undefined
+    }
+    const results =
+      replay === undefined
+        ? yield* runAll(r, target, groups, settings)
+        : yield* runReplay(r, replay, groups, settings)
     const stopped = stopReason(limits)
-    return yield* collate(r, target, groups, results, stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`])
+    return yield* collate(
+      r,
+      target,
+      groups,
+      results,
+      stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`]
+    )
   })

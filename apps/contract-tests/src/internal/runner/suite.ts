@@ -27,7 +27,8 @@ const hashSeed = (text: string): number => {
 }
 
 /** The seed fast-check uses for one suite: derived from the run seed, the family and the method. */
-export const suiteSeed = (seed: number, family: string, method: string): number => hashSeed(`${seed}:${family}:${method}`)
+export const suiteSeed = (seed: number, family: string, method: string): number =>
+  hashSeed(`${seed}:${family}:${method}`)
 
 /**
  * An arbitrary whose shrink candidates stop coming once `spent()` says so. fast-check walks every
@@ -49,7 +50,9 @@ class ShrinkBudgeted<T> extends fc.Arbitrary<T> {
     return this.inner.canShrinkWithoutContext(value)
   }
   shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
-    return this.spent() ? fc.Stream.nil() : this.inner.shrink(value, context).takeWhile(() => !this.spent())
+    return this.spent()
+      ? fc.Stream.nil()
+      : this.inner.shrink(value, context).takeWhile(() => !this.spent())
   }
 }
 
@@ -70,7 +73,8 @@ export interface Limits {
 /** Whether a budget is spent, now or before: no new example starts, and no shrinking goes on. */
 const spentBudget = (limits: Limits): boolean => {
   if (limits.stoppedBy !== undefined) return true
-  if (limits.deadline !== undefined && Date.now() > limits.deadline) limits.stoppedBy = "the time budget is spent"
+  if (limits.deadline !== undefined && Date.now() > limits.deadline)
+    limits.stoppedBy = "the time budget is spent"
   return limits.stoppedBy !== undefined
 }
 
@@ -122,12 +126,18 @@ interface Failure {
 
 const countOf = (result: SuiteResult, check: Checks.CheckId): Count => {
   let c = result.counts.get(check)
-  if (c === undefined) result.counts.set(check, (c = { passed: 0, failed: 0, skipped: 0, reasons: new Set() }))
+  if (c === undefined)
+    result.counts.set(check, (c = { passed: 0, failed: 0, skipped: 0, reasons: new Set() }))
   return c
 }
 
 /** Adds `n` skipped examples with their reason to each check. */
-const skipAll = (result: SuiteResult, checks: ReadonlyArray<Checks.CheckId>, n: number, reason: string) => {
+const skipAll = (
+  result: SuiteResult,
+  checks: ReadonlyArray<Checks.CheckId>,
+  n: number,
+  reason: string
+) => {
   for (const c of checks) {
     const x = countOf(result, c)
     x.skipped += n
@@ -160,7 +170,12 @@ type RunCase = (a: unknown) => Promise<Either.Either<ReadonlyArray<Verdict>, Bud
  * outcomes pass), its notes observed, its first failure of each rule and cause remembered. An
  * example that starts once a budget is spent is counted as skipped.
  */
-const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCase, failures: Map<string, Failure>) => {
+const evaluator = (
+  result: SuiteResult,
+  settings: SuiteSettings,
+  runCase: RunCase,
+  failures: Map<string, Failure>
+) => {
   const observe = observer(result, settings)
   const state = { skippedExamples: 0 }
   const evaluate = async (a: unknown, index: string) => {
@@ -206,13 +221,22 @@ const evaluator = (result: SuiteResult, settings: SuiteSettings, runCase: RunCas
 }
 
 /** A property's values run first, as fast-check takes them (one tuple per value); the same list in a run, a replay and a shrink, so an index names the same value in each. */
-const firstOf = (cases: Extract<Cases, { _tag: "Property" }>): Array<[any]> => (cases.first ?? []).map((x) => [x])
+const firstOf = (cases: Extract<Cases, { _tag: "Property" }>): Array<[any]> =>
+  (cases.first ?? []).map((x) => [x])
 
 /** Runs the cases: every enumerated one, the replayed one, or the suite's generated examples. */
-const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, evaluate: (a: unknown, index: string) => Promise<void>) =>
+const runCases = (
+  cases: Cases,
+  sSeed: number,
+  replayPath: string | undefined,
+  evaluate: (a: unknown, index: string) => Promise<void>
+) =>
   Effect.gen(function* () {
     if (cases._tag === "Enumerated") {
-      const indices = replayPath === undefined ? Array.from({ length: cases.count }, (_, i) => i) : [Number(replayPath.split(":")[0])]
+      const indices =
+        replayPath === undefined
+          ? Array.from({ length: cases.count }, (_, i) => i)
+          : [Number(replayPath.split(":")[0])]
       for (const i of indices) {
         if (i < cases.count) yield* Effect.promise(() => evaluate(cases.at(i), String(i)))
       }
@@ -225,7 +249,13 @@ const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, e
             await evaluate(a, replayPath)
             return true
           }),
-          { seed: sSeed, path: replayPath, numRuns: 1, endOnFailure: true, examples: firstOf(cases) }
+          {
+            seed: sSeed,
+            path: replayPath,
+            numRuns: 1,
+            endOnFailure: true,
+            examples: firstOf(cases)
+          }
         )
       })
       return
@@ -246,7 +276,13 @@ const runCases = (cases: Cases, sSeed: number, replayPath: string | undefined, e
  * Shrinks one failure to a minimal example with the same rule and cause, spending at most the
  * shrink budget: the example kept, its fast-check path and the steps taken.
  */
-const shrink = (cases: Extract<Cases, { _tag: "Property" }>, sSeed: number, failure: Failure, limits: Limits, runCase: RunCase) =>
+const shrink = (
+  cases: Extract<Cases, { _tag: "Property" }>,
+  sSeed: number,
+  failure: Failure,
+  limits: Limits,
+  runCase: RunCase
+) =>
   Effect.gen(function* () {
     let best = failure
     let evals = 0
@@ -259,7 +295,9 @@ const shrink = (cases: Extract<Cases, { _tag: "Property" }>, sSeed: number, fail
           evals++
           const r = await runCase(a)
           if (Either.isLeft(r)) return true
-          const same = r.right.find((o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause)
+          const same = r.right.find(
+            (o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause
+          )
           if (same === undefined || isNote(same)) return true
           best = { ...failure, value: a, outcome: same }
           return false
@@ -279,7 +317,13 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const runCase: RunCase = (a) => Runtime.runPromise(runtime)(Effect.either(suite.run(a)))
-    const result: SuiteResult = { suite, counts: new Map(), rules: new Map(), findings: [], observations: [] }
+    const result: SuiteResult = {
+      suite,
+      counts: new Map(),
+      rules: new Map(),
+      findings: [],
+      observations: []
+    }
     const checksOf = suite.checks.filter((c) => settings.selected.has(c))
     if (suite.skip !== undefined) {
       skipAll(result, checksOf, 1, suite.skip)
@@ -289,7 +333,12 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const before = stopReason(limits)
     if (before !== undefined) {
       // A suite that starts once the run has stopped generates nothing: each of its examples is skipped.
-      skipAll(result, checksOf, suite.cases._tag === "Enumerated" ? suite.cases.count : suite.cases.examples, before)
+      skipAll(
+        result,
+        checksOf,
+        suite.cases._tag === "Enumerated" ? suite.cases.count : suite.cases.examples,
+        before
+      )
       return result
     }
     const sSeed = suiteSeed(seed, suite.family, suite.method)
@@ -297,7 +346,8 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const { evaluate, state } = evaluator(result, settings, runCase, failures)
     yield* runCases(suite.cases, sSeed, replayPath, evaluate)
     const reason = stopReason(limits)
-    if (state.skippedExamples > 0 && reason !== undefined) skipAll(result, checksOf, state.skippedExamples, reason)
+    if (state.skippedExamples > 0 && reason !== undefined)
+      skipAll(result, checksOf, state.skippedExamples, reason)
     for (const failure of failures.values()) {
       const cases = suite.cases
       const shrunk =
@@ -312,7 +362,13 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
           baseUrl: settings.baseUrl,
           secrets: settings.secrets,
           seed,
-          replayId: ReplayId.encode({ family: suite.family, method: suite.method, check, seed, path: shrunk.path }),
+          replayId: ReplayId.encode({
+            family: suite.family,
+            method: suite.method,
+            check,
+            seed,
+            path: shrunk.path
+          }),
           occurrences: failure.occurrences,
           shrinkSteps: shrunk.steps
         })

@@ -19,7 +19,12 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
-import { type ClientError, CursorRepeatedError, DecodeError, InvalidRequestError } from "../../ClientError.js"
+import {
+  type ClientError,
+  CursorRepeatedError,
+  DecodeError,
+  InvalidRequestError
+} from "../../ClientError.js"
 import type * as RetryPolicy from "../../RetryPolicy.js"
 import { paginate } from "../../internal/paginate.js"
 import { version } from "../../internal/version.js"
@@ -50,7 +55,10 @@ export const USER_AGENT = `@data-access/client-effect4/${version}`
 export type AnyOperation = Operations.Operations[Operations.MethodName]
 
 export type Call = (request: unknown, options?: CallOptions) => Effect.Effect<unknown, ClientError>
-export type PageStream = (request: unknown, options?: StreamOptions) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
+export type PageStream = (
+  request: unknown,
+  options?: StreamOptions
+) => Stream.Stream<unknown, ClientError | CursorRepeatedError>
 
 /** The item type of a List response: the element type of its one array field. */
 export type ItemOf<M extends Operations.ListMethod> = Paging.ItemOf<Operations.ResponseOf<M>>
@@ -66,22 +74,32 @@ export const effects: Attempts.Effects<Effect.Effect<unknown, ClientError>, Clie
 }
 
 /** A 200's body: the value `decode` made of its JSON, or a `DecodeError` naming the JSON path. */
-export const readSuccess = (operation: string, decode: (json: unknown) => Answer.Decoded) =>
-(header: Answer.Header, text: string): Effect.Effect<unknown, ClientError> => {
-  const body = Answer.readBody(operation, text, header, decode)
-  return body.ok ? Effect.succeed(body.value) : Effect.fail(new DecodeError(body.failure))
-}
+export const readSuccess =
+  (operation: string, decode: (json: unknown) => Answer.Decoded) =>
+  (header: Answer.Header, text: string): Effect.Effect<unknown, ClientError> => {
+    const body = Answer.readBody(operation, text, header, decode)
+    return body.ok ? Effect.succeed(body.value) : Effect.fail(new DecodeError(body.failure))
+  }
 
 /** A request that breaks its schema: an `InvalidRequestError` naming the JSON path, recorded on the span, and nothing sent. */
-export const invalidRequest = (operation: string, span: Attempts.Span, problem: { readonly path: string; readonly message: string }) => {
+export const invalidRequest = (
+  operation: string,
+  span: Attempts.Span,
+  problem: { readonly path: string; readonly message: string }
+) => {
   const error = new InvalidRequestError({ operation, path: problem.path, message: problem.message })
   span.attribute("rpc.response.code", Operation.responseCode(error))
   return Effect.fail(error)
 }
 
 /** An operation's request without its body and deadline, built once: every attempt adds only those. */
-export const baseRequest = (config: ResolvedConfig, op: AnyOperation): HttpClientRequest.HttpClientRequest =>
-  HttpClientRequest.post(Request.url(config.baseUrl, op), { headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey)) })
+export const baseRequest = (
+  config: ResolvedConfig,
+  op: AnyOperation
+): HttpClientRequest.HttpClientRequest =>
+  HttpClientRequest.post(Request.url(config.baseUrl, op), {
+    headers: Request.headers(op, config.userAgent, Redacted.value(config.apiKey))
+  })
 
 /** The span name of an operation: `ResourceService/GetResource`. */
 export const spanName = Operation.spanName
@@ -95,16 +113,29 @@ export type FetchPage<A, E> = (
  * One step of a paging stream (`@data-access/core/Paging`'s walk): the page's items and the walk
  * to the next page (none after the last), or a `CursorRepeatedError` when a cursor comes back.
  */
-export const nextPage = <A, E>(operation: string, fetchPage: FetchPage<A, E>) =>
-(walk: Paging.Walk): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<Paging.Walk>], E | CursorRepeatedError> =>
-  Effect.flatMap(fetchPage(walk.cursor), (page) => {
-    const step = Paging.step(walk, page.nextCursor)
-    if (step._tag === "Repeated") return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
-    return Effect.succeed([page.items, step._tag === "Next" ? Option.some(step.walk) : Option.none()] as const)
-  })
+export const nextPage =
+  <A, E>(operation: string, fetchPage: FetchPage<A, E>) =>
+  (
+    walk: Paging.Walk
+  ): Effect.Effect<
+    readonly [ReadonlyArray<A>, Option.Option<Paging.Walk>],
+    E | CursorRepeatedError
+  > =>
+    Effect.flatMap(fetchPage(walk.cursor), (page) => {
+      const step = Paging.step(walk, page.nextCursor)
+      if (step._tag === "Repeated")
+        return Effect.fail(new CursorRepeatedError({ operation, page: step.page }))
+      return Effect.succeed([
+        page.items,
+        step._tag === "Next" ? Option.some(step.walk) : Option.none()
+      ] as const)
+    })
 
 /** Follows `nextCursor` from page to page, failing if a cursor repeats. */
-export const pages = <A, E>(operation: string, fetchPage: FetchPage<A, E>): Stream.Stream<A, E | CursorRepeatedError> =>
+export const pages = <A, E>(
+  operation: string,
+  fetchPage: FetchPage<A, E>
+): Stream.Stream<A, E | CursorRepeatedError> =>
   paginate(Paging.start(), nextPage(operation, fetchPage))
 
 /** The paging stream of a List operation. */
