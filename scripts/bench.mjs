@@ -1,9 +1,8 @@
 /* global process, console, URL */
 // `pnpm bench`: builds, then runs every workspace package's benchmark (`bench` script) one at a
-// time (the CI machine has 2 cores), and writes BENCHMARKS.md: the machine (cores, CPU, Node,
-// load average before and after each benchmark), one table of every figure and ratio the
-// benchmarks printed, and their full output. Commit the file so changes in speed show up in
-// review.
+// time (the CI machine has 2 cores), and writes BENCHMARKS.md: today's run first (the machine,
+// one table of every figure and ratio the benchmarks printed, their full output), the earlier
+// runs below as a log. Commit the file so changes in speed show up in review.
 //
 //   pnpm bench                         all benchmarks, writes BENCHMARKS.md
 //   pnpm bench -- --only client        only packages whose name contains "client"
@@ -137,21 +136,35 @@ const main = async () => {
   const cpu = Os.cpus()
   const head = (cmd, a) => spawnSync(cmd, a, { cwd: root, encoding: "utf8" }).stdout?.trim() ?? ""
   const esc = (s) => String(s).replace(/\|/g, "\\|")
+  // The previous "Today" moves to the top of the log, above the earlier log.
+  const previous = existsSync(args.out) ? readFileSync(args.out, "utf8") : ""
+  const todayAt = previous.indexOf("\n## Today\n")
+  const logAt = previous.indexOf("\n## Log\n")
+  const earlier = [
+    todayAt >= 0 ? previous.slice(todayAt + 10, logAt >= 0 ? logAt : undefined).trim() : "",
+    logAt >= 0
+      ? previous
+          .slice(logAt + 8)
+          .replace(/^\s*Each earlier run[^\n]*\n/, "")
+          .trim()
+      : ""
+  ]
+    .filter((part) => part !== "")
+    .map((part) => part.replace(/^(#{2,5}) /gm, "#$1 "))
   const lines = [
     "# Benchmarks",
     "",
-    "Written by `pnpm bench` (scripts/bench.mjs): every workspace package's `bench` script, one at a time,",
-    "after a build. Figures move with the machine and its load; compare runs on the same machine and",
-    "read the ratios (each benchmark measures against a baseline in the same run) before the raw figures.",
+    "Today's figures first, one row per benchmark scenario, each beside the baseline measured in the",
+    "same run; the log of every earlier run below. Figures move with the machine and its load: read",
+    "the ratios before the raw figures. Written by `pnpm bench` (scripts/bench.mjs): every package's",
+    '`bench` script, one at a time, after a build; the previous "Today" moves to the top of the log.',
     "",
-    "## Machine",
+    "## Today",
     "",
     `- ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${(Os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${Os.platform()} ${Os.release()}`,
     `- Node ${process.version}`,
     `- load average (1 / 5 / 15 min) at the start: ${results[0]?.loadBefore ?? load()}; per benchmark below`,
     `- commit ${head("git", ["rev-parse", "--short", "HEAD"])}${head("git", ["status", "--porcelain", "--untracked-files=no"]) ? " (with uncommitted changes)" : ""}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-    "",
-    "## Results",
     "",
     "| benchmark | scenario | figures | ratios |",
     "|---|---|---|---|"
@@ -167,8 +180,15 @@ const main = async () => {
     lines.push(
       `| ${r.name} (\`${r.dir}/bench\`) | ${r.seconds.toFixed(0)} s | ${r.loadBefore} | ${r.loadAfter} |`
     )
-  lines.push("", "## Full output", "")
-  for (const r of results) lines.push(`### ${r.name}`, "", "```", r.out.trimEnd(), "```", "")
+  lines.push("", "### Full output", "")
+  for (const r of results) lines.push(`#### ${r.name}`, "", "```", r.out.trimEnd(), "```", "")
+  lines.push(
+    "## Log",
+    "",
+    "Each earlier run, as it was written, with its commit, machine and load.",
+    ""
+  )
+  for (const part of earlier) lines.push(part, "")
   writeFileSync(args.out, lines.join("\n"))
   console.log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`)
   process.exit(results.some((r) => r.code !== 0) ? 1 : 0)
