@@ -238,7 +238,8 @@ describe("time budget", () => {
           c.skipReasons.includes("the time budget is spent")
         )
         expect(skipped.length).toBeGreaterThan(0)
-        expect(report.durationMs).toBeLessThan(20_000)
+        // A guard against a run that keeps going past its budget, far above any machine's run.
+        expect(report.durationMs).toBeLessThan(120_000)
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

@@ -238,7 +238,7 @@ describe("deadlines (real time)", () => {
                   retryPolicy: RetryPolicy.exponential({
                     base: "100 millis",
                     factor: 1,
-                    retries: 10,
+                    retries: 40,
                     jitter: false
                   })
                 }
@@ -251,11 +251,10 @@ describe("deadlines (real time)", () => {
         expect(error._tag).toBe("TimeoutError")
         expect(error._tag === "TimeoutError" && error.scope).toBe("overall")
         expect(error._tag === "TimeoutError" && error.attempts).toBeGreaterThanOrEqual(2)
-        // Never before the deadline; and long before what the attempts would take without it (11
-        // attempts of 600 ms): the bound above leaves room for a loaded machine's timers, a check of
-        // precision belongs to the TestClock tests.
+        // Never before the deadline, and long before what the attempts would take without it (41
+        // attempts of 700 ms): the upper bound is far from both, so a slow machine's timers pass.
         expect(elapsed).toBeGreaterThanOrEqual(1800)
-        expect(elapsed).toBeLessThan(4000)
+        expect(elapsed).toBeLessThan(15_000)
         // The server answers calls it finished; a slow one that completes shows the header it got.
         yield* server.setFaults({
           rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 100 } }]
@@ -281,7 +280,7 @@ describe("deadlines (real time)", () => {
       Effect.gen(function* () {
         const { layer } = yield* startServer({
           faults: {
-            rules: [{ methods: ["CreateConnector"], fault: { _tag: "Latency", millis: 5000 } }]
+            rules: [{ methods: ["CreateConnector"], fault: { _tag: "Latency", millis: 30_000 } }]
           }
         })
         const start = Date.now()
@@ -295,9 +294,10 @@ describe("deadlines (real time)", () => {
         )
         const elapsed = Date.now() - start
         expect(error._tag).toBe("TimeoutError")
-        // Never before the deadline; and long before the server's answer (5 s), with room for a loaded machine's timers.
+        // Never before the deadline, and long before the server's answer (30 s): the upper bound is
+        // far from both, so a slow machine's timers pass.
         expect(elapsed).toBeGreaterThanOrEqual(1350)
-        expect(elapsed).toBeLessThan(3000)
+        expect(elapsed).toBeLessThan(15_000)
       }).pipe(Effect.scoped)
   )
 })
