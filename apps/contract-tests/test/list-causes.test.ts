@@ -3,7 +3,7 @@ import { Filter, Operations, Requests } from "@data-access/schema"
 import type { Op } from "../src/internal/context.js"
 import { foreignValues } from "../src/internal/families/listEnums.js"
 import { variedLimits } from "../src/internal/families/paging.js"
-import { PATTERN_CHARACTERS, PATTERN_READINGS } from "../src/internal/families/search.js"
+import { PATTERN_CHARACTERS, PATTERN_READINGS } from "../src/internal/families/search/patterns.js"
 import * as Oracles from "../src/internal/oracles.js"
 
 // The inputs of the List operations that tell a rule from its plausible wrong readings: another

@@ -16,7 +16,7 @@ import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"
-import { literalsOfProperty } from "./search.js"
+import { literalsOfProperty } from "./shared/literals.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "invalid-rejected"]
 

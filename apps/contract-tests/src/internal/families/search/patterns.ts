@@ -1,0 +1,295 @@
+/**
+ * Text read literally, not as a pattern: `search` and every text operator of a filter with a value
+ * holding a character that a query language or a regular expression reads as an operator.
+ */
+import * as Effect from "effect/Effect"
+import type { Filter } from "@data-access/schema"
+import type { Context, Op, Suite } from "../../context.js"
+import { evaluate, readings, type Row, rowOf, textOf } from "../../oracles.js"
+import { requestPropertyNames } from "../../pools.js"
+import * as TextLength from "../../textLength.js"
+import { everything, requiredRefs, walkFailure } from "../../walk.js"
+import { judged, kindOf, ORDERS, readSuite, stringFilterKeys } from "./judged.js"
+import { condition, MAX_CANDIDATES, MAX_ROWS } from "./telling.js"
+
+/** Characters that a query language or a regular expression reads as operators. */
+export const PATTERN_CHARACTERS: ReadonlyArray<string> = [
+  "%",
+  "_",
+  "*",
+  "?",
+  ".",
+  "[",
+  "]",
+  "(",
+  "^",
+  "$",
+  "\\",
+  "|",
+  "+"
+]
+
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
+
+/**
+ * The pattern readings a server may wrongly give a value, each as the source of a regular
+ * expression (`undefined` when the value is none under it): SQL's LIKE (`%`, `_`, a backslash
+ * escapes), a glob (`*`, `?`, `[...]`, a backslash escapes) and a regular expression itself.
+ */
+export const PATTERN_READINGS: ReadonlyArray<{
+  readonly name: string
+  readonly source: (value: string) => string | undefined
+}> = [
+  {
+    name: "SQL LIKE",
+    source: (v) => {
+      let out = ""
+      for (let i = 0; i < v.length; i++) {
+        const ch = v[i]!
+        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
+        else out += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeRegExp(ch)
+      }
+      return out
+    }
+  },
+  {
+    name: "glob",
+    source: (v) => {
+      let out = ""
+      for (let i = 0; i < v.length; i++) {
+        const ch = v[i]!
+        const close = ch === "[" ? v.indexOf("]", i + 2) : -1
+        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
+        else if (close > 0) {
+          out += `[${v.slice(i + 1, close).replace(/[\\\]^]/g, "\\$&")}]`
+          i = close
+        } else out += ch === "*" ? "[\\s\\S]*" : ch === "?" ? "[\\s\\S]" : escapeRegExp(ch)
+      }
+      return out
+    }
+  },
+  { name: "regular expression", source: (v) => v }
+]
+
+/** How each text operator places its value in a text, for a pattern reading (`search` as `contains`). */
+const ANCHORED: Partial<Record<Filter.Operator, readonly [string, string]>> = {
+  equals: ["^(?:", ")$"],
+  not_equals: ["^(?:", ")$"],
+  contains: ["(?:", ")"],
+  not_contains: ["(?:", ")"],
+  starts_with: ["^(?:", ")"],
+  ends_with: ["(?:", ")$"]
+}
+
+/** A pattern reading's test of a text, or `undefined` when the value is no pattern under it. */
+const patternTest = (
+  reading: (typeof PATTERN_READINGS)[number],
+  operator: Filter.Operator,
+  value: string,
+  caseInsensitive: boolean
+): ((text: string) => boolean) | undefined => {
+  const anchors = ANCHORED[operator]
+  const source = reading.source(value)
+  if (anchors === undefined || source === undefined) return undefined
+  let re: RegExp
+  try {
+    re = new RegExp(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
+  } catch {
+    return undefined
+  }
+  return operator.startsWith("not_") ? (text) => !re.test(text) : (text) => re.test(text)
+}
+
+/** Control characters (C0, DEL, C1). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** Letters that a backslash before them leaves themselves in every reading (no class, escape or reference in a regular expression). */
+const PLAIN_ESCAPED = /[aeghijlmoqyzAEGHIJLMOQYZ-]/
+
+/**
+ * Values with `ch` in it, written from a text so that a pattern reading of `ch` matches the text
+ * (one character or a run replaced by a wildcard, a quantifier, a class, a group, an anchor, an
+ * alternative, an escape), while the literal reading matches only a text that holds `ch`.
+ */
+const patternValues = (text: string, ch: string): ReadonlyArray<string> => {
+  const p = Array.from(text)
+  const n = p.length
+  if (n < 3) return []
+  const at = [...new Set([Math.floor(n / 2), 1, n - 2])]
+  const join = (xs: ReadonlyArray<string>) => xs.join("")
+  const out: Array<string> = []
+  for (const i of at) {
+    const before = p.slice(0, i)
+    const after = p.slice(i + 1)
+    switch (ch) {
+      case "%":
+      case "*":
+        out.push(
+          join([...before, ch, ...p.slice(i + 2)]),
+          join([...before, ch, ...after]),
+          join([...p.slice(0, i + 1), ch, ...after])
+        )
+        break
+      case "_":
+      case ".":
+      case "?":
+        out.push(join([...before, ch, ...after]), join([...p.slice(0, i + 1), ch, ...after]))
+        break
+      case "+":
+        out.push(join([...p.slice(0, i + 1), ch, ...after]))
+        break
+      case "[":
+        out.push(join([...before, "[", p[i]!, "]", ...after]))
+        break
+      case "]":
+        out.push(join([...before, "[", p[i]!, p[i]!, "]", ...after]))
+        break
+      case "(":
+        out.push(join([...before, "(", p[i]!, ")", ...after]))
+        break
+      case "\\":
+        if (PLAIN_ESCAPED.test(p[i]!)) out.push(join([...before, "\\", ...p.slice(i)]))
+        break
+      case "^":
+        out.push(`^${join(p.slice(0, i + 1))}`, `^${text}`)
+        break
+      case "$":
+        out.push(`${join(p.slice(i))}$`, `${text}$`)
+        break
+      case "|":
+        out.push(`${join(p.slice(0, i + 1))}|zq`, `${text}|zq`)
+        break
+    }
+  }
+  return out
+}
+
+/** The modes of a pattern case: `search` in `name`, or one text operator of a filter. */
+const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = [
+  "equals",
+  "not_equals",
+  "contains",
+  "not_contains",
+  "starts_with",
+  "ends_with",
+  "lower_than",
+  "greater_than"
+]
+
+/**
+ * How many pattern readings a value tells from the literal one on the items read: some item that
+ * the reading selects and no literal reading does, or that every literal reading selects and the
+ * reading does not, under each case the reading may fold (search: case-insensitive only).
+ */
+const patternsTold = (
+  texts: ReadonlyArray<string>,
+  operator: Filter.Operator,
+  value: string,
+  search: boolean
+): number => {
+  const cases = search ? [true] : [false, true]
+  const literal = (t: string, ci: boolean) =>
+    search
+      ? t.toLowerCase().includes(value.toLowerCase())
+      : evaluate(condition("k", operator, value), () => t, {
+          caseInsensitive: ci,
+          orderCaseInsensitive: ci,
+          timeEqualsAsText: false
+        })
+  const lit = texts.map((t) => cases.map((ci) => literal(t, ci)))
+  return PATTERN_READINGS.filter((r) =>
+    cases.every((ci) => {
+      const test = patternTest(r, search ? "contains" : operator, value, ci)
+      return test !== undefined && texts.some((t, i) => lit[i]!.every((x) => x !== test(t)))
+    })
+  ).length
+}
+
+/**
+ * `search` and every text operator of a filter, each with a value holding one of the characters
+ * that a query language or a regular expression reads as an operator, written from the items read
+ * so that a pattern reading selects other items than the literal one (`na_e` where an item is
+ * named `name`, `.` where no name holds a dot): the items returned are judged by the literal
+ * reading (decisions.md section 3: search is a substring match; the operators compare strings).
+ */
+export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "list") return undefined
+  const props = requestPropertyNames(op)
+  const keys = props.includes("filter") ? stringFilterKeys(op) : []
+  const modes: ReadonlyArray<Filter.Operator | "search"> = [
+    ...(props.includes("search") ? (["search"] as const) : []),
+    ...(keys.length > 0 ? PATTERN_OPERATORS : [])
+  ]
+  if (modes.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  const count = modes.length * PATTERN_CHARACTERS.length
+  return readSuite(
+    op,
+    {
+      cases: { _tag: "Enumerated", count, at: (i) => i },
+      run: (i: number) =>
+        Effect.gen(function* () {
+          const base = requiredRefs(op, ctx.pools, seed)!
+          const all = yield* reference(base)
+          if (all.error !== undefined) return walkFailure(all)
+          if (!all.ended || all.items.length === 0) return []
+          const rows = all.items.map((x) => rowOf(op, x))
+          const ch = PATTERN_CHARACTERS[i % PATTERN_CHARACTERS.length]!
+          const mode = modes[Math.floor(i / PATTERN_CHARACTERS.length)]!
+          const search = mode === "search"
+          // Keys whose values are text on the items read (string operators on a boolean key may be refused: strict-filter-types).
+          const texts = keys.filter(
+            (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3)
+          )
+          if (!search && texts.length === 0) return []
+          const key = search ? "name" : texts[(i + seed) % texts.length]!
+          const operator: Filter.Operator = search ? "contains" : mode
+          const values = rows.map((r) => textOf(r, key))
+          // Values written from a few items' texts; the one that tells most readings from the literal one.
+          const sources = [0, 1, 2, 3]
+            .map((j) => values[(seed + i * 7 + j * 31) % values.length]!)
+            .filter((t) => Array.from(t).length >= 3)
+          // Within 255 characters under every count and without control characters (a server may refuse others: string-limits).
+          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))]
+            .filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v))
+            .slice(0, MAX_CANDIDATES)
+          if (candidates.length === 0) return []
+          const sample = values.slice(0, MAX_ROWS)
+          let value = candidates[0]!
+          let best = -1
+          for (const v of candidates) {
+            const n = ORDERS.includes(operator) ? 0 : patternsTold(sample, operator, v, search)
+            if (n > best) [value, best] = [v, n]
+            if (n === PATTERN_READINGS.length) break
+          }
+          if (search) {
+            const body = { ...base, limit: 500, search: value }
+            const certain = (row: Row) =>
+              textOf(row, "name").toLowerCase().includes(value.toLowerCase())
+            return yield* judged(ctx, op, base, rows, {
+              body,
+              certain,
+              described: `search ${JSON.stringify(value)} (read literally)`,
+              rule: "search.match",
+              missRule: "search.match",
+              mode: "search"
+            })
+          }
+          const filter = condition(key, operator, value)
+          const certain = (row: Row) =>
+            readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          return yield* judged(ctx, op, base, rows, {
+            body: { ...base, limit: 500, filter },
+            certain,
+            described: `filter ${JSON.stringify(filter)} (read literally)`,
+            rule: "filter.match",
+            missRule: "filter.match",
+            mode: "filter"
+          })
+        })
+    },
+    "patterns"
+  )
+}
