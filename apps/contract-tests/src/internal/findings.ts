@@ -5,9 +5,9 @@
  */
 import * as Option from "effect/Option"
 import { ContractRules, Secrets } from "@data-access/schema"
-import * as Checks from "../Checks.js"
-import * as Curl from "../Curl.js"
-import type * as Report from "../Report.js"
+import * as Checks from "@data-access/schema/ContractChecks"
+import * as Curl from "./curl.js"
+import type * as Report from "./report/model.js"
 import type { Exchange, RawRequest } from "./http.js"
 import * as Inspect from "./inspect.js"
 import type { Outcome } from "./outcome.js"

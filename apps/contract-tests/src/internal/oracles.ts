@@ -7,7 +7,7 @@
 import * as Option from "effect/Option"
 import type * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, JsonBody, Secrets, Timestamp } from "@data-access/schema"
-import type { CheckId } from "../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "./context.js"
 import { type Exchange, requestBytesOf } from "./http.js"
 import * as Inspect from "./inspect.js"

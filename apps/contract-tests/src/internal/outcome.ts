@@ -3,7 +3,7 @@
  * fails a run — each with the exchange that shows it.
  */
 import { ContractRules } from "@data-access/schema"
-import type { CheckId } from "../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Exchange } from "./http.js"
 
 /** One verdict on one case. */

@@ -7,8 +7,8 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { type ContractRules, Filter } from "@data-access/schema"
-import type { CheckId } from "../../Checks.js"
-import * as Mutations from "../../Mutations.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
+import * as Mutations from "../mutations.js"
 import {
   type Body,
   type Context,

@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import { ContractRules, Filter, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
-import type { CheckId } from "../../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,

@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ContractRules, Filter, Operations } from "@data-access/schema"
-import type { CheckId } from "../../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { post } from "../http.js"
 import * as Inspect from "../inspect.js"

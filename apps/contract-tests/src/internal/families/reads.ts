@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { CheckId } from "../../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import type { ContractRules } from "@data-access/schema"
-import type { CheckId } from "../../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as AST from "effect/SchemaAST"
 import { ContractRules, Secrets } from "@data-access/schema"
-import type { CheckId } from "../../Checks.js"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,

@@ -6,7 +6,7 @@
  * relay's thread what it judged (for the bounded queue's count, the metrics and the live lines).
  */
 import type * as Har from "../har/model.js"
-import type * as Report from "../../Report.js"
+import type * as Report from "../report/model.js"
 import type { Job } from "./judging.js"
 import type { StoreOptions } from "./store.js"
 import type { Finding, Tally } from "./types.js"

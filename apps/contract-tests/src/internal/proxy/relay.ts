@@ -15,7 +15,8 @@ import type * as Effect from "effect/Effect"
 import type * as Http from "node:http"
 import { PassThrough, pipeline, type Readable } from "node:stream"
 import { ConnectError, ContentType } from "@data-access/schema"
-import * as Report from "../../Report.js"
+import type * as Report from "../report/model.js"
+import * as Render from "../report/render.js"
 import type * as Rules from "../exchangeRules.js"
 import type { Job } from "./judging.js"
 import type { Metrics } from "./metrics.js"
@@ -182,12 +183,12 @@ const answerText = (
 /** The report endpoint's answer, in the format asked for (`json`, `terminal`, `junit` or `html`). */
 const answerReport = (res: Http.ServerResponse, report: Report.Report, format: string) =>
   format === "html"
-    ? answerText(res, 200, "text/html; charset=utf-8", Report.toHtml(report))
+    ? answerText(res, 200, "text/html; charset=utf-8", Render.toHtml(report))
     : format === "terminal"
-      ? answerText(res, 200, "text/plain", Report.toTerminal(report) + "\n")
+      ? answerText(res, 200, "text/plain", Render.toTerminal(report) + "\n")
       : format === "junit"
-        ? answerText(res, 200, "application/xml", Report.toJUnit(report))
-        : answerText(res, 200, "application/json", Report.toJson(report))
+        ? answerText(res, 200, "application/xml", Render.toJUnit(report))
+        : answerText(res, 200, "application/json", Render.toJson(report))
 
 /** The answer when the target did not answer: a Connect `unavailable` error, status 502. */
 const answerUnavailable = (res: Http.ServerResponse, target: string, reason: string) => {

@@ -6,9 +6,9 @@
  */
 import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
-import * as Checks from "../../Checks.js"
+import * as Checks from "@data-access/schema/ContractChecks"
 import type { Finding, Tally } from "./types.js"
-import type * as Report from "../../Report.js"
+import type * as Report from "../report/model.js"
 import { makeFinding, makeReport } from "../findings.js"
 import { entryOf } from "../har/write.js"
 import { type Job, judge, type Judgement, type Settings } from "./judging.js"

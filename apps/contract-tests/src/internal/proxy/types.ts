@@ -2,7 +2,7 @@
  * The types the proxy's modules and `Proxy` share, in a module of their own so that no internal
  * module imports `Proxy` back. `Proxy.Side` and `Proxy.Finding` are these.
  */
-import type * as Report from "../../Report.js"
+import type * as Report from "../report/model.js"
 
 /**
  * Which party an exchange's finding blames: the `client` sent a request that breaks a rule, the

@@ -7,7 +7,7 @@
  * shown client and server apart. Every text is scrubbed of the secrets given.
  */
 import { Secrets } from "@data-access/schema"
-import { checks, type Severity } from "../../Checks.js"
+import { checks, type Severity } from "@data-access/schema/ContractChecks"
 import type * as Report from "./model.js"
 
 /** How to render. */

@@ -4,7 +4,7 @@
  * back).
  */
 import type { ContractRules } from "@data-access/schema"
-import type { CheckId, Severity } from "../../Checks.js"
+import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
 
 /**
  * Counts of one operation and one check. `operation` is `_` for cases of the whole API (unknown

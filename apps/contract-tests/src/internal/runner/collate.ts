@@ -5,9 +5,9 @@
  */
 import * as Option from "effect/Option"
 import { ContractRules } from "@data-access/schema"
-import * as Baseline from "../../Baseline.js"
-import * as Checks from "../../Checks.js"
-import type * as Report from "../../Report.js"
+import * as Baseline from "../baseline.js"
+import * as Checks from "@data-access/schema/ContractChecks"
+import type * as Report from "../report/model.js"
 import { makeFinding } from "../findings.js"
 import type { Exchange } from "../http.js"
 import { allOps } from "./options.js"

@@ -6,9 +6,9 @@
 import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 import { Operations } from "@data-access/schema"
-import * as Checks from "../../Checks.js"
+import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
-import * as ReplayId from "../../ReplayId.js"
+import * as ReplayId from "../replayId.js"
 import type { Op } from "../context.js"
 
 /** Why a run cannot be made (`ContractTests.RunError` carries the same reason and message). */

@@ -5,7 +5,7 @@
 import type * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
 import type { KnownIds } from "@data-access/schema"
-import type * as Baseline from "../../Baseline.js"
+import type * as Baseline from "../baseline.js"
 import type * as Har from "../har/model.js"
 
 /**

@@ -1,0 +1,72 @@
+/** What the relations family's suites share: the reads of a List that select an object by a field's value, and walks read. */
+import { type ContractRules, Filter } from "@data-access/schema"
+import type { Body, Context, Op } from "../../context.js"
+import * as Gen from "../../generate.js"
+import type { Exchange } from "../../http.js"
+import { asRecord } from "../../json.js"
+import { requestPropertyNames } from "../../pools.js"
+import { requiredRefs, type Walk } from "../../walk.js"
+
+/** The value at a dotted path of `storedDifference`. */
+const at = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== "")
+    .reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), o)
+
+const lastOf = (w: Walk): Exchange | undefined => w.pages[w.pages.length - 1]?.exchange ?? w.error
+
+const has = (w: Walk, id: string) => w.items.some((x) => x.id === id)
+
+const condition = (key: string, value: string): Filter.Filter<string> => ({
+  field: { key, operator: "equals", value: { "@type": Filter.STRING_VALUE_TYPE, value } }
+})
+
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** A read of a List that selects by one field's value: its label, the body's extra fields and the rule a miss breaks. */
+interface Probe {
+  readonly label: string
+  readonly body: Body
+  readonly rule: ContractRules.RuleId
+}
+
+/**
+ * The reads of a List that select objects by `field` = `value`, where the List has them (derived
+ * from its request schema): a search in that field (or the default field, `name`), a filter
+ * `equals` on it, its parent scope.
+ */
+const probesOf = (list: Op, base: Body, field: string, value: string): ReadonlyArray<Probe> => {
+  const out: Array<Probe> = []
+  const props = requestPropertyNames(list)
+  if (props.includes("search")) {
+    if (Gen.isValid(list, { ...base, limit: 1, search: value, searchFields: [field] }))
+      out.push({
+        label: `search in ${field}`,
+        body: { search: value, searchFields: [field] },
+        rule: "search.match"
+      })
+    else if (field === "name" && Gen.isValid(list, { ...base, limit: 1, search: value }))
+      out.push({ label: "search", body: { search: value }, rule: "search.match" })
+  }
+  const filter = condition(snake(field), value)
+  if (props.includes("filter") && Gen.isValid(list, { ...base, limit: 1, filter }))
+    out.push({ label: `filter ${snake(field)} equals`, body: { filter }, rule: "filter.match" })
+  if (list.parent !== undefined && list.parent.field === field && !list.parent.required)
+    out.push({ label: field, body: { [field]: value }, rule: "lists.space-scope" })
+  return out
+}
+
+/** A List's required references, its required parent taken from `object` when it names one. */
+const baseFor = (list: Op, ctx: Context, object: Record<string, unknown>): Body | undefined => {
+  const base = requiredRefs(list, ctx.pools, 0)
+  if (base === undefined) return undefined
+  const parent = list.parent
+  if (
+    parent?.required === true &&
+    typeof object[parent.field] === "string" &&
+    object[parent.field] !== ""
+  )
+    return { ...base, [parent.field]: object[parent.field] }
+  return base
+}

@@ -1,0 +1,444 @@
+/** The implementation of `Mutations` (see that module's documentation). */
+import { ContractRules } from "@data-access/schema"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+import { jsonSchemaOf } from "./ast.js"
+import { encodedAst, isEncoded } from "./schemas.js"
+
+/**
+ * One invalid request: the rule it breaks and the body to send.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Mutation {
+  /** A stable label of the broken rule (`limit: above maximum 500`); findings are deduplicated by it. */
+  readonly rule: string
+  /** What kind of rule it breaks. */
+  readonly kind: MutationKind
+  /** Where: the path of the changed value. */
+  readonly path: ReadonlyArray<string | number>
+  /**
+   * The must it breaks, as the schema constraint it breaks states it (`ContractRules.RuleAnnotationId`);
+   * `undefined` when no must backs the constraint (a format's pattern), so a server may take it.
+   */
+  readonly ruleId: ContractRules.RuleId | undefined
+  /** The JSON body, one rule broken. */
+  readonly body: unknown
+}
+
+type Path = ReadonlyArray<string | number>
+
+/**
+ * The kinds of rules a mutation breaks.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type MutationKind =
+  | "min-length"
+  | "max-length"
+  | "minimum"
+  | "maximum"
+  | "integer"
+  | "pattern"
+  | "across-fields"
+  | "literal"
+  | "enum"
+  | "empty-array"
+  | "required"
+  | "json-type"
+
+interface Candidate {
+  readonly rule: string
+  readonly kind: MutationKind
+  readonly ruleId: ContractRules.RuleId | undefined
+  readonly path: Path
+  /** `undefined` with `remove: true` deletes the key. */
+  readonly value: unknown
+  readonly remove?: boolean
+}
+
+const BOGUS = "not-a-valid-value"
+
+const pathText = (path: Path): string =>
+  path.length === 0
+    ? "(body)"
+    : path
+        .map((p) => (typeof p === "number" ? `[${p}]` : p))
+        .join(".")
+        .replace(/\.\[/g, "[")
+
+const jsonType = (v: unknown): string =>
+  v === null ? "null" : Array.isArray(v) ? "array" : typeof v
+
+/** A value of another JSON type than `v` (never `null`, which means "not set"). */
+const wrongType = (v: unknown, ast: AST.AST): unknown => {
+  switch (jsonType(v)) {
+    case "string":
+      return 12345
+    case "number":
+      return "not-a-number"
+    case "boolean":
+      return "yes"
+    case "array":
+      return "not-an-array"
+    case "object":
+      return "not-an-object"
+    default:
+      return isNumeric(ast) ? "not-a-number" : 12345
+  }
+}
+
+const isNumeric = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "NumberKeyword":
+      return true
+    case "Refinement":
+      return isNumeric(ast.from)
+    case "Union":
+      return ast.types.some(isNumeric)
+    default:
+      return false
+  }
+}
+
+const isNullish = (ast: AST.AST): boolean =>
+  (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword"
+
+const matches = (ast: AST.AST, value: unknown): boolean => isEncoded(ast)(value)
+
+/**
+ * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
+ * might take instead of it (case folded, one more character class, a length quantifier's bounds
+ * off by one), so that a check of a neighbouring rule answers differently. Lengths are of ASCII
+ * characters the value uses, so they cross the bound under every count.
+ */
+const patternNeighbours = (
+  pattern: string,
+  s: string
+): ReadonlyArray<readonly [string, string]> => {
+  let re: RegExp
+  try {
+    re = new RegExp(pattern, "u")
+  } catch {
+    return []
+  }
+  const base = re.test(s) ? s : ""
+  const out: Array<readonly [string, string]> = []
+  if (base !== "") {
+    const mid = Math.floor(base.length / 2)
+    const at = (c: string) => base.slice(0, mid) + c + base.slice(mid + 1)
+    out.push(
+      ["upper case", base.toUpperCase()],
+      ["an underscore", at("_")],
+      ["a space", at(" ")],
+      ["a dot", at(".")],
+      ["a letter beyond ASCII", at("\u00e9")]
+    )
+  }
+  const fill =
+    [...base].find((c) => c < "\u0080" && re.test(c.repeat(Math.max(1, base.length)))) ??
+    [...base].find((c) => c < "\u0080") ??
+    "a"
+  for (const q of pattern.matchAll(/\{(\d+),(\d+)\}/g)) {
+    const min = Number(q[1])
+    const max = Number(q[2])
+    if (min > 0) out.push([`${min - 1} characters`, fill.repeat(min - 1)])
+    out.push([`${max + 1} characters`, fill.repeat(max + 1)])
+  }
+  return out.filter(([, v]) => !re.test(v))
+}
+
+const candidates = (
+  ast: AST.AST,
+  value: unknown,
+  path: Path,
+  out: Array<Candidate>,
+  depth: number
+): void => {
+  if (depth > 64) return
+  const present = value !== undefined
+  switch (ast._tag) {
+    case "Refinement": {
+      const js = jsonSchemaOf(ast)
+      const s = typeof value === "string" ? value : ""
+      // The must this constraint states, if any (a constraint without one is not sent as invalid).
+      const ruleId = ContractRules.statedBy(ast)
+      if (typeof js.minLength === "number" && js.minLength >= 1) {
+        // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
+        out.push({
+          kind: "min-length",
+          ruleId,
+          rule: `${pathText(path)}: shorter than min length ${js.minLength}`,
+          path,
+          value: "a".repeat(js.minLength - 1)
+        })
+      }
+      if (typeof js.maxLength === "number") {
+        out.push({
+          kind: "max-length",
+          ruleId,
+          rule: `${pathText(path)}: longer than max length ${js.maxLength}`,
+          path,
+          value: "a".repeat(js.maxLength + 1)
+        })
+      }
+      if (typeof js.minimum === "number" && js.minimum > -2147483648) {
+        out.push({
+          kind: "minimum",
+          ruleId,
+          rule: `${pathText(path)}: below minimum ${js.minimum}`,
+          path,
+          value: js.minimum - 1
+        })
+      }
+      if (typeof js.maximum === "number" && js.maximum < 2147483647) {
+        out.push({
+          kind: "maximum",
+          ruleId,
+          rule: `${pathText(path)}: above maximum ${js.maximum}`,
+          path,
+          value: js.maximum + 1
+        })
+      }
+      if (js.type === "integer") {
+        // A fraction is not an integer's JSON (proto3 JSON refuses it for every integer type).
+        out.push({
+          kind: "integer",
+          ruleId: "fields.json-type",
+          rule: `${pathText(path)}: not an integer`,
+          path,
+          value: (typeof value === "number" ? value : 1) + 0.5
+        })
+      }
+      if (typeof js.pattern === "string") {
+        for (const v of ["", "NOT VALID!", "a"])
+          out.push({
+            kind: "pattern",
+            ruleId,
+            rule: `${pathText(path)}: does not match ${js.pattern}`,
+            path,
+            value: v
+          })
+        for (const [label, v] of patternNeighbours(js.pattern, s))
+          out.push({
+            kind: "pattern",
+            ruleId,
+            rule: `${pathText(path)}: does not match ${js.pattern} (${label})`,
+            path,
+            value: v
+          })
+      }
+      if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        // A rule across fields (one-of): try each optional field removed and each absent one set.
+        const from = encodedAst(ast.from)
+        if (from._tag === "TypeLiteral") {
+          const obj = value as Record<string, unknown>
+          const setValue =
+            Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
+          for (const p of from.propertySignatures) {
+            const name = String(p.name)
+            if (name in obj)
+              out.push({
+                kind: "across-fields",
+                ruleId,
+                rule: `${pathText(path)}: ${name} removed (rule across fields)`,
+                path: [...path, name],
+                value: undefined,
+                remove: true
+              })
+            else
+              out.push({
+                kind: "across-fields",
+                ruleId,
+                rule: `${pathText(path)}: ${name} set too (rule across fields)`,
+                path: [...path, name],
+                value: setValue
+              })
+          }
+        }
+      }
+      candidates(ast.from, value, path, out, depth + 1)
+      return
+    }
+    case "Transformation":
+      candidates(ast.from, value, path, out, depth + 1)
+      return
+    case "Literal":
+      if (ast.literal !== null)
+        out.push({
+          kind: "literal",
+          ruleId: ContractRules.statedBy(ast),
+          rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`,
+          path,
+          value: BOGUS
+        })
+      return
+    case "Union": {
+      const members = ast.types.filter((t) => !isNullish(t))
+      if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
+        // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
+        const ruleId = ContractRules.statedBy(ast) ?? "fields.enum"
+        out.push({
+          kind: "enum",
+          ruleId,
+          rule: `${pathText(path)}: not one of the allowed values`,
+          path,
+          value: BOGUS
+        })
+        // An allowed value in another case is another value: enums compare exactly.
+        const literals = members.map((t) => (t as AST.Literal).literal)
+        const shouted = literals
+          .map((l) => (typeof l === "string" ? l.toUpperCase() : l))
+          .find((u) => typeof u === "string" && !literals.includes(u))
+        if (shouted !== undefined)
+          out.push({
+            kind: "enum",
+            ruleId,
+            rule: `${pathText(path)}: an allowed value in upper case`,
+            path,
+            value: shouted
+          })
+        // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
+        const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
+        const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
+          ["cut short", (l) => l.slice(0, -1)],
+          ["with a trailing space", (l) => `${l} `],
+          ["inside a longer word", (l) => `x${l}`]
+        ]
+        for (const [label, f] of near) {
+          const v = strings.map(f).find((x) => !literals.includes(x))
+          if (v !== undefined)
+            out.push({
+              kind: "enum",
+              ruleId,
+              rule: `${pathText(path)}: an allowed value ${label}`,
+              path,
+              value: v
+            })
+        }
+        return
+      }
+      for (const m of members) {
+        if (!present || matches(m, value)) candidates(m, value, path, out, depth + 1)
+      }
+      return
+    }
+    case "Suspend":
+      if (present) candidates(ast.f(), value, path, out, depth + 1)
+      return
+    case "TupleType": {
+      if (!present || !Array.isArray(value)) return
+      if (ast.elements.length > 0)
+        out.push({
+          kind: "empty-array",
+          ruleId: ContractRules.statedBy(ast),
+          rule: `${pathText(path)}: empty array`,
+          path,
+          value: []
+        })
+      const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
+      if (elem !== undefined) {
+        if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
+        else {
+          const inner: Array<Candidate> = []
+          candidates(elem, undefined, [...path, 0], inner, depth + 1)
+          out.push(...inner)
+        }
+      }
+      return
+    }
+    case "TypeLiteral": {
+      if (!present || value === null || typeof value !== "object" || Array.isArray(value)) return
+      const obj = value as Record<string, unknown>
+      for (const p of ast.propertySignatures) {
+        const name = String(p.name)
+        const at = [...path, name]
+        const v = obj[name]
+        if (!p.isOptional) {
+          const ruleId = ContractRules.missingRuleOf(p.type)
+          out.push({
+            kind: "required",
+            ruleId,
+            rule: `${pathText(at)}: required field missing`,
+            path: at,
+            value: undefined,
+            remove: true
+          })
+          out.push({
+            kind: "required",
+            ruleId,
+            rule: `${pathText(at)}: required field null`,
+            path: at,
+            value: null
+          })
+        }
+        out.push({
+          kind: "json-type",
+          ruleId: "fields.json-type",
+          rule: `${pathText(at)}: wrong JSON type`,
+          path: at,
+          value: wrongType(v, p.type)
+        })
+        candidates(p.type, v, at, out, depth + 1)
+      }
+      return
+    }
+    default:
+      return
+  }
+}
+
+const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unknown => {
+  if (path.length === 0) return value
+  const [head, ...rest] = path
+  if (Array.isArray(root)) {
+    const copy = [...root]
+    const i = head as number
+    if (rest.length === 0 && remove) copy.splice(i, 1)
+    else copy[i] = setAt(copy[i], rest, value, remove)
+    return copy
+  }
+  const obj =
+    root !== null && typeof root === "object" ? { ...(root as Record<string, unknown>) } : {}
+  const key = String(head)
+  if (rest.length === 0 && remove) delete obj[key]
+  else obj[key] = setAt(obj[key], rest, value, remove)
+  return obj
+}
+
+/**
+ * Every invalid variant of a valid encoded request, each breaking one rule, each rejected by
+ * the schema. Deterministic: the same input gives the same list in the same order.
+ *
+ * `options.skip` leaves out the variants it names (by rule, kind and path) without decoding
+ * them, for a caller that has no use for them: the others are the same as without it (a variant
+ * left out still hides a later one with the same body).
+ *
+ * @since 0.1.0
+ * @category derivation
+ */
+export const derive = (
+  schema: Schema.Schema.AnyNoContext,
+  encoded: unknown,
+  options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
+): ReadonlyArray<Mutation> => {
+  const out: Array<Candidate> = []
+  candidates(schema.ast, encoded, [], out, 0)
+  const decode = Schema.decodeUnknownOption(schema)
+  const skip = options?.skip
+  const seen = new Set<string>()
+  const result: Array<Mutation> = []
+  for (const c of out) {
+    const body = setAt(encoded, c.path, c.value, c.remove === true)
+    const key = JSON.stringify(body)
+    if (seen.has(key)) continue
+    seen.add(key)
+    if (skip !== undefined && skip(c)) continue
+    if (Option.isNone(decode(body)))
+      result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
+  }
+  return result
+}
