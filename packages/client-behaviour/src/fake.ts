@@ -3,7 +3,7 @@
  * one repeats) and records what it was sent; `fakeHttpClient`, the fake `HttpClient` over it, made
  * of a line's modules. Each line's `test/fake.ts` gives its modules and its transport failure.
  */
-import type { Reply, Seen } from "./index.js"
+import type { Reply, Seen } from "./model.js"
 import { type RequestLike, sentOf } from "./scenario.js"
 
 /** What the fake `HttpClient` is to do with one request. */

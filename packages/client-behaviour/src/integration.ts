@@ -5,7 +5,7 @@
  * traced.
  */
 import { printed } from "./capture.js"
-import type { Expect } from "./index.js"
+import type { Expect } from "./verify.js"
 
 /** What the checks read of an operation of the table. */
 export interface OperationShape {

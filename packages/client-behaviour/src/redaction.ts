@@ -6,8 +6,8 @@
  */
 import type { CapturedSpan } from "./capture.js"
 import { printed } from "./capture.js"
-import type { Expect, Reply } from "./index.js"
-import { API_KEY } from "./index.js"
+import { API_KEY, type Reply } from "./model.js"
+import type { Expect } from "./verify.js"
 import { unavailable } from "./fake.js"
 import type { Scenario, SentRequest } from "./scenario.js"
 import { expectCall, log, recorded } from "./scenario.js"

@@ -6,8 +6,8 @@
  * `drive` inside its `Effect.gen`.
  */
 import type { CapturedSpan } from "./capture.js"
-import type { Call, Expect, Observed, Outcome } from "./index.js"
-import { verifyOutcome } from "./index.js"
+import type { Call, Observed, Outcome } from "./model.js"
+import { type Expect, verifyOutcome } from "./verify.js"
 import type { OperationShape } from "./integration.js"
 import type { Ids } from "./requests.js"
 

@@ -4,7 +4,8 @@
  * operation, zero values, paging, every error code the server produces, retries, deadlines and
  * redaction.
  */
-import type { Outcome, Tests } from "./index.js"
+import type { Tests } from "./cases.js"
+import type { Outcome } from "./model.js"
 import { secretsIn, verifyAnswer, verifyNoLeak } from "./integration.js"
 import { type RequestContext, requestFor } from "./requests.js"
 import type { Scenario, ScenarioCall, ScenarioContext, ServerInfo, Step } from "./scenario.js"

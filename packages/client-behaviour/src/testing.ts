@@ -4,7 +4,7 @@
  * over a line's modules: each `yield*` is an effect of the line, and the line's test runs the
  * generator inside its own `Effect.gen` (`yield* Behaviour.servesTheClient(line, server, expect)`).
  */
-import type { Expect } from "./index.js"
+import type { Expect } from "./verify.js"
 import type { RequestLine } from "./scenario.js"
 
 /**
