@@ -24,7 +24,7 @@ export default {
     "packages/reference-server/src/**/*.ts",
     // The catalogue of faults: a violation record is off in a faithful server, so no faithful run
     // executes it; the self-proof (apps/contract-tests bench) runs each one against the runner.
-    "!packages/reference-server/src/internal/violations.ts",
+    "!packages/reference-server/src/internal/violations/**",
     "!packages/reference-server/src/Faults.ts",
     // Data and entry points, not behaviour of the contract: the demo data set, the command line,
     // the re-exports and the pipeline's types.

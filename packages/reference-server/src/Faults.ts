@@ -7,7 +7,7 @@
 import { ContractChecks, ContractRules, Operations } from "@data-access/schema"
 import * as Schema from "effect/Schema"
 import { prng } from "./internal/random.js"
-import * as Catalogue from "./internal/violations.js"
+import * as Catalogue from "./internal/violations/index.js"
 
 /**
  * The contract-test check that must catch a violation (`ContractChecks` of the schema package).

@@ -64,7 +64,7 @@ import {
   type Validate
 } from "./pipeline-types.js"
 import { fastUlid } from "./random.js"
-import * as Violations from "./violations.js"
+import * as Violations from "./violations/index.js"
 
 export type { Input, Output, RecordedRequest } from "./pipeline-types.js"
 

@@ -1,0 +1,187 @@
+/**
+ * The violations of the `create-echo` check: the records whose rule `ContractRules` gives to that
+ * check, and the helpers only they use.
+ *
+ * @internal
+ */
+import { Secrets } from "@data-access/schema"
+import * as Effect from "effect/Effect"
+import * as SchemaAST from "effect/SchemaAST"
+import type { Json } from "../../Collections.js"
+import type { StoreService } from "../../Store.js"
+import type { Handler, RouteHook } from "../pipeline-types.js"
+import { isObject } from "./bodies.js"
+import { onTarget } from "./hooks.js"
+import { collectionOf } from "./stores.js"
+import { violation } from "./record.js"
+
+/** ids-from-clock: the span of time whose creates share one id. */
+const ID_WINDOW_MILLIS = 250
+
+/** ids-from-clock: an id made of the object's prefix and the current window of time alone. */
+const clockId = (id: string): string =>
+  `${id.slice(0, id.lastIndexOf("_") + 1)}t${Math.floor(Date.now() / ID_WINDOW_MILLIS).toString(36)}`
+
+/** ids-from-clock: a create stores and returns its object under the id of the current window, replacing the object of an earlier create in it. */
+const clockIds: RouteHook<Handler> = (next, op) => {
+  const c = collectionOf(op)
+  const key = op.wrapperKey
+  if (op.kind !== "create" || c === undefined || key === undefined) return next
+  return (request, ctx) => {
+    const rename = (o: Json): Json =>
+      typeof o.id === "string" ? ({ ...o, id: clockId(o.id) } as Json) : o
+    const store: StoreService = {
+      ...ctx.store,
+      put: (cc, objects) => ctx.store.put(cc, cc === c ? objects.map(rename) : objects)
+    }
+    return Effect.map(next(request, { ...ctx, store }), (body) => {
+      const object = body[key]
+      return isObject(object) ? ({ ...body, [key]: rename(object as Json) } as Json) : body
+    })
+  }
+}
+
+/** create-stored-differently: the object as stored, one string changed (the first non-secret string of a nested object, else `name`). */
+const alteredForStore = (object: Json): Json => {
+  const copy = structuredClone(object) as Record<string, unknown>
+  for (const value of Object.values(copy)) {
+    if (!isObject(value) || "id" in value) continue
+    const key = Object.keys(value).find(
+      (k) => typeof value[k] === "string" && !Secrets.fieldNames.has(k)
+    )
+    if (key !== undefined) {
+      value[key] = `${String(value[key])}-stored`
+      return copy as Json
+    }
+  }
+  if (typeof copy.name === "string") copy.name = `${copy.name}-stored`
+  return copy as Json
+}
+
+export const idsFromClock = violation({
+  name: "ids-from-clock",
+  rule: "echo.create-stored",
+  description: `A created object's id is made of the time alone, to ${ID_WINDOW_MILLIS} ms: creates in quick succession get one id, and the last replaces the others in the store.`,
+  hooks: { handler: clockIds }
+})
+
+export const createNotEchoed = violation({
+  name: "create-not-echoed",
+  rule: "echo.create",
+  description:
+    "A create's response changes a string field it was sent (`name`, `description`, ...).",
+  hooks: {
+    respond: onTarget(
+      (target, request) => {
+        const key = Object.keys(request).find(
+          (k) => k !== "id" && typeof request[k] === "string" && typeof target[k] === "string"
+        )
+        if (key !== undefined) target[key] = `${String(target[key])}-changed`
+      },
+      (op) => op.kind === "create"
+    )
+  }
+})
+
+export const identityLinkWrongGroup = violation({
+  name: "identity-link-wrong-group",
+  rule: "echo.identity-group",
+  description:
+    "CreateNativeUserIdentityLink with `identityType: group` returns the link without its `group`.",
+  hooks: {
+    respond: (next, op, fields) => {
+      const kinded = op.kindedReference
+      if (kinded === undefined) return next
+      return onTarget((target, request) => {
+        if (request[kinded.kindField] === "group") delete target.group
+      })(next, op, fields)
+    }
+  }
+})
+
+export const identityLinkWithoutNativeUser = violation({
+  name: "identity-link-without-native-user",
+  rule: "echo.create-references",
+  description:
+    "CreateNativeUserIdentityLink returns the link without its `nativeUser` (the object its `nativeUserId` names).",
+  hooks: {
+    respond: (next, op, fields) =>
+      op.kindedReference === undefined
+        ? next
+        : onTarget((target) => {
+            delete target.nativeUser
+          })(next, op, fields)
+  }
+})
+
+export const createWithoutCreatedAt = violation({
+  name: "create-without-created-at",
+  rule: "echo.create-complete",
+  description: "A create's response leaves out `createdAt` (the object stored has it).",
+  hooks: {
+    respond: onTarget(
+      (target) => {
+        delete target.createdAt
+      },
+      (op) => op.kind === "create"
+    )
+  }
+})
+
+export const createDefaultNotZero = violation({
+  name: "create-default-not-zero",
+  rule: "echo.create-zero-values",
+  description:
+    "A create that leaves `terminationProtection` out turns it on (a default of its own instead of proto3's zero value), and stores it so.",
+  hooks: {
+    handler: (next, op) =>
+      op.kind !== "create" ||
+      !SchemaAST.getPropertySignatures(op.request.ast).some(
+        (p) => p.name === "terminationProtection"
+      )
+        ? next
+        : (request, ctx) =>
+            next(
+              request.terminationProtection === undefined || request.terminationProtection === null
+                ? { ...request, terminationProtection: true }
+                : request,
+              ctx
+            )
+  }
+})
+
+export const passwordForAnotherUser = violation({
+  name: "password-for-another-user",
+  rule: "echo.password-user",
+  description:
+    "CreateHumanUserPassword by `email` or `id` returns a password whose `username` is not the user's (`other-` before it).",
+  hooks: {
+    respond: onTarget(
+      (target, request) => {
+        if (request.username === undefined && typeof target.username === "string")
+          target.username = `other-${target.username}`
+      },
+      (op) => op.oneOf !== undefined
+    )
+  }
+})
+
+export const createStoredDifferently = violation({
+  name: "create-stored-differently",
+  rule: "echo.create-stored",
+  description:
+    "A create returns the object it was sent but stores it with one string changed (the first non-secret string of a nested object, such as `mdmVendorA.apiUrl`, else `name`): later reads show another object.",
+  hooks: {
+    handler: (next, op) =>
+      op.kind !== "create"
+        ? next
+        : (request, ctx) =>
+            next(request, {
+              ...ctx,
+              store: {
+                ...ctx.store,
+                put: (c, objects) => ctx.store.put(c, objects.map(alteredForStore))
+              }
+            })
+  }
+})

@@ -1,0 +1,138 @@
+/**
+ * The violations of the `error-shape` check: the records whose rule `ContractRules` gives to that
+ * check, and the helpers only they use.
+ *
+ * @internal
+ */
+import { RateLimit } from "@data-access/schema"
+import * as Effect from "effect/Effect"
+import * as ConnectError from "../connectError.js"
+import type { StoreService } from "../../Store.js"
+import { Fail } from "../pipeline-types.js"
+import { withOutput } from "./hooks.js"
+import { collectionOf } from "./stores.js"
+import { violation } from "./record.js"
+
+const RATE_LIMITED = "rate limit reached; retry after the Retry-After delay"
+
+/** Under rate-limit-without-retry-after, every 20th request is rate limited. */
+const RATE_LIMIT_EVERY = 20
+
+/** unknown-reference-accepted: an id that names nothing reads as an object with only that id. */
+const lenientStore = (store: StoreService): StoreService => ({
+  ...store,
+  get: (c, id) => Effect.map(store.get(c, id), (found) => found ?? { id })
+})
+
+export const invalidErrorBody = violation({
+  name: "invalid-error-body",
+  rule: "errors.connect-body",
+  description: 'Error bodies are `{"error": "..."}` without a Connect `code`.',
+  hooks: {
+    writeError: (next) => (error, headers, status) =>
+      withOutput(next(error, headers, status), (out) => ({
+        ...out,
+        body: JSON.stringify({ error: error.message })
+      }))
+  }
+})
+
+export const wrongStatusForCode = violation({
+  name: "wrong-status-for-code",
+  rule: "errors.status-agrees",
+  description:
+    "Errors carry an HTTP status that disagrees with their code (400 becomes 409, anything else 400).",
+  hooks: {
+    writeError: (next) => (error, headers, status) =>
+      withOutput(next(error, headers, status), (out) => ({
+        ...out,
+        status: out.status === 400 ? 409 : 400
+      }))
+  }
+})
+
+export const rateLimitWithoutRetryAfter = violation({
+  name: "rate-limit-without-retry-after",
+  rule: "errors.retry-after",
+  description:
+    "Every 20th request to a known route is rate limited: resource_exhausted (429) without `Retry-After`.",
+  hooks: {
+    admit: (next) => {
+      let counter = 0
+      return () =>
+        ++counter % RATE_LIMIT_EVERY === 0
+          ? new Fail(ConnectError.make("resource_exhausted", RATE_LIMITED))
+          : next()
+    }
+  }
+})
+
+export const rateLimitResetDelta = violation({
+  name: "rate-limit-reset-delta",
+  rule: "errors.rate-limit-headers",
+  description:
+    "Every answer carries rate-limit headers whose `X-Ratelimit-Reset` is the seconds left in the window (`60`), not a Unix time.",
+  hooks: {
+    writeSuccess: (next) => (headers, body) =>
+      withOutput(next(headers, body), (out) => ({
+        ...out,
+        headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) }
+      })),
+    writeError: (next) => (error, headers, status) =>
+      withOutput(next(error, headers, status), (out) => ({
+        ...out,
+        headers: { ...out.headers, ...RateLimit.headers(100, 99, 60) }
+      }))
+  }
+})
+
+export const unknownIdInvalid = violation({
+  name: "unknown-id-invalid",
+  rule: "errors.unknown-id",
+  description:
+    "A Get or Update whose `id` names nothing answers invalid_argument instead of not_found.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      if ((op.kind !== "get" && op.kind !== "update") || c === undefined) return next
+      return (request, ctx) =>
+        typeof request.id !== "string"
+          ? next(request, ctx)
+          : Effect.flatMap(ctx.store.get(c, request.id), (found) =>
+              found === undefined
+                ? Effect.fail(
+                    ConnectError.make(
+                      "invalid_argument",
+                      `id: ${JSON.stringify(request.id)} is not a valid id`
+                    )
+                  )
+                : next(request, ctx)
+            )
+    }
+  }
+})
+
+export const unknownReferenceAccepted = violation({
+  name: "unknown-reference-accepted",
+  rule: "errors.unknown-reference",
+  description:
+    "Referenced ids that name nothing are accepted (CreateConnector `spaceId`, CreateDataDiscoveryConfiguration `resourceId` / `nativeUserId`, CreateNativeUserIdentityLink `nativeUserId` / `identityId`, UpdateSatellite `spaceId`); CreateHumanUserPassword for an unknown user answers for the first user.",
+  hooks: {
+    handler: (next, op) => {
+      const oneOf = op.oneOf
+      if (oneOf !== undefined) {
+        // The user the request names, or the first one.
+        return (request, ctx) =>
+          Effect.flatMap(ctx.store.all("users"), (users) => {
+            const first = users[0]
+            const key = oneOf.find((k) => request[k] !== undefined)
+            const known = key !== undefined && users.some((u) => u[key] === request[key])
+            return first === undefined || known ? next(request, ctx) : next({ id: first.id }, ctx)
+          })
+      }
+      return op.references.length === 0
+        ? next
+        : (request, ctx) => next(request, { ...ctx, store: lenientStore(ctx.store) })
+    }
+  }
+})

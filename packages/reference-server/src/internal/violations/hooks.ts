@@ -1,0 +1,115 @@
+/**
+ * Builders of the violations' hooks on the faithful pipeline's stages: checks left out, bodies
+ * refused or relaxed, requests and success bodies changed, answers rewritten.
+ *
+ * @internal
+ */
+import * as ConnectError from "../connectError.js"
+import type { Json } from "../../Collections.js"
+import type {
+  Body,
+  Check,
+  CheckName,
+  Checks,
+  Exchange,
+  Op,
+  Output,
+  Relax,
+  Req,
+  Respond,
+  RouteHook
+} from "../pipeline-types.js"
+import { isObject } from "./bodies.js"
+
+type Request = Req
+
+/** A hook on the protocol checks: the named check is not made. */
+export const without =
+  (name: CheckName) =>
+  (next: Checks): Checks => {
+    const keep = (c: Check) => c.name !== name
+    return { beforeBody: next.beforeBody.filter(keep), afterBody: next.afterBody.filter(keep) }
+  }
+
+/** A hook on `relax` for the operations `applies` accepts: an error for the body as sent, or `undefined` to go on. */
+export const refusing =
+  (
+    refuse: (
+      body: Body,
+      op: Op,
+      fields: ReadonlySet<string>
+    ) => ConnectError.ConnectError | undefined,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Relax> =>
+  (next, op, fields) =>
+    applies(op) ? (body, ex) => refuse(body, op, fields) ?? next(body, ex) : next
+
+/** A hook on `relax` for the operations `applies` accepts: a copy of the body, changed, goes on. */
+export const relaxing =
+  (
+    change: (body: Body, op: Op, ex: Exchange) => void,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Relax> =>
+  (next, op) =>
+    applies(op)
+      ? (body, ex) => {
+          const copy = structuredClone(body)
+          change(copy, op, ex)
+          return next(copy, ex)
+        }
+      : next
+
+/** A hook on `prepare` of every list: the decoded request goes on without `field` (as if it had not been sent; a bad value is still rejected). */
+export const listIgnores =
+  (field: string): RouteHook<(request: Request, ex: Exchange) => Request> =>
+  (next, op) =>
+    op.kind === "list"
+      ? (request, ex) => {
+          if (request[field] === undefined) return next(request, ex)
+          const { [field]: _, ...rest } = request
+          return next(rest, ex)
+        }
+      : next
+
+/** A hook on `respond` for the operations `applies` accepts: the success body, copied and changed. */
+export const responding =
+  (
+    change: (body: Body, request: Request, op: Op) => void,
+    applies: (op: Op) => boolean = () => true
+  ): RouteHook<Respond> =>
+  (next, op) =>
+    applies(op)
+      ? (request, body, ex) => {
+          const copy = structuredClone(next(request, body, ex)) as Body
+          change(copy, request, op)
+          return copy as Json
+        }
+      : next
+
+/** The object a response carries (the first item of a list or array), for response violations. */
+const targetOf = (op: Op, body: Body): Body | undefined => {
+  const holder =
+    op.itemField !== undefined
+      ? body[op.itemField]
+      : op.wrapperKey !== undefined
+        ? body[op.wrapperKey]
+        : body
+  const target = Array.isArray(holder) ? holder[0] : holder
+  return isObject(target) ? target : undefined
+}
+
+/** A hook on `respond`: the object the success body carries (the first item of a list or array), changed. */
+export const onTarget = (
+  change: (target: Body, request: Request, op: Op) => void,
+  applies?: (op: Op) => boolean
+): RouteHook<Respond> =>
+  responding((body, request, op) => {
+    const target = targetOf(op, body)
+    if (target !== undefined) change(target, request, op)
+  }, applies)
+
+/** An answer written, changed when it is a response. */
+export const withOutput = (
+  out: Output,
+  f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output
+): Output => (out._tag === "Response" ? f(out) : out)

@@ -1,0 +1,22 @@
+/**
+ * The violations of the `no-server-errors` check: the records whose rule `ContractRules` gives to
+ * that check, and the helpers only they use.
+ *
+ * @internal
+ */
+import * as ConnectError from "../connectError.js"
+import { refusing } from "./hooks.js"
+import { violation } from "./record.js"
+
+export const serverErrorOnUnknownField = violation({
+  name: "server-error-on-unknown-field",
+  rule: "errors.no-internal-for-client-faults",
+  description: "A request with a field the operation does not know gets 500 internal.",
+  hooks: {
+    relax: refusing((body, _, fields) =>
+      Object.keys(body).some((k) => !fields.has(k))
+        ? ConnectError.make("internal", "internal error")
+        : undefined
+    )
+  }
+})

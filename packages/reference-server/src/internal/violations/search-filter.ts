@@ -1,0 +1,287 @@
+/**
+ * The violations of the `search-filter` check: the records whose rule `ContractRules` gives to that
+ * check, and the helpers only they use.
+ *
+ * @internal
+ */
+import { Filter } from "@data-access/schema"
+import * as Effect from "effect/Effect"
+import type { Json } from "../../Collections.js"
+import type { StoreService } from "../../Store.js"
+import { fieldValue, filteringWith, matches, snakeToCamel as camelOf } from "../handlers.js"
+import type { Handler, RouteHook } from "../pipeline-types.js"
+import { listIgnores } from "./hooks.js"
+import { orAsAnd } from "./filters.js"
+import { collectionOf } from "./stores.js"
+import { violation } from "./record.js"
+
+/** A List handler that answers `search` itself with the store `searching` makes of the term and its fields (default `name`), not the pipeline's search. */
+const searchedBy =
+  (
+    searching: (store: StoreService, search: string, fields: ReadonlyArray<string>) => StoreService
+  ): RouteHook<Handler> =>
+  (next, op) =>
+    op.kind !== "list"
+      ? next
+      : (request, ctx) => {
+          const search = typeof request.search === "string" ? request.search : ""
+          if (search === "") return next(request, ctx)
+          const named = request.searchFields as ReadonlyArray<string> | undefined
+          const { search: _, ...rest } = request
+          return next(rest, {
+            ...ctx,
+            store: searching(
+              ctx.store,
+              search,
+              named !== undefined && named.length > 0 ? named : ["name"]
+            )
+          })
+        }
+
+/** search-case-sensitive: the items a search keeps, compared as they are (the request's `search` is then left out). */
+const caseSensitiveSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => ({
+  ...store,
+  all: (c) =>
+    Effect.map(store.all(c), (items) =>
+      items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search)))
+    )
+})
+
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
+
+/** search-like-wildcards: a search term as the pattern of SQL's `LIKE '%term%'` (`%` any run, `_` any character, a backslash escapes the next). */
+const likePattern = (term: string): RegExp => {
+  let source = ""
+  for (let i = 0; i < term.length; i++) {
+    const ch = term[i]!
+    if (ch === "\\" && i + 1 < term.length) source += escapeRegExp(term[++i]!)
+    else source += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeRegExp(ch)
+  }
+  return new RegExp(source, "i")
+}
+
+/** search-like-wildcards: the items a search keeps under the LIKE reading (the request's `search` is then left out). */
+const likeSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
+  const pattern = likePattern(search)
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => pattern.test(fieldValue(item, k))))
+      )
+  }
+}
+
+/** filter-regex: how each string operator anchors its value read as a regular expression. */
+const ANCHORS: Partial<Record<Filter.Operator, readonly [string, string]>> = {
+  equals: ["^(?:", ")$"],
+  not_equals: ["^(?:", ")$"],
+  contains: ["", ""],
+  not_contains: ["", ""],
+  starts_with: ["^(?:", ")"],
+  ends_with: ["(?:", ")$"]
+}
+
+/** filter-regex: a filter whose string operators read their value as a regular expression (a value that is no valid one compares as text). */
+const regexMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => regexMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  const anchors = ANCHORS[operator]
+  if (anchors === undefined || key.endsWith("_at")) return matches(filter, item)
+  let pattern: RegExp
+  try {
+    pattern = new RegExp(`${anchors[0]}${filter.field.value?.value ?? ""}${anchors[1]}`, "s")
+  } catch {
+    return matches(filter, item)
+  }
+  const hit = pattern.test(fieldValue(item, key))
+  return operator.startsWith("not_") ? !hit : hit
+}
+
+/**
+ * empty-operators-null: `empty` and `equals ""` select only items whose field is absent (SQL's
+ * `IS NULL`), `not_empty` and `not_equals ""` every item that holds the field: a field stored as
+ * `""` counts as a value. The other conditions are read faithfully.
+ */
+const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => nullEmptyMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  const value = filter.field.value?.value ?? ""
+  const raw = item[camelOf(key)]
+  const absent = raw === undefined || raw === null
+  if (operator === "empty" || (operator === "equals" && value === "")) return absent
+  if (operator === "not_empty" || (operator === "not_equals" && value === "")) return !absent
+  return matches(filter, item)
+}
+
+export const searchIgnored = violation({
+  name: "search-ignored",
+  rule: "search.match",
+  description: "`search` is ignored.",
+  hooks: { prepare: listIgnores("search") }
+})
+
+export const searchCaseSensitive = violation({
+  name: "search-case-sensitive",
+  rule: "search.case-insensitive",
+  description: "`search` compares case-sensitively.",
+  hooks: { handler: searchedBy(caseSensitiveSearch) }
+})
+
+export const searchFieldsIgnored = violation({
+  name: "search-fields-ignored",
+  rule: "search.fields",
+  description: "`search` looks only in `name`, whatever `searchFields` says.",
+  hooks: { prepare: listIgnores("searchFields") }
+})
+
+export const filterIgnored = violation({
+  name: "filter-ignored",
+  rule: "filter.match",
+  description: "`filter` is ignored.",
+  hooks: { prepare: listIgnores("filter") }
+})
+
+export const filterOrAsAnd = violation({
+  name: "filter-or-as-and",
+  rule: "filter.group-operator",
+  description: "A filter group with `operator: or` is evaluated as `and`.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) =>
+            request.filter === undefined
+              ? next(request, ex)
+              : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex)
+  }
+})
+
+export const timeFilterAsText = violation({
+  name: "time-filter-as-text",
+  rule: "filter.time-instants",
+  description:
+    "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      return op.kind !== "list" || c === undefined
+        ? next
+        : filteringWith(c, (filter, item) =>
+            Filter.evaluate(filter, (key) => fieldValue(item, key))
+          )(next)
+    }
+  }
+})
+
+export const spaceFilterIgnored = violation({
+  name: "space-filter-ignored",
+  rule: "lists.space-scope",
+  description: "ListSatellites ignores `spaceId`.",
+  // The optional parent of a list (ListSatellites' `spaceId`).
+  hooks: {
+    prepare: (next, op, fields) =>
+      op.parent === undefined || op.parent.required
+        ? next
+        : listIgnores(op.parent.field)(next, op, fields)
+  }
+})
+
+export const parentScopeIgnored = violation({
+  name: "parent-scope-ignored",
+  rule: "lists.parent-scope",
+  description: "ListNativeUsers ignores `resourceId`: every native user comes back.",
+  // The required parent of a list (ListNativeUsers' `resourceId`).
+  hooks: {
+    prepare: (next, op, fields) =>
+      op.parent === undefined || !op.parent.required
+        ? next
+        : listIgnores(op.parent.field)(next, op, fields)
+  }
+})
+
+export const keyIdIgnored = violation({
+  name: "key-id-ignored",
+  rule: "keys.by-key-id",
+  description: "GetEncryptionKeysByKeyId returns every key, whatever `keyId` says.",
+  // A Get by another field than `id` (the operation's `lookupKey`) answers every object.
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      const key = op.wrapperKey
+      return op.lookupKey === undefined || c === undefined || key === undefined
+        ? next
+        : (_, ctx) => Effect.map(ctx.store.all(c), (all) => ({ [key]: all }))
+    }
+  }
+})
+
+export const keyIdAsObjectId = violation({
+  name: "key-id-as-object-id",
+  rule: "keys.known-key-id",
+  description:
+    "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      const key = op.wrapperKey
+      const lookup = op.lookupKey
+      return lookup === undefined || c === undefined || key === undefined
+        ? next
+        : (request, ctx) =>
+            Effect.map(ctx.store.all(c), (all) => ({
+              [key]: all.filter((k) => k.id === request[lookup])
+            }))
+    }
+  }
+})
+
+export const searchLikeWildcards = violation({
+  name: "search-like-wildcards",
+  rule: "search.match",
+  description:
+    "`search` is read as SQL's `LIKE '%term%'` without escaping: `%` and `_` in a term are wildcards.",
+  hooks: { handler: searchedBy(likeSearch) }
+})
+
+export const filterRegex = violation({
+  name: "filter-regex",
+  rule: "filter.match",
+  description:
+    "The string operators of a filter read their value as a regular expression (`.` any character, `^` and `$` anchors...); a value that is no valid one compares as text.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      return op.kind !== "list" || c === undefined ? next : filteringWith(c, regexMatches)(next)
+    }
+  }
+})
+
+export const emptyOperatorsNull = violation({
+  name: "empty-operators-null",
+  rule: "filter.match",
+  description:
+    '`empty` and `equals ""` select only items whose field is absent (SQL\'s `IS NULL`), `not_empty` and `not_equals ""` every item that holds it: a field stored as `""` (a satellite without a space) counts as a value.',
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      return op.kind !== "list" || c === undefined ? next : filteringWith(c, nullEmptyMatches)(next)
+    }
+  }
+})
