@@ -46,7 +46,7 @@ import { identityValues, referenceOf, requestPropertyNames } from "../pools.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { everything, requiredRefs } from "../walk.js"
 import { sampleBodies, sampleBody } from "./auth.js"
-import { relationCreates } from "./relations.js"
+import { relationCreates } from "./shared/readers.js"
 import { MiB, padded, plainList } from "./protocol.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */

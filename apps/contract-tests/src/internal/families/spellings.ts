@@ -33,7 +33,7 @@ import { encodedFields } from "../schemas.js"
 import { itemsOf } from "../walk.js"
 import { sampleBody } from "./auth.js"
 import { latitudeCreates } from "./latitude.js"
-import { relationCreates } from "./relations.js"
+import { relationCreates } from "./shared/readers.js"
 import { successionCreates } from "./succession.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */

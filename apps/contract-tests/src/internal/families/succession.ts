@@ -6,15 +6,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import * as Option from "effect/Option"
-import { Operations } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,
   type Family,
   fullObject,
-  objectOf,
   objectPropertyNames,
   type Op,
   send,
@@ -28,26 +25,10 @@ import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { createEcho, storedDifference } from "../oracles.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { requestPropertyNames } from "../pools.js"
 import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
 import { latitudeCreates } from "./latitude.js"
-import { relationCreates } from "./relations.js"
-
-const all = Operations.all as ReadonlyArray<Op>
-
-/** The Lists that return the objects an operation makes. */
-const listReaders = (op: Op): ReadonlyArray<Op> =>
-  all.filter((o) => o.kind === "list" && o.object === op.object)
-
-/** The Gets by `id` that return the objects an operation makes. */
-const getReaders = (op: Op): ReadonlyArray<Op> =>
-  all.filter(
-    (o) =>
-      o.kind === "get" &&
-      o.object === op.object &&
-      o.lookupKey === undefined &&
-      requestPropertyNames(o).includes("id")
-  )
+import { objectIn } from "./shared/objects.js"
+import { getReaders, listReaders, relationCreates } from "./shared/readers.js"
 
 /** Whether the objects an operation makes have ids (a human user password has none to tell apart). */
 const hasIds = (op: Op): boolean => objectPropertyNames(op).has("id")
@@ -76,16 +57,6 @@ export const successionCreates = (op: Op, ctx: Context): number => {
   const { bursts, size } = burstsOf(op, ctx)
   return bursts.length * size
 }
-
-/** The object of a 200 answer, every default filled in. */
-const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
-  Option.getOrUndefined(
-    Option.flatMap(e.response, (r) =>
-      r.status === 200
-        ? Option.map(r.json, (j) => fullObject(op.object, objectOf(op, j)))
-        : Option.none()
-    )
-  ) ?? undefined
 
 /**
  * Whether two create requests make two objects whatever a server keeps unique: their names differ

@@ -14,6 +14,7 @@ import {
   isWrite,
   type Op,
   send,
+  show,
   skipped,
   type Suite,
   uniqueNames
@@ -23,8 +24,10 @@ import { acceptanceRule, createEcho, plainAcceptance } from "../oracles.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
+import { referenceOf } from "../pools.js"
 import { latitudeCreates } from "./latitude.js"
-import { passwordUser, relationCreates } from "./relations.js"
+import { relationCreates } from "./shared/readers.js"
+import { objectIn } from "./shared/objects.js"
 import { spellingCreates } from "./spellings.js"
 import { successionCreates } from "./succession.js"
 
@@ -64,6 +67,29 @@ const minimalCreate = (
   const [drawn] = fc.sample(arbitrary, { seed: 1, numRuns: 1 })
   const body = drawn === undefined ? undefined : Gen.minimal(op, Gen.plainForm(op, drawn))
   return body === undefined ? [] : [[body, undefined]]
+}
+
+/**
+ * The user a user operation's request names (CreateHumanUserPassword's `email`, `username` or
+ * `id`), looked up in the known users: the answer's `username` is theirs.
+ */
+const passwordUser = (op: Op, ctx: Context, sent: Body, e: Exchange): Outcome | undefined => {
+  if (op.oneOf === undefined) return undefined
+  const variant = op.oneOf.find((f) => typeof sent[f] === "string" && sent[f] !== "")
+  const ref = variant === undefined ? undefined : referenceOf(op, variant)
+  if (variant === undefined || ref?._tag !== "User") return undefined
+  const user = ctx.pools.users.find((u) => u[ref.field] === sent[variant])
+  const got = objectIn(op, e)
+  if (user === undefined || got === undefined || !("username" in got)) return undefined
+  return got.username === user.username
+    ? pass("create-echo", ["echo.password-user"])
+    : fail(
+        "echo.password-user",
+        "another user's password",
+        `a password for the user with ${variant} ${show(sent[variant])} came back for the username ${show(got.username)}; that user's username is ${show(user.username)}`,
+        e,
+        `username = ${show(got.username)}`
+      )
 }
 
 const validSuite = (op: Op, ctx: Context): Suite => {

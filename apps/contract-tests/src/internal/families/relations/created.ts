@@ -5,7 +5,17 @@
 import * as Effect from "effect/Effect"
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
-import { type Body, type Context, fullObject, type Op, send, show, skipped, type Suite, uniqueNames } from "../../context.js"
+import {
+  type Body,
+  type Context,
+  fullObject,
+  type Op,
+  send,
+  show,
+  skipped,
+  type Suite,
+  uniqueNames
+} from "../../context.js"
 import * as Gen from "../../generate.js"
 import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
@@ -18,7 +28,7 @@ import { at, baseFor, has, lastOf, probesOf } from "./select.js"
 
 const CREATED: ReadonlyArray<CheckId> = ["create-echo", "search-filter"]
 
-const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
+export const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "create" || listReaders(op).length + getReaders(op).length === 0) return undefined
   if (ctx.readOnly) return skipped("created", op.method, CREATED, true, "read-only mode")
   const n = relationCreates(op, ctx)

@@ -50,7 +50,7 @@ const shortLimit = (total: number): number | undefined => {
   return undefined
 }
 
-const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
+export const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
   if (requiredRefs(op, ctx.pools, 0) === undefined)
     return skipped(

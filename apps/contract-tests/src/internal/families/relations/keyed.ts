@@ -12,7 +12,7 @@ import { referenceOf, valuesOf } from "../../pools.js"
 const KEYED: ReadonlyArray<CheckId> = ["search-filter"]
 
 /** A Get by another field than `id` (GetEncryptionKeysByKeyId's `keyId`): each known value finds its objects. */
-const keyedSuite = (op: Op, ctx: Context): Suite | undefined => {
+export const keyedSuite = (op: Op, ctx: Context): Suite | undefined => {
   const lookup = op.lookupKey
   if (op.kind !== "get" || lookup === undefined) return undefined
   const ref = referenceOf(op, lookup)

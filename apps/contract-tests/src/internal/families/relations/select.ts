@@ -8,17 +8,18 @@ import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs, type Walk } from "../../walk.js"
 
 /** The value at a dotted path of `storedDifference`. */
-const at = (o: Record<string, unknown>, path: string): unknown =>
+export const at = (o: Record<string, unknown>, path: string): unknown =>
   path
     .split(/\.|\[(\d+)\]/)
     .filter((p) => p !== undefined && p !== "")
     .reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), o)
 
-const lastOf = (w: Walk): Exchange | undefined => w.pages[w.pages.length - 1]?.exchange ?? w.error
+export const lastOf = (w: Walk): Exchange | undefined =>
+  w.pages[w.pages.length - 1]?.exchange ?? w.error
 
-const has = (w: Walk, id: string) => w.items.some((x) => x.id === id)
+export const has = (w: Walk, id: string) => w.items.some((x) => x.id === id)
 
-const condition = (key: string, value: string): Filter.Filter<string> => ({
+export const condition = (key: string, value: string): Filter.Filter<string> => ({
   field: { key, operator: "equals", value: { "@type": Filter.STRING_VALUE_TYPE, value } }
 })
 
@@ -36,7 +37,12 @@ interface Probe {
  * from its request schema): a search in that field (or the default field, `name`), a filter
  * `equals` on it, its parent scope.
  */
-const probesOf = (list: Op, base: Body, field: string, value: string): ReadonlyArray<Probe> => {
+export const probesOf = (
+  list: Op,
+  base: Body,
+  field: string,
+  value: string
+): ReadonlyArray<Probe> => {
   const out: Array<Probe> = []
   const props = requestPropertyNames(list)
   if (props.includes("search")) {
@@ -58,7 +64,11 @@ const probesOf = (list: Op, base: Body, field: string, value: string): ReadonlyA
 }
 
 /** A List's required references, its required parent taken from `object` when it names one. */
-const baseFor = (list: Op, ctx: Context, object: Record<string, unknown>): Body | undefined => {
+export const baseFor = (
+  list: Op,
+  ctx: Context,
+  object: Record<string, unknown>
+): Body | undefined => {
   const base = requiredRefs(list, ctx.pools, 0)
   if (base === undefined) return undefined
   const parent = list.parent

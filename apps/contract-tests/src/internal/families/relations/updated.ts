@@ -6,7 +6,16 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
-import { type Body, type Context, fullObject, type Op, send, show, skipped, type Suite } from "../../context.js"
+import {
+  type Body,
+  type Context,
+  fullObject,
+  type Op,
+  send,
+  show,
+  skipped,
+  type Suite
+} from "../../context.js"
 import * as Gen from "../../generate.js"
 import { post } from "../../http.js"
 import { nonMatching, selection, storedDifference } from "../../oracles.js"
@@ -21,7 +30,7 @@ const UPDATED: ReadonlyArray<CheckId> = ["update-semantics"]
 
 const nonce = { n: 0 }
 
-const updatedSuite = (op: Op, ctx: Context): Suite | undefined => {
+export const updatedSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "update") return undefined
   const lists = listReaders(op)
   if (lists.length === 0) return undefined

@@ -4,7 +4,7 @@ import { fullObject, objectOf, type Op } from "../../context.js"
 import * as Option from "effect/Option"
 
 /** The object of a 200 answer, every default filled in. */
-const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
+export const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
   Option.getOrUndefined(
     Option.flatMap(e.response, (r) =>
       r.status === 200

@@ -9,11 +9,11 @@ import { requestPropertyNames } from "../../pools.js"
 const all = Operations.all as ReadonlyArray<Op>
 
 /** The Lists that return the objects an operation makes or changes. */
-const listReaders = (op: Op): ReadonlyArray<Op> =>
+export const listReaders = (op: Op): ReadonlyArray<Op> =>
   all.filter((o) => o.kind === "list" && o.object === op.object)
 
 /** The Gets by `id` that return the objects an operation makes. */
-const getReaders = (op: Op): ReadonlyArray<Op> =>
+export const getReaders = (op: Op): ReadonlyArray<Op> =>
   all.filter(
     (o) =>
       o.kind === "get" &&
