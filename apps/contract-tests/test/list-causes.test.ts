@@ -4,7 +4,8 @@ import type { Op } from "../src/internal/context.js"
 import { foreignValues } from "../src/internal/families/listEnums.js"
 import { variedLimits } from "../src/internal/families/paging.js"
 import { PATTERN_CHARACTERS, PATTERN_READINGS } from "../src/internal/families/search/patterns.js"
-import * as Oracles from "../src/internal/oracles.js"
+import * as Filters from "../src/internal/oracles/filters.js"
+import * as SearchFilter from "../src/internal/oracles/search-filter.js"
 
 // The inputs of the List operations that tell a rule from its plausible wrong readings: another
 // List's enum values, text with pattern characters, empty fields absent or written as "", page
@@ -83,8 +84,8 @@ describe("absent and empty fields", () => {
     const held = { ...absent, id: "satellite_c", spaceId: "space_x" }
     const sv = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
     const selects = (field: Record<string, unknown>) => {
-      const s = Oracles.selection(satellites, { limit: 10, filter: { field } })!
-      return [absent, empty, held].map((x) => s.matches(Oracles.rowOf(satellites, x)))
+      const s = SearchFilter.selection(satellites, { limit: 10, filter: { field } })!
+      return [absent, empty, held].map((x) => s.matches(Filters.rowOf(satellites, x)))
     }
     expect(selects({ key: "space_id", operator: "empty" })).toEqual([true, true, false])
     expect(selects({ key: "space_id", operator: "not_empty" })).toEqual([false, false, true])

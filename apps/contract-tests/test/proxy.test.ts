@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as ContractTests from "../src/ContractTests.js"
-import * as Oracles from "../src/internal/oracles.js"
+import * as Oracles from "../src/internal/oracles/index.js"
 import * as Proxy from "../src/Proxy.js"
 import * as Report from "../src/Report.js"
 

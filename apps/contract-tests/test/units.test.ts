@@ -4,7 +4,8 @@ import * as Option from "effect/Option"
 import * as Checks from "../src/Checks.js"
 import { Filter, Operations } from "@data-access/schema"
 import * as Inspect from "../src/internal/inspect.js"
-import * as Oracles from "../src/internal/oracles.js"
+import * as Filters from "../src/internal/oracles/filters.js"
+import * as Paging from "../src/internal/oracles/paging.js"
 import * as Curl from "../src/Curl.js"
 import * as ReplayId from "../src/ReplayId.js"
 import * as Report from "../src/Report.js"
@@ -290,15 +291,15 @@ describe("filter readings", () => {
       }) as Filter.Filter<string>
     // contains folded, lower_than by code units: "F" < "c".
     expect(
-      Oracles.readings.some((r) => Oracles.evaluate(both("MDM_01", "ct-x"), (k) => row[k]!, r))
+      Filters.readings.some((r) => Filters.evaluate(both("MDM_01", "ct-x"), (k) => row[k]!, r))
     ).toBe(true)
     // contains by code units, lower_than folded: "fleet" < "g".
     expect(
-      Oracles.readings.some((r) => Oracles.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))
+      Filters.readings.some((r) => Filters.evaluate(both("mdm_01", "G"), (k) => row[k]!, r))
     ).toBe(true)
     // No reading: contains misses whatever the case.
     expect(
-      Oracles.readings.some((r) => Oracles.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))
+      Filters.readings.some((r) => Filters.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))
     ).toBe(false)
   })
 })
@@ -360,30 +361,30 @@ describe("list order", () => {
   const item = (id: string, createdAt: string) => ({ id, createdAt })
   const t1 = "2024-01-01T00:00:00Z"
   const t2 = "2024-01-02T00:00:00Z"
-  const ids = (pair: ReturnType<typeof Oracles.outOfOrder>) => pair?.map((i) => i.id)
+  const ids = (pair: ReturnType<typeof Paging.outOfOrder>) => pair?.map((i) => i.id)
 
   it("asc: createdAt, then ties by id ascending", () => {
     expect(
-      Oracles.outOfOrder(op, [item("a", t1), item("b", t1), item("c", t2)], "asc")
+      Paging.outOfOrder(op, [item("a", t1), item("b", t1), item("c", t2)], "asc")
     ).toBeUndefined()
     expect(
-      ids(Oracles.outOfOrder(op, [item("b", t1), item("a", t1), item("c", t2)], undefined))
+      ids(Paging.outOfOrder(op, [item("b", t1), item("a", t1), item("c", t2)], undefined))
     ).toEqual(["b", "a"])
-    expect(ids(Oracles.outOfOrder(op, [item("c", t2), item("a", t1)], "asc"))).toEqual(["c", "a"])
+    expect(ids(Paging.outOfOrder(op, [item("c", t2), item("a", t1)], "asc"))).toEqual(["c", "a"])
   })
 
   it("desc: createdAt descending, ties by id either way, but one way throughout", () => {
     expect(
-      Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("a", t1), item("b", t1)], "desc")
+      Paging.outOfOrder(op, [item("c", t2), item("d", t2), item("a", t1), item("b", t1)], "desc")
     ).toBeUndefined()
     expect(
-      Oracles.outOfOrder(op, [item("d", t2), item("c", t2), item("b", t1), item("a", t1)], "desc")
+      Paging.outOfOrder(op, [item("d", t2), item("c", t2), item("b", t1), item("a", t1)], "desc")
     ).toBeUndefined()
     expect(
       ids(
-        Oracles.outOfOrder(op, [item("c", t2), item("d", t2), item("b", t1), item("a", t1)], "desc")
+        Paging.outOfOrder(op, [item("c", t2), item("d", t2), item("b", t1), item("a", t1)], "desc")
       )
     ).toEqual(["b", "a"])
-    expect(ids(Oracles.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
+    expect(ids(Paging.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
   })
 })

@@ -10,9 +10,10 @@ import { ContentType, ContractRules, JsonBody, Operations } from "@data-access/s
 import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "./http.js"
 import { asRecord } from "./json.js"
-import * as Oracles from "./oracles.js"
+import * as Oracles from "./oracles/index.js"
+import { type RequestRule, requestRules } from "./oracles/invalid-rejected.js"
 import * as TextLength from "./textLength.js"
-import type { Breach, RequestRule } from "./oracles.js"
+import type { Breach } from "./oracles/oracle.js"
 import { isNote, type Outcome } from "./outcome.js"
 
 type Op = Operations.Operation
@@ -32,7 +33,7 @@ export interface SeenRequest {
   readonly bodyBytes: number
 }
 
-export type { Breach } from "./oracles.js"
+export type { Breach } from "./oracles/oracle.js"
 
 /** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
 export type ParsedBody =
@@ -113,7 +114,7 @@ interface Leaf {
 
 /** A stated rule as a request rule: every rule a request constraint states is one. */
 const requestRule = (rule: ContractRules.RuleId | undefined): RequestRule | undefined =>
-  rule !== undefined && (Oracles.requestRules as ReadonlyArray<string>).includes(rule)
+  rule !== undefined && (requestRules as ReadonlyArray<string>).includes(rule)
     ? (rule as RequestRule)
     : undefined
 

@@ -13,7 +13,7 @@ import * as AST from "effect/SchemaAST"
 import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
 import { jsonSchemaOf } from "./ast.js"
-import { OPERATORS } from "./oracles.js"
+import { OPERATORS } from "./oracles/filters.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import {
   identityValues,

@@ -24,7 +24,7 @@ import {
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { secretsKept } from "../oracles.js"
+import { secretsKept } from "../oracles/secrets.js"
 import { fail, note, type Outcome, pass, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"

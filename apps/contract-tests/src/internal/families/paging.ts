@@ -24,7 +24,7 @@ import {
   outOfOrder,
   pageOf,
   pageRules
-} from "../oracles.js"
+} from "../oracles/paging.js"
 import {
   everything,
   itemsOf,

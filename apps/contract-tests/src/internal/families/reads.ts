@@ -18,7 +18,7 @@ import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { asRecord, canonical, firstDifference } from "../json.js"
-import { namedRead } from "../oracles.js"
+import { namedRead } from "../oracles/stable-reads.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["stable-reads", "search-filter"]

@@ -23,10 +23,11 @@ import {
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { createEcho, storedDifference } from "../oracles.js"
+import { createEcho } from "../oracles/create-echo.js"
+import { storedDifference } from "../oracles/stable-reads.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
-import { latitudeCreates } from "./latitude.js"
+import { latitudeCreates } from "./latitude/probes.js"
 import { objectIn } from "./shared/objects.js"
 import { getReaders, listReaders, relationCreates } from "./shared/readers.js"
 

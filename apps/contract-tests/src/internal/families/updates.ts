@@ -26,7 +26,8 @@ import { firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { findById, requiredRefs } from "../walk.js"
-import { staleNested, updateReferences } from "../oracles.js"
+import { staleNested } from "../oracles/nested.js"
+import { updateReferences } from "../oracles/update-semantics.js"
 
 /** The list operations that return the same object schema (the later read of an update). */
 const readersOf = (op: Op): ReadonlyArray<Op> =>

@@ -9,13 +9,12 @@ import { type Body, type Context, type Op, skipped, type Suite } from "../../con
 import * as Gen from "../../generate.js"
 import {
   cursorRules,
-  nonMatching,
   orderFailure,
   orderObservable,
   outOfOrder,
-  pageRules,
-  selection
-} from "../../oracles.js"
+  pageRules
+} from "../../oracles/paging.js"
+import { nonMatching, selection } from "../../oracles/search-filter.js"
 import { fail, type Outcome, pass } from "../../outcome.js"
 import { requestPropertyNames } from "../../pools.js"
 import {

@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, rowOf, textOf } from "../../oracles.js"
+import { evaluate, readings, type Row, rowOf, textOf } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import { everything, requiredRefs, walkFailure } from "../../walk.js"
 import { judged, kindOf, readSuite, stringFilterKeys } from "./judged.js"

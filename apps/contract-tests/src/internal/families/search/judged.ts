@@ -8,14 +8,8 @@ import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Body, Context, Op, Suite } from "../../context.js"
 import * as Inspect from "../../inspect.js"
 import { snakeToCamel } from "../../json.js"
-import {
-  type KeyKind,
-  nonMatching,
-  type Row,
-  rowOf,
-  selection,
-  UNDECIDED_KEYS
-} from "../../oracles.js"
+import { type KeyKind, type Row, rowOf, UNDECIDED_KEYS } from "../../oracles/filters.js"
+import { nonMatching, selection } from "../../oracles/search-filter.js"
 import { fail, type Outcome, pass } from "../../outcome.js"
 import { MAX_WALK_PAGES, walk } from "../../walk.js"
 import { literalsOfProperty } from "../shared/literals.js"

@@ -16,7 +16,7 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "../../oracles.js"
+} from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import { everything, missingReference, requiredRefs, walkFailure } from "../../walk.js"
 import { literalsOfProperty } from "../shared/literals.js"

@@ -1,0 +1,119 @@
+/**
+ * One answer read as every oracle reads it: its status, its Connect code, a body excerpt without
+ * secrets, whether it answers any request first (a rate limit, an overload), and its timestamps.
+ */
+import * as Option from "effect/Option"
+import { ConnectError, ContentType, Operations, Secrets } from "@data-access/schema"
+import { forEachProperty, identifierOf } from "../ast.js"
+import type { Exchange, RawResponse } from "../http.js"
+
+/** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`). */
+export const timestampFields: ReadonlySet<string> = (() => {
+  const names = new Set<string>()
+  for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
+    forEachProperty(op.response.ast, (p) => {
+      if (typeof p.name === "string" && identifierOf(p.type) === "Timestamp") names.add(p.name)
+    })
+  }
+  return names
+})()
+
+/** Whether a response says `Content-Type: application/json` (parameters allowed). */
+export const contentTypeIsJson = (r: RawResponse): boolean =>
+  ContentType.isJson(r.headers["content-type"])
+
+/** The body shown in a finding: at most `max` characters, secrets redacted. */
+export const excerpt = (r: RawResponse, max = 600): string => {
+  const text = Option.match(r.json, {
+    onNone: () => r.text,
+    onSome: (j) => JSON.stringify(Secrets.redact(j))
+  })
+  return text.length > max ? text.slice(0, max) + "…" : text
+}
+
+const describeStatus = (e: Exchange): string =>
+  Option.match(e.response, {
+    onNone: () => `no response (${e.transportError ?? "unknown"})`,
+    onSome: (r) =>
+      `HTTP ${r.status}${Option.isSome(r.json) && typeof (r.json.value as any)?.code === "string" ? ` ${(r.json.value as any).code}` : ""}`
+  })
+
+/** The HTTP status of an exchange, when a response came. */
+export const statusOf = (e: Exchange): number | undefined =>
+  Option.getOrUndefined(Option.map(e.response, (r) => r.status))
+
+export const responseCode = (r: RawResponse): Option.Option<ConnectError.Code> =>
+  Option.flatMap(r.json, (j) => Option.fromNullable(ConnectError.decodeBody(j)?.code))
+
+/** The Connect code of an error response, when its body is a Connect error. */
+export const codeOf = (e: Exchange): ConnectError.Code | undefined =>
+  Option.getOrUndefined(Option.flatMap(e.response, responseCode))
+
+/** How many times the slowest answer to an operation a timeout must be for no answer within it to be a hang. */
+export const HANG_FACTOR = 10
+
+/**
+ * Whether no answer came within the timeout while the target may just be slow: it served the
+ * same operation in this run in no less than a tenth of that time, or not at all. Such an
+ * exchange decides nothing.
+ */
+export const slowNotHung = (e: Exchange): boolean => {
+  const late = e.timedOut
+  return (
+    Option.isNone(e.response) &&
+    late !== undefined &&
+    (late.slowestAnswerMs === undefined || late.afterMs < HANG_FACTOR * late.slowestAnswerMs)
+  )
+}
+
+/**
+ * Whether the answer is one that may answer any request before it is read (decisions.md section
+ * 2 and section 10): a rate limit (429 resource_exhausted with `Retry-After`) or an overload (503
+ * unavailable). It says nothing about the request's own faults, so no check of a refusal reads it
+ * as one; its own shape is still judged (error-shape, rate-limit headers).
+ */
+export const answeredFirst = (e: Exchange): boolean => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined) return false
+  const code = codeOf(e)
+  return (
+    (r.status === 429 && code === "resource_exhausted" && r.headers["retry-after"] !== undefined) ||
+    (r.status === 503 && code === "unavailable")
+  )
+}
+
+/** `HTTP 404 not_found`, or why no response came. */
+export const summary = describeStatus
+
+export const normalizePath = (path: ReadonlyArray<PropertyKey>): string =>
+  path
+    .map((p) => (typeof p === "number" ? "[]" : String(p)))
+    .join(".")
+    .replace(/\.\[\]/g, "[]")
+
+/** Visits every timestamp field of a JSON value with its path. */
+export const forEachTimestamp = (
+  root: unknown,
+  f: (path: ReadonlyArray<PropertyKey>, name: string, value: unknown) => void
+): void => {
+  // One path, pushed and popped as the walk goes; `f` gets a copy (a copy per node visited was most of the walk).
+  const path: Array<PropertyKey> = []
+  const go = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i)
+        go(v[i])
+        path.pop()
+      }
+    } else if (v !== null && typeof v === "object") {
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k]
+        path.push(k)
+        if (timestampFields.has(k) && x !== null && x !== undefined) f(path.slice(), k, x)
+        else go(x)
+        path.pop()
+      }
+    }
+  }
+  go(root)
+}

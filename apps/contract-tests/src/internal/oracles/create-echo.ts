@@ -1,0 +1,273 @@
+/**
+ * create-echo: a create's answer is the object made of what was sent: the fields read back, the
+ * complete object, zero values for what was left out, the objects its ids name.
+ */
+import * as Option from "effect/Option"
+import type * as AST from "effect/SchemaAST"
+import { type ContractRules, Secrets } from "@data-access/schema"
+import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "../context.js"
+import type { Exchange } from "../http.js"
+import { asRecord, sameAsSent } from "../json.js"
+import { fail, note, pass, type Verdict } from "../outcome.js"
+import { referenceOf, requestPropertyNames } from "../pools.js"
+import * as Shape from "../requestShape.js"
+import { encodedFields } from "../schemas.js"
+import { sendsReference, staleNested } from "./nested.js"
+import { type ExchangeOracle, onSuccess } from "./oracle.js"
+
+const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
+
+/**
+ * The request fields of a create that the object holds under the same name as a scalar, whose
+ * absence means their zero value: not the request enums a server may default (decisions.md
+ * section 10), not ids naming other objects, not the variants of a one-of, not secrets.
+ */
+const zeroValueFields = (op: Op): ReadonlyArray<string> => {
+  let out = zeroFields.get(op)
+  if (out !== undefined) return out
+  const props = objectPropertyNames(op)
+  const defaulted = Shape.alwaysSentEnums(op)
+  out = requestPropertyNames(op).filter(
+    (k) =>
+      k !== "id" &&
+      referenceOf(op, k) === undefined &&
+      props.has(k) &&
+      !defaulted.has(k) &&
+      !(op.oneOf ?? []).includes(k) &&
+      !Secrets.fieldNames.has(k)
+  )
+  zeroFields.set(op, out)
+  return out
+}
+
+/** The fields a request sets (lowerCamelCase; `null` is not set). */
+const sentKeys = (sent: Body): ReadonlySet<string> =>
+  new Set(
+    Object.entries(asRecord(Shape.normalizeKeys(sent)) ?? {}).flatMap(([k, v]) =>
+      v === null || v === undefined ? [] : [k]
+    )
+  )
+
+/** The names of the fields of a request field's object type (a vendor object's), at any wrapping (optional, nullable). */
+const nestedFieldNames = (op: Op, field: string): ReadonlyArray<string> => {
+  const p = encodedFields(op.request).find((x) => String(x.name) === field)
+  const types = (a: AST.AST): ReadonlyArray<AST.AST> =>
+    a._tag === "Union" ? a.types.flatMap(types) : a._tag === "Refinement" ? types(a.from) : [a]
+  return (p === undefined ? [] : types(p.type)).flatMap((t) =>
+    t._tag === "TypeLiteral" ? t.propertySignatures.map((x) => String(x.name)) : []
+  )
+}
+
+const zeroOf = (value: unknown): unknown =>
+  typeof value === "boolean"
+    ? false
+    : typeof value === "string"
+      ? ""
+      : typeof value === "number"
+        ? 0
+        : undefined
+
+/**
+ * The first field left out of a create whose value in the created object is a scalar other than
+ * its zero value: at the top level, and inside an object the request sent (a vendor object's
+ * fields left out).
+ */
+const unsentZeroValues = (
+  op: Op,
+  sent: Body,
+  full: Record<string, unknown>
+): { readonly field: string; readonly value: unknown; readonly zero: unknown } | undefined => {
+  const set = sentKeys(sent)
+  for (const k of zeroValueFields(op)) {
+    const value = full[k]
+    if (!set.has(k)) {
+      const zero = zeroOf(value)
+      if (zero !== undefined && value !== zero) return { field: k, value, zero }
+      continue
+    }
+    const inner = asRecord(asRecord(Shape.normalizeKeys(sent))?.[k])
+    const got = asRecord(value)
+    if (inner === undefined || got === undefined) continue
+    const innerSet = sentKeys(inner)
+    for (const j of nestedFieldNames(op, k)) {
+      if (innerSet.has(j) || Secrets.fieldNames.has(j) || /Id$/.test(j)) continue
+      const zero = zeroOf(got[j])
+      if (zero !== undefined && got[j] !== zero) return { field: `${k}.${j}`, value: got[j], zero }
+    }
+  }
+  return undefined
+}
+
+/** create-echo: sent fields read back unchanged, the linked group named; a secret returned is a note. */
+export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdict> => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return []
+  const raw = objectOf(op, r.json.value)
+  const full = fullObject(op.object, raw)
+  if (full === undefined) return []
+  const props = objectPropertyNames(op)
+  const known = new Set(requestPropertyNames(op))
+  const rawObj = asRecord(raw) ?? {}
+  const out: Array<Verdict> = []
+  // Secrets: returning one is a server's choice (decisions.md section 10), reported as a note.
+  const echoed: Array<string> = []
+  const findEchoes = (s: unknown, got: unknown, path: string): void => {
+    const so = asRecord(s)
+    const go = asRecord(got)
+    if (so === undefined || go === undefined) return
+    for (const [k, v] of Object.entries(so)) {
+      const at = path ? `${path}.${k}` : k
+      if (Secrets.fieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v)
+        echoed.push(at)
+      else findEchoes(v, go[k], at)
+    }
+  }
+  findEchoes(sent, rawObj, "")
+  if (echoed.length > 0)
+    out.push(
+      note(
+        "secret-returned",
+        `the response returns the secret sent in ${echoed.join(", ")} (value not shown)`,
+        e
+      )
+    )
+  // Unknown fields, at any depth, are ignored (decisions.md section 1): they are not part of the object.
+  for (const [k, v] of Object.entries(Shape.withoutUnknownFields(op, sent))) {
+    if (!known.has(k) || v === null || v === undefined || Secrets.fieldNames.has(k)) continue
+    if (props.has(k)) {
+      if (!sameAsSent(v, full[k], (key) => Secrets.fieldNames.has(key))) {
+        return [
+          ...out,
+          fail(
+            "echo.create",
+            `${k} differs`,
+            `sent ${k} ${show(v)}, the created object has ${show(full[k])}`,
+            e,
+            `${k} = ${show(full[k])}`
+          )
+        ]
+      }
+      continue
+    }
+    const m = /^(.+)Id$/.exec(k)
+    if (m !== null && props.has(m[1]!) && asRecord(rawObj[m[1]!]) !== undefined) {
+      const got = asRecord(rawObj[m[1]!])!.id
+      if (got !== v) {
+        return [
+          ...out,
+          fail(
+            "echo.create",
+            `${k} differs`,
+            `sent ${k} ${show(v)}, the created object's ${m[1]}.id is ${JSON.stringify(got)}`,
+            e,
+            `${m[1]}.id = ${JSON.stringify(got)}`
+          )
+        ]
+      }
+    }
+  }
+  // The complete object (interface.md, Endpoints): a created object has a creation time.
+  if (props.has("createdAt") && (typeof rawObj.createdAt !== "string" || rawObj.createdAt === "")) {
+    return [
+      ...out,
+      fail(
+        "echo.create-complete",
+        "createdAt missing",
+        "the created object has no createdAt",
+        e,
+        `createdAt = ${show(rawObj.createdAt)}`
+      )
+    ]
+  }
+  // Left out is its zero value (proto3): scalar fields of the object the request did not send.
+  const zero = unsentZeroValues(op, sent, full)
+  if (zero !== undefined)
+    return [
+      ...out,
+      fail(
+        "echo.create-zero-values",
+        `${zero.field} not its zero value`,
+        `the request left out ${zero.field}, the created object has ${show(zero.value)}, not ${show(zero.zero)}`,
+        e,
+        `${zero.field} = ${show(zero.value)}`
+      )
+    ]
+  // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
+  const nested = Object.entries(sent).flatMap(([k, v]) => {
+    const m = /^(.+)Id$/.exec(k)
+    return m !== null &&
+      typeof v === "string" &&
+      v !== "" &&
+      known.has(k) &&
+      !props.has(k) &&
+      props.has(m[1]!)
+      ? [{ field: k, object: m[1]!, id: v }]
+      : []
+  })
+  for (const { field, object, id } of nested) {
+    if (asRecord(rawObj[object]) === undefined) {
+      return [
+        ...out,
+        fail(
+          "echo.create-references",
+          `${object} missing`,
+          `sent ${field} ${JSON.stringify(id)}, the created object has no ${object}`,
+          e,
+          `${object} = ${show(rawObj[object])}`
+        )
+      ]
+    }
+  }
+  // The linked identity: a `group` link names its group (decisions.md section 6).
+  if (sent.identityType === "group" && typeof sent.identityId === "string" && props.has("group")) {
+    const group = asRecord(rawObj.group)
+    if (group?.id !== sent.identityId) {
+      return [
+        ...out,
+        fail(
+          "echo.identity-group",
+          "linked group not returned",
+          `a link to group ${JSON.stringify(sent.identityId)} came back with group ${show(rawObj.group)}`,
+          e,
+          `group = ${show(rawObj.group)}`
+        )
+      ]
+    }
+  }
+  // A nested `<x>` beside a sent `<x>Id` the object holds too names that id (a connector's `space`).
+  const stale = staleNested(props, sent, rawObj)
+  if (stale !== undefined) {
+    return [
+      ...out,
+      fail(
+        "echo.create-references",
+        `${stale} is another object`,
+        `the create returned ${stale}Id ${show(rawObj[`${stale}Id`])} with ${stale} ${show(rawObj[stale])}`,
+        e,
+        `${stale}.id = ${show(asRecord(rawObj[stale])?.id)}`
+      )
+    ]
+  }
+  const judged: Array<ContractRules.RuleId> = ["echo.create"]
+  if (props.has("createdAt")) judged.push("echo.create-complete")
+  if (zeroValueFields(op).some((k) => !sentKeys(sent).has(k)))
+    judged.push("echo.create-zero-values")
+  if (sent.identityType === "group") judged.push("echo.identity-group")
+  if (nested.length > 0 || sendsReference(props, sent)) judged.push("echo.create-references")
+  return [...out, pass("create-echo", judged)]
+}
+
+const echo = onSuccess(
+  "create-echo",
+  [
+    "echo.create",
+    "echo.create-complete",
+    "echo.create-zero-values",
+    "echo.identity-group",
+    "echo.create-references"
+  ],
+  (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : [])
+)
+
+/** The oracles of this check, in the order the registry applies them. */
+export const oracles: ReadonlyArray<ExchangeOracle> = [echo]

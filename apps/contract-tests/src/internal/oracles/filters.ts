@@ -1,0 +1,151 @@
+/**
+ * How a List's `search` and `filter` read an item: its fields as text, every reading a faithful
+ * server may take (decisions.md section 10), and the filters whose outcome every reading decides.
+ * The search-filter oracle, the valid-accepted oracle and the generator share it.
+ */
+import { Filter, Timestamp } from "@data-access/schema"
+import { fullObject, type Op } from "../context.js"
+import { snakeToCamel } from "../json.js"
+
+/** An item as the filters read it: the object as sent, and with every default filled in. */
+export type Row = { readonly raw: Record<string, unknown>; readonly full: Record<string, unknown> }
+
+export const rowOf = (op: Op, raw: Record<string, unknown>): Row => ({
+  raw,
+  full: fullObject(op.object, raw) ?? raw
+})
+
+/** A field's text for search and filters: strings as they are, booleans and numbers as JSON text. */
+export const textOf = (row: Row, key: string): string => {
+  const v = row.full[snakeToCamel(key)]
+  return typeof v === "string"
+    ? v
+    : typeof v === "boolean" || typeof v === "number"
+      ? String(v)
+      : ""
+}
+
+/**
+ * One reading of the filter: the case of the string operators (`equals`, `contains`...), the case
+ * of `lower_than` / `greater_than` on text (a server may fold one and not the other), and whether
+ * time keys are equal as instants or as text.
+ */
+export interface Reading {
+  readonly caseInsensitive: boolean
+  readonly orderCaseInsensitive: boolean
+  readonly timeEqualsAsText: boolean
+}
+
+/** Every reading a faithful server may take (decisions.md section 10). */
+export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsensitive) =>
+  [false, true].flatMap((orderCaseInsensitive) =>
+    [false, true].map((timeEqualsAsText) => ({
+      caseInsensitive,
+      orderCaseInsensitive,
+      timeEqualsAsText
+    }))
+  )
+)
+
+const instant = (s: string) => {
+  const t = Timestamp.parse(s)
+  return t instanceof Timestamp.Timestamp ? t : undefined
+}
+
+/** A filter evaluated under one reading (decisions.md section 3). */
+export const evaluate = (
+  filter: Filter.Filter<string>,
+  get: (key: string) => string,
+  reading: Reading
+): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => evaluate(f, get, reading))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field!
+  const raw = get(key)
+  const rawExpected = filter.field!.value?.value ?? ""
+  const fold = (s: string) => (reading.caseInsensitive ? s.toLowerCase() : s)
+  const actual = fold(raw)
+  const expected = fold(rawExpected)
+  const time = /_at$/.test(key) ? [instant(raw), instant(rawExpected)] : undefined
+  const compare = (): number => {
+    if (time !== undefined && time[0] !== undefined && time[1] !== undefined)
+      return Timestamp.Order(time[0], time[1])
+    const [a, b] = reading.orderCaseInsensitive
+      ? [raw.toLowerCase(), rawExpected.toLowerCase()]
+      : [raw, rawExpected]
+    return a < b ? -1 : a > b ? 1 : 0
+  }
+  const equal = () =>
+    time !== undefined && !reading.timeEqualsAsText && time[0] && time[1]
+      ? Timestamp.Order(time[0], time[1]) === 0
+      : actual === expected
+  switch (operator) {
+    case "equals":
+      return equal()
+    case "not_equals":
+      return !equal()
+    case "contains":
+      return actual.includes(expected)
+    case "not_contains":
+      return !actual.includes(expected)
+    case "empty":
+      return raw === ""
+    case "not_empty":
+      return raw !== ""
+    case "starts_with":
+      return actual.startsWith(expected)
+    case "ends_with":
+      return actual.endsWith(expected)
+    case "lower_than":
+      return compare() < 0
+    case "greater_than":
+      return compare() > 0
+  }
+}
+
+/** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */
+export const UNDECIDED_KEYS: ReadonlySet<string> = new Set(["type"])
+
+/** The kind of a filter key's values: text, a timestamp (`*_at`), or a boolean. */
+export type KeyKind = "string" | "boolean" | "time"
+
+/**
+ * The operators whose outcome every reading decides, per kind of key: string operators on times
+ * depend on the server's text form of a timestamp, and booleans are only equal or not. Valid
+ * requests use only these; the oracles judge only filters made of them.
+ */
+export const OPERATORS: Record<KeyKind, ReadonlyArray<Filter.Operator>> = {
+  string: Filter.Operator.literals,
+  time: ["equals", "not_equals", "lower_than", "greater_than", "empty", "not_empty"],
+  boolean: ["equals", "not_equals"]
+}
+
+/**
+ * Whether a filter stays where every faithful server's answer is decided by the readings: no key
+ * whose values are undecided, and on time keys only comparisons of timestamps.
+ */
+export const judgeable = (filter: Filter.Filter<string>): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) return filter.group.filters.every(judgeable)
+  const field = filter.field
+  if (field === undefined || UNDECIDED_KEYS.has(field.key)) return false
+  if (!/_at$/.test(field.key)) return true
+  if (!OPERATORS.time.includes(field.operator)) return false
+  return Filter.valueless.has(field.operator) || instant(field.value?.value ?? "") !== undefined
+}
+
+/** Whether a filter compares a time key with `lower_than` / `greater_than` somewhere (`filter.time-instants`). */
+export const comparesTimes = (filter: Filter.Filter<string>): boolean => {
+  if (Filter.isEmpty(filter)) return false
+  if ("group" in filter && filter.group !== undefined)
+    return filter.group.filters.some(comparesTimes)
+  const field = filter.field
+  return (
+    field !== undefined &&
+    /_at$/.test(field.key) &&
+    (field.operator === "lower_than" || field.operator === "greater_than")
+  )
+}

@@ -1,0 +1,84 @@
+/**
+ * no-server-errors: a response came, and no 5xx a faithful server would not send.
+ */
+import * as Option from "effect/Option"
+import { Deadline } from "@data-access/schema"
+import type { Exchange } from "../http.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { codeOf, excerpt, slowNotHung } from "./answer.js"
+import { type ExchangeOracle, oracle } from "./oracle.js"
+
+/**
+ * Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came:
+ * the server's clock started after the request left, so an answer sooner than the deadline (a
+ * millisecond for the clocks' rounding) came before it passed. A value that is not a number of
+ * milliseconds says nothing.
+ */
+const deadlineMayHavePassed = (e: Exchange): boolean => {
+  const header = e.request.headers[Deadline.TIMEOUT_HEADER]
+  if (header === undefined) return false
+  const timeout = Deadline.parseTimeout(header)
+  return timeout._tag !== "Millis" || e.durationMs + 1 >= timeout.millis
+}
+
+/**
+ * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary
+ * overload that decisions.md section 2 allows) is not held against the server, nor
+ * `deadline_exceeded` (504) to a call whose `Connect-Timeout-Ms` deadline may have passed, nor
+ * `unimplemented` (501) to a form a server may leave out (`optionalForm`: Connect GET, a
+ * compressed body; decisions.md section 10).
+ */
+export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
+  Option.match(e.response, {
+    onNone: () => {
+      // No answer within the timeout is a hang only next to the target's own latency: it answered
+      // the same operation in this run in a small part of that time. A slow target is no fault.
+      if (slowNotHung(e)) return pass("no-server-errors")
+      const measured =
+        e.timedOut === undefined
+          ? ""
+          : ` (it served this operation in at most ${e.timedOut.slowestAnswerMs} ms in this run)`
+      return fail(
+        "errors.no-internal-for-client-faults",
+        "no response",
+        `no response: ${e.transportError ?? "connection closed"}${measured}`,
+        e
+      )
+    },
+    onSome: (r) => {
+      const excused =
+        (r.status === 503 && codeOf(e) === "unavailable") ||
+        (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
+      if (r.status < 500 || excused)
+        return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+      if (r.status === 504 && codeOf(e) === "deadline_exceeded") {
+        if (deadlineMayHavePassed(e))
+          return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+        const header = e.request.headers[Deadline.TIMEOUT_HEADER]
+        const set = header === undefined ? "no deadline" : `a deadline of ${header} ms`
+        return fail(
+          "errors.no-internal-for-client-faults",
+          "deadline_exceeded before the deadline",
+          `the server answered deadline_exceeded after ${e.durationMs} ms to a call with ${set}`,
+          e,
+          excerpt(r)
+        )
+      }
+      return fail(
+        "errors.no-internal-for-client-faults",
+        `HTTP ${r.status}`,
+        `the server answered HTTP ${r.status}`,
+        e,
+        excerpt(r)
+      )
+    }
+  })
+
+const noServerErrorsOracle = oracle({
+  name: "no-server-errors",
+  rules: ["errors.no-internal-for-client-faults"],
+  judge: (v) => [noServerErrors(v.exchange, v.optionalForm)]
+})
+
+/** The oracles of this check, in the order the registry applies them. */
+export const oracles: ReadonlyArray<ExchangeOracle> = [noServerErrorsOracle]

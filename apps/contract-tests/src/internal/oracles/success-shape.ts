@@ -1,0 +1,38 @@
+/**
+ * success-shape: a 200 is `application/json` with a JSON object body.
+ */
+import * as Option from "effect/Option"
+import type { Exchange } from "../http.js"
+import { fail, type Outcome, pass } from "../outcome.js"
+import { contentTypeIsJson, excerpt } from "./answer.js"
+import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+
+/** success-shape: a 200 is `application/json` with a JSON object body. */
+export const successShape = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 200) return undefined
+  if (!contentTypeIsJson(r))
+    return fail(
+      "wire.success",
+      "content type",
+      `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`,
+      e
+    )
+  const j = Option.getOrUndefined(r.json)
+  if (j === null || typeof j !== "object" || Array.isArray(j))
+    return fail(
+      "wire.success",
+      "body not a JSON object",
+      "the 200 body is not a JSON object",
+      e,
+      excerpt(r)
+    )
+  return pass("success-shape", ["wire.success"])
+}
+
+const successShapeOracle = onAnswer("success-shape", ["wire.success"], (v) =>
+  defined(successShape(v.exchange))
+)
+
+/** The oracles of this check, in the order the registry applies them. */
+export const oracles: ReadonlyArray<ExchangeOracle> = [successShapeOracle]

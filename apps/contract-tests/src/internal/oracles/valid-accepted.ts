@@ -1,0 +1,149 @@
+/**
+ * valid-accepted: a request that breaks no must, in any spelling a server must read like its plain
+ * form, is not refused with invalid_argument.
+ */
+import * as Option from "effect/Option"
+import { ContractRules, Filter } from "@data-access/schema"
+import type { Body, Op } from "../context.js"
+import { asRecord, snakeToCamel } from "../json.js"
+import { fail, pass } from "../outcome.js"
+import * as Shape from "../requestShape.js"
+import { codeOf, excerpt, statusOf } from "./answer.js"
+import { judgeable, OPERATORS } from "./filters.js"
+import { type Breach, type ExchangeOracle, oracle } from "./oracle.js"
+
+/** A way of spelling a valid request that a server must read like its plain form, and the rule it tests. */
+export interface Spelling {
+  readonly rule: ContractRules.RuleId
+  readonly label: string
+  readonly has: (op: Op, body: Body) => boolean
+}
+
+/** The spellings of a valid request, in the order a refusal is put down to them. */
+export const spellings: ReadonlyArray<Spelling> = [
+  { rule: "wire.unknown-fields-ignored", label: "unknown field", has: Shape.hasUnknownFields },
+  {
+    rule: "wire.snake-case",
+    label: "snake_case names",
+    has: (_, body) => Shape.hasSnakeCase(body)
+  },
+  {
+    rule: "wire.null-is-unset",
+    label: "null for unset fields",
+    has: (_, body) => Shape.hasNulls(body)
+  }
+]
+
+/** The rule a refusal of a valid request in its plain form breaks: `limit` at a bound (1, 500) has its own. */
+export const plainAcceptance = (
+  body: Body
+): { readonly rule: ContractRules.RuleId; readonly label: string } =>
+  body.limit === 500 || body.limit === 1
+    ? { rule: "lists.limit-accepted", label: `limit ${body.limit}` }
+    : { rule: "fields.valid-accepted", label: "valid request" }
+
+/** The rule a refusal of a valid request breaks, read from the request alone: its first spelling, else its plain form's. */
+export const acceptanceRule = (
+  op: Op,
+  body: Body
+): { readonly rule: ContractRules.RuleId; readonly label: string } =>
+  spellings.find((s) => s.has(op, body)) ?? plainAcceptance(body)
+
+/**
+ * Why a faithful server may refuse a request that breaks no must (decisions.md section 10), or
+ * `undefined` when every faithful server serves it: a form only a lenient server accepts, a cursor
+ * (bound to its request, or never given), an enum left out, a field whose format a server may
+ * validate, a filter outside what every reading decides.
+ */
+export const mayRefuse = (
+  op: Op,
+  body: Body,
+  sent: Body,
+  breaches: ReadonlyArray<Breach>,
+  headers: Readonly<Record<string, string>>
+): string | undefined => {
+  if (breaches.length > 0) return breaches[0]!.cause
+  // Headers outside what clients send (decisions.md section 1): the documents do not say how they are answered.
+  const timeout = headers["connect-timeout-ms"]
+  if (timeout !== undefined && !/^\d{1,10}$/.test(timeout)) return "a malformed Connect-Timeout-Ms"
+  const version = headers["connect-protocol-version"]
+  if (version !== undefined && version !== "1") return "a Connect-Protocol-Version other than 1"
+  if (typeof sent.cursor === "string" && sent.cursor !== "") return "a cursor"
+  for (const name of Shape.alwaysSentEnums(op).keys())
+    if (sent[name] === undefined) return `${name} left out`
+  const format = (v: unknown, depth: number): string | undefined => {
+    if (depth > 16 || v === null || typeof v !== "object") return undefined
+    for (const [k, x] of Object.entries(v)) {
+      if (ContractRules.formatFields.has(snakeToCamel(k)) && typeof x === "string")
+        return `${k}: a format a server may validate`
+      const inner = k === "filter" ? undefined : format(x, depth + 1)
+      if (inner !== undefined) return inner
+    }
+    return undefined
+  }
+  const formatted = format(body, 0)
+  if (formatted !== undefined) return formatted
+  const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
+  if (
+    filter !== undefined &&
+    (!judgeable(filter) || !typedOperators(filter, Shape.booleanProperties(op.object)))
+  )
+    return "a filter some server may refuse"
+  return undefined
+}
+
+/** Whether every condition on a boolean key uses only the operators booleans have (a server may refuse the others: strict-filter-types). */
+const typedOperators = (filter: Filter.Filter<string>, booleans: ReadonlySet<string>): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined)
+    return filter.group.filters.every((f) => typedOperators(f, booleans))
+  const field = filter.field
+  return (
+    field === undefined ||
+    !booleans.has(snakeToCamel(field.key)) ||
+    OPERATORS.boolean.includes(field.operator)
+  )
+}
+
+/**
+ * valid-accepted: a request that breaks no must and that every faithful server serves is not
+ * refused with invalid_argument. (The runner's valid requests are such by construction and judged
+ * more widely there: any refusal, told apart by a second request.)
+ */
+const validAccepted = oracle({
+  name: "valid-accepted",
+  rules: [
+    "fields.valid-accepted",
+    "wire.unknown-fields-ignored",
+    "wire.snake-case",
+    "wire.null-is-unset",
+    "lists.limit-accepted"
+  ],
+  judge: ({ body, breaches, exchange: e, headers, op, sent }) => {
+    if (op === undefined || body === undefined || sent === undefined) return []
+    const status = statusOf(e)
+    if (status === 200) return [pass("valid-accepted", [acceptanceRule(op, body).rule])]
+    if (
+      status !== 400 ||
+      codeOf(e) !== "invalid_argument" ||
+      mayRefuse(op, body, sent, breaches, headers) !== undefined
+    )
+      return []
+    const { label, rule } = acceptanceRule(op, body)
+    return [
+      fail(
+        rule,
+        `${label}: rejected with invalid_argument`,
+        `a valid request (${label}) was rejected with invalid_argument`,
+        e,
+        Option.match(e.response, {
+          onNone: () => undefined,
+          onSome: (r) => excerpt(r, 300)
+        })
+      )
+    ]
+  }
+})
+
+/** The oracles of this check, in the order the registry applies them. */
+export const oracles: ReadonlyArray<ExchangeOracle> = [validAccepted]
