@@ -39,12 +39,11 @@ describe("the rule table", () => {
     for (const r of ContractRules.rules) expect(ContractChecks.isCheckId(r.check), r.id).toBe(true)
   })
 
-  it("every rule is broken by a violation of the reference server's catalogue, which names it back", () => {
-    const byName = new Map(ReferenceServer.violations.map((v) => [v.name, v]))
+  it("every rule is broken by a violation of the reference server's catalogue that names it, caught by its check", () => {
     for (const r of ContractRules.rules) {
-      const v = byName.get(r.violation as ReferenceServer.ViolationName)
-      expect(v, `${r.id}: violation ${r.violation}`).toBeDefined()
-      expect((v as { rule?: string }).rule, r.violation).toBe(r.id)
+      const vs = ReferenceServer.violations.filter((v) => v.rule === r.id)
+      expect(vs.length, `${r.id} has a violation`).toBeGreaterThan(0)
+      for (const v of vs) expect(v.check, v.name).toBe(r.check)
     }
     for (const v of ReferenceServer.violations) {
       const rule = (v as { rule?: string }).rule

@@ -71,10 +71,13 @@ export const render = ({ checks, violations, findings, rules, latitude, notes })
     )
     const rs = rules.filter((r) => r.check === c.id)
     lines.push("| rule | must | source | violation |", "|---|---|---|---|")
-    for (const r of rs)
+    for (const r of rs) {
+      // A rule's violations name it by its id; the table shows the catalogue's first.
+      const v = violations.find((x) => x.rule === r.id)
       lines.push(
-        `| \`${r.id}\` | ${cell(r.must)} | ${r.source.doc} § ${cell(r.source.section)}: “${cell(r.source.quote)}” | \`${r.violation}\` |`
+        `| \`${r.id}\` | ${cell(r.must)} | ${r.source.doc} § ${cell(r.source.section)}: “${cell(r.source.quote)}” | \`${v.name}\` |`
       )
+    }
     lines.push("")
     const vs = violations.filter((v) => v.check === c.id)
     if (vs.length > 0) {
