@@ -1,6 +1,6 @@
 /**
  * The types the request pipeline (`app.ts`) and its hooks (the violation and latitude records of
- * `violations.ts` and `latitude.ts`) share: what a request and an answer are, the stages of the
+ * `violations/` and `latitude.ts`) share: what a request and an answer are, the stages of the
  * faithful pipeline, and the hooks a record puts on them; and the few values both sides build
  * (`Fail`, `deadlinePassed`, `parseIssueOf`).
  *
