@@ -4,22 +4,18 @@
  * swapped), which a server that compares a prefix or ignores case would take.
  */
 import * as Effect from "effect/Effect"
-import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
-  type Body,
   type Context,
   type Family,
   isWrite,
   type Op,
   send,
   skipped,
-  type Suite,
-  uniqueNames
+  type Suite
 } from "../context.js"
-import * as Gen from "../generate.js"
 import { type KeyMode, NEAR_KEY_MODES, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { keyKept } from "../oracles/secrets.js"

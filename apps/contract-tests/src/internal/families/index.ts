@@ -6,7 +6,7 @@
 import type { Context, Family, Op, Suite } from "../context.js"
 import { auth } from "./auth.js"
 import { invalid } from "./invalid.js"
-import { latitude } from "./latitude.js"
+import { latitude } from "./latitude/index.js"
 import { listEnums } from "./listEnums.js"
 import { paging } from "./paging.js"
 import { protocol } from "./protocol.js"

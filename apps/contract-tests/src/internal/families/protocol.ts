@@ -22,7 +22,8 @@ import * as Gen from "../generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { sampleBody } from "./auth.js"
+import { sampleBody } from "./shared/bodies.js"
+import { MiB, padded, plainList } from "./shared/sizes.js"
 
 interface ProtocolCase {
   readonly name: string
@@ -275,19 +276,6 @@ const MEDIA_TYPE_SPELLINGS: ReadonlyArray<string> = [
   "application/json;charset=UTF-8",
   "Application/JSON"
 ]
-
-/** The first List operation that needs nothing but `limit`: a read to send large bodies to. */
-export const plainList = (Operations.all as ReadonlyArray<Op>).find(
-  (o) => o.kind === "list" && Gen.isValid(o, { limit: 1 })
-)!
-
-export const MiB = 1024 * 1024
-
-/** A valid read padded with an unknown field to `bytes` bytes. */
-export const padded = (bytes: number): string => {
-  const head = `{"limit":1,"ctPadding":"`
-  return head + "a".repeat(Math.max(0, bytes - head.length - 2)) + `"}`
-}
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 

@@ -1,0 +1,135 @@
+/**
+ * The probes of references a server may read either way: an `identityId` of kind
+ * `resource_hostname` naming any kind of object, and an update's reference sent as `""`.
+ */
+import * as Effect from "effect/Effect"
+import { type Body, type Context, type Op, send, show } from "../../context.js"
+import { type Exchange, post } from "../../http.js"
+import * as Inspect from "../../inspect.js"
+import { createEcho } from "../../oracles/create-echo.js"
+import { fail, pass, type Verdict } from "../../outcome.js"
+import { referenceOf, requestPropertyNames } from "../../pools.js"
+import { answered, decodesFor, excerpt, got, type Probe, single, storedValue } from "./probe.js"
+
+/**
+ * Served (the answer judged as any, the link created as sent), or not_found: the faithful answers
+ * to an `identityId` that a server may read as another kind of object than the one it names.
+ */
+const servedOrNotFound =
+  (op: Op, sent: Body, what: string, skewMillis: number) =>
+  (e: Exchange): ReadonlyArray<Verdict> => {
+    const status = Inspect.statusOf(e)
+    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+    if (status === 200)
+      return [
+        ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
+        ...createEcho(op, sent, e),
+        pass("valid-accepted", ["fields.valid-accepted"])
+      ]
+    if (status === 404 && Inspect.codeOf(e) === "not_found")
+      return [pass("error-shape", ["errors.unknown-reference"])]
+    return [
+      fail(
+        "errors.unknown-reference",
+        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+        `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`,
+        e,
+        excerpt(e)
+      )
+    ]
+  }
+
+/** Object kinds other than a connector hostname whose ids an `identityId` may name, by pool, in order of preference. */
+const OTHER_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ["resources", "a resource"],
+  ["satellites", "a satellite"],
+  ["connectors", "a connector"]
+]
+
+/**
+ * The probes of `identityId` with `identityType: resource_hostname`, which a server may take as
+ * the id of any kind of object: a connector hostname's id and another kind's (one create each).
+ */
+export const identityProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
+  const ref = op.kindedReference
+  if (op.kind !== "create" || ref === undefined) return []
+  const decodes = decodesFor(op)
+  // Picked by the run's seed: runs against one deployment do not all make the same link.
+  const pick = (pool: string): string | undefined => {
+    const ids = ctx.pools.ids[pool] ?? []
+    return ids.length === 0 ? undefined : ids[Math.abs(Math.trunc(ctx.seed)) % ids.length]
+  }
+  const other = OTHER_KINDS.find(([pool]) => pick(pool) !== undefined)
+  const ids: ReadonlyArray<readonly [string | undefined, string]> = [
+    [pick("connectorHostnames"), "a connector hostname"],
+    ...(other === undefined ? [] : [[pick(other[0]), other[1]] as const])
+  ]
+  return ids.flatMap(([id, kind]): ReadonlyArray<Probe> => {
+    const sent = { ...body, [ref.kindField]: "resource_hostname", [ref.field]: id }
+    if (id === undefined || !decodes(sent)) return []
+    const what = `${ref.field} of ${kind} with ${ref.kindField} resource_hostname`
+    return [
+      single(
+        ctx,
+        what,
+        "identity-any-kind",
+        post(op.path, sent),
+        servedOrNotFound(op, sent, what, ctx.skewMillis)
+      )
+    ]
+  })
+}
+
+/**
+ * The probe of an update's reference sent as `""` (UpdateSatellite's `spaceId`): a server takes the
+ * object out of its space (`""` back) or treats the field as not set (the value it had, read by an
+ * update that sets nothing); any other answer is wrong under both readings.
+ */
+export const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe> => {
+  if (op.kind !== "update" || typeof body.id !== "string") return []
+  return requestPropertyNames(op)
+    .filter((k) => k !== "id" && /Id$/.test(k) && referenceOf(op, k) !== undefined)
+    .map((field): Probe => {
+      const what = `${field} "" on ${op.method}`
+      return {
+        name: what,
+        latitude: "space-empty-ignored",
+        run: Effect.gen(function* () {
+          const before = yield* send(ctx, post(op.path, { id: body.id }))
+          if (Inspect.statusOf(before) !== 200) return []
+          const had = storedValue(op, before, field)
+          const e = yield* send(ctx, post(op.path, { id: body.id, [field]: "" }))
+          const status = Inspect.statusOf(e)
+          if (status === undefined || status >= 500 || Inspect.answeredFirst(e))
+            return answered("space-empty-ignored", e)
+          if (status !== 200) {
+            return [
+              ...answered("space-empty-ignored", e),
+              fail(
+                "fields.valid-accepted",
+                `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+                `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`,
+                e,
+                excerpt(e)
+              )
+            ]
+          }
+          const now = storedValue(op, e, field)
+          if (now === "" || now === had)
+            return [
+              ...answered("space-empty-ignored", e),
+              pass("update-semantics", ["updates.apply"])
+            ]
+          return [
+            fail(
+              "updates.apply",
+              `${what}: set to another value`,
+              `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`,
+              e,
+              `${field} = ${show(now)}`
+            )
+          ]
+        })
+      }
+    })
+}
