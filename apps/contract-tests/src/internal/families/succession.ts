@@ -12,7 +12,6 @@ import {
   type Context,
   type Family,
   fullObject,
-  objectPropertyNames,
   type Op,
   send,
   show,
@@ -27,37 +26,9 @@ import { createEcho } from "../oracles/create-echo.js"
 import { storedDifference } from "../oracles/stable-reads.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
-import { latitudeCreates } from "./latitude/probes.js"
+import { type Burst, burstsOf } from "./creates.js"
 import { objectIn } from "./shared/objects.js"
-import { getReaders, listReaders, relationCreates } from "./shared/readers.js"
-
-/** Whether the objects an operation makes have ids (a human user password has none to tell apart). */
-const hasIds = (op: Op): boolean => objectPropertyNames(op).has("id")
-
-type Burst = "back to back" | "at once"
-
-/**
- * The bursts of a Create operation and the creates each sends, out of `--creates-per-operation`
- * once the relations' and the latitude family's creates and one valid example are taken: two
- * bursts of three, or of two, or one burst of two sent at once; none when fewer are left.
- */
-const burstsOf = (
-  op: Op,
-  ctx: Context
-): { readonly bursts: ReadonlyArray<Burst>; readonly size: number } => {
-  const none = { bursts: [], size: 0 }
-  if (op.kind !== "create" || ctx.readOnly || !hasIds(op)) return none
-  const left = ctx.createExamples - relationCreates(op, ctx) - latitudeCreates(op, ctx) - 1
-  if (left >= 20) return { bursts: ["back to back", "at once"], size: 3 }
-  if (left >= 4) return { bursts: ["back to back", "at once"], size: 2 }
-  return left >= 2 ? { bursts: ["at once"], size: 2 } : none
-}
-
-/** How many objects a Create operation makes in quick succession. */
-export const successionCreates = (op: Op, ctx: Context): number => {
-  const { bursts, size } = burstsOf(op, ctx)
-  return bursts.length * size
-}
+import { getReaders, hasIds, listReaders } from "./shared/readers.js"
 
 /**
  * Whether two create requests make two objects whatever a server keeps unique: their names differ

@@ -26,11 +26,8 @@ import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf } from "../pools.js"
-import { latitudeCreates } from "./latitude/probes.js"
-import { relationCreates } from "./shared/readers.js"
+import { validExamples } from "./creates.js"
 import { objectIn } from "./shared/objects.js"
-import { spellingCreates } from "./spellings.js"
-import { successionCreates } from "./succession.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
@@ -120,18 +117,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
         g.arbitrary,
         fc.option(fc.constant(DEADLINE_MS), { freq: 3, nil: undefined })
       ),
-      // A create's share of --creates-per-operation, less what its relations create (relations.ts).
-      examples:
-        op.kind === "create"
-          ? Math.min(
-              ctx.examples,
-              ctx.createExamples -
-                relationCreates(op, ctx) -
-                latitudeCreates(op, ctx) -
-                successionCreates(op, ctx) -
-                spellingCreates(op, ctx)
-            )
-          : ctx.examples,
+      // A create's share of --creates-per-operation, less what the other suites create (creates.ts).
+      examples: validExamples(op, ctx),
       // A create's first example leaves out every field it can: with few examples (a small
       // --creates-per-operation), every field left out is still judged once as its zero value.
       first: op.kind === "create" ? minimalCreate(op, g.arbitrary) : undefined

@@ -3,7 +3,7 @@
  * `id`), and how many objects the relations family makes to read back.
  */
 import { Operations } from "@data-access/schema"
-import type { Context, Op } from "../../context.js"
+import { type Context, objectPropertyNames, type Op } from "../../context.js"
 import { requestPropertyNames } from "../../pools.js"
 
 const all = Operations.all as ReadonlyArray<Op>
@@ -30,3 +30,6 @@ export const relationCreates = (op: Op, ctx: Context): number =>
   op.kind !== "create" || listReaders(op).length + getReaders(op).length === 0
     ? 0
     : Math.min(2, Math.floor(ctx.createExamples / 4))
+
+/** Whether the objects an operation makes have ids (a human user password has none to tell apart). */
+export const hasIds = (op: Op): boolean => objectPropertyNames(op).has("id")

@@ -1,0 +1,169 @@
+/**
+ * The spellings of one valid request that the standards make the same request: JSON escapes,
+ * whitespace between every token, optional fields sent as their zero values.
+ */
+import type * as AST from "effect/SchemaAST"
+import { ContractRules, Secrets } from "@data-access/schema"
+import type { Body, Op } from "../../context.js"
+import * as Gen from "../../generate.js"
+import { encodedFields } from "../../schemas.js"
+
+/** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
+const escapedString = (s: string): string => {
+  let escaped = false
+  let out = ""
+  for (const c of s) {
+    if (!escaped && /^[A-Za-z]$/.test(c)) {
+      out += `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+      escaped = true
+    } else if (c === "/") out += "\\/"
+    else out += JSON.stringify(c).slice(1, -1)
+  }
+  return `"${out}"`
+}
+
+/** JSON text of a value with every name and string escaped (`escapedString`). */
+export const escapedJson = (v: unknown): string => {
+  if (typeof v === "string") return escapedString(v)
+  if (Array.isArray(v)) return `[${v.map(escapedJson).join(",")}]`
+  if (v !== null && typeof v === "object") {
+    return `{${Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${escapedString(k)}:${escapedJson(x)}`)
+      .join(",")}}`
+  }
+  return JSON.stringify(v)
+}
+
+/** The whitespace JSON allows between tokens: space, tab, line feed, carriage return. */
+const WS = " \t\r\n"
+
+/** JSON text of a value with whitespace before and after every token. */
+export const spacedJson = (v: unknown): string => {
+  if (Array.isArray(v)) return `[${WS}${v.map(spacedJson).join(`${WS},${WS}`)}${WS}]`
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined)
+    return `{${WS}${entries.map(([k, x]) => `${JSON.stringify(k)}${WS}:${WS}${spacedJson(x)}`).join(`${WS},${WS}`)}${WS}}`
+  }
+  return JSON.stringify(v)
+}
+
+/** The zero value of a field's wire type, when it is a scalar or an array; `undefined` for an enum, an object or a one-of. */
+const zeroOfType = (ast: AST.AST): unknown => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return ""
+    case "BooleanKeyword":
+      return false
+    case "NumberKeyword":
+      return 0
+    case "TupleType":
+      return ast.elements.length === 0 && ast.rest.length === 1 ? [] : undefined
+    case "Refinement":
+      return zeroOfType(ast.from)
+    case "Union": {
+      const members = ast.types.filter(
+        (t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword"
+      )
+      return members.length === 1 ? zeroOfType(members[0]!) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Optional fields whose zero value and absence are one value for every faithful server: not in an
+ * update (absent leaves a field as it is, decisions.md section 4), not an enum (a server may default
+ * an absent one, section 10), an id (`spaceId: ""` may name no space), a one-of variant (proto3
+ * tracks which is set), a secret, a format a server may validate (section 10) or the cursor (proto3
+ * `optional` tracks its presence).
+ */
+export const zeroValueFields = (
+  op: Op,
+  body: Body
+): { readonly absent: Body; readonly zeros: Body } => {
+  const none = { absent: body, zeros: {} }
+  if (op.kind === "update") return none
+  const zeros: Body = {}
+  for (const p of encodedFields(op.request)) {
+    const k = String(p.name)
+    if (
+      !p.isOptional ||
+      /(^id|Id)$/.test(k) ||
+      k === "cursor" ||
+      Secrets.fieldNames.has(k) ||
+      (op.oneOf ?? []).includes(k) ||
+      ContractRules.formatFields.has(k)
+    )
+      continue
+    const zero = zeroOfType(p.type)
+    if (zero !== undefined) zeros[k] = zero
+  }
+  const absent = Object.fromEntries(Object.entries(body).filter(([k]) => !(k in zeros)))
+  return Object.keys(zeros).length > 0 &&
+    Gen.isValid(op, absent) &&
+    Gen.isValid(op, { ...absent, ...zeros })
+    ? { absent, zeros }
+    : none
+}
+
+export interface Spelling {
+  readonly label: string
+  readonly rule: ContractRules.RuleId
+  /** The request in its plainest spelling. */
+  readonly plain: Body
+  /** The request's text in this spelling. */
+  readonly text: (body: Body) => string
+}
+
+export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
+  const { absent, zeros } = zeroValueFields(op, body)
+  return [
+    {
+      label: "JSON escapes (\\u0061, \\/)",
+      rule: "wire.json-spellings",
+      plain: body,
+      text: escapedJson
+    },
+    {
+      label: "whitespace between every token",
+      rule: "wire.json-spellings",
+      plain: body,
+      text: spacedJson
+    },
+    ...(Object.keys(zeros).length === 0
+      ? []
+      : [
+          {
+            label: `${Object.keys(zeros).join(", ")} sent as zero values`,
+            rule: "wire.zero-is-unset",
+            plain: absent,
+            text: (b: Body) => JSON.stringify({ ...b, ...zeros })
+          } satisfies Spelling
+        ])
+  ]
+}
+
+/**
+ * The spellings whose objects (one for the spelling, one for a plain body not yet sent) fit in
+ * `left` creates, each rule's first spelling before the others, so that a small allowance still
+ * tells every rule.
+ */
+export const spellingsWithin = (
+  all: ReadonlyArray<Spelling>,
+  left: number
+): ReadonlyArray<Spelling> => {
+  let rest = left
+  const plains = new Set<Body>()
+  const out: Array<Spelling> = []
+  const firsts = all.filter((s, i) => all.findIndex((t) => t.rule === s.rule) === i)
+  for (const s of [...firsts, ...all.filter((s) => !firsts.includes(s))]) {
+    const cost = plains.has(s.plain) ? 1 : 2
+    if (cost > rest) break
+    rest -= cost
+    plains.add(s.plain)
+    out.push(s)
+  }
+  return out
+}
