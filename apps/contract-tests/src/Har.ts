@@ -13,11 +13,11 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Operations } from "@data-access/schema"
 import * as Offline from "./internal/har/read.js"
-import * as Write from "./internal/har/write.js"
+import * as Write from "./internal/recording/write.js"
 import type * as Proxy from "./Proxy.js"
 import type * as Report from "./Report.js"
 
-import * as Model from "./internal/har/model.js"
+import * as Model from "./internal/recording/model.js"
 
 /**
  * One exchange of a HAR 1.2 log (`log.entries[]`): the fields the runner and the proxy write and

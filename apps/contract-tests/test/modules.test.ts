@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { ids as checkIds } from "@data-access/schema/ContractChecks"
+import * as Oracles from "../src/internal/oracles/index.js"
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), "../src")
 
@@ -64,6 +66,43 @@ const circles = (
   return out
 }
 
+/** The modules of the public face: those at the top of `src`. */
+const isPublic = (module: string): boolean => !module.includes("/")
+
+/** The folder of `internal/` a module is in (`judge`, `har`...), `undefined` for one at its top. */
+const folderOf = (module: string): string | undefined => /^internal\/([^/]+)\//.exec(module)?.[1]
+
+/** The check a module of `internal/oracles/` holds the oracles of, `undefined` for a shared helper. */
+const checkOfModule = (module: string): string | undefined => {
+  const m = /^internal\/oracles\/([^/]+)\.ts$/.exec(module)
+  return m !== null && (checkIds as ReadonlyArray<string>).includes(m[1]!) ? m[1] : undefined
+}
+
+/** The folders of `internal/` a folder must not import: the judge sits below the proxy and the HAR judge, which are siblings. */
+const forbiddenFolders: Readonly<Record<string, ReadonlyArray<string>>> = {
+  judge: ["proxy", "har"],
+  har: ["proxy"],
+  proxy: ["har"],
+  recording: ["judge", "proxy", "har"]
+}
+
+/** Each import that breaks the layers, as `from -> to`. */
+const layerBreaches = (graph: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyArray<string> =>
+  [...graph].flatMap(([from, targets]) =>
+    [...targets]
+      .filter((to) => {
+        if (!from.startsWith("internal/")) return false
+        if (isPublic(to)) return true
+        const a = folderOf(from)
+        const b = folderOf(to)
+        if (a !== undefined && b !== undefined && forbiddenFolders[a]?.includes(b)) return true
+        const check = checkOfModule(from)
+        const other = checkOfModule(to)
+        return check !== undefined && other !== undefined && other !== check
+      })
+      .map((to) => `${from} -> ${to}`)
+  )
+
 describe("the modules of the runner and the proxy", () => {
   it("import no module that imports them back, type-only imports included", () => {
     const graph = importGraph()
@@ -80,5 +119,42 @@ describe("the modules of the runner and the proxy", () => {
     ])
     expect(circles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]])
     expect([...importGraph().get("Report.ts")!]).toContain("internal/report/model.ts")
+  })
+
+  it("keep their layers: internal/ imports no public module, the judge neither the proxy nor the HAR judge, those two not each other, and no check's oracles another check's", () => {
+    expect(layerBreaches(importGraph())).toEqual([])
+  })
+
+  it("would show a layer broken (the check reads the folders and the public face)", () => {
+    const graph = new Map([
+      ["internal/har/read.ts", new Set(["internal/proxy/state.ts", "internal/judge/store.ts"])],
+      ["internal/proxy/relay.ts", new Set(["internal/har/read.ts"])],
+      ["internal/judge/store.ts", new Set(["internal/proxy/types.ts"])],
+      ["internal/findings.ts", new Set(["Report.ts", "internal/report/model.ts"])],
+      [
+        "internal/oracles/paging.ts",
+        new Set(["internal/oracles/search-filter.ts", "internal/oracles/oracle.ts"])
+      ],
+      ["Report.ts", new Set(["internal/report/render.ts"])]
+    ])
+    expect(layerBreaches(graph)).toEqual([
+      "internal/har/read.ts -> internal/proxy/state.ts",
+      "internal/proxy/relay.ts -> internal/har/read.ts",
+      "internal/judge/store.ts -> internal/proxy/types.ts",
+      "internal/findings.ts -> Report.ts",
+      "internal/oracles/paging.ts -> internal/oracles/search-filter.ts"
+    ])
+  })
+
+  it("list every check's oracle module in the registry's index, each oracle under its own check", () => {
+    const folder = readdirSync(join(src, "internal/oracles"))
+      .map((name) => `internal/oracles/${name}`)
+      .flatMap((module) => checkOfModule(module) ?? [])
+    expect(Oracles.modules.map(([check]) => check).sort()).toEqual([...folder].sort())
+    for (const [check, module] of Oracles.modules) {
+      expect(module.oracles.length, check).toBeGreaterThan(0)
+      for (const oracle of module.oracles) expect(oracle.check, oracle.name).toBe(check)
+    }
+    expect(Oracles.registry).toEqual(Oracles.modules.flatMap(([, module]) => module.oracles))
   })
 })

@@ -14,11 +14,11 @@ import { existsSync } from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import { fileURLToPath } from "node:url"
-import type { Job } from "../src/internal/proxy/judging.js"
+import type { Job } from "../src/internal/judge/judging.js"
 import * as Metrics from "../src/internal/proxy/metrics.js"
 import * as Relay from "../src/internal/proxy/relay.js"
 import * as State from "../src/internal/proxy/state.js"
-import type { Finding } from "../src/internal/proxy/types.js"
+import type { Finding } from "../src/internal/judge/types.js"
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
 const LIST = "/core.v1.SatelliteService/ListSatellites"

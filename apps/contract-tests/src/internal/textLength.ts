@@ -6,6 +6,9 @@
  * `shortest` length) or within it under every count (its `longest`).
  */
 
+/** The longest string every server accepts (decisions.md section 10, string-limits). */
+export const SAFE_STRING_LENGTH = 255
+
 const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" })
 
 const graphemes = (s: string): number => {

@@ -8,13 +8,13 @@
 import * as Either from "effect/Either"
 import { ContentType, Secrets } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
-import type * as Har from "./model.js"
-import type { Finding } from "../proxy/types.js"
+import type * as Har from "../recording/model.js"
+import type { Finding } from "../judge/types.js"
 import type * as Report from "../report/model.js"
-import type * as Rules from "../exchangeRules.js"
-import { operationOf } from "../exchangeRules.js"
-import type { Job } from "../proxy/judging.js"
-import { makeStore } from "../proxy/store.js"
+import type * as Rules from "../judge/exchangeRules.js"
+import { operationOf } from "../judge/exchangeRules.js"
+import type { Job } from "../judge/judging.js"
+import { makeStore } from "../judge/store.js"
 
 /** How the traffic is judged. */
 export interface ReadOptions {

@@ -1,8 +1,8 @@
 /** The runner's exchanges as HAR entries: each request as sent and its answer, secrets masked. */
 import * as Option from "effect/Option"
-import type * as Har from "./model.js"
+import type * as Har from "../recording/model.js"
 import type { Sent } from "../http.js"
-import { entryOf } from "./write.js"
+import { entryOf } from "../recording/write.js"
 
 const encoder = new TextEncoder()
 

@@ -5,7 +5,7 @@
  * by Prometheus (`sum by (side, rule) (increase(contract_proxy_findings_total[1w]))`).
  */
 import * as Prometheus from "prom-client"
-import type { Tally } from "./types.js"
+import type { Tally } from "../judge/types.js"
 
 /** The metrics of one proxy. */
 export interface Metrics {

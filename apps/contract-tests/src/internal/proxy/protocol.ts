@@ -5,11 +5,11 @@
  * the judging thread answers each question after every exchange posted before it, and tells the
  * relay's thread what it judged (for the bounded queue's count, the metrics and the live lines).
  */
-import type * as Har from "../har/model.js"
+import type * as Har from "../recording/model.js"
 import type * as Report from "../report/model.js"
-import type { Job } from "./judging.js"
-import type { StoreOptions } from "./store.js"
-import type { Finding, Tally } from "./types.js"
+import type { Job } from "../judge/judging.js"
+import type { StoreOptions } from "../judge/store.js"
+import type { Finding, Tally } from "../judge/types.js"
 
 /** What the judging thread is started with (its `workerData`). */
 export interface Init extends Omit<StoreOptions, "onFinding" | "onJudged"> {

@@ -17,8 +17,8 @@ import { PassThrough, pipeline, type Readable } from "node:stream"
 import { ConnectError, ContentType } from "@data-access/schema"
 import type * as Report from "../report/model.js"
 import * as Render from "../report/render.js"
-import type * as Rules from "../exchangeRules.js"
-import type { Job } from "./judging.js"
+import type * as Rules from "../judge/exchangeRules.js"
+import type { Job } from "../judge/judging.js"
 import type { Metrics } from "./metrics.js"
 
 /** The path of the report endpoint on the proxy's port. */

@@ -19,12 +19,12 @@ import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
 import { Worker } from "node:worker_threads"
 import type * as Report from "../report/model.js"
-import type * as Har from "../har/model.js"
-import type { Job } from "./judging.js"
+import type * as Har from "../recording/model.js"
+import type { Job } from "../judge/judging.js"
 import type { Metrics } from "./metrics.js"
 import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
-import type { StoreOptions } from "./store.js"
-import type { Finding } from "./types.js"
+import type { StoreOptions } from "../judge/store.js"
+import type { Finding } from "../judge/types.js"
 
 /** What the state is kept for. */
 export interface StateOptions extends Omit<StoreOptions, "onJudged"> {

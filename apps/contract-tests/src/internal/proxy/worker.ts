@@ -7,11 +7,11 @@
 import * as Either from "effect/Either"
 import { parentPort, workerData } from "node:worker_threads"
 import { Secrets } from "@data-access/schema"
-import type * as Har from "../har/model.js"
-import { make as makeHar } from "../har/write.js"
+import type * as Har from "../recording/model.js"
+import { make as makeHar } from "../recording/write.js"
 import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
-import { addToTally, emptyTally, entryOfJob, makeStore } from "./store.js"
-import type { Finding, Tally } from "./types.js"
+import { addToTally, emptyTally, entryOfJob, makeStore } from "../judge/store.js"
+import type { Finding, Tally } from "../judge/types.js"
 
 const port = parentPort
 if (port === null)

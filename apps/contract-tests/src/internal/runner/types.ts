@@ -6,7 +6,7 @@ import type * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
 import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "../baseline.js"
-import type * as Har from "../har/model.js"
+import type * as Har from "../recording/model.js"
 
 /**
  * Options of a run. Only `baseUrl` and `apiKey` are required.

@@ -5,13 +5,12 @@
  * `exchangeRules.ts`; this module only turns an exchange into their inputs and their verdicts into
  * outcomes of a side.
  */
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { ContractRules, Secrets } from "@data-access/schema"
-import * as Compression from "@data-access/schema/Compression"
 import type { Side, UnreadReason } from "./types.js"
-import * as Rules from "../exchangeRules.js"
+import * as Rules from "./exchangeRules.js"
 import type { Exchange, KeyMode, RawRequest } from "../http.js"
+import { readable } from "../bodies.js"
 import type { Outcome } from "../outcome.js"
 
 /** One finished exchange as the relay saw it, waiting to be judged. */
@@ -85,23 +84,6 @@ const NOT_SHOWN = new Set([
   "tracestate",
   "b3"
 ])
-
-/**
- * A relayed body as the checks read it: decompressed by its `Content-Encoding` (within the
- * checking limit), or `undefined` when it cannot be (an encoding not read here, corrupt data, too
- * large once decompressed): such a body is relayed and counted unchecked, never judged.
- */
-export const readable = (
-  bytes: Uint8Array | undefined,
-  contentEncoding: string | undefined,
-  limit: number
-): Uint8Array | undefined => {
-  if (bytes === undefined) return undefined
-  const encoding = Compression.parseContentEncoding(contentEncoding)
-  if (encoding._tag === "Identity") return bytes
-  if (encoding._tag === "Unsupported") return undefined
-  return Either.getOrUndefined(Compression.decompress(bytes, encoding.encoding, limit))
-}
 
 /** The bodies of an exchange as the checks read them; a request body that cannot be is Unknown. */
 const readBodies = (job: Job, limit: number) => {

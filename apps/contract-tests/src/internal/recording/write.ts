@@ -13,8 +13,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { ContentType, Primitives, Secrets } from "@data-access/schema"
 import type * as Har from "./model.js"
-import { SAFE_STRING_LENGTH } from "../exchangeRules.js"
-import { readable } from "../proxy/judging.js"
+import { readable } from "../bodies.js"
+import { SAFE_STRING_LENGTH } from "../textLength.js"
 
 /** The creator written into every HAR of this package. */
 export const creator = { name: "@data-access/contract-tests", version: "0.5.0" } as const

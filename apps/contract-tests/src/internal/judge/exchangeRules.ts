@@ -8,13 +8,13 @@ import * as ParseResult from "effect/ParseResult"
 import type * as AST from "effect/SchemaAST"
 import { ContentType, ContractRules, JsonBody, Operations } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
-import type { Exchange } from "./http.js"
-import { asRecord } from "./json.js"
-import * as Oracles from "./oracles/index.js"
-import { type RequestRule, requestRules } from "./oracles/invalid-rejected.js"
-import * as TextLength from "./textLength.js"
-import type { Breach } from "./oracles/oracle.js"
-import { isNote, type Outcome } from "./outcome.js"
+import type { Exchange } from "../http.js"
+import { asRecord } from "../json.js"
+import * as Oracles from "../oracles/index.js"
+import { type RequestRule, requestRules } from "../oracles/invalid-rejected.js"
+import * as TextLength from "../textLength.js"
+import type { Breach } from "../oracles/oracle.js"
+import { isNote, type Outcome } from "../outcome.js"
 
 type Op = Operations.Operation
 
@@ -33,7 +33,7 @@ export interface SeenRequest {
   readonly bodyBytes: number
 }
 
-export type { Breach } from "./oracles/oracle.js"
+export type { Breach } from "../oracles/oracle.js"
 
 /** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
 export type ParsedBody =
@@ -269,9 +269,6 @@ export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | un
 const isConnectGet = (r: SeenRequest): boolean =>
   r.method === "GET" && /(^|&)encoding=json(&|$)/.test(r.query) && /(^|&)message=/.test(r.query)
 
-/** The longest string every server accepts (decisions.md section 10, string-limits). */
-export const SAFE_STRING_LENGTH = 255
-
 /**
  * Forms only a lenient server accepts (`--strict-client`): a body over 1 MiB, a compressed body,
  * a Connect GET, the binary codec, strings over 255 characters or with control characters, an empty filter,
@@ -324,8 +321,9 @@ const lenientForms = (
         // Over 255 under some count a server may use, so it may be refused. No UTF-16 unit counts
         // for more than 9 (UTF-8 bytes of NFD), so only a string of 29 to 255 units is counted.
         if (
-          v.length > SAFE_STRING_LENGTH ||
-          (v.length * 9 > SAFE_STRING_LENGTH && TextLength.longest(v) > SAFE_STRING_LENGTH)
+          v.length > TextLength.SAFE_STRING_LENGTH ||
+          (v.length * 9 > TextLength.SAFE_STRING_LENGTH &&
+            TextLength.longest(v) > TextLength.SAFE_STRING_LENGTH)
         )
           long ??= path
         // eslint-disable-next-line no-control-regex
@@ -341,8 +339,8 @@ const lenientForms = (
       out.push({
         rule: "fields.valid-accepted",
         latitude: "string-limits",
-        cause: `${long}: over ${SAFE_STRING_LENGTH} characters`,
-        message: `request ${long}: a string over ${SAFE_STRING_LENGTH} characters: a server may refuse it`
+        cause: `${long}: over ${TextLength.SAFE_STRING_LENGTH} characters`,
+        message: `request ${long}: a string over ${TextLength.SAFE_STRING_LENGTH} characters: a server may refuse it`
       })
     if (control !== undefined)
       out.push({

@@ -1,6 +1,6 @@
 /**
- * The types the proxy's modules and `Proxy` share, in a module of their own so that no internal
- * module imports `Proxy` back. `Proxy.Side` and `Proxy.Finding` are these.
+ * The types the judge, the proxy, the HAR judge and `Proxy` share, in a module of their own so
+ * that no internal module imports `Proxy` back. `Proxy.Side` and `Proxy.Finding` are these.
  */
 import type * as Report from "../report/model.js"
 

@@ -2,7 +2,7 @@
  * The proxy's store: exchanges judged one at a time, findings deduplicated (by side, rule,
  * operation and cause) and counted, a cell per operation and check, the keys seen, the live line
  * of each new finding, and the report so far. The judging thread keeps one for a running proxy
- * (`worker.ts`, with the HAR entries and the metrics' tally); `judge` keeps one for a HAR file.
+ * (`proxy/worker.ts`, with the HAR entries and the metrics' tally); `judge` keeps one for a HAR file.
  */
 import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
@@ -10,7 +10,7 @@ import * as Checks from "@data-access/schema/ContractChecks"
 import type { Finding, Tally } from "./types.js"
 import type * as Report from "../report/model.js"
 import { makeFinding, makeReport } from "../findings.js"
-import { entryOf } from "../har/write.js"
+import { entryOf } from "../recording/write.js"
 import { type Job, judge, type Judgement, type Settings } from "./judging.js"
 
 /** What the store is kept for. */
