@@ -1,7 +1,7 @@
 /**
  * What the command line prints, as a terminal user and a CI log each expect it: ANSI colour only
  * on a terminal and never under `NO_COLOR` (https://no-color.org), and @effect/cli's help without
- * the lines that only restate an option's type.
+ * the lines that only restate an option's type or that it is optional.
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -23,7 +23,8 @@ const TYPE_LINES = new Set([
   "A file.",
   "A file or directory.",
   "A true or false value.",
-  "A directory."
+  "A directory.",
+  "This setting is optional."
 ])
 
 /** The help and error text of @effect/cli as this command line prints it. */

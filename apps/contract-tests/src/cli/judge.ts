@@ -1,0 +1,96 @@
+/**
+ * `contract-tests judge FILE.har`: recorded traffic judged with the proxy's oracles; exit code by
+ * `--fail-on`, 2 for a file that is not HAR.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Options from "@effect/cli/Options"
+import type * as Command from "@effect/cli/Command"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Har from "../Har.js"
+import * as Proxy from "../Proxy.js"
+import * as Report from "../Report.js"
+import { proxyOptions } from "./proxy.js"
+
+const some = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
+
+export const judgeOptions = {
+  baseUrl: Options.text("base-url").pipe(
+    Options.optional,
+    Options.withDescription(
+      "Judge only entries under this URL (default: every origin that served an operation of the API; pages, scripts and fonts are left out)"
+    )
+  ),
+  failOn: Options.choice("fail-on", ["any", "server", "client", "none"]).pipe(
+    Options.withDefault("any" as const),
+    Options.withDescription(
+      "Which findings make the exit code 1: any (default), server, client or none"
+    )
+  ),
+  strictClient: proxyOptions.strictClient,
+  clockSkew: proxyOptions.clockSkew,
+  junit: Options.file("junit").pipe(
+    Options.optional,
+    Options.withDescription("Write a JUnit XML report to this file")
+  ),
+  json: Options.file("json").pipe(
+    Options.optional,
+    Options.withDescription("Write a JSON report to this file")
+  ),
+  html: Options.file("html").pipe(
+    Options.optional,
+    Options.withDescription("Write a self-contained HTML report to this file")
+  ),
+  quiet: Options.boolean("quiet").pipe(
+    Options.withDescription("Print only the verdict line on stdout")
+  )
+}
+
+export const judgeArgs = {
+  file: Args.file({ name: "FILE.har", exists: "either" }).pipe(
+    Args.withDescription("A HAR file (HAR 1.2)")
+  )
+}
+
+type JudgeParsed = Command.Command.ParseConfig<typeof judgeOptions> &
+  Command.Command.ParseConfig<typeof judgeArgs>
+
+/** Recorded traffic judged with the proxy's oracles; exit code by --fail-on, 2 for a file that is not HAR. */
+export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs
+      .readFileString(args.file)
+      .pipe(
+        Effect.mapError(
+          (e) => new Har.HarError({ message: `${args.file} cannot be read: ${e.message}` })
+        )
+      )
+    const har = yield* Har.decodeJson(text).pipe(
+      Effect.mapError((e) => new Har.HarError({ message: `${args.file}: ${e.message}` }))
+    )
+    const report = Har.judge(har, {
+      source: args.file,
+      baseUrl: some(args.baseUrl),
+      strictClient: args.strictClient,
+      clockSkewMillis: args.clockSkew
+    })
+    if (Option.isSome(args.junit))
+      yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
+    if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, Report.toJson(report))
+    if (Option.isSome(args.html)) yield* fs.writeFileString(args.html.value, Report.toHtml(report))
+    const terminal = Report.toTerminal(report)
+    process.stdout.write(
+      (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"
+    )
+    yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        process.stderr.write(`contract-tests judge: ${e.message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )

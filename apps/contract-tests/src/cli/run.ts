@@ -1,0 +1,171 @@
+/**
+ * `contract-tests` without a subcommand: the run (embedded reference server or a target) from the
+ * settings, its reports and its exit code (0 all pass, 1 findings, 2 the run could not be made).
+ */
+import * as Options from "@effect/cli/Options"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import { KnownIds, Secrets } from "@data-access/schema"
+import * as Baseline from "../Baseline.js"
+import * as ContractTests from "../ContractTests.js"
+import * as Embedded from "../Embedded.js"
+import * as Har from "../Har.js"
+import * as Report from "../Report.js"
+import { keySecrets } from "../internal/http.js"
+import * as Settings from "./settings.js"
+
+/** The options of a run: every setting's flag, the config file and the API key. */
+export const runOptions = {
+  ...Settings.flags,
+  config: Options.file("config", { exists: "yes" }).pipe(
+    Options.optional,
+    Options.withDescription(
+      `The config file (default: the nearest ${Settings.CONFIG_FILE} from the working directory upward)`
+    )
+  ),
+  apiKey: Options.redacted("api-key").pipe(
+    Options.withFallbackConfig(Config.redacted("DATA_ACCESS_API_KEY")),
+    Options.optional,
+    Options.withDescription(
+      "The API key (default: the DATA_ACCESS_API_KEY environment variable). Never printed, never read from the config file."
+    )
+  )
+}
+
+type Parsed = {
+  readonly [K in keyof typeof runOptions]: (typeof runOptions)[K] extends Options.Options<infer A>
+    ? A
+    : never
+}
+
+const badOptions = (message: string) =>
+  new ContractTests.RunError({ reason: "BadOptions", message })
+
+/** Reads a JSON file the settings name, decoded with `decode`, or a RunError naming it. */
+const readDocument = <A, E extends { readonly message: string }>(
+  file: string,
+  what: string,
+  decode: (text: string) => Effect.Effect<A, E>
+) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs
+      .readFileString(file)
+      .pipe(Effect.mapError((e) => badOptions(`the ${what} ${file} cannot be read: ${e.message}`)))
+    return yield* decode(text).pipe(
+      Effect.mapError((e) =>
+        badOptions(
+          `the ${what} ${file} is not ${what === "fixtures file" ? "a KnownIds document" : "a baseline"}: ${e.message}`
+        )
+      )
+    )
+  })
+
+/** The run the parsed command line asks for; its exit code goes to `exitCode`. */
+export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const stderr = (line: string) => process.stderr.write(line + "\n")
+    const from = yield* Settings.sources(Option.getOrUndefined(args.config))
+    const s = yield* Settings.resolve(args, from)
+    const fixtures =
+      s.fixtures === undefined
+        ? undefined
+        : yield* readDocument(s.fixtures, "fixtures file", KnownIds.decodeJson)
+    const baseline =
+      s.baseline === undefined
+        ? undefined
+        : yield* readDocument(s.baseline, "baseline file", Baseline.decodeJson)
+    const rate = s.rateLimit
+    const harEntries: Array<Har.Entry> = []
+    const common = {
+      seed: s.seed,
+      examples: s.examples,
+      operations: s.operations,
+      excludeOperations: s.excludeOperations,
+      checks: s.checks,
+      excludeChecks: s.excludeChecks,
+      readOnly: s.readOnly,
+      timeout: `${s.timeoutMs} millis`,
+      timeBudget: s.timeBudget === undefined ? undefined : `${s.timeBudget} seconds`,
+      maxFindings: s.maxFindings,
+      clockSkew: `${s.clockSkewMs} millis`,
+      maxRequests: s.maxRequests,
+      replay: s.replay,
+      baseline,
+      progress: s.quiet ? undefined : stderr,
+      onHarEntry:
+        s.har === undefined ? undefined : (entry: Har.Entry) => void harEntries.push(entry)
+    } satisfies Partial<ContractTests.Options>
+    const report =
+      s.baseUrl === undefined
+        ? yield* Embedded.run({
+            ...common,
+            // The server in the runner's thread: a worker's server was no quicker on two cores.
+            serverThread: "caller",
+            rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
+            createsPerOperation: s.createsPerOperation,
+            concurrency: s.concurrency ?? 4
+          }).pipe(
+            Effect.catchTag("StartError", (e) =>
+              Effect.fail(
+                new ContractTests.RunError({
+                  reason: "Unreachable",
+                  message: `the embedded reference server did not start: ${e.message}`
+                })
+              )
+            ),
+            Effect.scoped
+          )
+        : yield* Option.match(args.apiKey, {
+            onNone: () =>
+              Effect.fail(
+                badOptions(
+                  "an API key is needed: --api-key or the DATA_ACCESS_API_KEY environment variable"
+                )
+              ),
+            onSome: (apiKey) =>
+              ContractTests.run({
+                ...common,
+                baseUrl: s.baseUrl!,
+                apiKey,
+                fixtures,
+                rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
+                createsPerOperation: s.createsPerOperation ?? 25,
+                concurrency: s.concurrency ?? 2
+              })
+          })
+    const scrub = Secrets.scrubber(
+      Option.match(args.apiKey, {
+        onNone: () => [],
+        onSome: (key) => keySecrets(Redacted.value(key))
+      })
+    )
+    if (s.junit !== undefined) yield* fs.writeFileString(s.junit, scrub(Report.toJUnit(report)))
+    if (s.json !== undefined) yield* fs.writeFileString(s.json, scrub(Report.toJson(report)))
+    if (s.html !== undefined) yield* fs.writeFileString(s.html, scrub(Report.toHtml(report)))
+    if (s.har !== undefined)
+      yield* fs.writeFileString(s.har, scrub(Har.toJson(Har.make(harEntries))))
+    if (s.writeBaseline !== undefined)
+      yield* fs.writeFileString(
+        s.writeBaseline,
+        scrub(Baseline.toJson(Baseline.fromReport(report)))
+      )
+    process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
+    yield* Ref.set(exitCode, Report.exitCode(report))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        const message =
+          e._tag === "RunError" || e._tag === "SettingsError"
+            ? e.message
+            : `${e._tag}: ${e.message}`
+        process.stderr.write(`contract-tests: the run could not be made: ${message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )

@@ -1,0 +1,231 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { ContractChecks, ContractRules, Operations } from "@data-access/schema"
+import { ReferenceServer } from "@data-access/reference-server"
+import type * as Report from "../src/Report.js"
+import { configJsonSchema } from "../src/cli/settings.js"
+import { cli } from "./cliRun.js"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const packageJson = fileURLToPath(new URL("../package.json", import.meta.url))
+const schemaFile = fileURLToPath(new URL("../contract-tests.config.schema.json", import.meta.url))
+
+const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-settings-"))
+
+/** The command line as a user runs it: a process of its own, its output piped (not a terminal). */
+const run = (
+  args: ReadonlyArray<string>,
+  options: { cwd?: string; env?: Record<string, string> } = {}
+) =>
+  Effect.async<{ code: number; out: string; err: string }>((resume) => {
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_TESTS_"))
+    )
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: options.cwd, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, out, err) =>
+        resume(
+          Effect.succeed({
+            code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
+            out,
+            err
+          })
+        )
+    )
+    return Effect.sync(() => child.kill())
+  })
+
+const reportOf = (file: string) => JSON.parse(Fs.readFileSync(file, "utf8")) as Report.Report
+const operationsOf = (report: Report.Report) => [...new Set(report.cells.map((c) => c.operation))]
+const checksOf = (report: Report.Report) => [...new Set(report.cells.map((c) => c.check))]
+
+describe("settings from a config file and the environment", () => {
+  it.effect(
+    "the nearest contract-tests.config.json upward is read, its paths relative to it; the environment wins over it and a flag over both",
+    () =>
+      Effect.gen(function* () {
+        const dir = tmp()
+        const sub = Path.join(dir, "a", "b")
+        Fs.mkdirSync(sub, { recursive: true })
+        Fs.writeFileSync(
+          Path.join(dir, "contract-tests.config.json"),
+          JSON.stringify({
+            $schema: "./contract-tests.config.schema.json",
+            examples: 2,
+            seed: 3,
+            operations: ["ListSatellites", "GetResource"],
+            checks: ["paging"],
+            json: "reports/run.json",
+            quiet: true
+          })
+        )
+        Fs.mkdirSync(Path.join(dir, "reports"))
+        // The file alone.
+        const fromFile = yield* run([], { cwd: sub })
+        expect(fromFile.err).toBe("")
+        expect(fromFile.code).toBe(0)
+        const first = reportOf(Path.join(dir, "reports", "run.json"))
+        expect(first.seed).toBe(3)
+        expect(operationsOf(first).sort()).toEqual(["ListSatellites"])
+        expect(checksOf(first)).toEqual(["paging"])
+        // The environment over the file.
+        const fromEnv = yield* run([], {
+          cwd: sub,
+          env: {
+            CONTRACT_TESTS_OPERATIONS: "GetResource,ListSatellites",
+            CONTRACT_TESTS_CHECKS: "stable-reads"
+          }
+        })
+        expect(fromEnv.code).toBe(0)
+        const second = reportOf(Path.join(dir, "reports", "run.json"))
+        expect(checksOf(second)).toEqual(["stable-reads"])
+        expect(operationsOf(second)).toContain("GetResource")
+        // A flag over both.
+        const fromFlag = yield* run(["--checks", "paging", "--seed", "9"], {
+          cwd: sub,
+          env: { CONTRACT_TESTS_CHECKS: "stable-reads" }
+        })
+        expect(fromFlag.code).toBe(0)
+        const third = reportOf(Path.join(dir, "reports", "run.json"))
+        expect(checksOf(third)).toEqual(["paging"])
+        expect(third.seed).toBe(9)
+      }),
+    120_000
+  )
+
+  it.effect(
+    "--config names the file; an unknown key, a wrong type or a bad environment value stops the run with exit 2 and says what is wrong",
+    () =>
+      Effect.gen(function* () {
+        const dir = tmp()
+        const file = Path.join(dir, "staging.json")
+        Fs.writeFileSync(file, JSON.stringify({ exampels: 3 }))
+        const unknown = yield* cli("--config", file)
+        expect(unknown.code).toBe(2)
+        expect(unknown.err).toContain(`"exampels" (did you mean "examples"?)`)
+        Fs.writeFileSync(file, JSON.stringify({ examples: "many" }))
+        const wrongType = yield* cli("--config", file)
+        expect(wrongType.code).toBe(2)
+        expect(wrongType.err).toMatch(/not valid[\s\S]*examples/)
+        Fs.writeFileSync(file, JSON.stringify({ apiKey: "k" }))
+        const key = yield* cli("--config", file)
+        expect(key.code).toBe(2)
+        expect(key.err).toContain("DATA_ACCESS_API_KEY, never in a file")
+        Fs.writeFileSync(file, "{ examples: 3 ")
+        const notJson = yield* cli("--config", file)
+        expect(notJson.code).toBe(2)
+        expect(notJson.err).toContain("is not JSON")
+        Fs.writeFileSync(file, JSON.stringify({ examples: 3 }))
+        const badEnv = yield* Effect.acquireUseRelease(
+          Effect.sync(() => (process.env.CONTRACT_TESTS_EXAMPLES = "lots")),
+          () => cli("--config", file),
+          () => Effect.sync(() => delete process.env.CONTRACT_TESTS_EXAMPLES)
+        )
+        expect(badEnv.code).toBe(2)
+        expect(badEnv.err).toContain("CONTRACT_TESTS_EXAMPLES")
+        for (const r of [unknown, wrongType, key, notJson, badEnv])
+          expect(r.err).not.toMatch(/\n\s+at /)
+      }),
+    120_000
+  )
+
+  it.effect(
+    "a base URL from the environment is tested like the flag's",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: ["settings-key-1234567890"] })
+        const dir = tmp()
+        Fs.writeFileSync(Path.join(dir, "ids.json"), JSON.stringify(server.knownIds))
+        const r = yield* run(
+          [
+            "--fixtures",
+            "ids.json",
+            "--examples",
+            "2",
+            "--operations",
+            "GetResource",
+            "--json",
+            "r.json",
+            "--quiet"
+          ],
+          {
+            cwd: dir,
+            env: {
+              CONTRACT_TESTS_BASE_URL: server.url,
+              CONTRACT_TESTS_RATE_LIMIT: "0",
+              DATA_ACCESS_API_KEY: "settings-key-1234567890"
+            }
+          }
+        )
+        expect(r.err).toBe("")
+        expect(r.code).toBe(0)
+        expect(reportOf(Path.join(dir, "r.json")).target).toBe(server.url)
+      }).pipe(Effect.scoped),
+    120_000
+  )
+
+  it("the committed JSON Schema of the config file is the one the settings make", () => {
+    expect(JSON.parse(Fs.readFileSync(schemaFile, "utf8"))).toEqual(configJsonSchema())
+  })
+})
+
+describe("the command line's edges", () => {
+  it.effect("a misspelt flag is named with the nearest one, exit 2, no stack trace", () =>
+    Effect.gen(function* () {
+      const r = yield* cli("--exampels", "3")
+      expect(r.code).toBe(2)
+      expect(r.err).toContain("unknown option --exampels: did you mean --examples?")
+      expect(r.err).not.toMatch(/\n\s+at /)
+    })
+  )
+
+  it.effect(
+    "--help, piped or under NO_COLOR: no ANSI colour, no line restating a type, every default shown; --version is package.json's",
+    () =>
+      Effect.gen(function* () {
+        const helps = [yield* cli("--help"), yield* run(["--help"], { env: { NO_COLOR: "1" } })]
+        for (const help of helps) {
+          expect(help.code).toBe(0)
+          // eslint-disable-next-line no-control-regex
+          expect(help.out).not.toMatch(/\u001b\[/)
+          expect(help.out).not.toContain("A user-defined piece of text")
+          expect(help.out).not.toContain("An integer.")
+          expect(help.out).toContain("(default: 100)")
+          expect(help.out).toContain("(default: 10_000)")
+          expect(help.out).toContain("CONTRACT_TESTS_BASE_URL")
+        }
+        const v = yield* cli("--version")
+        const pkg = JSON.parse(Fs.readFileSync(packageJson, "utf8")) as { version: string }
+        expect(v.out.trim()).toBe(pkg.version)
+      })
+  )
+
+  it.effect(
+    "list prints the checks, the rules, the operations and the violations from their tables",
+    () =>
+      Effect.gen(function* () {
+        const checks = yield* cli("list", "checks")
+        expect(checks.code).toBe(0)
+        for (const c of ContractChecks.ids) expect(checks.out).toMatch(new RegExp(`^${c}\\s`, "m"))
+        const rules = yield* cli("list", "rules", "--json")
+        expect((JSON.parse(rules.out) as Array<{ id: string }>).map((r) => r.id)).toEqual(
+          ContractRules.rules.map((r) => r.id)
+        )
+        const operations = yield* cli("list", "operations", "--json")
+        expect(
+          (JSON.parse(operations.out) as Array<{ method: string }>).map((o) => o.method)
+        ).toEqual(Operations.all.map((o) => o.method))
+        const violations = yield* cli("list", "violations")
+        for (const v of ReferenceServer.violations) expect(violations.out).toContain(v.name)
+        const bad = yield* cli("list", "rulez")
+        expect(bad.code).toBe(2)
+      })
+  )
+})
