@@ -1,7 +1,9 @@
 /**
  * The check families, in run order: one list, from which the runner builds every suite. Each
- * family's module holds its checks and the rules they judge; `checks` of every family together
- * cover the catalogue (`ContractChecks.checks`), which a test asserts.
+ * family's module (or folder, one module per suite) holds its checks and the rules they judge;
+ * `checks` of every family together cover the catalogue (`ContractChecks.checks`), which a test
+ * asserts. No family imports another: what several use lives in `shared/`, which imports no
+ * family, and the create budget they share out in `creates.ts`.
  */
 import type { Context, Family, Op, Suite } from "../context.js"
 import { auth } from "./auth.js"
