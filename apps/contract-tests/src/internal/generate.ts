@@ -9,10 +9,8 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
-import { ContractRules, Filter, type Operations, Secrets } from "@data-access/schema"
+import { Filter, type Operations, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
-import { jsonSchemaOf } from "./ast.js"
 import { OPERATORS } from "./oracles/filters.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import {
@@ -24,10 +22,10 @@ import {
   describeReference
 } from "./pools.js"
 import * as TextLength from "./textLength.js"
+import { numberFields, withNumber } from "./numberEdges.js"
+import { MAX_TEXT, UNICODE_PIECES, withUnicode } from "./unicodeText.js"
+import { asRecord } from "./json.js"
 import { encodedOf } from "./schemas.js"
-
-/** The longest free text a valid request sends: within 255 characters under every count (`TextLength.longest`). */
-const MAX_TEXT = 255
 
 type Op = Operations.Operation
 
@@ -40,6 +38,9 @@ export {
   sameBody,
   withoutUnknownFields
 } from "./requestShape.js"
+export { numberEdges, numberFields } from "./numberEdges.js"
+export { UNICODE_PIECES, withPiece } from "./unicodeText.js"
+
 type Body = Record<string, unknown>
 
 /** Generated cases, or why they cannot be made. */
@@ -152,87 +153,6 @@ const tame = (v: unknown, key: string | undefined, n: number): unknown => {
   return v
 }
 
-const INT32_MIN = -2147483648
-const INT32_MAX = 2147483647
-
-/** Numbers a number field is sent at, where its schema allows them: zero, one, the largest port, the int32 limits. */
-const COMMON_EDGES: ReadonlyArray<number> = [0, 1, 65535, INT32_MIN, INT32_MAX]
-
-/**
- * The edge values of a number schema: its bounds, read from the JSON Schema annotations of its
- * refinements (`minimum`, `maximum`; for an integer, the first integer inside an exclusive bound),
- * then 0, 1, 65535 and the int32 limits, each kept only where the schema accepts it. `undefined`
- * when the schema is not a number.
- */
-export const numberEdges = (ast: AST.AST): ReadonlyArray<number> | undefined => {
-  const bounds: Array<number> = []
-  const exclusive: Array<[number, 1 | -1]> = []
-  let integer = false
-  let at = ast
-  while (at._tag === "Refinement") {
-    const js = jsonSchemaOf(at)
-    if (js.type === "integer") integer = true
-    for (const k of ["minimum", "maximum"] as const)
-      if (typeof js[k] === "number") bounds.push(js[k])
-    if (typeof js.exclusiveMinimum === "number") exclusive.push([js.exclusiveMinimum, 1])
-    if (typeof js.exclusiveMaximum === "number") exclusive.push([js.exclusiveMaximum, -1])
-    at = at.from
-  }
-  if (at._tag !== "NumberKeyword") return undefined
-  if (integer)
-    for (const [bound, step] of exclusive)
-      bounds.push(Math.floor(bound) + (step === 1 ? 1 : Number.isInteger(bound) ? -1 : 0))
-  const accepts = Schema.is(Schema.make(ast))
-  return [...new Set([...bounds, ...COMMON_EDGES])].filter((n) => Number.isFinite(n) && accepts(n))
-}
-
-/** A number field of a request: where it sits (top level, or inside nested objects) and its edge values. */
-interface NumberField {
-  readonly path: ReadonlyArray<string>
-  readonly edges: ReadonlyArray<number>
-}
-
-const withoutNull = (ast: AST.AST): AST.AST => {
-  if (ast._tag !== "Union") return ast
-  const members = ast.types.filter(
-    (t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword"
-  )
-  return members.length === 1 ? members[0]! : ast
-}
-
-const numberFieldCache = new WeakMap<Op["request"], ReadonlyArray<NumberField>>()
-
-/** The number fields of a request, found in the encoded side of its schema (objects within objects, not arrays or recursive filters). */
-export const numberFields = (op: Op): ReadonlyArray<NumberField> => {
-  const cached = numberFieldCache.get(op.request)
-  if (cached !== undefined) return cached
-  const out: Array<NumberField> = []
-  const go = (ast: AST.AST, path: ReadonlyArray<string>): void => {
-    if (path.length > 8) return
-    if (ast._tag === "Refinement" || ast._tag === "Transformation") return go(ast.from, path)
-    if (ast._tag !== "TypeLiteral") return
-    for (const p of ast.propertySignatures) {
-      const at = [...path, String(p.name)]
-      const type = withoutNull(p.type)
-      const edges = numberEdges(type)
-      if (edges === undefined) go(type, at)
-      else if (edges.length > 0) out.push({ path: at, edges })
-    }
-  }
-  go(Schema.encodedBoundSchema(op.request).ast, [])
-  numberFieldCache.set(op.request, out)
-  return out
-}
-
-/** The body with a number at `path`, where the body already sends a number there. */
-const withNumber = (body: Body, path: ReadonlyArray<string>, value: number): Body => {
-  const [head, ...rest] = path
-  if (head === undefined) return body
-  if (rest.length === 0) return typeof body[head] === "number" ? { ...body, [head]: value } : body
-  const inner = asRecordOf(body[head])
-  return inner === undefined ? body : { ...body, [head]: withNumber(inner, rest, value) }
-}
-
 const SAMPLE_TIMES = [
   "2025-01-01T00:00:00Z",
   "2024-06-30T12:00:00.5Z",
@@ -250,16 +170,16 @@ const acceptedFilter = (
   isBoolean: (key: string) => boolean,
   n: number
 ): unknown => {
-  const f = asRecordOf(filter)
+  const f = asRecord(filter)
   if (f === undefined) return undefined
-  const group = asRecordOf(f.group)
+  const group = asRecord(f.group)
   if (group !== undefined) {
     const filters = (Array.isArray(group.filters) ? group.filters : [])
       .map((x) => acceptedFilter(x, isBoolean, n))
       .filter((x) => x !== undefined)
     return filters.length === 0 ? undefined : { group: { ...group, filters } }
   }
-  const field = asRecordOf(f.field)
+  const field = asRecord(f.field)
   if (field === undefined || typeof field.key !== "string" || typeof field.operator !== "string")
     return undefined
   const key = field.key
@@ -273,7 +193,7 @@ const acceptedFilter = (
     ? (field.operator as Filter.Operator)
     : pick(allowed, n)
   if (Filter.valueless.has(operator)) return { field: { key, operator } }
-  const sent = asRecordOf(field.value)?.value
+  const sent = asRecord(field.value)?.value
   const value =
     kind === "time"
       ? pick(SAMPLE_TIMES, n)
@@ -285,11 +205,6 @@ const acceptedFilter = (
   return { field: { key, operator, value: { "@type": Filter.STRING_VALUE_TYPE, value } } }
 }
 
-const asRecordOf = (v: unknown): Record<string, unknown> | undefined =>
-  v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined
-
 /** Base64 text of a secret, where the schema wants bytes. */
 const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
   if (decodes(body)) return body
@@ -297,82 +212,6 @@ const asBase64 = (body: Body, decodes: (b: unknown) => boolean): Body => {
   for (const [k, v] of Object.entries(body))
     if (Secrets.fieldNames.has(k) && typeof v === "string")
       out[k] = Buffer.from(v).toString("base64")
-  return out
-}
-
-/**
- * Text beyond ASCII, sent in free-text fields of valid requests: astral characters and an emoji
- * sequence, combining marks, right-to-left scripts, zero-width characters, and one text in its NFC
- * and NFD forms (servers must store each as sent, code point for code point). Every piece is
- * caseless, so `search` and the case of filter operators read it the same under any case folding,
- * and none lies in U+E000..U+FFFF, so UTF-16, code point and UTF-8 byte order agree for `lower_than`
- * and `greater_than`. No lone surrogates: a request expected to be accepted is well-formed UTF-8.
- */
-export const UNICODE_PIECES: ReadonlyArray<string> = [
-  "\u{1F680}",
-  "\u{1F469}\u200D\u{1F4BB}",
-  "\u{1D7D8}\u{1D7D9}",
-  "e\u0301",
-  "\uD55C\uAE00",
-  "\u1112\u1161\u11AB\u1100\u1173\u11AF",
-  "\u6570\u636E",
-  "\u05E9\u05DC\u05D5\u05DD",
-  "\u0645\u0631\u062D\u0628\u0627",
-  "a\u200Bb",
-  "\u200F",
-  "\u0928\u092E\u0938\u094D\u0924\u0947"
-]
-
-/** `text` with `piece` inserted at a code point boundary, cut to fit `MAX_TEXT` under every count. */
-export const withPiece = (text: string, piece: string, at: number): string => {
-  const points = Array.from(text)
-  const i = at % (points.length + 1)
-  const out = [...points.slice(0, i), piece, ...points.slice(i)]
-  while (TextLength.longest(out.join("")) > MAX_TEXT && out.length > 1)
-    out.splice(out[out.length - 1] === piece ? 0 : out.length - 1, 1)
-  return out.join("")
-}
-
-/** Fields never given free text: references, formats, secrets, and the list controls. */
-const NOT_FREE_TEXT: ReadonlySet<string> = new Set([
-  "id",
-  "cursor",
-  "search",
-  "searchFields",
-  "order",
-  "filter"
-])
-
-/**
- * The request with a piece of Unicode in each of its free-text string fields (top level and one
- * object deep), where the request still decodes.
- */
-const withUnicode = (
-  body: Body,
-  piece: string,
-  at: number,
-  skip: ReadonlySet<string>,
-  decodes: (b: unknown) => boolean
-): Body => {
-  const out: Body = { ...body }
-  const free = (k: string) =>
-    !NOT_FREE_TEXT.has(k) &&
-    !skip.has(k) &&
-    !ContractRules.formatFields.has(k) &&
-    !Secrets.isFieldName(k)
-  for (const [k, v] of Object.entries(body)) {
-    if (!free(k)) continue
-    if (typeof v === "string" && v !== "") {
-      out[k] = withPiece(v, piece, at)
-      if (!decodes(out)) out[k] = v
-    } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-      const inner: Body = { ...(v as Body) }
-      for (const [ik, iv] of Object.entries(inner))
-        if (typeof iv === "string" && iv !== "" && free(ik)) inner[ik] = withPiece(iv, piece, at)
-      out[k] = inner
-      if (!decodes(out)) out[k] = v
-    }
-  }
   return out
 }
 
