@@ -1,9 +1,12 @@
 /** This package's version, read once from its package.json (the one version it reports). */
-import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 
-/** The version of `@data-access/contract-tests` (its package.json, beside `src/` and `dist/`). */
+/**
+ * The version of `@data-access/contract-tests`: its package.json by the package's own name, which
+ * resolves from its sources, its build and the judging thread's bundle alike.
+ */
 export const version: string = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  createRequire(import.meta.url)("@data-access/contract-tests/package.json") as {
     readonly version: string
   }
 ).version

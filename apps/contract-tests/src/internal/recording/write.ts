@@ -15,9 +15,10 @@ import { ContentType, Primitives, Secrets } from "@data-access/schema"
 import type * as Har from "./model.js"
 import { readable } from "../bodies.js"
 import { SAFE_STRING_LENGTH } from "../textLength.js"
+import { version } from "../version.js"
 
 /** The creator written into every HAR of this package. */
-export const creator = { name: "@data-access/contract-tests", version: "0.5.0" } as const
+export const creator = { name: "@data-access/contract-tests", version } as const
 
 /** A HAR document of the given entries. */
 export const make = (entries: ReadonlyArray<Har.Entry>, comment?: string): Har.Har => ({
