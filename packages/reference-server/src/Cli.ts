@@ -15,7 +15,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Faults from "./Faults.js"
 import * as Fixtures from "./Fixtures.js"
 import * as Latitude from "./Latitude.js"
-import { describeParseError } from "./internal/app.js"
+import { describeParseError } from "./internal/messages.js"
 import * as ReferenceServer from "./ReferenceServer.js"
 
 /**

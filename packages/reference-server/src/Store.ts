@@ -76,10 +76,9 @@ const computeSortKey = (object: Json): string => {
   const t = Timestamp.parse(createdAt)
   // Stryker disable next-line StringLiteral: equivalent: as above, for a createdAt that does not parse
   if (typeof t === "string") return ""
-  // Stryker disable next-line StringLiteral: equivalent: every createdAt after the year 317 gives a key of 20 digits, so the padding changes no comparison of the demo data's times or the server clock's
-  return ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos))
-    .toString()
-    .padStart(21, "0")
+  const key = ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos)).toString()
+  // Stryker disable next-line StringLiteral: equivalent: every createdAt after the year 317 gives a key of 20 digits
+  return key.padStart(21, "0")
 }
 
 /**
@@ -228,13 +227,11 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
           Effect.map(parse),
           Effect.orDie
         ),
-      put: (c, objects) =>
-        lock.withPermits(1)(
-          // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` only drops the results of the writes, which nobody reads
-          sql
-            .withTransaction(Effect.forEach(objects, (o) => upsert(c, o), { discard: true }))
-            .pipe(Effect.orDie)
-        ),
+      put: (c, objects) => {
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` drops results nobody reads
+        const writes = Effect.forEach(objects, (o) => upsert(c, o), { discard: true })
+        return lock.withPermits(1)(sql.withTransaction(writes).pipe(Effect.orDie))
+      },
       modify: (c, id, f) =>
         lock.withPermits(1)(
           Effect.gen(function* () {
@@ -317,10 +314,10 @@ export const layerSqlite = (
     Layer.catchAllCause((cause) =>
       Option.match(Option.filter(Cause.dieOption(cause), isAddonMissing), {
         onNone: () => Layer.failCause(cause),
-        // Stryker disable next-line StringLiteral: equivalent: the package a start error names; no server runs
         onSome: (defect) =>
           Layer.fail(
             new SqliteUnavailableError({
+              // Stryker disable next-line StringLiteral: equivalent: the package a start error names; no server runs
               packageName: "better-sqlite3",
               reason: "NotBuilt",
               cause: defect

@@ -19,10 +19,8 @@ import { makeId, token } from "./random.js"
 type Mutable = Record<string, unknown>
 
 const notFound = (field: string, what: string, id: string) =>
-  // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
   ConnectError.make("not_found", `${field}: no ${what} with id ${JSON.stringify(id)}`)
 
-// Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
 const invalid = (field: string, message: string) =>
   ConnectError.make("invalid_argument", `${field}: ${message}`)
 
@@ -72,7 +70,6 @@ const makeGet = (op: Op): Handler => {
     Effect.gen(function* () {
       const id = String(req.id)
       const found = yield* ctx.store.get(c, id)
-      // Stryker disable next-line StringLiteral: equivalent: the field named in an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (found === undefined) return yield* notFound("id", objectName(c), id)
       return { [key]: found }
     })
@@ -123,10 +120,10 @@ export const filteringWith =
     const filter = request.filter as Filter.Filter<string> | undefined
     if (filter === undefined || Filter.isEmpty(filter)) return handler(request, ctx)
     const { filter: _, ...rest } = request
-    // Stryker disable next-line ConditionalExpression: equivalent: the List handlers that take a filter (ListSatellites, ListIntegrationsMDM) read only their own collection, so filtering another changes nothing
     const store = {
       ...ctx.store,
       all: (name: CollectionName) =>
+        // Stryker disable next-line ConditionalExpression: equivalent: the Lists that take a filter read only their own collection
         name === c
           ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => keep(filter, item)))
           : ctx.store.all(name)
@@ -140,8 +137,10 @@ const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) 
   if (parent === undefined) return undefined
   const field = parent.field
   // A required parent is always there once the request is valid (min length 1).
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no request the documents define sends a parent id empty: ListNativeUsers' resourceId has min length 1, and what ListSatellites' spaceId "" selects (every satellite, as proto3's absent value, or those in no space) they do not say, so the runner sends none
+  // No request sends a parent id empty: ListNativeUsers' resourceId has min length 1, and what
+  // ListSatellites' spaceId "" selects (every satellite, or those in no space) the documents do not say.
   return (req) =>
+    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no parent id is sent empty
     req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined
 }
 
@@ -158,7 +157,6 @@ const makeList = (op: Op): Handler => {
         // A cursor continues the walk from its position in the order asked now, whatever the
         // request it came from (the cursor-bound latitude switch rejects a change).
         start = decodeCursor(req.cursor)
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (start === undefined)
           return yield* invalid("cursor", "unknown cursor; pass back listMetadata.nextCursor")
       }
@@ -247,7 +245,6 @@ const updateExtras: {
         return
       }
       const space = yield* ctx.store.get("spaces", req.spaceId)
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
       next.space = space
     })
@@ -269,13 +266,9 @@ const makeUpdate = (op: Op): Handler => {
           for (const [k, value] of Object.entries(req)) {
             // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent: the request's id is the object's own, an absent value is skipped by the type test below, and the only request fields the object does not have (UpdateConnectorHostname's secrets) decode to Redacted values the type test skips too
             if (k === "id" || value === undefined || !fields.has(k)) continue
-            // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the fields of the update requests that the object holds are strings and booleans (no number, no object), so the type test refuses none
-            if (
-              typeof value === "string" ||
-              typeof value === "boolean" ||
-              typeof value === "number"
-            )
-              next[k] = value
+            const type = typeof value
+            // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the update fields an object holds are strings and booleans
+            if (type === "string" || type === "boolean" || type === "number") next[k] = value
           }
           if (extra) yield* extra(req, next, ctx)
           // Stryker disable next-line ConditionalExpression: equivalent: an updatedAt on an object without one (a sidecar resource link) is an unknown field of the answer, which readers ignore (decisions.md section 1)
@@ -283,7 +276,6 @@ const makeUpdate = (op: Op): Handler => {
           return next as Json
         })
       )
-      // Stryker disable next-line StringLiteral: equivalent: the field named in an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (updated === undefined) return yield* notFound("id", objectName(c), id)
       return { [key]: updated }
     })
@@ -297,8 +289,8 @@ type CreateMethod = {
   [M in Operations.MethodName]: Operations.Operations[M]["kind"] extends "create" ? M : never
 }[Operations.MethodName]
 
-// Stryker disable next-line StringLiteral: equivalent: what is stored for a secret the request left out; the answers never return a secret (decisions.md section 10 lets a server leave them out)
 const reveal = (r: Redacted.Redacted<string> | undefined): string =>
+  // Stryker disable next-line StringLiteral: equivalent: a secret left out is stored empty; no answer returns a secret
   r === undefined ? "" : Redacted.value(r)
 
 const newId = (c: CollectionName) => makeId(Collections.collections[c].prefix, Date.now())
@@ -325,7 +317,6 @@ const creates: {
   CreateNativeUserIdentityLink: (req, ctx) =>
     Effect.gen(function* () {
       const nativeUser = yield* ctx.store.get("nativeUsers", req.nativeUserId)
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (nativeUser === undefined)
         return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       const identity: Mutable = {}
@@ -333,18 +324,15 @@ const creates: {
       const identityType = req.identityType ?? "user"
       if (identityType === "group") {
         const group = yield* ctx.store.get("groups", req.identityId)
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (group === undefined) return yield* notFound("identityId", "group", req.identityId)
         identity.group = group
       } else if (identityType === "user") {
         const user = yield* ctx.store.get("users", req.identityId)
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (user === undefined) return yield* notFound("identityId", "user", req.identityId)
         // Stryker disable next-line ObjectLiteral: equivalent: the user object of a link is not shown by the interface and readers accept its absence (decisions.md section 6)
         identity.user = { id: user.id, email: user.email, username: user.username }
       } else {
         const hostname = yield* ctx.store.get("connectorHostnames", req.identityId)
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (hostname === undefined)
           return yield* notFound("identityId", "resource hostname", req.identityId)
         // Stryker disable next-line ObjectLiteral: equivalent: the resourceHostname object of a link is not shown by the interface and readers accept its absence (decisions.md section 6)
@@ -364,7 +352,6 @@ const creates: {
       // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no request sends a create an empty spaceId, since the documents leave open whether it names no space (not_found) or none (proto3's absent value)
       if (req.spaceId !== undefined && req.spaceId !== "") {
         space = yield* ctx.store.get("spaces", req.spaceId)
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
       }
       return yield* insert(ctx, "connectors", {
@@ -401,7 +388,6 @@ const creates: {
             ? (["username", req.username] as const)
             : (["id", req.id ?? ""] as const)
       const user = users.find((u) => u[field] === value)
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if (user === undefined)
         return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
       const groups: Array<Json> = []
@@ -422,11 +408,9 @@ const creates: {
     }),
   CreateDataDiscoveryConfiguration: (req, ctx) =>
     Effect.gen(function* () {
-      // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
       if ((yield* ctx.store.get("resources", req.resourceId)) === undefined)
         return yield* notFound("resourceId", "resource", req.resourceId)
       if ((yield* ctx.store.get("nativeUsers", req.nativeUserId)) === undefined) {
-        // Stryker disable next-line StringLiteral: equivalent: the text of an error's message, which the documents leave free (decisions.md section 2: message optional)
         return yield* notFound("nativeUserId", "native user", req.nativeUserId)
       }
       return yield* insert(ctx, "dataDiscoveryConfigurations", {

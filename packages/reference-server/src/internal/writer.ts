@@ -1,0 +1,72 @@
+/**
+ * Writes a success body as JSON bytes, without the values of secret fields unless the
+ * return-secrets switch keeps them, and with zero values left out unless `emitDefaults`.
+ *
+ * @internal
+ */
+import { ProtoJson, Secrets } from "@data-access/schema"
+import type { Json } from "../Collections.js"
+import type { Op } from "./pipeline-types.js"
+
+/**
+ * A stored object without the values of its secret fields, at any depth (decisions.md section
+ * 10: a server may leave them out; the return-secrets latitude switch keeps them).
+ */
+export const withoutSecrets = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSecrets)
+  if (value === null || typeof value !== "object") return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value))
+    // Stryker disable next-line ConditionalExpression: latitude return-secrets: a secret returned or left out
+    if (!Secrets.fieldNames.has(k)) out[k] = withoutSecrets(v)
+  return out
+}
+
+/**
+ * Writes a success body as JSON bytes. Stored objects never change in place (an update replaces
+ * them), so the bytes of each are computed once and reused by every response that carries it.
+ */
+export const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
+  const cache = new WeakMap<object, Buffer>()
+  const shape = (value: unknown) => (emitDefaults ? value : ProtoJson.omitZeroValues(value))
+  const shapeObject = keepSecrets ? shape : (o: object) => shape(withoutSecrets(o))
+  const objectBytes = (o: object): Buffer => {
+    let bytes = cache.get(o)
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(shapeObject(o)))
+      cache.set(o, bytes)
+    }
+    return bytes
+  }
+  const COMMA = Buffer.from(",")
+  return (op: Op, body: Json): Uint8Array => {
+    // Stryker disable next-line ConditionalExpression: equivalent: the writer's fast path for wrapped objects and lists writes the same JSON as JSON.stringify (Stryker disables by mutator, so the variant that sends every answer down the fast path, which drops top-level scalars, is not run either)
+    if (op.wrapperKey === undefined && op.itemField === undefined)
+      return Buffer.from(JSON.stringify(shape(body)))
+    const parts: Array<Buffer> = []
+    let prefix = "{"
+    for (const [key, value] of Object.entries(body)) {
+      if (Array.isArray(value)) {
+        // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent: an empty list written as [] or left out is the same answer (decisions.md section 1: a response may leave out zero values); the variant that drops every list is not run either (Stryker disables by mutator)
+        if (value.length === 0 && !emitDefaults) continue
+        parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:[`))
+        value.forEach((v, i) => {
+          if (i > 0) parts.push(COMMA)
+          parts.push(objectBytes(v as object))
+        })
+        prefix = "],"
+        // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: listMetadata written by the branch for objects is the same JSON
+      } else if (key === "listMetadata") {
+        parts.push(Buffer.from(`${prefix}"listMetadata":${JSON.stringify(shape(value))}`))
+        // Stryker disable next-line StringLiteral: equivalent: listMetadata is the last field of a List answer, so no separator follows it
+        prefix = ","
+      } else if (value !== null && typeof value === "object") {
+        parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:`), objectBytes(value))
+        // Stryker disable next-line StringLiteral: equivalent: a wrapped answer has one field, so no separator follows it
+        prefix = ","
+      }
+    }
+    parts.push(Buffer.from(prefix === "{" ? "{}" : prefix === "]," ? "]}" : "}"))
+    return Buffer.concat(parts)
+  }
+}
