@@ -68,14 +68,17 @@ const nodeBinary = async () => {
  * is in the `store` group unless named below.
  */
 const { default: options } = await import(pathToFileURL(join(here, "stryker.config.mjs")).href)
-const excluded = new Set(options.mutate.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
+const excluded = options.mutate.filter((p) => p.startsWith("!")).map((p) => p.slice(1))
+/** Whether the config leaves a file out: named, or under a `<dir>/**` exclusion. */
+const isExcluded = (f) =>
+  excluded.some((p) => (p.endsWith("/**") ? f.startsWith(p.slice(0, -2)) : f === p))
 const included = options.mutate.filter((p) => !p.startsWith("!"))
 if (included.length !== 1 || !included[0].endsWith("/**/*.ts"))
   throw new Error("stryker.config.mjs: mutate must be one `<dir>/**/*.ts` glob and exclusions")
 const sourceDir = included[0].slice(0, -"/**/*.ts".length)
 const sources = readdirSync(join(root, sourceDir), { recursive: true })
   .map((f) => `${sourceDir}/${String(f).split("\\").join("/")}`)
-  .filter((f) => f.endsWith(".ts") && !excluded.has(f))
+  .filter((f) => f.endsWith(".ts") && !isExcluded(f))
   .sort()
 const NAMED = {
   pipeline: ["internal/app.ts", "ReferenceServer.ts"],

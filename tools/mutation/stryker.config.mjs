@@ -1,16 +1,23 @@
+/* global URL */
 // StrykerJS over the reference server's source, judged by contract-test runs (test/contract.test.ts).
 // Run from the repository's root (`node tools/mutation/run.mjs`): the files are mutated in place,
 // where the workspace's packages resolve their dependencies, and put back at the end.
 import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
 
 const require = createRequire(import.meta.url)
 const here = "tools/mutation"
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
-  plugins: ["@stryker-mutator/vitest-runner", "@stryker-mutator/typescript-checker"].map((name) =>
-    require.resolve(name)
-  ),
+  plugins: [
+    ...["@stryker-mutator/vitest-runner", "@stryker-mutator/typescript-checker"].map((name) =>
+      require.resolve(name)
+    ),
+    fileURLToPath(new URL("./ignorers.mjs", import.meta.url))
+  ],
+  // Message texts, which the documents leave free: ignored by their place in the code (ignorers.mjs).
+  ignorers: ["message-text"],
   testRunner: "vitest",
   vitest: { configFile: `${here}/vitest.config.ts`, related: false },
   checkers: ["typescript"],
@@ -39,7 +46,22 @@ export default {
     // judges the worker and its start).
     "!packages/reference-server/src/internal/worker.ts",
     "!packages/reference-server/src/internal/workerThread.ts",
-    "!packages/reference-server/src/internal/worker-protocol.ts"
+    "!packages/reference-server/src/internal/worker-protocol.ts",
+    // Plumbing around the answers, not answers of the API: the HTTP lifecycle (listen, spans, the
+    // close), the request log, the seeding of a store at start, fault injection's answers and
+    // `domain`'s call (tools/connect-server's tests judge it; no judge here calls it). The
+    // reference server's own tests judge each of them.
+    "!packages/reference-server/src/internal/httpServer.ts",
+    "!packages/reference-server/src/internal/requestLog.ts",
+    "!packages/reference-server/src/internal/seeding.ts",
+    "!packages/reference-server/src/internal/faultAnswers.ts",
+    "!packages/reference-server/src/internal/domain.ts",
+    // The public face: types, re-exports and constructors that wire the internal modules (start:
+    // core.ts and httpServer.ts; layerHttpClient: inProcess.ts), which are mutated where they are.
+    "!packages/reference-server/src/ReferenceServer.ts",
+    // The texts of error messages, which the documents leave free (decisions.md section 2); the
+    // message-text ignorer below finds the ones written inline.
+    "!packages/reference-server/src/internal/messages.ts"
   ],
   ignorePatterns: ["**/node_modules", "**/dist", "**/reports", "**/.turbo", "docs", ".git"],
   coverageAnalysis: "perTest",
