@@ -7,6 +7,7 @@
  */
 import * as CodeTable from "./Code.js"
 import * as RateLimit from "./RateLimit.js"
+import { messageOf } from "./Operation.js"
 import * as Retry from "./Retry.js"
 
 /**
@@ -164,7 +165,8 @@ export const readRateLimit = (header: Header, nowMillis: number): RateLimitInfo 
 
 /**
  * A failed answer as a caller sees it: the fields of a `ConnectError`, and whether its code came
- * from the status alone (no Connect error body: a proxy may have answered).
+ * from the status alone (no Connect error body, or one whose code is none of the 16: a proxy may
+ * have answered). `message` names the operation and the code; `rawMessage` is the body's own.
  *
  * @since 0.1.0
  * @category models
@@ -177,12 +179,37 @@ export interface Failure {
   readonly operation: string
   readonly requestId?: string
   readonly rateLimit?: RateLimitInfo
+  /** The body's message, when the answer carried a Connect error body. */
+  readonly rawMessage?: string
+  /** The body's code when it is none of the 16; `code` is then the one its status falls back to. */
+  readonly rawCode?: string
   readonly statusFallback: boolean
 }
 
 /**
+ * Reads a Connect error body whose code is a string outside the 16 (a code of a newer protocol, or
+ * a server's own): the body with the code its status falls back to, and the code as sent. This is
+ * how connect-es and connect-go read such a body; `undefined` when the value is no such body.
+ *
+ * @since 0.4.0
+ * @category reading
+ */
+export const readUnknownCode = (
+  json: unknown,
+  status: number
+): { readonly body: ErrorBody; readonly rawCode: string } | undefined => {
+  if (!isRecord(json) || typeof json.code !== "string" || CodeTable.isCode(json.code))
+    return undefined
+  const body = readErrorBody({ ...json, code: CodeTable.codeFromStatus(status) })
+  return body === undefined ? undefined : { body, rawCode: json.code }
+}
+
+/**
  * Reads an answer whose status is not 200: the Connect error of its body, or the code its status
- * falls back to (`Code.codeFromStatus`) with a message that says so.
+ * falls back to (`Code.codeFromStatus`) with a message that says so. A body whose code is none of
+ * the 16 keeps its message and details, takes the code of its status and keeps its own in
+ * `rawCode`. The message names the operation and the code:
+ * `ResourceService/GetResource: [not_found] no such resource`.
  *
  * @since 0.1.0
  * @category reading
@@ -204,18 +231,28 @@ export const readFailure = (
   }
   const json = parseJson(text)
   const body = json.ok ? readErrorBody(json.value) : undefined
-  if (body !== undefined) {
+  const unknown = json.ok && body === undefined ? readUnknownCode(json.value, status) : undefined
+  const read = body ?? unknown?.body
+  if (read !== undefined) {
+    const rawMessage = read.message ?? ""
+    const text =
+      unknown === undefined
+        ? rawMessage
+        : `${rawMessage}${rawMessage === "" ? "" : " "}(the code ${JSON.stringify(unknown.rawCode)} is not a Connect code; ${read.code} from HTTP ${status})`
     return {
-      code: body.code,
-      message: body.message ?? "",
-      details: body.details ?? [],
+      code: read.code,
+      message: messageOf(operation, `[${read.code}]${text === "" ? "" : ` ${text}`}`),
+      details: read.details ?? [],
       ...extra,
-      statusFallback: false
+      rawMessage,
+      ...(unknown !== undefined ? { rawCode: unknown.rawCode } : {}),
+      statusFallback: unknown !== undefined
     }
   }
+  const code = CodeTable.codeFromStatus(status)
   return {
-    code: CodeTable.codeFromStatus(status),
-    message: `HTTP ${status} without a Connect error body`,
+    code,
+    message: messageOf(operation, `[${code}] HTTP ${status} without a Connect error body`),
     details: [],
     ...extra,
     statusFallback: true
@@ -231,7 +268,8 @@ export const readFailure = (
 export const isSuccess = (status: number): boolean => status === 200
 
 /**
- * The fields of a `DecodeError` for a 200 whose body is not JSON or does not match its schema.
+ * The fields of a `DecodeError` for a 200 whose body is not JSON or does not match its schema; the
+ * message names the operation.
  *
  * @since 0.1.0
  * @category reading
@@ -252,7 +290,7 @@ export const decodeFailure = (
   return {
     operation,
     path,
-    message,
+    message: messageOf(operation, message),
     httpStatus: 200,
     ...(requestId !== undefined ? { requestId } : {})
   }

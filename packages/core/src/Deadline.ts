@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { messageOf } from "./Operation.js"
 import * as Timeout from "./Timeout.js"
 
 /**
@@ -87,4 +88,7 @@ export const timeoutMessage = (
   timeoutMillis: number,
   attempts: number
 ): string =>
-  `${operation}: the ${scope === "overall" ? "overall deadline" : "attempt timeout"} of ${timeoutMillis} ms ran out after ${attempts} attempt(s)`
+  messageOf(
+    operation,
+    `the ${scope === "overall" ? "overall deadline" : "attempt timeout"} of ${timeoutMillis} ms ran out after ${attempts} attempt(s)`
+  )

@@ -35,6 +35,15 @@ export const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.s
 export const spanName = (op: Entry): string => `${op.service}/${op.method}`
 
 /**
+ * A client error's message: the operation first (`ResourceService/GetResource: ...`), so a log line
+ * or a printed cause says which call failed.
+ *
+ * @since 0.4.0
+ * @category naming
+ */
+export const messageOf = (operation: string, text: string): string => `${operation}: ${text}`
+
+/**
  * The span attributes of an operation (OpenTelemetry's RPC conventions).
  *
  * @since 0.1.0

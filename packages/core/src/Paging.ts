@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { messageOf } from "./Operation.js"
 
 /**
  * Where a walk is: the cursor to ask for next (none for the first page), the page number (1-based)
@@ -123,7 +124,10 @@ export const plan = (
  * @category messages
  */
 export const repeatedMessage = (operation: string, page: number): string =>
-  `${operation}: page ${page} returned a cursor that was already followed; stopping to avoid a loop`
+  messageOf(
+    operation,
+    `page ${page} returned a cursor that was already followed; stopping to avoid a loop`
+  )
 
 /**
  * The request of a paging stream: a List request without `limit` and `cursor`, which the stream

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { messageOf } from "./Operation.js"
 
 const connectPhaseCodes: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
@@ -69,7 +70,10 @@ export const failure = (
   return {
     operation,
     phase,
-    message: `${operation}: ${phase === "connect" ? "the connection could not be opened" : "the exchange failed before a response arrived"}${code ? ` (${code})` : ""}`,
+    message: messageOf(
+      operation,
+      `${phase === "connect" ? "the connection could not be opened" : "the exchange failed before a response arrived"}${code ? ` (${code})` : ""}`
+    ),
     ...(code !== undefined ? { errorCode: code } : {})
   }
 }
@@ -81,5 +85,5 @@ export const failure = (
  * @since 0.1.0
  * @category reading
  */
-export const unbuildableMessage = (reason: string): string =>
-  `${reason}: the request could not be built (check the base URL)`
+export const unbuildableMessage = (operation: string, reason: string): string =>
+  messageOf(operation, `${reason}: the request could not be built (check the base URL)`)

@@ -76,7 +76,8 @@ describe("Answer", () => {
       Answer.readFailure("S/M", 400, headers, JSON.stringify({ code: "unavailable" }), now)
     ).toEqual({
       code: "unavailable",
-      message: "",
+      message: "S/M: [unavailable]",
+      rawMessage: "",
       details: [],
       httpStatus: 400,
       operation: "S/M",
@@ -87,11 +88,59 @@ describe("Answer", () => {
     const bare = Answer.readFailure("S/M", 502, headersOf({}), "Bad Gateway", now)
     expect(bare).toEqual({
       code: "unavailable",
-      message: "HTTP 502 without a Connect error body",
+      message: "S/M: [unavailable] HTTP 502 without a Connect error body",
       details: [],
       httpStatus: 502,
       operation: "S/M",
       statusFallback: true
+    })
+  })
+
+  it("a body whose code is none of the 16 keeps its message, details and code, and takes the status's code", () => {
+    const now = Date.UTC(2026, 0, 1)
+    const body = {
+      code: "overloaded",
+      message: "try later",
+      details: [{ type: "t", value: "v" }]
+    }
+    expect(Answer.readFailure("S/M", 503, headersOf({}), JSON.stringify(body), now)).toEqual({
+      code: "unavailable",
+      message:
+        'S/M: [unavailable] try later (the code "overloaded" is not a Connect code; unavailable from HTTP 503)',
+      rawMessage: "try later",
+      rawCode: "overloaded",
+      details: [{ type: "t", value: "v" }],
+      httpStatus: 503,
+      operation: "S/M",
+      statusFallback: true
+    })
+    const bare = Answer.readFailure("S/M", 409, headersOf({}), `{"code":"NOT_FOUND"}`, now)
+    expect(bare).toMatchObject({ code: "unknown", rawCode: "NOT_FOUND", rawMessage: "" })
+    expect(bare.message).toBe(
+      'S/M: [unknown] (the code "NOT_FOUND" is not a Connect code; unknown from HTTP 409)'
+    )
+    // Not a Connect error body whatever its code: the status alone, nothing of the body kept.
+    for (const json of [{ code: 5 }, { code: "x", message: 1 }, { code: "x", details: {} }]) {
+      const read = Answer.readFailure("S/M", 503, headersOf({}), JSON.stringify(json), now)
+      expect({ json, read }).toEqual({
+        json,
+        read: {
+          code: "unavailable",
+          message: "S/M: [unavailable] HTTP 503 without a Connect error body",
+          details: [],
+          httpStatus: 503,
+          operation: "S/M",
+          statusFallback: true
+        }
+      })
+    }
+  })
+
+  it("a decode failure's message names the operation", () => {
+    const read = Answer.readBody("S/M", "{", headersOf({}), () => ({ ok: true, value: 1 }))
+    expect(read).toMatchObject({
+      ok: false,
+      failure: { path: "$", message: "S/M: $: the body is not valid JSON", httpStatus: 200 }
     })
   })
 
@@ -349,6 +398,12 @@ describe("Transport", () => {
       phase: "exchange",
       message: "S/M: the exchange failed before a response arrived"
     })
+  })
+
+  it("a request that cannot be built names the operation", () => {
+    expect(Transport.unbuildableMessage("S/M", "InvalidUrl")).toBe(
+      "S/M: InvalidUrl: the request could not be built (check the base URL)"
+    )
   })
 })
 

@@ -267,6 +267,14 @@ describe("Connect error body reader and writer", () => {
       `{"code":"unavailable","message":"down"}`
     )
   })
+
+  it("writes the body's own message of an error a client read, not the message naming the operation", () => {
+    const read = ConnectError.make("not_found", "S/M: [not_found] no such resource", {
+      rawMessage: "no such resource",
+      operation: "S/M"
+    })
+    expect(ConnectError.writeBody(read)).toBe(`{"code":"not_found","message":"no such resource"}`)
+  })
 })
 
 describe("the core's reading of an error body agrees with ErrorBody", () => {

@@ -38,7 +38,7 @@ export const deadlines: ReadonlyArray<Case> = [
     outcome: {
       _tag: "Failure",
       error: { _tag: "TimeoutError", scope: "attempt", timeoutMillis: 1000, attempts: 1 },
-      says: "attempt timeout of 1000 ms"
+      says: "ConnectorService/CreateConnector: the attempt timeout of 1000 ms"
     },
     sent: { count: 1, interrupted: 1 },
     endsAt: [1000, 1010]

@@ -22,7 +22,8 @@ export const errors: ReadonlyArray<Case> = [
       error: {
         _tag: "ConnectError",
         code: "not_found",
-        message: "no such resource",
+        message: "ResourceService/GetResource: [not_found] no such resource",
+        rawMessage: "no such resource",
         httpStatus: 400,
         requestId: "req-1",
         details: [{ type: "x", value: "AA==" }],
@@ -59,6 +60,32 @@ export const errors: ReadonlyArray<Case> = [
     sent: { count: 1 }
   },
   {
+    name: "a Connect error body whose code is none of the 16 keeps its message, details and code; the code follows the status",
+    call: { ...getResource, retry: "none" },
+    replies: [
+      {
+        status: 503,
+        body: { code: "overloaded", message: "try later", details: [{ type: "x", value: "AA==" }] }
+      }
+    ],
+    outcome: {
+      _tag: "Failure",
+      error: {
+        _tag: "ConnectError",
+        code: "unavailable",
+        rawCode: "overloaded",
+        rawMessage: "try later",
+        details: [{ type: "x", value: "AA==" }],
+        httpStatus: 503,
+        operation: "ResourceService/GetResource"
+      },
+      statusFallback: true,
+      isRetryable: true,
+      says: 'ResourceService/GetResource: [unavailable] try later (the code "overloaded" is not a Connect code'
+    },
+    sent: { count: 1 }
+  },
+  {
     name: "rate-limit headers are kept",
     call: { ...getResource, retry: "none" },
     replies: [
@@ -89,8 +116,13 @@ export const errors: ReadonlyArray<Case> = [
     replies: [{ status: 200, body: { resource: { id: "r", port: "not a port" } } }],
     outcome: {
       _tag: "Failure",
-      error: { _tag: "DecodeError", path: "$.resource.port", httpStatus: 200 },
-      says: "$.resource.port",
+      error: {
+        _tag: "DecodeError",
+        path: "$.resource.port",
+        httpStatus: 200,
+        operation: "ResourceService/GetResource"
+      },
+      says: "ResourceService/GetResource: $.resource.port",
       isRetryable: false
     },
     sent: { count: 1 }
@@ -127,8 +159,12 @@ export const errors: ReadonlyArray<Case> = [
     replies: [{ status: 200, body: {} }],
     outcome: {
       _tag: "Failure",
-      error: { _tag: "InvalidRequestError", path: "$.limit" },
-      says: "limit must be from 1 to 500"
+      error: {
+        _tag: "InvalidRequestError",
+        path: "$.limit",
+        operation: "ResourceService/ListNativeUsers"
+      },
+      says: "ResourceService/ListNativeUsers: $.limit: limit must be from 1 to 500"
     },
     sent: { count: 0 }
   }

@@ -33,8 +33,8 @@ export const paging: ReadonlyArray<Case> = [
     replies: [page(["a"], "c1"), page(["b"], "c2"), page(["c"], "c1")],
     outcome: {
       _tag: "Failure",
-      error: { _tag: "CursorRepeatedError", page: 3 },
-      says: "page 3 returned a cursor that was already followed"
+      error: { _tag: "CursorRepeatedError", page: 3, operation: "ResourceService/ListNativeUsers" },
+      says: "ResourceService/ListNativeUsers: page 3 returned a cursor that was already followed"
     },
     sent: { count: 3 }
   }

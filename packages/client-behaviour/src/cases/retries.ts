@@ -105,7 +105,8 @@ export const retries: ReadonlyArray<Case> = [
       ["a bare 504 from a proxy", { status: 504, text: "Gateway Timeout" }],
       ["a reset after the request was sent", { transport: "ECONNRESET" }],
       ["a Connect internal error", { status: 500, body: { code: "internal" } }],
-      ["a Connect deadline_exceeded", { status: 504, body: { code: "deadline_exceeded" } }]
+      ["a Connect deadline_exceeded", { status: 504, body: { code: "deadline_exceeded" } }],
+      ["a 503 whose code is none of the 16", { status: 503, body: { code: "overloaded" } }]
     ] as const
   ).map(([what, reply]): Case => ({
     name: `a create is not retried after ${what}`,
@@ -132,7 +133,8 @@ export const retries: ReadonlyArray<Case> = [
       ["a bare 502", { status: 502, text: "Bad Gateway" }],
       ["a bare 408", { status: 408, text: "Request Timeout" }],
       ["a reset", { transport: "ECONNRESET" }],
-      ["a Connect aborted", { status: 409, body: { code: "aborted" } }]
+      ["a Connect aborted", { status: 409, body: { code: "aborted" } }],
+      ["a 503 whose code is none of the 16", { status: 503, body: { code: "overloaded" } }]
     ] as const
   ).map(([what, reply]): Case => ({
     name: `a read is retried after ${what}`,

@@ -23,7 +23,8 @@ export const noRetryFailure = (status: number, code: string): Case => ({
   outcome: {
     _tag: "Failure",
     error: { _tag: "ConnectError", code, httpStatus: status },
-    statusFallback: true
+    statusFallback: true,
+    says: `ResourceService/GetResource: [${code}] HTTP ${status} without a Connect error body`
   },
   sent: { count: 1 }
 })

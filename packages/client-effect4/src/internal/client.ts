@@ -75,7 +75,7 @@ export const makeCall = (
       ? new InvalidRequestError({
           operation: name,
           path: "$",
-          message: Transport.unbuildableMessage(reason._tag)
+          message: Transport.unbuildableMessage(name, reason._tag)
         })
       : new TransportError(Transport.failure(name, reason._tag === "TransportError", reason.cause))
   }

@@ -71,7 +71,7 @@ export const makeCall = (
       ? new InvalidRequestError({
           operation: name,
           path: "$",
-          message: Transport.unbuildableMessage(error.reason)
+          message: Transport.unbuildableMessage(name, error.reason)
         })
       : new TransportError(Transport.failure(name, error._tag === "RequestError", error.cause))
 

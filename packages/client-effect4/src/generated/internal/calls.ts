@@ -87,7 +87,11 @@ export const invalidRequest = (
   span: Attempts.Span,
   problem: { readonly path: string; readonly message: string }
 ) => {
-  const error = new InvalidRequestError({ operation, path: problem.path, message: problem.message })
+  const error = new InvalidRequestError({
+    operation,
+    path: problem.path,
+    message: Operation.messageOf(operation, problem.message)
+  })
   span.attribute("rpc.response.code", Operation.responseCode(error))
   return Effect.fail(error)
 }

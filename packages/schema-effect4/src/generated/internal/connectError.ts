@@ -15,7 +15,8 @@ import { Code, ErrorBody, ErrorDetail, RateLimit } from "../ConnectError.js"
 
 /**
  * A Connect error, from the wire or made by a server. `code` says what happened; the HTTP status,
- * the request id and the rate-limit headers are kept when known.
+ * the request id and the rate-limit headers are kept when known. A client's error also keeps the
+ * body's own message (`rawMessage`) and a code outside the 16 (`rawCode`).
  *
  * @since 0.1.0
  * @category errors
@@ -30,7 +31,11 @@ export class ConnectError extends Schema.TaggedError<ConnectError>(
   requestId: Schema.optionalKey(Schema.String),
   rateLimit: Schema.optionalKey(RateLimit),
   /** The operation (`ResourceService/GetResource`) when known. */
-  operation: Schema.optionalKey(Schema.String)
+  operation: Schema.optionalKey(Schema.String),
+  /** The body's message as the server wrote it, when a client read the error (its `message` then names the operation and the code). */
+  rawMessage: Schema.optionalKey(Schema.String),
+  /** The body's code when it is none of the 16; `code` is then the one the HTTP status falls back to. */
+  rawCode: Schema.optionalKey(Schema.String)
 }) {
   /**
    * Whether a read may be retried after this error.
@@ -39,11 +44,12 @@ export class ConnectError extends Schema.TaggedError<ConnectError>(
     return CodeTable.transientCodes.has(this.code)
   }
 
-  /** The error as a Connect error body. */
+  /** The error as a Connect error body, with the message as the server wrote it when a client read it. */
   toBody(): ErrorBody {
+    const message = this.rawMessage ?? this.message
     return this.details.length > 0
-      ? { code: this.code, message: this.message, details: this.details }
-      : { code: this.code, message: this.message }
+      ? { code: this.code, message, details: this.details }
+      : { code: this.code, message }
   }
 
   /** The HTTP status a server answers this error with. */
