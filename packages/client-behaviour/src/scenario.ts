@@ -11,6 +11,14 @@ import { type Expect, verifyOutcome } from "./verify.js"
 import type { OperationShape } from "./integration.js"
 import type { Ids } from "./requests.js"
 
+/**
+ * A loopback address where nothing listens: port 2, privileged and out of the ephemeral range, so
+ * no test server takes it (a port freed by a server that stopped may be taken again at once by
+ * another test's server), and not one of the ports fetch refuses to call (9, the discard port,
+ * is).
+ */
+export const REFUSED_URL = "http://127.0.0.1:2"
+
 /** A call of a scenario: a case's call, on one of the scenario's servers, through a client the call may change. */
 export interface ScenarioCall extends Omit<Call, "baseUrl" | "interruptAfter"> {
   /** The server, a key of the scenario's `servers` (default `main`). */
@@ -25,7 +33,26 @@ export interface ScenarioCall extends Omit<Call, "baseUrl" | "interruptAfter"> {
   readonly headers?: Readonly<Record<string, string>>
   /** Fields added to every request's JSON body once the client wrote it. */
   readonly extraFields?: Readonly<Record<string, unknown>>
+  /**
+   * The call under the line's `ClientError.catchCodes`, with a handler for each of these codes
+   * that succeeds with what `caught` makes of the error (`codeHandlers`).
+   */
+  readonly catchCodes?: ReadonlyArray<string>
 }
+
+/** What a `catchCodes` handler of a scenario succeeds with: the code, operation and message of the error it caught. */
+export const caught = (error: {
+  readonly code: string
+  readonly operation?: string | undefined
+  readonly message: string
+}) => ({ caught: error.code, operation: error.operation, message: error.message })
+
+/** The handlers a line passes to its `ClientError.catchCodes` for `ScenarioCall.catchCodes`: `succeed` is the line's `Effect.succeed`. */
+export const codeHandlers = <X>(
+  codes: ReadonlyArray<string>,
+  succeed: (value: ReturnType<typeof caught>) => X
+): Readonly<Record<string, (error: Parameters<typeof caught>[0]) => X>> =>
+  Object.fromEntries(codes.map((code) => [code, (error) => succeed(caught(error))]))
 
 /** A request as the client sent it. */
 export interface SentRequest {

@@ -9,15 +9,17 @@ import type { Outcome } from "./model.js"
 import { secretsIn, verifyAnswer, verifyNoLeak } from "./integration.js"
 import { type RequestContext, requestFor } from "./requests.js"
 import type { Scenario, ScenarioCall, ScenarioContext, ServerInfo, Step } from "./scenario.js"
-import { expectCall, failure, log, recorded, requests, server, value } from "./scenario.js"
-
-/**
- * A loopback address where nothing listens: port 2, privileged and out of the ephemeral range, so
- * no test server takes it (a port freed by a server that stopped may be taken again at once by
- * another test's server), and not one of the ports fetch refuses to call (9, the discard port,
- * is).
- */
-export const REFUSED_URL = "http://127.0.0.1:2"
+import {
+  expectCall,
+  failure,
+  log,
+  recorded,
+  REFUSED_URL,
+  requests,
+  server,
+  value
+} from "./scenario.js"
+import { catching } from "./scenarios/catching.js"
 
 /** A group of scenarios (a `describe`). */
 export interface ScenarioGroup {
@@ -435,6 +437,7 @@ export const serverScenarios: ReadonlyArray<ScenarioGroup> = [
     name: "every error code the server produces decodes to its typed error",
     scenarios: errorCodes
   },
+  { name: "client errors name their operation and are caught by code", scenarios: catching },
   { name: "retries", scenarios: retries },
   { name: "deadlines", scenarios: deadlines },
   { name: "redaction against the reference server", scenarios: redaction }

@@ -58,6 +58,15 @@ type ServiceMethods = Readonly<
  * how it failed.
  */
 export const callOf = (c: Omit<Behaviour.ScenarioCall, "baseUrl">) =>
+  c.catchCodes === undefined
+    ? plainCallOf(c)
+    : plainCallOf(c).pipe(
+        ClientError.catchCodes(
+          Behaviour.codeHandlers(c.catchCodes, Effect.succeed) as ClientError.CodeHandlers
+        )
+      )
+
+const plainCallOf = (c: Omit<Behaviour.ScenarioCall, "baseUrl">) =>
   Effect.gen(function* () {
     const options = Behaviour.optionsOf(c, durationOf, policyOf)
     if (c.viaService === true) {

@@ -51,6 +51,16 @@ const collect = (stream: Stream.Stream<unknown, unknown>) =>
  */
 export const run = (
   call: Omit<Behaviour.ScenarioCall, "baseUrl">
+): Effect.Effect<unknown, unknown, DataAccessClient.DataAccessClient | Services.Any> =>
+  call.catchCodes === undefined
+    ? made(call)
+    : ClientError.catchCodes(
+        made(call),
+        Behaviour.codeHandlers(call.catchCodes, Effect.succeed) as ClientError.CodeHandlers
+      )
+
+const made = (
+  call: Omit<Behaviour.ScenarioCall, "baseUrl">
 ): Effect.Effect<unknown, unknown, DataAccessClient.DataAccessClient | Services.Any> => {
   const options = Behaviour.optionsOf(call, millis, policy)
   if (call.viaService === true) {

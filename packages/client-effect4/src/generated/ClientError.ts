@@ -11,17 +11,28 @@
  * - `InvalidRequestError`: the request broke a rule of the interface and was not sent.
  * - `CursorRepeatedError`: a paging stream saw the same cursor twice.
  *
- * None of them prints a secret: messages and paths come from the client, never from a secret value.
+ * Each names its operation (`ResourceService/GetResource`) in its `operation` field and at the start
+ * of its message. `catchCodes` handles `ConnectError`s by code. None of them prints a secret:
+ * messages and paths come from the client, never from a secret value.
  *
  * @since 0.1.0
  */
 import * as Deadline from "@data-access/core/Deadline"
 import * as Paging from "@data-access/core/Paging"
 import * as Retry from "@data-access/core/Retry"
-import { ConnectError, hasCode } from "@data-access/schema-effect4/ConnectError"
+import { codes, ConnectError, hasCode, isConnectError } from "@data-access/schema-effect4/ConnectError"
+import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
 import * as Schema from "effect/Schema"
 
 export {
+  /**
+   * The 16 Connect codes, in the order of decisions.md section 2.
+   *
+   * @since 0.4.0
+   * @category codes
+   */
+  codes,
   /**
    * The Connect error of `@data-access/schema`: `code`, `message`, `details`, `httpStatus`,
    * `requestId` and `rateLimit` (with `retryAfterMillis` from `Retry-After` / `retry-after-ms`).
@@ -278,3 +289,122 @@ export const isRetryableWrite = (error: ClientError): boolean =>
  */
 export const isRetryable = (error: ClientError, safeToRetry: boolean): boolean =>
   Retry.isRetryableError(original(error), safeToRetry)
+
+/**
+ * A Connect code: one of the 16 of decisions.md section 2 (`not_found`, `already_exists`...).
+ *
+ * @since 0.4.0
+ * @category codes
+ */
+export type Code = ConnectError["code"]
+
+/**
+ * A `ConnectError` whose code is one of `C`.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type ConnectErrorOf<C extends Code> = ConnectError & { readonly code: C }
+
+/**
+ * The handlers of `catchCodes`: for some codes, the effect that replaces a `ConnectError` of that
+ * code. Each handler receives the error narrowed to its code.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type CodeHandlers = {
+  readonly [C in Code]?: (error: ConnectErrorOf<C>) => Effect.Effect<unknown, unknown, unknown>
+}
+
+/**
+ * The codes a set of handlers handles.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type HandledCodes<H> = {
+  [C in keyof H & Code]: H[C] extends (error: never) => unknown ? C : never
+}[keyof H & Code]
+
+type Handled<H> = {
+  [C in keyof H & Code]: H[C] extends (error: never) => infer X ? X : never
+}[keyof H & Code]
+type SuccessOf<X> = X extends Effect.Effect<infer A, infer _E, infer _R> ? A : never
+type ErrorOf<X> = X extends Effect.Effect<infer _A, infer E, infer _R> ? E : never
+type ContextOf<X> = X extends Effect.Effect<infer _A, infer _E, infer R> ? R : never
+
+/**
+ * An error channel `E` once the `ConnectError`s with a code of `C` are handled: every other error
+ * as it was, and `ConnectError` narrowed to the codes left (gone when none is left).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Unhandled<E, C extends Code> =
+  | Exclude<E, ConnectError>
+  | ([Exclude<Extract<E, ConnectError>["code"], C>] extends [never]
+      ? never
+      : ConnectErrorOf<Exclude<Extract<E, ConnectError>["code"], C>>)
+
+// A key of the handlers that is no code is a mistake (a misspelt code).
+type OnlyCodes<H> = { readonly [K in Exclude<keyof H, Code>]: never }
+
+/**
+ * Handles `ConnectError`s by code: each handler receives the error narrowed to its code and
+ * replaces it with its effect; errors with another code, and every other error, pass through. The
+ * handled codes leave the error channel: what remains is `ConnectError` narrowed to the other
+ * codes (see `Unhandled`), so a second `catchCodes` or a `switch` on `code` sees only those.
+ *
+ * @example
+ * ```ts
+ * import { ClientError, Services } from "@data-access/client-effect4"
+ * import { Effect, Option } from "effect"
+ *
+ * const findResource = (id: string) =>
+ *   Effect.gen(function*() {
+ *     const resources = yield* Services.ResourceService
+ *     const { resource } = yield* resources.getResource({ id })
+ *     return Option.some(resource)
+ *   }).pipe(
+ *     ClientError.catchCodes({
+ *       not_found: () => Effect.succeedNone,
+ *       permission_denied: (error) => Effect.die(error)
+ *     })
+ *   )
+ * ```
+ *
+ * @since 0.4.0
+ * @category error handling
+ */
+export const catchCodes: {
+  <H extends CodeHandlers & OnlyCodes<H>>(
+    handlers: H
+  ): <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ) => Effect.Effect<
+    A | SuccessOf<Handled<H>>,
+    Unhandled<E, HandledCodes<H>> | ErrorOf<Handled<H>>,
+    R | ContextOf<Handled<H>>
+  >
+  <A, E, R, H extends CodeHandlers & OnlyCodes<H>>(
+    self: Effect.Effect<A, E, R>,
+    handlers: H
+  ): Effect.Effect<
+    A | SuccessOf<Handled<H>>,
+    Unhandled<E, HandledCodes<H>> | ErrorOf<Handled<H>>,
+    R | ContextOf<Handled<H>>
+  >
+} = dual(
+  2,
+  (
+    self: Effect.Effect<unknown, unknown, unknown>,
+    handlers: CodeHandlers
+  ): Effect.Effect<unknown, unknown, unknown> =>
+    Effect.catchIf(
+      self,
+      (error): error is ConnectError =>
+        isConnectError(error) && typeof handlers[error.code] === "function",
+      (error) => handlers[error.code]!(error as never)
+    )
+)
