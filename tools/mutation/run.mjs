@@ -81,8 +81,21 @@ const sources = readdirSync(join(root, sourceDir), { recursive: true })
   .filter((f) => f.endsWith(".ts") && !isExcluded(f))
   .sort()
 const NAMED = {
-  pipeline: ["internal/app.ts", "ReferenceServer.ts"],
-  latitude: ["internal/latitude.ts", "Latitude.ts"]
+  pipeline: [
+    "internal/app.ts",
+    "internal/faithful.ts",
+    "internal/compose.ts",
+    "internal/writer.ts",
+    "internal/core.ts",
+    "internal/nodeAnswer.ts",
+    "internal/inProcess.ts"
+  ],
+  latitude: [
+    "internal/latitude.ts",
+    "internal/latitudeChecks.ts",
+    "internal/latitudeProtocol.ts",
+    "Latitude.ts"
+  ]
 }
 const named = new Set(
   Object.values(NAMED)

@@ -17,6 +17,20 @@ export default {
     fileURLToPath(new URL("./ignorers.mjs", import.meta.url))
   ],
   // Message texts, which the documents leave free: ignored by their place in the code (ignorers.mjs).
+  // The mutants left to mark are marked in the source, one line each:
+  // `// Stryker disable next-line <mutators>: equivalent: <why no answer differs>` or
+  // `...: latitude <row>: <the choice>`, where the mutant makes a choice decisions.md section 10
+  // leaves to a server (the row of ContractRules.latitude). The reasons marks give in short:
+  // - fault injection: runs only under a fault plan, which a faithful server has none of (the
+  //   runner's self-proof, apps/contract-tests/bench/run.mjs, runs each fault);
+  // - body limit: a server's limit may be any size of at least 1 MiB (decisions.md section 10), so
+  //   no body a judge sends is over every faithful server's limit;
+  // - the close: how the server closes when its scope ends, after a judge's run is over (the
+  //   reference server's own tests judge it);
+  // - in-process: bodies and headers only a caller of the in-process client that is neither the
+  //   runner nor the typed client sends (both send Uint8Array bodies with their Content-Type);
+  // - hooks (compose.ts): composing the hooks of the switches and violations that are on;
+  // - shortcut: work skipped whose result would be the same.
   ignorers: ["message-text"],
   testRunner: "vitest",
   vitest: { configFile: `${here}/vitest.config.ts`, related: false },

@@ -20,7 +20,7 @@ export const User = Schema.Struct({
   id: Primitives.Id,
   email: Primitives.NonEmptyString,
   username: Primitives.NonEmptyString,
-  // Stryker disable next-line ArrayDeclaration: equivalent: a user's group ids that name no group are left out of what CreateHumanUserPassword returns, so a made-up default shows nowhere
+  // Stryker disable next-line ArrayDeclaration: equivalent: unknown group ids are left out
   groupIds: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   createdAt: Primitives.timestamp,
   updatedAt: Primitives.timestamp
@@ -94,7 +94,7 @@ export const names = Object.keys(collections) as ReadonlyArray<CollectionName>
  * @category collections
  */
 export const bySchema = (schema: Schema.Schema.AnyNoContext): CollectionName | undefined =>
-  // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent: the handler table reads it once, when the module loads; at run time only latitude switches read it, and a switch that finds no collection leaves the default reading, which is as faithful
+  // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent: read once at load
   names.find((name) => collections[name].schema === schema)
 
 /**

@@ -151,5 +151,5 @@ export const knownIdsOf = (
  * @category known ids
  */
 export const knownIdsJson = (ids: KnownIds.KnownIds): Effect.Effect<string> =>
-  // Stryker disable next-line ObjectLiteral: equivalent: the indentation of the known-ids file, which readers parse as JSON
+  // Stryker disable next-line ObjectLiteral: equivalent: indentation
   Schema.encode(Schema.parseJson(KnownIds.KnownIds, { space: 2 }))(ids).pipe(Effect.orDie)

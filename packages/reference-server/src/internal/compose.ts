@@ -1,7 +1,8 @@
 /**
  * Composing: the hooks of the latitude switches and violations that are on, put on the stages of
  * the faithful pipeline. Without them the server keeps its default reading, which is as faithful
- * (decisions.md section 10), and a faithful server runs no violation: the marks "hooks" below.
+ * (decisions.md section 10), and a faithful server runs no violation: the marks
+ * "hooks (compose.ts)" here and in `app.ts`.
  *
  * @internal
  */
@@ -44,9 +45,9 @@ export interface Pipeline {
 /** Puts the hooks on a route's stages; the first hooks given are the innermost. */
 export const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route => {
   const out: Record<string, unknown> = { ...route }
-  // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
+  // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
   for (const h of hooks) {
-    // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
+    // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
     for (const stage of ROUTE_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage], route.op, route.fields)
@@ -57,9 +58,9 @@ export const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route =
 
 export const composeStages = (stages: ServerStages, hooks: ReadonlyArray<Hooks>): ServerStages => {
   const out: Record<string, unknown> = { ...stages }
-  // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
+  // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
   for (const h of hooks) {
-    // Stryker disable next-line BlockStatement: equivalent: composes the hooks of the latitude switches and violations that are on; without them the server keeps its default reading, which is as faithful (decisions.md section 10), and a faithful server runs no violation
+    // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
     for (const stage of SERVER_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage])

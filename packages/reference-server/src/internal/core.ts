@@ -90,7 +90,7 @@ export const makeCore = <E>(
     const state: AppState = {
       store,
       apiKeyHashes: hashKeys(apiKeys),
-      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator: equivalent: zero values written or left out are the same answer (decisions.md section 1)
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator: equivalent: zero values written or left out are the same answer
       emitDefaults: options.emitDefaults === true,
       maxBodyBytes,
       latitude: on,

@@ -23,7 +23,7 @@ export const decodeCursor = (cursor: string): CursorPosition | undefined => {
     Option.liftThrowable(JSON.parse)(Buffer.from(cursor, "base64url").toString("utf8"))
   ) as unknown
   if (!Array.isArray(parsed)) return undefined
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: these refuse only cursors forged in this server's own format (four items, version "c1"), which no client has; the variants that refuse every cursor are caught by any walk, but Stryker disables by mutator, not by variant
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: forged cursors only
   if (parsed.length !== 4 || parsed[0] !== "c1") return undefined
   const [, order, key, id] = parsed as Array<unknown>
   if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string")

@@ -31,7 +31,7 @@ import {
 } from "./pipeline-types.js"
 
 // One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
-// Stryker disable next-line StringLiteral: equivalent: the hash for Nodes without crypto.hash (before 20.12); every Node the judges run has it
+// Stryker disable next-line StringLiteral: equivalent: the hash for Nodes without crypto.hash
 const sha256Streamed = (s: string): Buffer => Crypto.createHash("sha256").update(s).digest()
 const sha256: (s: string) => Buffer =
   typeof Crypto.hash === "function" ? (s) => Crypto.hash("sha256", s, "buffer") : sha256Streamed
@@ -41,7 +41,7 @@ export const hashKeys = (keys: ReadonlyArray<string>): ReadonlyArray<Buffer> => 
 
 const authorized = (hashes: ReadonlyArray<Buffer>, key: string | undefined): boolean => {
   if (key === undefined) return false
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: an empty key hashes to a value no configured key has, so it is refused either way
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: refused either way
   if (key === "") return false
   const h = sha256(key)
   let ok = false
@@ -126,7 +126,7 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
       const encoding = input.headers["content-encoding"]
       if (
         encoding !== undefined &&
-        // Stryker disable next-line ConditionalExpression: latitude connect-get: a body sent with `Content-Encoding: identity` refused as if compressed; the documents name no encoding but leave compression to the server ("answers 415 / unimplemented")
+        // Stryker disable next-line ConditionalExpression: latitude connect-get: identity refused as compressed
         Compression.parseContentEncoding(encoding)._tag !== "Identity"
       ) {
         const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
@@ -161,7 +161,7 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
   const timeoutCheck: Check = {
     name: "timeout",
     run: (input) => {
-      // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent: the documents do not say how a server answers a malformed Connect-Timeout-Ms (decisions.md section 1 states what clients send), so the runner sends none
+      // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent: malformed timeouts are unspecified
       if (Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])._tag === "Invalid") {
         return {
           error: ConnectError.make(
@@ -199,6 +199,6 @@ export const faithfulStages = (apiKeyHashes: ReadonlyArray<Buffer>): ServerStage
   writeSuccess: (headers, body) =>
     // Stryker disable next-line ObjectLiteral: equivalent: the answer's writer sets application/json when no stage does
     response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
-  // Stryker disable next-line BooleanLiteral: latitude return-secrets: a server may return a secret's stored value or leave it out
+  // Stryker disable next-line BooleanLiteral: latitude return-secrets: returned or left out
   returnSecrets: false
 })

@@ -54,13 +54,13 @@ export const makeClient = (core: Core): HttpClient.HttpClient =>
       // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: in-process
       if (contentType !== undefined && headers["content-type"] === undefined)
         headers["content-type"] = contentType
-      // Stryker disable next-line StringLiteral: equivalent: the body's bytes are read; its Content-Length only refuses an oversized body sooner
+      // Stryker disable next-line StringLiteral: equivalent: the body's bytes are read
       headers["content-length"] = String(bytes.length)
       const out = yield* core.handle({
         method: request.method,
         url: url.pathname + url.search,
         headers,
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude body-limit-1mib: refused by its Content-Length first; one of exactly the limit may be refused too
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude body-limit-1mib: refused by its Content-Length first
         body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
       })
       if (out._tag === "Drop") {

@@ -16,7 +16,7 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
     let size = 0
     let over = false
     incoming.on("data", (chunk: Buffer) => {
-      // Stryker disable next-line AssignmentOperator: equivalent: body limit (stryker.config.mjs)
+      // Stryker disable next-line AssignmentOperator: equivalent: body limit
       size += chunk.length
       // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent: body limit
       if (size > maxBytes) {
@@ -24,25 +24,25 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
         over = true
         chunks.length = 0
       }
-      // Stryker disable next-line ConditionalExpression: equivalent: the chunks kept past the limit are dropped with it
+      // Stryker disable next-line ConditionalExpression: equivalent: body limit
       else if (!over) chunks.push(chunk)
     })
     incoming.once("end", () => resume(Effect.succeed(over ? "too-large" : Buffer.concat(chunks))))
-    // Stryker disable next-line ArrowFunction: equivalent: the client went away; no answer reaches anyone
+    // Stryker disable next-line ArrowFunction: equivalent: the client went away
     incoming.once("error", (error) => resume(Effect.fail(error)))
   })
 
 /** What the pipeline reads of a Node request. */
 export const inputOf = (incoming: Http.IncomingMessage, method: string): Input => ({
   method,
-  // Stryker disable next-line StringLiteral: equivalent: Node sets the URL of every request a server reads
+  // Stryker disable next-line StringLiteral: equivalent: Node sets it
   url: incoming.url ?? "/",
   headers: incoming.headers as Readonly<Record<string, string | undefined>>,
   body: (max) => readNodeBody(incoming, max)
 })
 
 /** The request's method, upper-cased. */
-// Stryker disable next-line StringLiteral: equivalent: Node sets the method of every request a server reads
+// Stryker disable next-line StringLiteral: equivalent: Node sets it
 export const methodOf = (incoming: Http.IncomingMessage) => (incoming.method ?? "GET").toUpperCase()
 
 /**
@@ -56,12 +56,12 @@ const writeAnswer = (
   closing: boolean
 ) => {
   const headers: Record<string, string> = { ...out.headers }
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: the close (stryker.config.mjs)
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: the close
   if (closing) headers["connection"] = "close"
-  // Stryker disable next-line StringLiteral,LogicalOperator,AssignmentOperator: equivalent: every answer of the pipeline names its Content-Type
+  // Stryker disable next-line StringLiteral,LogicalOperator,AssignmentOperator: equivalent: every answer names one
   headers["content-type"] ??= ContentType.JSON_MEDIA_TYPE
   const length = typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.byteLength
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an answer without Content-Length is sent chunked, the same body to an HTTP/1.1 client
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: chunked is the same body
   if (length > 0) headers["content-length"] = String(length)
   response.writeHead(out.status, headers)
   response.end(out.body)

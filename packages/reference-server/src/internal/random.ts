@@ -7,7 +7,7 @@ import * as Crypto from "node:crypto"
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
-// Stryker disable all: equivalent: ids are opaque (decisions.md section 5: readers must not parse them) and the demo data's values need only be valid, so another generator, alphabet or length of the time part changes nothing a reader may rely on; without its random part an id is still unique unless two objects are made in the same millisecond, which the demo data never does and a run cannot arrange
+// Stryker disable all: equivalent: ids are opaque
 /** A deterministic generator of numbers in [0, 1) (mulberry32). */
 export const prng = (seed: number): (() => number) => {
   let a = seed >>> 0
