@@ -53,6 +53,7 @@ export const makeClient = (core: Core): HttpClient.HttpClient =>
       const headers: Record<string, string | undefined> = { ...request.headers }
       // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: in-process
       if (contentType !== undefined && headers["content-type"] === undefined)
+        // Stryker disable next-line StringLiteral: equivalent: in-process
         headers["content-type"] = contentType
       // Stryker disable next-line StringLiteral: equivalent: the body's bytes are read
       headers["content-length"] = String(bytes.length)
