@@ -47,6 +47,10 @@ export const pass = (check: CheckId, rules?: ReadonlyArray<ContractRules.RuleId>
 export const judgedRules = (o: Outcome): ReadonlyArray<ContractRules.RuleId> =>
   o.ok ? (o.rules ?? []) : o.rule === undefined ? [] : [o.rule]
 
+/** A pass of rules of one check, reported under their check, as `fail` reports a rule under its own. */
+export const passes = (rules: ReadonlyArray<ContractRules.RuleId>): Outcome =>
+  pass(ContractRules.get(rules[0]!).check, rules)
+
 /** A broken rule, reported under the rule's check, with its cause, message, exchange and detail. */
 export const fail = (
   rule: ContractRules.RuleId,

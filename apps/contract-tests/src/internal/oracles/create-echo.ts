@@ -8,7 +8,7 @@ import { type ContractRules, Secrets } from "@data-access/schema"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, sameAsSent } from "../json.js"
-import { fail, note, pass, type Verdict } from "../outcome.js"
+import { fail, note, passes, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
 import { encodedFields } from "../schemas.js"
@@ -254,7 +254,7 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
     judged.push("echo.create-zero-values")
   if (sent.identityType === "group") judged.push("echo.identity-group")
   if (nested.length > 0 || sendsReference(props, sent)) judged.push("echo.create-references")
-  return [...out, pass("create-echo", judged)]
+  return [...out, passes(judged)]
 }
 
 const echo = onSuccess(

@@ -14,7 +14,7 @@ import {
   RateLimit
 } from "@data-access/schema"
 import { type Exchange, requestBytesOf, retryAfterSeconds } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { contentTypeIsJson, excerpt, responseCode } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
@@ -66,7 +66,7 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   if (r === undefined || !RateLimit.HEADERS.some((h) => r.headers[h] !== undefined))
     return undefined
   const problems = RateLimit.problems((h) => r.headers[h], e.receivedAt)
-  if (problems.length === 0) return pass("error-shape", ["errors.rate-limit-headers"])
+  if (problems.length === 0) return passes(["errors.rate-limit-headers"])
   return fail(
     "errors.rate-limit-headers",
     "rate-limit headers",
@@ -107,9 +107,8 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   if (limited !== undefined) return limited
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status === 200) return undefined
-  if (protocolStatuses.has(r.status) && r.text.trim() === "")
-    return pass("error-shape", ERROR_SHAPE_RULES)
-  if (bareUnknownRoute(e)) return pass("error-shape", ERROR_SHAPE_RULES)
+  if (protocolStatuses.has(r.status) && r.text.trim() === "") return passes(ERROR_SHAPE_RULES)
+  if (bareUnknownRoute(e)) return passes(ERROR_SHAPE_RULES)
   if (!contentTypeIsJson(r)) {
     return fail(
       "errors.connect-body",
@@ -153,10 +152,7 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   }
   // A rate limit (this answer, or one retried before it) was judged for its Retry-After too.
   const rateLimited = decoded.right.code === "resource_exhausted" || (e.retried?.length ?? 0) > 0
-  return pass(
-    "error-shape",
-    rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES
-  )
+  return passes(rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES)
 }
 
 const errorShapeOracle = onAnswer(

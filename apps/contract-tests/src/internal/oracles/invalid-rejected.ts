@@ -4,7 +4,7 @@
  */
 import * as Option from "effect/Option"
 import type { ContractRules } from "@data-access/schema"
-import { fail, pass } from "../outcome.js"
+import { fail, pass, passes } from "../outcome.js"
 import { answeredFirst, codeOf, excerpt, summary } from "./answer.js"
 import { type ExchangeOracle, oracle } from "./oracle.js"
 
@@ -49,11 +49,11 @@ const refused = oracle({
     const code = codeOf(e)
     // Without a key, a server may check the key first (401) whatever else the request breaks.
     if (!keyPresent && response.status === 401 && code === "unauthenticated")
-      return [pass("auth", ["auth.key-required"])]
+      return [passes(["auth.key-required"])]
     if (op === undefined) {
       // An unknown route is 404 with the code unimplemented (an empty body is no Connect error: error-shape says so).
       if (response.status === 404 && (code === "unimplemented" || code === undefined))
-        return [pass("protocol", ["protocol.unknown-route"])]
+        return [passes(["protocol.unknown-route"])]
       return [
         fail(
           "protocol.unknown-route",
@@ -66,12 +66,12 @@ const refused = oracle({
     }
     if (first.rule === "protocol.method") {
       if (response.status === 405 && /(^|,)\s*POST\s*(,|$)/i.test(response.headers["allow"] ?? ""))
-        return [pass("protocol", ["protocol.method"])]
+        return [passes(["protocol.method"])]
       // A GET that is no Connect GET: a server may serve Connect GET, refusing a GET it cannot read
       // (connect-es answers 415), or leave it out (415 / unimplemented, decisions.md section 10), so
       // any refusal passes, as in the runner's GET probes.
       if (e.request.method === "GET" && response.status !== 200)
-        return [pass("protocol", ["protocol.method"])]
+        return [passes(["protocol.method"])]
       return [
         fail(
           "protocol.method",
@@ -83,7 +83,7 @@ const refused = oracle({
       ]
     }
     if (first.rule === "protocol.content-type") {
-      if (response.status === 415) return [pass("protocol", ["protocol.content-type"])]
+      if (response.status === 415) return [passes(["protocol.content-type"])]
       return [
         fail(
           "protocol.content-type",
@@ -105,6 +105,7 @@ const refused = oracle({
         )
       ]
     }
+    // Any other refusal passes under invalid-rejected, whichever check the broken rule belongs to.
     return [pass("invalid-rejected", [first.rule])]
   }
 })

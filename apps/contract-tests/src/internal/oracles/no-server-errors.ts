@@ -4,7 +4,7 @@
 import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { Exchange } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { codeOf, excerpt, slowNotHung } from "./answer.js"
 import { type ExchangeOracle, oracle } from "./oracle.js"
 
@@ -49,11 +49,9 @@ export const noServerErrors = (e: Exchange, optionalForm = false): Outcome =>
       const excused =
         (r.status === 503 && codeOf(e) === "unavailable") ||
         (optionalForm && r.status === 501 && codeOf(e) === "unimplemented")
-      if (r.status < 500 || excused)
-        return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+      if (r.status < 500 || excused) return passes(["errors.no-internal-for-client-faults"])
       if (r.status === 504 && codeOf(e) === "deadline_exceeded") {
-        if (deadlineMayHavePassed(e))
-          return pass("no-server-errors", ["errors.no-internal-for-client-faults"])
+        if (deadlineMayHavePassed(e)) return passes(["errors.no-internal-for-client-faults"])
         const header = e.request.headers[Deadline.TIMEOUT_HEADER]
         const set = header === undefined ? "no deadline" : `a deadline of ${header} ms`
         return fail(

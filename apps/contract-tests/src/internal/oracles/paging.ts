@@ -4,7 +4,7 @@
  */
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { type Op, objectPropertyNames } from "../context.js"
 import { compareCreated, compareIds, itemsOf } from "../walk.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
@@ -171,7 +171,7 @@ const page = onSuccess(
     if (pair !== undefined) out.push(orderFailure(pair, sent.order, e))
     return out.length === 0
       ? [
-          pass("paging", [
+          passes([
             "lists.count",
             "lists.limit-respected",
             "lists.after-before",

@@ -11,7 +11,7 @@ import { type ContractRules, Decode, Operations, Primitives, Secrets } from "@da
 import { forEachProperty } from "../ast.js"
 import type { Exchange } from "../http.js"
 import { snakeToCamel } from "../json.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { forEachTimestamp, normalizePath } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
@@ -89,8 +89,7 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
   const key = r.text.length <= MAX_PASSED_TEXT ? `${op.method}\u0000${r.text}` : undefined
-  if (key !== undefined && passedTexts.has(key))
-    return pass("response-schema", RESPONSE_SCHEMA_RULES)
+  if (key !== undefined && passedTexts.has(key)) return passes(RESPONSE_SCHEMA_RULES)
   const outcome = judgeResponseSchema(op, r.json.value, e)
   if (outcome.ok && key !== undefined) {
     if (passedTexts.size >= MAX_PASSED_TEXTS) passedTexts.clear()
@@ -176,7 +175,7 @@ const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
     }
     go(json, [])
   }
-  return bad ?? pass("response-schema", RESPONSE_SCHEMA_RULES)
+  return bad ?? passes(RESPONSE_SCHEMA_RULES)
 }
 
 /** Every property name of the response schemas, in lowerCamelCase. */
@@ -213,10 +212,10 @@ export const camelCaseOutput = (e: Exchange): Outcome | undefined => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 200 || Option.isNone(r.json)) return undefined
   // Most bodies have no key with an underscore at all: one scan of the text says so.
-  if (!SNAKE_KEY_TEXT.test(r.text)) return pass("response-schema", ["wire.output-camel-case"])
+  if (!SNAKE_KEY_TEXT.test(r.text)) return passes(["wire.output-camel-case"])
   const at = snakeCaseKey(r.json.value, "")
   return at === undefined
-    ? pass("response-schema", ["wire.output-camel-case"])
+    ? passes(["wire.output-camel-case"])
     : fail(
         "wire.output-camel-case",
         "snake_case field name",

@@ -6,7 +6,7 @@ import type { ContractRules, Filter } from "@data-access/schema"
 import type { Body, Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { itemsOf } from "../walk.js"
 import {
   comparesTimes,
@@ -116,7 +116,7 @@ const matching = onSuccess(
     const s = op.kind === "list" && json !== undefined ? selection(op, sent) : undefined
     if (s === undefined) return []
     const wrong = nonMatching(op, s, itemsOf(op, json), e)
-    return wrong === undefined ? [pass("search-filter", [s.rule])] : [wrong]
+    return wrong === undefined ? [passes([s.rule])] : [wrong]
   }
 )
 

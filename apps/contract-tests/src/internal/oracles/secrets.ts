@@ -4,7 +4,7 @@
 import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
 import type { Exchange } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { summary } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
@@ -30,7 +30,7 @@ export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => 
           })
         }
       )
-    : pass("secrets", ["secrets.not-in-errors"])
+    : passes(["secrets.not-in-errors"])
 }
 
 /** secrets: an error answer does not print the `X-API-KEY` the request sent (decisions.md section 8). */
@@ -52,7 +52,7 @@ export const keyKept = (key: string | undefined, e: Exchange): Outcome | undefin
           })
         }
       )
-    : pass("secrets", ["secrets.key-not-in-errors"])
+    : passes(["secrets.key-not-in-errors"])
 }
 
 const secretsOracle = onAnswer(

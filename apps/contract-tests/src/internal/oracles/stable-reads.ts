@@ -6,7 +6,7 @@ import { Secrets, Timestamp } from "@data-access/schema"
 import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, canonical, isZero } from "../json.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { timestampFields } from "./answer.js"
 import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
@@ -22,7 +22,7 @@ export const namedRead = (op: Op, sent: Body, e: Exchange): Outcome | undefined 
     const id = asRecord(got)?.id
     if (id === undefined) return undefined
     return id === sent.id
-      ? pass("stable-reads", ["reads.named-object"])
+      ? passes(["reads.named-object"])
       : fail(
           "reads.named-object",
           "another object",
@@ -36,7 +36,7 @@ export const namedRead = (op: Op, sent: Body, e: Exchange): Outcome | undefined 
       .map(asRecord)
       .find((k) => k !== undefined && typeof k.keyId === "string" && k.keyId !== sent.keyId)
     return other === undefined
-      ? pass("search-filter", ["keys.by-key-id"])
+      ? passes(["keys.by-key-id"])
       : fail(
           "keys.by-key-id",
           "a key with another keyId",

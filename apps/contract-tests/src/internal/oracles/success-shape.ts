@@ -3,7 +3,7 @@
  */
 import * as Option from "effect/Option"
 import type { Exchange } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { contentTypeIsJson, excerpt } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
@@ -27,7 +27,7 @@ export const successShape = (e: Exchange): Outcome | undefined => {
       e,
       excerpt(r)
     )
-  return pass("success-shape", ["wire.success"])
+  return passes(["wire.success"])
 }
 
 const successShapeOracle = onAnswer("success-shape", ["wire.success"], (v) =>

@@ -4,7 +4,7 @@
 import * as Option from "effect/Option"
 import { Timestamp } from "@data-access/schema"
 import type { Exchange } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { forEachTimestamp, normalizePath } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
@@ -84,9 +84,7 @@ export const timestamps = (e: Exchange, skewMillis: number): Outcome | undefined
       `${at} = ${JSON.stringify(value)}`
     )
   }
-  return (
-    bad ?? (seen ? pass("timestamps", ["timestamps.past", "timestamps.expires-future"]) : undefined)
-  )
+  return bad ?? (seen ? passes(["timestamps.past", "timestamps.expires-future"]) : undefined)
 }
 
 const timestampsOracle = onAnswer(

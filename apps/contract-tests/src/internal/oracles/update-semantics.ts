@@ -5,7 +5,7 @@ import type { Body, Op } from "../context.js"
 import { objectOf, objectPropertyNames, show } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import { sendsReference, staleNested } from "./nested.js"
 import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
@@ -17,7 +17,7 @@ export const updateReferences = (op: Op, sent: Body, e: Exchange): Outcome | und
   if (op.kind !== "update" || obj === undefined || !sendsReference(props, sent)) return undefined
   const stale = staleNested(props, sent, obj)
   return stale === undefined
-    ? pass("update-semantics", ["updates.references"])
+    ? passes(["updates.references"])
     : fail(
         "updates.references",
         `${stale} not moved with ${stale}Id`,

@@ -6,7 +6,7 @@ import * as Option from "effect/Option"
 import { ContractRules, Filter } from "@data-access/schema"
 import type { Body, Op } from "../context.js"
 import { asRecord, snakeToCamel } from "../json.js"
-import { fail, pass } from "../outcome.js"
+import { fail, passes } from "../outcome.js"
 import * as Shape from "../requestShape.js"
 import { codeOf, excerpt, statusOf } from "./answer.js"
 import { judgeable, OPERATORS } from "./filters.js"
@@ -122,7 +122,7 @@ const validAccepted = oracle({
   judge: ({ body, breaches, exchange: e, headers, op, sent }) => {
     if (op === undefined || body === undefined || sent === undefined) return []
     const status = statusOf(e)
-    if (status === 200) return [pass("valid-accepted", [acceptanceRule(op, body).rule])]
+    if (status === 200) return [passes([acceptanceRule(op, body).rule])]
     if (
       status !== 400 ||
       codeOf(e) !== "invalid_argument" ||
