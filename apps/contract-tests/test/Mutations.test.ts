@@ -5,7 +5,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Operations } from "@data-access/schema"
 import * as Mutations from "../src/Mutations.js"
-import { decodeBreach } from "../src/internal/judge/exchangeRules.js"
+import { decodeBreach } from "../src/internal/judge/decodeBreach.js"
 
 describe("Mutations.derive", () => {
   it("breaks the limit range, the order enum and drops the required limit of a List request", () => {
