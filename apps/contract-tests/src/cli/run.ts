@@ -4,6 +4,10 @@
  */
 import * as Options from "@effect/cli/Options"
 import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Undici from "@effect/platform-node/Undici"
+import * as Layer from "effect/Layer"
+import * as Tls from "node:tls"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -15,7 +19,7 @@ import * as ContractTests from "../ContractTests.js"
 import * as Embedded from "../Embedded.js"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
-import { keySecrets } from "../internal/http.js"
+import { headerSecrets, keySecrets } from "../internal/http.js"
 import * as Settings from "./settings.js"
 
 /** The options of a run: every setting's flag, the config file and the API key. */
@@ -65,6 +69,76 @@ const readDocument = <A, E extends { readonly message: string }>(
     )
   })
 
+/** The headers of `--header 'Name: value'`, by name; a RunError for a line that is not one. */
+const parseHeaders = (lines: ReadonlyArray<string> | undefined) =>
+  Effect.gen(function* () {
+    const headers: Record<string, Redacted.Redacted<string>> = {}
+    for (const line of lines ?? []) {
+      const colon = line.indexOf(":")
+      const name = colon < 0 ? "" : line.slice(0, colon).trim()
+      if (name === "")
+        return yield* badOptions(
+          `--header takes 'Name: value': ${JSON.stringify(line.slice(0, Math.max(colon, 0)) || "(no name)")} has no name and colon`
+        )
+      headers[name] = Redacted.make(line.slice(colon + 1).trim())
+    }
+    return headers
+  })
+
+/**
+ * The HTTP client of a run against a target: the default one, or undici's with a proxy, a CA to
+ * trust and a client certificate when the settings name them.
+ */
+const clientLayer = (s: Settings.Resolved) =>
+  Effect.gen(function* () {
+    if (s.proxy === undefined && s.caCert === undefined && s.clientCert === undefined) {
+      if (s.clientKey !== undefined) return yield* badOptions("--client-key needs --client-cert")
+      return undefined
+    }
+    if ((s.clientCert === undefined) !== (s.clientKey === undefined))
+      return yield* badOptions("--client-cert and --client-key go together")
+    const fs = yield* FileSystem.FileSystem
+    const pem = (file: string | undefined, what: string) =>
+      file === undefined
+        ? Effect.succeed(undefined)
+        : fs
+            .readFileString(file)
+            .pipe(
+              Effect.mapError((e) => badOptions(`the ${what} ${file} cannot be read: ${e.message}`))
+            )
+    const ca = yield* pem(s.caCert, "CA certificate")
+    const cert = yield* pem(s.clientCert, "client certificate")
+    const key = yield* pem(s.clientKey, "client key")
+    const tls = {
+      ...(ca === undefined ? {} : { ca: [...Tls.rootCertificates, ca] }),
+      ...(cert === undefined ? {} : { cert }),
+      ...(key === undefined ? {} : { key })
+    }
+    if (s.proxy !== undefined && !URL.canParse(s.proxy))
+      return yield* badOptions(`--proxy is not a URL: ${JSON.stringify(redactUserInfo(s.proxy))}`)
+    const dispatcher = Layer.scoped(
+      NodeHttpClient.Dispatcher,
+      Effect.acquireRelease(
+        Effect.sync(() =>
+          s.proxy === undefined
+            ? new Undici.Agent({ connect: tls })
+            : new Undici.ProxyAgent({ uri: s.proxy, requestTls: tls })
+        ),
+        (d) => Effect.promise(() => d.destroy())
+      )
+    )
+    return NodeHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provide(dispatcher))
+  })
+
+/** A proxy URL's password: a secret of the run. */
+const proxySecrets = (proxy: string | undefined): ReadonlyArray<string> => {
+  if (proxy === undefined || !URL.canParse(proxy)) return []
+  const url = new URL(proxy)
+  return [url.password, decodeURIComponent(url.password)].filter((p) => p !== "")
+}
+
+const redactUserInfo = (text: string) => text.replace(/\/\/[^@/]*@/, "//[redacted]@")
+
 /** The run the parsed command line asks for; its exit code goes to `exitCode`. */
 export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
@@ -80,6 +154,12 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       s.baseline === undefined
         ? undefined
         : yield* readDocument(s.baseline, "baseline file", Baseline.decodeJson)
+    const headers = yield* parseHeaders(s.header)
+    const client = yield* clientLayer(s)
+    if (client !== undefined && s.baseUrl === undefined)
+      return yield* badOptions(
+        "--proxy, --ca-cert and --client-cert are for a target: give --base-url"
+      )
     const rate = s.rateLimit
     const harEntries: Array<Har.Entry> = []
     const common = {
@@ -96,6 +176,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       clockSkew: `${s.clockSkewMs} millis`,
       maxRequests: s.maxRequests,
       replay: s.replay,
+      headers,
       baseline,
       progress: s.quiet ? undefined : stderr,
       onHarEntry:
@@ -137,14 +218,16 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
                 rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
                 createsPerOperation: s.createsPerOperation ?? 25,
                 concurrency: s.concurrency ?? 2
-              })
+              }).pipe(client === undefined ? (e) => e : Effect.provide(client))
           })
-    const scrub = Secrets.scrubber(
-      Option.match(args.apiKey, {
+    const scrub = Secrets.scrubber([
+      ...Option.match(args.apiKey, {
         onNone: () => [],
         onSome: (key) => keySecrets(Redacted.value(key))
-      })
-    )
+      }),
+      ...headerSecrets(headers),
+      ...proxySecrets(s.proxy)
+    ])
     if (s.junit !== undefined) yield* fs.writeFileString(s.junit, scrub(Report.toJUnit(report)))
     if (s.json !== undefined) yield* fs.writeFileString(s.json, scrub(Report.toJson(report)))
     if (s.html !== undefined) yield* fs.writeFileString(s.html, scrub(Report.toHtml(report)))

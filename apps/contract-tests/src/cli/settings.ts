@@ -107,7 +107,26 @@ export const settings = {
     kind: "output",
     description: "Write this run's findings (new and known) to this file, for --baseline"
   },
-  quiet: { kind: "boolean", description: "No progress lines on stderr", default: false }
+  quiet: { kind: "boolean", description: "No progress lines on stderr", default: false },
+  header: {
+    kind: "list",
+    description:
+      "A header every request carries, as 'Name: value' (a gateway's token, a tenant; repeatable): its value is kept out of every report like the key"
+  },
+  proxy: {
+    kind: "text",
+    description:
+      "Reach the target through this HTTP proxy (http://proxy.internal:3128; credentials in the URL are kept out of every report)"
+  },
+  caCert: {
+    kind: "input",
+    description: "Trust the target's certificate by this CA certificate (PEM) besides the system's"
+  },
+  clientCert: {
+    kind: "input",
+    description: "Present this client certificate (PEM) to the target; with --client-key"
+  },
+  clientKey: { kind: "input", description: "The client certificate's private key (PEM)" }
 } as const satisfies Record<string, Setting>
 
 type Settings = typeof settings

@@ -166,7 +166,27 @@ export interface TargetOptions {
   readonly retryThrottled: boolean
   /** Told of every exchange as sent (the key in its headers; a HAR recorder masks it). */
   readonly onSent?: ((sent: Sent) => void) | undefined
+  /** Headers every request carries, by lower-case name (never in an `Exchange`, as the key). */
+  readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
 }
+
+/** The headers the checks set themselves: a run's extra headers may not name them. */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  "x-api-key",
+  "content-type",
+  "content-encoding",
+  "content-length",
+  "transfer-encoding",
+  "host",
+  "connect-protocol-version",
+  "connect-timeout-ms",
+  "accept-encoding"
+])
+
+/** The values of a run's extra headers: secrets of the run as much as its key. */
+export const headerSecrets = (
+  headers: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
+): ReadonlyArray<string> => Object.values(headers ?? {}).map((v) => Redacted.value(v))
 
 /** One request as it went on the wire and its answer, for a recorder. */
 export interface Sent {
@@ -286,6 +306,9 @@ export const makeTarget = (
             algorithm: "token-bucket"
           })
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
+    const extraHeaders: Record<string, string> = Object.fromEntries(
+      Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), Redacted.value(v)])
+    )
 
     const sentKey = (mode: KeyMode): Redacted.Redacted<string> | undefined => {
       switch (mode) {
@@ -325,7 +348,7 @@ export const makeTarget = (
         const n = counter++
         if (n >= options.maxRequests)
           return Effect.fail(new BudgetExhausted({ maxRequests: options.maxRequests }))
-        const headers: Record<string, string> = { ...headersOf(request.headers) }
+        const headers: Record<string, string> = { ...extraHeaders, ...headersOf(request.headers) }
         if (request.protocolVersion !== undefined)
           headers["connect-protocol-version"] = request.protocolVersion
         const key = sentKey(request.key)

@@ -10,6 +10,7 @@ import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
 import * as ReplayId from "../replayId.js"
 import type { Op } from "../context.js"
+import { RESERVED_HEADERS } from "../http.js"
 
 /** Why a run cannot be made (`ContractTests.RunError` carries the same reason and message). */
 export class RunFailure extends Data.TaggedError("RunFailure")<{
@@ -72,6 +73,18 @@ export const validate = (
   for (const [name, n] of Object.entries(counts))
     if (n !== undefined && (!Number.isInteger(n) || n < 1))
       return bad(`${name} must be a positive integer`)
+  const reserved = Object.keys(options.headers ?? {}).filter((h) =>
+    RESERVED_HEADERS.has(h.toLowerCase())
+  )
+  if (reserved.length > 0)
+    return bad(
+      `the checks set these headers themselves: ${reserved.join(", ")} (the key goes in --api-key)`
+    )
+  const badNames = Object.keys(options.headers ?? {}).filter(
+    (h) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h)
+  )
+  if (badNames.length > 0)
+    return bad(`not a header name: ${badNames.map((h) => JSON.stringify(h)).join(", ")}`)
   if (options.rateLimit !== undefined && !(options.rateLimit > 0))
     return bad("the rate limit must be a positive number of requests per second")
   if (options.replay !== undefined) {

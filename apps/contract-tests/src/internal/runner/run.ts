@@ -17,7 +17,7 @@ import type * as ReplayId from "../replayId.js"
 import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
 import { harRecorder } from "../har/runner.js"
-import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
+import { type Exchange, headerSecrets, keySecrets, makeTarget, post, type Target } from "../http.js"
 import {
   cellsOf,
   coverageOf,
@@ -59,11 +59,18 @@ const makeRunTarget = (options: Options) =>
     timeout: Duration.decode(options.timeout ?? "10 seconds"),
     maxRequests: options.maxRequests ?? 200_000,
     retryThrottled: options.retryThrottled ?? true,
+    headers: options.headers,
     onSent:
       options.onHarEntry === undefined
         ? undefined
-        : harRecorder(options.onHarEntry, keySecrets(Redacted.value(options.apiKey)))
+        : harRecorder(options.onHarEntry, secretsOf(options))
   })
+
+/** The texts no report of a run may print: the key, its near keys and the extra headers' values. */
+const secretsOf = (options: Options): ReadonlyArray<string> => [
+  ...keySecrets(Redacted.value(options.apiKey)),
+  ...headerSecrets(options.headers)
+]
 
 /** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */
 const probe = (run: Run, target: Target) =>
@@ -260,7 +267,7 @@ export const run = (
     const started = Date.now()
     const replay = yield* validate(options)
     const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
-    const secrets = keySecrets(Redacted.value(options.apiKey))
+    const secrets = secretsOf(options)
     const scrub = Secrets.scrubber(secrets)
     const r: Run = {
       options,

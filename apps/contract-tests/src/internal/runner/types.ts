@@ -63,4 +63,10 @@ export interface Options {
   readonly progress?: ((line: string) => void) | undefined
   /** Told of every exchange as a HAR 1.2 entry, the key and secret fields masked (the CLI's `--har`). */
   readonly onHarEntry?: ((entry: Har.Entry) => void) | undefined
+  /**
+   * Headers every request carries besides the API key (a gateway's token, a tenant), by name:
+   * their values are kept out of every text of a run like the key. The headers the checks set
+   * themselves (`X-API-KEY`, `Content-Type`, the Connect headers) cannot be given here.
+   */
+  readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
 }
