@@ -75,7 +75,11 @@ export const render = (baseUrl: string, request: RawRequest): string => {
     if (k.toLowerCase() === "x-api-key") continue
     parts.push("-H", quote(`${k}: ${v}`))
   }
-  const body = displayBody(request.body)
+  // A GET or HEAD carries no body (a Connect GET has its message in the query): curl would send
+  // any --data as a POST.
+  const bodyless = request.method === "GET" || request.method === "HEAD"
+  const body = bodyless && (request.body ?? "") === "" ? undefined : displayBody(request.body)
+  if (bodyless && body !== undefined) parts.splice(3, 0, "-X", request.method)
   if (body !== undefined && request.contentEncoding !== undefined) {
     // The body is compressed by the shell on its way in, as it was sent.
     parts.push("-H", quote(`Content-Encoding: ${request.contentEncoding}`), "--data-binary", "@-")

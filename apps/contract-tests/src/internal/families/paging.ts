@@ -40,6 +40,20 @@ import {
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
+/** Every id a walk returned, and the first one it returned twice (the walk read to its end). */
+const repeats = (
+  items: ReadonlyArray<{ readonly id?: unknown }>
+): { readonly seen: ReadonlySet<string>; readonly twice: string | undefined } => {
+  const seen = new Set<string>()
+  let twice: string | undefined
+  for (const item of items) {
+    const id = String(item.id)
+    if (twice === undefined && seen.has(id)) twice = id
+    seen.add(id)
+  }
+  return { seen, twice }
+}
+
 /** Each order a request may ask for (absent reads as `asc`). */
 const ORDERS = [undefined, "asc", "desc"] as const
 
@@ -121,9 +135,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
               lastExchange
             )
           )
-        const ids = w.items.map((x) => String(x.id))
-        const seen = new Set<string>()
-        const twice = ids.find((id) => (seen.has(id) ? true : (seen.add(id), false)))
+        const { seen, twice } = repeats(w.items)
         if (twice !== undefined)
           out.push(
             fail(
@@ -286,10 +298,7 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const out: Array<Outcome> = []
         w.pages.forEach((p, i) => out.push(...pageRules(w.limits[i], p, p.exchange)))
         const last = w.pages[w.pages.length - 1]?.exchange
-        const seen = new Set<string>()
-        const twice = w.items
-          .map((x) => String(x.id))
-          .find((id) => (seen.has(id) ? true : (seen.add(id), false)))
+        const { seen, twice } = repeats(w.items)
         if (twice !== undefined)
           out.push(
             fail(

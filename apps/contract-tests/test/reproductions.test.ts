@@ -1,0 +1,94 @@
+import { describe, expect, it } from "@effect/vitest"
+import { NodeHttpClient } from "@effect/platform-node"
+import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Curl from "../src/Curl.js"
+import * as Embedded from "../src/Embedded.js"
+
+/** A server that records the method and the body of each request it gets. */
+const recorder = Effect.acquireRelease(
+  Effect.async<{ url: string; seen: Array<{ method: string; body: string }>; server: Http.Server }>(
+    (resume) => {
+      const seen: Array<{ method: string; body: string }> = []
+      const server = Http.createServer((req, res) => {
+        let body = ""
+        req.on("data", (d) => (body += d))
+        req.on("end", () => {
+          seen.push({ method: req.method ?? "", body })
+          res.writeHead(200, { "content-type": "application/json" }).end("{}")
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            seen,
+            server
+          })
+        )
+      )
+    }
+  ),
+  ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+)
+
+const sh = (line: string) =>
+  Effect.async<number>((resume) => {
+    execFile(
+      "sh",
+      ["-c", line],
+      { env: { ...process.env, DATA_ACCESS_API_KEY: "k-1234567890" } },
+      (e) => resume(Effect.succeed(e === null ? 0 : 1))
+    )
+  })
+
+describe("reproductions", () => {
+  it.scoped(
+    "the curl line of a Connect GET sends a GET without a body; a POST keeps its body",
+    () =>
+      Effect.gen(function* () {
+        const { url, seen } = yield* recorder
+        const get = {
+          method: "GET",
+          path: "/core.v1.ResourceService/GetResource?encoding=json&message=%7B%7D",
+          key: "valid",
+          contentType: undefined,
+          headers: {},
+          protocolVersion: undefined,
+          body: ""
+        } as const
+        expect(yield* sh(Curl.render(url, get))).toBe(0)
+        expect(seen.at(-1)).toEqual({ method: "GET", body: "" })
+        const post = {
+          ...get,
+          method: "POST",
+          path: "/core.v1.ResourceService/GetResource",
+          body: '{"id":"x"}'
+        }
+        expect(yield* sh(Curl.render(url, post))).toBe(0)
+        expect(seen.at(-1)).toEqual({ method: "POST", body: '{"id":"x"}' })
+      })
+  )
+
+  it.effect(
+    "a walk that returns an item twice is reported as such, not also as missing the items it did return",
+    () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 2,
+          examples: 5,
+          operations: ["ListSatellites"],
+          checks: ["paging"],
+          server: {
+            faults: { rules: [{ fault: { _tag: "Violation", name: "paging-duplicates" } }] }
+          }
+        }).pipe(Effect.scoped)
+        const rules = report.findings.map((f) => f.rule)
+        expect(rules).toContain("lists.walk-once")
+        expect(rules).not.toContain("lists.walk-complete")
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici)),
+    120_000
+  )
+})
