@@ -228,4 +228,51 @@ describe("the command line's edges", () => {
         expect(bad.code).toBe(2)
       })
   )
+
+  it.effect(
+    "--operations and --checks take globs; a pattern naming nothing stops the run; --fail-on-skip fails a run that skipped",
+    () =>
+      Effect.gen(function* () {
+        const dir = tmp()
+        const json = Path.join(dir, "r.json")
+        const globbed = yield* cli(
+          "--operations",
+          "List*s",
+          "--exclude-operations",
+          "ListPolicy*",
+          "--checks",
+          "pag*",
+          "--examples",
+          "2",
+          "--quiet",
+          "--json",
+          json
+        )
+        expect(globbed.code).toBe(0)
+        const report = reportOf(json)
+        const listUsers = Operations.all
+          .map((o) => o.method)
+          .filter((m) => /^List.*s$/.test(m) && !m.startsWith("ListPolicy"))
+        expect(listUsers.length).toBeGreaterThan(0)
+        expect(operationsOf(report).sort()).toEqual(listUsers.sort())
+        expect(checksOf(report)).toEqual(["paging"])
+        const none = yield* cli("--operations", "Nothing*", "--quiet")
+        expect(none.code).toBe(2)
+        expect(none.err).toContain("patterns naming none): Nothing*")
+        const readOnly = [
+          "--operations",
+          "CreateConnector",
+          "--read-only",
+          "--examples",
+          "2",
+          "--quiet"
+        ]
+        const passes = yield* cli(...readOnly)
+        expect(passes.code).toBe(0)
+        const fails = yield* cli(...readOnly, "--fail-on-skip")
+        expect(fails.code).toBe(1)
+        expect(fails.err).toMatch(/--fail-on-skip: \d+ examples skipped \(.+\)/)
+      }),
+    120_000
+  )
 })

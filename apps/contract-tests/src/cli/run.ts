@@ -239,6 +239,14 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         scrub(Baseline.toJson(Baseline.fromReport(report)))
       )
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
+    const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
+    if (s.failOnSkip && skipped > 0 && Report.exitCode(report) === 0) {
+      const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
+      stderr(
+        `contract-tests: --fail-on-skip: ${skipped} examples skipped (${reasons.join("; ") || "no reason given"})`
+      )
+      return yield* Ref.set(exitCode, 1)
+    }
     yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     Effect.catchAll((e) =>

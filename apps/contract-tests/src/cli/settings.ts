@@ -43,11 +43,12 @@ export const settings = {
   },
   operations: {
     kind: "list",
-    description: "Only these operations (method names, comma separated or repeated)"
+    description:
+      "Only these operations (method names or globs such as 'List*', comma separated or repeated)"
   },
-  excludeOperations: { kind: "list", description: "Leave out these operations" },
-  checks: { kind: "list", description: "Only these checks (check ids)" },
-  excludeChecks: { kind: "list", description: "Leave out these checks" },
+  excludeOperations: { kind: "list", description: "Leave out these operations (names or globs)" },
+  checks: { kind: "list", description: "Only these checks (check ids or globs)" },
+  excludeChecks: { kind: "list", description: "Leave out these checks (ids or globs)" },
   createsPerOperation: {
     kind: "integer",
     description:
@@ -108,6 +109,12 @@ export const settings = {
     description: "Write this run's findings (new and known) to this file, for --baseline"
   },
   quiet: { kind: "boolean", description: "No progress lines on stderr", default: false },
+  failOnSkip: {
+    kind: "boolean",
+    description:
+      "Exit 1 when any example was skipped (an operation without fixtures, --read-only, a budget spent), even with no finding",
+    default: false
+  },
   header: {
     kind: "list",
     description:

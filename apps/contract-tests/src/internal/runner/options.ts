@@ -24,7 +24,17 @@ export const allOps = Operations.all as ReadonlyArray<Op>
 /** Requests spent shrinking one failure, unless the options say otherwise. */
 export const SHRINK_BUDGET = 60
 
-/** The names of `all` that `include` keeps (all when empty) and `exclude` does not drop. */
+/** Whether `pattern` names `name`: the name itself, or a glob where `*` is any run of characters and `?` one. */
+export const namesIt = (pattern: string, name: string): boolean => {
+  if (!/[*?]/.test(pattern)) return pattern === name
+  const source = pattern
+    .split("")
+    .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("")
+  return new RegExp(`^${source}$`).test(name)
+}
+
+/** The names of `all` that `include` keeps (all when empty) and `exclude` does not drop; both may be globs. */
 export const selectList = <A extends string>(
   all: ReadonlyArray<A>,
   include: ReadonlyArray<string> | undefined,
@@ -32,8 +42,8 @@ export const selectList = <A extends string>(
 ): Array<A> =>
   all.filter(
     (x) =>
-      (include === undefined || include.length === 0 || include.includes(x)) &&
-      !(exclude ?? []).includes(x)
+      (include === undefined || include.length === 0 || include.some((p) => namesIt(p, x))) &&
+      !(exclude ?? []).some((p) => namesIt(p, x))
   )
 
 /** The checks the options select. */
@@ -56,15 +66,19 @@ export const validate = (
 ): Either.Either<ReplayId.ReplayId | undefined, RunFailure> => {
   const methods = allOps.map((o) => o.method)
   const badOps = [...(options.operations ?? []), ...(options.excludeOperations ?? [])].filter(
-    (m) => !methods.includes(m)
+    (m) => !methods.some((name) => namesIt(m, name))
   )
   if (badOps.length > 0)
-    return bad(`unknown operations: ${badOps.join(", ")} (known: ${methods.join(", ")})`)
+    return bad(
+      `unknown operations (or patterns naming none): ${badOps.join(", ")} (known: ${methods.join(", ")})`
+    )
   const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter(
-    (c) => !Checks.isCheckId(c)
+    (c) => !Checks.ids.some((id) => namesIt(c, id))
   )
   if (badChecks.length > 0)
-    return bad(`unknown checks: ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`)
+    return bad(
+      `unknown checks (or patterns naming none): ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`
+    )
   const counts = {
     examples: options.examples,
     "max-requests": options.maxRequests,
