@@ -20,8 +20,7 @@ import { makeCore } from "./internal/core.js"
 import * as DomainCall from "./internal/domain.js"
 import { serve } from "./internal/httpServer.js"
 import { makeClient } from "./internal/inProcess.js"
-import type * as OptionsModule from "./internal/options.js"
-import * as Defaults from "./internal/options.js"
+import * as OptionsModule from "./internal/options.js"
 import * as WorkerThread from "./internal/workerThread.js"
 
 export type {
@@ -149,7 +148,7 @@ export class StartError extends Data.TaggedError("StartError")<OptionsModule.Sta
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_API_KEY = Defaults.DEFAULT_API_KEY
+export const DEFAULT_API_KEY = OptionsModule.DEFAULT_API_KEY
 
 /**
  * The default body size limit: 4 MiB.
@@ -157,7 +156,7 @@ export const DEFAULT_API_KEY = Defaults.DEFAULT_API_KEY
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_MAX_BODY_BYTES = Defaults.DEFAULT_MAX_BODY_BYTES
+export const DEFAULT_MAX_BODY_BYTES = OptionsModule.DEFAULT_MAX_BODY_BYTES
 
 /** Makes the start error of a failure. */
 const startError = (failure: OptionsModule.StartFailure) => new StartError(failure)
