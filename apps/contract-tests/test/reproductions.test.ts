@@ -6,6 +6,11 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Curl from "../src/Curl.js"
 import * as Embedded from "../src/Embedded.js"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { ReferenceServer } from "@data-access/reference-server"
+import { cli } from "./cliRun.js"
 
 /** A server that records the method and the body of each request it gets. */
 const recorder = Effect.acquireRelease(
@@ -89,6 +94,65 @@ describe("reproductions", () => {
         expect(rules).toContain("lists.walk-once")
         expect(rules).not.toContain("lists.walk-complete")
       }).pipe(Effect.provide(NodeHttpClient.layerUndici)),
+    120_000
+  )
+
+  it.scoped(
+    "the printed replay line runs as printed (target, fixtures, key from the environment); a replay whose case cannot run exits 2 and says why",
+    () =>
+      Effect.gen(function* () {
+        const key = "replay-key-5647382910"
+        const server = yield* ReferenceServer.start({
+          apiKeys: [key],
+          faults: {
+            rules: [
+              {
+                methods: ["CreateConnector"],
+                fault: { _tag: "Violation", name: "created-at-in-future" }
+              }
+            ]
+          }
+        })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-replay-"))
+        Fs.writeFileSync(Path.join(dir, "ids.json"), JSON.stringify(server.knownIds))
+        const withKey = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.acquireUseRelease(
+            Effect.sync(() => (process.env.DATA_ACCESS_API_KEY = key)),
+            () => effect,
+            () => Effect.sync(() => delete process.env.DATA_ACCESS_API_KEY)
+          )
+        const first = yield* withKey(
+          cli(
+            "--base-url",
+            server.url,
+            "--fixtures",
+            Path.join(dir, "ids.json"),
+            "--operations",
+            "CreateConnector",
+            "--checks",
+            "timestamps",
+            "--examples",
+            "3",
+            "--rate-limit",
+            "0",
+            "--quiet"
+          )
+        )
+        expect(first.code, first.err).toBe(1)
+        const line = /replay: (contract-tests .*--replay \S+)/.exec(first.out)?.[1]
+        expect(line).toContain(`--base-url ${server.url}`)
+        expect(line).toContain(`--fixtures ${Path.join(dir, "ids.json")}`)
+        const words = line!.split(" ").slice(1)
+        // Run from elsewhere, as printed: the same finding.
+        const again = yield* withKey(cli(...words, "--rate-limit", "0"))
+        expect(again.code, again.err).toBe(1)
+        expect(again.out).toContain("timestamps · CreateConnector")
+        // The same case under --read-only cannot run: exit 2, and why.
+        const cannot = yield* withKey(cli(...words, "--read-only"))
+        expect(cannot.code).toBe(2)
+        expect(cannot.err).toContain("the replayed case did not run")
+        expect(cannot.out + cannot.err).not.toContain(key)
+      }),
     120_000
   )
 })

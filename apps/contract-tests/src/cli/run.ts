@@ -7,6 +7,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import * as Layer from "effect/Layer"
+import * as Path from "node:path"
 import * as Tls from "node:tls"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -182,7 +183,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       onHarEntry:
         s.har === undefined ? undefined : (entry: Har.Entry) => void harEntries.push(entry)
     } satisfies Partial<ContractTests.Options>
-    const report =
+    const ran =
       s.baseUrl === undefined
         ? yield* Embedded.run({
             ...common,
@@ -220,6 +221,16 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
                 concurrency: s.concurrency ?? 2
               }).pipe(client === undefined ? (e) => e : Effect.provide(client))
           })
+    // The replay line of each finding runs as printed: this run's target, fixtures and config.
+    const shell = (word: string) =>
+      /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+    const rerun = [
+      "contract-tests",
+      ...(s.baseUrl === undefined ? [] : ["--base-url", shell(s.baseUrl)]),
+      ...(s.fixtures === undefined ? [] : ["--fixtures", shell(Path.resolve(s.fixtures))]),
+      ...(from.fileName === undefined ? [] : ["--config", shell(from.fileName)])
+    ].join(" ")
+    const report = { ...ran, rerun }
     const scrub = Secrets.scrubber([
       ...Option.match(args.apiKey, {
         onNone: () => [],
@@ -240,6 +251,16 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       )
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
     const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
+    const judged = report.cells.reduce((n, c) => n + c.passed + c.failed, 0)
+    if (s.replay !== undefined && judged === 0) {
+      const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
+      stderr(
+        scrub(
+          `contract-tests: the replayed case did not run${reasons.length === 0 ? "" : `: ${reasons.join("; ")}`}`
+        )
+      )
+      return yield* Ref.set(exitCode, 2)
+    }
     if (s.failOnSkip && skipped > 0 && Report.exitCode(report) === 0) {
       const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
       stderr(

@@ -33,7 +33,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const count = (name: string, n: number, label: string) =>
   `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
 
-const findingHtml = (f: Report.Finding, known: boolean): string => {
+const findingHtml = (f: Report.Finding, known: boolean, rerun: string | undefined): string => {
   const response =
     f.response === undefined
       ? ""
@@ -47,7 +47,7 @@ const findingHtml = (f: Report.Finding, known: boolean): string => {
   const origin =
     f.side !== undefined
       ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
-      : `<p class="meta">seed ${f.seed} · replay: <code>contract-tests --replay ${esc(f.replayId)}</code>${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
+      : `<p class="meta">seed ${f.seed} · replay: <code>${esc(rerun ?? "contract-tests")} --replay ${esc(f.replayId)}</code>${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
   return `<article class="finding sev-${f.severity}" data-severity="${f.severity}" data-operation="${esc(f.operation)}" data-rule="${esc(f.rule)}" data-side="${f.side ?? ""}" data-known="${known}">
 <header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(f.operation)} · ${esc(f.cause)}</header>
 <p>${esc(f.message)}</p>
@@ -201,7 +201,7 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
     ...report.known.map((f) => ({ f, known: true }))
   ]
   const list = (xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>) =>
-    xs.map(({ f, known }) => findingHtml(f, known)).join("\n")
+    xs.map(({ f, known }) => findingHtml(f, known, report.rerun)).join("\n")
   const findingsHtml = proxy
     ? (["server", "client"] as const)
         .map((side) => {

@@ -129,6 +129,11 @@ export interface Report {
   readonly readOnly: boolean
   /** Set for a `--replay` run. */
   readonly replay: string | undefined
+  /**
+   * The command line that runs this run's cases again, to which a finding's `--replay <id>` is
+   * added (its target, fixtures and config; never a key): set by the command line.
+   */
+  readonly rerun?: string | undefined
   readonly cells: ReadonlyArray<Cell>
   /** Findings that fail the run (not in the baseline). */
   readonly findings: ReadonlyArray<Finding>

@@ -64,7 +64,10 @@ const xml = (s: string): string =>
  * @since 0.1.0
  * @category rendering
  */
-export const findingText = (f: Finding): string => {
+export const findingText = (f: Finding): string => findingTextFor(f, undefined)
+
+/** A finding as plain text, its replay line starting with `rerun` (default `contract-tests`). */
+const findingTextFor = (f: Finding, rerun: string | undefined): string => {
   const lines = [
     `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.operation} · ${f.cause}`,
     `  ${f.message}`,
@@ -72,7 +75,7 @@ export const findingText = (f: Finding): string => {
     ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
     f.side !== undefined
       ? `  seen ${f.occurrences} time${f.occurrences === 1 ? "" : "s"}`
-      : `  seed ${f.seed} · replay: contract-tests --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
+      : `  seed ${f.seed} · replay: ${rerun ?? "contract-tests"} --replay ${f.replayId}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${f.shrinkSteps} steps` : ""}`,
     `  ${f.curl}`
   ]
   if (f.response?._tag === "Response")
@@ -100,7 +103,7 @@ export const toJUnit = (report: Report): string => {
         const name = `${op === "_" ? "(api)" : op} ${c.check}`
         const head = `    <testcase classname="${xml(`contract.${op === "_" ? "api" : op}`)}" name="${xml(name)}" assertions="${c.passed + c.failed}">`
         if (fs.length > 0) {
-          return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map(findingText).join("\n\n"))}</failure>\n    </testcase>`
+          return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map((f) => findingTextFor(f, report.rerun)).join("\n\n"))}</failure>\n    </testcase>`
         }
         if (c.passed === 0 && c.skipped > 0)
           return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
@@ -164,7 +167,7 @@ export const toTerminal = (report: Report): string => {
       groups.set(key, [...(groups.get(key) ?? []), f])
     }
     for (const [first, ...others] of groups.values()) {
-      out.push(findingText(first!))
+      out.push(findingTextFor(first!, report.rerun))
       for (const f of others) out.push(`  also ${f.operation}: --replay ${f.replayId}`)
       out.push("")
     }
