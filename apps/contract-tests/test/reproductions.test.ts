@@ -155,4 +155,62 @@ describe("reproductions", () => {
       }),
     120_000
   )
+
+  it.scoped(
+    "under GitHub Actions: an ::error annotation per cause and a Markdown job summary, no key in either",
+    () =>
+      Effect.gen(function* () {
+        const key = "actions-key-1928374650"
+        const server = yield* ReferenceServer.start({
+          apiKeys: [key],
+          faults: { rules: [{ fault: { _tag: "Violation", name: "wrong-status-for-code" } }] }
+        })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-actions-"))
+        const summary = Path.join(dir, "summary.md")
+        Fs.writeFileSync(summary, "")
+        const env = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary }
+        const r = yield* Effect.acquireUseRelease(
+          Effect.sync(() => Object.assign(process.env, env)),
+          () =>
+            cli(
+              "--base-url",
+              server.url,
+              "--api-key",
+              key,
+              "--checks",
+              "error-shape",
+              "--examples",
+              "3",
+              "--rate-limit",
+              "0",
+              "--quiet"
+            ),
+          () => Effect.sync(() => Object.keys(env).forEach((k) => delete process.env[k]))
+        )
+        expect(r.code).toBe(1)
+        const annotations = r.out.split("\n").filter((l) => l.startsWith("::error "))
+        expect(annotations.length).toBeGreaterThan(0)
+        expect(annotations[0]).toMatch(/^::error title=error-shape · [^:]+::.*%0Arule errors\./)
+        const text = Fs.readFileSync(summary, "utf8")
+        expect(text).toContain("### contract-tests: FAIL")
+        expect(text).toMatch(/\| major \| error-shape \| `errors\.[a-z-]+` \|/)
+        for (const t of [r.out, text]) expect(t).not.toContain(key)
+        // Outside GitHub Actions: neither.
+        const plain = yield* cli(
+          "--base-url",
+          server.url,
+          "--api-key",
+          key,
+          "--checks",
+          "error-shape",
+          "--examples",
+          "3",
+          "--rate-limit",
+          "0",
+          "--quiet"
+        )
+        expect(plain.out).not.toContain("::error")
+      }),
+    120_000
+  )
 })

@@ -12,6 +12,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
+import * as GitHub from "./github.js"
 import { proxyOptions } from "./proxy.js"
 
 const some = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
@@ -85,6 +86,7 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
     process.stdout.write(
       (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"
     )
+    GitHub.publish(report, "client and server findings of the recorded traffic", (t) => t)
     yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
   }).pipe(
     Effect.catchAll((e) =>

@@ -21,6 +21,7 @@ import * as Embedded from "../Embedded.js"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
 import { headerSecrets, keySecrets } from "../internal/http.js"
+import * as GitHub from "./github.js"
 import * as Settings from "./settings.js"
 
 /** The options of a run: every setting's flag, the config file and the API key. */
@@ -250,6 +251,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         scrub(Baseline.toJson(Baseline.fromReport(report)))
       )
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
+    GitHub.publish(report, "the server's answers", scrub)
     const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
     const judged = report.cells.reduce((n, c) => n + c.passed + c.failed, 0)
     if (s.replay !== undefined && judged === 0) {
