@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -272,6 +274,55 @@ describe("the command line's edges", () => {
         const fails = yield* cli(...readOnly, "--fail-on-skip")
         expect(fails.code).toBe(1)
         expect(fails.err).toMatch(/--fail-on-skip: \d+ examples skipped \(.+\)/)
+      }),
+    120_000
+  )
+
+  it.scoped(
+    "--dry-run prints the plan and sends nothing: operations, suites, cases, checks, the least requests and time at the rate limit",
+    () =>
+      Effect.gen(function* () {
+        let received = 0
+        const counter = Http.createServer((_req, res) => {
+          received++
+          res.writeHead(500).end()
+        })
+        yield* Effect.acquireRelease(
+          Effect.async<void>(
+            (resume) => void counter.listen(0, "127.0.0.1", () => resume(Effect.void))
+          ),
+          () => Effect.async<void>((resume) => void counter.close(() => resume(Effect.void)))
+        )
+        const url = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`
+        const server = yield* ReferenceServer.start({})
+        const dir = tmp()
+        Fs.writeFileSync(Path.join(dir, "ids.json"), JSON.stringify(server.knownIds))
+        const r = yield* cli(
+          "--dry-run",
+          "--base-url",
+          url,
+          "--api-key",
+          "dry-run-key-0192837465",
+          "--fixtures",
+          Path.join(dir, "ids.json"),
+          "--operations",
+          "List*",
+          "--examples",
+          "10"
+        )
+        expect(r.err).toBe("")
+        expect(r.code).toBe(0)
+        expect(received).toBe(0)
+        expect(r.out).toContain(`the plan against ${url}; nothing was sent`)
+        for (const m of Operations.all.filter((o) => o.method.startsWith("List")))
+          expect(r.out).toMatch(new RegExp(`^${m.method}\\s+\\d`, "m"))
+        expect(r.out).not.toMatch(/^GetResource\s/m)
+        const least = /at least ([\d,]+) requests/.exec(r.out)
+        expect(Number(least![1]!.replace(/,/g, ""))).toBeGreaterThan(10)
+        expect(r.out).toMatch(/at least \d+ min at 20 requests per second/)
+        const embedded = yield* cli("--dry-run", "--operations", "GetResource", "--examples", "5")
+        expect(embedded.code).toBe(0)
+        expect(embedded.out).toContain("the plan against the embedded reference server")
       }),
     120_000
   )

@@ -23,6 +23,8 @@ import * as Report from "../Report.js"
 import { headerSecrets, keySecrets } from "../internal/http.js"
 import * as GitHub from "./github.js"
 import * as Settings from "./settings.js"
+import * as DryRun from "../internal/runner/dryRun.js"
+import { ReferenceServer } from "@data-access/reference-server"
 
 /** The options of a run: every setting's flag, the config file and the API key. */
 export const runOptions = {
@@ -31,6 +33,11 @@ export const runOptions = {
     Options.optional,
     Options.withDescription(
       `The config file (default: the nearest ${Settings.CONFIG_FILE} from the working directory upward)`
+    )
+  ),
+  dryRun: Options.boolean("dry-run").pipe(
+    Options.withDescription(
+      "Print the plan (operations, suites, cases, checks, the least requests and time at the rate limit) and send nothing"
     )
   ),
   apiKey: Options.redacted("api-key").pipe(
@@ -141,6 +148,44 @@ const proxySecrets = (proxy: string | undefined): ReadonlyArray<string> => {
 
 const redactUserInfo = (text: string) => text.replace(/\/\/[^@/]*@/, "//[redacted]@")
 
+/** A plan as the terminal shows it. */
+const planText = (plan: DryRun.Plan, embedded: boolean): string => {
+  const n = (x: number) => x.toLocaleString("en-US")
+  const rows = plan.operations.map((o) => {
+    const running = o.suites.filter((s) => s.skip === undefined)
+    const skipped = o.suites.filter((s) => s.skip !== undefined)
+    const checks = [...new Set(running.flatMap((s) => s.checks))]
+    return [
+      o.method === "_" ? "(api)" : o.method,
+      `${running.length}${skipped.length > 0 ? ` (+${skipped.length} skipped)` : ""}`,
+      n(running.reduce((k, s) => k + s.cases, 0)),
+      checks.length === plan.checks.length ? "all" : checks.join(", ")
+    ]
+  })
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 10))
+  const line = (r: ReadonlyArray<string>) =>
+    r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join("  ")
+  const skips = plan.operations.flatMap((o) =>
+    o.suites
+      .filter((s) => s.skip !== undefined)
+      .map((s) => `  ${o.method === "_" ? "(api)" : o.method} ${s.family}: ${s.skip}`)
+  )
+  const seconds = plan.rateLimit === undefined ? undefined : plan.leastRequests / plan.rateLimit
+  return [
+    `contract-tests --dry-run: the plan against ${embedded ? "the embedded reference server" : plan.target}; nothing was sent`,
+    `seed ${plan.seed ?? "random"} · ${plan.examples} examples per property · ${plan.checks.length} checks: ${plan.checks.join(", ")}`,
+    "",
+    line(["operation", "suites", "cases", "checks"]),
+    ...rows.map(line),
+    ...(skips.length === 0 ? [] : ["", "would skip:", ...skips]),
+    "",
+    `at least ${n(plan.leastRequests)} requests (one per case; most cases send more, and each finding's shrinking more still; never more than ${n(plan.maxRequests)})` +
+      (seconds === undefined
+        ? ", at no rate limit"
+        : `: at least ${Math.ceil(seconds / 60)} min at ${plan.rateLimit} requests per second`)
+  ].join("\n")
+}
+
 /** The run the parsed command line asks for; its exit code goes to `exitCode`. */
 export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
@@ -184,6 +229,39 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       onHarEntry:
         s.har === undefined ? undefined : (entry: Har.Entry) => void harEntries.push(entry)
     } satisfies Partial<ContractTests.Options>
+    if (args.dryRun) {
+      const planned = yield* Effect.scoped(
+        Effect.gen(function* () {
+          if (s.baseUrl !== undefined)
+            return yield* DryRun.dryRun({
+              ...common,
+              baseUrl: s.baseUrl,
+              apiKey: Option.getOrElse(args.apiKey, () => Redacted.make("")),
+              fixtures,
+              rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
+              createsPerOperation: s.createsPerOperation ?? 25
+            })
+          // The embedded server is started for its data only: the plan sends it nothing either.
+          const server = yield* ReferenceServer.start({})
+          return yield* DryRun.dryRun({
+            ...common,
+            baseUrl: server.url,
+            apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY),
+            fixtures: server.knownIds,
+            rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
+            createsPerOperation: s.createsPerOperation
+          })
+        })
+      ).pipe(
+        Effect.mapError((e) =>
+          e._tag === "RunFailure"
+            ? new ContractTests.RunError({ reason: e.reason, message: e.message })
+            : new ContractTests.RunError({ reason: "Unreachable", message: e.message })
+        )
+      )
+      process.stdout.write(planText(planned, s.baseUrl === undefined) + "\n")
+      return yield* Ref.set(exitCode, 0)
+    }
     const ran =
       s.baseUrl === undefined
         ? yield* Embedded.run({

@@ -39,7 +39,7 @@ import { type Group, plan, withRestore } from "./plan.js"
 import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
 
 /** What every step of a run shares. */
-interface Run {
+export interface Run {
   readonly options: Options
   readonly runId: string
   readonly seed: number
@@ -51,7 +51,7 @@ interface Run {
   readonly progress: (line: string) => void
 }
 
-const makeRunTarget = (options: Options) =>
+export const makeRunTarget = (options: Options) =>
   makeTarget({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -67,7 +67,7 @@ const makeRunTarget = (options: Options) =>
   })
 
 /** The texts no report of a run may print: the key, its near keys and the extra headers' values. */
-const secretsOf = (options: Options): ReadonlyArray<string> => [
+export const secretsOf = (options: Options): ReadonlyArray<string> => [
   ...keySecrets(Redacted.value(options.apiKey)),
   ...headerSecrets(options.headers)
 ]
@@ -131,7 +131,7 @@ const notConnectReport = (run: Run, target: Target, probed: Exchange) =>
   })
 
 /** The suites' context: the target, the pools and the run's settings. */
-const contextOf = (run: Run, target: Target, pools: Context["pools"]): Context => ({
+export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Context => ({
   target,
   pools,
   runId: run.runId,
