@@ -17,7 +17,7 @@ import { executeList, listArgs, listOptions } from "./cli/list.js"
 import { executeProxy, proxyOptions } from "./cli/proxy.js"
 import { execute, runOptions } from "./cli/run.js"
 import * as Settings from "./cli/settings.js"
-import { nearest } from "./cli/suggest.js"
+import { nearest } from "@data-access/core/Suggest"
 import { withConsole } from "./cli/terminal.js"
 import { version } from "./internal/version.js"
 

@@ -27,6 +27,8 @@ export * as Paging from "./Paging.js"
 export * as RateLimit from "./RateLimit.js"
 /** @since 0.1.0 */
 export * as Request from "./Request.js"
+/** @since 0.2.0 */
+export * as Suggest from "./Suggest.js"
 /** @since 0.1.0 */
 export * as Retry from "./Retry.js"
 /** @since 0.1.0 */

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import { nearestOf } from "@data-access/core/Suggest"
 import * as Faults from "./Faults.js"
 import * as Fixtures from "./Fixtures.js"
 import * as Latitude from "./Latitude.js"
@@ -83,12 +84,48 @@ const quiet = Options.boolean("quiet").pipe(
 const describe = (e: unknown) =>
   ParseResult.isParseError(e) ? describeParseError(e) : e instanceof Error ? e.message : String(e)
 
+/** The violation names a fault plan's text uses that the catalogue does not have. */
+const unknownViolations = (text: string): ReadonlyArray<string> => {
+  const known = new Set<string>(Faults.violations.map((v) => v.name))
+  let plan: unknown
+  try {
+    plan = JSON.parse(text)
+  } catch {
+    return []
+  }
+  const rules = (plan as { rules?: unknown })?.rules
+  return (Array.isArray(rules) ? rules : []).flatMap((r) => {
+    const fault = (r as { fault?: { _tag?: unknown; name?: unknown } } | null)?.fault
+    return fault?._tag === "Violation" && typeof fault.name === "string" && !known.has(fault.name)
+      ? [fault.name]
+      : []
+  })
+}
+
+/** "unknown violation "x" (nearest: a, b, c)", for each unknown name. */
+const unknownViolationsMessage = (names: ReadonlyArray<string>): string =>
+  names
+    .map((name) => {
+      const nearest = nearestOf(
+        name,
+        Faults.violations.map((v) => v.name),
+        3
+      )
+      return `unknown violation "${name}" (nearest: ${nearest.join(", ")}; \`contract-tests list violations\` lists all ${Faults.violations.length})`
+    })
+    .join("; ")
+
 const readFaults = (value: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const text = value.trimStart().startsWith("{") ? value : yield* fs.readFileString(value)
+    const unknown = unknownViolations(text)
+    if (unknown.length > 0)
+      return yield* Effect.fail(new CliError(`--faults: ${unknownViolationsMessage(unknown)}`))
     return yield* Faults.decodeJson(text)
-  }).pipe(Effect.mapError((e) => new CliError(`--faults: ${describe(e)}`)))
+  }).pipe(
+    Effect.mapError((e) => (e instanceof CliError ? e : new CliError(`--faults: ${describe(e)}`)))
+  )
 
 const readFixtures = (path: string) =>
   Effect.gen(function* () {

@@ -6,6 +6,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
+import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -228,6 +229,39 @@ describe("CLI", () => {
       expect(message).toContain('--latitude: unknown latitude switch "no-such-switch"')
       for (const name of Latitude.names) expect(message).toContain(name)
     })
+  )
+
+  it.effect(
+    "an unknown violation in --faults names the nearest ones; the executable prints it on one line, exit 2, no stack trace",
+    () =>
+      Effect.gen(function* () {
+        const plan = JSON.stringify({
+          rules: [{ fault: { _tag: "Violation", name: "paging-dupes" } }]
+        })
+        const error = yield* Cli.run([
+          "node",
+          "data-access-reference-server",
+          "--port",
+          "0",
+          "--faults",
+          plan
+        ]).pipe(Effect.provide(NodeContext.layer), Effect.flip)
+        const message = String((error as Error).message)
+        expect(message).toContain('--faults: unknown violation "paging-dupes" (nearest: ')
+        expect(message).toContain("paging-duplicates")
+        const bin = new URL("../bin/reference-server.js", import.meta.url).pathname
+        const spawned = yield* Effect.async<{ code: number | null; stderr: string }>((resume) => {
+          execFile(process.execPath, [bin, "--port", "0", "--faults", plan], (e, _out, stderr) =>
+            resume(Effect.succeed({ code: e === null ? 0 : (e.code as number), stderr }))
+          )
+        })
+        expect(spawned.code).toBe(2)
+        expect(spawned.stderr).toContain(
+          'data-access-reference-server: --faults: unknown violation "paging-dupes"'
+        )
+        expect(spawned.stderr).not.toMatch(/\n\s+at /)
+      }),
+    60_000
   )
 
   it.effect("a malformed fixtures file or fault plan is a clear error that names the problem", () =>

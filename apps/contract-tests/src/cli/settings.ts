@@ -15,7 +15,7 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { nearest } from "./suggest.js"
+import { nearest } from "@data-access/core/Suggest"
 
 /** How a setting is written and read. */
 type Kind = "text" | "integer" | "number" | "boolean" | "list" | "input" | "output"
