@@ -169,22 +169,21 @@ describe("reproductions", () => {
         const summary = Path.join(dir, "summary.md")
         Fs.writeFileSync(summary, "")
         const env = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary }
+        const args = [
+          ...["--base-url", server.url, "--api-key", key, "--checks", "error-shape"],
+          ...[
+            "--operations",
+            "GetResource,ListSatellites",
+            "--examples",
+            "3",
+            "--rate-limit",
+            "0",
+            "--quiet"
+          ]
+        ]
         const r = yield* Effect.acquireUseRelease(
           Effect.sync(() => Object.assign(process.env, env)),
-          () =>
-            cli(
-              "--base-url",
-              server.url,
-              "--api-key",
-              key,
-              "--checks",
-              "error-shape",
-              "--examples",
-              "3",
-              "--rate-limit",
-              "0",
-              "--quiet"
-            ),
+          () => cli(...args),
           () => Effect.sync(() => Object.keys(env).forEach((k) => delete process.env[k]))
         )
         expect(r.code).toBe(1)
@@ -196,19 +195,7 @@ describe("reproductions", () => {
         expect(text).toMatch(/\| major \| error-shape \| `errors\.[a-z-]+` \|/)
         for (const t of [r.out, text]) expect(t).not.toContain(key)
         // Outside GitHub Actions: neither.
-        const plain = yield* cli(
-          "--base-url",
-          server.url,
-          "--api-key",
-          key,
-          "--checks",
-          "error-shape",
-          "--examples",
-          "3",
-          "--rate-limit",
-          "0",
-          "--quiet"
-        )
+        const plain = yield* cli(...args)
         expect(plain.out).not.toContain("::error")
       }),
     120_000

@@ -12,6 +12,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
+import { reportOptions, writeReports } from "./reports.js"
 import * as GitHub from "./github.js"
 import { proxyOptions } from "./proxy.js"
 
@@ -32,18 +33,7 @@ export const judgeOptions = {
   ),
   strictClient: proxyOptions.strictClient,
   clockSkew: proxyOptions.clockSkew,
-  junit: Options.file("junit").pipe(
-    Options.optional,
-    Options.withDescription("Write a JUnit XML report to this file")
-  ),
-  json: Options.file("json").pipe(
-    Options.optional,
-    Options.withDescription("Write a JSON report to this file")
-  ),
-  html: Options.file("html").pipe(
-    Options.optional,
-    Options.withDescription("Write a self-contained HTML report to this file")
-  ),
+  ...reportOptions(""),
   quiet: Options.boolean("quiet").pipe(
     Options.withDescription("Print only the verdict line on stdout")
   )
@@ -78,10 +68,7 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
       strictClient: args.strictClient,
       clockSkewMillis: args.clockSkew
     })
-    if (Option.isSome(args.junit))
-      yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
-    if (Option.isSome(args.json)) yield* fs.writeFileString(args.json.value, Report.toJson(report))
-    if (Option.isSome(args.html)) yield* fs.writeFileString(args.html.value, Report.toHtml(report))
+    yield* writeReports(fs, args, report)
     const terminal = Report.toTerminal(report)
     process.stdout.write(
       (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"

@@ -11,6 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
+import { reportOptions, writeReports } from "./reports.js"
 
 export const proxyOptions = {
   target: Options.text("target").pipe(
@@ -39,20 +40,7 @@ export const proxyOptions = {
     Options.withDefault(5_000),
     Options.withDescription("Allowed clock difference with the server, in milliseconds")
   ),
-  junit: Options.file("junit").pipe(
-    Options.optional,
-    Options.withDescription("Write a JUnit XML report to this file (at shutdown and on SIGUSR2)")
-  ),
-  json: Options.file("json").pipe(
-    Options.optional,
-    Options.withDescription("Write a JSON report to this file (at shutdown and on SIGUSR2)")
-  ),
-  html: Options.file("html").pipe(
-    Options.optional,
-    Options.withDescription(
-      "Write a self-contained HTML report to this file (at shutdown and on SIGUSR2)"
-    )
-  ),
+  ...reportOptions("at shutdown and on SIGUSR2"),
   har: Options.file("har").pipe(
     Options.optional,
     Options.withDescription(
@@ -85,12 +73,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
     })
     const write = Effect.gen(function* () {
       const report = yield* proxy.report
-      if (Option.isSome(args.junit))
-        yield* fs.writeFileString(args.junit.value, Report.toJUnit(report))
-      if (Option.isSome(args.json))
-        yield* fs.writeFileString(args.json.value, Report.toJson(report))
-      if (Option.isSome(args.html))
-        yield* fs.writeFileString(args.html.value, Report.toHtml(report))
+      yield* writeReports(fs, args, report)
       if (Option.isSome(args.har))
         yield* fs.writeFileString(args.har.value, Har.toJson(yield* proxy.har))
       return report
