@@ -28,6 +28,7 @@ import type * as Net from "node:net"
 import type { ContractRules } from "@data-access/schema"
 import type * as Har from "./internal/recording/model.js"
 import * as Rules from "./internal/judge/exchangeRules.js"
+import * as Judging from "./internal/judge/judging.js"
 import * as Metrics from "./internal/proxy/metrics.js"
 import * as Relay from "./internal/proxy/relay.js"
 import * as State from "./internal/proxy/state.js"
@@ -85,6 +86,12 @@ export interface Options {
   readonly recordHar?: boolean | undefined
   /** Serve `GET /__contract/metrics` (default true). */
   readonly metrics?: boolean | undefined
+  /**
+   * Judge each exchange before its answer is relayed and name its findings in the answer's
+   * `X-Contract-Findings` header (`server <rule>, client <rule>`, or `none`; a streamed answer is
+   * not judged first). Default false: answers are relayed unchanged.
+   */
+  readonly annotate?: boolean | undefined
 }
 
 /**
@@ -193,12 +200,15 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
     })
   const limit = options.checkedBytes ?? 4 * 1024 * 1024
   const metrics = options.metrics === false ? undefined : Metrics.make()
+  const judgeSettings = {
+    limit,
+    strict: options.strictClient === true,
+    skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds"))
+  }
   const state = yield* State.make(
     {
       target,
-      limit,
-      strict: options.strictClient === true,
-      skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds")),
+      ...judgeSettings,
       onFinding: options.onFinding
     },
     { har: options.recordHar === true, metrics }
@@ -218,7 +228,17 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
     report: state.report,
     metrics,
     settled: state.settled,
-    run: Runtime.runPromise(runtime)
+    run: Runtime.runPromise(runtime),
+    annotate:
+      options.annotate === true
+        ? (job) => [
+            ...new Set(
+              Judging.judge(job, judgeSettings)
+                .verdicts.filter((v) => !v.outcome.ok && v.outcome.rule !== undefined)
+                .map((v) => `${v.side} ${v.outcome.rule}`)
+            )
+          ]
+        : undefined
   })
   const server = yield* Effect.acquireRelease(
     Effect.sync(() => Http.createServer(listener)),

@@ -47,6 +47,11 @@ export const proxyOptions = {
       "Write every exchange as HAR 1.2 to this file, the key and secret fields masked (at shutdown and on SIGUSR2; kept in memory until then)"
     )
   ),
+  annotate: Options.boolean("annotate").pipe(
+    Options.withDescription(
+      "Judge each exchange before its answer is relayed and name its findings in the answer's X-Contract-Findings header (off: answers relayed unchanged)"
+    )
+  ),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No live finding lines on stderr"))
 }
 
@@ -64,6 +69,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
       strictClient: args.strictClient,
       clockSkew: `${args.clockSkew} millis`,
       recordHar: Option.isSome(args.har),
+      annotate: args.annotate,
       onFinding: args.quiet
         ? undefined
         : (f) =>

@@ -166,7 +166,15 @@ export interface RelayOptions {
   readonly settled: Effect.Effect<void>
   /** Runs an effect of the proxy (the report, the metrics' settling). */
   readonly run: <A>(effect: Effect.Effect<A>) => Promise<A>
+  /**
+   * Judges an exchange before its answer is relayed, to name its findings in `ANNOTATION_HEADER`
+   * (`--annotate`); none: answers are relayed as they came.
+   */
+  readonly annotate?: ((job: Job) => ReadonlyArray<string>) | undefined
 }
+
+/** The header `--annotate` adds to each answer: the exchange's findings, or `none`. */
+export const ANNOTATION_HEADER = "x-contract-findings"
 
 /** Answers `text` with its content type. */
 const answerText = (
@@ -338,12 +346,27 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
         const bytes = await readWhole(answer.body)
         // A body read whole before the relay: its reading is the target's time.
         upstream = performance.now() - sentAt
+        if (options.annotate !== undefined) {
+          const found = options.annotate({
+            request: seen(),
+            status,
+            headers,
+            body: bytes,
+            transportError: undefined,
+            started,
+            receivedAt: Date.now(),
+            key
+          })
+          out[ANNOTATION_HEADER] = found.length === 0 ? "none" : found.join(", ")
+        }
         answered()
         res.writeHead(status, out)
         res.end(bytes)
         finished(status, headers, bytes, undefined)
         return
       }
+      // A streamed answer is judged once it has passed: it cannot name its findings.
+      if (options.annotate !== undefined) out[ANNOTATION_HEADER] = "not judged: streamed"
       // A longer answer, or one of unknown length, streams through; the tee keeps what fits.
       const tee = makeTee(limit)
       answer.body.on("data", (chunk: Buffer) => tee.add(chunk))
