@@ -109,6 +109,33 @@ describe("the HTML report in headless Chromium", () => {
           json.coverage!.filter((c) => c.judged > 0).length
         )
         expect(yield* visibleFindings(page)).toBe(json.findings.length)
+        // Grouped by cause as the terminal groups them, each group in the table of contents; the
+        // matrix before the findings; what the verdict covers said; nothing wider than the window.
+        const causes = new Set(json.findings.map((f) => `${f.check}\u0000${f.cause}`))
+        expect(yield* Effect.promise(() => page.locator("section.cause").count())).toBe(causes.size)
+        expect(yield* Effect.promise(() => page.locator("#causes a").count())).toBe(causes.size)
+        // (page.evaluate takes the browser's expressions as text: this file has no DOM types.)
+        const inPage = <A>(expression: string) =>
+          Effect.promise(() => page.evaluate(expression) as Promise<A>)
+        expect(
+          yield* inPage<boolean>(
+            `document.getElementById("matrix").getBoundingClientRect().top < document.getElementById("findings").getBoundingClientRect().top`
+          )
+        ).toBe(true)
+        expect(yield* Effect.promise(() => page.locator("#covers").textContent())).toContain(
+          "The verdict covers the server under test"
+        )
+        expect(yield* inPage<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+          1280
+        )
+        // The verdict stays in view when the page is scrolled to its end.
+        yield* inPage("window.scrollTo(0, document.body.scrollHeight)")
+        expect(
+          yield* inPage<boolean>(
+            `(() => { const r = document.getElementById("verdict").getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight })()`
+          )
+        ).toBe(true)
+        yield* inPage("window.scrollTo(0, 0)")
         // The heatmap has a cell per operation and check, failures marked with their count.
         const failedCells = json.cells.filter((c) => c.failed > 0)
         expect(yield* Effect.promise(() => page.locator("table.heatmap td.fail").count())).toBe(
@@ -201,6 +228,11 @@ describe("the HTML report in headless Chromium", () => {
           )
         expect(yield* sideCount("server")).toBe(server_.length)
         expect(yield* sideCount("client")).toBe(client.length)
+        // The page says what its verdict covers: both sides, each counted.
+        const covers = yield* Effect.promise(() => page.locator("#covers").textContent())
+        expect(covers).toContain("The verdict covers both sides of the traffic")
+        expect(covers).toContain(`${server_.length} server finding`)
+        expect(covers).toContain(`${client.length} client finding`)
         expect(
           yield* Effect.promise(() =>
             page.locator(`section[data-side="server"] article.finding`).count()

@@ -33,7 +33,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const count = (name: string, n: number, label: string) =>
   `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
 
-const findingHtml = (f: Report.Finding, known: boolean, rerun: string | undefined): string => {
+const findingHtml = (
+  f: Report.Finding,
+  known: boolean,
+  rerun: string | undefined,
+  folded = false
+): string => {
   const response =
     f.response === undefined
       ? ""
@@ -47,16 +52,34 @@ const findingHtml = (f: Report.Finding, known: boolean, rerun: string | undefine
   const origin =
     f.side !== undefined
       ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
-      : `<p class="meta">seed ${f.seed} · replay: <code>${esc(rerun ?? "contract-tests")} --replay ${esc(f.replayId)}</code>${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
+      : `<p class="meta">seed ${f.seed} · replay: <code>${esc(rerun ?? "contract-tests")} --replay ${esc(f.replayId)}</code>${COPY}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
   return `<article class="finding sev-${f.severity}" data-severity="${f.severity}" data-operation="${esc(f.operation)}" data-rule="${esc(f.rule)}" data-side="${f.side ?? ""}" data-known="${known}">
 <header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(f.operation)} · ${esc(f.cause)}</header>
 <p>${esc(f.message)}</p>
 <p class="rule">rule <code>${esc(f.rule)}</code>: <q>${esc(f.source)}</q></p>
 ${f.detail === undefined ? "" : `<p class="detail">detail: ${esc(f.detail)}</p>`}
 ${origin}
-<div class="repro">${request}${response}</div>
-${f.curl === "" ? "" : `<div class="io"><h4>curl</h4><pre class="curl">${esc(f.curl)}</pre></div>`}
+${folded ? `<details class="repro-more"><summary>request, answer and curl</summary>` : ""}<div class="repro">${request}${response}</div>
+${f.curl === "" ? "" : `<div class="io"><h4>curl ${COPY}</h4><pre class="curl">${esc(f.curl)}</pre></div>`}${folded ? "</details>" : ""}
 </article>`
+}
+
+/** A button that copies the text of the element before it (the replay line, the curl command). */
+const COPY = `<button type="button" class="copy" title="copy">copy</button>`
+
+/**
+ * Findings grouped by cause (side, check and cause), as the terminal groups them: the first in
+ * full, the others folded to their header, replay line and a closed reproduction.
+ */
+const causes = (
+  xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>
+): Array<Array<{ f: Report.Finding; known: boolean }>> => {
+  const groups = new Map<string, Array<{ f: Report.Finding; known: boolean }>>()
+  for (const x of xs) {
+    const key = `${x.known}\u0000${x.f.side ?? ""}\u0000${x.f.check}\u0000${x.f.cause}`
+    groups.set(key, [...(groups.get(key) ?? []), x])
+  }
+  return [...groups.values()]
 }
 
 const options = (values: ReadonlyArray<string>) =>
@@ -147,6 +170,14 @@ table{border-collapse:collapse;font-size:12px;background:#fff}th,td{border:1px s
 .heatmap td.fail{background:#cf222e;color:#fff;font-weight:700}.heatmap td.skip{background:#d0d7de;color:#59636e}.heatmap td.na{color:#afb8c1}
 .wrap{overflow-x:auto}.notes li{margin:4px 0;font-size:13px}.notes pre{margin-top:2px}
 .empty{color:#59636e;font-style:italic}
+body{overflow-wrap:anywhere}code{overflow-wrap:anywhere;word-break:break-all}
+.top{position:sticky;top:0;z-index:2;background:#f6f7f9;padding:6px 0 4px;border-bottom:1px solid #d7dbe0}
+.top .verdict{margin:4px 0}.toc{font-size:13px;display:flex;gap:14px;flex-wrap:wrap}.toc a{color:#0969da}
+.covers{font-size:13px;color:#1d232a;margin:4px 0 0}
+.cause{margin:14px 0}.cause>h3{margin:4px 0;font-size:14px}.finding.occurrence{padding:6px 14px}
+details.repro-more summary{cursor:pointer;font-size:12px;color:#59636e}
+button.copy{font-size:11px;padding:0 6px;margin-left:6px;border:1px solid #d7dbe0;border-radius:4px;background:#fff;cursor:pointer}
+h2[id]{scroll-margin-top:130px}.cause[id]{scroll-margin-top:130px}
 `
 
 /** The filter script: hides the findings that do not match every chosen filter and counts the others. */
@@ -169,7 +200,22 @@ const SCRIPT = `
     if (shown) { shown.textContent = "showing " + n + " of " + findings.length; shown.setAttribute("data-shown", String(n)); }
   }
   selects.forEach(function(s){ s.addEventListener("change", apply); });
+  document.querySelectorAll("section.cause").forEach(function(c){ c.setAttribute("data-group", "1"); });
+  var applyGroups = function(){
+    document.querySelectorAll("section.cause").forEach(function(c){
+      c.hidden = c.querySelector("article.finding:not([hidden])") === null;
+    });
+  };
+  selects.forEach(function(s){ s.addEventListener("change", applyGroups); });
+  document.querySelectorAll("button.copy").forEach(function(b){
+    b.addEventListener("click", function(){
+      var source = b.parentElement && b.parentElement.tagName === "H4" ? b.parentElement.nextElementSibling : b.previousElementSibling;
+      var text = source ? source.textContent : "";
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(function(){ b.textContent = "copied"; }, function(){ b.textContent = "select and copy"; });
+    });
+  });
   apply();
+  applyGroups();
 })();
 `
 
@@ -200,8 +246,20 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
     ...report.findings.map((f) => ({ f, known: false })),
     ...report.known.map((f) => ({ f, known: true }))
   ]
+  let groupIndex = 0
+  const toc: Array<string> = []
   const list = (xs: ReadonlyArray<{ f: Report.Finding; known: boolean }>) =>
-    xs.map(({ f, known }) => findingHtml(f, known, report.rerun)).join("\n")
+    causes(xs)
+      .map((group) => {
+        const id = `cause-${++groupIndex}`
+        const first = group[0]!.f
+        const title = `${first.side === undefined ? "" : `${first.side} · `}${first.check} · ${first.cause}`
+        const ops = [...new Set(group.map((x) => x.f.operation))]
+        toc.push(`<a href="#${id}">${esc(title)} (${group.length})</a>`)
+        return `<section class="cause" id="${id}"><h3>${esc(title)}${group[0]!.known ? " · known" : ""} · ${plural(ops.length, "operation")}</h3>
+${group.map(({ f, known }, i) => findingHtml(f, known, report.rerun, i > 0)).join("\n")}</section>`
+      })
+      .join("\n")
   const findingsHtml = proxy
     ? (["server", "client"] as const)
         .map((side) => {
@@ -210,6 +268,13 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
         })
         .join("\n")
     : `<section class="side" data-side="">${list(all)}<p class="empty none-shown">${all.length === 0 ? "None." : "None matches the filters."}</p></section>`
+  const causeList =
+    toc.length === 0 ? "" : `<nav class="toc causes" id="causes">${toc.join("")}</nav>`
+  const serverCount = report.findings.filter((f) => f.side === "server").length
+  const clientCount = report.findings.filter((f) => f.side === "client").length
+  const covers = proxy
+    ? `The verdict covers both sides of the traffic: ${plural(serverCount, "server finding")} (answers that break the contract) and ${plural(clientCount, "client finding")} (requests that break the interface; the invalid requests a contract-test run sends on purpose are client findings by design). A baseline's known findings do not count.`
+    : `The verdict covers the server under test: each finding is an answer that breaks a must of the contract. The runner's own invalid requests are the test, not findings; skipped examples and notes do not fail it${report.known.length > 0 ? ", nor do the baseline's known findings" : ""}.`
   const coverageLine =
     report.coverage === undefined
       ? ""
@@ -225,7 +290,7 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
 <body>
 <h1>${esc(title)}</h1>
 <p class="sub">${esc(report.target)} · run ${esc(report.runId)}${proxy ? "" : ` · seed ${report.seed}`} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.readOnly ? " · read-only" : ""}${report.replay === undefined ? "" : ` · replay ${esc(report.replay)}`}</p>
-<div class="verdict" id="verdict"><div class="v ${pass ? "pass" : "fail"}" data-verdict="${pass ? "PASS" : "FAIL"}">${pass ? "PASS" : "FAIL"}</div>
+<div class="top" id="top"><div class="verdict" id="verdict"><div class="v ${pass ? "pass" : "fail"}" data-verdict="${pass ? "PASS" : "FAIL"}">${pass ? "PASS" : "FAIL"}</div>
 ${count("findings", report.findings.length, "findings")}
 ${report.known.length > 0 ? count("known", report.known.length, "known (baseline)") : ""}
 ${count("notes", report.observations.length, "notes")}
@@ -235,7 +300,14 @@ ${count("skipped", totals.skipped, "skipped")}
 ${count("requests", report.requests, proxy ? "exchanges" : "requests")}
 ${coverageLine}
 </div>
-<h2>Findings</h2>
+<nav class="toc" id="toc"><a href="#findings">Findings</a><a href="#matrix">Operations × checks</a><a href="#coverage">Rule coverage</a><a href="#notes">Notes</a></nav>
+</div>
+<p class="covers" id="covers">${esc(covers)}</p>
+<h2 id="matrix">Operations × checks</h2>
+<p class="sub">Passed examples (darker: more), F with the failed count, skip, · where the check does not apply. Hover a cell for its counts and skip reasons.</p>
+<div class="wrap">${heatmap(report)}</div>
+<h2 id="findings">Findings</h2>
+${causeList}
 ${
   all.length === 0
     ? ""
@@ -245,12 +317,9 @@ ${
       )
 }
 ${findingsHtml}
-<h2>Operations × checks</h2>
-<p class="sub">Passed examples (darker: more), F with the failed count, skip, · where the check does not apply. Hover a cell for its counts and skip reasons.</p>
-<div class="wrap">${heatmap(report)}</div>
-<h2>Rule coverage</h2>
+<h2 id="coverage">Rule coverage</h2>
 ${coverage(report)}
-<h2>Notes</h2>
+<h2 id="notes">Notes</h2>
 ${notes(report)}
 <script>${SCRIPT}</script>
 </body></html>
