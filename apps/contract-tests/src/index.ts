@@ -19,6 +19,8 @@ export * as Curl from "./Curl.js"
 export * as Embedded from "./Embedded.js"
 /** @since 0.5.0 */
 export * as Har from "./Har.js"
+/** @since 0.6.0 */
+export * as Hooks from "./Hooks.js"
 /** @since 0.1.0 */
 export * as Mutations from "./Mutations.js"
 /** @since 0.3.0 */

@@ -20,7 +20,10 @@ import * as ContractTests from "../ContractTests.js"
 import * as Embedded from "../Embedded.js"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
-import { headerSecrets, keySecrets } from "../internal/http.js"
+import { HookFailure, headerSecrets, keySecrets } from "../internal/http.js"
+import type * as Hooks from "../Hooks.js"
+import { nearest } from "@data-access/core/Suggest"
+import { pathToFileURL } from "node:url"
 import * as GitHub from "./github.js"
 import * as Settings from "./settings.js"
 import * as DryRun from "../internal/runner/dryRun.js"
@@ -186,6 +189,34 @@ const planText = (plan: DryRun.Plan, embedded: boolean): string => {
   ].join("\n")
 }
 
+const HOOK_NAMES = ["headers", "beforeRequest", "filter"] as const
+
+/** The hooks of a hooks file: its default export (or `hooks`), each hook a function. */
+const loadHooks = (file: string) =>
+  Effect.gen(function* () {
+    const module = yield* Effect.tryPromise({
+      try: () => import(pathToFileURL(Path.resolve(file)).href) as Promise<Record<string, unknown>>,
+      catch: (e) =>
+        badOptions(`the hooks file ${file} cannot be loaded: ${(e as Error)?.message ?? String(e)}`)
+    })
+    const hooks = (module.default ?? module.hooks) as Record<string, unknown> | undefined
+    if (hooks === null || typeof hooks !== "object")
+      return yield* badOptions(
+        `the hooks file ${file} has no hooks: its default export is Hooks.defineHooks({...})`
+      )
+    for (const [name, value] of Object.entries(hooks)) {
+      if (!(HOOK_NAMES as ReadonlyArray<string>).includes(name)) {
+        const near = nearest(name, HOOK_NAMES)
+        return yield* badOptions(
+          `the hooks file ${file} has an unknown hook "${name}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; hooks are ${HOOK_NAMES.join(", ")}`
+        )
+      }
+      if (typeof value !== "function")
+        return yield* badOptions(`the hooks file ${file}: "${name}" is not a function`)
+    }
+    return hooks as Hooks.Hooks
+  })
+
 /** The run the parsed command line asks for; its exit code goes to `exitCode`. */
 export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
@@ -202,6 +233,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         ? undefined
         : yield* readDocument(s.baseline, "baseline file", Baseline.decodeJson)
     const headers = yield* parseHeaders(s.header)
+    const hooks = s.hooks === undefined ? undefined : yield* loadHooks(s.hooks)
     const client = yield* clientLayer(s)
     if (client !== undefined && s.baseUrl === undefined)
       return yield* badOptions(
@@ -224,6 +256,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       maxRequests: s.maxRequests,
       replay: s.replay,
       headers,
+      hooks,
       baseline,
       progress: s.quiet ? undefined : stderr,
       onHarEntry:
@@ -350,6 +383,19 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     }
     yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
+    // A hook that threw ends the run with its message (HookFailure); any other defect is a bug.
+    Effect.catchSomeDefect((defect) =>
+      defect instanceof HookFailure
+        ? Option.some(
+            Effect.fail(
+              new ContractTests.RunError({
+                reason: "BadOptions",
+                message: `a hook failed: ${defect.message}`
+              })
+            )
+          )
+        : Option.none()
+    ),
     Effect.catchAll((e) =>
       Effect.gen(function* () {
         const message =

@@ -133,7 +133,12 @@ export const settings = {
     kind: "input",
     description: "Present this client certificate (PEM) to the target; with --client-key"
   },
-  clientKey: { kind: "input", description: "The client certificate's private key (PEM)" }
+  clientKey: { kind: "input", description: "The client certificate's private key (PEM)" },
+  hooks: {
+    kind: "input",
+    description:
+      "An ES module whose default export is Hooks.defineHooks({...}): headers per request (a token refreshed when it expires), headers from the request as it goes out (a signature), which suites run"
+  }
 } as const satisfies Record<string, Setting>
 
 type Settings = typeof settings

@@ -8,6 +8,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -166,9 +167,72 @@ export interface TargetOptions {
   readonly retryThrottled: boolean
   /** Told of every exchange as sent (the key in its headers; a HAR recorder masks it). */
   readonly onSent?: ((sent: Sent) => void) | undefined
+  /** The hooks' headers, asked for each request as it is sent (never in an `Exchange`, as the key). */
+  readonly hooks?: RequestHooks | undefined
   /** Headers every request carries, by lower-case name (never in an `Exchange`, as the key). */
   readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
 }
+
+/** What a run's hooks add to each request (see `Hooks`). */
+export interface RequestHooks {
+  /** Headers asked for before each request (a token refreshed when it expires). */
+  readonly headers?: (() => HeaderMap | Promise<HeaderMap>) | undefined
+  /** Headers computed from the request as it goes out (a signature over method, URL and body). */
+  readonly beforeRequest?:
+    ((request: OutgoingRequest) => HeaderMap | Promise<HeaderMap>) | undefined
+}
+
+/** Header names to values. */
+export type HeaderMap = Readonly<Record<string, string>>
+
+/** A request as a hook sees it, about to be sent. */
+export interface OutgoingRequest {
+  readonly method: string
+  readonly url: string
+  /** Lower-case names; the API key's header is left out. */
+  readonly headers: HeaderMap
+  /** The body as text, before any compression. */
+  readonly body: string | undefined
+}
+
+/** What a HAR shows for a header a hook set. */
+const HOOK_MASK = "[set by a hook]"
+
+const lower = (headers: HeaderMap): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]))
+
+/** The headers the hooks add to one request, lower-cased, the checks' own left out. */
+const hookHeaders = (
+  hooks: RequestHooks,
+  request: RawRequest,
+  url: string,
+  headers: Readonly<Record<string, string>>
+): Effect.Effect<Record<string, string>> =>
+  Effect.tryPromise(async () => {
+    const { "x-api-key": _key, ...visible } = headers
+    const fromHeaders = lower(hooks.headers === undefined ? {} : await hooks.headers())
+    const signed = lower(
+      hooks.beforeRequest === undefined
+        ? {}
+        : await hooks.beforeRequest({
+            method: request.method,
+            url,
+            headers: { ...visible, ...fromHeaders },
+            body: request.body
+          })
+    )
+    const out = { ...fromHeaders, ...signed }
+    for (const name of Object.keys(out)) if (RESERVED_HEADERS.has(name)) delete out[name]
+    return out
+  }).pipe(
+    // A hook that fails ends the run: no exchange is made up for a request never sent.
+    Effect.orDieWith(
+      (e) => new HookFailure({ message: String((e.error as Error)?.message ?? e.error) })
+    )
+  )
+
+/** A hook threw or rejected: the run ends with its message. */
+export class HookFailure extends Data.TaggedError("HookFailure")<{ readonly message: string }> {}
 
 /** The headers the checks set themselves: a run's extra headers may not name them. */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
@@ -372,58 +436,79 @@ export const makeTarget = (
           headers["content-type"] = request.contentType
         }
         if (request.contentType !== undefined) headers["content-type"] = request.contentType
-        req = HttpClientRequest.setHeaders(req, headers)
-        const started = Date.now()
-        const exchangeOf = (
-          outcome: Either.Either<RawResponse, HttpClientError.HttpClientError | string>
-        ): Exchange => {
-          const result = Either.mapLeft(outcome, describeError)
-          const receivedAt = Date.now()
-          const durationMs = receivedAt - started
-          const before = slowest.get(request.path)
-          // Served answers only: a refusal (of the method, the key) may come before any work starts.
-          if (
-            result._tag === "Right" &&
-            result.right.status === 200 &&
-            (before === undefined || durationMs > before)
-          )
-            slowest.set(request.path, durationMs)
-          const timedOut =
-            result._tag === "Left" && result.left === timeoutMessage
-              ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before }
-              : undefined
-          const exchange = {
-            request,
-            response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
-            transportError: result._tag === "Left" ? result.left : undefined,
-            receivedAt,
-            durationMs,
-            ...(timedOut === undefined ? {} : { timedOut })
-          } satisfies Exchange
-          if (options.onSent !== undefined) {
-            const sentHeaders =
-              request.body !== undefined && request.contentType === undefined
-                ? { ...headers, "content-type": "application/octet-stream" }
-                : headers
-            options.onSent({
-              startedAt: started,
-              url: baseUrl + request.path,
-              method: request.method,
-              headers: sentHeaders,
-              body: request.body,
-              exchange
-            })
-          }
-          return exchange
-        }
-        return Effect.map(
-          limiter(
-            Effect.either(
-              within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage)
+        // The hooks' headers (a token, a signature) are asked for each request as it is sent.
+        const hooked =
+          options.hooks === undefined
+            ? undefined
+            : hookHeaders(options.hooks, request, baseUrl + request.path, headers)
+        let masked: ReadonlySet<string> = new Set()
+        const go = () => {
+          req = HttpClientRequest.setHeaders(req, headers)
+          const started = Date.now()
+          const exchangeOf = (
+            outcome: Either.Either<RawResponse, HttpClientError.HttpClientError | string>
+          ): Exchange => {
+            const result = Either.mapLeft(outcome, describeError)
+            const receivedAt = Date.now()
+            const durationMs = receivedAt - started
+            const before = slowest.get(request.path)
+            // Served answers only: a refusal (of the method, the key) may come before any work starts.
+            if (
+              result._tag === "Right" &&
+              result.right.status === 200 &&
+              (before === undefined || durationMs > before)
             )
-          ),
-          exchangeOf
-        )
+              slowest.set(request.path, durationMs)
+            const timedOut =
+              result._tag === "Left" && result.left === timeoutMessage
+                ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before }
+                : undefined
+            const exchange = {
+              request,
+              response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
+              transportError: result._tag === "Left" ? result.left : undefined,
+              receivedAt,
+              durationMs,
+              ...(timedOut === undefined ? {} : { timedOut })
+            } satisfies Exchange
+            if (options.onSent !== undefined) {
+              const shown =
+                masked.size === 0
+                  ? headers
+                  : Object.fromEntries(
+                      Object.entries(headers).map(([k, v]) => [k, masked.has(k) ? HOOK_MASK : v])
+                    )
+              const sentHeaders =
+                request.body !== undefined && request.contentType === undefined
+                  ? { ...shown, "content-type": "application/octet-stream" }
+                  : shown
+              options.onSent({
+                startedAt: started,
+                url: baseUrl + request.path,
+                method: request.method,
+                headers: sentHeaders,
+                body: request.body,
+                exchange
+              })
+            }
+            return exchange
+          }
+          return Effect.map(
+            limiter(
+              Effect.either(
+                within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage)
+              )
+            ),
+            exchangeOf
+          )
+        }
+        return hooked === undefined
+          ? go()
+          : Effect.flatMap(hooked, (more) => {
+              masked = new Set(Object.keys(more))
+              Object.assign(headers, more)
+              return go()
+            })
       })
 
     /** Whether an answer is retried: a 429 or 503 within the retries, unless it refuses the body for its size. */

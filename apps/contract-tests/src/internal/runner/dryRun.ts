@@ -12,7 +12,7 @@ import type { Cases } from "../context.js"
 import { fromKnownIds } from "../pools.js"
 import { plan } from "./plan.js"
 import { newRunId, type RunFailure, selectedChecks, selectedMethods, validate } from "./options.js"
-import { contextOf, makeRunTarget, type Run } from "./run.js"
+import { contextOf, filtered, makeRunTarget, type Run } from "./run.js"
 import type { Options } from "./types.js"
 
 /** One suite of the plan. */
@@ -64,11 +64,14 @@ export const dryRun = (
     const target = yield* makeRunTarget(options)
     const pools = fromKnownIds(options.fixtures ?? ({} as NonNullable<Options["fixtures"]>))
     const selected = new Set(selectedChecks(options))
-    const groups = plan(
-      contextOf(run, target, pools),
-      new Set(selectedMethods(options)),
-      selected,
-      options.operations === undefined || options.operations.length === 0
+    const groups = filtered(
+      plan(
+        contextOf(run, target, pools),
+        new Set(selectedMethods(options)),
+        selected,
+        options.operations === undefined || options.operations.length === 0
+      ),
+      options
     )
     const operations = groups.map((g) => ({
       method: g.method,

@@ -60,6 +60,7 @@ export const makeRunTarget = (options: Options) =>
     maxRequests: options.maxRequests ?? 200_000,
     retryThrottled: options.retryThrottled ?? true,
     headers: options.headers,
+    hooks: options.hooks,
     onSent:
       options.onHarEntry === undefined
         ? undefined
@@ -71,6 +72,20 @@ export const secretsOf = (options: Options): ReadonlyArray<string> => [
   ...keySecrets(Redacted.value(options.apiKey)),
   ...headerSecrets(options.headers)
 ]
+
+/** The groups with the suites the hooks' filter leaves out marked skipped. */
+export const filtered = (groups: ReadonlyArray<Group>, options: Options): Array<Group> => {
+  const filter = options.hooks?.filter
+  if (filter === undefined) return [...groups]
+  return groups.map((g) => ({
+    ...g,
+    suites: g.suites.map((s) =>
+      s.skip === undefined && !filter({ operation: g.method, family: s.family, checks: s.checks })
+        ? { ...s, skip: "left out by the hooks' filter" }
+        : s
+    )
+  }))
+}
 
 /** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */
 const probe = (run: Run, target: Target) =>
@@ -289,12 +304,13 @@ export const run = (
     const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
     r.progress(notes[0]!)
     const selected = new Set<Checks.CheckId>(selectedChecks(options))
-    const groups = plan(
+    const planned = plan(
       contextOf(r, target, pools),
       new Set(selectedMethods(options)),
       selected,
       options.operations === undefined || options.operations.length === 0
     )
+    const groups = filtered(planned, options)
     const limits: Limits = {
       shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
       deadline:

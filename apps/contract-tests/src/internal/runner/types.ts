@@ -7,6 +7,7 @@ import type * as Redacted from "effect/Redacted"
 import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "../baseline.js"
 import type * as Har from "../recording/model.js"
+import type { RequestHooks } from "../http.js"
 
 /**
  * Options of a run. Only `baseUrl` and `apiKey` are required.
@@ -69,4 +70,25 @@ export interface Options {
    * themselves (`X-API-KEY`, `Content-Type`, the Connect headers) cannot be given here.
    */
   readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
+  /** Code of the user's own run beside the checks: headers per request, a suite filter (`Hooks`). */
+  readonly hooks?: Hooks | undefined
+}
+
+/** A suite as the hooks' filter sees it. */
+export interface SuiteInfo {
+  /** The operation's method, or `_` for the suites of the whole API. */
+  readonly operation: string
+  /** The family of checks that makes the suite (`invalid`, `paging`, `search`...). */
+  readonly family: string
+  readonly checks: ReadonlyArray<string>
+}
+
+/**
+ * What the user's code adds to a run (`--hooks FILE`, or the `hooks` option): headers asked for
+ * before each request (a token refreshed when it expires), headers from the request as it goes
+ * out (a signature), and which suites run.
+ */
+export interface Hooks extends RequestHooks {
+  /** Whether a suite runs; one left out is reported skipped, with the reason. */
+  readonly filter?: ((suite: SuiteInfo) => boolean) | undefined
 }
