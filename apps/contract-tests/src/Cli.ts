@@ -15,6 +15,7 @@ import * as Ref from "effect/Ref"
 import { executeJudge, judgeArgs, judgeOptions } from "./cli/judge.js"
 import { executeList, listArgs, listOptions } from "./cli/list.js"
 import { executeProxy, proxyOptions } from "./cli/proxy.js"
+import { executeReplay, replayArgs, replayOptions } from "./cli/replay.js"
 import { execute, runOptions } from "./cli/run.js"
 import * as Settings from "./cli/settings.js"
 import { nearest } from "@data-access/core/Suggest"
@@ -88,14 +89,21 @@ export const main = (
         "Lists the checks, the rules (each quoting its must), the operations or the reference server's violations"
       )
     )
+    const replay = Command.make("replay", { ...replayOptions, ...replayArgs }, (args) =>
+      executeReplay(args, exitCode)
+    ).pipe(
+      Command.withDescription(
+        "Sends the API calls of recorded traffic (a HAR file) again, one after the other, to --base-url (a new build) and judges its answers with the proxy's oracles: the same findings, reports and exit code as judge"
+      )
+    )
     const root = Command.make(NAME, runOptions, (args) => execute(args, exitCode)).pipe(
       Command.withDescription(
         `Property-based contract tests of the data-access management API. Every run option can also be set in ${Settings.CONFIG_FILE} (its camelCase name) or in the environment (${Settings.ENV_PREFIX}_<NAME>): a flag wins over the environment, the environment over the file.`
       )
     )
-    const command = root.pipe(Command.withSubcommands([proxy, judge, list]))
+    const command = root.pipe(Command.withSubcommands([proxy, judge, list, replay]))
     const args = argv.slice(2)
-    const subcommand = ["proxy", "judge", "list"].includes(args[0] ?? "")
+    const subcommand = ["proxy", "judge", "list", "replay"].includes(args[0] ?? "")
     const misspelt = subcommand ? undefined : unknownFlag(args, root)
     if (misspelt !== undefined) {
       process.stderr.write(misspelt + "\n")

@@ -200,4 +200,71 @@ describe("reproductions", () => {
       }),
     120_000
   )
+
+  it.scoped(
+    "replay FILE.har --base-url sends the recorded calls to another server and judges its answers: a new build's break is a server finding",
+    () =>
+      Effect.gen(function* () {
+        const key = "replay-har-key-6655443322"
+        const faithful = yield* ReferenceServer.start({ apiKeys: [key] })
+        const broken = yield* ReferenceServer.start({
+          apiKeys: [key],
+          faults: { rules: [{ fault: { _tag: "Violation", name: "success-content-type" } }] }
+        })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-replay-har-"))
+        const har = Path.join(dir, "run.har")
+        const recorded = yield* cli(
+          ...["--base-url", faithful.url, "--api-key", key, "--operations", "ListSatellites"],
+          ...["--examples", "2", "--rate-limit", "0", "--quiet", "--har", har]
+        )
+        expect(recorded.code).toBe(0)
+        expect(Fs.readFileSync(har, "utf8")).not.toContain(key)
+        const withKey = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.acquireUseRelease(
+            Effect.sync(() => (process.env.DATA_ACCESS_API_KEY = key)),
+            () => effect,
+            () => Effect.sync(() => delete process.env.DATA_ACCESS_API_KEY)
+          )
+        const same = yield* withKey(
+          cli(
+            "replay",
+            har,
+            "--base-url",
+            faithful.url,
+            "--fail-on",
+            "server",
+            "--json",
+            Path.join(dir, "same.json")
+          )
+        )
+        expect(same.code, same.err).toBe(0)
+        const sameReport = JSON.parse(Fs.readFileSync(Path.join(dir, "same.json"), "utf8")) as {
+          requests: number
+          findings: ReadonlyArray<{ side: string; rule: string }>
+        }
+        expect(sameReport.requests).toBeGreaterThan(10)
+        expect(sameReport.findings.filter((f) => f.side === "server")).toEqual([])
+        const newBuild = yield* withKey(
+          cli(
+            "replay",
+            har,
+            "--base-url",
+            broken.url,
+            "--fail-on",
+            "server",
+            "--json",
+            Path.join(dir, "new.json")
+          )
+        )
+        expect(newBuild.code).toBe(1)
+        const newReport = JSON.parse(Fs.readFileSync(Path.join(dir, "new.json"), "utf8")) as {
+          findings: ReadonlyArray<{ side: string; rule: string }>
+        }
+        expect(newReport.findings.map((f) => `${f.side} ${f.rule}`)).toContain(
+          "server wire.success"
+        )
+        expect(newBuild.out + newBuild.err).not.toContain(key)
+      }),
+    120_000
+  )
 })
