@@ -6,6 +6,7 @@
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as FileSystem from "@effect/platform/FileSystem"
+import { createRequire } from "node:module"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -226,4 +227,12 @@ export const command = Command.make(
  * @since 0.1.0
  * @category commands
  */
-export const run = Command.run(command, { name: "data-access-reference-server", version: "0.1.0" })
+export const run = Command.run(command, {
+  name: "data-access-reference-server",
+  // The package's version, by its own name: resolves from the sources, the build and the bundle.
+  version: (
+    createRequire(import.meta.url)("@data-access/reference-server/package.json") as {
+      readonly version: string
+    }
+  ).version
+})

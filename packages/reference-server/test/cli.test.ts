@@ -260,6 +260,19 @@ describe("CLI", () => {
           'data-access-reference-server: --faults: unknown violation "paging-dupes"'
         )
         expect(spawned.stderr).not.toMatch(/\n\s+at /)
+        // Its version is the package's.
+        const version = yield* Effect.async<string>((resume) => {
+          execFile(process.execPath, [bin, "--version"], (_e, out) =>
+            resume(Effect.succeed(out.trim()))
+          )
+        })
+        expect(version).toBe(
+          (
+            JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+              version: string
+            }
+          ).version
+        )
       }),
     60_000
   )
