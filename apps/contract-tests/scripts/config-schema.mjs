@@ -1,4 +1,4 @@
-/* global console */
+/* global console, URL */
 // Writes contract-tests.config.schema.json, the JSON Schema of the config file for editors, from
 // the settings table of the build (src/cli/settings.ts); a test checks it is fresh.
 import { writeFileSync } from "node:fs"
