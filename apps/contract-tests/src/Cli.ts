@@ -1,7 +1,7 @@
 /**
  * The `contract-tests` command line: options, the run (embedded reference server or a target),
  * the reports and the exit code (0 all pass, 1 findings, 2 the run could not be made); the
- * `proxy`, `judge` and `list` subcommands.
+ * `proxy`, `judge`, `list`, `replay` and `merge` subcommands.
  *
  * @since 0.1.0
  */
@@ -13,6 +13,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import { executeJudge, judgeArgs, judgeOptions } from "./cli/judge.js"
+import { executeMerge, mergeArgs, mergeOptions } from "./cli/merge.js"
 import { executeList, listArgs, listOptions } from "./cli/list.js"
 import { executeProxy, proxyOptions } from "./cli/proxy.js"
 import { executeReplay, replayArgs, replayOptions } from "./cli/replay.js"
@@ -96,14 +97,21 @@ export const main = (
         "Sends the API calls of recorded traffic (a HAR file) again, one after the other, to --base-url (a new build) and judges its answers with the proxy's oracles: the same findings, reports and exit code as judge"
       )
     )
+    const merge = Command.make("merge", { ...mergeOptions, ...mergeArgs }, (args) =>
+      executeMerge(args, exitCode)
+    ).pipe(
+      Command.withDescription(
+        "Joins the JSON reports of a sharded run's shares (each run with --shard i/n and the same --seed) into the whole run's reports and exit code (2 when a share is missing or given twice)"
+      )
+    )
     const root = Command.make(NAME, runOptions, (args) => execute(args, exitCode)).pipe(
       Command.withDescription(
         `Property-based contract tests of the data-access management API. Every run option can also be set in ${Settings.CONFIG_FILE} (its camelCase name) or in the environment (${Settings.ENV_PREFIX}_<NAME>): a flag wins over the environment, the environment over the file.`
       )
     )
-    const command = root.pipe(Command.withSubcommands([proxy, judge, list, replay]))
+    const command = root.pipe(Command.withSubcommands([proxy, judge, list, replay, merge]))
     const args = argv.slice(2)
-    const subcommand = ["proxy", "judge", "list", "replay"].includes(args[0] ?? "")
+    const subcommand = ["proxy", "judge", "list", "replay", "merge"].includes(args[0] ?? "")
     const misspelt = subcommand ? undefined : unknownFlag(args, root)
     if (misspelt !== undefined) {
       process.stderr.write(misspelt + "\n")

@@ -8,3 +8,5 @@
  */
 export * from "./internal/report/model.js"
 export * from "./internal/report/render.js"
+export { merge } from "./internal/report/merge.js"
+export { fromJson } from "./internal/report/schema.js"

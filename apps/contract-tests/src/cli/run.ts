@@ -61,6 +61,30 @@ type Parsed = {
 const badOptions = (message: string) =>
   new ContractTests.RunError({ reason: "BadOptions", message })
 
+/** `--shard i/n`: the i-th of n shares of the suites. */
+const parseShard = (text: string) => {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text)
+  const shard = m === null ? undefined : { index: Number(m[1]), total: Number(m[2]) }
+  return shard !== undefined && shard.index >= 1 && shard.index <= shard.total
+    ? Effect.succeed(shard)
+    : Effect.fail(
+        badOptions(
+          `--shard takes i/n with 1 <= i <= n (2/4: the second of four), not ${JSON.stringify(text)}`
+        )
+      )
+}
+
+/**
+ * Why `--fail-on-skip` fails a report that has no finding: the examples it skipped and their
+ * reasons; undefined when it skipped none or fails anyway.
+ */
+export const skipFailure = (report: Report.Report): string | undefined => {
+  const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
+  if (skipped === 0 || Report.exitCode(report) !== 0) return undefined
+  const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
+  return `contract-tests: --fail-on-skip: ${skipped} examples skipped (${reasons.join("; ") || "no reason given"})`
+}
+
 /** Reads a JSON file the settings name, decoded with `decode`, or a RunError naming it. */
 const readDocument = <A, E extends { readonly message: string }>(
   file: string,
@@ -233,6 +257,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         ? undefined
         : yield* readDocument(s.baseline, "baseline file", Baseline.decodeJson)
     const headers = yield* parseHeaders(s.header)
+    const shard = s.shard === undefined ? undefined : yield* parseShard(s.shard)
     const hooks = s.hooks === undefined ? undefined : yield* loadHooks(s.hooks)
     const client = yield* clientLayer(s)
     if (client !== undefined && s.baseUrl === undefined)
@@ -255,6 +280,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       clockSkew: `${s.clockSkewMs} millis`,
       maxRequests: s.maxRequests,
       replay: s.replay,
+      shard,
       headers,
       hooks,
       baseline,
@@ -363,7 +389,6 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       )
     process.stdout.write(scrub(Report.toTerminal(report)) + "\n")
     GitHub.publish(report, "the server's answers", scrub)
-    const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
     const judged = report.cells.reduce((n, c) => n + c.passed + c.failed, 0)
     if (s.replay !== undefined && judged === 0) {
       const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
@@ -374,11 +399,9 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       )
       return yield* Ref.set(exitCode, 2)
     }
-    if (s.failOnSkip && skipped > 0 && Report.exitCode(report) === 0) {
-      const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
-      stderr(
-        `contract-tests: --fail-on-skip: ${skipped} examples skipped (${reasons.join("; ") || "no reason given"})`
-      )
+    const skipFailed = s.failOnSkip ? skipFailure(report) : undefined
+    if (skipFailed !== undefined) {
+      stderr(skipFailed)
       return yield* Ref.set(exitCode, 1)
     }
     yield* Ref.set(exitCode, Report.exitCode(report))

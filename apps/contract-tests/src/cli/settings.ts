@@ -95,6 +95,11 @@ export const settings = {
     kind: "output",
     description: "Write every exchange as HAR 1.2 to this file (the key and secret fields masked)"
   },
+  shard: {
+    kind: "text",
+    description:
+      "Run only the i-th of n shares of the suites, as i/n (2/4), the same share on every machine: one CI job per share with the same --seed, then `contract-tests merge` joins their --json reports"
+  },
   replay: {
     kind: "text",
     description: "Run only the case of this replay id (printed with each finding)"

@@ -147,4 +147,21 @@ export interface Report {
   readonly notes: ReadonlyArray<string>
   /** Every rule of the contract with the cases that judged it (the runner's reports). */
   readonly coverage?: ReadonlyArray<RuleCoverage> | undefined
+  /** The checks the run selected (the runner's reports). */
+  readonly checks?: ReadonlyArray<CheckId> | undefined
+  /** Set on the report of one share of a sharded run (`--shard 2/4`). */
+  readonly shard?: Shard | undefined
+  /** Set on the report `Report.merge` made: the run ids of the shards it joined, in shard order. */
+  readonly mergedFrom?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * One of `total` shares of a run's suites (`index` from 1), dealt the same on every machine.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface Shard {
+  readonly index: number
+  readonly total: number
 }

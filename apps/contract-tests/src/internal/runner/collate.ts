@@ -10,9 +10,9 @@ import * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "../report/model.js"
 import { makeFinding } from "../findings.js"
 import type { Exchange } from "../http.js"
-import { allOps } from "./options.js"
 import type { Group } from "./plan.js"
 import type { SuiteResult } from "./suite.js"
+import { coverageWith, joinFindings, joinObservations } from "../report/join.js"
 
 /** One cell per operation and check that ran: the counts of its suites summed. */
 export const cellsOf = (
@@ -38,13 +38,6 @@ export const cellsOf = (
   return cells
 }
 
-/** Rules judged only when the server's answers give the occasion, never provoked (a shared environment is not pushed into a rate limit). */
-const PASSIVE: Partial<Record<ContractRules.RuleId, string>> = {
-  "errors.retry-after": "judged on rate-limited answers only, and the target sent none",
-  "errors.rate-limit-headers":
-    "judged on answers with rate-limit headers only, and the target sent none (decisions.md section 10)"
-}
-
 /**
  * Every rule with the cases that judged it and their operations; for a rule none judged, why:
  * its check not selected, its suites skipped (with their reasons), or no case of the run reaching it.
@@ -54,46 +47,28 @@ export const coverageOf = (
   cells: ReadonlyArray<Report.Cell>,
   selected: ReadonlySet<Checks.CheckId>
 ): Array<Report.RuleCoverage> =>
-  ContractRules.rules.map((r): Report.RuleCoverage => {
-    let judged = 0
-    const operations = new Set<string>()
-    for (const result of results) {
-      const n = result.rules.get(r.id)
-      if (n === undefined) continue
-      judged += n
-      operations.add(result.suite.method === "_" ? "(api)" : result.suite.method)
-    }
-    if (judged > 0) return { rule: r.id, check: r.check, judged, operations: [...operations] }
-    const own = cells.filter((c) => c.check === r.check)
-    const reasons = [...new Set(own.flatMap((c) => c.skipReasons))]
-    const reason = !selected.has(r.check)
-      ? `excluded (check ${r.check} not selected)`
-      : own.every((c) => c.passed + c.failed === 0) && reasons.length > 0
-        ? `skipped: ${reasons.join("; ")}`
-        : (PASSIVE[r.id] ??
-          `no case of this run reached it${reasons.length > 0 ? ` (skipped elsewhere: ${reasons.join("; ")})` : ""}`)
-    return { rule: r.id, check: r.check, judged: 0, operations: [], reason }
-  })
+  coverageWith(
+    (r) => {
+      let judged = 0
+      const operations = new Set<string>()
+      for (const result of results) {
+        const n = result.rules.get(r.id)
+        if (n === undefined) continue
+        judged += n
+        operations.add(result.suite.method === "_" ? "(api)" : result.suite.method)
+      }
+      return { judged, operations }
+    },
+    cells,
+    selected
+  )
 
 /**
  * One finding per check, operation and cause across the suites of an operation: the most shrunk
  * one is kept, the occurrences are summed. In report order: by check, then operation.
  */
-export const uniqueFindings = (results: ReadonlyArray<SuiteResult>): Array<Report.Finding> => {
-  const order = (f: Report.Finding) =>
-    Checks.ids.indexOf(f.check) * 1000 + allOps.findIndex((o) => o.method === f.operation)
-  const unique = new Map<string, Report.Finding>()
-  for (const f of results.flatMap((r) => r.findings)) {
-    const key = Baseline.key(f)
-    const seen = unique.get(key)
-    if (seen === undefined) unique.set(key, f)
-    else {
-      const keep = f.shrinkSteps > seen.shrinkSteps ? f : seen
-      unique.set(key, { ...keep, occurrences: seen.occurrences + f.occurrences })
-    }
-  }
-  return [...unique.values()].sort((a, b) => order(a) - order(b))
-}
+export const uniqueFindings = (results: ReadonlyArray<SuiteResult>): Array<Report.Finding> =>
+  joinFindings(results.flatMap((r) => r.findings))
 
 /** The findings split by the baseline: new, known, and fixed entries of the checks that ran. */
 export const splitByBaseline = (
@@ -114,12 +89,7 @@ export const splitByBaseline = (
 /** Each observation once per note, operation and message. */
 export const uniqueObservations = (
   results: ReadonlyArray<SuiteResult>
-): Array<Report.Observation> => {
-  const observed = new Map<string, Report.Observation>()
-  for (const o of results.flatMap((r) => r.observations))
-    observed.set(`${o.note}\u0000${o.operation}\u0000${o.message}`, o)
-  return [...observed.values()]
-}
+): Array<Report.Observation> => joinObservations(results.flatMap((r) => r.observations))
 
 /** The first rule of each check: what a target that does not speak Connect JSON breaks under it. */
 const firstRuleOf = (check: Checks.CheckId): ContractRules.RuleId | undefined =>

@@ -10,7 +10,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Checks from "@data-access/schema/ContractChecks"
 import type { Cases } from "../context.js"
 import { fromKnownIds } from "../pools.js"
-import { plan } from "./plan.js"
+import { plan, shareOf } from "./plan.js"
 import { newRunId, type RunFailure, selectedChecks, selectedMethods, validate } from "./options.js"
 import { contextOf, filtered, makeRunTarget, type Run } from "./run.js"
 import type { Options } from "./types.js"
@@ -64,14 +64,17 @@ export const dryRun = (
     const target = yield* makeRunTarget(options)
     const pools = fromKnownIds(options.fixtures ?? ({} as NonNullable<Options["fixtures"]>))
     const selected = new Set(selectedChecks(options))
-    const groups = filtered(
-      plan(
-        contextOf(run, target, pools),
-        new Set(selectedMethods(options)),
-        selected,
-        options.operations === undefined || options.operations.length === 0
+    const groups = shareOf(
+      filtered(
+        plan(
+          contextOf(run, target, pools),
+          new Set(selectedMethods(options)),
+          selected,
+          options.operations === undefined || options.operations.length === 0
+        ),
+        options
       ),
-      options
+      options.replay === undefined ? options.shard : undefined
     )
     const operations = groups.map((g) => ({
       method: g.method,

@@ -101,6 +101,19 @@ export const validate = (
     return bad(`not a header name: ${badNames.map((h) => JSON.stringify(h)).join(", ")}`)
   if (options.rateLimit !== undefined && !(options.rateLimit > 0))
     return bad("the rate limit must be a positive number of requests per second")
+  const shard = options.shard
+  if (
+    shard !== undefined &&
+    !(
+      Number.isInteger(shard.index) &&
+      Number.isInteger(shard.total) &&
+      shard.index >= 1 &&
+      shard.index <= shard.total
+    )
+  )
+    return bad(
+      `a shard is i/n with 1 <= i <= n, both whole numbers: not ${shard.index}/${shard.total}`
+    )
   if (options.replay !== undefined) {
     const r = ReplayId.decode(options.replay)
     if (Either.isLeft(r)) return bad(r.left.message)

@@ -67,6 +67,26 @@ export const plan = (
   return groups
 }
 
+/** One of `total` shares of a run (`index` from 1): its suites, the same on every machine. */
+export interface Shard {
+  readonly index: number
+  readonly total: number
+}
+
+/**
+ * The groups with only the suites of `shard`: the suites of the whole plan, in plan order, dealt
+ * out in turn to the shares, so that every machine keeps the same ones and the shares are even. A
+ * group left with no suite is dropped.
+ */
+export const shareOf = (groups: ReadonlyArray<Group>, shard: Shard | undefined): Array<Group> => {
+  if (shard === undefined) return [...groups]
+  let next = 0
+  return groups.flatMap((g) => {
+    const suites = g.suites.filter(() => next++ % shard.total === shard.index - 1)
+    return suites.length === 0 ? [] : [{ ...g, suites }]
+  })
+}
+
 /**
  * The update that puts an object back: its current values of the fields the update request can
  * set (secrets left out: they cannot be read back). An update with only the id reads it.

@@ -10,12 +10,13 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { Operations, Secrets } from "@data-access/schema"
-import type * as Checks from "@data-access/schema/ContractChecks"
+import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
 import type * as Report from "../report/model.js"
 import type * as ReplayId from "../replayId.js"
 import type { Context } from "../context.js"
 import { makeReport } from "../findings.js"
+import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
 import { type Exchange, headerSecrets, keySecrets, makeTarget, post, type Target } from "../http.js"
 import {
@@ -35,7 +36,7 @@ import {
   selectedMethods,
   validate
 } from "./options.js"
-import { type Group, plan, withRestore } from "./plan.js"
+import { type Group, plan, shareOf, withRestore } from "./plan.js"
 import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
 
 /** What every step of a run shares. */
@@ -254,7 +255,8 @@ const collate = (
         ? selectedChecks(run.options)
         : results.flatMap((r) => [...r.counts.keys()])
     )
-    return makeReport({
+    const shard = run.options.replay === undefined ? run.options.shard : undefined
+    const report = makeReport({
       runId: run.runId,
       seed: run.seed,
       target: target.baseUrl,
@@ -268,10 +270,15 @@ const collate = (
       known: split.known,
       fixed: split.fixed,
       observations: uniqueObservations(results),
-      notes,
+      notes: shard === undefined ? notes : [...notes, shardNote(shard)],
       coverage: coverageOf(results, cells, selected),
       secrets: run.secrets
     })
+    return {
+      ...report,
+      checks: Checks.ids.filter((c) => selected.has(c)),
+      ...(shard === undefined ? {} : { shard: { index: shard.index, total: shard.total } })
+    }
   })
 
 /** A run of the contract checks against `options.baseUrl`, in the caller's scope. */
@@ -310,7 +317,10 @@ export const run = (
       selected,
       options.operations === undefined || options.operations.length === 0
     )
-    const groups = filtered(planned, options)
+    const groups = shareOf(
+      filtered(planned, options),
+      replay === undefined ? options.shard : undefined
+    )
     const limits: Limits = {
       shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
       deadline:

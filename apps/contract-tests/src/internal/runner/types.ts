@@ -56,7 +56,12 @@ export interface Options {
   readonly retryThrottled?: boolean | undefined
   /** Requests spent shrinking one failure to a minimal example (default 60). */
   readonly shrinkBudget?: number | undefined
-  /** Run only the case of this replay id. */
+  /**
+   * Run only this share of the suites (`{ index: 2, total: 4 }`: the second of four), the same
+   * share on every machine; `Report.merge` joins the shares' reports into the whole run's.
+   */
+  readonly shard?: { readonly index: number; readonly total: number } | undefined
+  /** Run only the case of this replay id (a shard is then ignored). */
   readonly replay?: string | undefined
   /** Known findings: reported as known, not failing the run (see `Baseline`). */
   readonly baseline?: Baseline.Baseline | undefined
