@@ -95,7 +95,14 @@ describe("a run in shards", () => {
       Effect.gen(function* () {
         const dir = tmp()
         const file = (name: string) => Path.join(dir, name)
-        const common = ["--seed", "6", "--examples", "3", "--operations", "GetResource,ListSatellites"]
+        const common = [
+          "--seed",
+          "6",
+          "--examples",
+          "3",
+          "--operations",
+          "GetResource,ListSatellites"
+        ]
         for (const i of [1, 2]) {
           const ran = yield* cli(
             ...common,
