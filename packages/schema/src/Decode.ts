@@ -5,7 +5,8 @@
  * know is handed to Effect's own parser, so the fast path accepts exactly what the schema accepts
  * and returns an equal value. On any failure the schema's parser decodes again, to give the full
  * error. The client decodes every answer with it; the contract runner and the conformance proxy
- * judge answers with it.
+ * judge answers with it. Whether a union member may be an object is read from its wire shape
+ * (`SchemaWalk.shapeOf`).
  *
  * @since 0.4.0
  */
@@ -16,6 +17,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import * as SchemaWalk from "./SchemaWalk.js"
 
 const options = AST.defaultParseOption
 
@@ -71,7 +73,8 @@ function describeNode(ast: AST.AST): Decoder.Node {
         return { _tag: "Literals", values: ast.types.map((t) => (t as AST.Literal).literal) }
       // Effect 3 tries members that have a literal key before the others; with at most one
       // member that may be an object, the order in which members are tried makes no difference.
-      if (ast.types.filter((t) => mayBeObject(AST.encodedAST(t))).length > 1) return native(ast)
+      if (ast.types.filter((t) => SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t))).length > 1)
+        return native(ast)
       return { _tag: "Union", members: ast.types.map(describe) }
     }
     case "Refinement": {
@@ -145,26 +148,6 @@ function describeNode(ast: AST.AST): Decoder.Node {
     }
     default:
       return native(ast)
-  }
-}
-
-/** Whether a value of this encoded side may be an object (a struct, a record, a declaration...). */
-const mayBeObject = (ast: AST.AST): boolean => {
-  switch (ast._tag) {
-    case "StringKeyword":
-    case "NumberKeyword":
-    case "BooleanKeyword":
-    case "BigIntKeyword":
-    case "UndefinedKeyword":
-    case "Literal":
-    case "TemplateLiteral":
-      return false
-    case "Union":
-      return ast.types.some(mayBeObject)
-    case "Refinement":
-      return mayBeObject(ast.from)
-    default:
-      return true
   }
 }
 

@@ -4,9 +4,13 @@
  * suspended, recursive schemas. `Secrets` finds the secret fields with it; the contract runner finds
  * the fields it generates, searches and checks.
  *
+ * `shapeOf` reads a schema's wire side once into a `Shape` (the JSON types, fields, enums and
+ * bounds a reader of a request or an answer needs), memoised per schema node; `requestShape` is
+ * that of an operation's request, and `Decode` reads it too.
+ *
  * @since 0.4.0
  */
-import type * as AST from "effect/SchemaAST"
+import * as AST from "effect/SchemaAST"
 
 /**
  * How a walk goes.
@@ -89,4 +93,255 @@ export const forEachProperty = (
     }
   }
   go(root)
+}
+
+/**
+ * The wire (encoded) side of a schema, refinements kept: its JSON types, fields, enum values and
+ * bounds. Each shape holds the node it was read from (`ast`) for anything else (annotations).
+ *
+ * - `String`: a string, its min length and, for an enum, its values;
+ * - `Number`: a number, `int` when it must be an integer;
+ * - `Literal`: one value that is not a string (`null`, a number, a boolean);
+ * - `Object`: named fields, and `values` for the keys of a record;
+ * - `Array`: its items and how many it must have (`NonEmptyArray`: 1);
+ * - `Lazy`: a recursive schema, read when `get` is called;
+ * - `Other`: what a JSON reader cannot say more of (a declaration, `unknown`).
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export type Shape =
+  | {
+      readonly _tag: "String"
+      readonly ast: AST.AST
+      readonly minLength: number
+      readonly literals: ReadonlyArray<string> | undefined
+    }
+  | { readonly _tag: "Number"; readonly ast: AST.AST; readonly int: boolean }
+  | { readonly _tag: "Boolean"; readonly ast: AST.AST }
+  | { readonly _tag: "BigInt"; readonly ast: AST.AST }
+  | { readonly _tag: "Undefined"; readonly ast: AST.AST }
+  | { readonly _tag: "Literal"; readonly ast: AST.AST; readonly value: AST.LiteralValue }
+  | {
+      readonly _tag: "Object"
+      readonly ast: AST.AST
+      readonly fields: ReadonlyMap<string, Field>
+      readonly values: Shape | undefined
+    }
+  | {
+      readonly _tag: "Array"
+      readonly ast: AST.AST
+      readonly item: Shape
+      readonly minItems: number
+    }
+  | { readonly _tag: "Union"; readonly ast: AST.AST; readonly members: ReadonlyArray<Shape> }
+  | { readonly _tag: "Lazy"; readonly ast: AST.AST; readonly get: () => Shape }
+  | { readonly _tag: "Other"; readonly ast: AST.AST }
+
+/**
+ * A named field of an `Object` shape.
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export interface Field {
+  readonly name: string
+  /** Whether the key must be present. */
+  readonly required: boolean
+  readonly shape: Shape
+  readonly signature: AST.PropertySignature
+}
+
+type JsonSchemaBounds = { readonly minLength?: unknown; readonly type?: unknown }
+
+const shapes = new WeakMap<AST.AST, Shape>()
+
+/** The shape of a node of the wire side, memoised per node. */
+const wireShape = (ast: AST.AST): Shape => {
+  let shape = shapes.get(ast)
+  if (shape === undefined) {
+    shape = readShape(ast)
+    shapes.set(ast, shape)
+  }
+  return shape
+}
+
+const stringLiterals = (members: ReadonlyArray<Shape>): ReadonlyArray<string> | undefined =>
+  members.length > 0 &&
+  members.every((m) => m._tag === "String" && m.literals !== undefined && m.minLength === 0)
+    ? members.flatMap((m) => (m._tag === "String" ? (m.literals ?? []) : []))
+    : undefined
+
+const readShape = (ast: AST.AST): Shape => {
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "TemplateLiteral":
+      return { _tag: "String", ast, minLength: 0, literals: undefined }
+    case "NumberKeyword":
+      return { _tag: "Number", ast, int: false }
+    case "BooleanKeyword":
+      return { _tag: "Boolean", ast }
+    case "BigIntKeyword":
+      return { _tag: "BigInt", ast }
+    case "UndefinedKeyword":
+      return { _tag: "Undefined", ast }
+    case "Literal":
+      return typeof ast.literal === "string"
+        ? { _tag: "String", ast, minLength: 0, literals: [ast.literal] }
+        : { _tag: "Literal", ast, value: ast.literal }
+    case "Refinement": {
+      const from = wireShape(ast.from)
+      const json = ast.annotations[AST.JSONSchemaAnnotationId] as JsonSchemaBounds | undefined
+      if (from._tag === "String")
+        return {
+          ...from,
+          ast,
+          minLength:
+            typeof json?.minLength === "number"
+              ? Math.max(from.minLength, json.minLength)
+              : from.minLength
+        }
+      if (from._tag === "Number") return { ...from, ast, int: from.int || json?.type === "integer" }
+      return { ...from, ast } as Shape
+    }
+    case "Union": {
+      const members = ast.types.map(wireShape)
+      const literals = stringLiterals(members)
+      return literals === undefined
+        ? { _tag: "Union", ast, members }
+        : { _tag: "String", ast, minLength: 0, literals }
+    }
+    case "TypeLiteral": {
+      const index = ast.indexSignatures[0]
+      return {
+        _tag: "Object",
+        ast,
+        fields: new Map(
+          ast.propertySignatures
+            .filter((p) => typeof p.name === "string")
+            .map((p) => [
+              p.name as string,
+              {
+                name: p.name as string,
+                required: !p.isOptional,
+                shape: wireShape(p.type),
+                signature: p
+              }
+            ])
+        ),
+        values:
+          ast.indexSignatures.length === 1 && index!.parameter._tag === "StringKeyword"
+            ? wireShape(index!.type)
+            : undefined
+      }
+    }
+    case "TupleType":
+      // An array, maybe with required leading items (a non-empty array), read as its rest's items.
+      return ast.rest.length === 1 && ast.elements.every((e) => !e.isOptional)
+        ? {
+            _tag: "Array",
+            ast,
+            item: wireShape(ast.rest[0]!.type),
+            minItems: ast.elements.length
+          }
+        : { _tag: "Other", ast }
+    case "Suspend": {
+      let target: Shape | undefined
+      const f = ast.f
+      return { _tag: "Lazy", ast, get: () => (target ??= wireShape(f())) }
+    }
+    default:
+      return { _tag: "Other", ast }
+  }
+}
+
+const bySchema = new WeakMap<AST.AST, Shape>()
+
+/**
+ * The shape of a schema's wire side (`encodedBoundAST`: transformations read as what they decode
+ * from, refinements kept), read once per schema node.
+ *
+ * @example
+ * ```ts
+ * import { Requests, SchemaWalk } from "@data-access/schema"
+ *
+ * const shape = SchemaWalk.shapeOf(Requests.CreatePermissionRequest.ast)
+ * const names = shape._tag === "Object" ? [...shape.fields.keys()] : []
+ * ```
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const shapeOf = (ast: AST.AST): Shape => {
+  let shape = bySchema.get(ast)
+  if (shape === undefined) {
+    shape = wireShape(AST.encodedBoundAST(ast))
+    bySchema.set(ast, shape)
+  }
+  return shape
+}
+
+/**
+ * The shape of an operation's request (an entry of `Operations.all`), read once per operation.
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const requestShape = (operation: { readonly request: { readonly ast: AST.AST } }): Shape =>
+  shapeOf(operation.request.ast)
+
+/**
+ * The fields of an operation's request, by name (none when the request is not an object).
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const requestFields = (operation: {
+  readonly request: { readonly ast: AST.AST }
+}): ReadonlyMap<string, Field> => {
+  const shape = requestShape(operation)
+  return shape._tag === "Object" ? shape.fields : new Map()
+}
+
+/**
+ * A shape without its `null` and `undefined` members, the way optional request fields are
+ * written: the one member left, the enum of the string literals left, or the union of the rest.
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const nonNullish = (shape: Shape): Shape => {
+  if (shape._tag !== "Union") return shape
+  const rest = shape.members.filter(
+    (m) => m._tag !== "Undefined" && !(m._tag === "Literal" && m.value === null)
+  )
+  if (rest.length === shape.members.length) return shape
+  if (rest.length === 1) return rest[0]!
+  const literals = stringLiterals(rest)
+  return literals === undefined
+    ? { _tag: "Union", ast: shape.ast, members: rest }
+    : { _tag: "String", ast: shape.ast, minLength: 0, literals }
+}
+
+/**
+ * Whether a value of this shape may be a JSON object or array (anything but a string, number,
+ * boolean, bigint, `undefined` or literal).
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const mayBeObject = (shape: Shape): boolean => {
+  switch (shape._tag) {
+    case "String":
+    case "Number":
+    case "Boolean":
+    case "BigInt":
+    case "Undefined":
+    case "Literal":
+      return false
+    case "Union":
+      return shape.members.some(mayBeObject)
+    default:
+      return true
+  }
 }
