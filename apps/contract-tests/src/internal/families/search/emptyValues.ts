@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, rowOf, textOf } from "../../oracles/filters.js"
+import { textOf } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, requiredRefs, walkFailure } from "../../walk.js"
-import { judged, kindOf, readSuite, stringFilterKeys } from "./judged.js"
+import { requiredRefs } from "../../walk.js"
+import { judgedFilter, kindOf, readingSuite, stringFilterKeys } from "./judged.js"
 import { condition } from "./telling.js"
 
 /**
@@ -38,43 +38,30 @@ export const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
   const keys = stringFilterKeys(op)
   if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
-  const reference = everything(ctx, op)
-  const seed = Math.abs(Math.trunc(ctx.seed))
-  return readSuite(op, {
-    cases: { _tag: "Enumerated", count: ZERO_VALUE_CONDITIONS.length, at: (i) => i },
-    run: (i: number) =>
-      Effect.gen(function* () {
-        const base = requiredRefs(op, ctx.pools, seed)!
-        const all = yield* reference(base)
-        if (all.error !== undefined) return walkFailure(all)
-        if (!all.ended) return []
-        const rows = all.items.map((x) => rowOf(op, x))
-        // Keys that some item leaves empty and another holds a value in.
-        const mixed = keys.filter(
-          (k) =>
-            kindOf(rows, k) === "string" &&
-            rows.some((r) => textOf(r, k) === "") &&
-            rows.some((r) => textOf(r, k) !== "")
-        )
-        if (mixed.length === 0) return []
-        const key = mixed[(i + seed) % mixed.length]!
-        const held = rows.filter((r) => textOf(r, key) !== "")
-        const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
-        const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
-        const filter: Filter.Filter<string> =
-          value === undefined
-            ? ({ field: { key, operator } } as Filter.Filter<string>)
-            : condition(key, operator, value)
-        const certain = (row: Row) =>
-          readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
-        return yield* judged(ctx, op, base, rows, {
-          body: { ...base, limit: 500, filter },
-          certain,
-          described: `filter ${JSON.stringify(filter)} (items without ${key} hold "")`,
-          rule: "filter.match",
-          missRule: "filter.match",
-          mode: "filter"
-        })
-      })
+  return readingSuite(op, ctx, ZERO_VALUE_CONDITIONS.length, (i, rows, base, seed) => {
+    // Keys that some item leaves empty and another holds a value in.
+    const mixed = keys.filter(
+      (k) =>
+        kindOf(rows, k) === "string" &&
+        rows.some((r) => textOf(r, k) === "") &&
+        rows.some((r) => textOf(r, k) !== "")
+    )
+    if (mixed.length === 0) return Effect.succeed([])
+    const key = mixed[(i + seed) % mixed.length]!
+    const held = rows.filter((r) => textOf(r, key) !== "")
+    const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
+    const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
+    const filter: Filter.Filter<string> =
+      value === undefined
+        ? ({ field: { key, operator } } as Filter.Filter<string>)
+        : condition(key, operator, value)
+    return judgedFilter(
+      ctx,
+      op,
+      base,
+      rows,
+      filter,
+      `filter ${JSON.stringify(filter)} (items without ${key} hold "")`
+    )
   })
 }

@@ -1,17 +1,27 @@
 /**
- * What the search family's suites share: the kind of a filter key, the suite of reads, and the
- * judge of a List request's items (none wrong, none missing).
+ * What the search family's suites share: the kind of a filter key, the suite of reads, its
+ * enumerated cases over every item read, and the judge of a List request's items (none wrong,
+ * none missing).
  */
 import * as Effect from "effect/Effect"
 import type { ContractRules, Filter } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Body, Context, Op, Suite } from "../../context.js"
+import type { BudgetExhausted } from "../../http.js"
 import * as Inspect from "../../inspect.js"
 import { snakeToCamel } from "../../json.js"
-import { type KeyKind, type Row, rowOf, UNDECIDED_KEYS } from "../../oracles/filters.js"
+import {
+  evaluate,
+  type KeyKind,
+  readings,
+  type Row,
+  rowOf,
+  textOf,
+  UNDECIDED_KEYS
+} from "../../oracles/filters.js"
 import { nonMatching, selection } from "../../oracles/search-filter.js"
-import { fail, type Outcome, pass } from "../../outcome.js"
-import { MAX_WALK_PAGES, walk } from "../../walk.js"
+import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
+import { everything, MAX_WALK_PAGES, requiredRefs, walk, walkFailure } from "../../walk.js"
 import { literalsOfProperty } from "../shared/literals.js"
 
 export const kindOf = (rows: ReadonlyArray<Row>, key: string): KeyKind =>
@@ -45,6 +55,61 @@ export const readSuite = (
   skip: undefined,
   ...suite
 })
+
+/**
+ * A suite of `count` enumerated cases over every item a List returns: each case reads them all
+ * (once per set of required references: `base`) and `judge` judges the case on them as rows; a
+ * read that fails is judged by the walk, one that does not end is not judged.
+ */
+export const readingSuite = (
+  op: Op,
+  ctx: Context,
+  count: number,
+  judge: (
+    i: number,
+    rows: ReadonlyArray<Row>,
+    base: Body,
+    seed: number
+  ) => Effect.Effect<ReadonlyArray<Verdict>, BudgetExhausted>,
+  family?: string
+): Suite => {
+  const reference = everything(ctx, op)
+  const seed = Math.abs(Math.trunc(ctx.seed))
+  return readSuite(
+    op,
+    {
+      cases: { _tag: "Enumerated", count, at: (i) => i },
+      run: (i: number) =>
+        Effect.gen(function* () {
+          const base = requiredRefs(op, ctx.pools, seed)!
+          const all = yield* reference(base)
+          if (all.error !== undefined) return walkFailure(all)
+          if (!all.ended) return []
+          const rows = all.items.map((x) => rowOf(op, x))
+          return yield* judge(i, rows, base, seed)
+        })
+    },
+    family
+  )
+}
+
+/** A List request with `filter` and what it selects: the items it matches under every reading. */
+export const judgedFilter = (
+  ctx: Context,
+  op: Op,
+  base: Body,
+  rows: ReadonlyArray<Row>,
+  filter: Filter.Filter<string>,
+  described: string
+) =>
+  judged(ctx, op, base, rows, {
+    body: { ...base, limit: 500, filter },
+    certain: (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+    described,
+    rule: "filter.match",
+    missRule: "filter.match",
+    mode: "filter"
+  })
 
 /** A List request of the family and what it selects: the items certain to match, and the rules a wrong or a missing item breaks. */
 interface Selecting {

@@ -5,11 +5,11 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, rowOf, textOf } from "../../oracles/filters.js"
+import { evaluate, type Row, textOf } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import * as TextLength from "../../textLength.js"
-import { everything, requiredRefs, walkFailure } from "../../walk.js"
-import { judged, kindOf, ORDERS, readSuite, stringFilterKeys } from "./judged.js"
+import { requiredRefs } from "../../walk.js"
+import { judged, judgedFilter, kindOf, ORDERS, readingSuite, stringFilterKeys } from "./judged.js"
 import { condition, MAX_CANDIDATES, MAX_ROWS } from "./telling.js"
 
 /** Characters that a query language or a regular expression reads as operators. */
@@ -222,74 +222,65 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
     ...(keys.length > 0 ? PATTERN_OPERATORS : [])
   ]
   if (modes.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
-  const reference = everything(ctx, op)
-  const seed = Math.abs(Math.trunc(ctx.seed))
   const count = modes.length * PATTERN_CHARACTERS.length
-  return readSuite(
+  return readingSuite(
     op,
-    {
-      cases: { _tag: "Enumerated", count, at: (i) => i },
-      run: (i: number) =>
-        Effect.gen(function* () {
-          const base = requiredRefs(op, ctx.pools, seed)!
-          const all = yield* reference(base)
-          if (all.error !== undefined) return walkFailure(all)
-          if (!all.ended || all.items.length === 0) return []
-          const rows = all.items.map((x) => rowOf(op, x))
-          const ch = PATTERN_CHARACTERS[i % PATTERN_CHARACTERS.length]!
-          const mode = modes[Math.floor(i / PATTERN_CHARACTERS.length)]!
-          const search = mode === "search"
-          // Keys whose values are text on the items read (string operators on a boolean key may be refused: strict-filter-types).
-          const texts = keys.filter(
-            (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3)
-          )
-          if (!search && texts.length === 0) return []
-          const key = search ? "name" : texts[(i + seed) % texts.length]!
-          const operator: Filter.Operator = search ? "contains" : mode
-          const values = rows.map((r) => textOf(r, key))
-          // Values written from a few items' texts; the one that tells most readings from the literal one.
-          const sources = [0, 1, 2, 3]
-            .map((j) => values[(seed + i * 7 + j * 31) % values.length]!)
-            .filter((t) => Array.from(t).length >= 3)
-          // Within 255 characters under every count and without control characters (a server may refuse others: string-limits).
-          const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))]
-            .filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v))
-            .slice(0, MAX_CANDIDATES)
-          if (candidates.length === 0) return []
-          const sample = values.slice(0, MAX_ROWS)
-          let value = candidates[0]!
-          let best = -1
-          for (const v of candidates) {
-            const n = ORDERS.includes(operator) ? 0 : patternsTold(sample, operator, v, search)
-            if (n > best) [value, best] = [v, n]
-            if (n === PATTERN_READINGS.length) break
-          }
-          if (search) {
-            const body = { ...base, limit: 500, search: value }
-            const certain = (row: Row) =>
-              textOf(row, "name").toLowerCase().includes(value.toLowerCase())
-            return yield* judged(ctx, op, base, rows, {
-              body,
-              certain,
-              described: `search ${JSON.stringify(value)} (read literally)`,
-              rule: "search.match",
-              missRule: "search.match",
-              mode: "search"
-            })
-          }
-          const filter = condition(key, operator, value)
+    ctx,
+    count,
+    (i, rows, base, seed) =>
+      Effect.gen(function* () {
+        if (rows.length === 0) return []
+        const ch = PATTERN_CHARACTERS[i % PATTERN_CHARACTERS.length]!
+        const mode = modes[Math.floor(i / PATTERN_CHARACTERS.length)]!
+        const search = mode === "search"
+        // Keys whose values are text on the items read (string operators on a boolean key may be refused: strict-filter-types).
+        const texts = keys.filter(
+          (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k).length >= 3)
+        )
+        if (!search && texts.length === 0) return []
+        const key = search ? "name" : texts[(i + seed) % texts.length]!
+        const operator: Filter.Operator = search ? "contains" : mode
+        const values = rows.map((r) => textOf(r, key))
+        // Values written from a few items' texts; the one that tells most readings from the literal one.
+        const sources = [0, 1, 2, 3]
+          .map((j) => values[(seed + i * 7 + j * 31) % values.length]!)
+          .filter((t) => Array.from(t).length >= 3)
+        // Within 255 characters under every count and without control characters (a server may refuse others: string-limits).
+        const candidates = [...new Set(sources.flatMap((t) => patternValues(t, ch)))]
+          .filter((v) => TextLength.longest(v) <= 255 && !CONTROL.test(v))
+          .slice(0, MAX_CANDIDATES)
+        if (candidates.length === 0) return []
+        const sample = values.slice(0, MAX_ROWS)
+        let value = candidates[0]!
+        let best = -1
+        for (const v of candidates) {
+          const n = ORDERS.includes(operator) ? 0 : patternsTold(sample, operator, v, search)
+          if (n > best) [value, best] = [v, n]
+          if (n === PATTERN_READINGS.length) break
+        }
+        if (search) {
+          const body = { ...base, limit: 500, search: value }
           const certain = (row: Row) =>
-            readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+            textOf(row, "name").toLowerCase().includes(value.toLowerCase())
           return yield* judged(ctx, op, base, rows, {
-            body: { ...base, limit: 500, filter },
+            body,
             certain,
-            described: `filter ${JSON.stringify(filter)} (read literally)`,
-            rule: "filter.match",
-            missRule: "filter.match",
-            mode: "filter"
+            described: `search ${JSON.stringify(value)} (read literally)`,
+            rule: "search.match",
+            missRule: "search.match",
+            mode: "search"
           })
-        })
-    },
+        }
+        const filter = condition(key, operator, value)
+        return yield* judgedFilter(
+          ctx,
+          op,
+          base,
+          rows,
+          filter,
+          `filter ${JSON.stringify(filter)} (read literally)`
+        )
+      }),
     "patterns"
   )
 }
