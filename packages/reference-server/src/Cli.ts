@@ -78,6 +78,12 @@ const latitude = Options.text("latitude").pipe(
     `Make the other faithful choice where decisions.md section 10 leaves one (repeatable, or comma separated; "all" for every one): ${Latitude.names.join(", ")}`
   )
 )
+const latencyMs = Options.integer("latency-ms").pipe(
+  Options.withDefault(0),
+  Options.withDescription(
+    "Answer every request this many milliseconds late, as a target across a network does (besides any latency of --faults)"
+  )
+)
 const quiet = Options.boolean("quiet").pipe(
   Options.withDescription("Do not log one line per request")
 )
@@ -164,6 +170,7 @@ export const command = Command.make(
     emitDefaults,
     maxBodyBytes,
     latitude,
+    latencyMs,
     quiet
   },
   Effect.fn("Cli.run")(function* (flags) {
@@ -174,7 +181,18 @@ export const command = Command.make(
         : envKeys.length > 0
           ? envKeys
           : [ReferenceServer.DEFAULT_API_KEY]
-    const plan = Option.isSome(flags.faults) ? yield* readFaults(flags.faults.value) : Faults.none
+    const given = Option.isSome(flags.faults) ? yield* readFaults(flags.faults.value) : Faults.none
+    if (flags.latencyMs < 0)
+      return yield* Effect.fail(
+        new CliError(`--latency-ms must be 0 or more, not ${flags.latencyMs}`)
+      )
+    const plan: Faults.FaultPlan =
+      flags.latencyMs === 0
+        ? given
+        : {
+            ...given,
+            rules: [{ fault: { _tag: "Latency", millis: flags.latencyMs } }, ...given.rules]
+          }
     const extra = Option.isSome(flags.fixtures)
       ? yield* readFixtures(flags.fixtures.value)
       : undefined

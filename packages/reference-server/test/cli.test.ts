@@ -215,6 +215,33 @@ describe("CLI", () => {
     })
   )
 
+  it.scoped("--latency-ms answers every request that late, and the answers are unchanged", () =>
+    Effect.gen(function* () {
+      const slow = yield* launch(["--port", "0", "--quiet", "--latency-ms", "150"])
+      const server = { url: slow.url, apiKeys: ["reference-key"] }
+      for (const method of ["ListSatellites", "GetResource"] as const) {
+        const t0 = Date.now()
+        const reply = yield* rpc(
+          server,
+          method,
+          method === "GetResource" ? { id: "x" } : { limit: 1 }
+        )
+        expect(Date.now() - t0, method).toBeGreaterThanOrEqual(150)
+        expect(reply.status, method).toBe(method === "GetResource" ? 404 : 200)
+      }
+      yield* Fiber.interrupt(slow.fiber)
+      const error = yield* Cli.run([
+        "node",
+        "data-access-reference-server",
+        "--port",
+        "0",
+        "--latency-ms",
+        "-5"
+      ]).pipe(Effect.provide(NodeContext.layer), Effect.flip)
+      expect(String((error as Error).message)).toBe("--latency-ms must be 0 or more, not -5")
+    })
+  )
+
   it.effect("an unknown --latitude name is an error that lists the known ones", () =>
     Effect.gen(function* () {
       const error = yield* Cli.run([
