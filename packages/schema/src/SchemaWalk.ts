@@ -305,13 +305,22 @@ export const requestFields = (operation: {
 
 /**
  * A shape without its `null` and `undefined` members, the way optional request fields are
- * written: the one member left, the enum of the string literals left, or the union of the rest.
+ * written: the one member left, the enum of the string literals left, or the union of the rest;
+ * read once per shape.
  *
  * @since 0.5.0
  * @category shapes
  */
 export const nonNullish = (shape: Shape): Shape => {
   if (shape._tag !== "Union") return shape
+  let out = withoutNullish.get(shape)
+  if (out === undefined) withoutNullish.set(shape, (out = dropNullish(shape)))
+  return out
+}
+
+const withoutNullish = new WeakMap<Shape, Shape>()
+
+const dropNullish = (shape: Extract<Shape, { _tag: "Union" }>): Shape => {
   const rest = shape.members.filter(
     (m) => m._tag !== "Undefined" && !(m._tag === "Literal" && m.value === null)
   )

@@ -153,6 +153,8 @@ describe("SchemaWalk.shapeOf", () => {
   it("is read once per schema and per operation", () => {
     for (const o of Operations.all) {
       expect(SchemaWalk.requestShape(o)).toBe(SchemaWalk.requestShape(o))
+      for (const f of SchemaWalk.requestFields(o).values())
+        expect(SchemaWalk.nonNullish(f.shape)).toBe(SchemaWalk.nonNullish(f.shape))
       expect(SchemaWalk.shapeOf(o.response.ast)).toBe(SchemaWalk.shapeOf(o.response.ast))
     }
     expect(SchemaWalk.shapeOf(Model.Resource.ast)._tag).toBe("Object")
