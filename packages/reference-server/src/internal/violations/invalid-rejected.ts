@@ -10,7 +10,7 @@ import * as SchemaAST from "effect/SchemaAST"
 import { decodeCursor } from "../cursor.js"
 import type { Body, Op, Relax, RouteHook } from "../pipeline-types.js"
 import { STAND_IN } from "./bodies.js"
-import { type Shape, type Fields, fieldsOf, hasType, eachField } from "./shapes.js"
+import { type Shape, type Fields, fieldsOf, hasType, eachField, valueShape } from "./shapes.js"
 import { relaxing } from "./hooks.js"
 import {
   filterKeysOf,
@@ -28,13 +28,13 @@ const ignoreJsonTypes = (fields: Fields, body: Body): void =>
     if (!hasType(shape, value)) {
       if (!required) delete b[key]
     } else if (
-      shape._tag === "number" &&
+      shape._tag === "Number" &&
       shape.int &&
       typeof value === "number" &&
       !Number.isInteger(value)
     ) {
       b[key] = Math.trunc(value)
-    } else if (shape._tag === "array" && Array.isArray(value)) {
+    } else if (shape._tag === "Array" && Array.isArray(value)) {
       b[key] = value.filter((x) => hasType(shape.item, x))
     }
   })
@@ -44,22 +44,22 @@ const fillRequired = (fields: Fields, body: Body): void =>
   eachField(fields, body, (b, key, { required, shape }) => {
     if (!required || (b[key] !== undefined && b[key] !== null)) return
     switch (shape._tag) {
-      case "string":
+      case "String":
         b[key] = "missing"
         return
-      case "number":
+      case "Number":
         b[key] = 100
         return
-      case "boolean":
+      case "Boolean":
         b[key] = false
         return
-      case "object":
+      case "Object":
         b[key] = {}
         return
-      case "array":
+      case "Array":
         b[key] = []
         return
-      case "other":
+      default:
         return
     }
   })
@@ -68,14 +68,16 @@ const fillRequired = (fields: Fields, body: Body): void =>
 const ignoreEnums = (fields: Fields, body: Body): void =>
   eachField(fields, body, (b, key, { shape }) => {
     const value = b[key]
-    const fix = (s: Shape, x: unknown) =>
-      s._tag === "string" &&
-      s.literals !== undefined &&
-      typeof x === "string" &&
-      !s.literals.includes(x)
+    const fix = (item: Shape, x: unknown) => {
+      const s = valueShape(item)
+      return s._tag === "String" &&
+        s.literals !== undefined &&
+        typeof x === "string" &&
+        !s.literals.includes(x)
         ? s.literals[0]
         : x
-    if (shape._tag === "array" && Array.isArray(value))
+    }
+    if (shape._tag === "Array" && Array.isArray(value))
       b[key] = value.map((x) => fix(shape.item, x))
     else b[key] = fix(shape, value)
     if (b[key] === undefined) delete b[key]
@@ -86,7 +88,7 @@ const padMinLengths = (fields: Fields, body: Body): void =>
   eachField(fields, body, (b, key, { shape }) => {
     const value = b[key]
     if (
-      shape._tag === "string" &&
+      shape._tag === "String" &&
       shape.minLength > 0 &&
       typeof value === "string" &&
       value.length < shape.minLength
@@ -119,8 +121,10 @@ const listOps = (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "
 
 /** The literals of a list's `searchFields` entries (none when it has no `searchFields`). */
 const searchFieldsOf = (op: Op): ReadonlyArray<string> => {
-  const shape = fieldsOf(op).get("searchFields")?.shape
-  return shape?._tag === "array" && shape.item._tag === "string" ? (shape.item.literals ?? []) : []
+  const field = fieldsOf(op).get("searchFields")
+  const shape = field === undefined ? undefined : valueShape(field.shape)
+  const item = shape?._tag === "Array" ? valueShape(shape.item) : undefined
+  return item?._tag === "String" ? (item.literals ?? []) : []
 }
 
 /** shared-search-fields: the `searchFields` entries another list allows and this one does not. */

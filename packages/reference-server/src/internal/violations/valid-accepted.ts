@@ -7,7 +7,7 @@
 import * as ConnectError from "../connectError.js"
 import type { Body } from "../pipeline-types.js"
 import { isObject, lenientText, STAND_IN } from "./bodies.js"
-import { type Fields, fieldsOf } from "./shapes.js"
+import { type Fields, fieldsOf, valueShape } from "./shapes.js"
 import { refusing } from "./hooks.js"
 import { violation } from "./record.js"
 
@@ -20,8 +20,9 @@ const snakeCaseField = (fields: Fields, raw: Body): string | undefined => {
     const field = fields.get(snakeToCamel(key))
     if (field === undefined) continue
     if (key.includes("_")) return key
-    if (field.shape._tag === "object" && isObject(value)) {
-      const inner = snakeCaseField(field.shape.fields, value)
+    const shape = valueShape(field.shape)
+    if (shape._tag === "Object" && isObject(value)) {
+      const inner = snakeCaseField(shape.fields, value)
       if (inner !== undefined) return `${key}.${inner}`
     }
   }
@@ -116,7 +117,7 @@ export const requiresOptionalField = violation({
     relax: refusing(
       (body, op) => {
         const missing = [...fieldsOf(op)].find(
-          ([k, f]) => !f.required && f.shape._tag === "boolean" && body[k] === undefined
+          ([k, f]) => !f.required && valueShape(f.shape)._tag === "Boolean" && body[k] === undefined
         )
         return missing === undefined
           ? undefined
