@@ -5,31 +5,25 @@
 // (Effect 4 today) is added the way a user upgrading would: no install prints a peer-dependency
 // or engine warning, one copy of effect (4.x) is installed, and the READMEs' first examples
 // type-check against the packed types; the schema README's first program runs.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join, relative } from "node:path"
-import { fileURLToPath } from "node:url"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { effectLineOf, installCommands, publishable, readmeExamples } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
+import {
+  copiesIn,
+  emptyProject,
+  exampleFile,
+  type Manager,
+  type Package,
+  strictOptions,
+  tsc,
+  userEnv as baseEnv
+} from "./smoke-project.js"
 
-type Manager = "pnpm" | "npm"
-interface Package {
-  readonly name: string
-  readonly dir: string
-  readonly pkg: Record<string, any>
-}
-
-const tsc = fileURLToPath(new URL("../node_modules/.bin/tsc", import.meta.url))
 const packages = (publishable() as ReadonlyArray<Package>).filter((p) => effectLineOf(p.pkg) === 4)
 const readmeOf = (p: Package) => join(p.dir, "README.md")
 const NODE = "22.23.3"
-
-const keptNpmConfig =
-  /^npm_config_(registry|cafile|cache|userconfig|proxy|https_proxy|noproxy|strict_ssl)$/i
-const baseEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(npm|pnpm)_/i.test(k) || keptNpmConfig.test(k))
-) as Record<string, string>
 
 /** The warnings that must not appear: a peer dependency not met, an engine not satisfied. */
 const PEER_OR_ENGINE =
@@ -59,39 +53,7 @@ describe.each(["pnpm", "npm"] as const)(
       const node22 = which.stdout.trim().split("\n").pop()!
       env = { ...baseEnv, PATH: `${dirname(node22)}:${baseEnv.PATH ?? ""}` }
       const tarballs = inject("tarballs")
-      app = mkdtempSync(join(tmpdir(), `data-access-smoke4-${manager}-`))
-      const overrides = Object.fromEntries(
-        Object.entries(tarballs).map(([n, file]) => [
-          n,
-          `file:${manager === "npm" ? relative(app, file) : file}`
-        ])
-      )
-      writeFileSync(
-        join(app, "package.json"),
-        JSON.stringify(
-          {
-            name: "smoke-app-effect4",
-            private: true,
-            type: "module",
-            ...(manager === "npm" ? { overrides } : { pnpm: { overrides } })
-          },
-          null,
-          2
-        )
-      )
-      const store = (
-        await runCommand("pnpm", ["store", "path"], { cwd: app, encoding: "utf8" })
-      ).stdout.trim()
-      writeFileSync(
-        join(app, ".npmrc"),
-        [
-          ...(manager === "npm"
-            ? ["audit=false", "fund=false", "update-notifier=false"]
-            : [`store-dir=${store}`]),
-          "prefer-offline=true",
-          ""
-        ].join("\n")
-      )
+      app = await emptyProject(manager, tarballs, "smoke-app-effect4")
       const lines = packages.flatMap((p) =>
         (installCommands(readmeOf(p)) as ReadonlyArray<{ manager: Manager; line: string }>)
           .filter((c) => c.manager === manager)
@@ -105,7 +67,7 @@ describe.each(["pnpm", "npm"] as const)(
       }
       for (const p of packages) {
         writeFileSync(
-          join(app, `readme-${p.name.replace("@data-access/", "")}.ts`),
+          join(app, exampleFile(p.name)),
           (readmeExamples(readmeOf(p)) as ReadonlyArray<string>)[0]!
         )
       }
@@ -126,22 +88,11 @@ describe.each(["pnpm", "npm"] as const)(
     })
 
     it("exactly one copy of effect, on the 4 line, next to the three packages", () => {
-      const copies: Array<string> = []
-      const walk = (d: string): void => {
-        for (const entry of readdirSync(d, { withFileTypes: true })) {
-          if (!entry.isDirectory()) continue
-          const path = join(d, entry.name)
-          if (entry.name === "effect" && existsSync(join(path, "package.json"))) {
-            const pkg = JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as {
-              name: string
-              version: string
-            }
-            if (pkg.name === "effect") copies.push(pkg.version)
-          }
-          walk(path)
-        }
-      }
-      walk(join(app, "node_modules"))
+      const copies = (copiesIn(app).copies.get("effect") ?? []).map(
+        (path) =>
+          (JSON.parse(readFileSync(join(app, path, "package.json"), "utf8")) as { version: string })
+            .version
+      )
       expect(new Set(copies).size).toBe(1)
       expect(copies[0]).toMatch(/^4\./)
       for (const p of packages)
@@ -152,19 +103,8 @@ describe.each(["pnpm", "npm"] as const)(
       writeFileSync(
         join(app, "tsconfig.json"),
         JSON.stringify({
-          compilerOptions: {
-            target: "ES2022",
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            strict: true,
-            exactOptionalPropertyTypes: true,
-            noUncheckedIndexedAccess: true,
-            skipLibCheck: true,
-            noEmit: true,
-            typeRoots: [fileURLToPath(new URL("../node_modules/@types", import.meta.url))],
-            types: ["node"]
-          },
-          files: packages.map((p) => `readme-${p.name.replace("@data-access/", "")}.ts`)
+          compilerOptions: { ...strictOptions, noEmit: true },
+          files: packages.map((p) => exampleFile(p.name))
         })
       )
       const r = await runCommand(tsc, ["-p", "tsconfig.json"], { cwd: app, encoding: "utf8" })

@@ -16,16 +16,13 @@ import { spawn } from "node:child_process"
 import {
   copyFileSync,
   existsSync,
-  mkdtempSync,
   readFileSync,
-  readdirSync,
   realpathSync,
   rmSync,
   writeFileSync
 } from "node:fs"
 import { createRequire } from "node:module"
-import { tmpdir } from "node:os"
-import { basename, dirname, join, relative } from "node:path"
+import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
@@ -40,16 +37,18 @@ import {
   root
 } from "../src/workspace.mjs"
 import { runCommand } from "../src/command.mjs"
-
-type Manager = "pnpm" | "npm"
-interface Package {
-  readonly name: string
-  readonly dir: string
-  readonly pkg: Record<string, any>
-}
+import {
+  copiesIn,
+  emptyProject,
+  exampleFile,
+  type Manager,
+  type Package,
+  strictOptions,
+  tsc,
+  userEnv as env
+} from "./smoke-project.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
-const tsc = fileURLToPath(new URL("../node_modules/.bin/tsc", import.meta.url))
 // The Effect 3 line: the Effect 4 packages are installed apart (smoke-effect4.test.ts), as an app
 // never holds both lines.
 const packages = (publishable() as ReadonlyArray<Package>).filter((p) => effectLineOf(p.pkg) === 3)
@@ -78,12 +77,6 @@ const readmeOrder = [
   ...packages.map((p) => p.name).filter((n) => n !== "@data-access/testing")
 ]
 
-// The user's shell, not the `pnpm run` this test runs in: no lifecycle or pnpm-set npm_* variables.
-const keptNpmConfig =
-  /^npm_config_(registry|cafile|cache|userconfig|proxy|https_proxy|noproxy|strict_ssl)$/i
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(npm|pnpm)_/i.test(k) || keptNpmConfig.test(k))
-) as Record<string, string>
 const sh = (
   cwd: string,
   cmd: string,
@@ -99,48 +92,6 @@ const sh = (
     timeout: 900_000
   })
 const outputOf = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr
-
-/** The workspace's pnpm store (also when the temp directory is on another file system). */
-const pnpmStore = async () =>
-  (await runCommand("pnpm", ["store", "path"], { cwd: here, encoding: "utf8" })).stdout.trim()
-
-/**
- * An empty project for a package manager: a package.json with only the overrides of our packages
- * (npm matches an override against the spec it saves for a direct dependency, a relative file:
- * path), and an .npmrc that prefers the shared cache or store.
- */
-const emptyProject = async (
-  manager: Manager,
-  tarballs: Record<string, string>,
-  preferOffline = true
-) => {
-  const dir = mkdtempSync(join(tmpdir(), `data-access-smoke-${manager}-`))
-  const overrides = Object.fromEntries(
-    Object.entries(tarballs).map(([n, file]) => [
-      n,
-      `file:${manager === "npm" ? relative(dir, file) : file}`
-    ])
-  )
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify(
-      {
-        name: "smoke-app",
-        private: true,
-        type: "module",
-        ...(manager === "npm" ? { overrides } : { pnpm: { overrides } })
-      },
-      null,
-      2
-    )
-  )
-  const npmrc =
-    manager === "npm"
-      ? ["audit=false", "fund=false", "update-notifier=false"]
-      : [`store-dir=${await pnpmStore()}`]
-  writeFileSync(join(dir, ".npmrc"), [...npmrc, `prefer-offline=${preferOffline}`, ""].join("\n"))
-  return dir
-}
 
 /** Runs an install line verbatim in a shell, with our package names replaced by the tarball paths. */
 const installLine = async (
@@ -162,29 +113,6 @@ const installLine = async (
   }
 }
 
-/** Every installed package directory, by package name, and every build/Release directory (symlinks not followed: each copy once). */
-const copiesIn = (dir: string) => {
-  const copies = new Map<string, Array<string>>()
-  const builds: Array<string> = []
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue
-      const path = join(d, entry.name)
-      if (entry.name === "Release" && basename(d) === "build") builds.push(relative(dir, path))
-      const manifest = join(path, "package.json")
-      if (basename(d) === "node_modules" || basename(dirname(d)) === "node_modules") {
-        if (existsSync(manifest)) {
-          const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name
-          if (name !== undefined && (name === entry.name || name.endsWith(`/${entry.name}`)))
-            copies.set(name, [...(copies.get(name) ?? []), relative(dir, path)])
-        }
-      }
-      walk(path)
-    }
-  }
-  walk(join(dir, "node_modules"))
-  return { copies, builds }
-}
 /** What of a native build the tree holds: better-sqlite3 anywhere, any compiled build/Release. */
 const nativeIn = (dir: string) => {
   const { builds, copies } = copiesIn(dir)
@@ -227,8 +155,6 @@ const startServer = async (dir: string, args: ReadonlyArray<string>) => {
   return { url, lines, stop }
 }
 
-/** A README's first example, as the file name it is compiled from. */
-const exampleFile = (name: string) => `readme-${name.replace("@data-access/", "")}.ts`
 const firstExample = (name: string) => (readmeExamples(readmeOf(name)) as ReadonlyArray<string>)[0]!
 /** The first examples that are programs (run with node); the test layer's is a test (vitest). */
 const programs = ["@data-access/schema", "@data-access/client", "@data-access/reference-server"]
@@ -246,7 +172,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
 
   beforeAll(async () => {
     const tarballs = inject("tarballs")
-    app = await emptyProject(manager, tarballs)
+    app = await emptyProject(manager, tarballs, "smoke-app")
     const installs: Array<Awaited<ReturnType<typeof installLine>>> = []
     for (const name of readmeOrder) {
       for (const l of linesOf(name, manager)) {
@@ -271,19 +197,7 @@ describe.each(["pnpm", "npm"] as const)("installed with %s from the README lines
     writeFileSync(
       join(app, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          // Node's types for the app's `process` (no README line installs them): the workspace's
-          typeRoots: [fileURLToPath(new URL("../node_modules/@types", import.meta.url))],
-          types: ["node"],
-          outDir: "dist"
-        },
+        compilerOptions: { ...strictOptions, outDir: "dist" },
         files: ["main.ts", ...programs.map(exampleFile)]
       })
     )
@@ -558,7 +472,7 @@ describe.each(["pnpm", "npm"] as const)("Effect 4 with %s", (manager) => {
   it("the client's README line without its ranges (effect@latest is Effect 4) meets the peer-dependency check: npm refuses, pnpm warns, naming effect", async () => {
     const tarballs = inject("tarballs")
     // fresh registry metadata: what a user gets today
-    const dir = await emptyProject(manager, tarballs, false)
+    const dir = await emptyProject(manager, tarballs, "smoke-app", false)
     try {
       const client = packageNamed("@data-access/client")
       const words = linesOf(client.name, manager)[0]!.words.map((w) =>
