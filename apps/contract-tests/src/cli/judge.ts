@@ -11,8 +11,8 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
-import * as Report from "../Report.js"
-import { reportOptions, writeReports } from "./reports.js"
+import { readHar } from "./harFile.js"
+import { printReport, reportOptions, writeReports } from "./reports.js"
 import * as GitHub from "./github.js"
 import { proxyOptions } from "./proxy.js"
 
@@ -52,16 +52,7 @@ type JudgeParsed = Command.Command.ParseConfig<typeof judgeOptions> &
 export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const text = yield* fs
-      .readFileString(args.file)
-      .pipe(
-        Effect.mapError(
-          (e) => new Har.HarError({ message: `${args.file} cannot be read: ${e.message}` })
-        )
-      )
-    const har = yield* Har.decodeJson(text).pipe(
-      Effect.mapError((e) => new Har.HarError({ message: `${args.file}: ${e.message}` }))
-    )
+    const har = yield* readHar(fs, args.file)
     const report = Har.judge(har, {
       source: args.file,
       baseUrl: some(args.baseUrl),
@@ -69,10 +60,7 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
       clockSkewMillis: args.clockSkew
     })
     yield* writeReports(fs, args, report)
-    const terminal = Report.toTerminal(report)
-    process.stdout.write(
-      (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"
-    )
+    printReport(report, args.quiet)
     GitHub.publish(report, "client and server findings of the recorded traffic", (t) => t)
     yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
   }).pipe(

@@ -13,7 +13,7 @@ import * as Either from "effect/Either"
 import * as Ref from "effect/Ref"
 import * as Report from "../Report.js"
 import * as GitHub from "./github.js"
-import { reportOptions, writeReports } from "./reports.js"
+import { printReport, reportOptions, writeReports } from "./reports.js"
 import { skipFailure } from "./run.js"
 
 /** Reports that cannot be merged, and why. */
@@ -64,10 +64,7 @@ export const executeMerge = (args: MergeParsed, exitCode: Ref.Ref<number>) =>
       (why) => new MergeError({ message: why })
     )
     yield* writeReports(fs, args, report)
-    const terminal = Report.toTerminal(report)
-    process.stdout.write(
-      (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"
-    )
+    printReport(report, args.quiet)
     GitHub.publish(report, "the server's answers", (t) => t)
     const skipped = args.failOnSkip ? skipFailure(report) : undefined
     if (skipped !== undefined) process.stderr.write(skipped + "\n")

@@ -15,12 +15,12 @@ import * as Ref from "effect/Ref"
 import { Secrets } from "@data-access/schema"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
-import * as Report from "../Report.js"
 import { keySecrets } from "../internal/http.js"
 import { entryOf, KEY_MASK } from "../internal/recording/write.js"
 import * as GitHub from "./github.js"
 import { judgeOptions } from "./judge.js"
-import { writeReports } from "./reports.js"
+import { readHar } from "./harFile.js"
+import { printReport, writeReports } from "./reports.js"
 
 export const replayOptions = {
   baseUrl: Options.text("base-url").pipe(
@@ -138,16 +138,7 @@ const sendAgain = (
 export const executeReplay = (args: ReplayParsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const text = yield* fs
-      .readFileString(args.file)
-      .pipe(
-        Effect.mapError(
-          (e) => new Har.HarError({ message: `${args.file} cannot be read: ${e.message}` })
-        )
-      )
-    const recorded = yield* Har.decodeJson(text).pipe(
-      Effect.mapError((e) => new Har.HarError({ message: `${args.file}: ${e.message}` }))
-    )
+    const recorded = yield* readHar(fs, args.file)
     if (!URL.canParse(args.baseUrl))
       return yield* new Har.HarError({ message: `--base-url is not a URL: ${args.baseUrl}` })
     const base = args.baseUrl.replace(/\/+$/, "")
@@ -167,10 +158,7 @@ export const executeReplay = (args: ReplayParsed, exitCode: Ref.Ref<number>) =>
     yield* writeReports(fs, args, report)
     if (Option.isSome(args.har))
       yield* fs.writeFileString(args.har.value, scrub(Har.toJson(Har.make(entries))))
-    const terminal = scrub(Report.toTerminal(report))
-    process.stdout.write(
-      (args.quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n"
-    )
+    printReport(report, args.quiet, scrub)
     GitHub.publish(report, "client and server findings of the calls sent again", scrub)
     yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
   }).pipe(

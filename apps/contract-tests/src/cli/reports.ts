@@ -1,4 +1,4 @@
-/** The report files of `proxy` and `judge`: their options and how they are written. */
+/** The reports of `proxy`, `judge`, `replay` and `merge`: the files' options, how they are written, and the terminal report. */
 import * as Options from "@effect/cli/Options"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
@@ -38,3 +38,13 @@ export const writeReports = (
     for (const [file, render] of renderings)
       if (Option.isSome(file)) yield* fs.writeFileString(file.value, render(report))
   })
+
+/** Prints the terminal report on stdout (`quiet`: its verdict line only), through `scrub`. */
+export const printReport = (
+  report: Report.Report,
+  quiet: boolean,
+  scrub: (text: string) => string = (text) => text
+) => {
+  const terminal = scrub(Report.toTerminal(report))
+  process.stdout.write((quiet ? terminal.slice(terminal.lastIndexOf("\n") + 1) : terminal) + "\n")
+}
