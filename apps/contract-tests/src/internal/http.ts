@@ -114,6 +114,12 @@ export interface Exchange {
 export const retryAfterSeconds = (r: RawResponse): number | undefined =>
   RetryAfter.parseSeconds(r.headers[RetryAfter.HEADER])
 
+/** The JSON body of a 200 answer. */
+export const okJson = (e: Exchange): unknown =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
+  )
+
 /** The request body's size in bytes: `requestBytes` when the exchange kept only part of it. */
 export const requestBytesOf = (e: Exchange): number =>
   e.requestBytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body))

@@ -1,4 +1,4 @@
-/** JSON helpers: canonical text, zero-value equality, first difference. */
+/** JSON helpers: canonical text, zero-value equality, first difference, arrays as sets. */
 
 export const isZero = (v: unknown): boolean =>
   v === undefined ||
@@ -72,6 +72,14 @@ export const sameAsSent = (
   }
   return sent === got
 }
+
+/** The value with every array sorted: arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
+export const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
+    : asRecord(v)
+      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
+      : v
 
 /** `space_id` → `spaceId`. */
 export const snakeToCamel = (key: string): string =>

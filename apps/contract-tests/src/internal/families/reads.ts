@@ -3,7 +3,6 @@
  * `keyId`), and the same twice.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
@@ -15,26 +14,13 @@ import {
   type Suite
 } from "../context.js"
 import * as Gen from "../generate.js"
-import { type Exchange, post } from "../http.js"
+import { okJson, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { asRecord, canonical, firstDifference } from "../json.js"
+import { firstDifference, sorted } from "../json.js"
 import { namedRead } from "../oracles/stable-reads.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["stable-reads", "search-filter"]
-
-const okJson = (e: Exchange) =>
-  Option.getOrUndefined(
-    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
-  )
-
-/** Arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
-const sorted = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
-    : asRecord(v)
-      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
-      : v
 
 const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "get") return undefined

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { KnownIds } from "@data-access/schema"
 import type { Op } from "../context.js"
-import { type Exchange, post, type Target } from "../http.js"
+import { type Exchange, okJson, post, type Target } from "../http.js"
 import * as Inspect from "../inspect.js"
 import {
   fromKnownIds,
@@ -18,6 +18,9 @@ import {
 } from "../pools.js"
 import { allOps } from "./options.js"
 import { isEncoded } from "../schemas.js"
+
+/** The plan reads answers with the same reader. */
+export { okJson }
 
 /** The first List operation that needs nothing but `limit`: the probe of reachability and auth. */
 export const probeOperation = allOps.find(
@@ -35,12 +38,6 @@ export const speaksConnect = (e: Exchange): boolean =>
       r.json.value !== null &&
       !Array.isArray(r.json.value)
   })
-
-/** The JSON body of a 200 answer. */
-export const okJson = (e: Exchange): unknown =>
-  Option.getOrUndefined(
-    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
-  )
 
 /** Every item of a List operation, page after page (at most `readPages` pages of 500). */
 const listAll = (target: Target, op: Op, body: Record<string, unknown>, readPages: number) =>

@@ -22,28 +22,15 @@ import {
   uniqueNames
 } from "../../context.js"
 import * as Gen from "../../generate.js"
-import { type Exchange, post } from "../../http.js"
+import { type Exchange, okJson, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
-import { asRecord, canonical, firstDifference } from "../../json.js"
+import { firstDifference, sorted } from "../../json.js"
 import { createEcho } from "../../oracles/create-echo.js"
 import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
 import { itemsOf } from "../../walk.js"
 import { spellingsSent } from "../creates.js"
 import { sampleBody } from "../shared/bodies.js"
 import { type Spelling, spellingsOf } from "./spell.js"
-
-const okJson = (e: Exchange): unknown =>
-  Option.getOrUndefined(
-    Option.flatMap(e.response, (r) => (r.status === 200 ? r.json : Option.none()))
-  )
-
-/** Arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
-const sorted = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
-    : asRecord(v)
-      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
-      : v
 
 /** What a read's answer says: a List's items (its cursor is opaque and may differ), a Get's whole body. */
 const readOf = (op: Op, json: unknown): unknown =>
