@@ -4,14 +4,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Timestamp } from "@data-access/schema"
+import { SchemaWalk, Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, send } from "./context.js"
 import { type BudgetExhausted, type Exchange, post } from "./http.js"
 import * as Inspect from "./inspect.js"
 import { asRecord } from "./json.js"
 import { fail, type Outcome } from "./outcome.js"
 import { describeReference, type Pools, referenceOf, valuesOf } from "./pools.js"
-import { encodedOf } from "./schemas.js"
 
 export const MAX_WALK_PAGES = 40
 
@@ -126,12 +125,10 @@ export const findById = (ctx: Context, reader: Op, id: string, base: Body) =>
 
 /** Why the required references of an operation cannot be filled, if they cannot. */
 export const missingReference = (op: Op, pools: Pools): string | undefined => {
-  const encoded = encodedOf(op.request)
-  const tl = encoded._tag === "TypeLiteral" ? encoded : undefined
-  for (const p of tl?.propertySignatures ?? []) {
-    const ref = referenceOf(op, String(p.name))
-    if (!p.isOptional && ref !== undefined && valuesOf(pools, ref).length === 0) {
-      return `no ${describeReference(ref)} in the fixtures or discovered (needed for ${String(p.name)})`
+  for (const [name, field] of SchemaWalk.requestFields(op)) {
+    const ref = referenceOf(op, name)
+    if (field.required && ref !== undefined && valuesOf(pools, ref).length === 0) {
+      return `no ${describeReference(ref)} in the fixtures or discovered (needed for ${name})`
     }
   }
   return undefined
@@ -140,14 +137,12 @@ export const missingReference = (op: Op, pools: Pools): string | undefined => {
 /** A body with just the required references of an operation (for reads that list everything). */
 export const requiredRefs = (op: Op, pools: Pools, n: number): Body | undefined => {
   const body: Body = {}
-  const encoded = encodedOf(op.request)
-  const tl = encoded._tag === "TypeLiteral" ? encoded : undefined
-  for (const p of tl?.propertySignatures ?? []) {
-    const ref = referenceOf(op, String(p.name))
-    if (p.isOptional || ref === undefined || String(p.name) === "limit") continue
+  for (const [name, field] of SchemaWalk.requestFields(op)) {
+    const ref = referenceOf(op, name)
+    if (!field.required || ref === undefined || name === "limit") continue
     const values = valuesOf(pools, ref)
     if (values.length === 0) return undefined
-    body[String(p.name)] = values[n % values.length]
+    body[name] = values[n % values.length]
   }
   return body
 }
