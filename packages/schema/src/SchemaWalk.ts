@@ -99,7 +99,7 @@ export const forEachProperty = (
  * The wire (encoded) side of a schema, refinements kept: its JSON types, fields, enum values and
  * bounds. Each shape holds the node it was read from (`ast`) for anything else (annotations).
  *
- * - `String`: a string, its min length and, for an enum, its values;
+ * - `String`: a string, its min length, its JSON Schema format and, for an enum, its values;
  * - `Number`: a number, `int` when it must be an integer;
  * - `Literal`: one value that is not a string (`null`, a number, a boolean);
  * - `Object`: named fields, and `values` for the keys of a record;
@@ -116,6 +116,8 @@ export type Shape =
       readonly ast: AST.AST
       readonly minLength: number
       readonly literals: ReadonlyArray<string> | undefined
+      /** Its JSON Schema format (`date-time` for a timestamp). */
+      readonly format: string | undefined
     }
   | { readonly _tag: "Number"; readonly ast: AST.AST; readonly int: boolean }
   | { readonly _tag: "Boolean"; readonly ast: AST.AST }
@@ -152,7 +154,17 @@ export interface Field {
   readonly signature: AST.PropertySignature
 }
 
-type JsonSchemaBounds = { readonly minLength?: unknown; readonly type?: unknown }
+type JsonSchemaBounds = {
+  readonly minLength?: unknown
+  readonly type?: unknown
+  readonly format?: unknown
+}
+
+const jsonSchemaOf = (ast: AST.AST): JsonSchemaBounds | undefined =>
+  ast.annotations[AST.JSONSchemaAnnotationId] as JsonSchemaBounds | undefined
+
+const formatOf = (json: JsonSchemaBounds | undefined): string | undefined =>
+  typeof json?.format === "string" ? json.format : undefined
 
 const shapes = new WeakMap<AST.AST, Shape>()
 
@@ -176,7 +188,13 @@ const readShape = (ast: AST.AST): Shape => {
   switch (ast._tag) {
     case "StringKeyword":
     case "TemplateLiteral":
-      return { _tag: "String", ast, minLength: 0, literals: undefined }
+      return {
+        _tag: "String",
+        ast,
+        minLength: 0,
+        literals: undefined,
+        format: formatOf(jsonSchemaOf(ast))
+      }
     case "NumberKeyword":
       return { _tag: "Number", ast, int: false }
     case "BooleanKeyword":
@@ -187,11 +205,11 @@ const readShape = (ast: AST.AST): Shape => {
       return { _tag: "Undefined", ast }
     case "Literal":
       return typeof ast.literal === "string"
-        ? { _tag: "String", ast, minLength: 0, literals: [ast.literal] }
+        ? { _tag: "String", ast, minLength: 0, literals: [ast.literal], format: undefined }
         : { _tag: "Literal", ast, value: ast.literal }
     case "Refinement": {
       const from = wireShape(ast.from)
-      const json = ast.annotations[AST.JSONSchemaAnnotationId] as JsonSchemaBounds | undefined
+      const json = jsonSchemaOf(ast)
       if (from._tag === "String")
         return {
           ...from,
@@ -199,7 +217,8 @@ const readShape = (ast: AST.AST): Shape => {
           minLength:
             typeof json?.minLength === "number"
               ? Math.max(from.minLength, json.minLength)
-              : from.minLength
+              : from.minLength,
+          format: formatOf(json) ?? from.format
         }
       if (from._tag === "Number") return { ...from, ast, int: from.int || json?.type === "integer" }
       return { ...from, ast } as Shape
@@ -209,7 +228,7 @@ const readShape = (ast: AST.AST): Shape => {
       const literals = stringLiterals(members)
       return literals === undefined
         ? { _tag: "Union", ast, members }
-        : { _tag: "String", ast, minLength: 0, literals }
+        : { _tag: "String", ast, minLength: 0, literals, format: undefined }
     }
     case "TypeLiteral": {
       const index = ast.indexSignatures[0]
@@ -329,7 +348,63 @@ const dropNullish = (shape: Extract<Shape, { _tag: "Union" }>): Shape => {
   const literals = stringLiterals(rest)
   return literals === undefined
     ? { _tag: "Union", ast: shape.ast, members: rest }
-    : { _tag: "String", ast: shape.ast, minLength: 0, literals }
+    : { _tag: "String", ast: shape.ast, minLength: 0, literals, format: undefined }
+}
+
+/**
+ * Calls `f` with every named field reachable from a shape, through objects, records, arrays,
+ * unions and (`lazyDepth` levels deep, default 2) recursive shapes, each shape visited once.
+ *
+ * @example
+ * ```ts
+ * import { Operations, SchemaWalk } from "@data-access/schema"
+ *
+ * const timestamps = new Set<string>()
+ * for (const op of Operations.all)
+ *   SchemaWalk.forEachField(SchemaWalk.shapeOf(op.response.ast), (field) => {
+ *     if (field.shape._tag === "String" && field.shape.format === "date-time")
+ *       timestamps.add(field.name)
+ *   })
+ * ```
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export const forEachField = (
+  root: Shape,
+  f: (field: Field) => void,
+  options: { readonly lazyDepth?: number | undefined } = {}
+): void => {
+  const seen = new Set<Shape>()
+  const lazyDepth = options.lazyDepth ?? 2
+  let lazy = 0
+  const go = (shape: Shape): void => {
+    if (seen.has(shape)) return
+    seen.add(shape)
+    switch (shape._tag) {
+      case "Object":
+        for (const field of shape.fields.values()) {
+          f(field)
+          go(field.shape)
+        }
+        if (shape.values !== undefined) go(shape.values)
+        return
+      case "Array":
+        return go(shape.item)
+      case "Union":
+        return shape.members.forEach(go)
+      case "Lazy":
+        // A recursive schema reads new nodes at each level: the depth bounds the walk.
+        if (lazy >= lazyDepth) return
+        lazy++
+        go(shape.get())
+        lazy--
+        return
+      default:
+        return
+    }
+  }
+  go(root)
 }
 
 /**

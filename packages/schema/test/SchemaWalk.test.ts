@@ -185,3 +185,37 @@ describe("SchemaWalk.shapeOf", () => {
     expect(compared).toBeGreaterThan(500)
   })
 })
+
+describe("SchemaWalk.forEachField", () => {
+  const fieldsOf = (shape: SchemaWalk.Shape) => {
+    const out: Array<string> = []
+    SchemaWalk.forEachField(shape, (f) => out.push(f.name))
+    return out
+  }
+
+  it("reads the timestamps of every answer as strings of the date-time format", () => {
+    const timestamps = new Set<string>()
+    const others = new Set<string>()
+    for (const op of Operations.all)
+      SchemaWalk.forEachField(SchemaWalk.shapeOf(op.response.ast), (f) =>
+        (f.shape._tag === "String" && f.shape.format === "date-time" ? timestamps : others).add(
+          f.name
+        )
+      )
+    expect(timestamps).toEqual(new Set(["createdAt", "updatedAt", "expiresAt"]))
+    expect(others.has("id")).toBe(true)
+  })
+
+  it("visits the fields of nested objects, arrays and unions, and recursive ones two levels deep", () => {
+    const request = SchemaWalk.requestShape(
+      Operations.all.find((o) => o.method === "ListSatellites")!
+    )
+    const visited = fieldsOf(request)
+    expect(visited).toContain("group")
+    expect(visited).toContain("filters")
+    expect(new Set(visited)).toEqual(new Set(names(Requests.ListSatellitesRequest.ast)))
+    let shallow = 0
+    SchemaWalk.forEachField(request, () => shallow++, { lazyDepth: 0 })
+    expect(shallow).toBeLessThan(visited.length)
+  })
+})
