@@ -3,16 +3,15 @@
  * secrets, whether it answers any request first (a rate limit, an overload), and its timestamps.
  */
 import * as Option from "effect/Option"
-import { ConnectError, ContentType, Operations, Secrets } from "@data-access/schema"
-import { forEachProperty, identifierOf } from "../ast.js"
+import { ConnectError, ContentType, Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Exchange, RawResponse } from "../http.js"
 
-/** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`). */
+/** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`): strings of the date-time format. */
 export const timestampFields: ReadonlySet<string> = (() => {
   const names = new Set<string>()
   for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
-    forEachProperty(op.response.ast, (p) => {
-      if (typeof p.name === "string" && identifierOf(p.type) === "Timestamp") names.add(p.name)
+    SchemaWalk.forEachField(SchemaWalk.shapeOf(op.response.ast), (f) => {
+      if (f.shape._tag === "String" && f.shape.format === "date-time") names.add(f.name)
     })
   }
   return names
