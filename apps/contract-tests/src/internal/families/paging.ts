@@ -5,31 +5,21 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CheckId } from "@data-access/schema/ContractChecks"
-import {
-  type Body,
-  type Context,
-  type Family,
-  type Op,
-  send,
-  skipped,
-  type Suite
-} from "../context.js"
+import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { type BudgetExhausted, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import {
   cursorRules,
-  orderFailure,
   orderObservable,
-  outOfOrder,
   pageOf,
-  pageRules
+  pageRules,
+  walkOrderFailure
 } from "../oracles/paging.js"
 import {
   everything,
   itemsOf,
   MAX_WALK_PAGES,
-  missingReference,
   type Page,
   pagesFor,
   requiredRefs,
@@ -37,6 +27,7 @@ import {
   type Walk,
   walkFailure
 } from "../walk.js"
+import { skippedWithoutReferences } from "./shared/references.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -78,14 +69,8 @@ const SHAPES: ReadonlyArray<Shape> = [
 
 const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
-  if (requiredRefs(op, ctx.pools, 0) === undefined)
-    return skipped(
-      "paging",
-      op.method,
-      CHECKS,
-      false,
-      missingReference(op, ctx.pools) ?? "missing references"
-    )
+  const unfilled = skippedWithoutReferences("paging", op, ctx, CHECKS)
+  if (unfilled !== undefined) return unfilled
   const reference = everything(ctx, op)
   return {
     family: "paging",
@@ -180,11 +165,8 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         }
         // Across the whole walk, not only within a page; only where items carry createdAt.
         const judgesOrder = orderObservable(op)
-        const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
-        if (pair !== undefined)
-          out.push(
-            orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
-          )
+        const disorder = walkOrderFailure(op, w, order)
+        if (disorder !== undefined) out.push(disorder)
         return out.length === 0
           ? [
               pass("paging", [
@@ -336,11 +318,8 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
             )
         }
         const judgesOrder = orderObservable(op)
-        const pair = judgesOrder ? outOfOrder(op, w.items, order) : undefined
-        if (pair !== undefined)
-          out.push(
-            orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
-          )
+        const disorder = walkOrderFailure(op, w, order)
+        if (disorder !== undefined) out.push(disorder)
         return out.length === 0
           ? [
               pass("paging", [

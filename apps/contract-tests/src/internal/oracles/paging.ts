@@ -6,7 +6,7 @@ import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
 import { type Op, objectPropertyNames } from "../context.js"
-import { compareCreated, compareIds, itemsOf } from "../walk.js"
+import { compareCreated, compareIds, itemsOf, type Walk } from "../walk.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 /** A page of a List answer: its items and `listMetadata` (`{}` when absent). */
@@ -155,6 +155,17 @@ export const orderFailure = (
     `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc order of createdAt, ties by id one way throughout" : "asc (default) order of createdAt then id"}`,
     e
   )
+
+/**
+ * The order of a whole walk, across its pages: the failure of the first pair out of order, with
+ * the exchange of the page that holds its second item, if there is one.
+ */
+export const walkOrderFailure = (op: Op, w: Walk, order: unknown): Outcome | undefined => {
+  const pair = outOfOrder(op, w.items, order)
+  return pair === undefined
+    ? undefined
+    : orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
+}
 
 const page = onSuccess(
   "page",

@@ -5,28 +5,22 @@
 import * as Effect from "effect/Effect"
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
-import { type Body, type Context, type Op, skipped, type Suite } from "../../context.js"
+import { type Body, type Context, type Op, type Suite } from "../../context.js"
 import * as Gen from "../../generate.js"
-import {
-  cursorRules,
-  orderFailure,
-  orderObservable,
-  outOfOrder,
-  pageRules
-} from "../../oracles/paging.js"
+import { cursorRules, orderObservable, pageRules, walkOrderFailure } from "../../oracles/paging.js"
 import { nonMatching, selection } from "../../oracles/search-filter.js"
 import { fail, type Outcome, pass } from "../../outcome.js"
 import { requestPropertyNames } from "../../pools.js"
 import {
   everything,
   MAX_WALK_PAGES,
-  missingReference,
   pagesFor,
   requiredRefs,
   walk,
   walkFailure
 } from "../../walk.js"
 import { condition, lastOf } from "./select.js"
+import { skippedWithoutReferences } from "../shared/references.js"
 
 const EDGES: ReadonlyArray<CheckId> = ["paging", "search-filter"]
 
@@ -51,14 +45,8 @@ const shortLimit = (total: number): number | undefined => {
 
 export const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list") return undefined
-  if (requiredRefs(op, ctx.pools, 0) === undefined)
-    return skipped(
-      "edges",
-      op.method,
-      EDGES,
-      false,
-      missingReference(op, ctx.pools) ?? "missing references"
-    )
+  const unfilled = skippedWithoutReferences("edges", op, ctx, EDGES)
+  if (unfilled !== undefined) return unfilled
   const props = requestPropertyNames(op)
   const base0 = requiredRefs(op, ctx.pools, 0)!
   const nothing = `ct-none-${ctx.runId}-qz`
@@ -150,11 +138,8 @@ export const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
               last
             )
           )
-        const pair = outOfOrder(op, w.items, order)
-        if (pair !== undefined)
-          out.push(
-            orderFailure(pair, order, w.pages.find((p) => p.items.includes(pair[1]))?.exchange)
-          )
+        const disorder = walkOrderFailure(op, w, order)
+        if (disorder !== undefined) out.push(disorder)
         const judged: Array<ContractRules.RuleId> = [
           "lists.count",
           "lists.limit-respected",

@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
-import { type Body, type Context, type Op, skipped, type Suite } from "../../context.js"
+import { type Body, type Context, type Op, type Suite } from "../../context.js"
 import {
   comparesTimes,
   evaluate,
@@ -18,10 +18,11 @@ import {
   UNDECIDED_KEYS
 } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, missingReference, requiredRefs, walkFailure } from "../../walk.js"
+import { everything, requiredRefs, walkFailure } from "../../walk.js"
 import { literalsOfProperty } from "../shared/literals.js"
 import { CHECKS, judged, kindOf, ORDERS, readSuite } from "./judged.js"
 import { piecesOf, tellingTerm, tellingValue } from "./telling.js"
+import { skippedWithoutReferences } from "../shared/references.js"
 
 /** Operators that match the item their value comes from. */
 const SELECTING: ReadonlySet<Filter.Operator> = new Set([
@@ -106,14 +107,8 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
     ...(op.parent?.required === true ? (["parent"] as const) : [])
   ]
   if (modes.length === 0) return undefined
-  if (requiredRefs(op, ctx.pools, 0) === undefined)
-    return skipped(
-      "search",
-      op.method,
-      CHECKS,
-      false,
-      missingReference(op, ctx.pools) ?? "missing references"
-    )
+  const unfilled = skippedWithoutReferences("search", op, ctx, CHECKS)
+  if (unfilled !== undefined) return unfilled
   const reference = everything(ctx, op)
   return readSuite(op, {
     cases: {
