@@ -71,6 +71,29 @@ export const storedValue = (op: Op, e: Exchange, field: FieldPath): unknown => {
 }
 
 /**
+ * A request a server may refuse, answered otherwise than served: refused with invalid_argument is
+ * faithful, any other answer breaks fields.valid-accepted (`sent`: what was sent, and where).
+ */
+const refusedAsInvalid = (
+  e: Exchange,
+  status: number,
+  what: string,
+  sent: string,
+  served: "accepts" | "serves"
+): ReadonlyArray<Outcome> =>
+  status === 400 && Inspect.codeOf(e) === "invalid_argument"
+    ? [pass("valid-accepted", ["fields.valid-accepted"])]
+    : [
+        fail(
+          "fields.valid-accepted",
+          `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
+          `${sent} got ${got(e)}; a server ${served} it or refuses it with invalid_argument`,
+          e,
+          excerpt(e)
+        )
+      ]
+
+/**
  * Accepted and stored exactly as sent, or refused with invalid_argument: the two faithful answers
  * to a value a server may refuse (string limits, formats).
  */
@@ -100,17 +123,7 @@ export const acceptedExactlyOrInvalid =
         )
       ]
     }
-    if (status === 400 && Inspect.codeOf(e) === "invalid_argument")
-      return [pass("valid-accepted", ["fields.valid-accepted"])]
-    return [
-      fail(
-        "fields.valid-accepted",
-        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-        `${what} in ${field} got ${got(e)}; a server accepts it or refuses it with invalid_argument`,
-        e,
-        excerpt(e)
-      )
-    ]
+    return refusedAsInvalid(e, status, what, `${what} in ${field}`, "accepts")
   }
 
 /** Whether a body decodes with the operation's request schema. */
@@ -132,17 +145,7 @@ export const servedOrInvalid =
         ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
         pass("valid-accepted", ["fields.valid-accepted"])
       ]
-    if (status === 400 && Inspect.codeOf(e) === "invalid_argument")
-      return [pass("valid-accepted", ["fields.valid-accepted"])]
-    return [
-      fail(
-        "fields.valid-accepted",
-        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-        `${what} got ${got(e)}; a server serves it or refuses it with invalid_argument`,
-        e,
-        excerpt(e)
-      )
-    ]
+    return refusedAsInvalid(e, status, what, what, "serves")
   }
 
 /** A refusal of a compressed body as a server that leaves compression out answers it: 415, or unimplemented. */
