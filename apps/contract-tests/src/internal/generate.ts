@@ -9,7 +9,7 @@ import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { Filter, type Operations, Secrets } from "@data-access/schema"
+import { Filter, type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
 import { OPERATORS } from "./oracles/filters.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
@@ -25,7 +25,6 @@ import * as TextLength from "./textLength.js"
 import { numberFields, withNumber } from "./numberEdges.js"
 import { MAX_TEXT, UNICODE_PIECES, withUnicode } from "./unicodeText.js"
 import { asRecord } from "./json.js"
-import { encodedOf } from "./schemas.js"
 
 type Op = Operations.Operation
 
@@ -97,15 +96,8 @@ export const encodedRequests = (op: Op): fc.Arbitrary<Body> => {
 /** The 26-character random suffix of a made-up id (built once, like `encodedRequests`). */
 export const idSuffix: fc.Arbitrary<string> = fc.stringMatching(/^[0-9a-z]{26}$/)
 
-const requiredFields = (op: Op): ReadonlySet<string> => {
-  const ast = encodedOf(op.request)
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  return new Set(
-    tl._tag === "TypeLiteral"
-      ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name))
-      : []
-  )
-}
+const requiredFields = (op: Op): ReadonlySet<string> =>
+  new Set([...SchemaWalk.requestFields(op).values()].filter((f) => f.required).map((f) => f.name))
 
 /** The run prefix of every name the runner creates: `ct-<runid>-`. */
 export const namePrefix = (runId: string): string => `ct-${runId}-`
