@@ -7,14 +7,13 @@ import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { type Operations, Secrets } from "@data-access/schema"
+import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { BudgetExhausted, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
 import * as TextLength from "./textLength.js"
-import { encodedOf } from "./schemas.js"
 
 /** An operation of the table, with its schemas widened. */
 export type Op = Operations.Operation
@@ -197,16 +196,9 @@ export const fullObject = (
 }
 
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
-  const ast = encodedOf(op.object)
-  return new Set(
-    ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p) => String(p.name)) : []
-  )
+  const shape = SchemaWalk.shapeOf(op.object.ast)
+  return new Set(shape._tag === "Object" ? shape.fields.keys() : [])
 }
 
-export const requiredFieldsOf = (op: Op): ReadonlyArray<string> => {
-  const ast = encodedOf(op.request)
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  return tl._tag === "TypeLiteral"
-    ? tl.propertySignatures.filter((p) => !p.isOptional).map((p) => String(p.name))
-    : []
-}
+export const requiredFieldsOf = (op: Op): ReadonlyArray<string> =>
+  [...SchemaWalk.requestFields(op).values()].filter((f) => f.required).map((f) => f.name)

@@ -3,9 +3,8 @@
  * so that a generated valid request references objects that exist.
  */
 import * as Schema from "effect/Schema"
-import { KnownIds, type Operations } from "@data-access/schema"
+import { KnownIds, type Operations, SchemaWalk } from "@data-access/schema"
 import { identifierOf } from "./ast.js"
-import { encodedOf } from "./schemas.js"
 
 type Op = Operations.Operation
 
@@ -47,11 +46,9 @@ const isUserOperation = (op: Op): boolean => {
 }
 
 /** The top-level field names of an operation's request (wire spelling). */
-export const requestPropertyNames = (op: Op): ReadonlyArray<string> => {
-  const ast = encodedOf(op.request)
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  return tl._tag === "TypeLiteral" ? tl.propertySignatures.map((p) => String(p.name)) : []
-}
+export const requestPropertyNames = (op: Op): ReadonlyArray<string> => [
+  ...SchemaWalk.requestFields(op).keys()
+]
 
 /** Pools from a KnownIds document. */
 export const fromKnownIds = (k: KnownIds.KnownIds): Pools => ({
