@@ -9,11 +9,12 @@
 //   pnpm bench -- --out /tmp/b.md      write elsewhere
 //   BENCH_SECONDS=1 BENCH_RUNS=1 pnpm bench -- --out /tmp/b.md   a quick smoke run
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import Os from "node:os"
 import { join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
+import { workspaceDirs } from "./workspaces.mjs"
 
 /**
  * The figures of one benchmark's output: every row of every `console.table` (text cells name the
@@ -74,14 +75,7 @@ const main = async () => {
     }
   })
 
-  const workspaces = ["packages", "apps", "tools", "examples"]
-    .filter((dir) => existsSync(join(root, dir)))
-    .flatMap((dir) =>
-      existsSync(join(root, dir, "package.json"))
-        ? [join(root, dir)]
-        : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
-    )
-    .filter((dir) => existsSync(join(dir, "package.json")))
+  const workspaces = workspaceDirs(root)
     .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
     .filter(({ pkg }) => pkg.scripts?.bench && (!args.only || pkg.name.includes(args.only)))
 

@@ -15,16 +15,10 @@ import { spawn } from "node:child_process"
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { NODE_LINES, prepareNodeLines, runNodeLines } from "./node-lines/index.mjs"
+import { workspaceDirs } from "./workspaces.mjs"
 
 const root = new URL("..", import.meta.url).pathname
-const workspaces = ["packages", "apps", "tools", "examples"]
-  .filter((dir) => existsSync(join(root, dir)))
-  .flatMap((dir) =>
-    existsSync(join(root, dir, "package.json"))
-      ? [join(root, dir)]
-      : readdirSync(join(root, dir)).map((name) => join(root, dir, name))
-  )
-  .filter((dir) => existsSync(join(dir, "package.json")))
+const workspaces = workspaceDirs(root)
 
 const reportOf = (dir) => join(dir, "reports", "vitest.json")
 for (const dir of workspaces) rmSync(reportOf(dir), { force: true })

@@ -1,9 +1,10 @@
 /* global URL */
 // The workspace as the release sees it: the publishable packages (every workspace package that is
 // not private) and how to pack them the way `changeset publish` (pnpm publish) would.
-import { existsSync, readFileSync, readdirSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { workspaceDirs as dirsOf } from "../../../scripts/workspaces.mjs"
 import { commandOutput } from "./command.mjs"
 
 /** The repository root. */
@@ -12,21 +13,7 @@ export const root = fileURLToPath(new URL("../../../", import.meta.url))
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"))
 
 /** Every workspace package directory (from pnpm-workspace.yaml's globs: `dir/*` or `dir`). */
-export const workspaceDirs = () => {
-  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
-  const globs = [...yaml.split("packages:")[1].matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)].map(
-    (m) => m[1].trim()
-  )
-  return globs
-    .flatMap((glob) =>
-      glob.endsWith("/*")
-        ? readdirSync(join(root, glob.slice(0, -2))).map((name) =>
-            join(root, glob.slice(0, -2), name)
-          )
-        : [join(root, glob)]
-    )
-    .filter((dir) => existsSync(join(dir, "package.json")))
-}
+export const workspaceDirs = () => dirsOf(root)
 
 /** The packages a release publishes: `{ name, version, dir, pkg }`, in a stable order. */
 export const publishable = () =>
