@@ -5,6 +5,7 @@ import * as Either from "effect/Either"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import type { ReferenceServer } from "@data-access/reference-server"
 import * as Baseline from "../src/Baseline.js"
 import * as Embedded from "../src/Embedded.js"
 import * as Report from "../src/Report.js"
@@ -24,7 +25,9 @@ const faulty = {
       "snake-case-output",
       "paging-skips",
       "rejects-null"
-    ].map((name) => ({ fault: { _tag: "Violation" as const, name } }))
+    ].map((name) => ({
+      fault: { _tag: "Violation" as const, name: name as ReferenceServer.ViolationName }
+    }))
   }
 }
 

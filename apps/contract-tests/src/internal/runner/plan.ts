@@ -24,6 +24,8 @@ export interface Group {
   readonly method: string
   /** Whether its requests create or change objects (such groups run first). */
   readonly writes: boolean
+  /** Whether its suites change the same objects, and so run one after the other (an Update's). */
+  readonly ordered: boolean
   readonly suites: ReadonlyArray<Suite>
   /** Ids of the objects an Update operation may change, put back afterwards. */
   readonly restore?: ReadonlyArray<string>
@@ -56,6 +58,7 @@ export const plan = (
       groups.push({
         method: op.method,
         writes: op.kind === "create" || op.kind === "update",
+        ordered: op.kind === "update",
         suites,
         ...(targets && !ctx.readOnly ? { restore: targets } : {})
       })
@@ -63,7 +66,7 @@ export const plan = (
   }
   const global = globalSuites(ctx).filter(relevant)
   if (global.length > 0 && allOperations)
-    groups.push({ method: "_", writes: false, suites: global })
+    groups.push({ method: "_", writes: false, ordered: false, suites: global })
   return groups
 }
 

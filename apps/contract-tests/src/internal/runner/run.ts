@@ -14,7 +14,7 @@ import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
 import type * as Report from "../report/model.js"
 import type * as ReplayId from "../replayId.js"
-import type { Context } from "../context.js"
+import type { Context, Suite } from "../context.js"
 import { makeReport } from "../findings.js"
 import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
@@ -174,10 +174,20 @@ const progressLine = (run: Run, total: number) => {
   }
 }
 
+/** A suite's cases: what it costs to run, in requests at least. */
+const costOf = (suite: Suite): number =>
+  suite.skip !== undefined
+    ? 0
+    : suite.cases._tag === "Property"
+      ? suite.cases.examples
+      : suite.cases.count
+
 /**
  * Runs every group: writes first (they change what lists return), then the reads, so that paging
- * and search see a stable snapshot. Suites of one operation run in order; operations run side by
- * side.
+ * and search see a stable snapshot. Up to `concurrency` suites run at once, from any operation,
+ * the longest first: the suites of an Update operation change the same few objects, so they run
+ * one after the other (with the objects read before and put back after); every other suite is
+ * independent of the others. Each suite sends its cases in order.
  */
 const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
   Effect.gen(function* () {
@@ -186,30 +196,33 @@ const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings
       run,
       groups.reduce((n, g) => n + g.suites.length, 0)
     )
-    const runSuites = (g: Group) =>
-      Effect.forEach(
-        g.suites,
-        (suite) =>
-          Effect.gen(function* () {
-            const t0 = Date.now()
-            const r = yield* runSuite(suite, settings)
-            results.push(r)
-            finished(r, Date.now() - t0)
-          }),
-        { discard: true }
-      )
-    const runGroup = (g: Group) => withRestore(target, g, runSuites(g))
-    const concurrency = run.options.concurrency ?? 4
-    yield* Effect.forEach(
-      groups.filter((g) => g.writes),
-      runGroup,
-      { concurrency, discard: true }
-    )
-    yield* Effect.forEach(
-      groups.filter((g) => !g.writes),
-      runGroup,
-      { concurrency, discard: true }
-    )
+    const permits = yield* Effect.makeSemaphore(run.options.concurrency ?? 4)
+    const runOne = (suite: Suite) =>
+      Effect.gen(function* () {
+        const t0 = Date.now()
+        const r = yield* runSuite(suite, settings)
+        results.push(r)
+        finished(r, Date.now() - t0)
+      })
+    /** What holds one permit while it runs: a whole ordered group, or one suite of another. */
+    const unitsOf = (phase: ReadonlyArray<Group>) =>
+      phase
+        .flatMap((g) =>
+          g.ordered
+            ? [
+                {
+                  cost: g.suites.reduce((n, s) => n + costOf(s), 0),
+                  run: withRestore(target, g, Effect.forEach(g.suites, runOne, { discard: true }))
+                }
+              ]
+            : g.suites.map((s) => ({ cost: costOf(s), run: runOne(s) }))
+        )
+        .sort((a, b) => b.cost - a.cost)
+    for (const phase of [groups.filter((g) => g.writes), groups.filter((g) => !g.writes)])
+      yield* Effect.forEach(unitsOf(phase), (u) => permits.withPermits(1)(u.run), {
+        concurrency: "unbounded",
+        discard: true
+      })
     return results
   })
 
