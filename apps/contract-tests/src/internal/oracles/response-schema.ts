@@ -6,9 +6,14 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
-import type * as AST from "effect/SchemaAST"
-import { type ContractRules, Decode, Operations, Primitives, Secrets } from "@data-access/schema"
-import { forEachProperty } from "../ast.js"
+import {
+  type ContractRules,
+  Decode,
+  Operations,
+  Primitives,
+  SchemaWalk,
+  Secrets
+} from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { snakeToCamel } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
@@ -17,27 +22,19 @@ import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
 type Op = Operations.Operation
 
-const contains = (ast: AST.AST, target: AST.AST, depth = 0): boolean => {
-  if (ast === target) return true
-  if (depth > 8) return false
-  switch (ast._tag) {
-    case "Transformation":
-      return contains(ast.from, target, depth + 1) || contains(ast.to, target, depth + 1)
-    case "Union":
-      return ast.types.some((t) => contains(t, target, depth + 1))
-    case "Refinement":
-      return contains(ast.from, target, depth + 1)
-    default:
-      return false
-  }
-}
+/** The wire shape of an int64 (a string or a number); every int64 field's shape is this one. */
+const int64Shape = SchemaWalk.shapeOf(Primitives.Int64.ast)
+
+/** Whether a field's shape is an int64's, maybe among other members (nullable, optional). */
+const holdsInt64 = (shape: SchemaWalk.Shape): boolean =>
+  shape === int64Shape || (shape._tag === "Union" && shape.members.some(holdsInt64))
 
 /** Names of the int64 fields of every response (`relativeTime`), written as JSON strings. */
 export const int64Fields: ReadonlySet<string> = (() => {
   const names = new Set<string>()
   for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
-    forEachProperty(op.response.ast, (p) => {
-      if (typeof p.name === "string" && contains(p.type, Primitives.Int64.ast)) names.add(p.name)
+    SchemaWalk.forEachField(SchemaWalk.shapeOf(op.response.ast), (f) => {
+      if (holdsInt64(f.shape)) names.add(f.name)
     })
   }
   return names
@@ -181,7 +178,8 @@ const judgeResponseSchema = (op: Op, json: unknown, e: Exchange): Outcome => {
 /** Every property name of the response schemas, in lowerCamelCase. */
 const responseNames: ReadonlySet<string> = (() => {
   const out = new Set<string>()
-  for (const op of Operations.all) forEachProperty(op.response.ast, (p) => out.add(String(p.name)))
+  for (const op of Operations.all)
+    SchemaWalk.forEachField(SchemaWalk.shapeOf(op.response.ast), (f) => out.add(f.name))
   return out
 })()
 
