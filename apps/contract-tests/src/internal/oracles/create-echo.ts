@@ -3,15 +3,13 @@
  * complete object, zero values for what was left out, the objects its ids name.
  */
 import * as Option from "effect/Option"
-import type * as AST from "effect/SchemaAST"
-import { type ContractRules, Secrets } from "@data-access/schema"
+import { type ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, sameAsSent } from "../json.js"
 import { fail, note, passes, type Verdict } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
-import { encodedFields } from "../schemas.js"
 import { sendsReference, staleNested } from "./nested.js"
 import { type ExchangeOracle, onSuccess } from "./oracle.js"
 
@@ -50,11 +48,11 @@ const sentKeys = (sent: Body): ReadonlySet<string> =>
 
 /** The names of the fields of a request field's object type (a vendor object's), at any wrapping (optional, nullable). */
 const nestedFieldNames = (op: Op, field: string): ReadonlyArray<string> => {
-  const p = encodedFields(op.request).find((x) => String(x.name) === field)
-  const types = (a: AST.AST): ReadonlyArray<AST.AST> =>
-    a._tag === "Union" ? a.types.flatMap(types) : a._tag === "Refinement" ? types(a.from) : [a]
-  return (p === undefined ? [] : types(p.type)).flatMap((t) =>
-    t._tag === "TypeLiteral" ? t.propertySignatures.map((x) => String(x.name)) : []
+  const f = SchemaWalk.requestFields(op).get(field)
+  const members = (s: SchemaWalk.Shape): ReadonlyArray<SchemaWalk.Shape> =>
+    s._tag === "Union" ? s.members.flatMap(members) : [s]
+  return (f === undefined ? [] : members(f.shape)).flatMap((s) =>
+    s._tag === "Object" ? [...s.fields.keys()] : []
   )
 }
 
