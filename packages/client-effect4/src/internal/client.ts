@@ -22,10 +22,8 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import {
   type ClientError,
-  ConnectError,
   InvalidRequestError,
   isRetryable,
-  markStatusFallback,
   TimeoutError,
   TransportError
 } from "../ClientError.js"
@@ -80,31 +78,16 @@ export const makeCall = (
       : new TransportError(Transport.failure(name, reason._tag === "TransportError", reason.cause))
   }
 
-  /** Any other status: the Connect error of the body, or the one its status falls back to. */
-  const readFailure = (
-    response: HttpClientResponse.HttpClientResponse,
-    text: string,
-    now: number
-  ): Effect.Effect<never, ClientError> => {
-    const { statusFallback, ...fields } = Answer.readFailure(
-      name,
-      response.status,
-      (h) => response.headers[h],
-      text,
-      now
-    )
-    const error = new ConnectError(fields)
-    return Effect.fail(statusFallback ? markStatusFallback(error) : error)
-  }
-
   const readResponse = (
     clock: Clock.Clock,
     response: HttpClientResponse.HttpClientResponse
   ): Effect.Effect<unknown, ClientError> =>
-    Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status)
-        ? readSuccess((h) => response.headers[h], text)
-        : readFailure(response, text, clock.currentTimeMillisUnsafe())
+    calls.readResponse(
+      name,
+      readSuccess,
+      toTransportError,
+      response,
+      Effect.sync(() => clock.currentTimeMillisUnsafe())
     )
 
   /** The exchange: the response, read whole and decoded. */

@@ -19,9 +19,11 @@ import * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import {
   type ClientError,
+  ConnectError,
   CursorRepeatedError,
   DecodeError,
-  InvalidRequestError
+  InvalidRequestError,
+  markStatusFallback
 } from "../ClientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
 import { paginate } from "./paginate.js"
@@ -78,6 +80,43 @@ export const readSuccess =
     const body = Answer.readBody(operation, text, header, decode)
     return body.ok ? Effect.succeed(body.value) : Effect.fail(new DecodeError(body.failure))
   }
+
+/** Any other status: the Connect error of the body, or the one its status falls back to, at `now`. */
+export const readFailure = (
+  operation: string,
+  status: number,
+  header: Answer.Header,
+  text: string,
+  now: number
+): Effect.Effect<never, ClientError> => {
+  const { statusFallback, ...fields } = Answer.readFailure(operation, status, header, text, now)
+  const error = new ConnectError(fields)
+  return Effect.fail(statusFallback ? markStatusFallback(error) : error)
+}
+
+/**
+ * A response read whole (a failure to read it is `toTransportError`'s): a success's body through
+ * `readSuccess`, any other status's Connect error at the time `now` reads.
+ */
+export const readResponse = <E>(
+  operation: string,
+  readSuccess: (header: Answer.Header, text: string) => Effect.Effect<unknown, ClientError>,
+  toTransportError: (error: E) => ClientError,
+  response: {
+    readonly status: number
+    readonly headers: Readonly<Record<string, string | undefined>>
+    readonly text: Effect.Effect<string, E>
+  },
+  now: Effect.Effect<number>
+): Effect.Effect<unknown, ClientError> =>
+  Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) => {
+    const header = (h: string) => response.headers[h]
+    return Answer.isSuccess(response.status)
+      ? readSuccess(header, text)
+      : Effect.flatMap(now, (millis) =>
+          readFailure(operation, response.status, header, text, millis)
+        )
+  })
 
 /** A request that breaks its schema: an `InvalidRequestError` naming the JSON path, recorded on the span, and nothing sent. */
 export const invalidRequest = (

@@ -22,10 +22,8 @@ import * as Intervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
 import {
   type ClientError,
-  ConnectError,
   InvalidRequestError,
   isRetryable,
-  markStatusFallback,
   TimeoutError,
   TransportError
 } from "../ClientError.js"
@@ -75,31 +73,10 @@ export const makeCall = (
         })
       : new TransportError(Transport.failure(name, error._tag === "RequestError", error.cause))
 
-  /** Any other status: the Connect error of the body, or the one its status falls back to. */
-  const readFailure = (
-    response: HttpClientResponse.HttpClientResponse,
-    text: string
-  ): Effect.Effect<never, ClientError> =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const { statusFallback, ...fields } = Answer.readFailure(
-        name,
-        response.status,
-        (h) => response.headers[h],
-        text,
-        now
-      )
-      const error = new ConnectError(fields)
-      return Effect.fail(statusFallback ? markStatusFallback(error) : error)
-    })
-
   const readResponse = (
     response: HttpClientResponse.HttpClientResponse
   ): Effect.Effect<unknown, ClientError> =>
-    Effect.flatMap(Effect.mapError(response.text, toTransportError), (text) =>
-      Answer.isSuccess(response.status)
-        ? readSuccess((h) => response.headers[h], text)
-        : readFailure(response, text)
-    )
+    calls.readResponse(name, readSuccess, toTransportError, response, Clock.currentTimeMillis)
 
   /** One attempt under its bound: the request with its deadline header and body, exchanged and read. */
   const attempt = (
