@@ -94,20 +94,27 @@ const slowGets = (millis: number): ReferenceServer.Options => ({
   faults: { rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis } }] }
 })
 
+/** A server in `scope` whose Gets take `millis`, and a GetResource sent to it whose answer is awaited. */
+const getInFlight = (scope: Scope.CloseableScope, millis: number) =>
+  Effect.gen(function* () {
+    const server = yield* ReferenceServer.start(slowGets(millis)).pipe(Scope.extend(scope))
+    const inFlight = open(
+      server,
+      "GetResource",
+      { id: server.knownIds.resources[0] },
+      { expectContinue: true }
+    )
+    yield* inFlight.start
+    yield* inFlight.started
+    yield* inFlight.send
+    return { server, inFlight }
+  })
+
 describe("lifecycle", () => {
   it.live("closing the scope finishes the requests in flight, then refuses new connections", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()
-      const server = yield* ReferenceServer.start(slowGets(600)).pipe(Scope.extend(scope))
-      const inFlight = open(
-        server,
-        "GetResource",
-        { id: server.knownIds.resources[0] },
-        { expectContinue: true }
-      )
-      yield* inFlight.start
-      yield* inFlight.started
-      yield* inFlight.send
+      const { inFlight, server } = yield* getInFlight(scope, 600)
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
       const reply = yield* inFlight.reply
       expect(reply.status).toBe(200)
@@ -124,16 +131,7 @@ describe("lifecycle", () => {
     () =>
       Effect.gen(function* () {
         const scope = yield* Scope.make()
-        const server = yield* ReferenceServer.start(slowGets(1_000)).pipe(Scope.extend(scope))
-        const inFlight = open(
-          server,
-          "GetResource",
-          { id: server.knownIds.resources[0] },
-          { expectContinue: true }
-        )
-        yield* inFlight.start
-        yield* inFlight.started
-        yield* inFlight.send
+        const { inFlight, server } = yield* getInFlight(scope, 1_000)
         // A connection opened but silent until the close has begun, and one that stays silent.
         const late = open(server, "GetResource", { id: server.knownIds.resources[1] })
         yield* late.connected
