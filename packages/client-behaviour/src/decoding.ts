@@ -163,20 +163,25 @@ export const agree = (
   return { accepted, rejected }
 }
 
+/** A valid GetResource response, for the failure cases' counterpart. */
+export const validResource = {
+  resource: {
+    id: "resource_1",
+    name: "db",
+    technology: "postgres",
+    hostname: "db.internal",
+    port: 5432,
+    createdAt: "2025-01-07T03:56:48.034Z"
+  }
+}
+
 /**
  * One failure of each kind, as a change to a valid GetResource response: the fast path gives up
  * and the client's decoder fails with the parser's own error.
  */
 export const failureCases: ReadonlyArray<{ readonly name: string; readonly input: unknown }> =
   (() => {
-    const resource = {
-      id: "resource_1",
-      name: "db",
-      technology: "postgres",
-      hostname: "db.internal",
-      port: 5432,
-      createdAt: "2025-01-07T03:56:48.034Z"
-    }
+    const resource = validResource.resource
     const withResource = (patch: Record<string, unknown>, drop?: string) => {
       const r: Record<string, unknown> = { ...resource, ...patch }
       if (drop !== undefined) delete r[drop]
@@ -205,18 +210,6 @@ export const failureCases: ReadonlyArray<{ readonly name: string; readonly input
       { name: "a nested struct's field", input: withResource({ space: { id: "" } }) }
     ]
   })()
-
-/** A valid GetResource response, for the failure cases' counterpart. */
-export const validResource = {
-  resource: {
-    id: "resource_1",
-    name: "db",
-    technology: "postgres",
-    hostname: "db.internal",
-    port: 5432,
-    createdAt: "2025-01-07T03:56:48.034Z"
-  }
-}
 
 /** The test runner's few functions the suite needs (vitest's, passed in: this package has no dependency). */
 export interface TestApi {

@@ -20,20 +20,13 @@ import {
   value
 } from "./scenario.js"
 import { catching } from "./scenarios/catching.js"
+import { getResource } from "./scenarios/calls.js"
 
 /** A group of scenarios (a `describe`). */
 export interface ScenarioGroup {
   readonly name: string
   readonly scenarios: ReadonlyArray<Scenario>
 }
-
-const getResource = (id: string, more: Partial<ScenarioCall> = {}): ScenarioCall => ({
-  method: "GetResource",
-  request: { id },
-  retry: "none",
-  viaService: true,
-  ...more
-})
 
 type Failure = Extract<Outcome, { readonly _tag: "Failure" }>
 

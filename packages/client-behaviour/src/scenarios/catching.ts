@@ -6,17 +6,11 @@
 import type { Outcome } from "../model.js"
 import type { Scenario, ScenarioCall } from "../scenario.js"
 import { expectCall, REFUSED_URL, server } from "../scenario.js"
+import { getResource } from "./calls.js"
 
 const GET = "ResourceService/GetResource"
 const LIST = "SatelliteService/ListSatellites"
 
-const getResource = (id: string, more: Partial<ScenarioCall> = {}): ScenarioCall => ({
-  method: "GetResource",
-  request: { id },
-  retry: "none",
-  viaService: true,
-  ...more
-})
 const listSatellites = (request: unknown, more: Partial<ScenarioCall> = {}): ScenarioCall => ({
   method: "ListSatellites",
   request,
