@@ -2,7 +2,7 @@
  * For each latitude switch, a probe and what it shows by default and switched (shared by the
  * latitude tests).
  */
-import { Filter } from "@data-access/schema"
+import { ContractRules, Filter } from "@data-access/schema"
 import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Zlib from "node:zlib"
@@ -527,3 +527,12 @@ export const cases: { readonly [N in Latitude.LatitudeName]: Case } = {
     underAll: [true, true, "405 (empty body)", true, true, true, "br 50", "identity"]
   }
 }
+
+/** On a server with every switch on, each switch's probe answers as its case says under all. */
+export const expectProbesUnderAll = (server: Server) =>
+  Effect.gen(function* () {
+    for (const row of ContractRules.latitude) {
+      const c = cases[row.name]
+      expect(yield* c.probe(server), row.name).toEqual("underAll" in c ? c.underAll : c.switched)
+    }
+  })

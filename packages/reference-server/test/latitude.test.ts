@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { Latitude, ReferenceServer } from "../src/index.js"
 import { rpc, valid } from "./helpers.js"
-import { cases, fresh, seen } from "./latitude-cases.js"
+import { cases, expectProbesUnderAll, fresh, seen } from "./latitude-cases.js"
 
 describe("latitude switches", () => {
   it("there is one case per switch of ContractRules.latitude, and the package exports the table", () => {
@@ -33,12 +33,7 @@ describe("latitude switches", () => {
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({ latitude: "all" })
         expect(server.latitude).toEqual(Latitude.names)
-        for (const row of ContractRules.latitude) {
-          const c = cases[row.name]
-          expect(yield* c.probe(server), row.name).toEqual(
-            "underAll" in c ? c.underAll : c.switched
-          )
-        }
+        yield* expectProbesUnderAll(server)
         for (const [method, request] of Object.entries(valid)) {
           const body = request(server.knownIds)
           const reply = yield* rpc(
