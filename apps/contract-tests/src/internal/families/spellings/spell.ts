@@ -2,11 +2,9 @@
  * The spellings of one valid request that the standards make the same request: JSON escapes,
  * whitespace between every token, optional fields sent as their zero values.
  */
-import type * as AST from "effect/SchemaAST"
-import { ContractRules, Secrets } from "@data-access/schema"
+import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
-import { encodedFields } from "../../schemas.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
 const escapedString = (s: string): string => {
@@ -49,24 +47,18 @@ export const spacedJson = (v: unknown): string => {
 }
 
 /** The zero value of a field's wire type, when it is a scalar or an array; `undefined` for an enum, an object or a one-of. */
-const zeroOfType = (ast: AST.AST): unknown => {
-  switch (ast._tag) {
-    case "StringKeyword":
-      return ""
-    case "BooleanKeyword":
+const zeroOfType = (shape: SchemaWalk.Shape): unknown => {
+  const s = SchemaWalk.nonNullish(shape)
+  if (s !== shape) return zeroOfType(s)
+  switch (s._tag) {
+    case "String":
+      return s.literals === undefined ? "" : undefined
+    case "Boolean":
       return false
-    case "NumberKeyword":
+    case "Number":
       return 0
-    case "TupleType":
-      return ast.elements.length === 0 && ast.rest.length === 1 ? [] : undefined
-    case "Refinement":
-      return zeroOfType(ast.from)
-    case "Union": {
-      const members = ast.types.filter(
-        (t) => !(t._tag === "Literal" && t.literal === null) && t._tag !== "UndefinedKeyword"
-      )
-      return members.length === 1 ? zeroOfType(members[0]!) : undefined
-    }
+    case "Array":
+      return s.minItems === 0 ? [] : undefined
     default:
       return undefined
   }
@@ -86,10 +78,9 @@ export const zeroValueFields = (
   const none = { absent: body, zeros: {} }
   if (op.kind === "update") return none
   const zeros: Body = {}
-  for (const p of encodedFields(op.request)) {
-    const k = String(p.name)
+  for (const [k, field] of SchemaWalk.requestFields(op)) {
     if (
-      !p.isOptional ||
+      field.required ||
       /(^id|Id)$/.test(k) ||
       k === "cursor" ||
       Secrets.fieldNames.has(k) ||
@@ -97,7 +88,7 @@ export const zeroValueFields = (
       ContractRules.formatFields.has(k)
     )
       continue
-    const zero = zeroOfType(p.type)
+    const zero = zeroOfType(field.shape)
     if (zero !== undefined) zeros[k] = zero
   }
   const absent = Object.fromEntries(Object.entries(body).filter(([k]) => !(k in zeros)))
