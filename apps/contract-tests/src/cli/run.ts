@@ -21,6 +21,7 @@ import * as Embedded from "../Embedded.js"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
 import { HookFailure, headerSecrets, keySecrets } from "../internal/http.js"
+import * as CustomChecks from "../internal/customChecks.js"
 import type * as Hooks from "../Hooks.js"
 import { nearest } from "@data-access/core/Suggest"
 import { pathToFileURL } from "node:url"
@@ -213,7 +214,7 @@ const planText = (plan: DryRun.Plan, embedded: boolean): string => {
   ].join("\n")
 }
 
-const HOOK_NAMES = ["headers", "beforeRequest", "filter"] as const
+const HOOK_NAMES = ["headers", "beforeRequest", "filter", "checks"] as const
 
 /** The hooks of a hooks file: its default export (or `hooks`), each hook a function. */
 const loadHooks = (file: string) =>
@@ -235,9 +236,11 @@ const loadHooks = (file: string) =>
           `the hooks file ${file} has an unknown hook "${name}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; hooks are ${HOOK_NAMES.join(", ")}`
         )
       }
-      if (typeof value !== "function")
+      if (name !== "checks" && typeof value !== "function")
         return yield* badOptions(`the hooks file ${file}: "${name}" is not a function`)
     }
+    const checks = CustomChecks.problem(hooks.checks)
+    if (checks !== undefined) return yield* badOptions(`the hooks file ${file}: ${checks}`)
     return hooks as Hooks.Hooks
   })
 
@@ -366,6 +369,8 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       "contract-tests",
       ...(s.baseUrl === undefined ? [] : ["--base-url", shell(s.baseUrl)]),
       ...(s.fixtures === undefined ? [] : ["--fixtures", shell(Path.resolve(s.fixtures))]),
+      // The hooks' headers and custom checks: a custom check's finding replays with them only.
+      ...(s.hooks === undefined ? [] : ["--hooks", shell(Path.resolve(s.hooks))]),
       ...(from.fileName === undefined ? [] : ["--config", shell(from.fileName)])
     ].join(" ")
     const report = { ...ran, rerun }

@@ -1,17 +1,19 @@
 /** The implementation of `Baseline` (see that module's documentation). */
 import * as Schema from "effect/Schema"
 import { ContractRules } from "@data-access/schema"
+import { isCustomCheckId } from "./customChecks.js"
 import type * as Report from "./report/model.js"
 
 /**
- * One known finding: its rule, operation and cause (values never enter a cause).
+ * One known finding: its rule (a custom check's id for its findings), operation and cause (values
+ * never enter a cause).
  *
  * @since 0.2.0
  * @category models
  */
 export const Entry = Schema.Struct({
   rule: Schema.String.pipe(
-    Schema.filter((s) => ContractRules.isRuleId(s) || `${s} is not a rule id`)
+    Schema.filter((s) => ContractRules.isRuleId(s) || isCustomCheckId(s) || `${s} is not a rule id`)
   ),
   operation: Schema.String,
   cause: Schema.String,

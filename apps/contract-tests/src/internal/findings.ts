@@ -70,6 +70,8 @@ export const makeFinding = <S extends Report.Finding["side"] = undefined>(
     ...(e === undefined ? [] : bodySecrets(e.request))
   ])
   const rule = o.rule!
+  // A custom check's failure carries its severity and rule text; a built-in's are in the catalogue.
+  const custom = o.custom
   const response: Report.Finding["response"] =
     e === undefined
       ? undefined
@@ -91,8 +93,8 @@ export const makeFinding = <S extends Report.Finding["side"] = undefined>(
     ...(input.side === undefined ? {} : { side: input.side }),
     check: o.check,
     rule,
-    source: sourceOf(rule),
-    severity: Checks.byId.get(o.check)!.severity,
+    source: custom?.rule ?? sourceOf(rule as ContractRules.RuleId),
+    severity: custom?.severity ?? Checks.byId.get(o.check as Checks.CheckId)!.severity,
     operation: input.operation,
     cause: scrub(o.cause),
     message: scrub(o.message),

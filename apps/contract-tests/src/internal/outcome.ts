@@ -3,14 +3,15 @@
  * fails a run — each with the exchange that shows it.
  */
 import { ContractRules } from "@data-access/schema"
-import type { CheckId } from "@data-access/schema/ContractChecks"
+import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
+import type { AnyCheckId, AnyRuleId } from "./customChecks.js"
 import type { Exchange } from "./http.js"
 
 /** One verdict on one case. */
 export interface Outcome {
-  readonly check: CheckId
-  /** The rule a failure breaks (`undefined` for a pass). */
-  readonly rule: ContractRules.RuleId | undefined
+  readonly check: AnyCheckId
+  /** The rule a failure breaks (`undefined` for a pass); a custom check's failure breaks its own id. */
+  readonly rule: AnyRuleId | undefined
   readonly ok: boolean
   /** Deduplication key of a failure: one finding per rule, operation and cause. No values in it. */
   readonly cause: string
@@ -22,6 +23,8 @@ export interface Outcome {
   readonly detail?: string | undefined
   /** The rules a pass judged (for the run's coverage of the contract); a failure judged its `rule`. */
   readonly rules?: ReadonlyArray<ContractRules.RuleId> | undefined
+  /** A custom check's failure: its severity and rule text (a built-in's come from the catalogue). */
+  readonly custom?: { readonly severity: Severity; readonly rule: string } | undefined
 }
 
 /** An observation that is not a must. */
@@ -45,7 +48,7 @@ export const pass = (check: CheckId, rules?: ReadonlyArray<ContractRules.RuleId>
 
 /** The rules an outcome judged: a failure its rule, a pass the rules it names. */
 export const judgedRules = (o: Outcome): ReadonlyArray<ContractRules.RuleId> =>
-  o.ok ? (o.rules ?? []) : o.rule === undefined ? [] : [o.rule]
+  o.ok ? (o.rules ?? []) : o.rule === undefined || !ContractRules.isRuleId(o.rule) ? [] : [o.rule]
 
 /** A pass of rules of one check, reported under their check, as `fail` reports a rule under its own. */
 export const passes = (rules: ReadonlyArray<ContractRules.RuleId>): Outcome =>

@@ -1,7 +1,8 @@
 /** The implementation of `ReplayId` (see that module's documentation). */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { type CheckId, isCheckId } from "@data-access/schema/ContractChecks"
+import { isCheckId } from "@data-access/schema/ContractChecks"
+import { type AnyCheckId, isCustomCheckId } from "./customChecks.js"
 
 /**
  * The parts of a replay id.
@@ -14,7 +15,8 @@ export interface ReplayId {
   readonly family: string
   /** The operation's method name, or `_` for cases not tied to one operation. */
   readonly method: string
-  readonly check: CheckId
+  /** A built-in check, or a custom one (`Hooks`; its id has dots). */
+  readonly check: AnyCheckId
   readonly seed: number
   /** fast-check's counterexample path: `index` or `index:shrink:shrink...`. */
   readonly path: string
@@ -55,19 +57,16 @@ export const encode = (r: ReplayId): string =>
 export const decode = (id: string): Either.Either<ReplayId, InvalidReplayId> => {
   const fail = (reason: string) => Either.left(new InvalidReplayId({ id, reason }))
   const parts = id.trim().split(".")
-  if (parts.length !== 6) return fail("expected ct1.<family>.<method>.<check>.<seed>.<path>")
-  const [version, family, method, check, seed, path] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string
-  ]
+  if (parts.length < 6) return fail("expected ct1.<family>.<method>.<check>.<seed>.<path>")
+  const [version, family, method] = parts as [string, string, string]
+  // A custom check's id has dots of its own: the check is every part between method and seed.
+  const check = parts.slice(3, -2).join(".")
+  const [seed, path] = parts.slice(-2) as [string, string]
   if (version !== VERSION) return fail(`unknown version ${JSON.stringify(version)}`)
   if (!word.test(family)) return fail("bad family")
   if (!word.test(method)) return fail("bad method")
-  if (!isCheckId(check)) return fail(`unknown check ${JSON.stringify(check)}`)
+  if (!isCheckId(check) && !isCustomCheckId(check))
+    return fail(`unknown check ${JSON.stringify(check)}`)
   if (!/^-?[0-9]{1,10}$/.test(seed) || !Number.isSafeInteger(Number(seed))) return fail("bad seed")
   if (!/^[0-9]+(:[0-9]+)*$/.test(path)) return fail("bad path")
   return Either.right({ family, method, check, seed: Number(seed), path })

@@ -6,7 +6,7 @@
  */
 import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
-import * as Checks from "@data-access/schema/ContractChecks"
+import { type AnyCheckId, checkRank, compareChecks } from "../customChecks.js"
 import type { Finding, Tally } from "./types.js"
 import type * as Report from "../report/model.js"
 import { makeFinding, makeReport } from "../findings.js"
@@ -42,7 +42,7 @@ export const makeStore = (options: StoreOptions) => {
   const keys = new Set<string>()
   const counters = { exchanges: 0, unchecked: 0 }
 
-  const cell = (operation: string, check: Checks.CheckId) => {
+  const cell = (operation: string, check: AnyCheckId) => {
     const k = `${operation}\u0000${check}`
     let c = cells.get(k)
     if (c === undefined) cells.set(k, (c = { passed: 0, failed: 0 }))
@@ -93,15 +93,14 @@ export const makeStore = (options: StoreOptions) => {
       ...finding,
       occurrences: count
     }))
-    const order = (f: Finding) =>
-      (f.side === "server" ? 0 : 1) * 1e6 + Checks.ids.indexOf(f.check) * 1000
+    const order = (f: Finding) => (f.side === "server" ? 0 : 1) * 1e6 + checkRank(f.check) * 1000
     return all.sort((a, b) => order(a) - order(b))
   }
 
   const reportCells = (): Array<Report.Cell> =>
     [...cells.entries()]
       .map(([k, c]) => {
-        const [operation, check] = k.split("\u0000") as [string, Checks.CheckId]
+        const [operation, check] = k.split("\u0000") as [string, AnyCheckId]
         return { operation, check, passed: c.passed, failed: c.failed, skipped: 0, skipReasons: [] }
       })
       .sort((a, b) =>
@@ -109,7 +108,7 @@ export const makeStore = (options: StoreOptions) => {
           ? -1
           : a.operation > b.operation
             ? 1
-            : Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)
+            : compareChecks(a.check, b.check)
       )
 
   const report = (fs: ReadonlyArray<Finding>, extraNotes: ReadonlyArray<string> = []) => {

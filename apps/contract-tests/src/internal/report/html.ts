@@ -7,7 +7,8 @@
  * shown client and server apart. Every text is scrubbed of the secrets given.
  */
 import { Secrets } from "@data-access/schema"
-import { checks, type Severity } from "@data-access/schema/ContractChecks"
+import type { Severity } from "@data-access/schema/ContractChecks"
+import { checksOf } from "../customChecks.js"
 import type * as Report from "./model.js"
 
 /** How to render. */
@@ -99,7 +100,7 @@ ${proxy ? `<label>side <select id="f-side" data-filter="side"><option value="">a
 
 /** The operation × check matrix: green by passed examples, red for failures, grey for skips. */
 const heatmap = (report: Report.Report): string => {
-  const ids = checks.map((c) => c.id).filter((id) => report.cells.some((c) => c.check === id))
+  const ids = checksOf(report.cells)
   const ops = [...new Set(report.cells.map((c) => c.operation))]
   const max = Math.max(1, ...report.cells.map((c) => c.passed))
   const td = (op: string, id: string) => {

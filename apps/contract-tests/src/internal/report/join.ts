@@ -4,8 +4,8 @@
  * The runner joins its suites' results with them, `Report.merge` the reports of a run's shards.
  */
 import { ContractRules, Operations } from "@data-access/schema"
-import * as Checks from "@data-access/schema/ContractChecks"
 import * as Baseline from "../baseline.js"
+import { type AnyCheckId, checkRank, compareChecks } from "../customChecks.js"
 import type * as Report from "./model.js"
 
 const methods: ReadonlyArray<string> = Operations.all.map((o) => o.method)
@@ -36,8 +36,7 @@ export const joinCells = (cells: Iterable<Report.Cell>): Array<Report.Cell> => {
   }
   return [...joined.values()].sort(
     (a, b) =>
-      operationOrder(a.operation) - operationOrder(b.operation) ||
-      Checks.ids.indexOf(a.check) - Checks.ids.indexOf(b.check)
+      operationOrder(a.operation) - operationOrder(b.operation) || compareChecks(a.check, b.check)
   )
 }
 
@@ -46,8 +45,7 @@ export const joinCells = (cells: Iterable<Report.Cell>): Array<Report.Cell> => {
  * summed. In report order: by check, then operation.
  */
 export const joinFindings = <F extends Report.Finding>(findings: Iterable<F>): Array<F> => {
-  const order = (f: Report.Finding) =>
-    Checks.ids.indexOf(f.check) * 1000 + methods.indexOf(f.operation)
+  const order = (f: Report.Finding) => checkRank(f.check) * 1000 + methods.indexOf(f.operation)
   const unique = new Map<string, F>()
   for (const f of findings) {
     const key = Baseline.key(f)
@@ -58,7 +56,7 @@ export const joinFindings = <F extends Report.Finding>(findings: Iterable<F>): A
       unique.set(key, { ...keep, occurrences: seen.occurrences + f.occurrences })
     }
   }
-  return [...unique.values()].sort((a, b) => order(a) - order(b))
+  return [...unique.values()].sort((a, b) => order(a) - order(b) || compareChecks(a.check, b.check))
 }
 
 /** Each observation once per note, operation and message. */
@@ -84,7 +82,7 @@ const PASSIVE: Partial<Record<ContractRules.RuleId, string>> = {
 export const unjudgedReason = (
   rule: ContractRules.Rule,
   cells: ReadonlyArray<Report.Cell>,
-  selected: ReadonlySet<Checks.CheckId>
+  selected: ReadonlySet<AnyCheckId>
 ): string => {
   const own = cells.filter((c) => c.check === rule.check)
   const reasons = [...new Set(own.flatMap((c) => c.skipReasons))]
@@ -103,7 +101,7 @@ export const coverageWith = (
     readonly operations: ReadonlySet<string>
   },
   cells: ReadonlyArray<Report.Cell>,
-  selected: ReadonlySet<Checks.CheckId>
+  selected: ReadonlySet<AnyCheckId>
 ): Array<Report.RuleCoverage> =>
   ContractRules.rules.map((r): Report.RuleCoverage => {
     const { judged, operations } = judgedBy(r)

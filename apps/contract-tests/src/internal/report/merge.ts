@@ -4,8 +4,8 @@
  * share found it, the coverage of each rule over every share.
  */
 import * as Either from "effect/Either"
-import * as Checks from "@data-access/schema/ContractChecks"
 import * as Baseline from "../baseline.js"
+import { type AnyCheckId, compareChecks } from "../customChecks.js"
 import { coverageWith, joinCells, joinFindings, joinObservations } from "./join.js"
 import type * as Report from "./model.js"
 
@@ -75,7 +75,7 @@ export const merge = (
   const fixed = new Map<string, Report.Fixed>()
   for (const f of shards.flatMap((r) => r.fixed))
     if (!found.has(Baseline.key(f))) fixed.set(Baseline.key(f), f)
-  const selected = new Set<Checks.CheckId>(shards.flatMap((r) => r.checks ?? []))
+  const selected = new Set<AnyCheckId>(shards.flatMap((r) => r.checks ?? []))
   const coverage = shards.every((r) => r.coverage !== undefined)
     ? coverageWith(
         (rule) => {
@@ -116,7 +116,7 @@ export const merge = (
     observations: joinObservations(shards.flatMap((r) => r.observations)),
     notes,
     ...(coverage === undefined ? {} : { coverage }),
-    ...(selected.size === 0 ? {} : { checks: Checks.ids.filter((c) => selected.has(c)) }),
+    ...(selected.size === 0 ? {} : { checks: [...selected].sort(compareChecks) }),
     mergedFrom: shards.map((r) => r.runId)
   })
 }

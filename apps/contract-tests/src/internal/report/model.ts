@@ -5,6 +5,7 @@
  */
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
+import type { AnyCheckId, AnyRuleId } from "../customChecks.js"
 
 /**
  * Counts of one operation and one check. `operation` is `_` for cases of the whole API (unknown
@@ -15,7 +16,8 @@ import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
  */
 export interface Cell {
   readonly operation: string
-  readonly check: CheckId
+  /** A built-in check, or a custom one (`Hooks`). */
+  readonly check: AnyCheckId
   readonly passed: number
   readonly failed: number
   readonly skipped: number
@@ -48,10 +50,11 @@ export interface RuleCoverage {
 export interface Finding {
   /** The party a conformance proxy's finding blames (`Proxy`); absent in a run's findings. */
   readonly side?: "client" | "server" | undefined
-  readonly check: CheckId
-  /** The must it breaks (`ContractRules.rules`). */
-  readonly rule: ContractRules.RuleId
-  /** Where the must is written: document, section and quote. */
+  /** A built-in check, or a custom one (`Hooks`). */
+  readonly check: AnyCheckId
+  /** The must it breaks (`ContractRules.rules`); a custom check's finding breaks the check's own id. */
+  readonly rule: AnyRuleId
+  /** Where the must is written: document, section and quote (a custom check's: its rule text). */
   readonly source: string
   readonly severity: Severity
   readonly operation: string
@@ -148,7 +151,7 @@ export interface Report {
   /** Every rule of the contract with the cases that judged it (the runner's reports). */
   readonly coverage?: ReadonlyArray<RuleCoverage> | undefined
   /** The checks the run selected (the runner's reports). */
-  readonly checks?: ReadonlyArray<CheckId> | undefined
+  readonly checks?: ReadonlyArray<AnyCheckId> | undefined
   /** Set on the report of one share of a sharded run (`--shard 2/4`). */
   readonly shard?: Shard | undefined
   /** Set on the report `Report.merge` made: the run ids of the shards it joined, in shard order. */

@@ -1,5 +1,5 @@
 /** The implementation of `Report` (see that module's documentation). */
-import { checks } from "@data-access/schema/ContractChecks"
+import { checksOf } from "../customChecks.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
 
@@ -172,7 +172,7 @@ export const toTerminal = (report: Report): string => {
       out.push("")
     }
   }
-  const ids = checks.map((c) => c.id).filter((id) => report.cells.some((c) => c.check === id))
+  const ids = checksOf(report.cells)
   const ops = [...new Set(report.cells.map((c) => c.operation))]
   const width = Math.max(10, ...ops.map((o) => o.length)) + 1
   const col = 6

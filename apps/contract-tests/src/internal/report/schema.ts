@@ -8,12 +8,20 @@ import * as Schema from "effect/Schema"
 import { ContractRules } from "@data-access/schema"
 import * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "./model.js"
+import { type CustomCheckId, isCustomCheckId } from "../customChecks.js"
 
 const Count = Schema.NonNegativeInt
 
 const RuleId = Schema.String.pipe(
   Schema.filter((s) => ContractRules.isRuleId(s) || `${s} is not a rule id`)
 ) as unknown as Schema.Schema<ContractRules.RuleId, string>
+
+const CustomCheckIdSchema = Schema.String.pipe(
+  Schema.filter((s) => isCustomCheckId(s) || `${s} is not a custom check id`)
+) as unknown as Schema.Schema<CustomCheckId, string>
+
+/** A built-in check's id or a custom one's. */
+const CheckId = Schema.Union(Checks.CheckIdSchema, CustomCheckIdSchema)
 
 const NoteId = Schema.Literal(
   ...(ContractRules.notes.map((n) => n.id) as [
@@ -28,7 +36,7 @@ const absentAsUndefined = <A, I>(schema: Schema.Schema<A, I>) =>
 
 const Cell = Schema.Struct({
   operation: Schema.String,
-  check: Checks.CheckIdSchema,
+  check: CheckId,
   passed: Count,
   failed: Count,
   skipped: Count,
@@ -45,8 +53,8 @@ const RuleCoverage = Schema.Struct({
 
 const Finding = Schema.Struct({
   side: Schema.optional(Schema.Literal("client", "server")),
-  check: Checks.CheckIdSchema,
-  rule: RuleId,
+  check: CheckId,
+  rule: Schema.Union(RuleId, CustomCheckIdSchema),
   source: Schema.String,
   severity: Schema.Literal("critical", "major", "minor"),
   operation: Schema.String,
@@ -104,7 +112,7 @@ export const ReportSchema = Schema.Struct({
   observations: Schema.Array(Observation),
   notes: Schema.Array(Schema.String),
   coverage: Schema.optional(Schema.Array(RuleCoverage)),
-  checks: Schema.optional(Schema.Array(Checks.CheckIdSchema)),
+  checks: Schema.optional(Schema.Array(CheckId)),
   shard: Schema.optional(Schema.Struct({ index: Schema.Int, total: Schema.Int })),
   mergedFrom: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "Report" })

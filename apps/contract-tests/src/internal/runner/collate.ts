@@ -8,6 +8,7 @@ import { ContractRules } from "@data-access/schema"
 import * as Baseline from "../baseline.js"
 import * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "../report/model.js"
+import { type AnyCheckId, compareChecks } from "../customChecks.js"
 import { makeFinding } from "../findings.js"
 import type { Exchange } from "../http.js"
 import type { Group } from "./plan.js"
@@ -20,8 +21,9 @@ export const cellsOf = (
   results: ReadonlyArray<SuiteResult>
 ): Array<Report.Cell> => {
   const cells: Array<Report.Cell> = []
+  const ids = [...new Set(results.flatMap((r) => [...r.counts.keys()]))].sort(compareChecks)
   for (const g of groups) {
-    for (const id of Checks.ids) {
+    for (const id of ids) {
       const rs = results.filter((r) => r.suite.method === g.method && r.counts.has(id))
       if (rs.length === 0) continue
       const cs = rs.map((r) => r.counts.get(id)!)
@@ -45,7 +47,7 @@ export const cellsOf = (
 export const coverageOf = (
   results: ReadonlyArray<SuiteResult>,
   cells: ReadonlyArray<Report.Cell>,
-  selected: ReadonlySet<Checks.CheckId>
+  selected: ReadonlySet<AnyCheckId>
 ): Array<Report.RuleCoverage> =>
   coverageWith(
     (r) => {

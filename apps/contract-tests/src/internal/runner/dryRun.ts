@@ -7,18 +7,26 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Checks from "@data-access/schema/ContractChecks"
+import type { AnyCheckId, CustomCheckId } from "../customChecks.js"
 import type { Cases } from "../context.js"
 import { fromKnownIds } from "../pools.js"
 import { plan, shareOf } from "./plan.js"
-import { newRunId, type RunFailure, selectedChecks, selectedMethods, validate } from "./options.js"
+import {
+  newRunId,
+  plannedChecks,
+  type RunFailure,
+  selectedCustom,
+  selectedIds,
+  selectedMethods,
+  validate
+} from "./options.js"
 import { contextOf, filtered, makeRunTarget, type Run } from "./run.js"
 import type { Options } from "./types.js"
 
 /** One suite of the plan. */
 export interface PlannedSuite {
   readonly family: string
-  readonly checks: ReadonlyArray<Checks.CheckId>
+  readonly checks: ReadonlyArray<AnyCheckId>
   /** The cases it runs (examples of a property, or enumerated cases). */
   readonly cases: number
   readonly writes: boolean
@@ -31,7 +39,8 @@ export interface Plan {
   readonly target: string
   readonly seed: number | undefined
   readonly examples: number
-  readonly checks: ReadonlyArray<Checks.CheckId>
+  /** The built-in checks, then the custom ones (`Hooks.checks`). */
+  readonly checks: ReadonlyArray<AnyCheckId>
   readonly operations: ReadonlyArray<{
     readonly method: string
     readonly suites: ReadonlyArray<PlannedSuite>
@@ -63,13 +72,15 @@ export const dryRun = (
     }
     const target = yield* makeRunTarget(options)
     const pools = fromKnownIds(options.fixtures ?? ({} as NonNullable<Options["fixtures"]>))
-    const selected = new Set(selectedChecks(options))
+    const selected = new Set<AnyCheckId>(selectedIds(options))
+    // A custom check judges every exchange: it is a check of every suite.
+    const custom = selectedCustom(options).map((c) => c.id as CustomCheckId)
     const groups = shareOf(
       filtered(
         plan(
           contextOf(run, target, pools),
           new Set(selectedMethods(options)),
-          selected,
+          new Set(plannedChecks(options)),
           options.operations === undefined || options.operations.length === 0
         ),
         options
@@ -80,7 +91,7 @@ export const dryRun = (
       method: g.method,
       suites: g.suites.map((s) => ({
         family: s.family,
-        checks: s.checks.filter((c) => selected.has(c)),
+        checks: [...s.checks.filter((c) => selected.has(c)), ...custom],
         cases: casesOf(s.cases),
         writes: s.writes,
         skip: s.skip

@@ -11,6 +11,7 @@ import type { Options } from "./types.js"
 import * as ReplayId from "../replayId.js"
 import type { Op } from "../context.js"
 import { RESERVED_HEADERS } from "../http.js"
+import * as CustomChecks from "../customChecks.js"
 
 /** Why a run cannot be made (`ContractTests.RunError` carries the same reason and message). */
 export class RunFailure extends Data.TaggedError("RunFailure")<{
@@ -50,6 +51,32 @@ export const selectList = <A extends string>(
 export const selectedChecks = (options: Options): Array<Checks.CheckId> =>
   selectList(Checks.ids, options.checks, options.excludeChecks)
 
+/** The custom checks (`Hooks.checks`) the options select, by the same filters as the built-in ones. */
+export const selectedCustom = (options: Options): Array<CustomChecks.CustomCheck> => {
+  const all = options.hooks?.checks ?? []
+  const ids = new Set<string>(
+    selectList(
+      all.map((c) => c.id),
+      options.checks,
+      options.excludeChecks
+    )
+  )
+  return all.filter((c) => ids.has(c.id))
+}
+
+/** Every selected check's id: the built-in ones, then the custom ones. */
+export const selectedIds = (options: Options): Array<CustomChecks.AnyCheckId> => [
+  ...selectedChecks(options),
+  ...selectedCustom(options).map((c) => c.id as CustomChecks.CustomCheckId)
+]
+
+/**
+ * The built-in checks whose suites run: the selected ones, or every one when a custom check is
+ * selected, since a custom check judges the exchanges of every suite.
+ */
+export const plannedChecks = (options: Options): Array<Checks.CheckId> =>
+  selectedCustom(options).length > 0 ? [...Checks.ids] : selectedChecks(options)
+
 /** The methods the options select. */
 export const selectedMethods = (options: Options): Array<string> =>
   selectList(
@@ -72,12 +99,18 @@ export const validate = (
     return bad(
       `unknown operations (or patterns naming none): ${badOps.join(", ")} (known: ${methods.join(", ")})`
     )
+  const custom = CustomChecks.problem(options.hooks?.checks)
+  if (custom !== undefined) return bad(`the hooks' custom checks: ${custom}`)
+  const known: ReadonlyArray<string> = [
+    ...Checks.ids,
+    ...(options.hooks?.checks ?? []).map((c) => c.id)
+  ]
   const badChecks = [...(options.checks ?? []), ...(options.excludeChecks ?? [])].filter(
-    (c) => !Checks.ids.some((id) => namesIt(c, id))
+    (c) => !known.some((id) => namesIt(c, id))
   )
   if (badChecks.length > 0)
     return bad(
-      `unknown checks (or patterns naming none): ${badChecks.join(", ")} (known: ${Checks.ids.join(", ")})`
+      `unknown checks (or patterns naming none): ${badChecks.join(", ")} (known: ${known.join(", ")})`
     )
   const counts = {
     examples: options.examples,
@@ -117,6 +150,10 @@ export const validate = (
   if (options.replay !== undefined) {
     const r = ReplayId.decode(options.replay)
     if (Either.isLeft(r)) return bad(r.left.message)
+    if (!Checks.isCheckId(r.right.check) && !known.includes(r.right.check))
+      return bad(
+        `replay id ${options.replay} names the custom check ${r.right.check}, which the hooks do not define (give the run's --hooks file)`
+      )
     return Either.right(r.right)
   }
   return Either.right(undefined)

@@ -10,11 +10,11 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { Operations, Secrets } from "@data-access/schema"
-import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
 import type * as Report from "../report/model.js"
 import type * as ReplayId from "../replayId.js"
 import type { Context, Suite } from "../context.js"
+import { type AnyCheckId, compareChecks, observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
 import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
@@ -32,7 +32,10 @@ import {
   newRunId,
   RunFailure,
   SHRINK_BUDGET,
+  plannedChecks,
   selectedChecks,
+  selectedCustom,
+  selectedIds,
   selectedMethods,
   validate
 } from "./options.js"
@@ -53,20 +56,24 @@ export interface Run {
 }
 
 export const makeRunTarget = (options: Options) =>
-  makeTarget({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    rateLimit: options.rateLimit,
-    timeout: Duration.decode(options.timeout ?? "10 seconds"),
-    maxRequests: options.maxRequests ?? 200_000,
-    retryThrottled: options.retryThrottled ?? true,
-    headers: options.headers,
-    hooks: options.hooks,
-    onSent:
-      options.onHarEntry === undefined
-        ? undefined
-        : harRecorder(options.onHarEntry, secretsOf(options))
-  })
+  Effect.map(
+    makeTarget({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      rateLimit: options.rateLimit,
+      timeout: Duration.decode(options.timeout ?? "10 seconds"),
+      maxRequests: options.maxRequests ?? 200_000,
+      retryThrottled: options.retryThrottled ?? true,
+      headers: options.headers,
+      hooks: options.hooks,
+      onSent:
+        options.onHarEntry === undefined
+          ? undefined
+          : harRecorder(options.onHarEntry, secretsOf(options))
+    }),
+    // Custom checks judge each case's exchanges: the target logs them for the case that sent them.
+    (target) => ((options.hooks?.checks ?? []).length > 0 ? observed(target) : target)
+  )
 
 /** The texts no report of a run may print: the key, its near keys and the extra headers' values. */
 export const secretsOf = (options: Options): ReadonlyArray<string> => [
@@ -263,9 +270,9 @@ const collate = (
   Effect.gen(function* () {
     const cells = cellsOf(groups, results)
     const split = splitByBaseline(run.options.baseline, uniqueFindings(results), cells)
-    const selected = new Set<Checks.CheckId>(
+    const selected = new Set<AnyCheckId>(
       run.options.replay === undefined
-        ? selectedChecks(run.options)
+        ? selectedIds(run.options)
         : results.flatMap((r) => [...r.counts.keys()])
     )
     const shard = run.options.replay === undefined ? run.options.shard : undefined
@@ -289,7 +296,7 @@ const collate = (
     })
     return {
       ...report,
-      checks: Checks.ids.filter((c) => selected.has(c)),
+      checks: [...selected].sort(compareChecks),
       ...(shard === undefined ? {} : { shard: { index: shard.index, total: shard.total } })
     }
   })
@@ -323,11 +330,11 @@ export const run = (
     if (notConnect !== undefined) return notConnect
     const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
     r.progress(notes[0]!)
-    const selected = new Set<Checks.CheckId>(selectedChecks(options))
+    const selected = new Set<AnyCheckId>(selectedIds(options))
     const planned = plan(
       contextOf(r, target, pools),
       new Set(selectedMethods(options)),
-      selected,
+      new Set(plannedChecks(options)),
       options.operations === undefined || options.operations.length === 0
     )
     const groups = shareOf(
@@ -350,7 +357,8 @@ export const run = (
       baseUrl: target.baseUrl,
       limits,
       secrets,
-      replayPath: undefined
+      replayPath: undefined,
+      custom: selectedCustom(options)
     }
     const results =
       replay === undefined

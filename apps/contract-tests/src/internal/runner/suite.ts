@@ -6,14 +6,15 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { type ContractRules, Secrets } from "@data-access/schema"
-import type * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "../report/model.js"
 import * as ReplayId from "../replayId.js"
 import type { Cases, Suite } from "../context.js"
+import { type AnyCheckId, type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
 import { curlOf, makeFinding } from "../findings.js"
-import type { BudgetExhausted } from "../http.js"
+import { type BudgetExhausted, HookFailure } from "../http.js"
 import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
 
 /** FNV-1a over text, as a 31-bit seed. */
@@ -68,6 +69,8 @@ export interface Limits {
   readonly maxFindings: number | undefined
   /** Distinct failures so far (one per suite, rule and cause). */
   failures: number
+  /** The hook that threw in a case, which ends the run. */
+  hookFailure?: HookFailure | undefined
 }
 
 /** Whether a budget is spent, now or before: no new example starts, and no shrinking goes on. */
@@ -97,7 +100,7 @@ export interface Count {
 /** What one suite found. */
 export interface SuiteResult {
   readonly suite: Suite
-  readonly counts: Map<Checks.CheckId, Count>
+  readonly counts: Map<AnyCheckId, Count>
   /** How many cases judged each rule. */
   readonly rules: Map<ContractRules.RuleId, number>
   readonly findings: Array<Report.Finding>
@@ -107,7 +110,9 @@ export interface SuiteResult {
 /** How a suite runs: the run's seed, selected checks, target, budgets and secrets. */
 export interface SuiteSettings {
   readonly seed: number
-  readonly selected: ReadonlySet<Checks.CheckId>
+  readonly selected: ReadonlySet<AnyCheckId>
+  /** The user's own checks, given every exchange of each case (`Hooks.checks`). */
+  readonly custom?: ReadonlyArray<CustomCheck> | undefined
   readonly baseUrl: string
   readonly limits: Limits
   /** The API key (and any other value never to be shown). */
@@ -124,7 +129,7 @@ interface Failure {
   occurrences: number
 }
 
-const countOf = (result: SuiteResult, check: Checks.CheckId): Count => {
+const countOf = (result: SuiteResult, check: AnyCheckId): Count => {
   let c = result.counts.get(check)
   if (c === undefined)
     result.counts.set(check, (c = { passed: 0, failed: 0, skipped: 0, reasons: new Set() }))
@@ -134,7 +139,7 @@ const countOf = (result: SuiteResult, check: Checks.CheckId): Count => {
 /** Adds `n` skipped examples with their reason to each check. */
 const skipAll = (
   result: SuiteResult,
-  checks: ReadonlyArray<Checks.CheckId>,
+  checks: ReadonlyArray<AnyCheckId>,
   n: number,
   reason: string
 ) => {
@@ -163,7 +168,9 @@ const observer = (result: SuiteResult, settings: SuiteSettings) => {
   }
 }
 
-type RunCase = (a: unknown) => Promise<Either.Either<ReadonlyArray<Verdict>, BudgetExhausted>>
+type RunCase = (
+  a: unknown
+) => Promise<Either.Either<ReadonlyArray<Verdict>, BudgetExhausted | HookFailure>>
 
 /**
  * Evaluates one example: its verdicts counted per check (a check passes an example when all its
@@ -186,10 +193,11 @@ const evaluator = (
     const r = await runCase(a)
     if (Either.isLeft(r)) {
       settings.limits.stoppedBy = r.left.message
+      if (r.left._tag === "HookFailure") settings.limits.hookFailure ??= r.left
       state.skippedExamples++
       return
     }
-    const byCheck = new Map<Checks.CheckId, boolean>()
+    const byCheck = new Map<AnyCheckId, boolean>()
     const counted = new Set<string>()
     const judged = new Set<ContractRules.RuleId>()
     for (const v of r.right) {
@@ -316,7 +324,18 @@ const shrink = (
 export const runSuite = (suite: Suite, settings: SuiteSettings) =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
-    const runCase: RunCase = (a) => Runtime.runPromise(runtime)(Effect.either(suite.run(a)))
+    const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
+    const caseOf = (a: unknown) =>
+      custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
+    // A hook that throws in a case stops the run: the promise fast-check awaits does not reject.
+    const runCase: RunCase = (a) =>
+      Runtime.runPromise(runtime)(
+        Effect.either(caseOf(a)).pipe(
+          Effect.catchSomeDefect((d) =>
+            d instanceof HookFailure ? Option.some(Effect.succeed(Either.left(d))) : Option.none()
+          )
+        )
+      )
     const result: SuiteResult = {
       suite,
       counts: new Map(),
@@ -324,7 +343,10 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
       findings: [],
       observations: []
     }
-    const checksOf = suite.checks.filter((c) => settings.selected.has(c))
+    const checksOf = [
+      ...suite.checks.filter((c) => settings.selected.has(c)),
+      ...custom.map((c) => c.id as AnyCheckId)
+    ]
     if (suite.skip !== undefined) {
       skipAll(result, checksOf, 1, suite.skip)
       return result
@@ -345,6 +367,7 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const failures = new Map<string, Failure>()
     const { evaluate, state } = evaluator(result, settings, runCase, failures)
     yield* runCases(suite.cases, sSeed, replayPath, evaluate)
+    if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
     const reason = stopReason(limits)
     if (state.skippedExamples > 0 && reason !== undefined)
       skipAll(result, checksOf, state.skippedExamples, reason)

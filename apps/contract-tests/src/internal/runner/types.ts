@@ -8,6 +8,7 @@ import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "../baseline.js"
 import type * as Har from "../recording/model.js"
 import type { RequestHooks } from "../http.js"
+import type { CustomCheck } from "../customChecks.js"
 
 /**
  * Options of a run. Only `baseUrl` and `apiKey` are required.
@@ -75,7 +76,7 @@ export interface Options {
    * themselves (`X-API-KEY`, `Content-Type`, the Connect headers) cannot be given here.
    */
   readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
-  /** Code of the user's own run beside the checks: headers per request, a suite filter (`Hooks`). */
+  /** Code of the user's own run beside the checks: headers per request, a suite filter, custom checks (`Hooks`). */
   readonly hooks?: Hooks | undefined
 }
 
@@ -91,9 +92,14 @@ export interface SuiteInfo {
 /**
  * What the user's code adds to a run (`--hooks FILE`, or the `hooks` option): headers asked for
  * before each request (a token refreshed when it expires), headers from the request as it goes
- * out (a signature), and which suites run.
+ * out (a signature), which suites run, and checks of the user's own.
  */
 export interface Hooks extends RequestHooks {
   /** Whether a suite runs; one left out is reported skipped, with the reason. */
   readonly filter?: ((suite: SuiteInfo) => boolean) | undefined
+  /**
+   * Checks of the user's own, given every exchange the run's cases make; their failures are
+   * findings of the report like the built-in checks' (severity, rule, replay id, baseline).
+   */
+  readonly checks?: ReadonlyArray<CustomCheck> | undefined
 }
