@@ -16,18 +16,6 @@ export const encodedAst = (ast: AST.AST): AST.AST => {
   return out
 }
 
-/** The encoded side of a schema's AST. */
-export const encodedOf = (schema: Schema.Schema.AnyNoContext): AST.AST => encodedAst(schema.ast)
-
-/** The encoded side with its TypeLiteral unwrapped from a refinement (a request's fields). */
-export const encodedFields = (
-  schema: Schema.Schema.AnyNoContext
-): ReadonlyArray<AST.PropertySignature> => {
-  const ast = encodedOf(schema)
-  const tl = ast._tag === "Refinement" ? ast.from : ast
-  return tl._tag === "TypeLiteral" ? tl.propertySignatures : []
-}
-
 const guards = new WeakMap<AST.AST, (u: unknown) => boolean>()
 
 /** Whether a value has the wire shape of `ast` (its encoded side), the guard compiled once. */
