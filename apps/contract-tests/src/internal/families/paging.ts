@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { type BudgetExhausted, post } from "../http.js"
@@ -43,6 +44,56 @@ const repeats = (
     seen.add(id)
   }
   return { seen, twice }
+}
+
+/**
+ * The ids a walk missed and the unknown ones it returned, as a second read of everything confirms
+ * them: someone else may create or delete objects meanwhile (a shared environment), so only an
+ * item in both reads of everything counts as missing, and only one in neither as unknown.
+ */
+const confirmed = (
+  ctx: Context,
+  op: Op,
+  base: Body,
+  missing: ReadonlyArray<string>,
+  extra: ReadonlyArray<string>
+) =>
+  Effect.gen(function* () {
+    if (missing.length === 0 && extra.length === 0) return { missing, extra }
+    const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
+    if (again.error !== undefined || !again.ended) return { missing, extra }
+    const later = new Set(again.items.map((x) => String(x.id)))
+    return {
+      missing: missing.filter((id) => later.has(id)),
+      extra: extra.filter((id) => !later.has(id))
+    }
+  })
+
+/** The rules a walk over all pages holds to, besides its order. */
+const WALK_RULES: ReadonlyArray<ContractRules.RuleId> = [
+  "lists.count",
+  "lists.limit-respected",
+  "lists.after-before",
+  "lists.walk-once",
+  "lists.walk-complete"
+]
+
+/**
+ * A walk's verdict: its order judged across all its pages (only where items carry createdAt),
+ * then the failures found, or a pass of `rules` and the order where it is observable.
+ */
+const verdict = (
+  op: Op,
+  w: Walk,
+  order: unknown,
+  out: Array<Outcome>,
+  rules: ReadonlyArray<ContractRules.RuleId>
+): ReadonlyArray<Outcome> => {
+  const disorder = walkOrderFailure(op, w, order)
+  if (disorder !== undefined) out.push(disorder)
+  return out.length === 0
+    ? [pass("paging", [...rules, ...(orderObservable(op) ? (["lists.order"] as const) : [])])]
+    : out
 }
 
 /** Each order a request may ask for (absent reads as `asc`). */
@@ -132,18 +183,13 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
           )
         if (w.ended && all.ended) {
           const expected = new Set(all.items.map((x) => String(x.id)))
-          let missing = [...expected].filter((id) => !seen.has(id))
-          let extra = [...seen].filter((id) => !expected.has(id))
-          if (missing.length > 0 || extra.length > 0) {
-            // Someone else may have created objects meanwhile (a shared environment): only items
-            // in two reads of everything count as missing, only items in neither as unknown.
-            const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-            const later = new Set(again.items.map((x) => String(x.id)))
-            if (again.error === undefined && again.ended) {
-              missing = missing.filter((id) => later.has(id))
-              extra = extra.filter((id) => !later.has(id))
-            }
-          }
+          const { extra, missing } = yield* confirmed(
+            ctx,
+            op,
+            base,
+            [...expected].filter((id) => !seen.has(id)),
+            [...seen].filter((id) => !expected.has(id))
+          )
           if (missing.length > 0)
             out.push(
               fail(
@@ -163,23 +209,7 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
               )
             )
         }
-        // Across the whole walk, not only within a page; only where items carry createdAt.
-        const judgesOrder = orderObservable(op)
-        const disorder = walkOrderFailure(op, w, order)
-        if (disorder !== undefined) out.push(disorder)
-        return out.length === 0
-          ? [
-              pass("paging", [
-                "lists.count",
-                "lists.limit-respected",
-                "lists.after-before",
-                "lists.walk-once",
-                "lists.walk-complete",
-                "lists.next-cursor",
-                ...(judgesOrder ? (["lists.order"] as const) : [])
-              ])
-            ]
-          : out
+        return verdict(op, w, order, out, [...WALK_RULES, "lists.next-cursor"])
       })
   }
 }
@@ -300,13 +330,13 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
             )
           )
         else {
-          let missing = all.items.map((x) => String(x.id)).filter((id) => !seen.has(id))
-          if (missing.length > 0) {
-            // Someone else may change objects meanwhile (a shared environment): only items in two reads of everything count.
-            const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-            if (again.error === undefined && again.ended)
-              missing = missing.filter((id) => again.items.some((x) => x.id === id))
-          }
+          const { missing } = yield* confirmed(
+            ctx,
+            op,
+            base,
+            all.items.map((x) => String(x.id)).filter((id) => !seen.has(id)),
+            []
+          )
           if (missing.length > 0)
             out.push(
               fail(
@@ -317,21 +347,7 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
               )
             )
         }
-        const judgesOrder = orderObservable(op)
-        const disorder = walkOrderFailure(op, w, order)
-        if (disorder !== undefined) out.push(disorder)
-        return out.length === 0
-          ? [
-              pass("paging", [
-                "lists.count",
-                "lists.limit-respected",
-                "lists.after-before",
-                "lists.walk-once",
-                "lists.walk-complete",
-                ...(judgesOrder ? (["lists.order"] as const) : [])
-              ])
-            ]
-          : out
+        return verdict(op, w, order, out, WALK_RULES)
       })
   }
 }
