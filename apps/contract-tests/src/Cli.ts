@@ -85,7 +85,9 @@ export const main = (
         "Judges recorded traffic (a HAR file: from --har, Playwright's recordHar, a browser's devtools, a recording proxy) with the proxy's oracles: client and server findings, the same reports, exit code by --fail-on (2 when the file is not HAR)"
       )
     )
-    const list = Command.make("list", { ...listOptions, ...listArgs }, executeList).pipe(
+    const list = Command.make("list", { ...listOptions, ...listArgs }, (args) =>
+      executeList(args, exitCode)
+    ).pipe(
       Command.withDescription(
         "Lists the checks, the rules (each quoting its must), the operations or the reference server's violations"
       )

@@ -280,6 +280,55 @@ describe("custom checks (Hooks.checks)", () => {
     120_000
   )
 
+  it.effect(
+    "list checks --hooks lists the custom checks after the built-in ones; --dry-run plans them for every suite",
+    () =>
+      Effect.gen(function* () {
+        const at = dir()
+        const hooks = hooksFile(at, "[inUs, lowerCase]")
+        const listed = yield* cli("list", "checks", "--json", "--hooks", hooks)
+        expect(listed.code).toBe(0)
+        const rows = JSON.parse(listed.out) as Array<{
+          id: string
+          severity: string
+          meaning: string
+        }>
+        expect(rows.slice(-2)).toEqual([
+          {
+            id: "acme.satellites-in-us",
+            severity: "major",
+            meaning: "Every satellite runs in a US region."
+          },
+          {
+            id: "acme.names-lowercase",
+            severity: "minor",
+            meaning: "Every satellite name is lower case."
+          }
+        ])
+        const refused = yield* cli(
+          "list",
+          "checks",
+          "--hooks",
+          hooksFile(at, `[{ ...lowerCase, id: "auth" }]`, "auth.mjs")
+        )
+        expect(refused.code).toBe(2)
+        expect(refused.err).toContain(`checks[0] ("auth"): the id is a built-in check's`)
+        const planned = yield* cli(
+          "--dry-run",
+          "--operations",
+          "ListSatellites",
+          "--checks",
+          "acme.names-lowercase",
+          "--hooks",
+          hooks
+        )
+        expect(planned.code).toBe(0)
+        expect(planned.out).toContain("1 checks: acme.names-lowercase")
+        expect(planned.out).toMatch(/^ListSatellites\s+\d+\s+[\d,]+\s+all$/m)
+      }),
+    120_000
+  )
+
   it("a replay id names a custom check with dots of its own; a built-in one reads as before", () => {
     const id = ReplayId.encode({
       family: "valid",

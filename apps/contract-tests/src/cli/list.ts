@@ -5,8 +5,11 @@
 import * as Args from "@effect/cli/Args"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { ContractChecks, ContractRules, Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
+import { loadHooks } from "./run.js"
 
 /** The rows of each list, each row a record of its columns. */
 const lists = {
@@ -33,7 +36,13 @@ const lists = {
 export const LIST_NAMES = Object.keys(lists) as ReadonlyArray<keyof typeof lists>
 
 export const listOptions = {
-  json: Options.boolean("json").pipe(Options.withDescription("Print JSON instead of columns"))
+  json: Options.boolean("json").pipe(Options.withDescription("Print JSON instead of columns")),
+  hooks: Options.file("hooks", { exists: "yes" }).pipe(
+    Options.optional,
+    Options.withDescription(
+      "A hooks file: `list checks` adds its custom checks (their rule as meaning)"
+    )
+  )
 }
 
 export const listArgs = {
@@ -56,9 +65,28 @@ export const columns = (rows: ReadonlyArray<Record<string, string>>): string => 
   return [line(keys), ...rows.map((r) => line(keys.map((k) => r[k]!)))].join("\n")
 }
 
-/** Prints the list the arguments name. */
-export const executeList = (args: { readonly what: keyof typeof lists; readonly json: boolean }) =>
-  Effect.sync(() => {
-    const rows = lists[args.what]() as ReadonlyArray<Record<string, string>>
+/** Prints the list the arguments name; exit code 2 when the hooks file cannot be loaded. */
+export const executeList = (
+  args: {
+    readonly what: keyof typeof lists
+    readonly json: boolean
+    readonly hooks: Option.Option<string>
+  },
+  exitCode: Ref.Ref<number>
+) =>
+  Effect.gen(function* () {
+    const hooks = Option.isNone(args.hooks) ? undefined : yield* loadHooks(args.hooks.value)
+    const custom =
+      args.what === "checks"
+        ? (hooks?.checks ?? []).map((c) => ({ id: c.id, severity: c.severity, meaning: c.rule }))
+        : []
+    const rows = [...lists[args.what](), ...custom] as ReadonlyArray<Record<string, string>>
     process.stdout.write((args.json ? JSON.stringify(rows, null, 2) : columns(rows)) + "\n")
-  })
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.gen(function* () {
+        process.stderr.write(`contract-tests list: ${e.message}\n`)
+        yield* Ref.set(exitCode, 2)
+      })
+    )
+  )

@@ -216,8 +216,8 @@ const planText = (plan: DryRun.Plan, embedded: boolean): string => {
 
 const HOOK_NAMES = ["headers", "beforeRequest", "filter", "checks"] as const
 
-/** The hooks of a hooks file: its default export (or `hooks`), each hook a function. */
-const loadHooks = (file: string) =>
+/** The hooks of a hooks file: its default export (or `hooks`), each hook a function, its checks checked. */
+export const loadHooks = (file: string) =>
   Effect.gen(function* () {
     const module = yield* Effect.tryPromise({
       try: () => import(pathToFileURL(Path.resolve(file)).href) as Promise<Record<string, unknown>>,
