@@ -4,9 +4,8 @@
  *
  * @internal
  */
-import { Secrets } from "@data-access/schema"
+import { SchemaWalk, Secrets } from "@data-access/schema"
 import * as Effect from "effect/Effect"
-import * as SchemaAST from "effect/SchemaAST"
 import type { Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
 import type { Handler, RouteHook } from "../pipeline-types.js"
@@ -135,10 +134,7 @@ export const createDefaultNotZero = violation({
     "A create that leaves `terminationProtection` out turns it on (a default of its own instead of proto3's zero value), and stores it so.",
   hooks: {
     handler: (next, op) =>
-      op.kind !== "create" ||
-      !SchemaAST.getPropertySignatures(op.request.ast).some(
-        (p) => p.name === "terminationProtection"
-      )
+      op.kind !== "create" || !SchemaWalk.requestFields(op).has("terminationProtection")
         ? next
         : (request, ctx) =>
             next(

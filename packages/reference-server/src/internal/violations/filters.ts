@@ -4,8 +4,7 @@
  *
  * @internal
  */
-import { Filter } from "@data-access/schema"
-import * as SchemaAST from "effect/SchemaAST"
+import { Filter, SchemaWalk } from "@data-access/schema"
 import type { Body, Op } from "../pipeline-types.js"
 import { isObject } from "./bodies.js"
 
@@ -16,22 +15,18 @@ export const filterKeysOf = (op: Op): ReadonlySet<string> => {
   let keys = filterKeysCache.get(op)
   if (keys === undefined) {
     const found = new Set<string>()
-    const visit = (ast: SchemaAST.AST, path: ReadonlyArray<string>): void => {
-      if (ast._tag === "Union") ast.types.forEach((t) => visit(t, path))
-      else if (
-        ast._tag === "Literal" &&
-        path.join(".") === "filter.field.key" &&
-        typeof ast.literal === "string"
-      )
-        found.add(ast.literal)
-      else if (ast._tag === "TypeLiteral") {
-        for (const p of ast.propertySignatures) {
-          const next = [...path, String(p.name)]
-          if ("filter.field.key".startsWith(next.join("."))) visit(p.type, next)
+    const visit = (shape: SchemaWalk.Shape, path: ReadonlyArray<string>): void => {
+      if (shape._tag === "Union") shape.members.forEach((m) => visit(m, path))
+      else if (shape._tag === "String" && path.join(".") === "filter.field.key")
+        shape.literals?.forEach((l) => found.add(l))
+      else if (shape._tag === "Object") {
+        for (const [name, field] of shape.fields) {
+          const next = [...path, name]
+          if ("filter.field.key".startsWith(next.join("."))) visit(field.shape, next)
         }
       }
     }
-    visit(SchemaAST.encodedBoundAST(op.request.ast), [])
+    visit(SchemaWalk.requestShape(op), [])
     keys = found
     filterKeysCache.set(op, keys)
   }

@@ -4,9 +4,8 @@
  *
  * @internal
  */
-import { Operations, Requests } from "@data-access/schema"
+import { Operations, Requests, SchemaWalk } from "@data-access/schema"
 import * as Effect from "effect/Effect"
-import * as SchemaAST from "effect/SchemaAST"
 import { decodeCursor } from "../cursor.js"
 import type { Body, Op, Relax, RouteHook } from "../pipeline-types.js"
 import { STAND_IN } from "./bodies.js"
@@ -111,11 +110,11 @@ const standInFilled: RouteHook<Relax> = (next, op) => (body, ex) => {
   return next(filled, ex)
 }
 
-/** The request fields that are a connector name (`Requests.ConnectorName`). */
-const connectorNameFields = (op: Op): ReadonlyArray<string> =>
-  SchemaAST.getPropertySignatures(op.request.ast)
-    .filter((p) => p.type === Requests.ConnectorName.ast)
-    .map((p) => String(p.name))
+/** The request fields that are a connector name (`Requests.ConnectorName`: shapes are read once per schema node, so such a field has its very shape). */
+const connectorNameFields = (op: Op): ReadonlyArray<string> => {
+  const connectorName = SchemaWalk.shapeOf(Requests.ConnectorName.ast)
+  return [...fieldsOf(op).values()].filter((f) => f.shape === connectorName).map((f) => f.name)
+}
 
 const listOps = (Operations.all as ReadonlyArray<Op>).filter((o) => o.kind === "list")
 
