@@ -4,14 +4,13 @@
  *
  * @internal
  */
-import { ContentType, Deadline, JsonBody, Operations } from "@data-access/schema"
+import { ContentType, Deadline, JsonBody, Operations, SchemaWalk } from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
 import * as ConnectError from "./connectError.js"
 import { handlers } from "./handlers.js"
 import { truncate } from "./messages.js"
@@ -74,9 +73,7 @@ export const AS_IS: Respond = (_, body) => body
 /** The faithful stages of one operation. */
 const faithfulRoute = (op: Op): Route => ({
   op,
-  fields: new Set(
-    SchemaAST.getPropertySignatures(SchemaAST.encodedAST(op.request.ast)).map((p) => String(p.name))
-  ),
+  fields: new Set(SchemaWalk.requestFields(op).keys()),
   parse: parseBody,
   relax: SAME_BODY,
   decode: ParseResult.decodeUnknownEither(
