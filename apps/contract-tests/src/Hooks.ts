@@ -5,6 +5,7 @@
  *
  * @since 0.6.0
  */
+import type * as CheckIds from "./internal/checkIds.js"
 import type * as CustomChecks from "./internal/customChecks.js"
 import type * as Http from "./internal/http.js"
 import type * as Types from "./internal/runner/types.js"
@@ -94,7 +95,7 @@ export type CheckResult = CustomChecks.CheckResult
  * @since 0.6.0
  * @category models
  */
-export type CustomCheckId = CustomChecks.CustomCheckId
+export type CustomCheckId = CheckIds.CustomCheckId
 
 /**
  * Types a hooks object (the identity at run time).

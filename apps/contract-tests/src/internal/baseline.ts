@@ -1,7 +1,7 @@
 /** The implementation of `Baseline` (see that module's documentation). */
 import * as Schema from "effect/Schema"
 import { ContractRules } from "@data-access/schema"
-import { isCustomCheckId } from "./customChecks.js"
+import { isCustomCheckId } from "./checkIds.js"
 import type * as Report from "./report/model.js"
 
 /**

@@ -3,7 +3,6 @@
  * exchange a case makes handed to them, and their verdicts turned into outcomes that the runner
  * counts, shrinks, replays and reports like the built-in checks' outcomes.
  */
-import type * as Brand from "effect/Brand"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
@@ -11,36 +10,7 @@ import { ContractRules, Operations } from "@data-access/schema"
 import * as Checks from "@data-access/schema/ContractChecks"
 import { type Exchange, HookFailure, type Target } from "./http.js"
 import type { Outcome, Verdict } from "./outcome.js"
-
-/** The id of a custom check (`acme.names-lowercase`), once checked. */
-export type CustomCheckId = string & Brand.Brand<"@data-access/contract-tests/CustomCheckId">
-
-/** The id of a built-in or a custom check. */
-export type AnyCheckId = Checks.CheckId | CustomCheckId
-
-/** The id of a built-in rule, or of a custom check (its one rule). */
-export type AnyRuleId = ContractRules.RuleId | CustomCheckId
-
-/** A namespaced id: words of letters, digits, `_` and `-`, joined by dots, at least two. */
-const NAMESPACED = /^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_][A-Za-z0-9_-]*)+$/
-
-/** Whether `s` can be a custom check's id: namespaced, and neither a built-in check nor rule. */
-export const isCustomCheckId = (s: string): s is CustomCheckId =>
-  NAMESPACED.test(s) && !Checks.isCheckId(s) && !ContractRules.isRuleId(s)
-
-/** A check's place in a report: the built-in checks in catalogue order, the custom ones after them. */
-export const checkRank = (id: string): number => {
-  const i = Checks.ids.indexOf(id as Checks.CheckId)
-  return i < 0 ? Checks.ids.length : i
-}
-
-/** Orders checks as a report does: by `checkRank`, custom ones by id. */
-export const compareChecks = (a: string, b: string): number =>
-  checkRank(a) - checkRank(b) || (a < b ? -1 : a > b ? 1 : 0)
-
-/** The checks of a report's cells, in report order. */
-export const checksOf = (cells: Iterable<{ readonly check: AnyCheckId }>): Array<AnyCheckId> =>
-  [...new Set([...cells].map((c) => c.check))].sort(compareChecks)
+import { type CustomCheckId, NAMESPACED } from "./checkIds.js"
 
 /** A request as a custom check sees it. */
 export interface CheckedRequest {

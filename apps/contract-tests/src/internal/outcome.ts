@@ -4,7 +4,7 @@
  */
 import { ContractRules } from "@data-access/schema"
 import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
-import type { AnyCheckId, AnyRuleId } from "./customChecks.js"
+import type { AnyCheckId, AnyRuleId } from "./checkIds.js"
 import type { Exchange } from "./http.js"
 
 /** One verdict on one case. */

@@ -2,7 +2,7 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { isCheckId } from "@data-access/schema/ContractChecks"
-import { type AnyCheckId, isCustomCheckId } from "./customChecks.js"
+import { type AnyCheckId, isCustomCheckId } from "./checkIds.js"
 
 /**
  * The parts of a replay id.

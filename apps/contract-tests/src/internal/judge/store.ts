@@ -6,7 +6,7 @@
  */
 import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
-import { type AnyCheckId, checkRank, compareChecks } from "../customChecks.js"
+import { type AnyCheckId, checkRank, compareChecks } from "../checkIds.js"
 import type { Finding, Tally } from "./types.js"
 import type * as Report from "../report/model.js"
 import { makeFinding, makeReport } from "../findings.js"

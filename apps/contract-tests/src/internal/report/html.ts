@@ -8,7 +8,7 @@
  */
 import { Secrets } from "@data-access/schema"
 import type { Severity } from "@data-access/schema/ContractChecks"
-import { checksOf } from "../customChecks.js"
+import { checksOf } from "../checkIds.js"
 import type * as Report from "./model.js"
 
 /** How to render. */

@@ -5,7 +5,7 @@
  */
 import { ContractRules, Operations } from "@data-access/schema"
 import * as Baseline from "../baseline.js"
-import { type AnyCheckId, checkRank, compareChecks } from "../customChecks.js"
+import { type AnyCheckId, checkRank, compareChecks } from "../checkIds.js"
 import type * as Report from "./model.js"
 
 const methods: ReadonlyArray<string> = Operations.all.map((o) => o.method)

@@ -5,7 +5,7 @@
  */
 import * as Either from "effect/Either"
 import * as Baseline from "../baseline.js"
-import { type AnyCheckId, compareChecks } from "../customChecks.js"
+import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { coverageWith, joinCells, joinFindings, joinObservations } from "./join.js"
 import type * as Report from "./model.js"
 

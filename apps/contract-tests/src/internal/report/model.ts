@@ -5,7 +5,7 @@
  */
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId, Severity } from "@data-access/schema/ContractChecks"
-import type { AnyCheckId, AnyRuleId } from "../customChecks.js"
+import type { AnyCheckId, AnyRuleId } from "../checkIds.js"
 
 /**
  * Counts of one operation and one check. `operation` is `_` for cases of the whole API (unknown

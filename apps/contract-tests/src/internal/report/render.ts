@@ -1,5 +1,5 @@
 /** The implementation of `Report` (see that module's documentation). */
-import { checksOf } from "../customChecks.js"
+import { checksOf } from "../checkIds.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
 

@@ -8,7 +8,7 @@ import * as Schema from "effect/Schema"
 import { ContractRules } from "@data-access/schema"
 import * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "./model.js"
-import { type CustomCheckId, isCustomCheckId } from "../customChecks.js"
+import { type CustomCheckId, isCustomCheckId } from "../checkIds.js"
 
 const Count = Schema.NonNegativeInt
 

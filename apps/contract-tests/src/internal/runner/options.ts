@@ -11,6 +11,7 @@ import type { Options } from "./types.js"
 import * as ReplayId from "../replayId.js"
 import type { Op } from "../context.js"
 import { RESERVED_HEADERS } from "../http.js"
+import type { AnyCheckId, CustomCheckId } from "../checkIds.js"
 import * as CustomChecks from "../customChecks.js"
 
 /** Why a run cannot be made (`ContractTests.RunError` carries the same reason and message). */
@@ -65,9 +66,9 @@ export const selectedCustom = (options: Options): Array<CustomChecks.CustomCheck
 }
 
 /** Every selected check's id: the built-in ones, then the custom ones. */
-export const selectedIds = (options: Options): Array<CustomChecks.AnyCheckId> => [
+export const selectedIds = (options: Options): Array<AnyCheckId> => [
   ...selectedChecks(options),
-  ...selectedCustom(options).map((c) => c.id as CustomChecks.CustomCheckId)
+  ...selectedCustom(options).map((c) => c.id as CustomCheckId)
 ]
 
 /**
