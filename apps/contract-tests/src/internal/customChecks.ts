@@ -143,20 +143,24 @@ const checkedOf = (e: Exchange, family: string): CheckedExchange => {
   }
 }
 
-/** A custom check's verdict on one exchange as an outcome: a pass, or a failure of its rule. */
+/**
+ * A custom check's verdict on one exchange as an outcome: a pass, or a failure of its rule (texts
+ * read as strings, whatever plain JavaScript returned).
+ */
 const outcomeOf = (c: CustomCheck, result: CheckResult, exchange: Exchange): Outcome => {
   const id = c.id as CustomCheckId
-  if (result === undefined || result === true)
+  if (result === undefined || result === null || result === true)
     return { check: id, rule: undefined, ok: true, cause: "", message: "", exchange: undefined }
-  const r = typeof result === "object" ? result : { message: result === false ? c.rule : result }
+  const r: { message?: unknown; cause?: unknown; detail?: unknown } =
+    typeof result === "object" ? result : { message: result === false ? c.rule : result }
   return {
     check: id,
     rule: id,
     ok: false,
-    cause: r.cause ?? c.rule,
-    message: r.message,
+    cause: r.cause === undefined ? c.rule : String(r.cause),
+    message: r.message === undefined ? c.rule : String(r.message),
     exchange,
-    detail: r.detail,
+    detail: r.detail === undefined ? undefined : String(r.detail),
     custom: { severity: c.severity, rule: c.rule }
   }
 }

@@ -303,7 +303,10 @@ const shrink = (
           if (spent()) return true
           evals++
           const r = await runCase(a)
-          if (Either.isLeft(r)) return true
+          if (Either.isLeft(r)) {
+            if (r.left._tag === "HookFailure") limits.hookFailure ??= r.left
+            return true
+          }
           const same = r.right.find(
             (o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause
           )
@@ -398,5 +401,7 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
         })
       )
     }
+    // A hook that threw while a failure was shrunk ends the run too.
+    if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
     return result
   })
