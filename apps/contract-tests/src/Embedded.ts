@@ -25,9 +25,11 @@ export interface Options extends Omit<ContractTests.Options, "baseUrl" | "apiKey
   /**
    * Where the server runs. `"worker"`: a worker thread of its own (`ReferenceServer.startInWorker`),
    * so that the server answers while the caller's thread is busy. `"caller"` (the default, and the
-   * command line's choice): the caller's thread. On two cores the worker's run was no quicker (the
-   * runner waits on each answer's hop between threads, and a worker warms up a server of its own
-   * each time) and took more CPU: `bench/run.mjs` with `BENCH_WORKER=1` measures both.
+   * command line's choice without `workers`): the caller's thread. On two cores the worker's run
+   * was no quicker (the runner waits on each answer's hop between threads, and a worker warms up a
+   * server of its own each time) and took more CPU: `bench/run.mjs` with `BENCH_WORKER=1` measures
+   * both. With `workers` above 1 the default is `"worker"`: the caller's thread is free, and the
+   * server keeps a core of its own where there is one.
    *
    * @since 0.6.0
    */
@@ -68,7 +70,7 @@ export const run: (
   HttpClient.HttpClient | Scope.Scope
 > = Effect.fn("Embedded.run")(function* (options: Options = {}) {
   const server =
-    options.serverThread === "worker"
+    (options.serverThread ?? ((options.workers ?? 1) > 1 ? "worker" : "caller")) === "worker"
       ? yield* ReferenceServer.startInWorker(options.server ?? {})
       : yield* ReferenceServer.start(options.server ?? {})
   const { server: _server, serverThread: _thread, ...rest } = options

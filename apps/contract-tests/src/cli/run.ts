@@ -7,6 +7,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Undici from "@effect/platform-node/Undici"
 import * as Layer from "effect/Layer"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Tls from "node:tls"
 import * as Config from "effect/Config"
@@ -61,6 +62,16 @@ type Parsed = {
 
 const badOptions = (message: string) =>
   new ContractTests.RunError({ reason: "BadOptions", message })
+
+/** `--workers N|auto`: a number of threads, or the cores less one (kept for the embedded server). */
+const parseWorkers = (text: string) => {
+  const n = text.trim() === "auto" ? Math.max(1, Os.availableParallelism() - 1) : Number(text)
+  return Number.isInteger(n) && n >= 1
+    ? Effect.succeed(n)
+    : Effect.fail(
+        badOptions(`--workers takes a whole number of threads or auto, not ${JSON.stringify(text)}`)
+      )
+}
 
 /** `--shard i/n`: the i-th of n shares of the suites. */
 const parseShard = (text: string) => {
@@ -261,6 +272,14 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         : yield* readDocument(s.baseline, "baseline file", Baseline.decodeJson)
     const headers = yield* parseHeaders(s.header)
     const shard = s.shard === undefined ? undefined : yield* parseShard(s.shard)
+    const workers = yield* parseWorkers(s.workers)
+    if (
+      workers > 1 &&
+      (s.proxy !== undefined || s.caCert !== undefined || s.clientCert !== undefined)
+    )
+      return yield* badOptions(
+        "--workers reaches the target with each thread's own connections: leave it out with --proxy, --ca-cert or --client-cert"
+      )
     const hooks = s.hooks === undefined ? undefined : yield* loadHooks(s.hooks)
     const client = yield* clientLayer(s)
     if (client !== undefined && s.baseUrl === undefined)
@@ -284,6 +303,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       maxRequests: s.maxRequests,
       replay: s.replay,
       shard,
+      workers,
       headers,
       hooks,
       baseline,
@@ -329,7 +349,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         ? yield* Embedded.run({
             ...common,
             // The server in the runner's thread: a worker's server was no quicker on two cores.
-            serverThread: "caller",
+            serverThread: workers > 1 ? "worker" : "caller",
             rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
             createsPerOperation: s.createsPerOperation,
             concurrency: s.concurrency ?? 4

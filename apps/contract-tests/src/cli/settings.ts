@@ -95,6 +95,12 @@ export const settings = {
     kind: "output",
     description: "Write every exchange as HAR 1.2 to this file (the key and secret fields masked)"
   },
+  workers: {
+    kind: "text",
+    description:
+      "Worker threads the suites are dealt to, each with its own connection pool, under one request budget, rate limit and findings limit: a number, or auto (the cores less one, kept for the embedded server)",
+    default: "1"
+  },
   shard: {
     kind: "text",
     description:

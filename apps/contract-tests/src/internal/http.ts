@@ -18,6 +18,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { ContentType, JsonBody, RetryAfter, Secrets } from "@data-access/schema"
+import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
 
 /** Which `X-API-KEY` header a request carries. */
@@ -177,6 +178,8 @@ export interface TargetOptions {
   readonly hooks?: RequestHooks | undefined
   /** Headers every request carries, by lower-case name (never in an `Exchange`, as the key). */
   readonly headers?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
+  /** The memory a run's worker threads share: their request budget and rate limit are one. */
+  readonly shared?: Shared.Shared | undefined
 }
 
 /** What a run's hooks add to each request (see `Hooks`). */
@@ -367,14 +370,22 @@ export const makeTarget = (
     const client = yield* HttpClient.HttpClient
     // Plain state: the target's fibers all run on one thread, and this is read and bumped in one step.
     let counter = 0
+    const shared = options.shared
+    const rate = options.rateLimit
     const limiter =
-      options.rateLimit === undefined
+      rate === undefined
         ? <A, E, R>(eff: Effect.Effect<A, E, R>) => eff
-        : yield* RateLimiter.make({
-            limit: Math.max(1, Math.round(options.rateLimit)),
-            interval: "1 second",
-            algorithm: "token-bucket"
-          })
+        : shared !== undefined
+          ? <A, E, R>(eff: Effect.Effect<A, E, R>) =>
+              Effect.suspend(() => {
+                const wait = Shared.rateDelay(shared, rate)
+                return wait > 0 ? Effect.zipRight(Effect.sleep(wait), eff) : eff
+              })
+          : yield* RateLimiter.make({
+              limit: Math.max(1, Math.round(rate)),
+              interval: "1 second",
+              algorithm: "token-bucket"
+            })
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
     const extraHeaders: Record<string, string> = Object.fromEntries(
       Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), Redacted.value(v)])
@@ -415,7 +426,8 @@ export const makeTarget = (
     // effect ends): the runner sends thousands of requests and its own side of each is CPU.
     const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.suspend(() => {
-        const n = counter++
+        counter++
+        const n = shared === undefined ? counter - 1 : Shared.takeRequest(shared)
         if (n >= options.maxRequests)
           return Effect.fail(new BudgetExhausted({ maxRequests: options.maxRequests }))
         const headers: Record<string, string> = { ...extraHeaders, ...headersOf(request.headers) }

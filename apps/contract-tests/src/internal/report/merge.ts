@@ -55,6 +55,64 @@ const checkShares = (reports: ReadonlyArray<Report.Report>): string | undefined 
 }
 
 /**
+ * The reports of parts of one run (its shards, or its worker threads' shares) joined, in the order
+ * given: counts summed, findings once per rule, operation and cause, a baseline entry fixed only
+ * when no part found it, each rule's coverage over every part; the notes once each, but for those
+ * `dropNotes` names.
+ */
+export const join = (
+  parts: ReadonlyArray<Report.Report>,
+  dropNotes: ReadonlySet<string> = new Set()
+): Report.Report => {
+  const first = parts[0]!
+  const cells = joinCells(parts.flatMap((r) => r.cells))
+  const findings = joinFindings(parts.flatMap((r) => r.findings))
+  const known = joinFindings(parts.flatMap((r) => r.known))
+  const found = new Set([...findings, ...known].map(Baseline.key))
+  const fixed = new Map<string, Report.Fixed>()
+  for (const f of parts.flatMap((r) => r.fixed))
+    if (!found.has(Baseline.key(f))) fixed.set(Baseline.key(f), f)
+  const selected = new Set<AnyCheckId>(parts.flatMap((r) => r.checks ?? []))
+  const coverage = parts.every((r) => r.coverage !== undefined)
+    ? coverageWith(
+        (rule) => {
+          const of = parts.map((r) => r.coverage!.find((c) => c.rule === rule.id))
+          return {
+            judged: of.reduce((n, c) => n + (c?.judged ?? 0), 0),
+            operations: new Set(of.flatMap((c) => c?.operations ?? []))
+          }
+        },
+        cells,
+        selected
+      )
+    : undefined
+  const starts = parts.map((r) => Date.parse(r.startedAt))
+  const start = Math.min(...starts)
+  const end = Math.max(...parts.map((r, i) => starts[i]! + r.durationMs))
+  const targets = [...new Set(parts.map((r) => r.target))]
+  return {
+    runId: parts.map((r) => r.runId).join("+"),
+    seed: first.seed,
+    target: targets.join(", "),
+    startedAt: new Date(start).toISOString(),
+    durationMs: end - start,
+    requests: parts.reduce((n, r) => n + r.requests, 0),
+    examples: first.examples,
+    readOnly: parts.some((r) => r.readOnly),
+    replay: undefined,
+    ...(first.rerun === undefined ? {} : { rerun: first.rerun }),
+    cells,
+    findings,
+    known,
+    fixed: [...fixed.values()],
+    observations: joinObservations(parts.flatMap((r) => r.observations)),
+    notes: [...new Set(parts.flatMap((r) => r.notes).filter((n) => !dropNotes.has(n)))],
+    ...(coverage === undefined ? {} : { coverage }),
+    ...(selected.size === 0 ? {} : { checks: [...selected].sort(compareChecks) })
+  }
+}
+
+/**
  * The whole run's report from the reports of its shards (each run with `--shard i/n`, the same
  * seed and options): every share exactly once, or why not.
  *
@@ -67,56 +125,13 @@ export const merge = (
   const wrong = checkShares(reports)
   if (wrong !== undefined) return Either.left(wrong)
   const shards = [...reports].sort((a, b) => a.shard!.index - b.shard!.index)
-  const first = shards[0]!
-  const cells = joinCells(shards.flatMap((r) => r.cells))
-  const findings = joinFindings(shards.flatMap((r) => r.findings))
-  const known = joinFindings(shards.flatMap((r) => r.known))
-  const found = new Set([...findings, ...known].map(Baseline.key))
-  const fixed = new Map<string, Report.Fixed>()
-  for (const f of shards.flatMap((r) => r.fixed))
-    if (!found.has(Baseline.key(f))) fixed.set(Baseline.key(f), f)
-  const selected = new Set<AnyCheckId>(shards.flatMap((r) => r.checks ?? []))
-  const coverage = shards.every((r) => r.coverage !== undefined)
-    ? coverageWith(
-        (rule) => {
-          const of = shards.map((r) => r.coverage!.find((c) => c.rule === rule.id))
-          return {
-            judged: of.reduce((n, c) => n + (c?.judged ?? 0), 0),
-            operations: new Set(of.flatMap((c) => c?.operations ?? []))
-          }
-        },
-        cells,
-        selected
-      )
-    : undefined
-  const ownNotes = new Set(shards.map((r) => shardNote(r.shard!)))
-  const notes = [
-    ...new Set(shards.flatMap((r) => r.notes).filter((n) => !ownNotes.has(n))),
-    `merged from ${shards.length} shards (runs ${shards.map((r) => r.runId).join(", ")})`
-  ]
-  const starts = shards.map((r) => Date.parse(r.startedAt))
-  const start = Math.min(...starts)
-  const end = Math.max(...shards.map((r, i) => starts[i]! + r.durationMs))
-  const targets = [...new Set(shards.map((r) => r.target))]
+  const joined = join(shards, new Set(shards.map((r) => shardNote(r.shard!))))
   return Either.right({
-    runId: shards.map((r) => r.runId).join("+"),
-    seed: first.seed,
-    target: targets.join(", "),
-    startedAt: new Date(start).toISOString(),
-    durationMs: end - start,
-    requests: shards.reduce((n, r) => n + r.requests, 0),
-    examples: first.examples,
-    readOnly: shards.some((r) => r.readOnly),
-    replay: undefined,
-    ...(first.rerun === undefined ? {} : { rerun: first.rerun }),
-    cells,
-    findings,
-    known,
-    fixed: [...fixed.values()],
-    observations: joinObservations(shards.flatMap((r) => r.observations)),
-    notes,
-    ...(coverage === undefined ? {} : { coverage }),
-    ...(selected.size === 0 ? {} : { checks: [...selected].sort(compareChecks) }),
+    ...joined,
+    notes: [
+      ...joined.notes,
+      `merged from ${shards.length} shards (runs ${shards.map((r) => r.runId).join(", ")})`
+    ],
     mergedFrom: shards.map((r) => r.runId)
   })
 }

@@ -114,6 +114,7 @@ export const validate = (
       `unknown checks (or patterns naming none): ${badChecks.join(", ")} (known: ${known.join(", ")})`
     )
   const counts = {
+    workers: options.workers,
     examples: options.examples,
     "max-requests": options.maxRequests,
     "max-findings": options.maxFindings

@@ -77,15 +77,17 @@ export interface Shard {
 }
 
 /**
- * The groups with only the suites of `shard`: the suites of the whole plan, in plan order, dealt
- * out in turn to the shares, so that every machine keeps the same ones and the shares are even. A
- * group left with no suite is dropped.
+ * The groups with only the suites of `shard`: the plan's units, in plan order, dealt out in turn to
+ * the shares, so that every machine keeps the same ones and the shares are even. A unit is a suite,
+ * or a whole ordered group (an Update operation's suites change the same few objects: one share
+ * runs them all, in order). A group left with no suite is dropped.
  */
 export const shareOf = (groups: ReadonlyArray<Group>, shard: Shard | undefined): Array<Group> => {
   if (shard === undefined) return [...groups]
   let next = 0
+  const mine = () => next++ % shard.total === shard.index - 1
   return groups.flatMap((g) => {
-    const suites = g.suites.filter(() => next++ % shard.total === shard.index - 1)
+    const suites = g.ordered ? (mine() ? g.suites : []) : g.suites.filter(mine)
     return suites.length === 0 ? [] : [{ ...g, suites }]
   })
 }

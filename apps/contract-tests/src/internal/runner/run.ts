@@ -41,6 +41,8 @@ import {
   validate
 } from "./options.js"
 import { type Group, plan, shareOf, withRestore } from "./plan.js"
+import { addFailure, arrive, failures, type Shared } from "./shared.js"
+import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
 import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
 
 /** What every step of a run shares. */
@@ -56,9 +58,10 @@ export interface Run {
   readonly progress: (line: string) => void
 }
 
-export const makeRunTarget = (options: Options) =>
+export const makeRunTarget = (options: Options, shared?: Shared | undefined) =>
   Effect.map(
     makeTarget({
+      shared,
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       rateLimit: options.rateLimit,
@@ -197,7 +200,13 @@ const costOf = (suite: Suite): number =>
  * one after the other (with the objects read before and put back after); every other suite is
  * independent of the others. Each suite sends its cases in order.
  */
-const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings: SuiteSettings) =>
+const runAll = (
+  run: Run,
+  target: Target,
+  groups: ReadonlyArray<Group>,
+  settings: SuiteSettings,
+  shared: Shared | undefined
+) =>
   Effect.gen(function* () {
     const results: Array<SuiteResult> = []
     const finished = progressLine(
@@ -226,11 +235,15 @@ const runAll = (run: Run, target: Target, groups: ReadonlyArray<Group>, settings
             : g.suites.map((s) => ({ cost: costOf(s), run: runOne(s) }))
         )
         .sort((a, b) => b.cost - a.cost)
-    for (const phase of [groups.filter((g) => g.writes), groups.filter((g) => !g.writes)])
-      yield* Effect.forEach(unitsOf(phase), (u) => permits.withPermits(1)(u.run), {
+    const runPhase = (phase: ReadonlyArray<Group>) =>
+      Effect.forEach(unitsOf(phase), (u) => permits.withPermits(1)(u.run), {
         concurrency: "unbounded",
         discard: true
       })
+    yield* runPhase(groups.filter((g) => g.writes))
+    // A worker thread's reads wait for every thread's writes.
+    if (shared !== undefined) yield* arrive(shared)
+    yield* runPhase(groups.filter((g) => !g.writes))
     return results
   })
 
@@ -302,19 +315,42 @@ const collate = (
     }
   })
 
+/** A run's limits: one findings count for all threads of a run in workers, else its own. */
+const limitsOf = (options: Options, started: number, shared: Shared | undefined): Limits => {
+  const limits = {
+    shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
+    deadline:
+      options.timeBudget === undefined
+        ? undefined
+        : started + Duration.toMillis(Duration.decode(options.timeBudget)),
+    stoppedBy: undefined,
+    maxFindings: options.maxFindings,
+    failures: 0
+  }
+  if (shared === undefined) return limits
+  // A suite only ever adds one failure at a time (`failures++`): each assignment adds one.
+  return Object.defineProperty(limits, "failures", {
+    get: () => failures(shared),
+    set: () => void addFailure(shared),
+    enumerable: true
+  })
+}
+
 /** A run of the contract checks against `options.baseUrl`, in the caller's scope. */
 export const run = (
-  options: Options
+  options: Options & { readonly worker?: WorkerPart | undefined }
 ): Effect.Effect<Report.Report, RunFailure, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
-    const started = Date.now()
+    const worker = options.worker
+    const started = worker?.started ?? Date.now()
     const replay = yield* validate(options)
-    const seed = replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
+    const seed =
+      worker?.seed ?? replay?.seed ?? options.seed ?? Math.floor(Math.random() * 0x7fffffff)
     const secrets = secretsOf(options)
     const scrub = Secrets.scrubber(secrets)
     const r: Run = {
       options,
-      runId: newRunId(),
+      runId: worker?.runId ?? newRunId(),
       seed,
       examples: options.examples ?? 100,
       started,
@@ -322,15 +358,32 @@ export const run = (
       secrets,
       progress: (line) => options.progress?.(scrub(line))
     }
-    const target = yield* makeRunTarget(options)
-    const probed = yield* probe(r, target)
-    r.progress(
-      `contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`
-    )
-    const notConnect = yield* notConnectReport(r, target, probed)
-    if (notConnect !== undefined) return notConnect
-    const { pools, notes } = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
-    r.progress(notes[0]!)
+    const target = yield* makeRunTarget(options, worker?.shared)
+    let discovered: { readonly pools: Context["pools"]; readonly notes: ReadonlyArray<string> }
+    if (worker !== undefined) discovered = worker
+    else {
+      const probed = yield* probe(r, target)
+      r.progress(
+        `contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`
+      )
+      const notConnect = yield* notConnectReport(r, target, probed)
+      if (notConnect !== undefined) return notConnect
+      discovered = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
+      r.progress(discovered.notes[0]!)
+      const workers = options.workers ?? 1
+      if (workers > 1 && replay === undefined) {
+        const refused = refusal(options)
+        if (refused !== undefined)
+          return yield* new RunFailure({ reason: "BadOptions", message: refused })
+        return yield* runInWorkers(
+          options,
+          workers,
+          { runId: r.runId, seed, started, pools: discovered.pools, notes: discovered.notes },
+          yield* target.sent
+        )
+      }
+    }
+    const { pools, notes } = discovered
     const selected = new Set<AnyCheckId>(selectedIds(options))
     const planned = plan(
       contextOf(r, target, pools),
@@ -338,20 +391,11 @@ export const run = (
       new Set(plannedChecks(options)),
       options.operations === undefined || options.operations.length === 0
     )
-    const groups = shareOf(
-      filtered(planned, options),
-      replay === undefined ? options.shard : undefined
-    )
-    const limits: Limits = {
-      shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
-      deadline:
-        options.timeBudget === undefined
-          ? undefined
-          : started + Duration.toMillis(Duration.decode(options.timeBudget)),
-      stoppedBy: undefined,
-      maxFindings: options.maxFindings,
-      failures: 0
-    }
+    const groups =
+      replay === undefined
+        ? shareOf(shareOf(filtered(planned, options), options.shard), worker?.share)
+        : filtered(planned, options)
+    const limits = limitsOf(options, started, worker?.shared)
     const settings: SuiteSettings = {
       seed,
       selected,
@@ -363,7 +407,7 @@ export const run = (
     }
     const results =
       replay === undefined
-        ? yield* runAll(r, target, groups, settings)
+        ? yield* runAll(r, target, groups, settings, worker?.shared)
         : yield* runReplay(r, replay, groups, settings)
     const stopped = stopReason(limits)
     return yield* collate(

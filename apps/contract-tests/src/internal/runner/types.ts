@@ -62,6 +62,12 @@ export interface Options {
    * share on every machine; `Report.merge` joins the shares' reports into the whole run's.
    */
   readonly shard?: { readonly index: number; readonly total: number } | undefined
+  /**
+   * Worker threads the suites are dealt to (default 1: the caller's thread), each with its own
+   * connection pool, under one request budget, rate limit and findings limit; the same findings
+   * for a seed whatever the number. Not with `hooks` (code of the caller's cannot cross threads).
+   */
+  readonly workers?: number | undefined
   /** Run only the case of this replay id (a shard is then ignored). */
   readonly replay?: string | undefined
   /** Known findings: reported as known, not failing the run (see `Baseline`). */

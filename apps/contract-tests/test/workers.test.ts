@@ -1,0 +1,85 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import type { ReferenceServer } from "@data-access/reference-server"
+import * as Baseline from "../src/Baseline.js"
+import * as Embedded from "../src/Embedded.js"
+import type * as Report from "../src/Report.js"
+import { cli } from "./cliRun.js"
+
+// A run dealt to worker threads (--workers N) is the same run: the same findings for a seed
+// whatever the number of threads, one request budget for all of them.
+
+/** A server that breaks rules on reads, lists, updates and the wire. */
+const faulty = {
+  faults: {
+    rules: (
+      [
+        "wrong-field-type",
+        "limit-off-by-one",
+        "update-ignored",
+        "updated-at-not-moved",
+        "filter-ignored",
+        "paging-skips",
+        "rejects-null"
+      ] as const
+    ).map((name) => ({
+      fault: { _tag: "Violation" as const, name: name as ReferenceServer.ViolationName }
+    }))
+  }
+}
+
+const keys = (r: Report.Report) => r.findings.map(Baseline.key).sort()
+const examples = (r: Report.Report) =>
+  r.cells.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)
+
+describe("a run in worker threads", () => {
+  it.scoped(
+    "--workers 1 and 4 give the same findings, cells and examples for a seed; the faithful server none",
+    () =>
+      Effect.gen(function* () {
+        const one = yield* Embedded.run({ seed: 8, examples: 10, server: faulty })
+        const four = yield* Embedded.run({ seed: 8, examples: 10, server: faulty, workers: 4 })
+        expect(one.findings.length).toBeGreaterThan(10)
+        expect(keys(four)).toEqual(keys(one))
+        expect(four.cells.map((c) => `${c.operation} ${c.check}`)).toEqual(
+          one.cells.map((c) => `${c.operation} ${c.check}`)
+        )
+        expect(examples(four)).toBe(examples(one))
+        expect(four.notes).toContain("ran in 4 worker threads")
+        const faithful = yield* Embedded.run({ seed: 8, examples: 10, workers: 3 })
+        expect(faithful.findings.map((f) => f.message)).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped("one request budget over every thread: the run stops when it is spent", () =>
+    Effect.gen(function* () {
+      const report = yield* Embedded.run({ seed: 3, examples: 10, workers: 3, maxRequests: 400 })
+      expect(
+        report.notes.some((n) => n.includes("the request budget of 400 requests is spent"))
+      ).toBe(true)
+      expect(report.cells.reduce((n, c) => n + c.skipped, 0)).toBeGreaterThan(0)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.effect("the command line: --workers N or auto; anything else exits 2", () =>
+    Effect.gen(function* () {
+      const ran = yield* cli(
+        "--seed",
+        "4",
+        "--examples",
+        "3",
+        "--operations",
+        "GetResource,ListSatellites",
+        "--workers",
+        "2",
+        "--quiet"
+      )
+      expect(ran.code).toBe(0)
+      expect(ran.out).toContain("note: ran in 2 worker threads")
+      const bad = yield* cli("--workers", "many", "--quiet")
+      expect(bad.code).toBe(2)
+      expect(bad.err).toContain('--workers takes a whole number of threads or auto, not "many"')
+    })
+  )
+})
