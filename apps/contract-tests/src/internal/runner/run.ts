@@ -41,6 +41,7 @@ import {
   validate
 } from "./options.js"
 import { type Group, plan, shareOf, withRestore } from "./plan.js"
+import { makeSlots } from "./slots.js"
 import { addFailure, arrive, failures, type Shared } from "./shared.js"
 import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
 import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
@@ -195,10 +196,11 @@ const costOf = (suite: Suite): number =>
 
 /**
  * Runs every group: writes first (they change what lists return), then the reads, so that paging
- * and search see a stable snapshot. Up to `concurrency` suites run at once, from any operation,
- * the longest first: the suites of an Update operation change the same few objects, so they run
- * one after the other (with the objects read before and put back after); every other suite is
- * independent of the others. Each suite sends its cases in order.
+ * and search see a stable snapshot. Up to `concurrency` cases are in flight at once, from any
+ * suite of any operation, the longest suites started first: the suites of an Update operation
+ * change the same few objects, so they run one after the other (with the objects read before and
+ * put back after), and a suite that writes sends its cases one after the other; the cases of any
+ * other suite overlap. What one case sends still goes in order.
  */
 const runAll = (
   run: Run,
@@ -213,15 +215,19 @@ const runAll = (
       run,
       groups.reduce((n, g) => n + g.suites.length, 0)
     )
-    const permits = yield* Effect.makeSemaphore(run.options.concurrency ?? 4)
+    const concurrency = run.options.concurrency ?? 4
+    const slotted: SuiteSettings = { ...settings, slot: makeSlots(concurrency) }
     const runOne = (suite: Suite) =>
       Effect.gen(function* () {
         const t0 = Date.now()
-        const r = yield* runSuite(suite, settings)
+        const r = yield* runSuite(suite, {
+          ...slotted,
+          window: suite.writes ? 1 : concurrency
+        })
         results.push(r)
         finished(r, Date.now() - t0)
       })
-    /** What holds one permit while it runs: a whole ordered group, or one suite of another. */
+    /** What runs as one: a whole ordered group, or one suite of another. */
     const unitsOf = (phase: ReadonlyArray<Group>) =>
       phase
         .flatMap((g) =>
@@ -236,10 +242,7 @@ const runAll = (
         )
         .sort((a, b) => b.cost - a.cost)
     const runPhase = (phase: ReadonlyArray<Group>) =>
-      Effect.forEach(unitsOf(phase), (u) => permits.withPermits(1)(u.run), {
-        concurrency: "unbounded",
-        discard: true
-      })
+      Effect.forEach(unitsOf(phase), (u) => u.run, { concurrency: "unbounded", discard: true })
     yield* runPhase(groups.filter((g) => g.writes))
     // A worker thread's reads wait for every thread's writes.
     if (shared !== undefined) yield* arrive(shared)

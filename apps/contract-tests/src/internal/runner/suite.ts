@@ -120,6 +120,13 @@ export interface SuiteSettings {
   readonly secrets: ReadonlyArray<string>
   /** Run only the case at this fast-check path (a replay). */
   readonly replayPath: string | undefined
+  /**
+   * Cases of one suite in flight at once (default 1: one after the other). Independent cases
+   * overlap; what each sends still goes in order, and every case is judged as if alone.
+   */
+  readonly window?: number | undefined
+  /** Wraps each case's requests: the run's slots, shared by its suites (default: none). */
+  readonly slot?: (<A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) | undefined
 }
 
 /** The first failing example of one rule and cause, and how many examples hit it. */
@@ -169,9 +176,16 @@ const observer = (result: SuiteResult, settings: SuiteSettings) => {
   }
 }
 
-type RunCase = (
-  a: unknown
-) => Promise<Either.Either<ReadonlyArray<Verdict>, BudgetExhausted | HookFailure>>
+/** A case that got its slot once the run had stopped: not sent. */
+interface NotStarted {
+  readonly _tag: "NotStarted"
+}
+const notStarted: Either.Either<never, NotStarted> = Either.left({ _tag: "NotStarted" })
+
+/** What one case gave: its verdicts, or why it gave none. */
+type CaseResult = Either.Either<ReadonlyArray<Verdict>, BudgetExhausted | HookFailure | NotStarted>
+
+type RunCase = (a: unknown) => Promise<CaseResult>
 
 /**
  * Evaluates one example: its verdicts counted per check (a check passes an example when all its
@@ -193,9 +207,10 @@ const evaluator = (
     }
     const r = await runCase(a)
     if (Either.isLeft(r)) {
+      state.skippedExamples++
+      if (r.left._tag === "NotStarted") return
       settings.limits.stoppedBy = r.left.message
       if (r.left._tag === "HookFailure") settings.limits.hookFailure ??= r.left
-      state.skippedExamples++
       return
     }
     const byCheck = new Map<AnyCheckId, boolean>()
@@ -218,7 +233,12 @@ const evaluator = (
       if (f === undefined) {
         failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
         settings.limits.failures++
-      } else f.occurrences++
+      } else {
+        f.occurrences++
+        // Cases that overlap finish in any order: the first case by index is the one kept.
+        if (indexOf(index) < indexOf(f.index))
+          failures.set(key, { index, value: a, outcome: o, occurrences: f.occurrences })
+      }
     }
     for (const [c, ok] of byCheck) {
       if (ok) countOf(result, c).passed++
@@ -233,22 +253,48 @@ const evaluator = (
 const firstOf = (cases: Extract<Cases, { _tag: "Property" }>): Array<[any]> =>
   (cases.first ?? []).map((x) => [x])
 
+/** A case's place in its suite: the first run index of its fast-check path. */
+const indexOf = (index: string): number => Number(index.split(":")[0])
+
+/**
+ * Starts cases up to `window` at a time: `start` returns once the case may go on being drawn (at
+ * once while fewer than `window` are in flight); `drain` waits for the last ones.
+ */
+const inFlight = (window: number) => {
+  const running = new Set<Promise<void>>()
+  const start = async (run: () => Promise<void>): Promise<void> => {
+    if (window <= 1) return run()
+    const p: Promise<void> = run().then(
+      () => void running.delete(p),
+      () => void running.delete(p)
+    )
+    running.add(p)
+    if (running.size >= window) await Promise.race(running)
+  }
+  const drain = () => Promise.all(running).then(() => undefined)
+  return { start, drain }
+}
+
 /** Runs the cases: every enumerated one, the replayed one, or the suite's generated examples. */
 const runCases = (
   cases: Cases,
   sSeed: number,
   replayPath: string | undefined,
-  evaluate: (a: unknown, index: string) => Promise<void>
+  evaluate: (a: unknown, index: string) => Promise<void>,
+  window: number
 ) =>
   Effect.gen(function* () {
+    const cases_ = inFlight(window)
     if (cases._tag === "Enumerated") {
       const indices =
         replayPath === undefined
           ? Array.from({ length: cases.count }, (_, i) => i)
-          : [Number(replayPath.split(":")[0])]
-      for (const i of indices) {
-        if (i < cases.count) yield* Effect.promise(() => evaluate(cases.at(i), String(i)))
-      }
+          : [indexOf(replayPath)]
+      yield* Effect.promise(async () => {
+        for (const i of indices)
+          if (i < cases.count) await cases_.start(() => evaluate(cases.at(i), String(i)))
+        await cases_.drain()
+      })
       return
     }
     if (replayPath !== undefined) {
@@ -271,13 +317,16 @@ const runCases = (
     }
     let i = 0
     yield* Effect.promise(async () => {
+      // The property never fails: fast-check draws the same values whether or not they overlap.
       await fc.check(
         fc.asyncProperty(cases.arbitrary, async (a) => {
-          await evaluate(a, String(i++))
+          const index = String(i++)
+          await cases_.start(() => evaluate(a, index))
           return true
         }),
         { seed: sSeed, numRuns: cases.examples, examples: firstOf(cases) }
       )
+      await cases_.drain()
     })
   })
 
@@ -332,14 +381,26 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const caseOf = (a: unknown) =>
       custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
     // A hook that throws in a case stops the run: the promise fast-check awaits does not reject.
-    const runCase: RunCase = (a) =>
+    const slot = settings.slot ?? ((e) => e)
+    // A case waits for its slot; one that gets it once the run has stopped is not sent.
+    const runCase = (a: unknown, whenStopped: boolean) =>
       Runtime.runPromise(runtime)(
-        Effect.either(caseOf(a)).pipe(
-          Effect.catchSomeDefect((d) =>
-            d instanceof HookFailure ? Option.some(Effect.succeed(Either.left(d))) : Option.none()
+        slot(
+          Effect.suspend(() =>
+            !whenStopped && stopReason(settings.limits) !== undefined
+              ? Effect.succeed<CaseResult>(notStarted)
+              : Effect.either(caseOf(a)).pipe(
+                  Effect.catchSomeDefect((d) =>
+                    d instanceof HookFailure
+                      ? Option.some(Effect.succeed(Either.left(d)))
+                      : Option.none()
+                  )
+                )
           )
         )
       )
+    const runExample: RunCase = (a) => runCase(a, false)
+    const runShrink: RunCase = (a) => runCase(a, true)
     const result: SuiteResult = {
       suite,
       counts: new Map(),
@@ -369,17 +430,19 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     }
     const sSeed = suiteSeed(seed, suite.family, suite.method)
     const failures = new Map<string, Failure>()
-    const { evaluate, state } = evaluator(result, settings, runCase, failures)
-    yield* runCases(suite.cases, sSeed, replayPath, evaluate)
+    const { evaluate, state } = evaluator(result, settings, runExample, failures)
+    yield* runCases(suite.cases, sSeed, replayPath, evaluate, settings.window ?? 1)
     if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
     const reason = stopReason(limits)
     if (state.skippedExamples > 0 && reason !== undefined)
       skipAll(result, checksOf, state.skippedExamples, reason)
-    for (const failure of failures.values()) {
+    for (const failure of [...failures.values()].sort(
+      (a, b) => indexOf(a.index) - indexOf(b.index)
+    )) {
       const cases = suite.cases
       const shrunk =
         cases._tag === "Property" && replayPath === undefined && !spentBudget(limits)
-          ? yield* shrink(cases, sSeed, failure, limits, runCase)
+          ? yield* shrink(cases, sSeed, failure, limits, runShrink)
           : { best: failure, path: failure.index, steps: 0 }
       const check = shrunk.best.outcome.check
       result.findings.push(
