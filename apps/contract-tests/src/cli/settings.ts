@@ -86,7 +86,8 @@ export const settings = {
   },
   concurrency: {
     kind: "integer",
-    description: "Suites run at once (default: 4 embedded, 2 against a target)"
+    description:
+      "Cases in flight at once, from any suite (an Update operation's suites and a suite that writes send theirs one after the other) (default: 4 embedded, 2 against a target)"
   },
   junit: { kind: "output", description: "Write a JUnit XML report to this file" },
   json: { kind: "output", description: "Write a JSON report to this file" },

@@ -51,7 +51,7 @@ export interface Options {
   readonly clockSkew?: Duration.DurationInput | undefined
   /** Never send more requests than this (default 200000). */
   readonly maxRequests?: number | undefined
-  /** Suites run at once (default 4). */
+  /** Cases in flight at once, from any suite (default 4); each case sends its requests in order. */
   readonly concurrency?: number | undefined
   /** Retry 429 and 503 answers after `Retry-After` (default true). */
   readonly retryThrottled?: boolean | undefined
