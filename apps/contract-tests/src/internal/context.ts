@@ -52,6 +52,12 @@ export interface Suite {
   readonly checks: ReadonlyArray<CheckId>
   /** Whether its requests can create or change objects. */
   readonly writes: boolean
+  /**
+   * Whether its cases go one after the other because one case may change what another reads
+   * (default: `writes`). A suite of refusals of a write operation (invalid input, a wrong key or
+   * protocol) judges each answer alone: its cases overlap.
+   */
+  readonly ordered?: boolean | undefined
   /** Why it does not run (missing prerequisites, read-only mode). */
   readonly skip: string | undefined
   readonly cases: Cases

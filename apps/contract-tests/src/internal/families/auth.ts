@@ -48,6 +48,7 @@ const authSuite = (op: Op, ctx: Context): Suite => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: { _tag: "Enumerated", count: modes.length, at: (i) => modes[i] },
     run: (mode: KeyMode) =>

@@ -96,6 +96,7 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: { _tag: "Property", arbitrary, examples: ctx.examples },
     run: (c: Invalid) => judge(op, ctx, c)
@@ -204,6 +205,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: {
       _tag: "Enumerated",
@@ -259,6 +261,7 @@ const bodySuite = (op: Op, ctx: Context): Suite => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: { _tag: "Enumerated", count: cases.length, at: (i) => cases[i] },
     run: (c: Invalid) => judge(op, ctx, c)

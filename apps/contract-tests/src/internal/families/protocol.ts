@@ -243,6 +243,7 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: { _tag: "Enumerated", count: cases.length, at: (i) => cases[i] },
     run: (c: ProtocolCase) =>

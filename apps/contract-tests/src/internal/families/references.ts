@@ -70,6 +70,7 @@ const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
     method: op.method,
     checks: CHECKS,
     writes: isWrite(op),
+    ordered: false,
     skip: undefined,
     cases: {
       _tag: "Property",

@@ -199,8 +199,9 @@ const costOf = (suite: Suite): number =>
  * and search see a stable snapshot. Up to `concurrency` cases are in flight at once, from any
  * suite of any operation, the longest suites started first: the suites of an Update operation
  * change the same few objects, so they run one after the other (with the objects read before and
- * put back after), and a suite that writes sends its cases one after the other; the cases of any
- * other suite overlap. What one case sends still goes in order.
+ * put back after), and a suite whose cases change what others read sends them one after the
+ * other (`Suite.ordered`); the cases of any other suite overlap. What one case sends still goes in
+ * order.
  */
 const runAll = (
   run: Run,
@@ -222,7 +223,7 @@ const runAll = (
         const t0 = Date.now()
         const r = yield* runSuite(suite, {
           ...slotted,
-          window: suite.writes ? 1 : concurrency
+          window: (suite.ordered ?? suite.writes) ? 1 : concurrency
         })
         results.push(r)
         finished(r, Date.now() - t0)
