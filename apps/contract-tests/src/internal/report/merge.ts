@@ -108,6 +108,9 @@ export const join = (
     observations: joinObservations(parts.flatMap((r) => r.observations)),
     notes: [...new Set(parts.flatMap((r) => r.notes).filter((n) => !dropNotes.has(n)))],
     ...(coverage === undefined ? {} : { coverage }),
+    ...(parts.every((r) => r.repeats === undefined)
+      ? {}
+      : { repeats: parts.reduce((n, r) => n + (r.repeats ?? 0), 0) }),
     ...(selected.size === 0 ? {} : { checks: [...selected].sort(compareChecks) })
   }
 }

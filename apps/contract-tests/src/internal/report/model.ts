@@ -150,6 +150,11 @@ export interface Report {
   readonly notes: ReadonlyArray<string>
   /** Every rule of the contract with the cases that judged it (the runner's reports). */
   readonly coverage?: ReadonlyArray<RuleCoverage> | undefined
+  /**
+   * Generated examples equal to one a suite had already sent, drawn again instead of sent (the
+   * runner's reports): no example is sent twice within a suite.
+   */
+  readonly repeats?: number | undefined
   /** The checks the run selected (the runner's reports). */
   readonly checks?: ReadonlyArray<AnyCheckId> | undefined
   /** Set on the report of one share of a sharded run (`--shard 2/4`). */

@@ -233,7 +233,7 @@ export const toTerminal = (report: Report): string => {
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(
     "",
-    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings${report.known.length > 0 ? ` (+${report.known.length} known)` : ""} · ${report.observations.length} notes · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
+    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings${report.known.length > 0 ? ` (+${report.known.length} known)` : ""} · ${report.observations.length} notes · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples${report.repeats ? ` (${report.repeats} repeats drawn again)` : ""} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
   )
   return out.join("\n")
 }

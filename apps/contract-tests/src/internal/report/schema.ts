@@ -112,6 +112,7 @@ export const ReportSchema = Schema.Struct({
   observations: Schema.Array(Observation),
   notes: Schema.Array(Schema.String),
   coverage: Schema.optional(Schema.Array(RuleCoverage)),
+  repeats: Schema.optional(Count),
   checks: Schema.optional(Schema.Array(CheckId)),
   shard: Schema.optional(Schema.Struct({ index: Schema.Int, total: Schema.Int })),
   mergedFrom: Schema.optional(Schema.Array(Schema.String))

@@ -314,6 +314,7 @@ const collate = (
     })
     return {
       ...report,
+      repeats: results.reduce((n, r) => n + r.repeats, 0),
       checks: [...selected].sort(compareChecks),
       ...(shard === undefined ? {} : { shard: { index: shard.index, total: shard.total } })
     }

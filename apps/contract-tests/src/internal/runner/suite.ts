@@ -106,6 +106,8 @@ export interface SuiteResult {
   readonly rules: Map<ContractRules.RuleId, number>
   readonly findings: Array<Report.Finding>
   readonly observations: Array<Report.Observation>
+  /** Generated examples equal to one already sent, drawn again instead of sent. */
+  repeats: number
 }
 
 /** How a suite runs: the run's seed, selected checks, target, budgets and secrets. */
@@ -253,6 +255,12 @@ const evaluator = (
 const firstOf = (cases: Extract<Cases, { _tag: "Property" }>): Array<[any]> =>
   (cases.first ?? []).map((x) => [x])
 
+/** Draws per example a suite may make to find examples not sent yet. */
+const REDRAWS = 10
+
+/** Repeats drawn in a row after which a suite's space is taken as spent: it runs fewer examples. */
+const REPEATS_IN_A_ROW = 25
+
 /** A case's place in its suite: the first run index of its fast-check path. */
 const indexOf = (index: string): number => Number(index.split(":")[0])
 
@@ -281,7 +289,8 @@ const runCases = (
   sSeed: number,
   replayPath: string | undefined,
   evaluate: (a: unknown, index: string) => Promise<void>,
-  window: number
+  window: number,
+  onRepeat: () => void
 ) =>
   Effect.gen(function* () {
     const cases_ = inFlight(window)
@@ -315,16 +324,38 @@ const runCases = (
       })
       return
     }
+    // Up to `examples` distinct examples: one equal to an example already sent is drawn again
+    // (not sent), within REDRAWS draws per example and REPEATS_IN_A_ROW repeats in a row. A sent example keeps its fast-check run index,
+    // so a replay or a shrink by path names the same value. Once enough are sent, the property
+    // fails on purpose to end the draws (`endOnFailure`: no shrinking).
     let i = 0
+    let sent = 0
+    let inARow = 0
+    const seen = new Set<string>()
     yield* Effect.promise(async () => {
-      // The property never fails: fast-check draws the same values whether or not they overlap.
+      // fast-check draws the same values whether or not the examples overlap.
       await fc.check(
         fc.asyncProperty(cases.arbitrary, async (a) => {
           const index = String(i++)
+          if (sent >= cases.examples || inARow >= REPEATS_IN_A_ROW) return false
+          const key = fc.stringify(a)
+          if (seen.has(key)) {
+            inARow++
+            onRepeat()
+            return true
+          }
+          inARow = 0
+          seen.add(key)
+          sent++
           await cases_.start(() => evaluate(a, index))
           return true
         }),
-        { seed: sSeed, numRuns: cases.examples, examples: firstOf(cases) }
+        {
+          seed: sSeed,
+          numRuns: cases.examples * REDRAWS + 1,
+          endOnFailure: true,
+          examples: firstOf(cases)
+        }
       )
       await cases_.drain()
     })
@@ -406,7 +437,8 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
       counts: new Map(),
       rules: new Map(),
       findings: [],
-      observations: []
+      observations: [],
+      repeats: 0
     }
     const checksOf = [
       ...suite.checks.filter((c) => settings.selected.has(c)),
@@ -431,7 +463,9 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const sSeed = suiteSeed(seed, suite.family, suite.method)
     const failures = new Map<string, Failure>()
     const { evaluate, state } = evaluator(result, settings, runExample, failures)
-    yield* runCases(suite.cases, sSeed, replayPath, evaluate, settings.window ?? 1)
+    yield* runCases(suite.cases, sSeed, replayPath, evaluate, settings.window ?? 1, () => {
+      result.repeats++
+    })
     if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
     const reason = stopReason(limits)
     if (state.skippedExamples > 0 && reason !== undefined)
