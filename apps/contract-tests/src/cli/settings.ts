@@ -38,7 +38,8 @@ export const settings = {
   seed: { kind: "integer", description: "The run seed (default: random, printed)" },
   examples: {
     kind: "integer",
-    description: "Generated examples per operation and property",
+    description:
+      "Distinct generated examples per operation and property, at most (one equal to an example already sent is drawn again)",
     default: 100
   },
   operations: {

@@ -23,7 +23,7 @@ export interface Options {
   readonly fixtures?: KnownIds.KnownIds | undefined
   /** Default: a random seed, printed in the report. */
   readonly seed?: number | undefined
-  /** Generated examples per operation and property (default 100). */
+  /** Distinct generated examples per operation and property, at most (default 100). */
   readonly examples?: number | undefined
   /** Method names to run (default: all). */
   readonly operations?: ReadonlyArray<string> | undefined
