@@ -7,7 +7,7 @@
  */
 import type * as CheckIds from "./internal/checkIds.js"
 import type * as CustomChecks from "./internal/customChecks.js"
-import type * as Http from "./internal/http.js"
+import type * as Http from "./internal/requestHooks.js"
 import type * as Types from "./internal/runner/types.js"
 
 /**

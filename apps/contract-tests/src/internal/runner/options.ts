@@ -10,7 +10,7 @@ import * as Checks from "@data-access/schema/ContractChecks"
 import type { Options } from "./types.js"
 import * as ReplayId from "../replayId.js"
 import type { Op } from "../context.js"
-import { RESERVED_HEADERS } from "../http.js"
+import { RESERVED_HEADERS } from "../requestHooks.js"
 import type { AnyCheckId, CustomCheckId } from "../checkIds.js"
 import * as CustomChecks from "../customChecks.js"
 

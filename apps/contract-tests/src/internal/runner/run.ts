@@ -19,7 +19,8 @@ import { observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
 import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
-import { type Exchange, headerSecrets, keySecrets, makeTarget, post, type Target } from "../http.js"
+import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
+import { headerSecrets } from "../requestHooks.js"
 import {
   cellsOf,
   coverageOf,

@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { ShrinkBudgeted } from "./shrinkBudgeted.js"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { type ContractRules, Secrets } from "@data-access/schema"
@@ -15,7 +16,8 @@ import type { Cases, Suite } from "../context.js"
 import type { AnyCheckId } from "../checkIds.js"
 import { type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
 import { curlOf, makeFinding } from "../findings.js"
-import { type BudgetExhausted, HookFailure } from "../http.js"
+import type { BudgetExhausted } from "../http.js"
+import { HookFailure } from "../requestHooks.js"
 import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
 
 /** FNV-1a over text, as a 31-bit seed. */
@@ -31,32 +33,6 @@ const hashSeed = (text: string): number => {
 /** The seed fast-check uses for one suite: derived from the run seed, the family and the method. */
 export const suiteSeed = (seed: number, family: string, method: string): number =>
   hashSeed(`${seed}:${family}:${method}`)
-
-/**
- * An arbitrary whose shrink candidates stop coming once `spent()` says so. fast-check walks every
- * candidate of a value until one fails; a property that passes them all once the request budget
- * is spent would still have each candidate generated (for a request with many fields, hundreds of
- * them, each deriving its mutations): the walk ends with the budget instead.
- */
-class ShrinkBudgeted<T> extends fc.Arbitrary<T> {
-  constructor(
-    readonly inner: fc.Arbitrary<T>,
-    readonly spent: () => boolean
-  ) {
-    super()
-  }
-  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
-    return this.inner.generate(mrng, biasFactor)
-  }
-  canShrinkWithoutContext(value: unknown): value is T {
-    return this.inner.canShrinkWithoutContext(value)
-  }
-  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
-    return this.spent()
-      ? fc.Stream.nil()
-      : this.inner.shrink(value, context).takeWhile(() => !this.spent())
-  }
-}
 
 /** The run's budgets, shared by its suites: the first one spent stops every suite. */
 export interface Limits {

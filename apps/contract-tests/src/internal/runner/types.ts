@@ -7,7 +7,7 @@ import type * as Redacted from "effect/Redacted"
 import type { KnownIds } from "@data-access/schema"
 import type * as Baseline from "../baseline.js"
 import type * as Har from "../recording/model.js"
-import type { RequestHooks } from "../http.js"
+import type { RequestHooks } from "../requestHooks.js"
 import type { CustomCheck } from "../customChecks.js"
 
 /**
