@@ -6,7 +6,6 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import { ShrinkBudgeted } from "./shrinkBudgeted.js"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { type ContractRules, Secrets } from "@data-access/schema"
@@ -19,6 +18,7 @@ import { curlOf, makeFinding } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
 import { HookFailure } from "../requestHooks.js"
 import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
+import { ShrinkBudgeted } from "./shrinkBudgeted.js"
 
 /** FNV-1a over text, as a 31-bit seed. */
 const hashSeed = (text: string): number => {
@@ -301,9 +301,10 @@ const runCases = (
       return
     }
     // Up to `examples` distinct examples: one equal to an example already sent is drawn again
-    // (not sent), within REDRAWS draws per example and REPEATS_IN_A_ROW repeats in a row. A sent example keeps its fast-check run index,
-    // so a replay or a shrink by path names the same value. Once enough are sent, the property
-    // fails on purpose to end the draws (`endOnFailure`: no shrinking).
+    // (not sent), within REDRAWS draws per example and REPEATS_IN_A_ROW repeats in a row. A sent
+    // example keeps its fast-check run index, so a replay or a shrink by path names the same
+    // value. Once enough are sent, the property fails on purpose to end the draws
+    // (`endOnFailure`: no shrinking).
     let i = 0
     let sent = 0
     let inARow = 0
