@@ -44,6 +44,10 @@ export type Cases =
     }
   | { readonly _tag: "Enumerated"; readonly count: number; readonly at: (i: number) => any }
 
+/** How many cases a suite's cases are: a property's examples, or the enumerated count. */
+export const casesOf = (cases: Cases): number =>
+  cases._tag === "Property" ? cases.examples : cases.count
+
 /** A family of cases of one operation and the checks they give outcomes for. */
 export interface Suite {
   readonly family: string

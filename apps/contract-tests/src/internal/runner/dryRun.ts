@@ -8,7 +8,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { AnyCheckId, CustomCheckId } from "../checkIds.js"
-import type { Cases } from "../context.js"
+import { casesOf } from "../context.js"
 import { fromKnownIds } from "../pools.js"
 import { plan, shareOf } from "./plan.js"
 import {
@@ -51,8 +51,6 @@ export interface Plan {
   /** Requests per second, or undefined for unlimited. */
   readonly rateLimit: number | undefined
 }
-
-const casesOf = (cases: Cases): number => (cases._tag === "Property" ? cases.examples : cases.count)
 
 /** The plan the options make, sending nothing. */
 export const dryRun = (

@@ -13,7 +13,7 @@ import { Operations, Secrets } from "@data-access/schema"
 import type { Options } from "./types.js"
 import type * as Report from "../report/model.js"
 import type * as ReplayId from "../replayId.js"
-import type { Context, Suite } from "../context.js"
+import { type Context, casesOf, type Suite } from "../context.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
@@ -188,12 +188,7 @@ const progressLine = (run: Run, total: number) => {
 }
 
 /** A suite's cases: what it costs to run, in requests at least. */
-const costOf = (suite: Suite): number =>
-  suite.skip !== undefined
-    ? 0
-    : suite.cases._tag === "Property"
-      ? suite.cases.examples
-      : suite.cases.count
+const costOf = (suite: Suite): number => (suite.skip !== undefined ? 0 : casesOf(suite.cases))
 
 /**
  * Runs every group: writes first (they change what lists return), then the reads, so that paging

@@ -11,7 +11,7 @@ import * as Runtime from "effect/Runtime"
 import { type ContractRules, Secrets } from "@data-access/schema"
 import type * as Report from "../report/model.js"
 import * as ReplayId from "../replayId.js"
-import type { Cases, Suite } from "../context.js"
+import { type Cases, casesOf, type Suite } from "../context.js"
 import type { AnyCheckId } from "../checkIds.js"
 import { type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
 import { curlOf, makeFinding } from "../findings.js"
@@ -429,12 +429,7 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const before = stopReason(limits)
     if (before !== undefined) {
       // A suite that starts once the run has stopped generates nothing: each of its examples is skipped.
-      skipAll(
-        result,
-        checksOf,
-        suite.cases._tag === "Enumerated" ? suite.cases.count : suite.cases.examples,
-        before
-      )
+      skipAll(result, checksOf, casesOf(suite.cases), before)
       return result
     }
     const sSeed = suiteSeed(seed, suite.family, suite.method)
