@@ -17,6 +17,7 @@ import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
+import { builtSibling } from "../builtModule.js"
 import { Worker } from "node:worker_threads"
 import type * as Report from "../report/model.js"
 import type * as Har from "../recording/model.js"
@@ -75,19 +76,14 @@ export class JudgingError extends Data.TaggedError("JudgingError")<{ readonly me
  * The judging thread's module: `worker.bundle.js` beside this one once built (the worker module and
  * its dependencies in one file, `scripts/bundle-worker.mjs`: a thread loads its modules anew, and
  * one file starts several times sooner than the hundreds it is made of), or `worker.js` for a build
- * without the bundle (`tsc` alone). Run from its TypeScript source (the package's own tests, under
- * vitest), this module has no JavaScript sibling and the thread runs the built module in `dist/`
- * (turbo builds before it tests; the tests' global setup rebuilds a `dist/` older than `src/`).
+ * without the bundle (`tsc` alone), in the built directory (`builtSibling`).
  */
 export const workerUrl = (
   here: string = import.meta.url,
   exists: (url: URL) => boolean = Fs.existsSync
 ): URL => {
-  const directory = here.endsWith(".ts")
-    ? new URL(here.replace(/\/src\/internal\/proxy\/[^/]+\.ts$/, "/dist/internal/proxy/"))
-    : new URL("./", here)
-  const bundle = new URL("worker.bundle.js", directory)
-  return exists(bundle) ? bundle : new URL("worker.js", directory)
+  const bundle = builtSibling(here, "worker.bundle.js")
+  return exists(bundle) ? bundle : builtSibling(here, "worker.js")
 }
 
 /** A job whose bodies are copies of its own, listed in `transfer` (the relay's bytes may still be in flight). */

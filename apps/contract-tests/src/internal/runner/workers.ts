@@ -8,6 +8,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Fs from "node:fs"
+import { builtSibling } from "../builtModule.js"
 import { Worker } from "node:worker_threads"
 import type { Pools } from "../pools.js"
 import type * as Report from "../report/model.js"
@@ -57,17 +58,8 @@ export const refusal = (options: Options): string | undefined =>
     ? "hooks run in the caller's thread: leave out workers (or --workers) to use them"
     : undefined
 
-/**
- * The thread's module: `worker.js` beside this one once built; run from its TypeScript source (the
- * package's own tests, under vitest), the built module in `dist/` (the tests' global setup builds
- * a `dist/` older than `src/`).
- */
-const workerUrl = (here: string = import.meta.url): URL =>
-  here.endsWith(".ts")
-    ? new URL(
-        here.replace(/\/src\/internal\/runner\/[^/]+\.ts$/, "/dist/internal/runner/worker.js")
-      )
-    : new URL("./worker.js", here)
+/** The thread's module, built (`builtSibling`). */
+const workerUrl = (): URL => builtSibling(import.meta.url, "worker.js")
 
 const millis = (d: Duration.DurationInput | undefined): Duration.DurationInput | undefined =>
   d === undefined ? undefined : `${Duration.toMillis(Duration.decode(d))} millis`
