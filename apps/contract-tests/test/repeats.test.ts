@@ -35,7 +35,7 @@ const settings = (window: number) => ({
     shrinkBudget: 10,
     stoppedBy: undefined,
     maxFindings: undefined,
-    failures: 0
+    failures: { count: () => 0, add: () => {} }
   },
   secrets: [],
   replayPath: undefined,

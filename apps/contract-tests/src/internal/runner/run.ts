@@ -318,7 +318,8 @@ const collate = (
 
 /** A run's limits: one findings count for all threads of a run in workers, else its own. */
 const limitsOf = (options: Options, started: number, shared: Shared | undefined): Limits => {
-  const limits = {
+  let own = 0
+  return {
     shrinkBudget: options.shrinkBudget ?? SHRINK_BUDGET,
     deadline:
       options.timeBudget === undefined
@@ -326,15 +327,11 @@ const limitsOf = (options: Options, started: number, shared: Shared | undefined)
         : started + Duration.toMillis(Duration.decode(options.timeBudget)),
     stoppedBy: undefined,
     maxFindings: options.maxFindings,
-    failures: 0
+    failures:
+      shared === undefined
+        ? { count: () => own, add: () => void own++ }
+        : { count: () => failures(shared), add: () => void addFailure(shared) }
   }
-  if (shared === undefined) return limits
-  // A suite only ever adds one failure at a time (`failures++`): each assignment adds one.
-  return Object.defineProperty(limits, "failures", {
-    get: () => failures(shared),
-    set: () => void addFailure(shared),
-    enumerable: true
-  })
 }
 
 /** A run of the contract checks against `options.baseUrl`, in the caller's scope. */

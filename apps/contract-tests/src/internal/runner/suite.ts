@@ -44,8 +44,8 @@ export interface Limits {
   stoppedBy: string | undefined
   /** Distinct failures after which no new example starts (their shrinking goes on); none when undefined. */
   readonly maxFindings: number | undefined
-  /** Distinct failures so far (one per suite, rule and cause). */
-  failures: number
+  /** Distinct failures so far (one per suite, rule and cause): this run's, or all its threads'. */
+  readonly failures: { readonly count: () => number; readonly add: () => void }
   /** The hook that threw in a case, which ends the run. */
   hookFailure?: HookFailure | undefined
 }
@@ -62,7 +62,7 @@ const spentBudget = (limits: Limits): boolean => {
 export const stopReason = (limits: Limits): string | undefined =>
   spentBudget(limits)
     ? limits.stoppedBy
-    : limits.maxFindings !== undefined && limits.failures >= limits.maxFindings
+    : limits.maxFindings !== undefined && limits.failures.count() >= limits.maxFindings
       ? `max findings reached (${limits.maxFindings})`
       : undefined
 
@@ -210,7 +210,7 @@ const evaluator = (
       const f = failures.get(key)
       if (f === undefined) {
         failures.set(key, { index, value: a, outcome: o, occurrences: 1 })
-        settings.limits.failures++
+        settings.limits.failures.add()
       } else {
         f.occurrences++
         // Cases that overlap finish in any order: the first case by index is the one kept.
