@@ -11,22 +11,7 @@ import type * as Report from "./model.js"
 
 /** The note a share's report carries: which share it is. */
 export const shardNote = (shard: Report.Shard): string =>
-  `shard ${shard.index}/${shard.total}: this run ran every ${ordinal(shard.total)} suite from the ${ordinal(shard.index)}; \`contract-tests merge\` joins the shards' JSON reports into the whole run's`
-
-const ordinal = (n: number): string => {
-  const tens = n % 100
-  const suffix =
-    tens >= 11 && tens <= 13
-      ? "th"
-      : n % 10 === 1
-        ? "st"
-        : n % 10 === 2
-          ? "nd"
-          : n % 10 === 3
-            ? "rd"
-            : "th"
-  return `${n}${suffix}`
-}
+  `shard ${shard.index}/${shard.total}: this run ran its share of the plan's suites (every ${shard.total}-th unit from number ${shard.index}; an Update operation's suites stay together); \`contract-tests merge\` joins the shards' JSON reports into the whole run's`
 
 /** Why reports cannot be merged: not every share once, or shares of different runs. */
 const checkShares = (reports: ReadonlyArray<Report.Report>): string | undefined => {
