@@ -48,7 +48,9 @@ export const shard = (n: number, of: number) => {
   // No false alarms: a faithful server gets no finding, whatever the seed and whatever choice it
   // makes where decisions.md section 10 leaves one. Any finding here is a false alarm (or a bug in
   // the reference server) and is printed in full.
-  const SEEDS = [1, 2, 3, 4, 5]
+  const SEEDS = [1, 2, 3]
+  // The seeds the latitude switches take in turn, one each.
+  const SWITCH_SEEDS = [1, 2, 3, 4, 5]
 
   suite("against the faithful reference server", () => {
     for (const seed of SEEDS) {
@@ -80,10 +82,10 @@ export const shard = (n: number, of: number) => {
 
   // Where decisions.md section 10 leaves a choice, the reference server makes the other one with a
   // latitude switch. Each switch alone (one seed each, the seeds taken in turn; the benchmark runs
-  // every switch over 5 seeds) and all of them together over the 5 seeds: zero findings.
+  // every switch over 5 seeds) and all of them together over 3 seeds: zero findings.
   suite("against the faithful reference server with latitude switches", () => {
     ContractRules.latitudeNames.forEach((name, i) => {
-      const seed = SEEDS[i % SEEDS.length]!
+      const seed = SWITCH_SEEDS[i % SWITCH_SEEDS.length]!
       test(`${name} (seed ${seed}): zero findings`, () =>
         Effect.gen(function* () {
           const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: [name] } })
