@@ -22,15 +22,16 @@ layer(serverLayer())("fault kinds", (it) => {
     Effect.gen(function* () {
       const server = yield* TestServer
       yield* server.setFaults({
-        rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 300 } }]
+        rules: [{ methods: ["GetResource"], fault: { _tag: "Latency", millis: 2_000 } }]
       })
       let t = Date.now()
       const slow = yield* rpc(server, "GetResource", { id: server.knownIds.resources[0] })
       expect(slow.status).toBe(200)
-      expect(Date.now() - t).toBeGreaterThanOrEqual(290)
+      expect(Date.now() - t).toBeGreaterThanOrEqual(1_990)
+      // Another method is not delayed: its answer comes long before the latency, however busy the machine.
       t = Date.now()
       yield* rpc(server, "ListScenarioMonitors", { limit: 5 })
-      expect(Date.now() - t).toBeLessThan(250)
+      expect(Date.now() - t).toBeLessThan(1_500)
       yield* server.setFaults(Faults.none)
     })
   )
