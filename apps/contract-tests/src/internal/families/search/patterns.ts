@@ -177,6 +177,71 @@ const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = [
   "greater_than"
 ]
 
+/** A literal reading of a text operator on a text (`evaluate`'s string operators on a key that is no time). */
+const literalTest = (
+  operator: Filter.Operator,
+  value: string,
+  caseInsensitive: boolean
+): ((text: string) => boolean) => {
+  const expected = caseInsensitive ? value.toLowerCase() : value
+  const fold = caseInsensitive ? (t: string) => t.toLowerCase() : (t: string) => t
+  switch (operator) {
+    case "equals":
+      return (t) => fold(t) === expected
+    case "not_equals":
+      return (t) => fold(t) !== expected
+    case "contains":
+      return (t) => fold(t).includes(expected)
+    case "not_contains":
+      return (t) => !fold(t).includes(expected)
+    case "starts_with":
+      return (t) => fold(t).startsWith(expected)
+    case "ends_with":
+      return (t) => fold(t).endsWith(expected)
+    default:
+      return (t) =>
+        evaluate(condition("k", operator, value), () => t, {
+          caseInsensitive,
+          orderCaseInsensitive: caseInsensitive,
+          timeEqualsAsText: false
+        })
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/
+
+/** Whether every text is ASCII, once per list of texts. */
+const asciiTexts = new WeakMap<ReadonlyArray<string>, boolean>()
+const allAscii = (texts: ReadonlyArray<string>): boolean => {
+  let known = asciiTexts.get(texts)
+  if (known === undefined) {
+    known = texts.every((t) => ASCII.test(t))
+    asciiTexts.set(texts, known)
+  }
+  return known
+}
+
+/**
+ * The pattern readings that may tell a value from the literal one: a reading under which the value
+ * is a pattern, and not one that reads it as the literal text (a literal regular expression matches
+ * as the string operators do, case-sensitively, and case-insensitively on ASCII texts).
+ */
+const tellingReadings = (
+  texts: ReadonlyArray<string>,
+  value: string,
+  search: boolean
+): ReadonlyArray<(typeof PATTERN_READINGS)[number]> => {
+  const literal = escapeRegExp(value)
+  return PATTERN_READINGS.filter((r) => {
+    const source = r.source(value)
+    return (
+      source !== undefined &&
+      (source !== literal || (search && !(ASCII.test(value) && allAscii(texts))))
+    )
+  })
+}
+
 /**
  * How many pattern readings a value tells from the literal one on the items read: some item that
  * the reading selects and no literal reading does, or that every literal reading selects and the
@@ -188,20 +253,23 @@ const patternsTold = (
   value: string,
   search: boolean
 ): number => {
+  const candidates = tellingReadings(texts, value, search)
+  if (candidates.length === 0) return 0
   const cases = search ? [true] : [false, true]
-  const literal = (t: string, ci: boolean) =>
-    search
-      ? t.toLowerCase().includes(value.toLowerCase())
-      : evaluate(condition("k", operator, value), () => t, {
-          caseInsensitive: ci,
-          orderCaseInsensitive: ci,
-          timeEqualsAsText: false
-        })
-  const lit = texts.map((t) => cases.map((ci) => literal(t, ci)))
-  return PATTERN_READINGS.filter((r) =>
+  const literals = search
+    ? [(t: string) => t.toLowerCase().includes(value.toLowerCase())]
+    : cases.map((ci) => literalTest(operator, value, ci))
+  const lit = texts.map((t) => literals.map((l) => l(t)))
+  return candidates.filter((r) =>
     cases.every((ci) => {
       const test = patternTest(r, search ? "contains" : operator, value, ci)
-      return test !== undefined && texts.some((t, i) => lit[i]!.every((x) => x !== test(t)))
+      return (
+        test !== undefined &&
+        texts.some((t, i) => {
+          const got = test(t)
+          return lit[i]!.every((x) => x !== got)
+        })
+      )
     })
   ).length
 }
@@ -253,10 +321,17 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
         const sample = values.slice(0, MAX_ROWS)
         let value = candidates[0]!
         let best = -1
-        for (const v of candidates) {
-          const n = ORDERS.includes(operator) ? 0 : patternsTold(sample, operator, v, search)
+        // The most readings each candidate and those after it may tell: no later one can tell more than the best so far.
+        const ordered = ORDERS.includes(operator)
+        const most = candidates.map((v) =>
+          ordered ? 0 : tellingReadings(sample, v, search).length
+        )
+        for (let j = most.length - 2; j >= 0; j--) most[j] = Math.max(most[j]!, most[j + 1]!)
+        for (let j = 0; j < candidates.length; j++) {
+          const v = candidates[j]!
+          const n = ordered ? 0 : patternsTold(sample, operator, v, search)
           if (n > best) [value, best] = [v, n]
-          if (n === PATTERN_READINGS.length) break
+          if (best >= (most[j + 1] ?? 0)) break
         }
         if (search) {
           const body = { ...base, limit: 500, search: value }
