@@ -31,6 +31,12 @@ export const PATTERN_CHARACTERS: ReadonlyArray<string> = [
 
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
 
+/** The characters `escapeRegExp` escapes. */
+const SPECIAL: ReadonlySet<string> = new Set("\\^$.*+?()[]{}|")
+
+/** One character as `escapeRegExp` writes it. */
+const escapeChar = (ch: string) => (SPECIAL.has(ch) ? `\\${ch}` : ch)
+
 /**
  * The pattern readings a server may wrongly give a value, each as the source of a regular
  * expression (`undefined` when the value is none under it): SQL's LIKE (`%`, `_`, a backslash
@@ -46,8 +52,8 @@ export const PATTERN_READINGS: ReadonlyArray<{
       let out = ""
       for (let i = 0; i < v.length; i++) {
         const ch = v[i]!
-        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
-        else out += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeRegExp(ch)
+        if (ch === "\\" && i + 1 < v.length) out += escapeChar(v[++i]!)
+        else out += ch === "%" ? "[\\s\\S]*" : ch === "_" ? "[\\s\\S]" : escapeChar(ch)
       }
       return out
     }
@@ -59,11 +65,11 @@ export const PATTERN_READINGS: ReadonlyArray<{
       for (let i = 0; i < v.length; i++) {
         const ch = v[i]!
         const close = ch === "[" ? v.indexOf("]", i + 2) : -1
-        if (ch === "\\" && i + 1 < v.length) out += escapeRegExp(v[++i]!)
+        if (ch === "\\" && i + 1 < v.length) out += escapeChar(v[++i]!)
         else if (close > 0) {
           out += `[${v.slice(i + 1, close).replace(/[\\\]^]/g, "\\$&")}]`
           i = close
-        } else out += ch === "*" ? "[\\s\\S]*" : ch === "?" ? "[\\s\\S]" : escapeRegExp(ch)
+        } else out += ch === "*" ? "[\\s\\S]*" : ch === "?" ? "[\\s\\S]" : escapeChar(ch)
       }
       return out
     }
@@ -245,15 +251,16 @@ const tellingReadings = (
 /**
  * How many pattern readings a value tells from the literal one on the items read: some item that
  * the reading selects and no literal reading does, or that every literal reading selects and the
- * reading does not, under each case the reading may fold (search: case-insensitive only).
+ * reading does not, under each case the reading may fold (search: case-insensitive only); only
+ * `candidates` (its `tellingReadings`) are tried.
  */
 const patternsTold = (
   texts: ReadonlyArray<string>,
   operator: Filter.Operator,
   value: string,
-  search: boolean
+  search: boolean,
+  candidates: ReadonlyArray<(typeof PATTERN_READINGS)[number]>
 ): number => {
-  const candidates = tellingReadings(texts, value, search)
   if (candidates.length === 0) return 0
   const cases = search ? [true] : [false, true]
   const literals = search
@@ -323,13 +330,12 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
         let best = -1
         // The most readings each candidate and those after it may tell: no later one can tell more than the best so far.
         const ordered = ORDERS.includes(operator)
-        const most = candidates.map((v) =>
-          ordered ? 0 : tellingReadings(sample, v, search).length
-        )
+        const telling = candidates.map((v) => (ordered ? [] : tellingReadings(sample, v, search)))
+        const most = telling.map((t) => t.length)
         for (let j = most.length - 2; j >= 0; j--) most[j] = Math.max(most[j]!, most[j + 1]!)
         for (let j = 0; j < candidates.length; j++) {
           const v = candidates[j]!
-          const n = ordered ? 0 : patternsTold(sample, operator, v, search)
+          const n = ordered ? 0 : patternsTold(sample, operator, v, search, telling[j]!)
           if (n > best) [value, best] = [v, n]
           if (best >= (most[j + 1] ?? 0)) break
         }
