@@ -81,9 +81,21 @@ export const sorted = (v: unknown): unknown =>
       ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
       : v
 
+/** Keys already written in camelCase: the same few field names are read for every item. Bounded: emptied when it holds `MAX_CAMEL_KEYS`. */
+const camelKeys = new Map<string, string>()
+const MAX_CAMEL_KEYS = 10_000
+
 /** `space_id` → `spaceId`. */
-export const snakeToCamel = (key: string): string =>
-  key.includes("_") ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key
+export const snakeToCamel = (key: string): string => {
+  if (!key.includes("_")) return key
+  let camel = camelKeys.get(key)
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+    if (camelKeys.size >= MAX_CAMEL_KEYS) camelKeys.clear()
+    camelKeys.set(key, camel)
+  }
+  return camel
+}
 
 /** The value as a JSON object, or `undefined`. */
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
