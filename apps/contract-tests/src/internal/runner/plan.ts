@@ -93,6 +93,29 @@ export const shareOf = (groups: ReadonlyArray<Group>, shard: Shard | undefined):
 }
 
 /**
+ * The objects of `group.restore` a case changes: those its value names (an update's `id`), or all
+ * of them when it names none.
+ */
+export const objectsOfCase = (
+  group: Group
+): ((a: unknown) => ReadonlyArray<string>) | undefined => {
+  if (group.restore === undefined || group.restore.length === 0) return undefined
+  const all = group.restore
+  const ids = new Set(all)
+  return (a) => {
+    const found = new Set<string>()
+    const visit = (v: unknown): void => {
+      if (typeof v === "string") {
+        if (ids.has(v)) found.add(v)
+      } else if (Array.isArray(v)) v.forEach(visit)
+      else if (typeof v === "object" && v !== null) Object.values(v).forEach(visit)
+    }
+    visit(a)
+    return found.size === 0 ? all : [...found]
+  }
+}
+
+/**
  * The update that puts an object back: its current values of the fields the update request can
  * set (secrets left out: they cannot be read back). An update with only the id reads it.
  */

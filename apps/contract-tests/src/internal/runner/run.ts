@@ -41,7 +41,7 @@ import {
   selectedMethods,
   validate
 } from "./options.js"
-import { type Group, plan, shareOf, withRestore } from "./plan.js"
+import { type Group, objectsOfCase, plan, shareOf, withRestore } from "./plan.js"
 import { makeSlots } from "./slots.js"
 import { addFailure, arrive, failures, type Shared } from "./shared.js"
 import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
@@ -195,9 +195,9 @@ const costOf = (suite: Suite): number => (suite.skip !== undefined ? 0 : casesOf
  * and search see a stable snapshot. Up to `concurrency` cases are in flight at once, from any
  * suite of any operation, the longest suites started first: the suites of an Update operation
  * change the same few objects, so they run one after the other (with the objects read before and
- * put back after), and a suite whose cases change what others read sends them one after the
- * other (`Suite.ordered`); the cases of any other suite overlap. What one case sends still goes in
- * order.
+ * put back after), their cases on different objects overlapping; and a suite whose cases change
+ * what others read sends them one after the other (`Suite.ordered`); the cases of any other suite
+ * overlap. What one case sends still goes in order.
  */
 const runAll = (
   run: Run,
@@ -214,12 +214,14 @@ const runAll = (
     )
     const concurrency = run.options.concurrency ?? 4
     const slotted: SuiteSettings = { ...settings, slot: makeSlots(concurrency) }
-    const runOne = (suite: Suite) =>
+    const runOne = (suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const t0 = Date.now()
+        const ordered = suite.ordered ?? suite.writes
         const r = yield* runSuite(suite, {
           ...slotted,
-          window: (suite.ordered ?? suite.writes) ? 1 : concurrency
+          window: ordered && objectsOf === undefined ? 1 : concurrency,
+          objectsOf: ordered ? objectsOf : undefined
         })
         results.push(r)
         finished(r, Date.now() - t0)
@@ -232,7 +234,11 @@ const runAll = (
             ? [
                 {
                   cost: g.suites.reduce((n, s) => n + costOf(s), 0),
-                  run: withRestore(target, g, Effect.forEach(g.suites, runOne, { discard: true }))
+                  run: withRestore(
+                    target,
+                    g,
+                    Effect.forEach(g.suites, (s) => runOne(s, objectsOfCase(g)), { discard: true })
+                  )
                 }
               ]
             : g.suites.map((s) => ({ cost: costOf(s), run: runOne(s) }))

@@ -103,6 +103,11 @@ export interface SuiteSettings {
    * overlap; what each sends still goes in order, and every case is judged as if alone.
    */
   readonly window?: number | undefined
+  /**
+   * The objects a case changes (an Update operation's suites): of cases that overlap, those that
+   * share an object go one after the other in their order; none given, any two may overlap.
+   */
+  readonly objectsOf?: ((a: unknown) => ReadonlyArray<string>) | undefined
   /** Wraps each case's requests: the run's slots, shared by its suites (default: none). */
   readonly slot?: (<A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) | undefined
 }
@@ -242,16 +247,27 @@ const indexOf = (index: string): number => Number(index.split(":")[0])
 
 /**
  * Starts cases up to `window` at a time: `start` returns once the case may go on being drawn (at
- * once while fewer than `window` are in flight); `drain` waits for the last ones.
+ * once while fewer than `window` are in flight); `drain` waits for the last ones. A case waits for
+ * the last case started before it on each of its objects (`objectsOf`).
  */
-const inFlight = (window: number) => {
+const inFlight = (
+  window: number,
+  objectsOf: ((a: unknown) => ReadonlyArray<string>) | undefined
+) => {
   const running = new Set<Promise<void>>()
-  const start = async (run: () => Promise<void>): Promise<void> => {
+  const last = new Map<string, Promise<void>>()
+  const start = async (a: unknown, run: () => Promise<void>): Promise<void> => {
     if (window <= 1) return run()
-    const p: Promise<void> = run().then(
+    const objects = objectsOf?.(a) ?? []
+    const before = objects.flatMap((o) => {
+      const p = last.get(o)
+      return p === undefined ? [] : [p]
+    })
+    const p: Promise<void> = (before.length === 0 ? run() : Promise.all(before).then(run)).then(
       () => void running.delete(p),
       () => void running.delete(p)
     )
+    for (const o of objects) last.set(o, p)
     running.add(p)
     if (running.size >= window) await Promise.race(running)
   }
@@ -266,10 +282,11 @@ const runCases = (
   replayPath: string | undefined,
   evaluate: (a: unknown, index: string) => Promise<void>,
   window: number,
+  objectsOf: ((a: unknown) => ReadonlyArray<string>) | undefined,
   onRepeat: () => void
 ) =>
   Effect.gen(function* () {
-    const cases_ = inFlight(window)
+    const cases_ = inFlight(window, objectsOf)
     if (cases._tag === "Enumerated") {
       const indices =
         replayPath === undefined
@@ -277,7 +294,10 @@ const runCases = (
           : [indexOf(replayPath)]
       yield* Effect.promise(async () => {
         for (const i of indices)
-          if (i < cases.count) await cases_.start(() => evaluate(cases.at(i), String(i)))
+          if (i < cases.count) {
+            const a = cases.at(i)
+            await cases_.start(a, () => evaluate(a, String(i)))
+          }
         await cases_.drain()
       })
       return
@@ -324,7 +344,7 @@ const runCases = (
           inARow = 0
           seen.add(key)
           sent++
-          await cases_.start(() => evaluate(a, index))
+          await cases_.start(a, () => evaluate(a, index))
           return true
         }),
         {
@@ -435,9 +455,17 @@ export const runSuite = (suite: Suite, settings: SuiteSettings) =>
     const sSeed = suiteSeed(seed, suite.family, suite.method)
     const failures = new Map<string, Failure>()
     const { evaluate, state } = evaluator(result, settings, runExample, failures)
-    yield* runCases(suite.cases, sSeed, replayPath, evaluate, settings.window ?? 1, () => {
-      result.repeats++
-    })
+    yield* runCases(
+      suite.cases,
+      sSeed,
+      replayPath,
+      evaluate,
+      settings.window ?? 1,
+      settings.objectsOf,
+      () => {
+        result.repeats++
+      }
+    )
     if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
     const reason = stopReason(limits)
     if (state.skippedExamples > 0 && reason !== undefined)
