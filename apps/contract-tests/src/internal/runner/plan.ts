@@ -11,7 +11,8 @@ import type * as Checks from "@data-access/schema/ContractChecks"
 import type { Context, Op, Suite } from "../context.js"
 import { globalSuites, suitesOf } from "../families/index.js"
 import { post, type Target } from "../http.js"
-import { poolOfOperation, requestPropertyNames } from "../pools.js"
+import { identifierOf } from "../ast.js"
+import { poolOfOperation, referenceOf, requestPropertyNames } from "../pools.js"
 import { okJson } from "./discovery.js"
 import { allOps } from "./options.js"
 import { isEncoded } from "../schemas.js"
@@ -69,6 +70,50 @@ export const plan = (
     groups.push({ method: "_", writes: false, ordered: false, suites: global })
   return groups
 }
+
+/**
+ * The kinds of object an operation's requests are about: its own objects', and those its `…Id`
+ * fields name (a parent, a scope, a reference), by their names' stems (`spaceId` → `space`).
+ */
+const kindsOf = (op: Op): ReadonlySet<string> => {
+  const own = identifierOf(op.object.ast) ?? op.method
+  const kinds = new Set([own.charAt(0).toLowerCase() + own.slice(1)])
+  for (const field of requestPropertyNames(op)) {
+    const m = /^([a-z][A-Za-z]*)Id$/.exec(field)
+    if (m !== null) kinds.add(m[1]!)
+    if (referenceOf(op, field)?._tag === "User") kinds.add("user")
+  }
+  return kinds
+}
+
+/**
+ * Whether what a write operation changes may show in a read group's answers: they share a kind
+ * of object (the whole API's suites read every kind).
+ */
+const sees = (read: Group, write: Op): boolean => {
+  const op = allOps.find((o) => o.method === read.method)
+  if (op === undefined) return true
+  const kinds = kindsOf(op)
+  return [...kindsOf(write)].some((k) => kinds.has(k))
+}
+
+/** The write groups of `groups` whose changes a read group may see: its reads wait for them. */
+export const writesSeenBy = (read: Group, groups: ReadonlyArray<Group>): Array<Group> =>
+  groups.filter(
+    (g) =>
+      g.writes &&
+      sees(
+        read,
+        allOps.find((o) => o.method === g.method)!
+      )
+  )
+
+/**
+ * Whether any write operation of the API may change what a read group reads: the group waits for
+ * the writes of every thread of a run in workers, whichever thread runs them.
+ */
+export const seesWrites = (read: Group): boolean =>
+  allOps.some((o) => (o.kind === "create" || o.kind === "update") && sees(read, o))
 
 /** One of `total` shares of a run (`index` from 1): its suites, the same on every machine. */
 export interface Shard {

@@ -4,6 +4,7 @@
  * (writes first, then reads; or the one replayed case), and the report collated.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -41,7 +42,15 @@ import {
   selectedMethods,
   validate
 } from "./options.js"
-import { type Group, objectsOfCase, plan, shareOf, withRestore } from "./plan.js"
+import {
+  type Group,
+  objectsOfCase,
+  plan,
+  seesWrites,
+  shareOf,
+  withRestore,
+  writesSeenBy
+} from "./plan.js"
 import { makeSlots } from "./slots.js"
 import { addFailure, arrive, failures, type Shared } from "./shared.js"
 import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
@@ -191,13 +200,14 @@ const progressLine = (run: Run, total: number) => {
 const costOf = (suite: Suite): number => (suite.skip !== undefined ? 0 : casesOf(suite.cases))
 
 /**
- * Runs every group: writes first (they change what lists return), then the reads, so that paging
- * and search see a stable snapshot. Up to `concurrency` cases are in flight at once, from any
- * suite of any operation, the longest suites started first: the suites of an Update operation
- * change the same few objects, so they run one after the other (with the objects read before and
- * put back after), their cases on different objects overlapping; and a suite whose cases change
- * what others read sends them one after the other (`Suite.ordered`); the cases of any other suite
- * overlap. What one case sends still goes in order.
+ * Runs every group: a read group once the writes whose changes it may see are done (they change
+ * what lists return), so that paging and search see a stable snapshot; reads that no write
+ * touches start at once. Up to `concurrency` cases are in flight at once, from any suite of any
+ * operation, the cases of writes served before those of reads and the longest suites started
+ * first. The suites of an Update operation change the same few objects, so they run one after
+ * the other (with the objects read before and put back after), their cases on different objects
+ * overlapping; a suite whose cases change what others read sends them one after the other
+ * (`Suite.ordered`); the cases of any other suite overlap. What one case sends still goes in order.
  */
 const runAll = (
   run: Run,
@@ -213,43 +223,81 @@ const runAll = (
       groups.reduce((n, g) => n + g.suites.length, 0)
     )
     const concurrency = run.options.concurrency ?? 4
-    const slotted: SuiteSettings = { ...settings, slot: makeSlots(concurrency) }
-    const runOne = (suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
+    const slotOf = makeSlots(concurrency)
+    const runOne = (g: Group, suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
       Effect.gen(function* () {
         const t0 = Date.now()
         const ordered = suite.ordered ?? suite.writes
         const r = yield* runSuite(suite, {
-          ...slotted,
+          ...settings,
+          slot: slotOf(g.writes),
           window: ordered && objectsOf === undefined ? 1 : concurrency,
           objectsOf: ordered ? objectsOf : undefined
         })
         results.push(r)
         finished(r, Date.now() - t0)
       })
+    const writes = groups.filter((g) => g.writes)
+    const done = new Map<Group, Deferred.Deferred<void>>()
+    for (const g of writes) done.set(g, yield* Deferred.make<void>())
+    // A worker thread's reads that a write may change wait for every thread's writes.
+    const barrier = yield* Deferred.make<void>()
+    const arrived =
+      shared === undefined
+        ? Effect.void
+        : Effect.forEach(done.values(), Deferred.await, { discard: true }).pipe(
+            Effect.zipRight(arrive(shared)),
+            Effect.zipRight(Deferred.succeed(barrier, undefined))
+          )
+    const before = (g: Group): Effect.Effect<void> =>
+      g.writes
+        ? Effect.void
+        : shared !== undefined
+          ? seesWrites(g)
+            ? Deferred.await(barrier)
+            : Effect.void
+          : Effect.forEach(writesSeenBy(g, writes), (w) => Deferred.await(done.get(w)!), {
+              discard: true
+            })
     /** What runs as one: a whole ordered group, or one suite of another. */
-    const unitsOf = (phase: ReadonlyArray<Group>) =>
-      phase
-        .flatMap((g) =>
-          g.ordered
-            ? [
-                {
-                  cost: g.suites.reduce((n, s) => n + costOf(s), 0),
-                  run: withRestore(
-                    target,
-                    g,
-                    Effect.forEach(g.suites, (s) => runOne(s, objectsOfCase(g)), { discard: true })
-                  )
-                }
-              ]
-            : g.suites.map((s) => ({ cost: costOf(s), run: runOne(s) }))
+    const units = groups
+      .flatMap((g) =>
+        g.ordered
+          ? [
+              {
+                group: g,
+                cost: g.suites.reduce((n, s) => n + costOf(s), 0),
+                run: withRestore(
+                  target,
+                  g,
+                  Effect.forEach(g.suites, (s) => runOne(g, s, objectsOfCase(g)), { discard: true })
+                )
+              }
+            ]
+          : g.suites.map((s) => ({ group: g, cost: costOf(s), run: runOne(g, s) }))
+      )
+      .sort((a, b) => b.cost - a.cost)
+    // A write group is done once its last unit is.
+    const left = new Map<Group, number>()
+    for (const u of units) left.set(u.group, (left.get(u.group) ?? 0) + 1)
+    const unitDone = (g: Group) =>
+      Effect.suspend(() => {
+        const n = left.get(g)! - 1
+        left.set(g, n)
+        const d = done.get(g)
+        return n === 0 && d !== undefined ? Deferred.succeed(d, undefined) : Effect.void
+      })
+    yield* Effect.all(
+      [
+        arrived,
+        Effect.forEach(
+          units,
+          (u) => Effect.zipRight(before(u.group), Effect.zipRight(u.run, unitDone(u.group))),
+          { concurrency: "unbounded", discard: true }
         )
-        .sort((a, b) => b.cost - a.cost)
-    const runPhase = (phase: ReadonlyArray<Group>) =>
-      Effect.forEach(unitsOf(phase), (u) => u.run, { concurrency: "unbounded", discard: true })
-    yield* runPhase(groups.filter((g) => g.writes))
-    // A worker thread's reads wait for every thread's writes.
-    if (shared !== undefined) yield* arrive(shared)
-    yield* runPhase(groups.filter((g) => !g.writes))
+      ],
+      { concurrency: "unbounded", discard: true }
+    )
     return results
   })
 

@@ -62,8 +62,9 @@ export const rateDelay = (s: Shared, rate: number): number => {
 }
 
 /**
- * Waits until every thread has arrived here (the end of the writes): no thread starts its reads
- * while another still creates or changes objects. The wait does not block the thread's event loop.
+ * Waits until every thread has arrived here (the end of the writes): no thread starts a read that
+ * a write may change while another still creates or changes objects. The wait does not block the
+ * thread's event loop.
  */
 export const arrive = (s: Shared): Effect.Effect<void> =>
   Effect.promise(async () => {

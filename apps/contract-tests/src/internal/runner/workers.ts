@@ -2,7 +2,8 @@
  * A run dealt to worker threads (`--workers N`): the caller's thread has probed the target and
  * discovered its objects once; each thread runs every N-th suite of the same plan with its own
  * connection pool, under one request budget, one rate limit and one findings limit (`shared.ts`),
- * every thread's writes done before any thread reads; the threads' reports are joined into one.
+ * every thread's writes done before any thread's reads that a write may change; the threads'
+ * reports are joined into one.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
