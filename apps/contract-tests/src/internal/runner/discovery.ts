@@ -84,6 +84,9 @@ const idCollector = (initial: Readonly<Record<string, ReadonlyArray<string>>>) =
   return { ids, add }
 }
 
+/** Lists that discovery reads at once (the default `--concurrency`). */
+const DISCOVERY_CONCURRENCY = 4
+
 /** Discovery: every List operation adds the ids it returns to the pools. */
 export const discover = (
   target: Target,
@@ -94,25 +97,38 @@ export const discover = (
     const base = fromKnownIds(fixtures ?? ({} as KnownIds.KnownIds))
     const { add, ids } = idCollector(base.ids)
     const byResource = new Map<string, Array<string>>()
-    // Lists without required references first, then ListNativeUsers-like lists per reference.
-    for (const op of allOps.filter((o) => o.kind === "list")) {
+    // Lists without required references first, then ListNativeUsers-like lists per reference;
+    // the lists of each step are read at once, their ids added in the table's order.
+    const lists = allOps.filter((o) => o.kind === "list")
+    const unscoped = lists.filter((op) => requiredReference(op) === undefined)
+    const pages = yield* Effect.forEach(unscoped, (op) => listAll(target, op, {}, readPages), {
+      concurrency: DISCOVERY_CONCURRENCY
+    })
+    unscoped.forEach((op, i) => {
       const pool = poolOfOperation(op)
-      const refField = requiredReference(op)
-      if (refField === undefined) {
-        for (const it of yield* listAll(target, op, {}, readPages)) {
-          add(pool, it.id)
-          add("spaces", it.spaceId)
-        }
-        continue
+      for (const it of pages[i]!) {
+        add(pool, it.id)
+        add("spaces", it.spaceId)
       }
+    })
+    for (const op of lists) {
+      const refField = requiredReference(op)
+      if (refField === undefined) continue
+      const pool = poolOfOperation(op)
       const refPool = poolOfIdentifier(refField.charAt(0).toUpperCase() + refField.slice(1, -2))
-      for (const refId of (refPool ? ids[refPool] : undefined)?.slice(0, 25) ?? []) {
-        for (const it of yield* listAll(target, op, { [refField]: refId }, readPages)) {
+      const refIds = (refPool ? ids[refPool] : undefined)?.slice(0, 25) ?? []
+      const scoped = yield* Effect.forEach(
+        refIds,
+        (refId) => listAll(target, op, { [refField]: refId }, readPages),
+        { concurrency: DISCOVERY_CONCURRENCY }
+      )
+      refIds.forEach((refId, i) => {
+        for (const it of scoped[i]!) {
           add(pool, it.id)
           if (refField === "resourceId" && typeof it.id === "string")
             byResource.set(refId, [...(byResource.get(refId) ?? []), it.id])
         }
-      }
+      })
     }
     const counts = Object.entries(ids)
       .filter(([, v]) => v.length > 0)
