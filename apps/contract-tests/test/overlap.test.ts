@@ -3,12 +3,12 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as Baseline from "../src/Baseline.js"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
 import type * as Har from "../src/Har.js"
 import type * as Report from "../src/Report.js"
 import { type Group, seesWrites, writesSeenBy } from "../src/internal/runner/plan.js"
+import { findingKeys, violating } from "./faulty.js"
 
 // A slow target kept busy: cases overlap up to --concurrency, an Update operation's cases on
 // different objects too, but never two on one object; a read that no write touches starts at
@@ -17,27 +17,19 @@ import { type Group, seesWrites, writesSeenBy } from "../src/internal/runner/pla
 const KEY = ReferenceServer.DEFAULT_API_KEY
 
 /** A server that breaks rules on reads, lists, updates and the wire. */
-const faulty = {
-  faults: {
-    rules: (
-      [
-        "wrong-field-type",
-        "limit-off-by-one",
-        "update-ignored",
-        "updated-at-not-moved",
-        "update-stale-index",
-        "update-clears-unsent",
-        "filter-ignored",
-        "paging-skips",
-        "rejects-null"
-      ] as const
-    ).map((name) => ({
-      fault: { _tag: "Violation" as const, name: name as ReferenceServer.ViolationName }
-    }))
-  }
-}
+const faulty = violating([
+  "wrong-field-type",
+  "limit-off-by-one",
+  "update-ignored",
+  "updated-at-not-moved",
+  "update-stale-index",
+  "update-clears-unsent",
+  "filter-ignored",
+  "paging-skips",
+  "rejects-null"
+])
 
-const keys = (r: Report.Report) => r.findings.map(Baseline.key).sort()
+const keys = (r: Report.Report) => findingKeys(r.findings)
 const cells = (r: Report.Report) =>
   r.cells.map((c) => `${c.operation} ${c.check}: ${c.passed} ${c.failed} ${c.skipped}`)
 

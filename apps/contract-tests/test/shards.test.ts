@@ -5,33 +5,26 @@ import * as Either from "effect/Either"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import type { ReferenceServer } from "@data-access/reference-server"
-import * as Baseline from "../src/Baseline.js"
 import * as Embedded from "../src/Embedded.js"
 import * as Report from "../src/Report.js"
 import { cli } from "./cliRun.js"
+import { findingKeys, violating } from "./faulty.js"
 
 // A run split with --shard i/n over several machines and joined with `merge` is the whole run:
 // the same findings for the same seed, every suite in exactly one share.
 
 /** A server that breaks rules of several checks, on reads, lists, updates and the wire. */
-const faulty = {
-  faults: {
-    rules: [
-      "wrong-field-type",
-      "limit-off-by-one",
-      "update-ignored",
-      "filter-ignored",
-      "snake-case-output",
-      "paging-skips",
-      "rejects-null"
-    ].map((name) => ({
-      fault: { _tag: "Violation" as const, name: name as ReferenceServer.ViolationName }
-    }))
-  }
-}
+const faulty = violating([
+  "wrong-field-type",
+  "limit-off-by-one",
+  "update-ignored",
+  "filter-ignored",
+  "snake-case-output",
+  "paging-skips",
+  "rejects-null"
+])
 
-const keys = (findings: ReadonlyArray<Report.Finding>) => findings.map(Baseline.key).sort()
+const keys = findingKeys
 const cellKeys = (report: Report.Report) =>
   report.cells.map((c) => `${c.operation} ${c.check}`).sort()
 const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-shards-"))

@@ -1,35 +1,26 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import type { ReferenceServer } from "@data-access/reference-server"
-import * as Baseline from "../src/Baseline.js"
 import * as Embedded from "../src/Embedded.js"
 import type * as Report from "../src/Report.js"
 import { cli } from "./cliRun.js"
+import { findingKeys, violating } from "./faulty.js"
 
 // A run dealt to worker threads (--workers N) is the same run: the same findings for a seed
 // whatever the number of threads, one request budget for all of them.
 
 /** A server that breaks rules on reads, lists, updates and the wire. */
-const faulty = {
-  faults: {
-    rules: (
-      [
-        "wrong-field-type",
-        "limit-off-by-one",
-        "update-ignored",
-        "updated-at-not-moved",
-        "filter-ignored",
-        "paging-skips",
-        "rejects-null"
-      ] as const
-    ).map((name) => ({
-      fault: { _tag: "Violation" as const, name: name as ReferenceServer.ViolationName }
-    }))
-  }
-}
+const faulty = violating([
+  "wrong-field-type",
+  "limit-off-by-one",
+  "update-ignored",
+  "updated-at-not-moved",
+  "filter-ignored",
+  "paging-skips",
+  "rejects-null"
+])
 
-const keys = (r: Report.Report) => r.findings.map(Baseline.key).sort()
+const keys = (r: Report.Report) => findingKeys(r.findings)
 const examples = (r: Report.Report) =>
   r.cells.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)
 
