@@ -52,6 +52,33 @@ const instant = (s: string) => {
   return t instanceof Timestamp.Timestamp ? t : undefined
 }
 
+/**
+ * A string operator on a text and a value, both already in the reading's case (`equals`,
+ * `contains`...); `undefined` for the other operators.
+ */
+export const textHolds = (
+  operator: Filter.Operator,
+  actual: string,
+  expected: string
+): boolean | undefined => {
+  switch (operator) {
+    case "equals":
+      return actual === expected
+    case "not_equals":
+      return actual !== expected
+    case "contains":
+      return actual.includes(expected)
+    case "not_contains":
+      return !actual.includes(expected)
+    case "starts_with":
+      return actual.startsWith(expected)
+    case "ends_with":
+      return actual.endsWith(expected)
+    default:
+      return undefined
+  }
+}
+
 /** A filter evaluated under one reading (decisions.md section 3). */
 export const evaluate = (
   filter: Filter.Filter<string>,
@@ -78,30 +105,25 @@ export const evaluate = (
       : [raw, rawExpected]
     return a < b ? -1 : a > b ? 1 : 0
   }
-  const equal = () =>
-    time !== undefined && !reading.timeEqualsAsText && time[0] && time[1]
-      ? Timestamp.Order(time[0], time[1]) === 0
-      : actual === expected
+  // Times equal as instants, unless the reading compares them as text.
+  if (
+    (operator === "equals" || operator === "not_equals") &&
+    time !== undefined &&
+    !reading.timeEqualsAsText &&
+    time[0] &&
+    time[1]
+  )
+    return (Timestamp.Order(time[0], time[1]) === 0) === (operator === "equals")
+  const text = textHolds(operator, actual, expected)
+  if (text !== undefined) return text
   switch (operator) {
-    case "equals":
-      return equal()
-    case "not_equals":
-      return !equal()
-    case "contains":
-      return actual.includes(expected)
-    case "not_contains":
-      return !actual.includes(expected)
     case "empty":
       return raw === ""
     case "not_empty":
       return raw !== ""
-    case "starts_with":
-      return actual.startsWith(expected)
-    case "ends_with":
-      return actual.endsWith(expected)
     case "lower_than":
       return compare() < 0
-    case "greater_than":
+    default:
       return compare() > 0
   }
 }

@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, type Row, textOf } from "../../oracles/filters.js"
+import { evaluate, type Row, textHolds, textOf } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import * as TextLength from "../../textLength.js"
 import { requiredRefs } from "../../walk.js"
@@ -183,35 +183,20 @@ const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = [
   "greater_than"
 ]
 
-/** A literal reading of a text operator on a text (`evaluate`'s string operators on a key that is no time). */
+/** A literal reading of a text operator on a text (`evaluate` on a key that is no time). */
 const literalTest = (
   operator: Filter.Operator,
   value: string,
   caseInsensitive: boolean
 ): ((text: string) => boolean) => {
   const expected = caseInsensitive ? value.toLowerCase() : value
-  const fold = caseInsensitive ? (t: string) => t.toLowerCase() : (t: string) => t
-  switch (operator) {
-    case "equals":
-      return (t) => fold(t) === expected
-    case "not_equals":
-      return (t) => fold(t) !== expected
-    case "contains":
-      return (t) => fold(t).includes(expected)
-    case "not_contains":
-      return (t) => !fold(t).includes(expected)
-    case "starts_with":
-      return (t) => fold(t).startsWith(expected)
-    case "ends_with":
-      return (t) => fold(t).endsWith(expected)
-    default:
-      return (t) =>
-        evaluate(condition("k", operator, value), () => t, {
-          caseInsensitive,
-          orderCaseInsensitive: caseInsensitive,
-          timeEqualsAsText: false
-        })
-  }
+  return (t) =>
+    textHolds(operator, caseInsensitive ? t.toLowerCase() : t, expected) ??
+    evaluate(condition("k", operator, value), () => t, {
+      caseInsensitive,
+      orderCaseInsensitive: caseInsensitive,
+      timeEqualsAsText: false
+    })
 }
 
 // eslint-disable-next-line no-control-regex
