@@ -84,25 +84,23 @@ const idCollector = (initial: Readonly<Record<string, ReadonlyArray<string>>>) =
   return { ids, add }
 }
 
-/** Lists that discovery reads at once (the default `--concurrency`). */
-const DISCOVERY_CONCURRENCY = 4
-
 /** Discovery: every List operation adds the ids it returns to the pools. */
 export const discover = (
   target: Target,
   fixtures: KnownIds.KnownIds | undefined,
-  readPages: number
+  readPages: number,
+  concurrency: number
 ) =>
   Effect.gen(function* () {
     const base = fromKnownIds(fixtures ?? ({} as KnownIds.KnownIds))
     const { add, ids } = idCollector(base.ids)
     const byResource = new Map<string, Array<string>>()
     // Lists without required references first, then ListNativeUsers-like lists per reference;
-    // the lists of each step are read at once, their ids added in the table's order.
+    // the lists of each step are read up to `concurrency` at once, their ids added in the table's order.
     const lists = allOps.filter((o) => o.kind === "list")
     const unscoped = lists.filter((op) => requiredReference(op) === undefined)
     const pages = yield* Effect.forEach(unscoped, (op) => listAll(target, op, {}, readPages), {
-      concurrency: DISCOVERY_CONCURRENCY
+      concurrency
     })
     unscoped.forEach((op, i) => {
       const pool = poolOfOperation(op)
@@ -120,7 +118,7 @@ export const discover = (
       const scoped = yield* Effect.forEach(
         refIds,
         (refId) => listAll(target, op, { [refField]: refId }, readPages),
-        { concurrency: DISCOVERY_CONCURRENCY }
+        { concurrency }
       )
       refIds.forEach((refId, i) => {
         for (const it of scoped[i]!) {

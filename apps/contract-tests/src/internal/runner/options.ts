@@ -26,6 +26,9 @@ export const allOps = Operations.all as ReadonlyArray<Op>
 /** Requests spent shrinking one failure, unless the options say otherwise. */
 export const SHRINK_BUDGET = 60
 
+/** Cases in flight at once (and lists read at once by discovery): the options' `concurrency`, 4 unless they say otherwise. */
+export const concurrencyOf = (options: Options): number => options.concurrency ?? 4
+
 /** Whether `pattern` names `name`: the name itself, or a glob where `*` is any run of characters and `?` one. */
 export const namesIt = (pattern: string, name: string): boolean => {
   if (!/[*?]/.test(pattern)) return pattern === name

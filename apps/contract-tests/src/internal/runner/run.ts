@@ -32,6 +32,7 @@ import {
 } from "./collate.js"
 import { discover, probeOperation, speaksConnect } from "./discovery.js"
 import {
+  concurrencyOf,
   newRunId,
   RunFailure,
   SHRINK_BUDGET,
@@ -222,7 +223,7 @@ const runAll = (
       run,
       groups.reduce((n, g) => n + g.suites.length, 0)
     )
-    const concurrency = run.options.concurrency ?? 4
+    const concurrency = concurrencyOf(run.options)
     const slotOf = makeSlots(concurrency)
     const runOne = (g: Group, suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
       Effect.gen(function* () {
@@ -420,7 +421,9 @@ export const run = (
       )
       const notConnect = yield* notConnectReport(r, target, probed)
       if (notConnect !== undefined) return notConnect
-      discovered = yield* discover(target, options.fixtures, 20).pipe(Effect.orDie)
+      discovered = yield* discover(target, options.fixtures, 20, concurrencyOf(options)).pipe(
+        Effect.orDie
+      )
       r.progress(discovered.notes[0]!)
       const workers = options.workers ?? 1
       if (workers > 1 && replay === undefined) {
