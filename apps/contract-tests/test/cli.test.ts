@@ -91,6 +91,8 @@ describe("contract-tests command line", () => {
           "0",
           "--seed",
           "11",
+          "--checks",
+          "error-shape,secrets",
           "--json",
           json,
           "--junit",
