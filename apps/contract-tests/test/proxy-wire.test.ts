@@ -125,20 +125,27 @@ const frontServer = (front: Front) =>
     }
   })
 
-/** Compresses an answer when the client offers this encoding, as Connect servers do. */
-const compressing =
-  (encoding: Compression.Encoding): NonNullable<Front["answer"]> =>
-  (answer, acceptEncoding) => {
-    if (
-      !Compression.parseAcceptEncoding(acceptEncoding).includes(encoding) ||
-      answer.body.length === 0
-    )
-      return answer
+/**
+ * Compresses each answer in one of the encodings the client offers, as Connect servers do, taking
+ * `Compression.encodings` in turn from one answer to the next; `sent` counts the answers per encoding.
+ */
+const rotating = (sent: Record<Compression.Encoding, number>): NonNullable<Front["answer"]> => {
+  let turn = 0
+  return (answer, acceptEncoding) => {
+    const offered = Compression.parseAcceptEncoding(acceptEncoding)
+    const { encodings } = Compression
+    const encoding = encodings
+      .map((_, i) => encodings[(turn + i) % encodings.length]!)
+      .find((e) => offered.includes(e))
+    if (encoding === undefined || answer.body.length === 0) return answer
+    turn++
+    sent[encoding]++
     return {
       headers: { ...answer.headers, "content-encoding": encoding },
       body: Compression.compress(answer.body, encoding)
     }
   }
+}
 
 const post = (
   base: string,
@@ -169,18 +176,22 @@ const serverFindings = (proxy: Proxy.Proxy) =>
   Effect.map(proxy.findings, (fs) => fs.filter((f) => f.side === "server").map(Report.findingText))
 
 describe("the proxy on real traffic", () => {
-  for (const encoding of Compression.encodings) {
-    it.scoped(
-      `a server that answers in ${encoding} to a client that asks for it: relayed compressed, judged decoded, zero server findings`,
-      () =>
-        Effect.gen(function* () {
-          const front = yield* frontServer({ answer: compressing(encoding) })
-          const proxy = yield* Proxy.start({ target: front.url })
-          // The typed client over undici (it sends Accept-Encoding), then the runner's traffic.
-          const client = DataAccessClient.layer({
-            baseUrl: proxy.url,
-            apiKey: Redacted.make(KEY)
-          }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  it.scoped(
+    `a server that answers in ${Compression.encodings.join(" / ")} to a client that asks for it: relayed compressed, judged decoded, zero server findings`,
+    () =>
+      Effect.gen(function* () {
+        const sent = Object.fromEntries(Compression.encodings.map((e) => [e, 0])) as Record<
+          Compression.Encoding,
+          number
+        >
+        const front = yield* frontServer({ answer: rotating(sent) })
+        const proxy = yield* Proxy.start({ target: front.url })
+        // The typed client over undici (it sends Accept-Encoding), then the runner's traffic.
+        const client = DataAccessClient.layer({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(KEY)
+        }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+        for (const _ of Compression.encodings)
           yield* Effect.gen(function* () {
             const satellites = yield* Services.SatelliteService
             const resources = yield* Services.ResourceService
@@ -188,32 +199,45 @@ describe("the proxy on real traffic", () => {
             yield* resources.getResource({ id: front.knownIds.resources[0]! })
             yield* Effect.flip(resources.getResource({ id: "resource_does_not_exist" }))
           }).pipe(Effect.provide(client))
+        for (const encoding of Compression.encodings) {
           // fetch decompresses what the proxy relays: the bytes arrived as the server compressed them.
           const page = yield* post(proxy.url, "ListSatellites", JSON.stringify({ limit: 20 }), {
             "accept-encoding": encoding
           })
-          expect(page.encoding).toBe(encoding)
-          expect(JSON.parse(page.text).satellites.length).toBeGreaterThan(0)
-          yield* ContractTests.run({
-            baseUrl: proxy.url,
-            apiKey: Redacted.make(KEY),
-            fixtures: front.knownIds,
-            seed: 3,
-            examples: 2,
-            concurrency: 4,
-            shrinkBudget: 0,
-            checks: ["response-schema", "success-shape", "error-shape", "paging"]
-          })
-          expect(yield* serverFindings(proxy)).toEqual([])
-          const report = yield* proxy.report
-          // Every answer read decoded; the one body left unread is the runner's own request that
-          // says gzip and is plain JSON (the latitude family's probe), which nothing can decompress.
-          expect(report.notes.join("\n")).not.toMatch(
-            /\b(?!1 of)\d+ of them relayed with a body left unread/
+          expect(page.encoding, encoding).toBe(encoding)
+          expect(JSON.parse(page.text).satellites.length, encoding).toBeGreaterThan(0)
+          // The proxy read every answer so far decoded: none left unread.
+          expect((yield* proxy.report).notes.join("\n"), `${encoding}: read decoded`).not.toMatch(
+            /left unread/
           )
-        }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
-  }
+          expect(yield* serverFindings(proxy), encoding).toEqual([])
+        }
+        const before = { ...sent }
+        yield* ContractTests.run({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(KEY),
+          fixtures: front.knownIds,
+          seed: 3,
+          examples: 2,
+          concurrency: 4,
+          shrinkBudget: 0,
+          checks: ["response-schema", "success-shape", "error-shape", "paging"]
+        })
+        // The runner's traffic got answers in each encoding.
+        for (const encoding of Compression.encodings)
+          expect(
+            sent[encoding] - before[encoding],
+            `${encoding} answers to the runner`
+          ).toBeGreaterThan(0)
+        expect(yield* serverFindings(proxy)).toEqual([])
+        const report = yield* proxy.report
+        // Every answer read decoded; the one body left unread is the runner's own request that
+        // says gzip and is plain JSON (the latitude family's probe), which nothing can decompress.
+        expect(report.notes.join("\n")).not.toMatch(
+          /\b(?!1 of)\d+ of them relayed with a body left unread/
+        )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
 
   it.scoped(
     "what a compressed answer carries is judged: a gzip body that breaks the schema is a server finding",
