@@ -1,5 +1,6 @@
-// One run of the contract runner against a fresh Connect-stack server: the faithful proof's case.
-import { ContractTests, Report } from "@data-access/contract-tests"
+// One run of the contract runner against a fresh Connect-stack server, directly or through the
+// conformance proxy: the faithful proof's case.
+import { ContractTests, Proxy, Report } from "@data-access/contract-tests"
 import { ContractRules } from "@data-access/schema"
 import { NodeHttpClient } from "@effect/platform-node"
 import { expect, it } from "@effect/vitest"
@@ -7,55 +8,94 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Server from "../src/server.js"
 
-/** Runs the runner against a fresh server (demo data, its known ids as fixtures) and logs the run's time. */
-export const run = (
+/**
+ * Runs the runner against a fresh server (demo data, its known ids as fixtures), through a
+ * conformance proxy in front of it when `throughProxy`, and logs the run's time; returns the
+ * runner's report and the proxy's.
+ */
+const runAgainst = (
   seed: number,
   examples: number,
-  options: Server.Options = {},
-  runOptions: Partial<ContractTests.Options> = {}
+  options: Server.Options,
+  runOptions: Partial<ContractTests.Options>,
+  throughProxy: boolean
 ) =>
   Effect.gen(function* () {
     const server = yield* Server.make(options)
+    const proxy = throughProxy ? yield* Proxy.start({ target: server.url }) : undefined
     const started = performance.now()
     const report = yield* ContractTests.run({
-      baseUrl: server.url,
+      baseUrl: proxy?.url ?? server.url,
       apiKey: Redacted.make(server.apiKeys[0]!),
       fixtures: server.knownIds,
       seed,
       examples,
       ...runOptions
     })
+    const judged = proxy === undefined ? undefined : yield* proxy.report
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     const { passed } = Report.totals(report)
     yield* Effect.logInfo(
-      `connect server, seed ${seed}, --examples ${examples}: ${seconds} s, ${passed} passed, ${report.findings.length} findings`
+      `connect server${throughProxy ? " through the proxy" : ""}, seed ${seed}, --examples ${examples}: ${seconds} s, ${passed} passed, ${report.findings.length} findings`
     )
-    return report
+    return { report, judged }
   }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
+
+/** Runs the runner against a fresh server (demo data, its known ids as fixtures) and logs the run's time. */
+export const run = (
+  seed: number,
+  examples: number,
+  options: Server.Options = {},
+  runOptions: Partial<ContractTests.Options> = {}
+) => Effect.map(runAgainst(seed, examples, options, runOptions, false), ({ report }) => report)
 
 /** Every check of the contract's rules. */
 const checks = [...new Set(ContractRules.rules.map((r) => r.check))]
 
 /**
+ * A configuration of the server (its name leads the test's title), and whether the runner
+ * reaches it through the conformance proxy.
+ */
+export interface Target {
+  readonly name?: string
+  readonly options?: Server.Options
+  readonly throughProxy?: boolean
+}
+
+/**
  * A test of one run: zero findings (each printed in full: a bug of the server or a false alarm
- * of the runner), and every check exercised.
+ * of the runner), and every check exercised; through the proxy, also no server finding from the
+ * proxy, which judged exchanges.
  */
 export const zeroFindings = (
   seed: number,
   examples: number,
   timeoutSeconds: number,
-  variant?: { readonly name: string; readonly options: Server.Options }
+  target: Target = {}
 ) =>
   it.live(
-    `${variant === undefined ? "" : `${variant.name}, `}seed ${seed}, --examples ${examples}: zero findings`,
+    `${target.name === undefined ? "" : `${target.name}, `}${target.throughProxy === true ? "through the proxy, " : ""}seed ${seed}, --examples ${examples}: zero findings${target.throughProxy === true ? ", and no server finding from the proxy" : ""}`,
     () =>
       Effect.gen(function* () {
-        const report = yield* run(seed, examples, variant?.options)
+        const { judged, report } = yield* runAgainst(
+          seed,
+          examples,
+          target.options ?? {},
+          {},
+          target.throughProxy === true
+        )
         expect(report.findings.map(Report.findingText)).toEqual([])
         // Every check ran against this server, none skipped.
         expect(Report.totals(report).skipped).toBe(0)
         const exercised = new Set(report.cells.filter((c) => c.passed > 0).map((c) => c.check))
         expect(checks.filter((c) => !exercised.has(c))).toEqual([])
+        if (judged !== undefined) {
+          // The runner's invalid requests are client findings; the server's side of each is faithful.
+          expect(
+            judged.findings.filter((f) => f.side === "server").map(Report.findingText)
+          ).toEqual([])
+          expect(Report.totals(judged).passed).toBeGreaterThan(0)
+        }
       }),
     timeoutSeconds * 1000
   )
