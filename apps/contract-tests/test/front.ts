@@ -22,6 +22,7 @@ export interface Incoming {
 export type Decision =
   | { readonly _tag: "Answer"; readonly status: number; readonly body: unknown }
   | { readonly _tag: "Hang" }
+  | { readonly _tag: "Close" }
   | {
       readonly _tag: "Forward"
       readonly headers?: Readonly<Record<string, string>>
@@ -38,6 +39,8 @@ export const connectError = (status: number, code: string, message: string): Dec
   answer(status, { code, message })
 /** Never answers (the connection stays open until the front server closes). */
 export const hang: Decision = { _tag: "Hang" }
+/** Closes the connection without an answer, as a server closes an idle keep-alive connection. */
+export const close: Decision = { _tag: "Close" }
 export const forward = (
   change: {
     readonly headers?: Readonly<Record<string, string>>
@@ -107,6 +110,7 @@ export const front = (
               }
               const decision = decide(incoming)
               if (decision._tag === "Hang") return
+              if (decision._tag === "Close") return void req.socket.destroy()
               if (decision._tag === "Answer") {
                 const body =
                   typeof decision.body === "string" ? decision.body : JSON.stringify(decision.body)

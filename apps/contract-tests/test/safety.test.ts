@@ -6,7 +6,9 @@ import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
+import * as Proxy from "../src/Proxy.js"
 import * as Report from "../src/Report.js"
+import { close, forward, front } from "./front.js"
 
 const writes = new Set(
   (Operations.all as ReadonlyArray<Operations.Operation>)
@@ -150,6 +152,42 @@ describe("updates of existing objects", () => {
 })
 
 describe("transient answers and broken connections", () => {
+  it.scoped(
+    "a connection closed before its answer, as a server closes an idle keep-alive connection, is sent again: no finding from the runner, nor from the proxy in between",
+    () =>
+      Effect.gen(function* () {
+        const inner = yield* ReferenceServer.start()
+        // Every fifth request, the first time it is seen, closes its connection unanswered.
+        const seen = new Set<string>()
+        let closed = 0
+        const url = yield* front(inner.url, (req) => {
+          const key = req.url + " " + req.text
+          if (seen.has(key) || seen.add(key).size % 5 !== 0) return forward()
+          closed++
+          return close
+        })
+        const options = {
+          apiKey: Redacted.make(inner.apiKeys[0]!),
+          fixtures: inner.knownIds,
+          seed: 2,
+          examples: 5,
+          rateLimit: undefined,
+          operations: ["GetResource", "ListSatellites", "CreatePermission"]
+        }
+        const direct = yield* ContractTests.run({ ...options, baseUrl: url })
+        expect(closed).toBeGreaterThan(10)
+        expect(direct.findings.map(Report.findingText)).toEqual([])
+        const before = closed
+        const proxy = yield* Proxy.start({ target: url })
+        yield* ContractTests.run({ ...options, seed: 3, baseUrl: proxy.url })
+        expect(closed).toBeGreaterThan(before + 10)
+        const judged = yield* proxy.report
+        expect(judged.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual(
+          []
+        )
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   it.scoped("429 with Retry-After and 503 are waited out and retried, not reported", () =>
     Effect.gen(function* () {
       const report = yield* Embedded.run({

@@ -18,6 +18,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { ContentType, JsonBody, RetryAfter, Secrets } from "@data-access/schema"
 import { HOOK_MASK, hookHeaders, type RequestHooks } from "./requestHooks.js"
+import { RESENDS_AFTER_BREAK } from "./resend.js"
 import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
 
@@ -340,6 +341,10 @@ export const makeTarget = (
         const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
         return { status: res.status, headers, text, json: parseJson(text) }
       })
+    /** The exchanges whose connection broke before any answer (not a timeout, not a broken answer). */
+    const broken = new WeakSet<Exchange>()
+    const isBreak = (e: HttpClientError.HttpClientError | string) =>
+      typeof e !== "string" && e._tag === "RequestError" && e.reason === "Transport"
     const describeError = (e: HttpClientError.HttpClientError | string) =>
       typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`
 
@@ -410,6 +415,7 @@ export const makeTarget = (
               durationMs,
               ...(timedOut === undefined ? {} : { timedOut })
             } satisfies Exchange
+            if (Either.isLeft(outcome) && isBreak(outcome.left)) broken.add(exchange)
             if (options.onSent !== undefined) {
               const shown =
                 masked.size === 0
@@ -462,8 +468,16 @@ export const makeTarget = (
       )
     }
 
+    /** `once`, sent again on another connection while the connection breaks before any answer. */
+    const resent = (request: RawRequest, resends = 0): Effect.Effect<Exchange, BudgetExhausted> =>
+      Effect.flatMap(once(request), (exchange) =>
+        broken.has(exchange) && resends < RESENDS_AFTER_BREAK
+          ? resent(request, resends + 1)
+          : Effect.succeed(exchange)
+      )
+
     const send = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
-      Effect.flatMap(once(request), (first) =>
+      Effect.flatMap(resent(request), (first) =>
         retries(first, 0) ? retry(request, first) : Effect.succeed(first)
       )
 
@@ -489,7 +503,7 @@ export const makeTarget = (
               ? Math.min(Math.max(retryAfter, 0.05), 5)
               : 0.1 * 2 ** (attempt - 1)
           yield* Effect.sleep(Duration.seconds(seconds))
-          exchange = yield* once(request)
+          exchange = yield* resent(request)
         }
       })
 

@@ -19,6 +19,7 @@ import type * as Report from "../report/model.js"
 import * as Render from "../report/render.js"
 import type * as Rules from "../judge/exchangeRules.js"
 import type { Job } from "../judge/judging.js"
+import { RESENDS_AFTER_BREAK } from "../resend.js"
 import type { Metrics } from "./metrics.js"
 
 /** The path of the report endpoint on the proxy's port. */
@@ -320,17 +321,30 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
     const sentAt = performance.now()
     let stage: "Transport" | "Decode" = "Transport"
     try {
-      const answer = await dispatcher.request({
-        origin,
-        path: prefix + url,
-        method: method as Undici.Dispatcher.HttpMethod,
-        headers: relayable(req.headers, true),
-        body,
-        signal: abort.signal,
-        // No timeouts of the relay's own: the client's deadline is the client's.
-        headersTimeout: 60 * 60 * 1000,
-        bodyTimeout: 0
-      })
+      const relayed = () =>
+        dispatcher.request({
+          origin,
+          path: prefix + url,
+          method: method as Undici.Dispatcher.HttpMethod,
+          headers: relayable(req.headers, true),
+          body,
+          signal: abort.signal,
+          // No timeouts of the relay's own: the client's deadline is the client's.
+          headersTimeout: 60 * 60 * 1000,
+          bodyTimeout: 0
+        })
+      // A body read whole is sent again when the connection breaks before any answer; a streamed
+      // one is gone.
+      let answer: Undici.Dispatcher.ResponseData
+      for (let resends = 0; ; resends++) {
+        try {
+          answer = await relayed()
+          break
+        } catch (error) {
+          const whole = body === null || body instanceof Uint8Array
+          if (abort.signal.aborted || !whole || resends === RESENDS_AFTER_BREAK) throw error
+        }
+      }
       upstream = performance.now() - sentAt
       stage = "Decode"
       const status = answer.statusCode
