@@ -145,7 +145,9 @@ layer(ReferenceServer.layerHttpClient())("robustness (in process)", (it) => {
           )
         )
         expect(ok.status).toBe(200)
-      })
+      }),
+    // A guard against a hang: about 25 s on an idle 2-core machine, over 60 s on a loaded one.
+    300_000
   )
 })
 
