@@ -63,12 +63,13 @@ describe("time judged against the target's own latency", () => {
           shrinkBudget: 0,
           operations
         }
-        // Every call 60 ms late, GetResource 400 ms: slower than the run's 250 ms timeout.
+        // Every call 60 ms late, GetResource 1.4 s: slower than the run's 1 s timeout, which the
+        // other calls stay far within on a loaded machine.
         const slow = yield* ReferenceServer.start({
           faults: {
             rules: [
               { fault: { _tag: "Latency", millis: 60 } },
-              { methods: ["GetResource"], fault: { _tag: "Latency", millis: 340 } }
+              { methods: ["GetResource"], fault: { _tag: "Latency", millis: 1_340 } }
             ]
           }
         })
@@ -76,7 +77,7 @@ describe("time judged against the target's own latency", () => {
           ...base,
           fixtures: slow.knownIds,
           baseUrl: slow.url,
-          timeout: "250 millis"
+          timeout: "1 second"
         })
         expect(report.findings.map((f) => `${f.operation} ${f.rule}: ${f.message}`)).toEqual([])
         // A server that never answers a Get of an id it does not know, and answers the others at once.
