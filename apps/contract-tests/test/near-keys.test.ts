@@ -6,7 +6,7 @@ import * as Redacted from "effect/Redacted"
 import { execFile } from "node:child_process"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Curl from "../src/Curl.js"
-import { NEAR_KEY_MODES, nearKey } from "../src/internal/http.js"
+import { NEAR_KEY_MODES, nearKey } from "../src/internal/keys.js"
 import * as Report from "../src/Report.js"
 import { forward, front } from "./front.js"
 

@@ -1,7 +1,7 @@
 /** The implementation of `Curl` (see that module's documentation). */
 import { Secrets } from "@data-access/schema"
 import type { RawRequest } from "./http.js"
-import { WRONG_KEY } from "./http.js"
+import { WRONG_KEY } from "./keys.js"
 
 /**
  * The environment variable the rendered command reads the key from.

@@ -16,7 +16,8 @@ import {
   skipped,
   type Suite
 } from "../context.js"
-import { type KeyMode, NEAR_KEY_MODES, post } from "../http.js"
+import { post } from "../http.js"
+import { type KeyMode, NEAR_KEY_MODES } from "../keys.js"
 import * as Inspect from "../inspect.js"
 import { keyKept } from "../oracles/secrets.js"
 import { fail, type Outcome, pass } from "../outcome.js"

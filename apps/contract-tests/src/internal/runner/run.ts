@@ -20,7 +20,8 @@ import { observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
 import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
-import { type Exchange, keySecrets, makeTarget, post, type Target } from "../http.js"
+import { type Exchange, makeTarget, post, type Target } from "../http.js"
+import { keySecrets } from "../keys.js"
 import { headerSecrets } from "../requestHooks.js"
 import {
   cellsOf,
@@ -55,7 +56,8 @@ import {
 import { makeSlots } from "./slots.js"
 import { addFailure, arrive, failures, type Shared } from "./shared.js"
 import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
-import { type Limits, runSuite, stopReason, type SuiteResult, type SuiteSettings } from "./suite.js"
+import { type Limits, stopReason } from "./limits.js"
+import { runSuite, type SuiteResult, type SuiteSettings } from "./suite.js"
 
 /** What every step of a run shares. */
 export interface Run {
