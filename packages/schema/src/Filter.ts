@@ -239,6 +239,37 @@ export interface EvaluateOptions {
 }
 
 /**
+ * A string operator (`equals`, `not_equals`, `contains`, `not_contains`, `starts_with`,
+ * `ends_with`) on a field's text and the filter's value, both already in the case compared;
+ * `undefined` for the other operators.
+ *
+ * @since 0.5.0
+ * @category filters
+ */
+export const textHolds = (
+  operator: Operator,
+  actual: string,
+  expected: string
+): boolean | undefined => {
+  switch (operator) {
+    case "equals":
+      return actual === expected
+    case "not_equals":
+      return actual !== expected
+    case "contains":
+      return actual.includes(expected)
+    case "not_contains":
+      return !actual.includes(expected)
+    case "starts_with":
+      return actual.startsWith(expected)
+    case "ends_with":
+      return actual.endsWith(expected)
+    default:
+      return undefined
+  }
+}
+
+/**
  * Evaluates a filter against an object's snake_case field values (strings; timestamps as their
  * RFC 3339 text). The string operators compare case-sensitively unless `options.caseInsensitive`;
  * `lower_than` / `greater_than` compare strings, or instants where `compareTimestamps` says how.
@@ -261,31 +292,20 @@ export const evaluate = <K extends string>(
   const { key, operator } = filter.field
   const actual = get(key)
   const expected = filter.field.value?.value ?? ""
-  const caseInsensitive = options?.caseInsensitive === true
-  const a = caseInsensitive ? actual.toLowerCase() : actual
-  const e = caseInsensitive ? expected.toLowerCase() : expected
   const compare = () =>
     compareTimestamps(key, actual, expected) ?? (actual < expected ? -1 : actual > expected ? 1 : 0)
   switch (operator) {
-    case "equals":
-      return a === e
-    case "not_equals":
-      return a !== e
-    case "contains":
-      return a.includes(e)
-    case "not_contains":
-      return !a.includes(e)
     case "empty":
       return actual === ""
     case "not_empty":
       return actual !== ""
-    case "starts_with":
-      return a.startsWith(e)
-    case "ends_with":
-      return a.endsWith(e)
     case "lower_than":
       return compare() < 0
     case "greater_than":
       return compare() > 0
+    default:
+      return options?.caseInsensitive === true
+        ? textHolds(operator, actual.toLowerCase(), expected.toLowerCase()) === true
+        : textHolds(operator, actual, expected) === true
   }
 }

@@ -159,3 +159,27 @@ describe("Filter.evaluate", () => {
     expect(Filter.Operator.literals).toHaveLength(10)
   })
 })
+
+describe("Filter.textHolds", () => {
+  it("decides the six string operators as written, and leaves the other four undecided", () => {
+    const decided = Filter.Operator.literals.map((op) => [
+      op,
+      Filter.textHolds(op, "Edge-Berlin", "Edge"),
+      Filter.textHolds(op, "Edge-Berlin", "edge")
+    ])
+    expect(decided).toEqual([
+      ["equals", false, false],
+      ["not_equals", true, true],
+      ["contains", true, false],
+      ["not_contains", false, true],
+      ["empty", undefined, undefined],
+      ["not_empty", undefined, undefined],
+      ["starts_with", true, false],
+      ["ends_with", false, false],
+      ["lower_than", undefined, undefined],
+      ["greater_than", undefined, undefined]
+    ])
+    expect(Filter.textHolds("ends_with", "Edge-Berlin", "Berlin")).toBe(true)
+    expect(Filter.textHolds("equals", "Edge", "Edge")).toBe(true)
+  })
+})

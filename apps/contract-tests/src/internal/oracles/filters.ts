@@ -52,33 +52,6 @@ const instant = (s: string) => {
   return t instanceof Timestamp.Timestamp ? t : undefined
 }
 
-/**
- * A string operator on a text and a value, both already in the reading's case (`equals`,
- * `contains`...); `undefined` for the other operators.
- */
-export const textHolds = (
-  operator: Filter.Operator,
-  actual: string,
-  expected: string
-): boolean | undefined => {
-  switch (operator) {
-    case "equals":
-      return actual === expected
-    case "not_equals":
-      return actual !== expected
-    case "contains":
-      return actual.includes(expected)
-    case "not_contains":
-      return !actual.includes(expected)
-    case "starts_with":
-      return actual.startsWith(expected)
-    case "ends_with":
-      return actual.endsWith(expected)
-    default:
-      return undefined
-  }
-}
-
 /** A filter evaluated under one reading (decisions.md section 3). */
 export const evaluate = (
   filter: Filter.Filter<string>,
@@ -114,7 +87,7 @@ export const evaluate = (
     time[1]
   )
     return (Timestamp.Order(time[0], time[1]) === 0) === (operator === "equals")
-  const text = textHolds(operator, actual, expected)
+  const text = Filter.textHolds(operator, actual, expected)
   if (text !== undefined) return text
   switch (operator) {
     case "empty":

@@ -3,9 +3,9 @@
  * holding a character that a query language or a regular expression reads as an operator.
  */
 import * as Effect from "effect/Effect"
-import type { Filter } from "@data-access/schema"
+import { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, type Row, textHolds, textOf } from "../../oracles/filters.js"
+import { evaluate, type Row, textOf } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import * as TextLength from "../../textLength.js"
 import { requiredRefs } from "../../walk.js"
@@ -191,7 +191,7 @@ const literalTest = (
 ): ((text: string) => boolean) => {
   const expected = caseInsensitive ? value.toLowerCase() : value
   return (t) =>
-    textHolds(operator, caseInsensitive ? t.toLowerCase() : t, expected) ??
+    Filter.textHolds(operator, caseInsensitive ? t.toLowerCase() : t, expected) ??
     evaluate(condition("k", operator, value), () => t, {
       caseInsensitive,
       orderCaseInsensitive: caseInsensitive,
