@@ -5,8 +5,9 @@
  * the fields it generates, searches and checks.
  *
  * `shapeOf` reads a schema's wire side once into a `Shape` (the JSON types, fields, enums and
- * bounds a reader of a request or an answer needs), memoised per schema node; `requestShape` is
- * that of an operation's request, and `Decode` reads it too.
+ * bounds a reader of a request or an answer needs, and the refinements that state them), memoised
+ * per schema node; `requestShape` is that of an operation's request. `Decode`, the contract
+ * runner's generator, mutation engine and oracles read it.
  *
  * @since 0.4.0
  */
@@ -96,8 +97,10 @@ export const forEachProperty = (
 }
 
 /**
- * The wire (encoded) side of a schema, refinements kept: its JSON types, fields, enum values and
- * bounds. Each shape holds the node it was read from (`ast`) for anything else (annotations).
+ * The wire (encoded) side of a schema: its JSON types, fields, enum values and bounds. Each shape
+ * holds the node it was read from (`ast`) and the refinements over that node (`refinements`,
+ * outermost first), with the annotations of each: the bounds, patterns and rules across fields
+ * they state, and the rule each one states (`ContractRules.statedBy`).
  *
  * - `String`: a string, its min length, its JSON Schema format and, for an enum, its values;
  * - `Number`: a number, `int` when it must be an integer;
@@ -110,35 +113,43 @@ export const forEachProperty = (
  * @since 0.5.0
  * @category shapes
  */
-export type Shape =
-  | {
-      readonly _tag: "String"
-      readonly ast: AST.AST
-      readonly minLength: number
-      readonly literals: ReadonlyArray<string> | undefined
-      /** Its JSON Schema format (`date-time` for a timestamp). */
-      readonly format: string | undefined
-    }
-  | { readonly _tag: "Number"; readonly ast: AST.AST; readonly int: boolean }
-  | { readonly _tag: "Boolean"; readonly ast: AST.AST }
-  | { readonly _tag: "BigInt"; readonly ast: AST.AST }
-  | { readonly _tag: "Undefined"; readonly ast: AST.AST }
-  | { readonly _tag: "Literal"; readonly ast: AST.AST; readonly value: AST.LiteralValue }
-  | {
-      readonly _tag: "Object"
-      readonly ast: AST.AST
-      readonly fields: ReadonlyMap<string, Field>
-      readonly values: Shape | undefined
-    }
-  | {
-      readonly _tag: "Array"
-      readonly ast: AST.AST
-      readonly item: Shape
-      readonly minItems: number
-    }
-  | { readonly _tag: "Union"; readonly ast: AST.AST; readonly members: ReadonlyArray<Shape> }
-  | { readonly _tag: "Lazy"; readonly ast: AST.AST; readonly get: () => Shape }
-  | { readonly _tag: "Other"; readonly ast: AST.AST }
+export type Shape = Refined &
+  (
+    | {
+        readonly _tag: "String"
+        readonly minLength: number
+        readonly literals: ReadonlyArray<string> | undefined
+        /** Its JSON Schema format (`date-time` for a timestamp). */
+        readonly format: string | undefined
+      }
+    | { readonly _tag: "Number"; readonly int: boolean }
+    | { readonly _tag: "Boolean" }
+    | { readonly _tag: "BigInt" }
+    | { readonly _tag: "Undefined" }
+    | { readonly _tag: "Literal"; readonly value: AST.LiteralValue }
+    | {
+        readonly _tag: "Object"
+        readonly fields: ReadonlyMap<string, Field>
+        readonly values: Shape | undefined
+      }
+    | { readonly _tag: "Array"; readonly item: Shape; readonly minItems: number }
+    | { readonly _tag: "Union"; readonly members: ReadonlyArray<Shape> }
+    | { readonly _tag: "Lazy"; readonly get: () => Shape }
+    | { readonly _tag: "Other" }
+  )
+
+/**
+ * What every shape holds: the node it was read from, and the refinements over it.
+ *
+ * @since 0.5.0
+ * @category shapes
+ */
+export interface Refined {
+  /** The node read (for a transformation, the node of its wire side). */
+  readonly ast: AST.AST
+  /** The refinements over `ast`, outermost first (a transformation's type side's included). */
+  readonly refinements: ReadonlyArray<AST.Refinement>
+}
 
 /**
  * A named field of an `Object` shape.
@@ -184,6 +195,12 @@ const stringLiterals = (members: ReadonlyArray<Shape>): ReadonlyArray<string> | 
     ? members.flatMap((m) => (m._tag === "String" ? (m.literals ?? []) : []))
     : undefined
 
+const NONE: ReadonlyArray<AST.Refinement> = []
+
+/** Whether a node is a transformation, under any refinements. */
+const transforms = (ast: AST.AST): boolean =>
+  ast._tag === "Transformation" || (ast._tag === "Refinement" && transforms(ast.from))
+
 const readShape = (ast: AST.AST): Shape => {
   switch (ast._tag) {
     case "StringKeyword":
@@ -191,50 +208,65 @@ const readShape = (ast: AST.AST): Shape => {
       return {
         _tag: "String",
         ast,
+        refinements: NONE,
         minLength: 0,
         literals: undefined,
         format: formatOf(jsonSchemaOf(ast))
       }
     case "NumberKeyword":
-      return { _tag: "Number", ast, int: false }
+      return { _tag: "Number", ast, refinements: NONE, int: false }
     case "BooleanKeyword":
-      return { _tag: "Boolean", ast }
+      return { _tag: "Boolean", ast, refinements: NONE }
     case "BigIntKeyword":
-      return { _tag: "BigInt", ast }
+      return { _tag: "BigInt", ast, refinements: NONE }
     case "UndefinedKeyword":
-      return { _tag: "Undefined", ast }
+      return { _tag: "Undefined", ast, refinements: NONE }
     case "Literal":
       return typeof ast.literal === "string"
-        ? { _tag: "String", ast, minLength: 0, literals: [ast.literal], format: undefined }
-        : { _tag: "Literal", ast, value: ast.literal }
+        ? {
+            _tag: "String",
+            ast,
+            refinements: NONE,
+            minLength: 0,
+            literals: [ast.literal],
+            format: undefined
+          }
+        : { _tag: "Literal", ast, refinements: NONE, value: ast.literal }
     case "Refinement": {
       const from = wireShape(ast.from)
+      const refinements = [ast, ...from.refinements]
+      // A refinement of a transformation's type side states no wire bound; it is listed for its rule.
+      if (transforms(ast.from)) return { ...from, refinements }
       const json = jsonSchemaOf(ast)
       if (from._tag === "String")
         return {
           ...from,
-          ast,
+          refinements,
           minLength:
             typeof json?.minLength === "number"
               ? Math.max(from.minLength, json.minLength)
               : from.minLength,
           format: formatOf(json) ?? from.format
         }
-      if (from._tag === "Number") return { ...from, ast, int: from.int || json?.type === "integer" }
-      return { ...from, ast } as Shape
+      if (from._tag === "Number")
+        return { ...from, refinements, int: from.int || json?.type === "integer" }
+      return { ...from, refinements }
     }
+    case "Transformation":
+      return wireShape(ast.from)
     case "Union": {
       const members = ast.types.map(wireShape)
       const literals = stringLiterals(members)
       return literals === undefined
-        ? { _tag: "Union", ast, members }
-        : { _tag: "String", ast, minLength: 0, literals, format: undefined }
+        ? { _tag: "Union", ast, refinements: NONE, members }
+        : { _tag: "String", ast, refinements: NONE, minLength: 0, literals, format: undefined }
     }
     case "TypeLiteral": {
       const index = ast.indexSignatures[0]
       return {
         _tag: "Object",
         ast,
+        refinements: NONE,
         fields: new Map(
           ast.propertySignatures
             .filter((p) => typeof p.name === "string")
@@ -260,25 +292,24 @@ const readShape = (ast: AST.AST): Shape => {
         ? {
             _tag: "Array",
             ast,
+            refinements: NONE,
             item: wireShape(ast.rest[0]!.type),
             minItems: ast.elements.length
           }
-        : { _tag: "Other", ast }
+        : { _tag: "Other", ast, refinements: NONE }
     case "Suspend": {
       let target: Shape | undefined
       const f = ast.f
-      return { _tag: "Lazy", ast, get: () => (target ??= wireShape(f())) }
+      return { _tag: "Lazy", ast, refinements: NONE, get: () => (target ??= wireShape(f())) }
     }
     default:
-      return { _tag: "Other", ast }
+      return { _tag: "Other", ast, refinements: NONE }
   }
 }
 
-const bySchema = new WeakMap<AST.AST, Shape>()
-
 /**
- * The shape of a schema's wire side (`encodedBoundAST`: transformations read as what they decode
- * from, refinements kept), read once per schema node.
+ * The shape of a schema's wire side (transformations read as what they decode from, the bounds of
+ * refinements kept as `AST.encodedBoundAST` keeps them), read once per schema node.
  *
  * @example
  * ```ts
@@ -291,14 +322,7 @@ const bySchema = new WeakMap<AST.AST, Shape>()
  * @since 0.5.0
  * @category shapes
  */
-export const shapeOf = (ast: AST.AST): Shape => {
-  let shape = bySchema.get(ast)
-  if (shape === undefined) {
-    shape = wireShape(AST.encodedBoundAST(ast))
-    bySchema.set(ast, shape)
-  }
-  return shape
-}
+export const shapeOf = (ast: AST.AST): Shape => wireShape(ast)
 
 /**
  * The shape of an operation's request (an entry of `Operations.all`), read once per operation.
@@ -347,8 +371,15 @@ const dropNullish = (shape: Extract<Shape, { _tag: "Union" }>): Shape => {
   if (rest.length === 1) return rest[0]!
   const literals = stringLiterals(rest)
   return literals === undefined
-    ? { _tag: "Union", ast: shape.ast, members: rest }
-    : { _tag: "String", ast: shape.ast, minLength: 0, literals, format: undefined }
+    ? { ...shape, members: rest }
+    : {
+        _tag: "String",
+        ast: shape.ast,
+        refinements: shape.refinements,
+        minLength: 0,
+        literals,
+        format: undefined
+      }
 }
 
 /**

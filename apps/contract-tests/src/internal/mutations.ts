@@ -1,10 +1,10 @@
 /** The implementation of `Mutations` (see that module's documentation). */
-import { ContractRules } from "@data-access/schema"
+import { ContractRules, SchemaWalk } from "@data-access/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
+import type * as AST from "effect/SchemaAST"
 import { jsonSchemaOf } from "./ast.js"
-import { encodedAst, isEncoded } from "./schemas.js"
+import { isEncoded } from "./schemas.js"
 
 /**
  * One invalid request: the rule it breaks and the body to send.
@@ -74,7 +74,7 @@ const jsonType = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "array" : typeof v
 
 /** A value of another JSON type than `v` (never `null`, which means "not set"). */
-const wrongType = (v: unknown, ast: AST.AST): unknown => {
+const wrongType = (v: unknown, shape: SchemaWalk.Shape): unknown => {
   switch (jsonType(v)) {
     case "string":
       return 12345
@@ -87,27 +87,23 @@ const wrongType = (v: unknown, ast: AST.AST): unknown => {
     case "object":
       return "not-an-object"
     default:
-      return isNumeric(ast) ? "not-a-number" : 12345
+      return isNumeric(shape) ? "not-a-number" : 12345
   }
 }
 
-const isNumeric = (ast: AST.AST): boolean => {
-  switch (ast._tag) {
-    case "NumberKeyword":
-      return true
-    case "Refinement":
-      return isNumeric(ast.from)
-    case "Union":
-      return ast.types.some(isNumeric)
-    default:
-      return false
-  }
-}
+const isNumeric = (shape: SchemaWalk.Shape): boolean =>
+  shape._tag === "Number" || (shape._tag === "Union" && shape.members.some(isNumeric))
 
-const isNullish = (ast: AST.AST): boolean =>
-  (ast._tag === "Literal" && ast.literal === null) || ast._tag === "UndefinedKeyword"
+const isNullish = (shape: SchemaWalk.Shape): boolean =>
+  shape._tag === "Undefined" || (shape._tag === "Literal" && shape.value === null)
 
-const matches = (ast: AST.AST, value: unknown): boolean => isEncoded(ast)(value)
+/** The value of a shape read from one literal (`undefined` for any other shape). */
+const literalOf = (shape: SchemaWalk.Shape): { readonly value: AST.LiteralValue } | undefined =>
+  shape._tag === "Literal"
+    ? { value: shape.value }
+    : shape._tag === "String" && shape.ast._tag === "Literal"
+      ? { value: shape.ast.literal }
+      : undefined
 
 /**
  * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
@@ -151,8 +147,165 @@ const patternNeighbours = (
   return out.filter(([, v]) => !re.test(v))
 }
 
+/** The invalid values of the constraints one refinement states (bounds, a pattern, a rule across fields). */
+const refinementCandidates = (
+  refinement: AST.Refinement,
+  shape: SchemaWalk.Shape,
+  value: unknown,
+  path: Path,
+  out: Array<Candidate>
+): void => {
+  const js = jsonSchemaOf(refinement)
+  const s = typeof value === "string" ? value : ""
+  // The must this constraint states, if any (a constraint without one is not sent as invalid).
+  const ruleId = ContractRules.statedBy(refinement)
+  if (typeof js.minLength === "number" && js.minLength >= 1) {
+    // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
+    out.push({
+      kind: "min-length",
+      ruleId,
+      rule: `${pathText(path)}: shorter than min length ${js.minLength}`,
+      path,
+      value: "a".repeat(js.minLength - 1)
+    })
+  }
+  if (typeof js.maxLength === "number") {
+    out.push({
+      kind: "max-length",
+      ruleId,
+      rule: `${pathText(path)}: longer than max length ${js.maxLength}`,
+      path,
+      value: "a".repeat(js.maxLength + 1)
+    })
+  }
+  if (typeof js.minimum === "number" && js.minimum > -2147483648) {
+    out.push({
+      kind: "minimum",
+      ruleId,
+      rule: `${pathText(path)}: below minimum ${js.minimum}`,
+      path,
+      value: js.minimum - 1
+    })
+  }
+  if (typeof js.maximum === "number" && js.maximum < 2147483647) {
+    out.push({
+      kind: "maximum",
+      ruleId,
+      rule: `${pathText(path)}: above maximum ${js.maximum}`,
+      path,
+      value: js.maximum + 1
+    })
+  }
+  if (js.type === "integer") {
+    // A fraction is not an integer's JSON (proto3 JSON refuses it for every integer type).
+    out.push({
+      kind: "integer",
+      ruleId: "fields.json-type",
+      rule: `${pathText(path)}: not an integer`,
+      path,
+      value: (typeof value === "number" ? value : 1) + 0.5
+    })
+  }
+  if (typeof js.pattern === "string") {
+    for (const v of ["", "NOT VALID!", "a"])
+      out.push({
+        kind: "pattern",
+        ruleId,
+        rule: `${pathText(path)}: does not match ${js.pattern}`,
+        path,
+        value: v
+      })
+    for (const [label, v] of patternNeighbours(js.pattern, s))
+      out.push({
+        kind: "pattern",
+        ruleId,
+        rule: `${pathText(path)}: does not match ${js.pattern} (${label})`,
+        path,
+        value: v
+      })
+  }
+  if (
+    shape._tag === "Object" &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  ) {
+    // A rule across fields (one-of): try each optional field removed and each absent one set.
+    const obj = value as Record<string, unknown>
+    const setValue = Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
+    for (const name of shape.fields.keys()) {
+      if (name in obj)
+        out.push({
+          kind: "across-fields",
+          ruleId,
+          rule: `${pathText(path)}: ${name} removed (rule across fields)`,
+          path: [...path, name],
+          value: undefined,
+          remove: true
+        })
+      else
+        out.push({
+          kind: "across-fields",
+          ruleId,
+          rule: `${pathText(path)}: ${name} set too (rule across fields)`,
+          path: [...path, name],
+          value: setValue
+        })
+    }
+  }
+}
+
+/** The invalid values of a literal's or an enum's values, each breaking the rule the node states. */
+const enumCandidates = (
+  node: AST.AST,
+  literals: ReadonlyArray<AST.LiteralValue>,
+  path: Path,
+  out: Array<Candidate>
+): void => {
+  // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
+  const ruleId = ContractRules.statedBy(node) ?? "fields.enum"
+  out.push({
+    kind: "enum",
+    ruleId,
+    rule: `${pathText(path)}: not one of the allowed values`,
+    path,
+    value: BOGUS
+  })
+  // An allowed value in another case is another value: enums compare exactly.
+  const shouted = literals
+    .map((l) => (typeof l === "string" ? l.toUpperCase() : l))
+    .find((u) => typeof u === "string" && !literals.includes(u))
+  if (shouted !== undefined)
+    out.push({
+      kind: "enum",
+      ruleId,
+      rule: `${pathText(path)}: an allowed value in upper case`,
+      path,
+      value: shouted
+    })
+  // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
+  const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
+  const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
+    ["cut short", (l) => l.slice(0, -1)],
+    ["with a trailing space", (l) => `${l} `],
+    ["inside a longer word", (l) => `x${l}`]
+  ]
+  for (const [label, f] of near) {
+    const v = strings.map(f).find((x) => !literals.includes(x))
+    if (v !== undefined)
+      out.push({
+        kind: "enum",
+        ruleId,
+        rule: `${pathText(path)}: an allowed value ${label}`,
+        path,
+        value: v
+      })
+  }
+}
+
+/** The candidates of a value read by a shape (the schema's `SchemaWalk` shape): its refinements' first, then its own. */
 const candidates = (
-  ast: AST.AST,
+  shape: SchemaWalk.Shape,
   value: unknown,
   path: Path,
   out: Array<Candidate>,
@@ -160,205 +313,71 @@ const candidates = (
 ): void => {
   if (depth > 64) return
   const present = value !== undefined
-  switch (ast._tag) {
-    case "Refinement": {
-      const js = jsonSchemaOf(ast)
-      const s = typeof value === "string" ? value : ""
-      // The must this constraint states, if any (a constraint without one is not sent as invalid).
-      const ruleId = ContractRules.statedBy(ast)
-      if (typeof js.minLength === "number" && js.minLength >= 1) {
-        // ASCII: one short of the limit under every count a server may use (code points, UTF-16 units, UTF-8 bytes).
-        out.push({
-          kind: "min-length",
-          ruleId,
-          rule: `${pathText(path)}: shorter than min length ${js.minLength}`,
-          path,
-          value: "a".repeat(js.minLength - 1)
-        })
-      }
-      if (typeof js.maxLength === "number") {
-        out.push({
-          kind: "max-length",
-          ruleId,
-          rule: `${pathText(path)}: longer than max length ${js.maxLength}`,
-          path,
-          value: "a".repeat(js.maxLength + 1)
-        })
-      }
-      if (typeof js.minimum === "number" && js.minimum > -2147483648) {
-        out.push({
-          kind: "minimum",
-          ruleId,
-          rule: `${pathText(path)}: below minimum ${js.minimum}`,
-          path,
-          value: js.minimum - 1
-        })
-      }
-      if (typeof js.maximum === "number" && js.maximum < 2147483647) {
-        out.push({
-          kind: "maximum",
-          ruleId,
-          rule: `${pathText(path)}: above maximum ${js.maximum}`,
-          path,
-          value: js.maximum + 1
-        })
-      }
-      if (js.type === "integer") {
-        // A fraction is not an integer's JSON (proto3 JSON refuses it for every integer type).
-        out.push({
-          kind: "integer",
-          ruleId: "fields.json-type",
-          rule: `${pathText(path)}: not an integer`,
-          path,
-          value: (typeof value === "number" ? value : 1) + 0.5
-        })
-      }
-      if (typeof js.pattern === "string") {
-        for (const v of ["", "NOT VALID!", "a"])
+  for (const refinement of shape.refinements)
+    refinementCandidates(refinement, shape, present ? value : undefined, path, out)
+  switch (shape._tag) {
+    case "String":
+    case "Literal": {
+      const literal = literalOf(shape)
+      if (literal !== undefined) {
+        if (literal.value !== null)
           out.push({
-            kind: "pattern",
-            ruleId,
-            rule: `${pathText(path)}: does not match ${js.pattern}`,
+            kind: "literal",
+            ruleId: ContractRules.statedBy(shape.ast),
+            rule: `${pathText(path)}: not the literal ${JSON.stringify(literal.value)}`,
             path,
-            value: v
+            value: BOGUS
           })
-        for (const [label, v] of patternNeighbours(js.pattern, s))
-          out.push({
-            kind: "pattern",
-            ruleId,
-            rule: `${pathText(path)}: does not match ${js.pattern} (${label})`,
-            path,
-            value: v
-          })
-      }
-      if (present && value !== null && typeof value === "object" && !Array.isArray(value)) {
-        // A rule across fields (one-of): try each optional field removed and each absent one set.
-        const from = encodedAst(ast.from)
-        if (from._tag === "TypeLiteral") {
-          const obj = value as Record<string, unknown>
-          const setValue =
-            Object.values(obj).find((v) => typeof v === "string" && v !== "") ?? "ct-extra"
-          for (const p of from.propertySignatures) {
-            const name = String(p.name)
-            if (name in obj)
-              out.push({
-                kind: "across-fields",
-                ruleId,
-                rule: `${pathText(path)}: ${name} removed (rule across fields)`,
-                path: [...path, name],
-                value: undefined,
-                remove: true
-              })
-            else
-              out.push({
-                kind: "across-fields",
-                ruleId,
-                rule: `${pathText(path)}: ${name} set too (rule across fields)`,
-                path: [...path, name],
-                value: setValue
-              })
-          }
-        }
-      }
-      candidates(ast.from, value, path, out, depth + 1)
+      } else if (shape._tag === "String" && shape.literals !== undefined)
+        enumCandidates(shape.ast, shape.literals, path, out)
       return
     }
-    case "Transformation":
-      candidates(ast.from, value, path, out, depth + 1)
-      return
-    case "Literal":
-      if (ast.literal !== null)
-        out.push({
-          kind: "literal",
-          ruleId: ContractRules.statedBy(ast),
-          rule: `${pathText(path)}: not the literal ${JSON.stringify(ast.literal)}`,
-          path,
-          value: BOGUS
-        })
-      return
     case "Union": {
-      const members = ast.types.filter((t) => !isNullish(t))
-      if (members.length > 0 && members.every((t) => t._tag === "Literal")) {
-        // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
-        const ruleId = ContractRules.statedBy(ast) ?? "fields.enum"
-        out.push({
-          kind: "enum",
-          ruleId,
-          rule: `${pathText(path)}: not one of the allowed values`,
+      const members = shape.members.filter((m) => !isNullish(m))
+      // An enum: every member one literal, unrefined.
+      const literals = members.map((m) => (m.refinements.length === 0 ? literalOf(m) : undefined))
+      if (members.length > 0 && literals.every((l) => l !== undefined))
+        return enumCandidates(
+          shape.ast,
+          literals.map((l) => l!.value),
           path,
-          value: BOGUS
-        })
-        // An allowed value in another case is another value: enums compare exactly.
-        const literals = members.map((t) => (t as AST.Literal).literal)
-        const shouted = literals
-          .map((l) => (typeof l === "string" ? l.toUpperCase() : l))
-          .find((u) => typeof u === "string" && !literals.includes(u))
-        if (shouted !== undefined)
-          out.push({
-            kind: "enum",
-            ruleId,
-            rule: `${pathText(path)}: an allowed value in upper case`,
-            path,
-            value: shouted
-          })
-        // The readings next to an exact comparison: a prefix, a trimmed or a contained value.
-        const strings = literals.filter((l): l is string => typeof l === "string" && l.length > 1)
-        const near: ReadonlyArray<readonly [string, (l: string) => string]> = [
-          ["cut short", (l) => l.slice(0, -1)],
-          ["with a trailing space", (l) => `${l} `],
-          ["inside a longer word", (l) => `x${l}`]
-        ]
-        for (const [label, f] of near) {
-          const v = strings.map(f).find((x) => !literals.includes(x))
-          if (v !== undefined)
-            out.push({
-              kind: "enum",
-              ruleId,
-              rule: `${pathText(path)}: an allowed value ${label}`,
-              path,
-              value: v
-            })
-        }
-        return
-      }
+          out
+        )
       for (const m of members) {
-        if (!present || matches(m, value)) candidates(m, value, path, out, depth + 1)
+        if (!present || isEncoded(m.ast)(value)) candidates(m, value, path, out, depth + 1)
       }
       return
     }
-    case "Suspend":
-      if (present) candidates(ast.f(), value, path, out, depth + 1)
+    case "Lazy":
+      if (present) candidates(shape.get(), value, path, out, depth + 1)
       return
-    case "TupleType": {
+    case "Array": {
       if (!present || !Array.isArray(value)) return
-      if (ast.elements.length > 0)
+      if (shape.minItems > 0)
         out.push({
           kind: "empty-array",
-          ruleId: ContractRules.statedBy(ast),
+          ruleId: ContractRules.statedBy(shape.ast),
           rule: `${pathText(path)}: empty array`,
           path,
           value: []
         })
-      const elem = ast.rest[0]?.type ?? ast.elements[0]?.type
-      if (elem !== undefined) {
-        if (value.length > 0) candidates(elem, value[0], [...path, 0], out, depth + 1)
-        else {
-          const inner: Array<Candidate> = []
-          candidates(elem, undefined, [...path, 0], inner, depth + 1)
-          out.push(...inner)
-        }
+      if (value.length > 0) candidates(shape.item, value[0], [...path, 0], out, depth + 1)
+      else {
+        const inner: Array<Candidate> = []
+        candidates(shape.item, undefined, [...path, 0], inner, depth + 1)
+        out.push(...inner)
       }
       return
     }
-    case "TypeLiteral": {
+    case "Object": {
       if (!present || value === null || typeof value !== "object" || Array.isArray(value)) return
       const obj = value as Record<string, unknown>
-      for (const p of ast.propertySignatures) {
-        const name = String(p.name)
+      for (const field of shape.fields.values()) {
+        const name = field.name
         const at = [...path, name]
         const v = obj[name]
-        if (!p.isOptional) {
-          const ruleId = ContractRules.missingRuleOf(p.type)
+        if (field.required) {
+          const ruleId = ContractRules.missingRuleOf(field.signature.type)
           out.push({
             kind: "required",
             ruleId,
@@ -380,9 +399,9 @@ const candidates = (
           ruleId: "fields.json-type",
           rule: `${pathText(at)}: wrong JSON type`,
           path: at,
-          value: wrongType(v, p.type)
+          value: wrongType(v, field.shape)
         })
-        candidates(p.type, v, at, out, depth + 1)
+        candidates(field.shape, v, at, out, depth + 1)
       }
       return
     }
@@ -426,7 +445,7 @@ export const derive = (
   options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
 ): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
-  candidates(schema.ast, encoded, [], out, 0)
+  candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
   const decode = Schema.decodeUnknownOption(schema)
   const skip = options?.skip
   const seen = new Set<string>()

@@ -10,7 +10,7 @@ import * as AST from "effect/SchemaAST"
 const encoded = new WeakMap<AST.AST, AST.AST>()
 
 /** The encoded side of an AST (the wire shape), built once per AST. */
-export const encodedAst = (ast: AST.AST): AST.AST => {
+const encodedAst = (ast: AST.AST): AST.AST => {
   let out = encoded.get(ast)
   if (out === undefined) encoded.set(ast, (out = AST.encodedAST(ast)))
   return out
