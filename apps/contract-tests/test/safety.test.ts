@@ -16,13 +16,18 @@ const writes = new Set(
     .map((o) => o.method)
 )
 
+/** A run against a reference server with its first key. */
+const runAgainst = (
+  server: { readonly url: string; readonly apiKeys: ReadonlyArray<string> },
+  options: Omit<ContractTests.Options, "baseUrl" | "apiKey">
+) =>
+  ContractTests.run({ baseUrl: server.url, apiKey: Redacted.make(server.apiKeys[0]!), ...options })
+
 describe("running against a shared environment", () => {
   it.scoped("read-only mode sends no Create or Update and reports them as skipped", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
+      const report = yield* runAgainst(server, {
         fixtures: server.knownIds,
         readOnly: true,
         examples: 3,
@@ -41,9 +46,7 @@ describe("running against a shared environment", () => {
   it.scoped("never sends more requests than --max-requests, and says the run stopped early", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
+      const report = yield* runAgainst(server, {
         maxRequests: 150,
         examples: 50,
         seed: 3
@@ -60,9 +63,7 @@ describe("running against a shared environment", () => {
   it.scoped("names it creates carry the ct-<runid>- prefix", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
+      const report = yield* runAgainst(server, {
         operations: ["CreateConnector", "CreatePermission"],
         checks: ["valid-accepted"],
         examples: 5,
@@ -104,9 +105,7 @@ describe("running against a shared environment", () => {
   it.scoped("sends no trace headers, even run inside a caller's span", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
+      const report = yield* runAgainst(server, {
         fixtures: server.knownIds,
         operations: ["GetResource", "ListSatellites"],
         examples: 2,
@@ -126,9 +125,7 @@ describe("updates of existing objects", () => {
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()
       const before = yield* server.store.all("satellites")
-      const report = yield* ContractTests.run({
-        baseUrl: server.url,
-        apiKey: Redacted.make(server.apiKeys[0]!),
+      const report = yield* runAgainst(server, {
         operations: ["UpdateSatellite"],
         examples: 15,
         seed: 8
@@ -215,9 +212,7 @@ describe("transient answers and broken connections", () => {
     () =>
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({})
-        const report = yield* ContractTests.run({
-          baseUrl: server.url,
-          apiKey: Redacted.make(server.apiKeys[0]!),
+        const report = yield* runAgainst(server, {
           fixtures: server.knownIds,
           seed: 1,
           examples: 3,
