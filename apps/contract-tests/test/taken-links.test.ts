@@ -1,6 +1,6 @@
-// A server may refuse to make a link it made before (no must says it accepts the same link twice):
-// the runner's creates of one draw, from several suites, are then answered already_exists, which
-// is no finding.
+// A server may refuse to make a link or an object it made before (uniqueness rules are not shown):
+// the runner's creates without a name, of one draw from several suites, are then answered
+// already_exists, which is no finding.
 import { ReferenceServer } from "@data-access/reference-server"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
@@ -11,7 +11,7 @@ import { answer, forward, front, type Incoming } from "./front.js"
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
 
-describe("a server that refuses a taken link", () => {
+describe("a server that refuses what it made before", () => {
   it.scoped(
     "already_exists to a link made before is no finding, with a 1 ms deadline or without",
     () =>
@@ -53,6 +53,49 @@ describe("a server that refuses a taken link", () => {
           shrinkBudget: 0,
           operations: ["CreateNativeUserIdentityLink"],
           checks: ["protocol", "valid-accepted"]
+        })
+        expect(refused).toBeGreaterThan(0)
+        expect(report.findings.map((f) => `${f.rule}: ${f.message}`)).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
+  it.scoped(
+    "already_exists to a second data-discovery configuration of one resource and user is no finding",
+    () =>
+      Effect.gen(function* () {
+        const inner = yield* ReferenceServer.start({})
+        // Keeps one configuration per resource and native user, as a uniqueness rule may.
+        const made = new Set<string>()
+        const pairOf = (json: Record<string, unknown> | undefined) =>
+          JSON.stringify([json?.resourceId, json?.nativeUserId])
+        const isCreate = (req: Incoming) =>
+          req.method === "POST" &&
+          req.url.endsWith("/CreateDataDiscoveryConfiguration") &&
+          req.headers["x-api-key"] === KEY &&
+          /^application\/json/i.test(req.headers["content-type"] ?? "")
+        let refused = 0
+        const url = yield* front(
+          inner.url,
+          (req) => {
+            if (isCreate(req) && made.has(pairOf(req.json))) {
+              refused++
+              return answer(409, { code: "already_exists", message: "that configuration exists" })
+            }
+            return forward()
+          },
+          (req, status) => {
+            if (status === 200 && isCreate(req)) made.add(pairOf(req.json))
+          }
+        )
+        const report = yield* ContractTests.run({
+          baseUrl: url,
+          apiKey: Redacted.make(KEY),
+          fixtures: inner.knownIds,
+          seed: 21,
+          examples: 20,
+          shrinkBudget: 0,
+          operations: ["CreateDataDiscoveryConfiguration"],
+          checks: ["valid-accepted"]
         })
         expect(refused).toBeGreaterThan(0)
         expect(report.findings.map((f) => `${f.rule}: ${f.message}`)).toEqual([])

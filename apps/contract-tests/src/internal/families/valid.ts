@@ -40,14 +40,6 @@ const rejectedBy = (e: Exchange) => {
 }
 
 /**
- * Whether a create's request names no `name` and was answered already_exists: the same link made
- * twice (other suites send the same draw), which no must says a server accepts. A create with a
- * name gets a fresh one, so already_exists there stays a refusal.
- */
-const takenLink = (op: Op, body: Body, e: Exchange) =>
-  op.kind === "create" && typeof body.name !== "string" && Inspect.codeOf(e) === "already_exists"
-
-/**
  * Which must a rejected valid request breaks: the same request in its plain form (lowerCamelCase,
  * no unknown field, no `null`) is sent to tell a spelling fault from a fault of the request itself.
  */
@@ -147,7 +139,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
         const status = Inspect.statusOf(e)
         if (status === 200) out.push(pass("valid-accepted", [acceptanceRule(op, body).rule]))
-        else if (rejectedBy(e) && !takenLink(op, body, e)) {
+        else if (rejectedBy(e) && !Inspect.takenCreate(op, e)) {
           const { label, rule } = yield* diagnose(ctx, op, body)
           out.push(
             fail(

@@ -81,6 +81,26 @@ export const answeredFirst = (e: Exchange): boolean => {
   )
 }
 
+/**
+ * Whether a create that names no `name` was answered already_exists: the same link or object made
+ * twice (the runner's suites send the same draws), which a server may refuse (uniqueness rules are
+ * not shown; decisions.md section 10). A create with a name gets a fresh one, so already_exists
+ * there stays a refusal.
+ */
+export const takenCreate = (op: { readonly kind: string }, e: Exchange): boolean => {
+  if (op.kind !== "create" || codeOf(e) !== "already_exists") return false
+  try {
+    const body: unknown = JSON.parse(e.request.body ?? "")
+    return (
+      body !== null &&
+      typeof body === "object" &&
+      typeof (body as { name?: unknown }).name !== "string"
+    )
+  } catch {
+    return false
+  }
+}
+
 /** `HTTP 404 not_found`, or why no response came. */
 export const summary = describeStatus
 

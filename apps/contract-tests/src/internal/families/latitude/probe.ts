@@ -102,6 +102,7 @@ export const acceptedExactlyOrInvalid =
   (e: Exchange): ReadonlyArray<Outcome> => {
     const status = Inspect.statusOf(e)
     if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
+    if (Inspect.takenCreate(op, e)) return []
     const field = pathText(path)
     if (status === 200) {
       const stored = storedValue(op, e, path)
