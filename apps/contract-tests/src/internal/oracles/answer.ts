@@ -83,9 +83,9 @@ export const answeredFirst = (e: Exchange): boolean => {
 
 /**
  * Whether a create that names no `name` was answered already_exists: the same link or object made
- * twice (the runner's suites send the same draws), which a server may refuse (uniqueness rules are
- * not shown; decisions.md section 10). A create with a name gets a fresh one, so already_exists
- * there stays a refusal.
+ * twice (the runner's suites send the same draws), which a server may refuse (interface.md shows
+ * no uniqueness rules). A create with a name gets a fresh one, so already_exists there stays a
+ * refusal.
  */
 export const takenCreate = (op: { readonly kind: string }, e: Exchange): boolean => {
   if (op.kind !== "create" || codeOf(e) !== "already_exists") return false
