@@ -7,9 +7,45 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as ContractTests from "../src/ContractTests.js"
-import { answer, forward, front, type Incoming } from "./front.js"
+import { answer, type Decision, forward, front, type Incoming } from "./front.js"
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
+
+/**
+ * A server in front of `inner` that refuses a create of `method` with already_exists when one with
+ * the same `keys` was made before; other requests are forwarded (`forwarded` decides how).
+ */
+const refusingSecond = (
+  inner: string,
+  method: string,
+  keys: ReadonlyArray<string>,
+  forwarded: (req: Incoming) => Decision = () => forward()
+) =>
+  Effect.gen(function* () {
+    const made = new Set<string>()
+    const keyOf = (json: Record<string, unknown> | undefined) =>
+      JSON.stringify(keys.map((k) => json?.[k]))
+    const isCreate = (req: Incoming) =>
+      req.method === "POST" &&
+      req.url.endsWith(`/${method}`) &&
+      req.headers["x-api-key"] === KEY &&
+      /^application\/json/i.test(req.headers["content-type"] ?? "")
+    const counts = { refused: 0 }
+    const url = yield* front(
+      inner,
+      (req) => {
+        if (isCreate(req) && made.has(keyOf(req.json))) {
+          counts.refused++
+          return answer(409, { code: "already_exists", message: "that one exists" })
+        }
+        return forwarded(req)
+      },
+      (req, status) => {
+        if (status === 200 && isCreate(req)) made.add(keyOf(req.json))
+      }
+    )
+    return { url, counts }
+  })
 
 describe("a server that refuses what it made before", () => {
   it.scoped(
@@ -19,29 +55,14 @@ describe("a server that refuses what it made before", () => {
         const inner = yield* ReferenceServer.start({})
         // Finishes every call before its deadline, and refuses a link it made before with
         // already_exists (the valid requests' first create and the protocol cases name one link).
-        const made = new Set<string>()
-        const linkOf = (json: Record<string, unknown> | undefined) =>
-          JSON.stringify([json?.nativeUserId, json?.identityId, json?.identityType])
-        const isLinkCreate = (req: Incoming) =>
-          req.method === "POST" &&
-          req.url.endsWith("/CreateNativeUserIdentityLink") &&
-          req.headers["x-api-key"] === KEY &&
-          /^application\/json/i.test(req.headers["content-type"] ?? "")
-        let refused = 0
-        const url = yield* front(
+        const { counts, url } = yield* refusingSecond(
           inner.url,
-          (req) => {
-            if (isLinkCreate(req) && made.has(linkOf(req.json))) {
-              refused++
-              return answer(409, { code: "already_exists", message: "that link exists" })
-            }
-            return req.headers["connect-timeout-ms"] === undefined
+          "CreateNativeUserIdentityLink",
+          ["nativeUserId", "identityId", "identityType"],
+          (req) =>
+            req.headers["connect-timeout-ms"] === undefined
               ? forward()
               : forward({ headers: { "connect-timeout-ms": "60000" } })
-          },
-          (req, status) => {
-            if (status === 200 && isLinkCreate(req)) made.add(linkOf(req.json))
-          }
         )
         const report = yield* ContractTests.run({
           baseUrl: url,
@@ -54,7 +75,7 @@ describe("a server that refuses what it made before", () => {
           operations: ["CreateNativeUserIdentityLink"],
           checks: ["protocol", "valid-accepted"]
         })
-        expect(refused).toBeGreaterThan(0)
+        expect(counts.refused).toBeGreaterThan(0)
         expect(report.findings.map((f) => `${f.rule}: ${f.message}`)).toEqual([])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
@@ -65,27 +86,10 @@ describe("a server that refuses what it made before", () => {
       Effect.gen(function* () {
         const inner = yield* ReferenceServer.start({})
         // Keeps one configuration per resource and native user, as a uniqueness rule may.
-        const made = new Set<string>()
-        const pairOf = (json: Record<string, unknown> | undefined) =>
-          JSON.stringify([json?.resourceId, json?.nativeUserId])
-        const isCreate = (req: Incoming) =>
-          req.method === "POST" &&
-          req.url.endsWith("/CreateDataDiscoveryConfiguration") &&
-          req.headers["x-api-key"] === KEY &&
-          /^application\/json/i.test(req.headers["content-type"] ?? "")
-        let refused = 0
-        const url = yield* front(
+        const { counts, url } = yield* refusingSecond(
           inner.url,
-          (req) => {
-            if (isCreate(req) && made.has(pairOf(req.json))) {
-              refused++
-              return answer(409, { code: "already_exists", message: "that configuration exists" })
-            }
-            return forward()
-          },
-          (req, status) => {
-            if (status === 200 && isCreate(req)) made.add(pairOf(req.json))
-          }
+          "CreateDataDiscoveryConfiguration",
+          ["resourceId", "nativeUserId"]
         )
         const report = yield* ContractTests.run({
           baseUrl: url,
@@ -97,7 +101,7 @@ describe("a server that refuses what it made before", () => {
           operations: ["CreateDataDiscoveryConfiguration"],
           checks: ["valid-accepted"]
         })
-        expect(refused).toBeGreaterThan(0)
+        expect(counts.refused).toBeGreaterThan(0)
         expect(report.findings.map((f) => `${f.rule}: ${f.message}`)).toEqual([])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
