@@ -289,7 +289,7 @@ export const layerHttpClient = (
 
 /**
  * What one operation's domain logic answered: the success body in wire form (proto3 JSON), or
- * the Connect error's code and message.
+ * the Connect error's code and message, with the `Retry-After` a rate limit sends.
  *
  * @since 0.4.0
  * @category models

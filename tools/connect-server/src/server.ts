@@ -33,7 +33,7 @@ import {
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect"
 import { codeFromString } from "@connectrpc/connect/protocol-connect"
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node"
-import { type KnownIds, Operations } from "@data-access/schema"
+import { type KnownIds, Operations, RetryAfter } from "@data-access/schema"
 import { Latitude, ReferenceServer } from "@data-access/reference-server"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -147,7 +147,12 @@ const implementation =
     const body = toJson(method.input, request as never, { registry })
     const answer = await runUnder(domain.call(name, body), context.signal)
     if (answer._tag === "Failure")
-      throw new ConnectError(answer.message, codeFromString(answer.code) ?? Code.Unknown)
+      // A rate limit's Retry-After goes with the error, as a header of the answer (decisions.md section 2).
+      throw new ConnectError(
+        answer.message,
+        codeFromString(answer.code) ?? Code.Unknown,
+        answer.retryAfter === undefined ? undefined : { [RetryAfter.HEADER]: answer.retryAfter }
+      )
     return fromJson(method.output, answer.body as JsonValue, {
       ignoreUnknownFields: true,
       registry

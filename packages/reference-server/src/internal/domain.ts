@@ -1,12 +1,12 @@
 /**
  * `ReferenceServer.domain`'s call: one operation on a JSON body through the pipeline, answered as
- * the success body or the error's code and message. For a server on another stack
+ * the success body or the error's code, message and `Retry-After`. For a server on another stack
  * (tools/connect-server), whose tests judge it: the mutation run leaves this module out, as no
  * judge of that run calls it.
  *
  * @internal
  */
-import { ContentType, Operations } from "@data-access/schema"
+import { ContentType, Operations, RetryAfter } from "@data-access/schema"
 import * as ConnectErrorModule from "@data-access/schema/ConnectError"
 import * as Effect from "effect/Effect"
 import type { Core } from "./core.js"
@@ -15,7 +15,13 @@ import type { Input } from "./pipeline-types.js"
 /** What one operation's domain logic answered (`ReferenceServer.DomainAnswer`). */
 export type DomainAnswer =
   | { readonly _tag: "Success"; readonly body: unknown }
-  | { readonly _tag: "Failure"; readonly code: ConnectErrorModule.Code; readonly message: string }
+  | {
+      readonly _tag: "Failure"
+      readonly code: ConnectErrorModule.Code
+      readonly message: string
+      /** The answer's `Retry-After` (a rate limit's), for the caller's stack to send with the error. */
+      readonly retryAfter?: string | undefined
+    }
 
 /** The API key of the core `domain` runs: the caller's stack does the protocol's part. */
 export const DOMAIN_KEY = "domain-key"
@@ -44,7 +50,13 @@ export const makeCall = (core: Core) => {
         const text = typeof out.body === "string" ? out.body : decoder.decode(out.body)
         if (out.status === 200) return { _tag: "Success", body: JSON.parse(text) as unknown }
         const error = ConnectErrorModule.parseBody(text)
-        return { _tag: "Failure", code: error?.code ?? "unknown", message: error?.message ?? "" }
+        const retryAfter = out.headers[RetryAfter.HEADER]
+        return {
+          _tag: "Failure",
+          code: error?.code ?? "unknown",
+          message: error?.message ?? "",
+          ...(retryAfter === undefined ? {} : { retryAfter })
+        }
       })
     })
 }
