@@ -19,7 +19,7 @@ import type * as Scope from "effect/Scope"
 import { ContentType, JsonBody, RetryAfter } from "@data-access/schema"
 import { HOOK_MASK, hookHeaders, type RequestHooks } from "./requestHooks.js"
 import { type KeyMode, nearKey, WRONG_KEY } from "./keys.js"
-import { RESENDS_AFTER_BREAK } from "./resend.js"
+import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "./resend.js"
 import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
 
@@ -306,7 +306,10 @@ export const makeTarget = (
     /** The exchanges whose connection broke before any answer (not a timeout, not a broken answer). */
     const broken = new WeakSet<Exchange>()
     const isBreak = (e: HttpClientError.HttpClientError | string) =>
-      typeof e !== "string" && e._tag === "RequestError" && e.reason === "Transport"
+      typeof e !== "string" &&
+      e._tag === "RequestError" &&
+      e.reason === "Transport" &&
+      brokeBeforeAnswer(e.cause)
     const describeError = (e: HttpClientError.HttpClientError | string) =>
       typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`
 

@@ -19,7 +19,7 @@ import type * as Report from "../report/model.js"
 import * as Render from "../report/render.js"
 import type * as Rules from "../judge/exchangeRules.js"
 import type { Job } from "../judge/judging.js"
-import { RESENDS_AFTER_BREAK } from "../resend.js"
+import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "../resend.js"
 import type { Metrics } from "./metrics.js"
 
 /** The path of the report endpoint on the proxy's port. */
@@ -333,8 +333,8 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
           headersTimeout: 60 * 60 * 1000,
           bodyTimeout: 0
         })
-      // A body read whole is sent again when the connection breaks before any answer; a streamed
-      // one is gone.
+      // A body read whole is sent again when the connection breaks before any answer (not on a
+      // broken answer); a streamed one is gone.
       let answer: Undici.Dispatcher.ResponseData
       for (let resends = 0; ; resends++) {
         try {
@@ -342,7 +342,13 @@ export const listener = (options: RelayOptions): Http.RequestListener => {
           break
         } catch (error) {
           const whole = body === null || body instanceof Uint8Array
-          if (abort.signal.aborted || !whole || resends === RESENDS_AFTER_BREAK) throw error
+          if (
+            abort.signal.aborted ||
+            !whole ||
+            !brokeBeforeAnswer(error) ||
+            resends === RESENDS_AFTER_BREAK
+          )
+            throw error
         }
       }
       upstream = performance.now() - sentAt
