@@ -14,18 +14,27 @@ import { onTarget } from "./hooks.js"
 import { collectionOf } from "./stores.js"
 import { violation } from "./record.js"
 
-/** ids-from-clock: the span of time whose creates share one id (creates sent back to back fall in one on a loaded machine). */
+/** ids-from-clock: creates within this span of the one before share its id (creates sent back to back do, on a loaded machine too). */
 const ID_WINDOW_MILLIS = 2_000
 
-/** ids-from-clock: an id made of the object's prefix and the current window of time alone. */
-const clockId = (id: string): string =>
-  `${id.slice(0, id.lastIndexOf("_") + 1)}t${Math.floor(Date.now() / ID_WINDOW_MILLIS).toString(36)}`
+/** ids-from-clock: ids made of the object's prefix and the time of the first of a run of creates, each within the window of the one before. */
+const clockIdMaker = () => {
+  let last = -Infinity
+  let started = 0
+  return (id: string): string => {
+    const now = Date.now()
+    if (now - last >= ID_WINDOW_MILLIS) started = now
+    last = now
+    return `${id.slice(0, id.lastIndexOf("_") + 1)}t${started.toString(36)}`
+  }
+}
 
 /** ids-from-clock: a create stores and returns its object under the id of the current window, replacing the object of an earlier create in it. */
 const clockIds: RouteHook<Handler> = (next, op) => {
   const c = collectionOf(op)
   const key = op.wrapperKey
   if (op.kind !== "create" || c === undefined || key === undefined) return next
+  const clockId = clockIdMaker()
   return (request, ctx) => {
     const rename = (o: Json): Json =>
       typeof o.id === "string" ? ({ ...o, id: clockId(o.id) } as Json) : o
