@@ -29,7 +29,7 @@ const clockIdMaker = () => {
   }
 }
 
-/** ids-from-clock: a create stores and returns its object under the id of the current window, replacing the object of an earlier create in it. */
+/** ids-from-clock: a create stores and returns its object under the id of its run of creates, replacing the object of an earlier create of that run. */
 const clockIds: RouteHook<Handler> = (next, op) => {
   const c = collectionOf(op)
   const key = op.wrapperKey
