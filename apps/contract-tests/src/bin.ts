@@ -4,15 +4,15 @@
  * @since 0.1.0
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { main } from "./Cli.js"
+import { undiciLayer } from "./internal/http.js"
 
 main(process.argv).pipe(
-  Effect.provide(Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)),
+  Effect.provide(Layer.mergeAll(NodeContext.layer, undiciLayer)),
   NodeRuntime.runMain({
     disableErrorReporting: true,
     // `contract-tests proxy` ends when signalled: its finalizer leaves the exit code in process.exitCode.

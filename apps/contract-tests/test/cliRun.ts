@@ -1,9 +1,10 @@
-import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { NodeContext } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Cli from "../src/Cli.js"
+import { undiciLayer } from "../src/internal/http.js"
 
-/** Runs the command line in process, capturing what it writes to stdout and stderr. */
+/** Runs the command line in process, on the HTTP client of its executable, capturing what it writes to stdout and stderr. */
 export const cli = (...args: Array<string>) =>
   Effect.gen(function* () {
     let out = ""
@@ -29,4 +30,4 @@ export const cli = (...args: Array<string>) =>
         })
     )
     return { code, out, err }
-  }).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, NodeHttpClient.layerUndici)))
+  }).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, undiciLayer)))

@@ -9,6 +9,7 @@ import * as Baseline from "../src/Baseline.js"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
 import * as Report from "../src/Report.js"
+import { undiciLayer } from "../src/internal/http.js"
 
 /** A server that answers an HTML page to everything (a proxy's error page, a web site). */
 const htmlServer = Effect.acquireRelease(
@@ -83,5 +84,32 @@ describe("a baseline", () => {
         expect(fixed.findings).toEqual([])
         expect(fixed.fixed.map((f) => f.rule)).toEqual(first.findings.map((f) => f.rule))
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
+
+describe("the command line's client (requests straight on undici's dispatcher)", () => {
+  it.scoped("finds what a run through the HttpClient finds, with as many requests", () =>
+    Effect.gen(function* () {
+      const options = {
+        seed: 3,
+        examples: 5,
+        operations: ["ListSatellites", "GetResource", "CreateConnector"],
+        server: {
+          faults: {
+            rules: [{ fault: { _tag: "Violation" as const, name: "paging-duplicates" as const } }]
+          }
+        }
+      }
+      const viaClient = yield* Embedded.run(options).pipe(
+        Effect.scoped,
+        Effect.provide(NodeHttpClient.layerUndici)
+      )
+      const direct = yield* Embedded.run(options).pipe(Effect.scoped, Effect.provide(undiciLayer))
+      const shown = (r: Report.Report) => r.findings.map((f) => [f.operation, f.check, f.rule])
+      expect(shown(direct)).toEqual(shown(viaClient))
+      expect(direct.findings.some((f) => f.rule === "lists.walk-once")).toBe(true)
+      expect(direct.requests).toBe(viaClient.requests)
+      expect(direct.cells).toEqual(viaClient.cells)
+    })
   )
 })

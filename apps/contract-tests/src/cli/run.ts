@@ -176,7 +176,7 @@ const clientLayer = (s: Settings.Resolved) =>
         (d) => Effect.promise(() => d.destroy())
       )
     )
-    return NodeHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provide(dispatcher))
+    return NodeHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provideMerge(dispatcher))
   })
 
 /** A proxy URL's password: a secret of the run. */

@@ -9,6 +9,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
+import * as Decode from "@data-access/schema/Decode"
 import type { BudgetExhausted, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
@@ -151,11 +152,13 @@ const fullObjects = new WeakMap<
 
 /**
  * Full forms by schema and JSON text: the same stored object comes back in many answers (every
- * page, search and filter that lists it), each parsed anew, and writing it as text costs a
- * twentieth of decoding and encoding it. Bounded: emptied when it holds `MAX_FULL_TEXTS`.
+ * page, search and filter that lists it), each parsed anew, and writing it as text costs a sixth
+ * of decoding and encoding it. Bounded by the characters of its keys: emptied when they pass
+ * `MAX_FULL_TEXT_CHARS`.
  */
 const fullTexts = new Map<string, Record<string, unknown> | null>()
-const MAX_FULL_TEXTS = 20_000
+const MAX_FULL_TEXT_CHARS = 4_000_000
+let fullTextChars = 0
 const schemaIds = new WeakMap<Schema.Schema.AnyNoContext, number>()
 let nextSchemaId = 0
 
@@ -181,6 +184,24 @@ const holdsNegativeZero = (v: unknown): boolean => {
   return false
 }
 
+/** A schema's compiled decoder and its encoder, made once per schema. */
+interface Codec {
+  readonly decode: (u: unknown) => Either.Either<unknown, unknown>
+  readonly encode: (a: unknown) => Either.Either<unknown, unknown>
+}
+const codecs = new WeakMap<Schema.Schema.AnyNoContext, Codec>()
+const codecOf = (schema: Schema.Schema.AnyNoContext): Codec => {
+  let codec = codecs.get(schema)
+  if (codec === undefined) {
+    codec = {
+      decode: Decode.makeDecoder(schema as Schema.Schema<unknown, unknown>),
+      encode: ParseResult.encodeEither(schema as Schema.Schema<unknown, unknown>)
+    }
+    codecs.set(schema, codec)
+  }
+  return codec
+}
+
 /**
  * The object with every default filled in (absent zero values read as their zero value). An
  * answer's objects are read by several oracles and rows: each is decoded once per schema (keyed by
@@ -190,12 +211,11 @@ export const fullObject = (
   schema: Schema.Schema.AnyNoContext,
   raw: unknown
 ): Record<string, unknown> | undefined => {
-  const compute = () =>
-    Either.getOrUndefined(
-      Either.flatMap(ParseResult.decodeUnknownEither(schema)(raw), (a) =>
-        ParseResult.encodeEither(schema)(a)
-      )
-    ) as Record<string, unknown> | undefined
+  const compute = () => {
+    const codec = codecOf(schema)
+    return Either.getOrUndefined(Either.flatMap(codec.decode(raw), codec.encode)) as
+      Record<string, unknown> | undefined
+  }
   if (raw === null || typeof raw !== "object") return compute()
   let cache = fullObjects.get(schema)
   if (cache === undefined) fullObjects.set(schema, (cache = new WeakMap()))
@@ -206,8 +226,12 @@ export const fullObject = (
   const full = byText !== undefined ? (byText ?? undefined) : compute()
   cache.set(raw, full ?? null)
   if (key !== undefined && byText === undefined) {
-    if (fullTexts.size >= MAX_FULL_TEXTS) fullTexts.clear()
+    if (fullTextChars >= MAX_FULL_TEXT_CHARS) {
+      fullTexts.clear()
+      fullTextChars = 0
+    }
     fullTexts.set(key, full ?? null)
+    fullTextChars += key.length
   }
   return full
 }

@@ -5,7 +5,6 @@
  */
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
@@ -22,6 +21,9 @@ import { type KeyMode, nearKey, WRONG_KEY } from "./keys.js"
 import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "./resend.js"
 import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type * as Undici from "@effect/platform-node/Undici"
+import * as Layer from "effect/Layer"
 
 /** A request as sent: method, path, which key, content type, headers, body. */
 export interface RawRequest {
@@ -172,6 +174,10 @@ const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> 
 }
 
 const utf8 = new TextDecoder()
+const utf8Encoder = new TextEncoder()
+
+/** Errors of an answer's body after it was read (or given up): they are the exchange's outcome already. */
+const ignore = () => {}
 
 /** Bytes a compressed answer may decompress to; a larger one is read as it came. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024
@@ -194,8 +200,40 @@ const answerText = (bytes: Uint8Array, contentEncoding: string | undefined): str
 
 const parseJson = (text: string): Option.Option<unknown> => {
   if (text.length === 0) return Option.none()
-  return Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>
+  try {
+    return Option.some(JSON.parse(text))
+  } catch {
+    return Option.none()
+  }
 }
+
+/** An answer's headers by lower-case name, a repeated header's values joined by ", " (as a `Headers` of `@effect/platform`). */
+const answerHeaders = (
+  h: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const k in h) {
+    const v = h[k]
+    if (v !== undefined) out[k.toLowerCase()] = typeof v === "string" ? v : v.join(", ")
+  }
+  return out
+}
+
+/** Why no answer came: the text an `Exchange` shows, and whether it broke before any answer or timed out. */
+interface NoAnswer {
+  readonly text: string
+  readonly broke: boolean
+  readonly timedOut: boolean
+}
+
+/**
+ * The HTTP client of the command line: undici's, its dispatcher (one keep-alive pool per origin)
+ * also in the context, so that the runner sends on it directly (`makeTarget`).
+ */
+export const undiciLayer: Layer.Layer<HttpClient.HttpClient | NodeHttpClient.Dispatcher> =
+  NodeHttpClient.layerUndiciWithoutDispatcher.pipe(
+    Layer.provideMerge(NodeHttpClient.dispatcherLayer)
+  )
 
 /**
  * `self` given at most `millis`, failing with `onTimeout` after them (and interrupting `self`, as
@@ -252,6 +290,8 @@ export const makeTarget = (
   Effect.gen(function* () {
     // No span and no trace headers per request: see `untraced`, which the run is under.
     const client = yield* HttpClient.HttpClient
+    // undici's dispatcher when the context has it (the command line's): requests go straight on it.
+    const dispatcher = yield* Effect.serviceOption(NodeHttpClient.Dispatcher)
     // Plain state: the target's fibers all run on one thread, and this is read and bumped in one step.
     let counter = 0
     const shared = options.shared
@@ -297,21 +337,157 @@ export const makeTarget = (
     const timeoutMessage = `no response within ${Duration.format(options.timeout)}`
 
     const timeoutMillis = Duration.toMillis(options.timeout)
-    const read = (res: HttpClientResponse.HttpClientResponse) =>
-      Effect.map(res.arrayBuffer, (buffer): RawResponse => {
-        const headers = headersOf(res.headers)
-        const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
-        return { status: res.status, headers, text, json: parseJson(text) }
-      })
+    const timedOut: NoAnswer = { text: timeoutMessage, broke: false, timedOut: true }
+
+    /** Through the `HttpClient` of the context, within the per-request timeout. */
+    const viaClient = (
+      method: string,
+      url: string,
+      headers: Record<string, string>,
+      body: Uint8Array | undefined,
+      contentType: string
+    ): Effect.Effect<Either.Either<RawResponse, NoAnswer>> => {
+      let req = HttpClientRequest.make(method as "POST")(url)
+      if (body !== undefined)
+        req = HttpClientRequest.setBody(req, HttpBody.uint8Array(body, contentType))
+      req = HttpClientRequest.setHeaders(req, headers)
+      const read = (res: HttpClientResponse.HttpClientResponse) =>
+        Effect.map(res.arrayBuffer, (buffer): RawResponse => {
+          const headers = headersOf(res.headers)
+          const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
+          return { status: res.status, headers, text, json: parseJson(text) }
+        })
+      return Effect.map(
+        Effect.either(
+          within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage)
+        ),
+        Either.mapLeft((e): NoAnswer =>
+          typeof e === "string"
+            ? timedOut
+            : {
+                text: `${e._tag} (${e.reason}): ${e.message}`,
+                broke:
+                  e._tag === "RequestError" &&
+                  e.reason === "Transport" &&
+                  brokeBeforeAnswer(e.cause),
+                timedOut: false
+              }
+        )
+      )
+    }
+
+    /** Each path's URL, as the client reads `baseUrl + path` (a few paths, sent thousands of times). */
+    const urls = new Map<string, URL | undefined>()
+    const urlOf = (url: string): URL | undefined => {
+      if (urls.has(url)) return urls.get(url)
+      let parsed: URL | undefined
+      try {
+        parsed = new URL(url)
+      } catch {
+        parsed = undefined
+      }
+      if (urls.size >= 1024) urls.clear()
+      urls.set(url, parsed)
+      return parsed
+    }
+
+    /**
+     * Straight on undici's dispatcher (one keep-alive pool per origin): the answer read whole
+     * within the per-request timeout, its text and errors as the `HttpClient` path gives them.
+     */
+    const viaDispatcher =
+      (dispatcher: Undici.Dispatcher) =>
+      (
+        method: string,
+        url: string,
+        headers: Record<string, string>,
+        body: Uint8Array | undefined,
+        contentType: string
+      ): Effect.Effect<Either.Either<RawResponse, NoAnswer>> =>
+        Effect.async((resume) => {
+          const parsed = urlOf(url)
+          if (parsed === undefined) {
+            resume(
+              Effect.succeed(
+                Either.left({
+                  text: `RequestError (InvalidUrl): InvalidUrl error (${method} ${url})`,
+                  broke: false,
+                  timedOut: false
+                })
+              )
+            )
+            return
+          }
+          const wire =
+            body !== undefined && headers["content-type"] === undefined
+              ? { "content-type": contentType, ...headers }
+              : headers
+          const controller = new AbortController()
+          let settled = false
+          const settle = (outcome: Either.Either<RawResponse, NoAnswer>) => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            resume(Effect.succeed(outcome))
+          }
+          const timer = setTimeout(() => {
+            settle(Either.left(timedOut))
+            controller.abort()
+          }, timeoutMillis)
+          dispatcher
+            .request({
+              origin: parsed.origin,
+              path: parsed.pathname + parsed.search + parsed.hash,
+              method: method as Undici.Dispatcher.HttpMethod,
+              headers: wire,
+              body: body ?? null,
+              signal: controller.signal,
+              // The deadline is the timer above, over the whole exchange.
+              headersTimeout: 0,
+              bodyTimeout: 0
+            })
+            .then(
+              (res) => {
+                const status = res.statusCode
+                res.body.on("error", ignore)
+                return res.body.arrayBuffer().then(
+                  (buffer) => {
+                    const headers = answerHeaders(res.headers)
+                    const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
+                    settle(Either.right({ status, headers, text, json: parseJson(text) }))
+                  },
+                  () =>
+                    settle(
+                      Either.left({
+                        text: `ResponseError (Decode): Decode error (${status} ${method} ${url})`,
+                        broke: false,
+                        timedOut: false
+                      })
+                    )
+                )
+              },
+              (cause: unknown) =>
+                settle(
+                  Either.left({
+                    text: `RequestError (Transport): Transport error (${method} ${url})`,
+                    broke: brokeBeforeAnswer(cause),
+                    timedOut: false
+                  })
+                )
+            )
+          // Interrupted: the request is aborted.
+          return Effect.sync(() => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            controller.abort()
+          })
+        })
+
+    const deliver = Option.isSome(dispatcher) ? viaDispatcher(dispatcher.value) : viaClient
+
     /** The exchanges whose connection broke before any answer (not a timeout, not a broken answer). */
     const broken = new WeakSet<Exchange>()
-    const isBreak = (e: HttpClientError.HttpClientError | string) =>
-      typeof e !== "string" &&
-      e._tag === "RequestError" &&
-      e.reason === "Transport" &&
-      brokeBeforeAnswer(e.cause)
-    const describeError = (e: HttpClientError.HttpClientError | string) =>
-      typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`
 
     // Effects per request kept few (no generator, no scope: the answer is read whole before the
     // effect ends): the runner sends thousands of requests and its own side of each is CPU.
@@ -326,38 +502,25 @@ export const makeTarget = (
           headers["connect-protocol-version"] = request.protocolVersion
         const key = sentKey(request.key)
         if (key !== undefined) headers["x-api-key"] = Redacted.value(key)
-        let req = HttpClientRequest.make(request.method as "POST")(baseUrl + request.path)
+        const url = baseUrl + request.path
+        let body: Uint8Array | undefined
         if (request.body !== undefined && request.contentEncoding !== undefined) {
           headers["content-encoding"] = request.contentEncoding
-          req = HttpClientRequest.setBody(
-            req,
-            HttpBody.uint8Array(
-              Compression.compress(request.body, request.contentEncoding),
-              request.contentType ?? "application/octet-stream"
-            )
-          )
+          body = Compression.compress(request.body, request.contentEncoding)
         } else if (request.body !== undefined) {
-          req = HttpClientRequest.setBody(
-            req,
-            HttpBody.text(request.body, request.contentType ?? "application/octet-stream")
-          )
-        } else if (request.contentType !== undefined) {
-          headers["content-type"] = request.contentType
+          body = utf8Encoder.encode(request.body)
         }
         if (request.contentType !== undefined) headers["content-type"] = request.contentType
+        const contentType = request.contentType ?? "application/octet-stream"
         // The hooks' headers (a token, a signature) are asked for each request as it is sent.
         const hooked =
           options.hooks === undefined
             ? undefined
-            : hookHeaders(options.hooks, request, baseUrl + request.path, headers)
+            : hookHeaders(options.hooks, request, url, headers)
         let masked: ReadonlySet<string> = new Set()
         const go = () => {
-          req = HttpClientRequest.setHeaders(req, headers)
           const started = Date.now()
-          const exchangeOf = (
-            outcome: Either.Either<RawResponse, HttpClientError.HttpClientError | string>
-          ): Exchange => {
-            const result = Either.mapLeft(outcome, describeError)
+          const exchangeOf = (result: Either.Either<RawResponse, NoAnswer>): Exchange => {
             const receivedAt = Date.now()
             const durationMs = receivedAt - started
             const before = slowest.get(request.path)
@@ -369,18 +532,18 @@ export const makeTarget = (
             )
               slowest.set(request.path, durationMs)
             const timedOut =
-              result._tag === "Left" && result.left === timeoutMessage
-                ? { afterMs: Duration.toMillis(options.timeout), slowestAnswerMs: before }
+              result._tag === "Left" && result.left.timedOut
+                ? { afterMs: timeoutMillis, slowestAnswerMs: before }
                 : undefined
             const exchange = {
               request,
               response: result._tag === "Right" ? Option.some(result.right) : Option.none(),
-              transportError: result._tag === "Left" ? result.left : undefined,
+              transportError: result._tag === "Left" ? result.left.text : undefined,
               receivedAt,
               durationMs,
               ...(timedOut === undefined ? {} : { timedOut })
             } satisfies Exchange
-            if (Either.isLeft(outcome) && isBreak(outcome.left)) broken.add(exchange)
+            if (result._tag === "Left" && result.left.broke) broken.add(exchange)
             if (options.onSent !== undefined) {
               const shown =
                 masked.size === 0
@@ -394,7 +557,7 @@ export const makeTarget = (
                   : shown
               options.onSent({
                 startedAt: started,
-                url: baseUrl + request.path,
+                url,
                 method: request.method,
                 headers: sentHeaders,
                 body: request.body,
@@ -404,11 +567,7 @@ export const makeTarget = (
             return exchange
           }
           return Effect.map(
-            limiter(
-              Effect.either(
-                within(Effect.flatMap(client.execute(req), read), timeoutMillis, timeoutMessage)
-              )
-            ),
+            limiter(deliver(request.method, url, headers, body, contentType)),
             exchangeOf
           )
         }

@@ -60,9 +60,10 @@ const responseDecoder = (op: Op) => {
   return decode
 }
 
-/** Answer texts kept, at most this many (then forgotten, and kept anew), each at most `MAX_PASSED_TEXT` characters. */
-const MAX_PASSED_TEXTS = 2048
+/** Characters of answer texts kept, at most this many (then forgotten, and kept anew), each text at most `MAX_PASSED_TEXT`. */
+const MAX_PASSED_CHARS = 4_000_000
 const MAX_PASSED_TEXT = 16 * 1024
+let passedChars = 0
 
 /**
  * The 200 answer texts that passed response-schema, with their operation's method. The verdict is
@@ -89,8 +90,12 @@ export const responseSchema = (op: Op, e: Exchange): Outcome | undefined => {
   if (key !== undefined && passedTexts.has(key)) return passes(RESPONSE_SCHEMA_RULES)
   const outcome = judgeResponseSchema(op, r.json.value, e)
   if (outcome.ok && key !== undefined) {
-    if (passedTexts.size >= MAX_PASSED_TEXTS) passedTexts.clear()
+    if (passedChars >= MAX_PASSED_CHARS) {
+      passedTexts.clear()
+      passedChars = 0
+    }
     passedTexts.add(key)
+    passedChars += key.length
   }
   return outcome
 }

@@ -2,10 +2,10 @@
  * A worker thread of a run (`--workers`): its share of the suites, run as the caller's thread
  * would with the options it was given, its report posted back (`workers.ts`).
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { parentPort, workerData } from "node:worker_threads"
+import { undiciLayer } from "../http.js"
 import { run } from "./run.js"
 import type { WorkerInit, WorkerMessage } from "./workers.js"
 
@@ -22,7 +22,7 @@ const program = run({
   progress: init.progress ? (line) => post({ _tag: "Progress", line }) : undefined,
   onHarEntry: init.har ? (entry) => post({ _tag: "Har", entry }) : undefined,
   worker: init.part
-}).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici), Effect.either)
+}).pipe(Effect.scoped, Effect.provide(undiciLayer), Effect.either)
 
 Effect.runPromise(program).then(
   (r) =>

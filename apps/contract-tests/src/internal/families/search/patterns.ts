@@ -97,13 +97,29 @@ const patternTest = (
   const anchors = ANCHORED[operator]
   const source = reading.source(value)
   if (anchors === undefined || source === undefined) return undefined
-  let re: RegExp
-  try {
-    re = new RegExp(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
-  } catch {
-    return undefined
-  }
+  const re = compiled(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
+  if (re === undefined) return undefined
   return operator.startsWith("not_") ? (text) => !re.test(text) : (text) => re.test(text)
+}
+
+/** Compiled expressions by flags and source (`null`: no expression), emptied when full. */
+const expressions = new Map<string, RegExp | null>()
+const MAX_EXPRESSIONS = 4096
+
+/** A regular expression compiled once per source and flags; `undefined` when the source is none. */
+const compiled = (source: string, flags: string): RegExp | undefined => {
+  const key = `${flags}/${source}`
+  let re = expressions.get(key)
+  if (re === undefined) {
+    try {
+      re = new RegExp(source, flags)
+    } catch {
+      re = null
+    }
+    if (expressions.size >= MAX_EXPRESSIONS) expressions.clear()
+    expressions.set(key, re)
+  }
+  return re ?? undefined
 }
 
 /** Control characters (C0, DEL, C1). */
