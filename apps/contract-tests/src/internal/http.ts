@@ -22,7 +22,7 @@ import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "./resend.js"
 import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import type * as Undici from "@effect/platform-node/Undici"
+import * as Undici from "@effect/platform-node/Undici"
 import * as Layer from "effect/Layer"
 
 /** A request as sent: method, path, which key, content type, headers, body. */
@@ -175,9 +175,6 @@ const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> 
 
 const utf8 = new TextDecoder()
 const utf8Encoder = new TextEncoder()
-
-/** Errors of an answer's body after it was read (or given up): they are the exchange's outcome already. */
-const ignore = () => {}
 
 /** Bytes a compressed answer may decompress to; a larger one is read as it came. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024
@@ -376,24 +373,27 @@ export const makeTarget = (
       )
     }
 
-    /** Each path's URL, as the client reads `baseUrl + path` (a few paths, sent thousands of times). */
-    const urls = new Map<string, URL | undefined>()
-    const urlOf = (url: string): URL | undefined => {
-      if (urls.has(url)) return urls.get(url)
-      let parsed: URL | undefined
+    /** Each URL's origin and path, as the client reads `baseUrl + path` (a few URLs, sent thousands of times). */
+    const places = new Map<string, { readonly origin: string; readonly path: string } | undefined>()
+    const placeOf = (url: string) => {
+      if (places.has(url)) return places.get(url)
+      let place: { readonly origin: string; readonly path: string } | undefined
       try {
-        parsed = new URL(url)
+        const parsed = new URL(url)
+        place = { origin: parsed.origin, path: parsed.pathname + parsed.search + parsed.hash }
       } catch {
-        parsed = undefined
+        place = undefined
       }
-      if (urls.size >= 1024) urls.clear()
-      urls.set(url, parsed)
-      return parsed
+      if (places.size >= 1024) places.clear()
+      places.set(url, place)
+      return place
     }
 
     /**
-     * Straight on undici's dispatcher (one keep-alive pool per origin): the answer read whole
-     * within the per-request timeout, its text and errors as the `HttpClient` path gives them.
+     * Straight on undici's dispatcher (one keep-alive pool per origin), with no stream or promise
+     * per request: the answer's bytes collected as they come and read whole, within the
+     * per-request timeout over the whole exchange, its text and errors as the `HttpClient` path
+     * gives them.
      */
     const viaDispatcher =
       (dispatcher: Undici.Dispatcher) =>
@@ -405,8 +405,8 @@ export const makeTarget = (
         contentType: string
       ): Effect.Effect<Either.Either<RawResponse, NoAnswer>> =>
         Effect.async((resume) => {
-          const parsed = urlOf(url)
-          if (parsed === undefined) {
+          const place = placeOf(url)
+          if (place === undefined) {
             resume(
               Effect.succeed(
                 Either.left({
@@ -422,8 +422,11 @@ export const makeTarget = (
             body !== undefined && headers["content-type"] === undefined
               ? { "content-type": contentType, ...headers }
               : headers
-          const controller = new AbortController()
           let settled = false
+          let abort: ((reason?: Error) => void) | undefined
+          let status: number | undefined
+          let answer: Record<string, string> = {}
+          const chunks: Array<Buffer> = []
           const settle = (outcome: Either.Either<RawResponse, NoAnswer>) => {
             if (settled) return
             settled = true
@@ -432,55 +435,68 @@ export const makeTarget = (
           }
           const timer = setTimeout(() => {
             settle(Either.left(timedOut))
-            controller.abort()
+            abort?.()
           }, timeoutMillis)
-          dispatcher
-            .request({
-              origin: parsed.origin,
-              path: parsed.pathname + parsed.search + parsed.hash,
+          dispatcher.dispatch(
+            {
+              origin: place.origin,
+              path: place.path,
               method: method as Undici.Dispatcher.HttpMethod,
               headers: wire,
               body: body ?? null,
-              signal: controller.signal,
               // The deadline is the timer above, over the whole exchange.
               headersTimeout: 0,
               bodyTimeout: 0
-            })
-            .then(
-              (res) => {
-                const status = res.statusCode
-                res.body.on("error", ignore)
-                return res.body.arrayBuffer().then(
-                  (buffer) => {
-                    const headers = answerHeaders(res.headers)
-                    const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
-                    settle(Either.right({ status, headers, text, json: parseJson(text) }))
-                  },
-                  () =>
-                    settle(
-                      Either.left({
-                        text: `ResponseError (Decode): Decode error (${status} ${method} ${url})`,
-                        broke: false,
-                        timedOut: false
-                      })
-                    )
-                )
+            },
+            {
+              onConnect: (a) => {
+                abort = a
+                if (settled) a()
               },
-              (cause: unknown) =>
+              onHeaders: (statusCode, rawHeaders) => {
+                status = statusCode
+                answer = answerHeaders(Undici.util.parseHeaders(rawHeaders))
+                return true
+              },
+              onData: (chunk) => {
+                chunks.push(chunk)
+                return true
+              },
+              onComplete: () => {
+                const text = answerText(Buffer.concat(chunks), answer["content-encoding"])
                 settle(
-                  Either.left({
-                    text: `RequestError (Transport): Transport error (${method} ${url})`,
-                    broke: brokeBeforeAnswer(cause),
-                    timedOut: false
+                  Either.right({
+                    status: status ?? 0,
+                    headers: answer,
+                    text,
+                    json: parseJson(text)
                   })
                 )
-            )
+              },
+              onError: (cause) =>
+                settle(
+                  Either.left(
+                    status === undefined
+                      ? {
+                          text: `RequestError (Transport): Transport error (${method} ${url})`,
+                          broke: brokeBeforeAnswer(cause),
+                          timedOut: false
+                        }
+                      : {
+                          text: `ResponseError (Decode): Decode error (${status} ${method} ${url})`,
+                          broke: false,
+                          timedOut: false
+                        }
+                  )
+                )
+            }
+          )
           // Interrupted: the request is aborted.
           return Effect.sync(() => {
             if (settled) return
             settled = true
             clearTimeout(timer)
-            controller.abort()
+            abort?.()
           })
         })
 
