@@ -154,7 +154,16 @@ try {
   } else {
     const ratio = median(runner) / median(loop)
     console.log(
-      `runner CPU per request ${(1000 * median(runner)).toFixed(3)} ms (median of ${RUNS}) · bare undici Pool loop (${IN_FLIGHT} in flight, keep-alive, GetResource, ${WARM_UP} warm-up) ${(1000 * median(loop)).toFixed(3)} ms · ratio ${ratio.toFixed(1)}x (goal at most ${GOAL}x: ${ratio <= GOAL ? "ok" : "MISSED"}) · ${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadBefore} before, ${load()} after`
+      `\nthe runner's CPU per request against a bare undici Pool loop, the reference server in its own process (${((performance.now() - started) / 1000).toFixed(0)} s, load average ${loadBefore} before, ${load()} after)`
+    )
+    console.log(
+      `  runner, default command line   ${(1000 * median(runner)).toFixed(3)} ms CPU per request (median of ${RUNS})`
+    )
+    console.log(
+      `  bare undici Pool loop   ${(1000 * median(loop)).toFixed(3)} ms CPU per request (${IN_FLIGHT} in flight, keep-alive, GetResource, ${WARM_UP} warm-up; median of ${RUNS})`
+    )
+    console.log(
+      `  runner / Pool loop   ${ratio.toFixed(1)}x (ratio; goal at most ${GOAL}x: ${ratio <= GOAL ? "ok" : "MISSED"})`
     )
   }
 } finally {
