@@ -92,8 +92,8 @@ describe("the command line's client (requests straight on undici's dispatcher)",
     Effect.gen(function* () {
       const options = {
         seed: 3,
-        examples: 5,
-        operations: ["ListSatellites", "GetResource", "CreateConnector"],
+        examples: 3,
+        operations: ["ListSatellites", "CreateConnector"],
         server: {
           faults: {
             rules: [{ fault: { _tag: "Violation" as const, name: "paging-duplicates" as const } }]
