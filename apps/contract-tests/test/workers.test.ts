@@ -20,6 +20,12 @@ const faulty = violating([
   "rejects-null"
 ])
 
+/**
+ * The operations whose rules it breaks: a read, a list, an update and a create, dealt to the
+ * threads as every operation would be (a run of every operation costs several times the CPU).
+ */
+const operations = ["GetResource", "ListSatellites", "UpdateSatellite", "CreateConnector"]
+
 const keys = (r: Report.Report) => findingKeys(r.findings)
 const examples = (r: Report.Report) =>
   r.cells.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)
@@ -29,16 +35,22 @@ describe("a run in worker threads", () => {
     "--workers 1 and 4 give the same findings, cells and examples for a seed; the faithful server none",
     () =>
       Effect.gen(function* () {
-        const one = yield* Embedded.run({ seed: 8, examples: 10, server: faulty })
-        const four = yield* Embedded.run({ seed: 8, examples: 10, server: faulty, workers: 4 })
-        expect(one.findings.length).toBeGreaterThan(10)
+        const one = yield* Embedded.run({ seed: 8, examples: 10, operations, server: faulty })
+        const four = yield* Embedded.run({
+          seed: 8,
+          examples: 10,
+          operations,
+          server: faulty,
+          workers: 4
+        })
+        expect(one.findings.length).toBeGreaterThan(5)
         expect(keys(four)).toEqual(keys(one))
         expect(four.cells.map((c) => `${c.operation} ${c.check}`)).toEqual(
           one.cells.map((c) => `${c.operation} ${c.check}`)
         )
         expect(examples(four)).toBe(examples(one))
         expect(four.notes).toContain("ran in 4 worker threads")
-        const faithful = yield* Embedded.run({ seed: 8, examples: 10, workers: 3 })
+        const faithful = yield* Embedded.run({ seed: 8, examples: 10, operations, workers: 3 })
         expect(faithful.findings.map((f) => f.message)).toEqual([])
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
