@@ -16,11 +16,9 @@ export default {
     ),
     fileURLToPath(new URL("./ignorers.mjs", import.meta.url))
   ],
-  // Message texts, which the documents leave free: ignored by their place in the code (ignorers.mjs).
-  // The mutants left to mark are marked in the source, one line each:
-  // `// Stryker disable next-line <mutators>: equivalent: <why no answer differs>` or
-  // `...: latitude <row>: <the choice>`, where the mutant makes a choice decisions.md section 10
-  // leaves to a server (the row of ContractRules.latitude). The reasons marks give in short:
+  // What no run can tell apart is said here, not in the server's source: message texts by their
+  // place in the code (the `message-text` ignorer), and the rest by module (`mutate` below) or by
+  // declaration and line with its reason (marks.mjs, the `marked` ignorer). The reasons in short:
   // - fault injection: runs only under a fault plan, which a faithful server has none of (the
   //   runner's self-proof, apps/contract-tests/bench/run.mjs, runs each fault);
   // - body limit: a server's limit may be any size of at least 1 MiB (decisions.md section 10), so
@@ -31,7 +29,7 @@ export default {
   //   runner nor the typed client sends (both send Uint8Array bodies with their Content-Type);
   // - hooks (compose.ts): composing the hooks of the switches and violations that are on;
   // - shortcut: work skipped whose result would be the same.
-  ignorers: ["message-text"],
+  ignorers: ["message-text", "marked"],
   testRunner: "vitest",
   vitest: { configFile: `${here}/vitest.config.ts`, related: false },
   checkers: ["typescript"],

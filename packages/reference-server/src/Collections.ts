@@ -20,7 +20,6 @@ export const User = Schema.Struct({
   id: Primitives.Id,
   email: Primitives.NonEmptyString,
   username: Primitives.NonEmptyString,
-  // Stryker disable next-line ArrayDeclaration: equivalent: unknown group ids are left out
   groupIds: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   createdAt: Primitives.timestamp,
   updatedAt: Primitives.timestamp
@@ -94,7 +93,6 @@ export const names = Object.keys(collections) as ReadonlyArray<CollectionName>
  * @category collections
  */
 export const bySchema = (schema: Schema.Schema.AnyNoContext): CollectionName | undefined =>
-  // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent: read once at load
   names.find((name) => collections[name].schema === schema)
 
 /**

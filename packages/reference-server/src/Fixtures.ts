@@ -139,7 +139,6 @@ export const knownIdsOf = (
     mdmIntegrations: ids("mdmIntegrations"),
     // An empty keyId is never sent (GetEncryptionKeysByKeyId's keyId has min length 1); the filter
     // keeps the --write-ids file valid.
-    // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: equivalent: no keyId is sent empty
     encryptionKeyIds: [...new Set(keyIds.filter((k) => k !== ""))]
   }
 }
@@ -151,5 +150,4 @@ export const knownIdsOf = (
  * @category known ids
  */
 export const knownIdsJson = (ids: KnownIds.KnownIds): Effect.Effect<string> =>
-  // Stryker disable next-line ObjectLiteral: equivalent: indentation
   Schema.encode(Schema.parseJson(KnownIds.KnownIds, { space: 2 }))(ids).pipe(Effect.orDie)

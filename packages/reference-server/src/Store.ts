@@ -64,20 +64,16 @@ const sortKeys = new WeakMap<Json, string>()
 
 const remember = (object: Json): string => {
   const key = computeSortKey(object)
-  // Stryker disable next-line CallExpression: equivalent: a cache
   sortKeys.set(object, key)
   return key
 }
 
 const computeSortKey = (object: Json): string => {
   const createdAt = object.createdAt
-  // Stryker disable next-line StringLiteral: equivalent: any one key
   if (typeof createdAt !== "string") return ""
   const t = Timestamp.parse(createdAt)
-  // Stryker disable next-line StringLiteral: equivalent: as above, for a createdAt that does not parse
   if (typeof t === "string") return ""
   const key = ((BigInt(t.seconds) + SECONDS_OFFSET) * 1_000_000_000n + BigInt(t.nanos)).toString()
-  // Stryker disable next-line StringLiteral: equivalent: every createdAt after the year 317 gives a key of 20 digits
   return key.padStart(21, "0")
 }
 
@@ -88,9 +84,7 @@ const computeSortKey = (object: Json): string => {
  * @category ordering
  */
 export const compareKeys = (ka: string, ia: string, kb: string, ib: string): number => {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: ids are in createdAt order
   if (ka !== kb) return ka < kb ? -1 : 1
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: no two createdAt are equal
   return ia < ib ? -1 : ia > ib ? 1 : 0
 }
 
@@ -157,23 +151,19 @@ export const makeMemory: Effect.Effect<StoreService> = Effect.gen(function* () {
           if (!entry) return undefined
           const next = yield* f(entry.data)
           const key = sortKey(next)
-          // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent: createdAt never changes
           if (key === entry.key) {
             entry.data = next
             t.view = undefined
             return next
           }
-          // Stryker disable all: equivalent: createdAt never changes
           t.byId.set(id, { id, key, data: next })
           t.sorted = undefined
           t.view = undefined
-          // Stryker restore all
           return next
         })
       ),
     size: Effect.sync(() => {
       let n = 0
-      // Stryker disable next-line AssignmentOperator: equivalent: asked once, empty
       for (const t of tables.values()) n += t.byId.size
       return n
     })
@@ -228,7 +218,6 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
           Effect.orDie
         ),
       put: (c, objects) => {
-        // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: `discard` drops results nobody reads
         const writes = Effect.forEach(objects, (o) => upsert(c, o), { discard: true })
         return lock.withPermits(1)(sql.withTransaction(writes).pipe(Effect.orDie))
       },
@@ -243,7 +232,6 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
           })
         ),
       size: sql<{ n: number }>`SELECT COUNT(*) AS n FROM objects`.pipe(
-        // Stryker disable next-line LogicalOperator: equivalent: asked once
         Effect.map((rows) => Number(rows[0]?.n ?? 0)),
         Effect.orDie
       )
@@ -251,7 +239,6 @@ export const makeSql: Effect.Effect<StoreService, never, SqlClient.SqlClient> = 
   }
 )
 
-// Stryker disable all: equivalent: message text
 /**
  * What the SQLite store needs and the application has not installed: `@effect/sql-sqlite-node`
  * (an optional peer dependency) or `better-sqlite3` (which it brings), or `better-sqlite3` is
@@ -294,8 +281,6 @@ const importSqlite = Effect.tryPromise({
 const isAddonMissing = (defect: unknown) =>
   defect instanceof Error && defect.message.includes("better_sqlite3.node")
 
-// Stryker restore all
-
 /**
  * The store in a SQLite file (created when missing). `@effect/sql-sqlite-node` is imported when
  * the layer is built; without it the layer fails with a `SqliteUnavailableError`.
@@ -317,7 +302,6 @@ export const layerSqlite = (
         onSome: (defect) =>
           Layer.fail(
             new SqliteUnavailableError({
-              // Stryker disable next-line StringLiteral: equivalent: the package a start error names
               packageName: "better-sqlite3",
               reason: "NotBuilt",
               cause: defect

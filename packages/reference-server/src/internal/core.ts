@@ -90,7 +90,6 @@ export const makeCore = <E>(
     const state: AppState = {
       store,
       apiKeyHashes: hashKeys(apiKeys),
-      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator: equivalent: zero values written or left out are the same answer
       emitDefaults: options.emitDefaults === true,
       maxBodyBytes,
       latitude: on,
@@ -103,7 +102,6 @@ export const makeCore = <E>(
         apiKeys,
         knownIds,
         setFaults: (plan) =>
-          // Stryker disable next-line BlockStatement: equivalent: fault injection
           Effect.sync(() => {
             state.injector = Faults.makeInjector(plan)
           }),
