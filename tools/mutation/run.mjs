@@ -94,7 +94,7 @@ const NAMED = {
     "internal/latitude.ts",
     "internal/latitudeChecks.ts",
     "internal/latitudeProtocol.ts",
-    "Latitude.ts"
+    "internal/latitudeSelection.ts"
   ]
 }
 const named = new Set(

@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { Json } from "../Collections.js"
+import type { Json } from "./collections.js"
 import type { Hooks, Op, Route, RouteStages, ServerStages } from "./pipeline-types.js"
 
 const ROUTE_STAGES = [

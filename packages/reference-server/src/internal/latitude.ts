@@ -17,9 +17,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as Collections from "../Collections.js"
-import type { CollectionName } from "../Collections.js"
-import type { StoreService } from "../Store.js"
+import * as Collections from "./collections.js"
+import type { CollectionName } from "./collections.js"
+import type { StoreService } from "./store.js"
 import { filteringWith, matches } from "./handlers.js"
 import {
   deadlinePassed,

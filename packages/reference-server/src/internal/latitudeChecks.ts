@@ -7,8 +7,8 @@
  */
 import { Filter, Timestamp } from "@data-access/schema"
 import * as Redacted from "effect/Redacted"
-import * as Collections from "../Collections.js"
-import type { CollectionName } from "../Collections.js"
+import * as Collections from "./collections.js"
+import type { CollectionName } from "./collections.js"
 import { normalize, snakeToCamel } from "./handlers.js"
 import { type Issue, type Op, type Validate } from "./pipeline-types.js"
 

@@ -5,7 +5,7 @@
  * @internal
  */
 import { ProtoJson, Secrets } from "@data-access/schema"
-import type { Json } from "../Collections.js"
+import type { Json } from "./collections.js"
 import type { Op } from "./pipeline-types.js"
 
 /**
