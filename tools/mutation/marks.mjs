@@ -69,6 +69,8 @@ export const marks = [
       "equivalent: ids, tokens, cursors and times no reader may rely on (ids are opaque, a cursor the server never wrote, a clock within the skew)",
     places: [
       "internal/clock.ts stamp.now",
+      // Two stamps of one millisecond may be equal: a List orders ties by id (decisions.md section 3).
+      "ArithmeticOperator internal/clock.ts stamp: lastMicros = Math.max(now, lastMicros + 1)",
       'ConditionalExpression,EqualityOperator,StringLiteral internal/clock.ts stamp: return micros === 0 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`',
       'ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral internal/cursor.ts decodeCursor: if (parsed.length !== 4 || parsed[0] !== "c1") return undefined',
       'MethodExpression internal/latitude.ts walkDigest: return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)',
