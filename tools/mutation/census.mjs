@@ -73,10 +73,12 @@ const isExcluded = (f) =>
   excluded.some((p) => (p.endsWith("/**") ? f.startsWith(p.slice(0, -2)) : f === p))
 const sourceDir = options.mutate[0].slice(0, -"/**/*.ts".length)
 const ignorers = []
+const places = []
 for (const plugin of options.plugins.filter((p) => p.endsWith(".mjs"))) {
-  const { strykerPlugins } = await import(pathToFileURL(plugin).href)
-  for (const p of strykerPlugins)
+  const module = await import(pathToFileURL(plugin).href)
+  for (const p of module.strykerPlugins)
     if (p.kind === "Ignore" && options.ignorers.includes(p.name)) ignorers.push(p.value)
+  places.push(...(module.places ?? []))
 }
 const quiet = () => {}
 const logger = new Proxy({}, { get: (_, k) => (String(k).startsWith("is") ? () => false : quiet) })
@@ -128,3 +130,7 @@ for (const m of mutants) {
 const total = { mutants: 0, "left out": 0, ignored: 0, "to run": 0 }
 for (const row of Object.values(rows)) for (const k in total) total[k] += row[k]
 console.table({ ...rows, total })
+// A place of marks.mjs that matches no code was renamed or rewritten away: its mutants now run.
+const unused = places.filter((p) => p.used === 0)
+for (const p of unused) console.error(`marks.mjs: no code matches the place ${p.text}`)
+if (unused.length > 0) process.exit(1)

@@ -14,10 +14,10 @@
 // later run re-tests only mutants in changed code or covered by changed tests (delete it for a
 // full run). Reports: tools/mutation/reports/mutation.html and mutation.json.
 //
-// Then it prints the mutants by status, the survivors not marked, and the mutants marked in the
-// source with `// Stryker disable next-line <mutator>: <reason>`, by reason: `equivalent: ...` (no
-// observable difference) or `latitude <row>: ...` (a choice decisions.md section 10 leaves to a
-// server, by its row of ContractRules.latitude).
+// Then it prints the mutants by status, the survivors not marked, and the mutants marked (by the
+// places of marks.mjs, or a message text) by reason: `equivalent: ...` (no observable difference)
+// or `latitude <row>: ...` (a choice decisions.md section 10 leaves to a server, by its row of
+// ContractRules.latitude).
 import { spawn } from "node:child_process"
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -94,7 +94,7 @@ const NAMED = {
     "internal/latitude.ts",
     "internal/latitudeChecks.ts",
     "internal/latitudeProtocol.ts",
-    "Latitude.ts"
+    "internal/latitudeSelection.ts"
   ]
 }
 const named = new Set(

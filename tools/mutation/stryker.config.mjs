@@ -16,11 +16,9 @@ export default {
     ),
     fileURLToPath(new URL("./ignorers.mjs", import.meta.url))
   ],
-  // Message texts, which the documents leave free: ignored by their place in the code (ignorers.mjs).
-  // The mutants left to mark are marked in the source, one line each:
-  // `// Stryker disable next-line <mutators>: equivalent: <why no answer differs>` or
-  // `...: latitude <row>: <the choice>`, where the mutant makes a choice decisions.md section 10
-  // leaves to a server (the row of ContractRules.latitude). The reasons marks give in short:
+  // What no run can tell apart is said here, not in the server's source: message texts by their
+  // place in the code (the `message-text` ignorer), and the rest by module (`mutate` below) or by
+  // declaration and line with its reason (marks.mjs, the `marked` ignorer). The reasons in short:
   // - fault injection: runs only under a fault plan, which a faithful server has none of (the
   //   runner's self-proof, apps/contract-tests/bench/run.mjs, runs each fault);
   // - body limit: a server's limit may be any size of at least 1 MiB (decisions.md section 10), so
@@ -31,7 +29,7 @@ export default {
   //   runner nor the typed client sends (both send Uint8Array bodies with their Content-Type);
   // - hooks (compose.ts): composing the hooks of the switches and violations that are on;
   // - shortcut: work skipped whose result would be the same.
-  ignorers: ["message-text"],
+  ignorers: ["message-text", "marked"],
   testRunner: "vitest",
   vitest: { configFile: `${here}/vitest.config.ts`, related: false },
   checkers: ["typescript"],
@@ -46,9 +44,9 @@ export default {
     // The catalogue of faults: a violation record is off in a faithful server, so no faithful run
     // executes it; the self-proof (apps/contract-tests bench) runs each one against the runner.
     "!packages/reference-server/src/internal/violations/**",
-    "!packages/reference-server/src/Faults.ts",
+    "!packages/reference-server/src/internal/faults.ts",
     // Data and entry points, not behaviour of the contract: the demo data set, the command line,
-    // the re-exports and the pipeline's types.
+    // the re-exports and the pipeline's types (the other faces re-export internal modules only).
     "!packages/reference-server/src/internal/demo.ts",
     "!packages/reference-server/src/Cli.ts",
     "!packages/reference-server/src/bin.ts",
@@ -70,9 +68,9 @@ export default {
     "!packages/reference-server/src/internal/seeding.ts",
     "!packages/reference-server/src/internal/faultAnswers.ts",
     "!packages/reference-server/src/internal/domain.ts",
-    // The public face: types, re-exports and constructors that wire the internal modules (start:
-    // core.ts and httpServer.ts; layerHttpClient: inProcess.ts), which are mutated where they are.
-    "!packages/reference-server/src/ReferenceServer.ts",
+    // The code of the public face ReferenceServer.ts: constructors that wire the internal modules
+    // (start: core.ts and httpServer.ts; layerHttpClient: inProcess.ts), mutated where they are.
+    "!packages/reference-server/src/internal/referenceServer.ts",
     // The texts of error messages, which the documents leave free (decisions.md section 2); the
     // message-text ignorer below finds the ones written inline.
     "!packages/reference-server/src/internal/messages.ts"

@@ -1,5 +1,6 @@
-// Writes src/generated/{ClientError,Services,Paging,DataAccessClient,internal/calls}.ts, the Effect 4 form of the client's
-// public surface, from packages/client/src: those modules are the same code on both lines, with
+// Writes src/generated/{ClientError,Services,Paging,DataAccessClient}.ts and
+// src/generated/internal/{clientError,calls}.ts, the Effect 4 form of the client's public surface,
+// from packages/client/src: those modules are the same code on both lines, with
 // the names Effect 4 gave its APIs. They are written once, for Effect 3; a fix there reaches this
 // package by running the generator. What differs for real (the exchange, the schedule's step,
 // the error classes) is hand-written in this package.
@@ -20,7 +21,14 @@ const outDir = join(here, "..", "src", "generated")
 const sourceDir = join(here, "..", "..", "client", "src")
 
 /** The modules generated, each from the Effect 3 module of the same name. */
-const MODULES = ["ClientError", "Services", "Paging", "DataAccessClient", "internal/calls"]
+const MODULES = [
+  "ClientError",
+  "internal/clientError",
+  "Services",
+  "Paging",
+  "DataAccessClient",
+  "internal/calls"
+]
 
 /** Effect 3 -> Effect 4, in order. */
 const RULES = [

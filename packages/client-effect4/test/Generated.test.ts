@@ -13,6 +13,7 @@ describe("src/generated", () => {
     const files = (await render()) as Record<string, string>
     expect(Object.keys(files)).toEqual([
       "ClientError.ts",
+      "internal/clientError.ts",
       "Services.ts",
       "Paging.ts",
       "DataAccessClient.ts",

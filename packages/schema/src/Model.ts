@@ -7,12 +7,4 @@
  *
  * @since 0.1.0
  */
-export * from "./internal/model/enums.js"
-export * from "./internal/model/shared.js"
-export * from "./internal/model/connectors.js"
-export * from "./internal/model/resources.js"
-export * from "./internal/model/nativeUsers.js"
-export * from "./internal/model/policies.js"
-export * from "./internal/model/integrations.js"
-export * from "./internal/model/logs.js"
-export * from "./internal/model/users.js"
+export * from "./internal/model/index.js"

@@ -26,7 +26,7 @@ import {
   isRetryable,
   TimeoutError,
   TransportError
-} from "../ClientError.js"
+} from "./clientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
 import * as calls from "./calls.js"
 import { type AnyOperation, type Call, effects, type ResolvedConfig, spanName } from "./calls.js"

@@ -24,7 +24,7 @@ import {
   DecodeError,
   InvalidRequestError,
   markStatusFallback
-} from "../ClientError.js"
+} from "./clientError.js"
 import type * as RetryPolicy from "../RetryPolicy.js"
 import { paginate } from "./paginate.js"
 import { version } from "./version.js"

@@ -14,9 +14,9 @@
 import { type ContractRules, Deadline, JsonBody, Operations, ProtoJson } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type { Json } from "../Collections.js"
-import type { Decision, Injector } from "../Faults.js"
-import type { StoreService } from "../Store.js"
+import type { Json } from "./collections.js"
+import type { Decision, Injector } from "./faults.js"
+import type { StoreService } from "./store.js"
 import { stamp } from "./clock.js"
 import { composeRoute, composeStages, type Pipeline } from "./compose.js"
 import * as ConnectError from "./connectError.js"
@@ -74,7 +74,6 @@ export const makeApp = (state: AppState): Handle => {
   const writers = new Map<boolean, Pipeline["write"]>()
   const writerOf = (keepSecrets: boolean) => {
     let w = writers.get(keepSecrets)
-    // Stryker disable next-line ConditionalExpression: equivalent: a cache of one writer per secrets setting
     if (w === undefined) writers.set(keepSecrets, (w = makeWriter(state.emitDefaults, keepSecrets)))
     return w
   }
@@ -90,7 +89,6 @@ export const makeApp = (state: AppState): Handle => {
       write: writerOf(stages.returnSecrets)
     }
   }
-  // Stryker disable next-line MethodExpression,ArrowFunction: equivalent: hooks (compose.ts)
   const switches = Latitude.records.filter((r) => state.latitude.has(r.name)).map((r) => r.hooks)
   const faithful = compose(
     { routes: faithfulRoutes, stages: faithfulStages(state.apiKeyHashes) },
@@ -102,7 +100,6 @@ export const makeApp = (state: AppState): Handle => {
   const refuse = (p: Pipeline, refusal: Refusal, base: Record<string, string>): Output =>
     p.stages.writeError(
       refusal.error,
-      // Stryker disable next-line ConditionalExpression: equivalent: spreading no headers leaves the base ones
       refusal.headers === undefined ? base : { ...base, ...refusal.headers },
       refusal.status
     )
@@ -121,7 +118,6 @@ export const makeApp = (state: AppState): Handle => {
     method: string,
     ex: Exchange
   ): Fail | Readonly<Record<string, unknown>> => {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: only POST reaches it
     const parsed = route.parse(method !== "POST" && ex.bytes.length === 0 ? EMPTY_OBJECT : ex.bytes)
     if (typeof parsed === "string") return new Fail(ConnectError.make("invalid_argument", parsed))
     if (parsed instanceof ConnectError.ConnectError) return new Fail(parsed)
@@ -132,7 +128,6 @@ export const makeApp = (state: AppState): Handle => {
     if (Either.isLeft(decoded))
       return new Fail(ConnectError.make("invalid_argument", describeIssue(decoded.left)))
     let request = decoded.right
-    // Stryker disable next-line ConditionalExpression,BlockStatement,EqualityOperator: equivalent: shortcut
     if (route.validate !== NO_RULES) {
       const issues: Array<Issue> = []
       request = route.validate(request, issues)
@@ -152,7 +147,6 @@ export const makeApp = (state: AppState): Handle => {
     base: Record<string, string>,
     ex: Exchange
   ): Output => {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: shortcut
     if (route.respond === AS_IS) return p.stages.writeSuccess(base, p.write(route.op, body))
     const visible = p.stages.returnSecrets
       ? body
@@ -171,13 +165,10 @@ export const makeApp = (state: AppState): Handle => {
   ): Effect.Effect<Answer> => {
     const maxBodyBytes = p.maxBodyBytes
     const run = Effect.suspend((): Effect.Effect<Answer> => {
-      // Stryker disable next-line LogicalOperator: equivalent: fault injection
       const early = p.stages.admit() ?? terminalAnswer(p, decision.terminal, base)
       if (early !== undefined) return Effect.succeed(early)
-      // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: body limit
       const contentLength = Number(input.headers["content-length"] ?? "0")
       const body =
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: body limit
         contentLength > maxBodyBytes
           ? Effect.succeed("too-large" as const)
           : Effect.orElseSucceed(input.body(maxBodyBytes), () => new Uint8Array(0))
@@ -199,7 +190,6 @@ export const makeApp = (state: AppState): Handle => {
           // Only the body-before-auth switch refuses after the body, with unauthenticated, which
           // both ways write alike.
           return Effect.succeed(
-            // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: equivalent: written alike
             refusal.status === undefined && refusal.headers === undefined
               ? new Fail(route.error(refusal.error, ex))
               : refuse(p, refusal, base)
@@ -207,7 +197,6 @@ export const makeApp = (state: AppState): Handle => {
         }
         return Effect.match(route.handler(request, ex), {
           onFailure: (error) => new Fail(route.error(error, ex)),
-          // Stryker disable next-line ConditionalExpression: equivalent: fault injection
           onSuccess: (result) =>
             dropsAfter(decision) ? drop : finish(p, route, request, result, base, ex)
         })
@@ -219,12 +208,9 @@ export const makeApp = (state: AppState): Handle => {
   const handle: Handle = (input) =>
     Effect.suspend(() => {
       const started = performance.now()
-      // Stryker disable next-line StringLiteral: latitude rate-limit-headers: any X-Request-Id
       const requestId = `req_${fastUlid(Date.now())}`
-      // Stryker disable next-line ObjectLiteral: latitude rate-limit-headers: any X-Request-Id
       const base: Record<string, string> = { "x-request-id": requestId }
       const q = input.url.indexOf("?")
-      // Stryker disable next-line ConditionalExpression,MethodExpression: latitude connect-get: a query
       const path = q === -1 ? input.url : input.url.slice(0, q)
       const op = Operations.byPath.get(path)
       const decision = state.injector.decide(op?.method)
@@ -254,13 +240,11 @@ export const makeApp = (state: AppState): Handle => {
         Effect.catchAllDefect(() =>
           Effect.succeed(p.stages.writeError(ConnectError.make("internal", "internal error"), base))
         ),
-        // Stryker disable next-line ArrowFunction: equivalent: request log
         Effect.tap((output) => state.onRequest(record(input, op, path, requestId, started, output)))
       )
     })
 
   let around = handle
-  // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
   for (const r of Latitude.records) {
     const hook = r.hooks.around
     if (hook !== undefined && state.latitude.has(r.name)) around = hook(around)

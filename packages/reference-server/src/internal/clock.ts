@@ -10,12 +10,10 @@ let lastMicros = 0
 
 /** A timestamp earlier than now, strictly later than every one given before (RFC 3339 text). */
 export const stamp = (): string => {
-  // Stryker disable next-line ArithmeticOperator: equivalent: within the clock-skew allowance
   const now = Date.now() * 1000 - 1000
   lastMicros = Math.max(now, lastMicros + 1)
   const millis = Math.floor(lastMicros / 1000)
   const micros = lastMicros % 1000
   const iso = new Date(millis).toISOString()
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: same-millisecond micros
   return micros === 0 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, "0")}Z`
 }

@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { Json } from "../Collections.js"
+import type { Json } from "./collections.js"
 import type { Hooks, Op, Route, RouteStages, ServerStages } from "./pipeline-types.js"
 
 const ROUTE_STAGES = [
@@ -45,9 +45,7 @@ export interface Pipeline {
 /** Puts the hooks on a route's stages; the first hooks given are the innermost. */
 export const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route => {
   const out: Record<string, unknown> = { ...route }
-  // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
   for (const h of hooks) {
-    // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
     for (const stage of ROUTE_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage], route.op, route.fields)
@@ -58,9 +56,7 @@ export const composeRoute = (route: Route, hooks: ReadonlyArray<Hooks>): Route =
 
 export const composeStages = (stages: ServerStages, hooks: ReadonlyArray<Hooks>): ServerStages => {
   const out: Record<string, unknown> = { ...stages }
-  // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
   for (const h of hooks) {
-    // Stryker disable next-line BlockStatement: equivalent: hooks (compose.ts)
     for (const stage of SERVER_STAGES) {
       const hook = h[stage] as AnyHook | undefined
       if (hook !== undefined) out[stage] = hook(out[stage])

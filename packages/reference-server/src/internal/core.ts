@@ -12,11 +12,11 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as Collections from "../Collections.js"
-import * as Faults from "../Faults.js"
-import * as FixturesModule from "../Fixtures.js"
-import * as LatitudeModule from "../Latitude.js"
-import * as Store from "../Store.js"
+import * as Collections from "./collections.js"
+import * as Faults from "./faults.js"
+import * as FixturesModule from "./fixtures.js"
+import * as LatitudeModule from "./latitudeSelection.js"
+import * as Store from "./store.js"
 import { type AppState, hashKeys, makeApp } from "./app.js"
 import {
   DEFAULT_API_KEY,
@@ -90,7 +90,6 @@ export const makeCore = <E>(
     const state: AppState = {
       store,
       apiKeyHashes: hashKeys(apiKeys),
-      // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator: equivalent: zero values written or left out are the same answer
       emitDefaults: options.emitDefaults === true,
       maxBodyBytes,
       latitude: on,
@@ -103,7 +102,6 @@ export const makeCore = <E>(
         apiKeys,
         knownIds,
         setFaults: (plan) =>
-          // Stryker disable next-line BlockStatement: equivalent: fault injection
           Effect.sync(() => {
             state.injector = Faults.makeInjector(plan)
           }),

@@ -23,7 +23,6 @@ export const decodeCursor = (cursor: string): CursorPosition | undefined => {
     Option.liftThrowable(JSON.parse)(Buffer.from(cursor, "base64url").toString("utf8"))
   ) as unknown
   if (!Array.isArray(parsed)) return undefined
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: forged cursors only
   if (parsed.length !== 4 || parsed[0] !== "c1") return undefined
   const [, order, key, id] = parsed as Array<unknown>
   if ((order !== "asc" && order !== "desc") || typeof key !== "string" || typeof id !== "string")

@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import type { CollectionName, Json } from "../Collections.js"
-import { collections } from "../Collections.js"
+import type { CollectionName, Json } from "./collections.js"
+import { collections } from "./collections.js"
 import { makeId, prng } from "./random.js"
 
 type Obj = Record<string, unknown>

@@ -30,7 +30,6 @@ import {
 } from "./pipeline-types.js"
 
 // One-shot hashing (`crypto.hash`, Node 20.12+) is about twice as fast as createHash().update().digest().
-// Stryker disable next-line StringLiteral: equivalent: the hash for Nodes without crypto.hash
 const sha256Streamed = (s: string): Buffer => Crypto.createHash("sha256").update(s).digest()
 const sha256: (s: string) => Buffer =
   typeof Crypto.hash === "function" ? (s) => Crypto.hash("sha256", s, "buffer") : sha256Streamed
@@ -40,7 +39,6 @@ export const hashKeys = (keys: ReadonlyArray<string>): ReadonlyArray<Buffer> => 
 
 const authorized = (hashes: ReadonlyArray<Buffer>, key: string | undefined): boolean => {
   if (key === undefined) return false
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: refused either way
   if (key === "") return false
   const h = sha256(key)
   let ok = false
@@ -123,13 +121,11 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
       const encoding = input.headers["content-encoding"]
       if (
         encoding !== undefined &&
-        // Stryker disable next-line ConditionalExpression: latitude connect-get: identity refused as compressed
         Compression.parseContentEncoding(encoding)._tag !== "Identity"
       ) {
         const message = `content encoding ${JSON.stringify(truncate(encoding, 100))} is not supported; send the body uncompressed`
         return {
           error: ConnectError.make("unimplemented", message),
-          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: an Accept-Encoding the documents do not ask for
           headers: { "accept-encoding": "identity" }
         }
       }
@@ -158,7 +154,6 @@ const faithfulChecks = (apiKeyHashes: ReadonlyArray<Buffer>): Checks => {
   const timeoutCheck: Check = {
     name: "timeout",
     run: (input) => {
-      // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent: malformed timeouts are unspecified
       if (Deadline.parseTimeout(input.headers[Deadline.TIMEOUT_HEADER])._tag === "Invalid") {
         return {
           error: ConnectError.make(
@@ -194,8 +189,6 @@ export const faithfulStages = (apiKeyHashes: ReadonlyArray<Buffer>): ServerStage
       ConnectError.writeBody(error)
     ),
   writeSuccess: (headers, body) =>
-    // Stryker disable next-line ObjectLiteral: equivalent: the answer's writer sets application/json when no stage does
     response(200, { ...headers, "content-type": ContentType.JSON_MEDIA_TYPE }, body),
-  // Stryker disable next-line BooleanLiteral: latitude return-secrets: returned or left out
   returnSecrets: false
 })

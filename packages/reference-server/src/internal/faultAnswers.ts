@@ -9,7 +9,7 @@
 import { RateLimit, RetryAfter } from "@data-access/schema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type { Decision, ViolationName } from "../Faults.js"
+import type { Decision, ViolationName } from "./faults.js"
 import type { Pipeline } from "./compose.js"
 import * as ConnectError from "./connectError.js"
 import { response } from "./faithful.js"

@@ -9,9 +9,9 @@ import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as Collections from "../Collections.js"
-import type { CollectionName, Json } from "../Collections.js"
-import { compareKeys, sortKey } from "../Store.js"
+import * as Collections from "./collections.js"
+import type { CollectionName, Json } from "./collections.js"
+import { compareKeys, sortKey } from "./store.js"
 import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.js"
 import type { Context, Handler, Op, Req } from "./pipeline-types.js"
 import { makeId, token } from "./random.js"
@@ -47,7 +47,6 @@ export const normalize = (collection: CollectionName, object: unknown): Json =>
 
 const collectionOf = (op: Op): CollectionName => {
   const c = Collections.bySchema(op.object)
-  // Stryker disable next-line StringLiteral: equivalent: a load-time error's text
   if (c === undefined) throw new Error(`no collection holds the objects of ${op.method}`)
   return c
 }
@@ -85,15 +84,12 @@ export const snakeToCamel = (key: string) =>
 
 /** The value of a filter or search key (snake_case) of a listed object, as a string. */
 export const fieldValue = (item: Json, key: string): string => {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: no MDM `type` in the documents
   if (key === "type") return item.mdmVendorA !== undefined ? "mdm_vendor_a" : ""
   const v = item[snakeToCamel(key)]
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: never absent
   return v === undefined || v === null ? "" : typeof v === "string" ? v : String(v)
 }
 
 const compareTimestamps = (key: string, a: string, b: string): number | undefined => {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: only the _at keys hold timestamps
   if (!key.endsWith("_at")) return undefined
   const ta = Timestamp.parse(a)
   const tb = Timestamp.parse(b)
@@ -123,7 +119,6 @@ export const filteringWith =
     const store = {
       ...ctx.store,
       all: (name: CollectionName) =>
-        // Stryker disable next-line ConditionalExpression: equivalent: the Lists that take a filter read only their own collection
         name === c
           ? Effect.map(ctx.store.all(name), (items) => items.filter((item) => keep(filter, item)))
           : ctx.store.all(name)
@@ -140,7 +135,6 @@ const scopeOf = (op: Op): ((req: Req) => ((item: Json) => boolean) | undefined) 
   // No request sends a parent id empty: ListNativeUsers' resourceId has min length 1, and what
   // ListSatellites' spaceId "" selects (every satellite, or those in no space) the documents do not say.
   return (req) =>
-    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no parent id is sent empty
     req[field] !== undefined && req[field] !== "" ? (item) => item[field] === req[field] : undefined
 }
 
@@ -165,7 +159,6 @@ const makeList = (op: Op): Handler => {
       const scoped = scope?.(req)
       if (scoped) predicates.push(scoped)
       const search = typeof req.search === "string" ? req.search.toLowerCase() : ""
-      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: same items
       if (search !== "") {
         const fields = (req.searchFields as ReadonlyArray<string> | undefined) ?? []
         const keys = fields.length > 0 ? fields : ["name"]
@@ -175,7 +168,6 @@ const makeList = (op: Op): Handler => {
       }
       const filter = req.filter as Filter.Filter<string> | undefined
       if (filter !== undefined) predicates.push((item) => matches(filter, item))
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: same items
       if (predicates.length > 0) items = items.filter((item) => predicates.every((p) => p(item)))
       // Items come ascending by (createdAt, id); a cursor resumes after its position.
       const n = items.length
@@ -264,14 +256,11 @@ const makeUpdate = (op: Op): Handler => {
         Effect.gen(function* () {
           const next: Mutable = { ...current }
           for (const [k, value] of Object.entries(req)) {
-            // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent: id, absent values and secrets are skipped below
             if (k === "id" || value === undefined || !fields.has(k)) continue
             const type = typeof value
-            // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the update fields an object holds are strings and booleans
             if (type === "string" || type === "boolean" || type === "number") next[k] = value
           }
           if (extra) yield* extra(req, next, ctx)
-          // Stryker disable next-line ConditionalExpression: equivalent: an unknown field
           if (fields.has("updatedAt")) next.updatedAt = ctx.stamp()
           return next as Json
         })
@@ -290,7 +279,6 @@ type CreateMethod = {
 }[Operations.MethodName]
 
 const reveal = (r: Redacted.Redacted<string> | undefined): string =>
-  // Stryker disable next-line StringLiteral: equivalent: a secret left out is stored empty
   r === undefined ? "" : Redacted.value(r)
 
 const newId = (c: CollectionName) => makeId(Collections.collections[c].prefix, Date.now())
@@ -329,13 +317,11 @@ const creates: {
       } else if (identityType === "user") {
         const user = yield* ctx.store.get("users", req.identityId)
         if (user === undefined) return yield* notFound("identityId", "user", req.identityId)
-        // Stryker disable next-line ObjectLiteral: equivalent: not shown by the interface
         identity.user = { id: user.id, email: user.email, username: user.username }
       } else {
         const hostname = yield* ctx.store.get("connectorHostnames", req.identityId)
         if (hostname === undefined)
           return yield* notFound("identityId", "resource hostname", req.identityId)
-        // Stryker disable next-line ObjectLiteral: equivalent: not shown by the interface
         identity.resourceHostname = { id: hostname.id, hostname: hostname.hostname }
       }
       return yield* insert(ctx, "nativeUserIdentityLinks", {
@@ -349,7 +335,6 @@ const creates: {
   CreateConnector: (req, ctx) =>
     Effect.gen(function* () {
       let space: Json | undefined
-      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: no create sends spaceId empty
       if (req.spaceId !== undefined && req.spaceId !== "") {
         space = yield* ctx.store.get("spaces", req.spaceId)
         if (space === undefined) return yield* notFound("spaceId", "space", req.spaceId)
@@ -358,9 +343,7 @@ const creates: {
         id: newId("connectors"),
         name: req.name,
         terminationProtection: req.terminationProtection ?? false,
-        // Stryker disable next-line StringLiteral: equivalent: its space is unspecified
         spaceId: req.spaceId ?? "",
-        // Stryker disable next-line ObjectLiteral: equivalent: a nested object may be left out as its zero value
         ...(space ? { space } : {}),
         ...times(ctx)
       })
@@ -391,7 +374,6 @@ const creates: {
       if (user === undefined)
         return yield* ConnectError.make("not_found", `${field}: no user with that ${field}`)
       const groups: Array<Json> = []
-      // Stryker disable next-line ArrayDeclaration,BlockStatement: equivalent: never read
       for (const gid of (user.groupIds as ReadonlyArray<string> | undefined) ?? []) {
         const g = yield* ctx.store.get("groups", gid)
         if (g) groups.push(g)

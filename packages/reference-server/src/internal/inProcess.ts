@@ -20,17 +20,14 @@ const bodyBytes = (request: HttpClientRequest.HttpClientRequest): Uint8Array | u
   switch (body._tag) {
     case "Empty":
       return new Uint8Array(0)
-    // Stryker disable next-line ConditionalExpression: equivalent: falls to the Raw case, which returns the same bytes
     case "Uint8Array":
       return body.body
-    // Stryker disable next-line ConditionalExpression: equivalent: in-process
     case "Raw":
       return typeof body.body === "string"
         ? new TextEncoder().encode(body.body)
         : body.body instanceof Uint8Array
           ? body.body
           : undefined
-    // Stryker disable next-line ConditionalExpression: equivalent: in-process
     default:
       return undefined
   }
@@ -48,20 +45,15 @@ export const makeClient = (core: Core): HttpClient.HttpClient =>
           description: "only Uint8Array and string bodies are supported in process"
         })
       }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: in-process
       const contentType = request.body._tag === "Empty" ? undefined : request.body.contentType
       const headers: Record<string, string | undefined> = { ...request.headers }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: equivalent: in-process
       if (contentType !== undefined && headers["content-type"] === undefined)
-        // Stryker disable next-line StringLiteral: equivalent: in-process
         headers["content-type"] = contentType
-      // Stryker disable next-line StringLiteral: equivalent: the body's bytes are read
       headers["content-length"] = String(bytes.length)
       const out = yield* core.handle({
         method: request.method,
         url: url.pathname + url.search,
         headers,
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude body-limit-1mib: refused by its Content-Length first
         body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
       })
       if (out._tag === "Drop") {

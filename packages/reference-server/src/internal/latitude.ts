@@ -17,9 +17,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as Collections from "../Collections.js"
-import type { CollectionName } from "../Collections.js"
-import type { StoreService } from "../Store.js"
+import * as Collections from "./collections.js"
+import type { CollectionName } from "./collections.js"
+import type { StoreService } from "./store.js"
 import { filteringWith, matches } from "./handlers.js"
 import {
   deadlinePassed,
@@ -69,15 +69,12 @@ const walkDigest = (request: Req): string => {
   // A digest of less (or other text for the same parts) binds the cursor to less, down to nothing:
   // continuing the walk is the other faithful choice; the same digest is computed for the cursor
   // and its check.
-  // Stryker disable ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator: latitude cursor-bound: binds to less
   const walk = [
     filter === undefined || Filter.isEmpty(filter) ? null : filter,
     request.search ?? "",
     request.spaceId ?? "",
     request.order === "desc" ? "desc" : "asc"
   ]
-  // Stryker restore ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator
-  // Stryker disable next-line MethodExpression: equivalent: a longer digest binds the cursor the same way
   return Crypto.createHash("sha256").update(JSON.stringify(walk)).digest("base64url").slice(0, 16)
 }
 
@@ -85,12 +82,10 @@ const cursorBound: Validate = (request, issues) => {
   const cursor = request.cursor
   if (typeof cursor !== "string" || cursor === "") return request
   const dot = cursor.lastIndexOf(".")
-  // Stryker disable next-line ConditionalExpression,UnaryOperator,BlockStatement: latitude cursor-bound: refused as unknown either way
   if (dot === -1) {
     issues.push({ path: ["cursor"], message: "unknown cursor; pass back listMetadata.nextCursor" })
     return request
   }
-  // Stryker disable next-line ConditionalExpression,BlockStatement: latitude cursor-bound: no digest check
   if (cursor.slice(dot + 1) !== walkDigest(request)) {
     issues.push({
       path: ["cursor"],
@@ -123,15 +118,11 @@ const CASE_INSENSITIVE: Filter.EvaluateOptions = { caseInsensitive: true }
 const identityAnyKind =
   ({ field, kindField }: Operations.KindedReference, handler: Handler): Handler =>
   (request, ctx) => {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude identity-any-kind: a connector hostname only
     if (request[kindField] !== "resource_hostname") return handler(request, ctx)
     const id = String(request[field])
     return Effect.gen(function* () {
-      // Stryker disable next-line BlockStatement: latitude identity-any-kind: a connector hostname only
       for (const c of Collections.names) {
-        // Stryker disable next-line ConditionalExpression: latitude identity-any-kind: a connector hostname only
         if ((yield* ctx.store.get(c, id)) === undefined) continue
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude identity-any-kind: either way
         if (c === "connectorHostnames") break
         // Another kind of object: the link names it by its id.
         const store: StoreService = {
@@ -139,13 +130,11 @@ const identityAnyKind =
           // The link's handler reads only the connector hostname named by identityId through this
           // store: a variant that finds it nowhere answers not_found (the other faithful choice),
           // one that finds more finds only ids that exist.
-          // Stryker disable ConditionalExpression,LogicalOperator,EqualityOperator,ObjectLiteral: latitude identity-any-kind: finds it nowhere or more
           get: (name, i) =>
             name === "connectorHostnames" && i === id
               ? Effect.succeed({ id })
               : ctx.store.get(name, i)
         }
-        // Stryker restore ConditionalExpression,LogicalOperator,EqualityOperator,ObjectLiteral
         return yield* handler(request, { ...ctx, store })
       }
       return yield* handler(request, ctx)
@@ -173,11 +162,8 @@ const whatOf = (c: CollectionName) => WHAT[c] ?? Collections.collections[c].pref
 const parentNotFound = (op: Op, handler: Handler): Handler => {
   const parent = op.parent
   // No parent checked answers an empty page, the other faithful choice: the marks "no parent checked".
-  // Stryker disable BooleanLiteral: latitude parent-not-found: no parent checked
   const parentCollection =
     parent?.required === true ? Collections.bySchema(parent.object) : undefined
-  // Stryker restore BooleanLiteral
-  // Stryker disable next-line BlockStatement: latitude parent-not-found: no parent checked
   if (parent !== undefined && parentCollection !== undefined) {
     return (request, ctx) =>
       Effect.flatMap(ctx.store.get(parentCollection, String(request[parent.field])), (found) =>
@@ -190,7 +176,6 @@ const parentNotFound = (op: Op, handler: Handler): Handler => {
   }
   const lookupKey = op.lookupKey
   const c = collectionOf(op)
-  // Stryker disable next-line BlockStatement: latitude parent-not-found: an empty array
   if (lookupKey !== undefined && op.wrapperKey !== undefined && c !== undefined) {
     const key = op.wrapperKey
     return (request, ctx) =>
@@ -204,7 +189,6 @@ const parentNotFound = (op: Op, handler: Handler): Handler => {
   return handler
 }
 
-// Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,MethodExpression: equivalent: message text
 const truncate = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n)}...` : s)
 
 /** unique-names: a create whose name is taken is already_exists. Creates are taken one at a time, so two at once cannot both win. */
@@ -213,7 +197,6 @@ const uniqueNames =
   (request, ctx) =>
     lock.withPermits(1)(
       Effect.flatMap(ctx.store.all(c), (objects) =>
-        // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression: latitude unique-names: duplicates accepted
         objects.some((o) => o.name === request.name)
           ? Effect.fail(
               ConnectError.make(
@@ -234,14 +217,12 @@ const uniqueNames =
 
 /** body-before-auth: a decode that reports the last broken field rule. */
 const lastIssueDecode = (op: Op): Decode => {
-  // Stryker disable next-line ObjectLiteral: latitude body-before-auth: another error that applies
   const decode = ParseResult.decodeUnknownEither(op.request as Schema.Schema<Req, unknown>, {
     errors: "all"
   })
   return (u) =>
     Either.mapLeft(decode(u), (error) => {
       const issues = ParseResult.ArrayFormatter.formatIssueSync(error)
-      // Stryker disable next-line ArithmeticOperator: latitude body-before-auth: another error that applies
       const last = issues[issues.length - 1]
       return last === undefined ? error : parseIssueOf({ path: last.path, message: last.message })
     })

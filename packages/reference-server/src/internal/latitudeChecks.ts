@@ -7,8 +7,8 @@
  */
 import { Filter, Timestamp } from "@data-access/schema"
 import * as Redacted from "effect/Redacted"
-import * as Collections from "../Collections.js"
-import type { CollectionName } from "../Collections.js"
+import * as Collections from "./collections.js"
+import type { CollectionName } from "./collections.js"
 import { normalize, snakeToCamel } from "./handlers.js"
 import { type Issue, type Op, type Validate } from "./pipeline-types.js"
 
@@ -26,7 +26,6 @@ export const validating =
 // and no array where an object stands (arrays are read first); the JSON it parses is this server's
 // own answers, objects.
 export const isRecord = (u: unknown): u is Record<string, unknown> =>
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: equivalent: no null, no array here
   u !== null && typeof u === "object" && !Array.isArray(u)
 
 type OnString = (s: string, path: ReadonlyArray<PropertyKey>, field: string) => void
@@ -34,7 +33,6 @@ type OnString = (s: string, path: ReadonlyArray<PropertyKey>, field: string) => 
 /** Calls `f` with every string of a decoded request (secrets aside), its path and its field's name. */
 // Fewer strings walked (none, those in arrays, nested ones, fewer fields) is nearer the default
 // choice of strict-formats and string-limits (any string accepted): the marks "fewer strings".
-// Stryker disable BlockStatement: latitude strict-formats, string-limits: fewer strings
 const eachString = (
   value: unknown,
   path: Array<PropertyKey>,
@@ -44,17 +42,13 @@ const eachString = (
 ): void => {
   if (typeof value === "string") return f(value, path, field)
   if (Array.isArray(value))
-    // Stryker disable next-line ArrowFunction,ArrayDeclaration: latitude strict-formats, string-limits: fewer strings
     return value.forEach((x, i) => eachString(x, [...path, i], field, skip, f))
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: latitude strict-formats, string-limits: fewer strings
   if (!isRecord(value) || Redacted.isRedacted(value)) return
   // More fields checks a filter's `key` as the format `key` (not blank), which a filter key never is.
   for (const [k, x] of Object.entries(value))
-    // Stryker disable next-line ConditionalExpression,BooleanLiteral,ArrayDeclaration: latitude strict-formats, string-limits: fewer strings
     if (!skip.has(k)) eachString(x, [...path, k], k, skip, f)
 }
 
-// Stryker restore BlockStatement
 const CRON_ITEM = "(?:\\*|\\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/[0-9]+)?"
 const CRON_FIELD = `${CRON_ITEM}(?:,${CRON_ITEM})*`
 const cron = (fields: number) => new RegExp(`^${CRON_FIELD}(?: +${CRON_FIELD}){${fields - 1}}$`)
@@ -64,7 +58,6 @@ const FIVE_FIELD_CRON = cron(5)
 const isHttpUrl = (s: string): boolean => {
   if (!URL.canParse(s)) return false
   const url = new URL(s)
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: latitude strict-formats: validates less
   return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
 }
 
@@ -79,18 +72,14 @@ const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]
   // A pattern without an anchor, or a check that accepts all, accepts more, as a server that
   // validates less (or not at all) does: the marks "validates less".
   schedule: [
-    // Stryker disable next-line Regex,ConditionalExpression: latitude strict-formats: validates less
     (s) => /^(?:6|12|18|24)h$/.test(s) || FIVE_FIELD_CRON.test(s),
     "must be 6h, 12h, 18h, 24h or a five-field cron expression"
   ],
   email: [
-    // Stryker disable next-line Regex: latitude strict-formats: validates less
     (s) => /^[^@]+@[^@]+$/.test(s),
     "must be an email address (one @ with text on both sides)"
   ],
-  // Stryker disable next-line ConditionalExpression: latitude strict-formats: validates less
   apiUrl: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: equivalent: no request carries decryptorUri
   decryptorUri: [(s) => s === "" || isHttpUrl(s), "must be an absolute http or https URL"],
   key: [notBlank, "must not be blank"],
   code: [notBlank, "must not be blank"],
@@ -101,7 +90,6 @@ const formats: Readonly<Record<string, readonly [(s: string) => boolean, string]
 const NOT_FORMATS: ReadonlySet<string> = new Set(["filter"])
 
 export const strictFormats: Validate = (request, issues) => {
-  // Stryker disable next-line ArrayDeclaration,StringLiteral,BlockStatement: latitude strict-formats: fewer checks
   eachString(request, [], "", NOT_FORMATS, (s, path, field) => {
     const format = formats[field]
     if (format !== undefined && !format[0](s)) issues.push({ path, message: format[1] })
@@ -120,13 +108,10 @@ const NOTHING: ReadonlySet<string> = new Set()
 
 /** string-limits: no string over 255 characters, none with control characters. */
 export const stringLimits: Validate = (request, issues) => {
-  // Stryker disable next-line ArrayDeclaration,StringLiteral,BlockStatement: latitude string-limits: fewer checks
   eachString(request, [], "", NOTHING, (s, path, field) => {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,ArrayDeclaration,BlockStatement: latitude string-limits: any count, 255 or 256, or none
     if (!UNLIMITED.has(field) && s.length > MAX_CHARACTERS && [...s].length > MAX_CHARACTERS) {
       issues.push({ path, message: `must be at most ${MAX_CHARACTERS} characters` })
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral: latitude string-limits: fewer checks
     if (CONTROL.test(MULTILINE.has(field) ? s.replace(LINE_BREAKS, "") : s))
       issues.push({ path, message: "must not contain control characters" })
   })
@@ -140,7 +125,6 @@ export const requireEnums =
   (fields: ReadonlyArray<string>): Validate =>
   (request, issues) => {
     for (const field of fields)
-      // Stryker disable next-line ConditionalExpression: latitude require-enums: an enum left out gets the default
       if (request[field] === undefined)
         issues.push({ path: [field], message: "is required (this server applies no default)" })
     return request
@@ -154,26 +138,20 @@ type OnCondition = (condition: Filter.Condition<string>, path: ReadonlyArray<Pro
 // A filter not walked (a group, a condition) is accepted as the default choices of
 // strict-time-filter, strict-filter-types and reject-empty-filter do: the marks "fewer filters".
 // A group or a field is never present and unset (nulls are dropped before decoding).
-// Stryker disable BlockStatement: latitude strict-time-filter, strict-filter-types, reject-empty-filter: fewer filters
 const eachFilter = (
   filter: AnyFilter,
   path: ReadonlyArray<PropertyKey>,
   onCondition: OnCondition,
   onEmpty: (path: ReadonlyArray<PropertyKey>) => void
 ): void => {
-  // Stryker disable next-line ConditionalExpression: latitude reject-empty-filter: fewer filters
   if (Filter.isEmpty(filter)) return onEmpty(path)
-  // Stryker disable ConditionalExpression,ArrowFunction,StringLiteral,ArrayDeclaration: latitude strict-time-filter, strict-filter-types, reject-empty-filter: fewer filters
   if ("group" in filter && filter.group !== undefined)
     return filter.group.filters.forEach((f, i) =>
       eachFilter(f, [...path, "group", "filters", i], onCondition, onEmpty)
     )
-  // Stryker restore ConditionalExpression,ArrowFunction,StringLiteral,ArrayDeclaration
-  // Stryker disable next-line ConditionalExpression,ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types: fewer filters
   if ("field" in filter && filter.field !== undefined) onCondition(filter.field, [...path, "field"])
 }
 
-// Stryker restore BlockStatement
 const STRING_OPERATORS: ReadonlySet<Filter.Operator> = new Set([
   "contains",
   "not_contains",
@@ -187,7 +165,6 @@ const isTimeKey = (key: string) => key.endsWith("_at")
 /** Whether a filter key of a collection holds booleans (read from an object of zero values). */
 export const booleanKeysOf = (c: CollectionName): ((key: string) => boolean) => {
   const zero = normalize(c, { id: "zero" })
-  // Stryker disable next-line ConditionalExpression: latitude strict-filter-types: operators on the text
   return (key) => typeof zero[snakeToCamel(key)] === "boolean"
 }
 
@@ -204,14 +181,10 @@ const filterCheck =
   (request, issues) => {
     const filter = request.filter as AnyFilter | undefined
     if (filter === undefined) return request
-    // Stryker disable next-line CallExpression: latitude strict-time-filter, strict-filter-types, reject-empty-filter: fewer filters
     eachFilter(
       filter,
-      // Stryker disable next-line ArrayDeclaration,StringLiteral: latitude strict-time-filter, strict-filter-types, reject-empty-filter: message text
       ["filter"],
-      // Stryker disable next-line ArrowFunction: latitude strict-time-filter, strict-filter-types: fewer filters
       (condition, path) => onCondition(condition, path, issues),
-      // Stryker disable next-line ArrowFunction: latitude reject-empty-filter: fewer filters
       (path) => onEmpty(path, issues)
     )
     return request
@@ -221,12 +194,9 @@ const NO_CONDITION_CHECK = () => {}
 
 /** strict-filter-types: string operators on timestamps and booleans, order operators on booleans, are refused. */
 export const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate =>
-  // Stryker disable next-line BlockStatement: latitude strict-filter-types: operators on the text
   filterCheck(({ key, operator }, path, issues) => {
-    // Stryker disable next-line StringLiteral: equivalent: "a timestamp" names the kind in the message only
     const kind = isTimeKey(key) ? "a timestamp" : isBoolean(key) ? "a boolean" : undefined
     // Refusing fewer operators (or none) applies them to the value's text, the other faithful choice.
-    // Stryker disable ConditionalExpression,LogicalOperator,BlockStatement: latitude strict-filter-types: refuses fewer
     if (
       kind !== undefined &&
       (STRING_OPERATORS.has(operator) || (kind === "a boolean" && ORDER_OPERATORS.has(operator)))
@@ -238,13 +208,10 @@ export const strictFilterTypes = (isBoolean: (key: string) => boolean): Validate
     }
   }, NO_CONDITION_CHECK)
 
-// Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
 /** strict-time-filter: a value that is not a timestamp, for a time key, is refused. */
 // No check, `false` or an empty block accepts any value for a time key, the default choice; a
 // condition without a value fails the filter's own decoding before this check.
-// Stryker disable next-line BlockStatement: latitude strict-time-filter: accepts any value
 export const strictTimeFilter: Validate = filterCheck(({ key, operator, value }, path, issues) => {
-  // Stryker disable StringLiteral,ConditionalExpression,BlockStatement: latitude strict-time-filter: accepts any value
   if (
     isTimeKey(key) &&
     !Filter.valueless.has(operator) &&
@@ -257,7 +224,6 @@ export const strictTimeFilter: Validate = filterCheck(({ key, operator, value },
   }
 }, NO_CONDITION_CHECK)
 
-// Stryker restore StringLiteral,ConditionalExpression,BlockStatement
 /** reject-empty-filter: an empty filter, at any depth, is refused. */
 export const rejectEmptyFilter: Validate = filterCheck(NO_CONDITION_CHECK, (path, issues) =>
   issues.push({
@@ -271,18 +237,14 @@ export const rejectEmptyFilter: Validate = filterCheck(NO_CONDITION_CHECK, (path
 export const filteredCollection = (
   op: Op,
   fields: ReadonlySet<string>
-): CollectionName | undefined =>
-  // Stryker disable next-line StringLiteral: latitude strict-time-filter, strict-filter-types, filter-case-insensitive, reject-empty-filter: no filter read
-  fields.has("filter") ? collectionOf(op) : undefined
+): CollectionName | undefined => (fields.has("filter") ? collectionOf(op) : undefined)
 
 /** space-empty-ignored: an update's reference sent as `""` (UpdateSatellite's `spaceId`) is not set. */
 export const emptyReferencesIgnored =
   (references: ReadonlyArray<string>): Validate =>
   (request) => {
-    // Stryker disable next-line BooleanLiteral,ConditionalExpression,MethodExpression,ArrowFunction,EqualityOperator,StringLiteral: latitude space-empty-ignored: `""` kept
     if (!references.some((field) => request[field] === "")) return request
     const rest: Record<string, unknown> = { ...request }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude space-empty-ignored: `""` kept
     for (const field of references) if (rest[field] === "") delete rest[field]
     return rest
   }

@@ -14,9 +14,7 @@ import { type Handle, type Input, type Op, type Output } from "./pipeline-types.
 import { isRecord } from "./latitudeChecks.js"
 
 const pathOf = (url: string) => {
-  // Stryker disable next-line StringLiteral: latitude empty-page-meta: after and before left out
   const q = url.indexOf("?")
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator,MethodExpression: latitude empty-page-meta: after and before left out
   return q === -1 ? url : url.slice(0, q)
 }
 
@@ -44,36 +42,29 @@ export const emptyPageMeta =
   (input) =>
     Effect.map(handle(input), (out) => {
       const op = lists.get(pathOf(input.url))
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude empty-page-meta: after and before left out
       if (out._tag !== "Response" || out.status !== 200 || op === undefined) return out
       const body = parseJson(out.body)
       const items = body?.[op.itemField!]
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude empty-page-meta: after and before left out
       if (body === undefined || (Array.isArray(items) && items.length > 0)) return out
       const meta = isRecord(body.listMetadata) ? body.listMetadata : {}
       // An empty page written as `{}` or with an empty listMetadata reads as the same zero values
       // (decisions.md section 1: readers treat an absent field as its zero value).
-      // Stryker disable next-line ObjectLiteral: equivalent: zero values
       const listMetadata = { after: "", before: "", ...meta }
-      // Stryker disable next-line ObjectLiteral: equivalent: zero values
       return { ...out, body: JSON.stringify({ ...body, listMetadata }) }
     })
 
 /** empty-protocol-bodies: the 405 and 415 answers have an empty body. */
 // A Connect error body is the other faithful choice; an empty body with another content type is
 // still empty.
-// Stryker disable StringLiteral: latitude empty-protocol-bodies: a Connect error body
 export const emptyProtocolBodies =
   (handle: Handle): Handle =>
   (input) =>
     Effect.map(handle(input), (out) =>
-      // Stryker disable next-line ConditionalExpression: latitude empty-protocol-bodies: a Connect error body
       out._tag === "Response" && (out.status === 405 || out.status === 415)
         ? { ...out, headers: { ...out.headers, "content-type": "text/plain" }, body: "" }
         : out
     )
 
-// Stryker restore StringLiteral
 const RATE_LIMIT = 10_000
 const RATE_WINDOW_SECONDS = 60
 
@@ -85,19 +76,15 @@ export const rateLimitHeaders = (handle: Handle): Handle => {
     Effect.map(handle(input), (out) => {
       if (out._tag !== "Response") return out
       const now = Math.floor(Date.now() / 1000)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude rate-limit-headers: the server's own figures
       if (now >= windowEnd) {
-        // Stryker disable next-line ArithmeticOperator: latitude rate-limit-headers: the server's own figures
         windowEnd = now - (now % RATE_WINDOW_SECONDS) + RATE_WINDOW_SECONDS
         used = 0
       }
-      // Stryker disable next-line UpdateOperator: latitude rate-limit-headers: the server's own figures
       used++
       const { "x-request-id": _, ...headers } = out.headers
       return {
         ...out,
         headers: {
-          // Stryker disable next-line ArithmeticOperator: latitude rate-limit-headers: the server's own figures
           ...RateLimit.headers(RATE_LIMIT, RATE_LIMIT - used, windowEnd),
           // A rate-limited answer keeps its own figures.
           ...headers
@@ -108,23 +95,15 @@ export const rateLimitHeaders = (handle: Handle): Handle => {
 
 /** connect-get: a Connect GET (`?encoding=json&message=...`) of a read, as the POST it stands for. */
 const fromConnectGet = (input: Input): Input | undefined => {
-  // Stryker disable next-line StringLiteral: latitude connect-get: a GET not read as a Connect GET is refused
   const q = input.url.indexOf("?")
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator: latitude connect-get: a GET not read as a Connect GET is refused
   if (q === -1) return undefined
-  // Stryker disable next-line MethodExpression: latitude connect-get: a GET not read as a Connect GET is refused
   const path = input.url.slice(0, q)
   const op = Operations.byPath.get(path)
-  // Stryker disable next-line ConditionalExpression: latitude connect-get: a GET not read as a Connect GET is refused
   if (op === undefined || (op.kind !== "get" && op.kind !== "list")) return undefined
-  // Stryker disable next-line MethodExpression,ArithmeticOperator: latitude connect-get: a query read from the wrong place loses its first parameter
   const params = new URLSearchParams(input.url.slice(q + 1))
-  // Stryker disable next-line StringLiteral: latitude connect-get: a GET without its encoding read is refused
   const encoding = params.get("encoding")
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude connect-get: a GET without an encoding is refused either way
   if (encoding === null) return undefined
   const message = params.get("message")
-  // Stryker disable next-line StringLiteral: equivalent: refused either way
   const text = message ?? ""
   // Node's base64 decoder reads the URL-safe alphabet too, padded or not.
   const bytes =
@@ -132,23 +111,17 @@ const fromConnectGet = (input: Input): Input | undefined => {
   const { "content-encoding": _, ...headers } = input.headers
   const compression = params.get("compression")
   return {
-    // Stryker disable next-line StringLiteral: latitude connect-get: a GET turned into another method is refused
     method: "POST",
     url: path,
-    // Stryker disable next-line ObjectLiteral: latitude connect-get: a GET without a content type is refused
     headers: {
       ...headers,
-      // Stryker disable next-line StringLiteral: latitude connect-get: a GET without a content type is refused
       "content-type": `application/${encoding}`,
       "content-length": String(bytes.length),
-      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: `true` sets `identity` or nothing
       ...(compression !== null && compression !== "identity"
         ? { "content-encoding": compression }
         : {}),
-      // Stryker disable next-line ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator: equivalent: no read requires the header
       ...(params.get("connect") === "v1" ? { "connect-protocol-version": "1" } : {})
     },
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: body limit
     body: (max) => Effect.succeed(bytes.length > max ? "too-large" : bytes)
   }
 }
@@ -182,9 +155,7 @@ const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Outp
     out.headers["content-encoding"] !== undefined
   )
     return out
-  // Stryker disable next-line EqualityOperator: equivalent: same bytes
   const bytes = typeof out.body === "string" ? Buffer.from(out.body) : out.body
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: latitude connect-get: any size
   if (bytes.length < COMPRESS_FROM_BYTES) return out
   const body = Compression.compress(bytes, encoding)
   return { ...out, headers: { ...out.headers, "content-encoding": encoding }, body }
@@ -193,14 +164,10 @@ const compressedAnswer = (out: Output, acceptEncoding: string | undefined): Outp
 export const connectGet =
   (handle: Handle): Handle =>
   (input) => {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: latitude connect-get: a GET not read as a Connect GET is refused
     const request = (input.method === "GET" ? fromConnectGet(input) : undefined) ?? input
-    // Stryker disable next-line StringLiteral: latitude connect-get: refused as compressed
     const encoding = Compression.parseContentEncoding(request.headers["content-encoding"])
     return Effect.map(
       handle(encoding._tag === "Compressed" ? decompressed(request, encoding.encoding) : request),
-      (out) =>
-        // Stryker disable next-line StringLiteral: latitude connect-get: never compressed
-        compressedAnswer(out, input.headers["accept-encoding"])
+      (out) => compressedAnswer(out, input.headers["accept-encoding"])
     )
   }

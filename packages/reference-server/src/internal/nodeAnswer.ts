@@ -16,33 +16,25 @@ const readNodeBody = (incoming: Http.IncomingMessage, maxBytes: number) =>
     let size = 0
     let over = false
     incoming.on("data", (chunk: Buffer) => {
-      // Stryker disable next-line AssignmentOperator: equivalent: body limit
       size += chunk.length
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent: body limit
       if (size > maxBytes) {
-        // Stryker disable next-line BooleanLiteral: equivalent: body limit
         over = true
         chunks.length = 0
-      }
-      // Stryker disable next-line ConditionalExpression: equivalent: body limit
-      else if (!over) chunks.push(chunk)
+      } else if (!over) chunks.push(chunk)
     })
     incoming.once("end", () => resume(Effect.succeed(over ? "too-large" : Buffer.concat(chunks))))
-    // Stryker disable next-line ArrowFunction: equivalent: the client went away
     incoming.once("error", (error) => resume(Effect.fail(error)))
   })
 
 /** What the pipeline reads of a Node request. */
 export const inputOf = (incoming: Http.IncomingMessage, method: string): Input => ({
   method,
-  // Stryker disable next-line StringLiteral: equivalent: Node sets it
   url: incoming.url ?? "/",
   headers: incoming.headers as Readonly<Record<string, string | undefined>>,
   body: (max) => readNodeBody(incoming, max)
 })
 
 /** The request's method, upper-cased. */
-// Stryker disable next-line StringLiteral: equivalent: Node sets it
 export const methodOf = (incoming: Http.IncomingMessage) => (incoming.method ?? "GET").toUpperCase()
 
 /**
@@ -56,12 +48,9 @@ const writeAnswer = (
   closing: boolean
 ) => {
   const headers: Record<string, string> = { ...out.headers }
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: the close
   if (closing) headers["connection"] = "close"
-  // Stryker disable next-line StringLiteral,LogicalOperator,AssignmentOperator: equivalent: every answer names one
   headers["content-type"] ??= ContentType.JSON_MEDIA_TYPE
   const length = typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.byteLength
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: chunked is the same body
   if (length > 0) headers["content-length"] = String(length)
   response.writeHead(out.status, headers)
   response.end(out.body)
@@ -74,7 +63,6 @@ export const answer = (
   out: Output,
   closing: boolean
 ) => {
-  // Stryker disable next-line CallExpression: equivalent: fault injection
   if (out._tag === "Drop") incoming.socket.destroy()
   else writeAnswer(response, out, closing)
 }

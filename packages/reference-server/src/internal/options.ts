@@ -1,15 +1,16 @@
 /**
- * The reference server's options and what a started server offers, shared by the public face
- * (`ReferenceServer.ts`) and the internal modules that start it, so that neither imports the other.
+ * The reference server's options and what a started server offers, shared by the code of the
+ * public face (`referenceServer.ts`) and the internal modules that start it, so that neither
+ * imports the other.
  *
  * @internal
  */
 import type { KnownIds } from "@data-access/schema"
 import type * as Effect from "effect/Effect"
-import type * as Faults from "../Faults.js"
-import type * as FixturesModule from "../Fixtures.js"
-import type * as LatitudeModule from "../Latitude.js"
-import type * as Store from "../Store.js"
+import type * as Faults from "./faults.js"
+import type * as FixturesModule from "./fixtures.js"
+import type * as LatitudeModule from "./latitudeSelection.js"
+import type * as Store from "./store.js"
 import type { RecordedRequest } from "./pipeline-types.js"
 
 /** Decoded fixtures (see `Fixtures.Fixtures`); every collection optional. */

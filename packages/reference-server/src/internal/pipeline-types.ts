@@ -17,8 +17,8 @@ import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as SchemaAST from "effect/SchemaAST"
-import type { Json } from "../Collections.js"
-import type { StoreService } from "../Store.js"
+import type { Json } from "./collections.js"
+import type { StoreService } from "./store.js"
 
 /** An operation of the table. */
 export type Op = Operations.Operations[Operations.MethodName]

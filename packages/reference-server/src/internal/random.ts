@@ -7,7 +7,6 @@ import * as Crypto from "node:crypto"
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
-// Stryker disable all: equivalent: ids are opaque
 /** A deterministic generator of numbers in [0, 1) (mulberry32). */
 export const prng = (seed: number): (() => number) => {
   let a = seed >>> 0
@@ -44,8 +43,6 @@ export const ulid = (millis: number, random?: () => number): string => {
   }
   return out
 }
-
-// Stryker restore all
 
 /** A ULID whose randomness comes from `Math.random` (request ids: unique enough, not secret). */
 export const fastUlid = (millis: number): string => ulid(millis, Math.random)

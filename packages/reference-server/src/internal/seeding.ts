@@ -6,8 +6,8 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as FixturesModule from "../Fixtures.js"
-import type * as Store from "../Store.js"
+import * as FixturesModule from "./fixtures.js"
+import type * as Store from "./store.js"
 import { demoData } from "./demo.js"
 import type { Fixtures, Options } from "./options.js"
 

@@ -4,8 +4,8 @@
  * messages either side posts.
  */
 import type { KnownIds } from "@data-access/schema"
-import type { CollectionName, Json } from "../Collections.js"
-import type { LatitudeName } from "../Latitude.js"
+import type { CollectionName, Json } from "./collections.js"
+import type { LatitudeName } from "./latitudeSelection.js"
 
 /**
  * Fixtures in their wire form, per collection. Decoded fixtures hold `Redacted` secrets and

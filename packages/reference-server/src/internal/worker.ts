@@ -8,8 +8,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { parentPort, workerData } from "node:worker_threads"
-import * as Fixtures from "../Fixtures.js"
-import * as ReferenceServer from "../ReferenceServer.js"
+import * as Fixtures from "./fixtures.js"
+import * as ReferenceServer from "./referenceServer.js"
 import type { FromWorker, WireFixtures, WireOptions } from "./worker-protocol.js"
 
 if (parentPort === null)

@@ -1,7 +1,7 @@
 /**
  * `ReferenceServer.startInWorker` on the caller's side: which built worker to start, the options
  * as they cross (fixtures in their wire form), the thread's start and end, and its first word.
- * It imports nothing of `ReferenceServer.ts`, which imports it: the server's `start` (for the
+ * It imports nothing of `referenceServer.ts`, which imports it: the server's `start` (for the
  * caller's thread) and its `StartError` are given to `start`.
  *
  * The thread runs only from the build: from the TypeScript source there is no built worker beside
@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
 import { Worker } from "node:worker_threads"
-import * as FixturesModule from "../Fixtures.js"
+import * as FixturesModule from "./fixtures.js"
 import type {
   FromWorker,
   StartReason,

@@ -5,7 +5,7 @@
  * @internal
  */
 import { ProtoJson, Secrets } from "@data-access/schema"
-import type { Json } from "../Collections.js"
+import type { Json } from "./collections.js"
 import type { Op } from "./pipeline-types.js"
 
 /**
@@ -17,7 +17,6 @@ export const withoutSecrets = (value: unknown): unknown => {
   if (value === null || typeof value !== "object") return value
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value))
-    // Stryker disable next-line ConditionalExpression: latitude return-secrets: a secret returned or left out
     if (!Secrets.fieldNames.has(k)) out[k] = withoutSecrets(v)
   return out
 }
@@ -40,14 +39,12 @@ export const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
   }
   const COMMA = Buffer.from(",")
   return (op: Op, body: Json): Uint8Array => {
-    // Stryker disable next-line ConditionalExpression: equivalent: the fast path writes the same JSON
     if (op.wrapperKey === undefined && op.itemField === undefined)
       return Buffer.from(JSON.stringify(shape(body)))
     const parts: Array<Buffer> = []
     let prefix = "{"
     for (const [key, value] of Object.entries(body)) {
       if (Array.isArray(value)) {
-        // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent: [] or left out
         if (value.length === 0 && !emitDefaults) continue
         parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:[`))
         value.forEach((v, i) => {
@@ -55,14 +52,11 @@ export const makeWriter = (emitDefaults: boolean, keepSecrets: boolean) => {
           parts.push(objectBytes(v as object))
         })
         prefix = "],"
-        // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: same JSON
       } else if (key === "listMetadata") {
         parts.push(Buffer.from(`${prefix}"listMetadata":${JSON.stringify(shape(value))}`))
-        // Stryker disable next-line StringLiteral: equivalent: last field
         prefix = ","
       } else if (value !== null && typeof value === "object") {
         parts.push(Buffer.from(`${prefix}${JSON.stringify(key)}:`), objectBytes(value))
-        // Stryker disable next-line StringLiteral: equivalent: one field
         prefix = ","
       }
     }

@@ -5,9 +5,9 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import * as Model from "../Model.js"
-import { array } from "../Primitives.js"
-import * as Req from "../Requests.js"
+import * as Model from "./model/index.js"
+import { array } from "./primitives.js"
+import * as Req from "./requests.js"
 
 /**
  * `get` and `list` read; `create` and `update` write.

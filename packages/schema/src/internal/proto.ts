@@ -21,8 +21,8 @@
  */
 import * as Option from "effect/Option"
 import * as AST from "effect/SchemaAST"
-import { Base64Secret, Int64 } from "../Primitives.js"
-import { TimestampString } from "../Timestamp.js"
+import { Base64Secret, Int64 } from "./primitives.js"
+import { TimestampString } from "./timestampSchemas.js"
 import { type Operation, operations, PACKAGE } from "./operationTable.js"
 
 /** The path of the file inside the package's `proto` folder (the buf module root). */

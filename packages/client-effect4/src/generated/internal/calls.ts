@@ -26,7 +26,7 @@ import {
   DecodeError,
   InvalidRequestError,
   markStatusFallback
-} from "../../ClientError.js"
+} from "../../internal/clientError.js"
 import type * as RetryPolicy from "../../RetryPolicy.js"
 import { paginate } from "../../internal/paginate.js"
 import { version } from "../../internal/version.js"

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
-import { sortKey } from "../../Store.js"
+import { sortKey } from "../store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
 import type { Body, Handler, Op, RouteHook } from "../pipeline-types.js"
 import { listIgnores, responding } from "./hooks.js"

@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import * as Collections from "../../Collections.js"
+import * as Collections from "../collections.js"
 import type { CollectionName } from "../../Collections.js"
 import type { Op } from "../pipeline-types.js"
 

@@ -1,6 +1,6 @@
 /** The objects of `Model`: connectors. */
 import * as Schema from "effect/Schema"
-import { bool, nested, enumeration, Id, int, str, timestamp, Int32 } from "../../Primitives.js"
+import { bool, nested, enumeration, Id, int, str, timestamp, Int32 } from "../primitives.js"
 import { DnsRecordStatus, TlsCertificateStatus } from "./enums.js"
 import { Space } from "./shared.js"
 

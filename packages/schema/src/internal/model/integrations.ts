@@ -1,6 +1,6 @@
 /** The objects of `Model`: integrations. */
 import * as Schema from "effect/Schema"
-import { array, bool, nested, enumeration, Id, secret, str, timestamp } from "../../Primitives.js"
+import { array, bool, nested, enumeration, Id, secret, str, timestamp } from "../primitives.js"
 import { SyncDirection } from "./enums.js"
 
 /**

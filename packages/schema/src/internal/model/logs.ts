@@ -1,6 +1,6 @@
 /** The objects of `Model`: logs. */
 import * as Schema from "effect/Schema"
-import { array, nested, enumeration, Id, int64, str, timestamp } from "../../Primitives.js"
+import { array, nested, enumeration, Id, int64, str, timestamp } from "../primitives.js"
 import { AggType } from "./enums.js"
 
 /**

@@ -1,6 +1,6 @@
 /** The objects of `Model`: native users and identity links. */
 import * as Schema from "effect/Schema"
-import { bool, nested, Id, secret, str, timestamp } from "../../Primitives.js"
+import { bool, nested, Id, secret, str, timestamp } from "../primitives.js"
 import { Group } from "./shared.js"
 
 /**

@@ -1,6 +1,6 @@
 /** The objects of `Model`: monitoring, policies, permissions. */
 import * as Schema from "effect/Schema"
-import { bool, enumeration, Id, NonEmptyString, str, timestamp } from "../../Primitives.js"
+import { bool, enumeration, Id, NonEmptyString, str, timestamp } from "../primitives.js"
 import {
   DeletionPolicy,
   PermissionStatus,

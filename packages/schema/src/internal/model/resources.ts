@@ -10,7 +10,7 @@ import {
   PortOrZero,
   str,
   timestamp
-} from "../../Primitives.js"
+} from "../primitives.js"
 import { ResourceProvider, ResourceTechnology, SatelliteType, SidecarTechnology } from "./enums.js"
 import { Space } from "./shared.js"
 

@@ -1,6 +1,6 @@
 /** The objects of `Model`: shared. */
 import * as Schema from "effect/Schema"
-import { bool, Id, int, str, timestamp } from "../../Primitives.js"
+import { bool, Id, int, str, timestamp } from "../primitives.js"
 
 /**
  * `listMetadata` of every List response (decisions.md section 3).

@@ -1,7 +1,7 @@
 /** The objects of `Model`: users. */
 import * as Schema from "effect/Schema"
-import { array, NonEmptyString, NonEmptySecret } from "../../Primitives.js"
-import { TimestampString } from "../../Timestamp.js"
+import { array, NonEmptyString, NonEmptySecret } from "../primitives.js"
+import { TimestampString } from "../timestampSchemas.js"
 import { Group } from "./shared.js"
 
 /**
