@@ -188,6 +188,16 @@ describe("the command line's edges", () => {
     })
   )
 
+  it.effect("a flag's value that is not a number says what the flag takes, exit 2", () =>
+    Effect.gen(function* () {
+      const r = yield* cli("--seed", "abc")
+      expect(r).toMatchObject({
+        code: 2,
+        err: "contract-tests: --seed takes a whole number, not 'abc'\n"
+      })
+    })
+  )
+
   it.effect(
     "--help, piped or under NO_COLOR: no ANSI colour, no line restating a type, every default shown; --version is package.json's",
     () =>
