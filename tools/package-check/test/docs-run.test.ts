@@ -1,0 +1,162 @@
+// The contract tests README's hooks files, config file and command lines run as a user runs them:
+// read from the Markdown (not copied here), against one reference server started from its command
+// line, with the runner's command line. The deployment URLs of the examples name that server;
+// a run the example leaves whole is cut to two examples of one operation, to keep the cost low.
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { delimiter, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCommand } from "../src/command.mjs"
+import { codeBlocks, root } from "../src/workspace.mjs"
+
+const here = fileURLToPath(new URL("..", import.meta.url))
+const bin = join(here, "node_modules", ".bin")
+const readme = join(root, "apps", "contract-tests", "README.md")
+const KEY = "docs-run-key"
+/** The deployment URLs the examples name, each answered by the reference server here. */
+const DEPLOYMENTS = /https:\/\/(staging|qa|canary)\.example\.com|"\$URL"|"\$BASE_URL"/g
+/** What a whole run is cut to (loopback needs no rate limit). */
+const SMALL = "--operations ListSatellites --examples 2 --rate-limit 0"
+/** The user's own files an example reads, each made by the line that stands in for its source. */
+const STAND_INS: Readonly<Record<string, (url: string) => string>> = {
+  // Recorded traffic: the runner's own, which holds the invalid requests it sends on purpose.
+  "e2e-traffic.har": (url) =>
+    `contract-tests --base-url ${url} --har e2e-traffic.har ${SMALL} --quiet`
+}
+
+const hooksFiles = codeBlocks(readme, "js").filter((code) => code.startsWith("// hooks.mjs\n"))
+const configFiles = codeBlocks(readme, "json").filter((code) =>
+  code.includes("contract-tests.config.schema.json")
+)
+/** Every `contract-tests` line of the sh blocks that runs as written (no `[optional]` syntax). */
+const commands = codeBlocks(readme, "sh")
+  .flatMap((block) => block.replace(/\\\n\s*/g, "").split("\n"))
+  .map((line) => line.replace(/\s+#.*$/, "").trim())
+  .filter((line) => /^(\w+=\S+ )*contract-tests( |$)/.test(line) && !line.includes("["))
+
+let dir: string
+let url: string
+let stopServer: () => void = () => {}
+
+/** Runs a shell line in the work directory with the runner on the PATH and the key in the environment. */
+const sh = (line: string) =>
+  runCommand("bash", ["-c", line], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 240_000,
+    env: {
+      ...process.env,
+      PATH: `${bin}${delimiter}${process.env.PATH ?? ""}`,
+      DATA_ACCESS_API_KEY: KEY,
+      NO_COLOR: "1"
+    }
+  })
+
+/** The line with the deployment named by the reference server, and a whole run cut small. */
+const local = (line: string): string => {
+  const here = line.replace(DEPLOYMENTS, url)
+  const whole = !/ (list|judge|merge|replay|proxy) |--operations|--replay|--dry-run/.test(here)
+  return whole ? `${here} ${SMALL} --quiet` : here
+}
+
+beforeAll(async () => {
+  // Inside the package, so a hooks file resolves @data-access/contract-tests as an app's would.
+  dir = mkdtempSync(join(here, "node_modules", ".docs-run-"))
+  const child = spawn(
+    process.execPath,
+    [
+      join(bin, "..", "@data-access", "reference-server", "bin", "reference-server.js"),
+      "--port",
+      "0",
+      "--quiet",
+      "--api-key",
+      KEY,
+      "--write-ids",
+      join(dir, "ids.json")
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] }
+  )
+  stopServer = () => child.kill("SIGTERM")
+  url = await new Promise<string>((resolve, reject) => {
+    let out = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d
+      const m = /listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve(m[1]!)
+    })
+    child.once("exit", (code) => reject(new Error(`the reference server exited (${code})`)))
+  })
+  // The examples' report folder.
+  mkdirSync(join(dir, "reports"), { recursive: true })
+})
+
+afterAll(() => {
+  stopServer()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe("the contract tests README, run", () => {
+  it("has hooks files, a config file and command lines to run", () => {
+    expect(hooksFiles.length).toBeGreaterThanOrEqual(2)
+    expect(configFiles).toHaveLength(1)
+    expect(commands.length).toBeGreaterThanOrEqual(10)
+  })
+
+  it.each(hooksFiles.map((code, i) => [i + 1, code] as const))(
+    "hooks file %i passes against a correct server",
+    async (i, code) => {
+      // The identity provider the first example calls is the user's own: a stand-in answers here.
+      const stand = code.includes("fetchToken(")
+        ? '\nasync function fetchToken() { return { value: "docs-token", expires: Date.now() + 60_000 } }\n'
+        : ""
+      const file = join(dir, `hooks-${i}.mjs`)
+      writeFileSync(file, code + stand)
+      const r = await sh(
+        `contract-tests --base-url ${url} --fixtures ids.json --hooks ${file} ${SMALL} --quiet`
+      )
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" })
+      expect(r.stdout).toMatch(/PASS: 0 findings/)
+    }
+  )
+
+  it("the config file runs, and writes the reports it names", async () => {
+    const config = JSON.parse(configFiles[0]!) as Record<string, unknown>
+    writeFileSync(
+      join(dir, "contract-tests.config.json"),
+      JSON.stringify({ ...config, baseUrl: url }, null, 2)
+    )
+    try {
+      const r = await sh(`contract-tests ${SMALL} --quiet`)
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" })
+      for (const key of ["junit", "html"] as const)
+        expect(existsSync(join(dir, String(config[key]))), key).toBe(true)
+    } finally {
+      rmSync(join(dir, "contract-tests.config.json"))
+    }
+  })
+
+  it.each(commands.map((line) => [line] as const))("%s", async (line) => {
+    for (const [file, make] of Object.entries(STAND_INS))
+      if (line.includes(file)) expect((await sh(make(url))).status, file).toBe(0)
+    // A sharded line runs on each of its machines: every share, as the merge after it reads them.
+    const shards = /--shard \d+\/(\d+)/.exec(line)
+    for (let i = 1; i <= Number(shards?.[1] ?? 0); i++) {
+      const share = local(line)
+        .replace(/--shard \d+\//, `--shard ${i}/`)
+        .replace(/shard-\d+\.json/, `shard-${i}.json`)
+      expect((await sh(share)).status, share).toBe(0)
+    }
+    const r = await sh(local(line))
+    if (/ judge /.test(line)) {
+      // Judged, the runner's invalid requests are the client's findings; the server has none.
+      expect(r.status, r.stderr).toBeLessThanOrEqual(1)
+      expect(r.stdout).toContain("Findings")
+      expect(r.stdout).not.toMatch(/^\[\w+\] server · /m)
+    } else {
+      expect({ line: local(line), status: r.status, stderr: r.stderr }).toMatchObject({
+        status: 0
+      })
+    }
+  })
+})
