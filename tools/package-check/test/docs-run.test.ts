@@ -3,7 +3,7 @@
 // line, with the runner's command line. The deployment URLs of the examples name that server;
 // a run the example leaves whole is cut to two examples of one operation, to keep the cost low.
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { delimiter, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -40,9 +40,9 @@ let url: string
 let stopServer: () => void = () => {}
 
 /** Runs a shell line in the work directory with the runner on the PATH and the key in the environment. */
-const sh = (line: string) =>
+const sh = (line: string, cwd = dir) =>
   runCommand("bash", ["-c", line], {
-    cwd: dir,
+    cwd,
     encoding: "utf8",
     timeout: 240_000,
     env: {
@@ -52,6 +52,27 @@ const sh = (line: string) =>
       NO_COLOR: "1"
     }
   })
+
+const FILE = /[\w./*-]+\.(?:har|json)\b/g
+/** The files a line names (`reports/a.har`, `shard-*.json`) other than the fixtures every line reads. */
+const filesOf = (line: string): ReadonlyArray<string> =>
+  [...line.matchAll(FILE)].map((m) => m[0]).filter((f) => f !== "ids.json")
+const patternOf = (name: string) =>
+  new RegExp(`^${name.replace(/\./g, "\\.").replace(/\*/g, "[^/]*")}$`)
+const share = (a: string, b: string) =>
+  filesOf(a).some((x) => filesOf(b).some((y) => patternOf(x).test(y) || patternOf(y).test(x)))
+/**
+ * For each command line, the earlier lines it waits for: those naming a file it names (the HAR a
+ * replay reads, the baseline, the shards a merge reads). The others run beside each other.
+ */
+const after = commands.map((line, i) =>
+  commands.slice(0, i).flatMap((earlier, j) => (share(line, earlier) ? [j] : []))
+)
+const finished = commands.map(() => {
+  let done: () => void = () => {}
+  const promise = new Promise<void>((resolve) => (done = resolve))
+  return { promise, done }
+})
 
 /** The line with the deployment named by the reference server, and a whole run cut small. */
 const local = (line: string): string => {
@@ -103,7 +124,7 @@ describe("the contract tests README, run", () => {
     expect(commands.length).toBeGreaterThanOrEqual(10)
   })
 
-  it.each(hooksFiles.map((code, i) => [i + 1, code] as const))(
+  it.concurrent.each(hooksFiles.map((code, i) => [i + 1, code] as const))(
     "hooks file %i passes against a correct server",
     async (i, code) => {
       // The identity provider the first example calls is the user's own: a stand-in answers here.
@@ -120,43 +141,54 @@ describe("the contract tests README, run", () => {
     }
   )
 
-  it("the config file runs, and writes the reports it names", async () => {
+  it.concurrent("the config file runs, and writes the reports it names", async () => {
     const config = JSON.parse(configFiles[0]!) as Record<string, unknown>
+    // A folder of its own: the other lines run beside it, and the file is found from the working directory.
+    const project = join(dir, "project")
+    mkdirSync(join(project, "reports"), { recursive: true })
+    copyFileSync(join(dir, "ids.json"), join(project, "ids.json"))
     writeFileSync(
-      join(dir, "contract-tests.config.json"),
+      join(project, "contract-tests.config.json"),
       JSON.stringify({ ...config, baseUrl: url }, null, 2)
     )
-    try {
-      const r = await sh(`contract-tests ${SMALL} --quiet`)
-      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" })
-      for (const key of ["junit", "html"] as const)
-        expect(existsSync(join(dir, String(config[key]))), key).toBe(true)
-    } finally {
-      rmSync(join(dir, "contract-tests.config.json"))
-    }
+    const r = await sh(`contract-tests ${SMALL} --quiet`, project)
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" })
+    for (const key of ["junit", "html"] as const)
+      expect(existsSync(join(project, String(config[key]))), key).toBe(true)
   })
 
-  it.each(commands.map((line) => [line] as const))("%s", async (line) => {
-    for (const [file, make] of Object.entries(STAND_INS))
-      if (line.includes(file)) expect((await sh(make(url))).status, file).toBe(0)
-    // A sharded line runs on each of its machines: every share, as the merge after it reads them.
-    const shards = /--shard \d+\/(\d+)/.exec(line)
-    for (let i = 1; i <= Number(shards?.[1] ?? 0); i++) {
-      const share = local(line)
-        .replace(/--shard \d+\//, `--shard ${i}/`)
-        .replace(/shard-\d+\.json/, `shard-${i}.json`)
-      expect((await sh(share)).status, share).toBe(0)
-    }
-    const r = await sh(local(line))
-    if (/ judge /.test(line)) {
-      // Judged, the runner's invalid requests are the client's findings; the server has none.
-      expect(r.status, r.stderr).toBeLessThanOrEqual(1)
-      expect(r.stdout).toContain("Findings")
-      expect(r.stdout).not.toMatch(/^\[\w+\] server · /m)
-    } else {
-      expect({ line: local(line), status: r.status, stderr: r.stderr }).toMatchObject({
-        status: 0
-      })
+  it.concurrent.each(commands.map((line, i) => [line, i] as const))("%s", async (line, i) => {
+    try {
+      await Promise.all(after[i]!.map((j) => finished[j]!.promise))
+      await runLine(line)
+    } finally {
+      finished[i]!.done()
     }
   })
 })
+
+/** Runs one command line of the README (and the lines that stand in for what it reads). */
+const runLine = async (line: string) => {
+  for (const [file, make] of Object.entries(STAND_INS))
+    if (line.includes(file)) expect((await sh(make(url))).status, file).toBe(0)
+  // A sharded line runs on each of its machines: every share, as the merge after it reads them.
+  const shards = /--shard (\d+)\/(\d+)/.exec(line)
+  for (let i = 1; i <= Number(shards?.[2] ?? 0); i++) {
+    if (i === Number(shards![1])) continue
+    const share = local(line)
+      .replace(/--shard \d+\//, `--shard ${i}/`)
+      .replace(/shard-\d+\.json/, `shard-${i}.json`)
+    expect((await sh(share)).status, share).toBe(0)
+  }
+  const r = await sh(local(line))
+  if (/ judge /.test(line)) {
+    // Judged, the runner's invalid requests are the client's findings; the server has none.
+    expect(r.status, r.stderr).toBeLessThanOrEqual(1)
+    expect(r.stdout).toContain("Findings")
+    expect(r.stdout).not.toMatch(/^\[\w+\] server · /m)
+  } else {
+    expect({ line: local(line), status: r.status, stderr: r.stderr }).toMatchObject({
+      status: 0
+    })
+  }
+}
