@@ -3,7 +3,15 @@
 // line, with the runner's command line. The deployment URLs of the examples name that server;
 // a run the example leaves whole is cut to two examples of one operation, to keep the cost low.
 import { spawn } from "node:child_process"
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { delimiter, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -192,3 +200,77 @@ const runLine = async (line: string) => {
     })
   }
 }
+
+/** The markdown files of the repository that document commands: every README and docs/. */
+const docs = [
+  join(root, "README.md"),
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join(root, "docs", f)),
+  ...["packages", "apps", "tools"].flatMap((group) =>
+    readdirSync(join(root, group))
+      .map((name) => join(root, group, name, "README.md"))
+      .filter((f) => existsSync(f))
+  )
+]
+const serverReadme = join(root, "packages", "reference-server", "README.md")
+/** Every `data-access-reference-server` line of the docs' sh blocks. */
+const serverLines = docs.flatMap((file) =>
+  codeBlocks(file, "sh")
+    .flatMap((block) => block.split("\n"))
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => /^(\w+=\S+ )*data-access-reference-server( |$)/.test(line))
+)
+/** The files the server lines read: the README's fixtures file, and a fault plan of its own. */
+const serverFiles = {
+  "fixtures.json": codeBlocks(serverReadme, "json").find((code) => code.includes('"spaces"'))!,
+  "faults.json": /--faults '(\{.*\})'/.exec(serverLines.join("\n"))![1]!
+}
+
+describe("the reference server's command lines in the docs, run", () => {
+  let work: string
+  beforeAll(() => {
+    work = mkdtempSync(join(here, "node_modules", ".docs-serve-"))
+    for (const [file, text] of Object.entries(serverFiles)) writeFileSync(join(work, file), text)
+  })
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true })
+  })
+
+  it("has lines to run, a fixtures file and a fault plan", () => {
+    expect(serverLines.length).toBeGreaterThanOrEqual(10)
+    expect(JSON.parse(serverFiles["fixtures.json"])).toHaveProperty("resources")
+    expect(JSON.parse(serverFiles["faults.json"])).toHaveProperty("rules")
+  })
+
+  it.concurrent.each(serverLines.map((line) => [line] as const))("%s", async (line) => {
+    // A free port instead of a fixed one, so the lines run beside each other.
+    const local = /--port \d+/.test(line)
+      ? line.replace(/--port \d+/, "--port 0")
+      : line.includes("--help")
+        ? line
+        : line.replace(/data-access-reference-server/, "data-access-reference-server --port 0")
+    const child = spawn("bash", ["-c", local], {
+      cwd: work,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" }
+    })
+    let out = ""
+    let err = ""
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d))
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve))
+    const listening = await new Promise<boolean>((resolve) => {
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d
+        if (/listening on http:\/\/\S+/.test(out)) resolve(true)
+      })
+      void exited.then(() => resolve(false))
+    })
+    if (listening) process.kill(-child.pid!, "SIGTERM")
+    const code = await exited
+    expect({ line: local, code, stderr: err }).toEqual({ line: local, code: 0, stderr: "" })
+    // --help prints the options; every other line serves until stopped.
+    expect(out).toMatch(line.includes("--help") ? /OPTIONS/ : /listening on http:\/\//)
+  })
+})
