@@ -19,46 +19,22 @@ import { executeProxy, proxyOptions } from "./cli/proxy.js"
 import { executeReplay, replayArgs, replayOptions } from "./cli/replay.js"
 import { execute, runOptions } from "./cli/run.js"
 import * as Settings from "./cli/settings.js"
-import { nearest } from "@data-access/core/Suggest"
+import { argumentProblem } from "@data-access/core/Terminal"
 import { withConsole } from "./cli/terminal.js"
 import { version } from "./internal/version.js"
 
 const NAME = "contract-tests"
 
-/** The flags a command's help names (`--base-url`, ...), its built-in ones included. */
-const flagsOf = <N extends string, R, E, A>(
-  command: Command.Command<N, R, E, A>
-): Array<string> => {
-  const text = HelpDoc.toAnsiText(Command.getHelp(command, CliConfig.defaultConfig))
-  return [...new Set([...text.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0]))].concat([
-    "--help",
-    "--version",
-    "--wizard",
-    "--completions",
-    "--log-level"
-  ])
-}
-
 /**
- * The first `--flag` of `args` that `command` does not know, with the nearest one it does: the
+ * The first `--flag` of `args` that `command` does not know, with the nearest one it does (the
  * root command has subcommands, and @effect/cli then reports an unknown flag as an unknown
- * subcommand.
+ * subcommand), or whose value is not the number it takes.
  */
 const unknownFlag = <N extends string, R, E, A>(
   args: ReadonlyArray<string>,
   command: Command.Command<N, R, E, A>
-): string | undefined => {
-  const known = flagsOf(command)
-  for (const arg of args) {
-    if (arg === "--") break
-    if (!arg.startsWith("--")) continue
-    const flag = arg.split("=")[0]!
-    if (known.includes(flag)) continue
-    const near = nearest(flag, known)
-    return `${NAME}: unknown option ${flag}${near === undefined ? "" : `: did you mean ${near}?`} (${NAME} --help lists them)`
-  }
-  return undefined
-}
+): string | undefined =>
+  argumentProblem(NAME, args, HelpDoc.toAnsiText(Command.getHelp(command, CliConfig.defaultConfig)))
 
 /**
  * Runs the command line with `argv` (as `process.argv`) and returns the exit code: 0 all pass,

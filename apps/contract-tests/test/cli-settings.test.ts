@@ -188,6 +188,16 @@ describe("the command line's edges", () => {
     })
   )
 
+  it.effect("a flag's value that is not a number says what the flag takes, exit 2", () =>
+    Effect.gen(function* () {
+      const r = yield* cli("--seed", "abc")
+      expect(r).toMatchObject({
+        code: 2,
+        err: "contract-tests: --seed takes a whole number, not 'abc'\n"
+      })
+    })
+  )
+
   it.effect(
     "--help, piped or under NO_COLOR: no ANSI colour, no line restating a type, every default shown; --version is package.json's",
     () =>
@@ -320,9 +330,27 @@ describe("the command line's edges", () => {
         const least = /at least ([\d,]+) requests/.exec(r.out)
         expect(Number(least![1]!.replace(/,/g, ""))).toBeGreaterThan(10)
         expect(r.out).toMatch(/at least \d+ min at 20 requests per second/)
-        const embedded = yield* cli("--dry-run", "--operations", "GetResource", "--examples", "5")
+        const embedded = yield* cli(
+          "--dry-run",
+          "--operations",
+          "GetResource",
+          "--operations",
+          "CreateConnector",
+          "--operations",
+          "UpdateSatellite",
+          "--examples",
+          "5"
+        )
         expect(embedded.code).toBe(0)
         expect(embedded.out).toContain("the plan against the embedded reference server")
+        // Each operation lists only the checks of its kind: a create's echo, an update's semantics.
+        const checksOf = (method: string) =>
+          new RegExp(`^${method}\\s.*$`, "m").exec(embedded.out)![0]
+        expect(checksOf("GetResource")).not.toMatch(/create-echo|update-semantics/)
+        expect(checksOf("CreateConnector")).toContain("create-echo")
+        expect(checksOf("CreateConnector")).not.toContain("update-semantics")
+        expect(checksOf("UpdateSatellite")).toContain("update-semantics")
+        expect(checksOf("UpdateSatellite")).not.toContain("create-echo")
       }),
     120_000
   )

@@ -34,6 +34,8 @@ export * as Retry from "./Retry.js"
 /** @since 0.1.0 */
 export * as RetryAfter from "./RetryAfter.js"
 /** @since 0.1.0 */
+export * as Terminal from "./Terminal.js"
+/** @since 0.1.0 */
 export * as Timeout from "./Timeout.js"
 /** @since 0.1.0 */
 export * as Timestamp from "./Timestamp.js"

@@ -140,6 +140,35 @@ const readFixtures = (path: string) =>
     return yield* Fixtures.decodeJson(yield* fs.readFileString(path))
   }).pipe(Effect.mapError((e) => new CliError(`--fixtures ${path}: ${describe(e)}`)))
 
+/** One fault in words, as the start line names it. */
+const faultWords = (fault: Faults.Fault): string => {
+  switch (fault._tag) {
+    case "Violation":
+      return `violation ${fault.name}`
+    case "Latency":
+      return `latency ${fault.millis} ms`
+    case "Unavailable":
+      return "unavailable"
+    case "RateLimited":
+      return `rate limited (Retry-After ${fault.retryAfterSeconds} s)`
+    case "BareStatus":
+      return `bare status ${fault.status}`
+    case "DropConnection":
+      return "dropped connection"
+  }
+}
+
+/** "; faults on: ..." naming every rule of the plan (and the operations it is limited to), or "". */
+const faultsOn = (plan: Faults.FaultPlan): string =>
+  plan.rules.length === 0
+    ? ""
+    : `; faults on: ${plan.rules
+        .map(
+          (r) =>
+            `${faultWords(r.fault)}${r.methods !== undefined ? ` on ${r.methods.join(", ")}` : ""}`
+        )
+        .join("; ")}`
+
 const keysFromEnv = Config.string("DATA_ACCESS_API_KEYS").pipe(
   Config.map((s) =>
     s
@@ -229,7 +258,7 @@ export const command = Command.make(
           : "the default key"
     const choices = server.latitude.length > 0 ? `; latitude: ${server.latitude.join(", ")}` : ""
     yield* Console.log(
-      `data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource}${choices})`
+      `data-access reference server listening on ${server.url} (${apiKeys.length} API key(s) from ${keySource}${choices}${faultsOn(plan)})`
     )
     return yield* Effect.never
   }, Effect.scoped)

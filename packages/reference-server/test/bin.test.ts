@@ -111,18 +111,78 @@ describe("bin/reference-server.js", () => {
     })
   )
 
-  it.effect("a flag it does not know fails with exit code 1 before listening", () =>
-    Effect.gen(function* () {
-      const child = spawn(process.execPath, [BIN, "--no-such-flag"], {
-        stdio: ["ignore", "pipe", "pipe"]
+  /** Runs the bin to its end with `args`, its output piped (not a terminal). */
+  const runBin = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env) =>
+    Effect.promise(
+      () =>
+        new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [BIN, ...args], {
+            stdio: ["ignore", "pipe", "pipe"],
+            env
+          })
+          let stdout = ""
+          let stderr = ""
+          child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+          child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+          child.once("close", (code) => resolve({ code, stdout, stderr }))
+        })
+    )
+
+  it.effect(
+    "a misspelt flag or a value that is not a number is one plain line and exit code 2",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* runBin(["--prot", "8080"])).toEqual({
+          code: 2,
+          stdout: "",
+          stderr:
+            "data-access-reference-server: unknown option --prot: did you mean --port? (data-access-reference-server --help lists them)\n"
+        })
+        expect(yield* runBin(["--port", "abc"])).toEqual({
+          code: 2,
+          stdout: "",
+          stderr: "data-access-reference-server: --port takes a whole number, not 'abc'\n"
+        })
       })
-      const exit = yield* Effect.promise(
-        () =>
-          new Promise<Exit>((resolve) =>
-            child.once("exit", (code, signal) => resolve({ code, signal }))
-          )
+  )
+
+  it.effect("--help piped describes each option in words, without colour", () =>
+    Effect.gen(function* () {
+      const help = yield* runBin(["--help"], { ...process.env, FORCE_COLOR: "1" })
+      expect(help.code).toBe(0)
+      expect(help.stdout).toContain("--port integer\n\n  Port to listen on")
+      expect(help.stdout).not.toContain("An integer.")
+      expect(help.stdout).not.toContain("A user-defined piece of text.")
+      expect(help.stdout).not.toContain("\u001b[")
+    })
+  )
+
+  it.scoped("the start line names the faults switched on", () =>
+    Effect.gen(function* () {
+      const plan = JSON.stringify({
+        rules: [
+          { fault: { _tag: "Violation", name: "secret-in-error" } },
+          { methods: ["GetResource"], fault: { _tag: "Latency", millis: 30 } }
+        ]
+      })
+      const { result } = yield* withBin(["--quiet", "--faults", plan], (_, lines) =>
+        Effect.succeed(lines[0])
       )
-      expect(exit).toEqual({ code: 1, signal: null })
+      expect(result).toMatch(
+        /\(1 API key\(s\) from the default key; faults on: violation secret-in-error; latency 30 ms on GetResource\)$/
+      )
+    })
+  )
+
+  it.scoped("a port already taken is exit code 2 with the reason", () =>
+    Effect.gen(function* () {
+      const { result } = yield* withBin(["--quiet"], (url) =>
+        runBin(["--quiet", "--port", new URL(url).port])
+      )
+      expect(result.code).toBe(2)
+      expect(result.stderr).toMatch(
+        /^data-access-reference-server: could not listen on 127\.0\.0\.1:\d+: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+\n$/
+      )
     })
   )
 })

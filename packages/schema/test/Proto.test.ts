@@ -12,16 +12,64 @@ import { defaultJsonName, FILE, render, snakeCase } from "../src/internal/proto.
 
 const protoDir = fileURLToPath(new URL("../proto", import.meta.url))
 const buf = fileURLToPath(new URL("../node_modules/.bin/buf", import.meta.url))
-const text = render()
+const committed = readFileSync(join(protoDir, FILE), "utf8")
+const text = render(undefined, committed)
 
-/** Runs `buf lint` on a module directory, without blocking the event loop. */
-const lint = (dir: string) =>
+/** Runs a command, without blocking the event loop. */
+const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
   Effect.async<{ readonly code: number; readonly output: string }>((resume) => {
-    execFile(buf, ["lint"], { cwd: dir }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
       resume(Effect.succeed({ code, output: `${stdout}${stderr}` }))
     })
   })
+
+/** Runs `buf lint` on a module directory. */
+const lint = (dir: string) => run(buf, ["lint"], dir)
+
+/** A buf module in a temporary directory holding `proto` as its file, with the package's buf.yaml. */
+const moduleOf = (proto: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), "proto-module-"))
+  mkdirSync(join(dir, "core", "v1"), { recursive: true })
+  copyFileSync(join(protoDir, "buf.yaml"), join(dir, "buf.yaml"))
+  writeFileSync(join(dir, FILE), proto)
+  return dir
+}
+
+/** Runs `buf breaking` (the rules of the package's buf.yaml) of a module against an earlier one. */
+const breaking = (dir: string, against: string) =>
+  run(buf, ["breaking", dir, "--against", against], dir)
+
+/**
+ * The last committed `.proto` that differs from the one in the working tree (the version before
+ * the last change), or the one of HEAD when no commit differs.
+ */
+const lastCommitted = Effect.gen(function* () {
+  const git = (...args: ReadonlyArray<string>) => run("git", args, protoDir)
+  const log = yield* git("log", "--format=%H", "--", FILE)
+  if (log.code !== 0) return yield* Effect.die(new Error(`git log: ${log.output}`))
+  for (const commit of [...log.output.split("\n").filter((c) => c !== ""), "HEAD"]) {
+    const shown = yield* git("show", `${commit}:./${FILE}`)
+    if (shown.code === 0 && (shown.output !== committed || commit === "HEAD")) return shown.output
+  }
+  return yield* Effect.die(new Error(`no committed proto/${FILE}`))
+})
+
+/** The operation table with a field inserted first into ListSatellites' request. */
+const withInsertedField = () => {
+  const list = Operations.operations.ListSatellites
+  const request = list.request as unknown as Schema.Struct<Schema.Struct.Fields>
+  return {
+    ...Operations.operations,
+    ListSatellites: {
+      ...list,
+      request: Schema.Struct({
+        region: Schema.optional(Schema.String),
+        ...request.fields
+      }).annotations({ identifier: "ListSatellitesRequest" })
+    } as unknown as Operation
+  }
+}
 
 const messageBody = (name: string): string => {
   const m = new RegExp(`^message ${name} \\{\\n([\\s\\S]*?)^\\}`, "m").exec(text)
@@ -31,7 +79,6 @@ const messageBody = (name: string): string => {
 
 describe("the .proto of the API", () => {
   it(`proto/${FILE} (written by the package's build script) is the generated file`, () => {
-    const committed = readFileSync(join(protoDir, FILE), "utf8")
     // If this fails: run `pnpm --filter @data-access/schema build` and commit the .proto.
     expect(committed).toBe(text)
   })
@@ -132,6 +179,61 @@ describe("the .proto of the API", () => {
       expect(yield* lint(protoDir)).toEqual({ code: 0, output: "" })
     })
   )
+
+  it.effect("passes `buf breaking` against the last committed .proto", () =>
+    Effect.gen(function* () {
+      const against = moduleOf(yield* lastCommitted)
+      try {
+        // If this fails: the change breaks clients built from the released .proto (see buf.yaml).
+        expect(yield* breaking(protoDir, against)).toEqual({ code: 0, output: "" })
+      } finally {
+        rmSync(against, { recursive: true, force: true })
+      }
+    })
+  )
+
+  it.effect("a field inserted before others takes a new number and the others keep theirs", () =>
+    Effect.gen(function* () {
+      const inserted = render(withInsertedField(), committed)
+      const body = /^message ListSatellitesRequest \{\n([\s\S]*?)^\}/m.exec(inserted)![1]
+      expect(body).toBe(
+        [
+          "  optional string region = 8;",
+          "  int32 limit = 1;",
+          "  optional string cursor = 2;",
+          "  optional string order = 3;",
+          "  repeated string search_fields = 4;",
+          "  optional string search = 5;",
+          "  SatelliteFilter filter = 6;",
+          "  optional string space_id = 7;",
+          ""
+        ].join("\n")
+      )
+      // Every other line is unchanged.
+      expect(inserted.replace("  optional string region = 8;\n", "")).toBe(text)
+      const dir = moduleOf(inserted)
+      const renumbered = moduleOf(render(withInsertedField()))
+      const against = moduleOf(committed)
+      try {
+        expect(yield* breaking(dir, against)).toEqual({ code: 0, output: "" })
+        // Numbered by property order, as without the committed file, it breaks (the check can fail).
+        const broken = yield* breaking(renumbered, against)
+        expect(broken.code).not.toBe(0)
+        expect(broken.output).toContain(
+          `Field "1" with name "region" on message "ListSatellitesRequest" changed option "json_name" from "limit" to "region"`
+        )
+      } finally {
+        for (const d of [dir, renumbered, against]) rmSync(d, { recursive: true, force: true })
+      }
+    })
+  )
+
+  it("a removed field's number and name are reserved, and a field added later takes a new number", () => {
+    const dropped = render(undefined, render(withInsertedField(), committed))
+    const body = /^message ListSatellitesRequest \{\n([\s\S]*?)^\}/m.exec(dropped)![1]
+    expect(body).toContain('  reserved 8;\n  reserved "region";\n')
+    expect(render(withInsertedField(), dropped)).toContain("  optional string region = 9;\n")
+  })
 
   it.effect("`buf lint` fails a broken copy (so the check above can fail)", () =>
     Effect.gen(function* () {

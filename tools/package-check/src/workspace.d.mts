@@ -29,6 +29,7 @@ export declare const effectLineOf: (pkg: {
 }) => 3 | 4
 export declare const tarballName: (p: { readonly name: string; readonly version: string }) => string
 export declare const packAll: (dest: string) => Promise<Record<string, string>>
+export declare const codeBlocks: (file: string, lang: string) => Array<string>
 export declare const readmeExamples: (file: string) => Array<string>
 export declare const installCommands: (file: string) => Array<InstallCommand>
 export declare const packageOf: (word: string) => string | undefined

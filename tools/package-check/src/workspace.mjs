@@ -49,11 +49,15 @@ export const packAll = async (dest) => {
   return out
 }
 
+/** The fenced blocks of a markdown file in `lang` (`sh`, `json`, `js`...), their text in order. */
+export const codeBlocks = (file, lang) =>
+  [...readFileSync(file, "utf8").matchAll(/```(\w*)\n([\s\S]*?)```/g)]
+    .filter((m) => m[1] === lang)
+    .map((m) => m[2])
+
 /** The ```ts blocks of a markdown file that import a published package (complete programs), in order. */
 export const readmeExamples = (file) =>
-  [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1])
-    .filter((code) => /^import .* from "@data-access\//m.test(code))
+  codeBlocks(file, "ts").filter((code) => /^import .* from "@data-access\//m.test(code))
 
 /**
  * The install lines of a markdown file, in order: each line of its ```sh blocks with a command

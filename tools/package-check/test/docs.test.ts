@@ -290,6 +290,17 @@ describe("READMEs", () => {
         for (const [dep, range] of named)
           if (!ours.has(dep))
             expect(range, `${manager}: ${dep} without a range installs its latest`).not.toBe("")
+        // An example that imports a test library comes with its install, in the line we test with.
+        for (const lib of ["@effect/vitest", "vitest"]) {
+          const imported = (readmeExamples(file) as ReadonlyArray<string>).some((code) =>
+            code.includes(`from "${lib}"`)
+          )
+          const ours = p.pkg.devDependencies?.[lib] as string | undefined
+          if (!imported || ours === undefined) continue
+          const range = named.get(lib)
+          expect(range, `${manager}: the examples import ${lib}; no line installs it`).toBeDefined()
+          expect(ours.startsWith(range!), `${manager}: ${lib}@${range} against ${ours}`).toBe(true)
+        }
       }
       // A package without an `effect` peer (@data-access/core) serves both lines and names both.
       const text = readFileSync(file, "utf8")

@@ -52,6 +52,11 @@ const changesets = readdirSync(join(root, ".changeset"))
     return { file, releases, summary: m[2]!.trim() }
   })
 
+/** The bump of the one version every published package shares (changesets' fixed group). */
+const groupKind = changesets
+  .flatMap((c) => Object.values(c.releases))
+  .reduce<Bump>((a, b) => (rank[a] >= rank[b] ? a : b), "patch")
+
 let copy: string
 const snapshot = () =>
   Object.fromEntries(
@@ -131,6 +136,8 @@ it("the changesets config publishes publicly from main and moves internal ranges
     updateInternalDependencies: "patch"
   })
   expect(config.ignore).toEqual([])
+  // One version for every published package: a release bumps them all together.
+  expect(config.fixed).toEqual([published.map((p) => p.name)])
 })
 
 it("changeset status plans the releases the changesets ask for", () => {
@@ -139,13 +146,14 @@ it("changeset status plans the releases the changesets ask for", () => {
     releases: ReadonlyArray<{ name: string; type: string; oldVersion: string; newVersion: string }>
   }
   for (const p of published) {
-    const kinds = changesets.flatMap((c) => (c.releases[p.name] ? [c.releases[p.name]!] : []))
-    if (kinds.length === 0) continue
-    const kind = kinds.reduce((a, b) => (rank[a] >= rank[b] ? a : b))
     expect(
       planned.releases.find((r) => r.name === p.name),
       p.name
-    ).toMatchObject({ type: kind, oldVersion: p.version, newVersion: bump(p.version, kind) })
+    ).toMatchObject({
+      type: groupKind,
+      oldVersion: p.version,
+      newVersion: bump(p.version, groupKind)
+    })
   }
 })
 
@@ -158,20 +166,32 @@ it("changeset version succeeds on the copy", () => {
 
 it("each package gets the version its changesets ask for, and a CHANGELOG entry with their text", () => {
   for (const p of published) {
-    const kinds = changesets.flatMap((c) => (c.releases[p.name] ? [c.releases[p.name]!] : []))
     const dir = join(copy, relative(root, p.dir))
     const after = readJson(join(dir, "package.json"))
-    if (kinds.length === 0) {
-      // only an internal dependency bump can move it then
-      continue
-    }
-    const kind = kinds.reduce((a, b) => (rank[a] >= rank[b] ? a : b))
-    expect(after.version, p.name).toBe(bump(p.version, kind))
+    expect(after.version, p.name).toBe(bump(p.version, groupKind))
     const changelog = readFileSync(join(dir, "CHANGELOG.md"), "utf8")
     expect(changelog.startsWith(`# ${p.name}\n`), p.name).toBe(true)
     expect(changelog).toContain(`## ${after.version}`)
     for (const c of changesets.filter((c) => c.releases[p.name]))
       expect(changelog).toContain(c.summary.split("\n")[0])
+  }
+})
+
+it("every published package gets one version, and the CI files under docs/ci pin it", () => {
+  const versions = new Set(
+    published.map((p) => readJson(join(copy, relative(root, p.dir), "package.json")).version)
+  )
+  expect([...versions]).toHaveLength(1)
+  const [version] = versions
+  const ci = readdirSync(join(root, "docs", "ci")).filter((f) => f.endsWith(".yml"))
+  expect(ci.length).toBeGreaterThan(0)
+  for (const file of ci) {
+    const pins = [
+      ...readFileSync(join(root, "docs", "ci", file), "utf8").matchAll(
+        /CONTRACT_TESTS_VERSION: "([^"]*)"/g
+      )
+    ].map((m) => m[1])
+    expect(pins, file).toEqual([`^${version}`])
   }
 })
 

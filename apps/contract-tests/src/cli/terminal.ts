@@ -5,37 +5,9 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { clean, colourAllowed } from "@data-access/core/Terminal"
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g
-
-/** Whether colour may be written to `stream`: a terminal, and `NO_COLOR` unset or empty. */
-export const colourAllowed = (stream: { readonly isTTY?: boolean }): boolean =>
-  stream.isTTY === true && (process.env.NO_COLOR ?? "") === ""
-
-/** @effect/cli's description of each option's type: a line that tells nothing the flag does not. */
-const TYPE_LINES = new Set([
-  "A user-defined piece of text.",
-  "A user-defined piece of text that is confidential.",
-  "An integer.",
-  "A floating point number.",
-  "An existing file.",
-  "A file.",
-  "A file or directory.",
-  "A true or false value.",
-  "A directory.",
-  "This setting is optional."
-])
-
-/** The help and error text of @effect/cli as this command line prints it. */
-export const clean = (text: string, colour: boolean): string => {
-  const plain = colour ? text : text.replace(ANSI, "")
-  return plain
-    .split("\n")
-    .filter((line) => !TYPE_LINES.has(line.replace(ANSI, "").trim()))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-}
+export { clean, colourAllowed }
 
 const write = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) =>
   Effect.sync(() => {

@@ -32,7 +32,12 @@ const listen = <E>(
     const onError = (cause: Error) =>
       resume(
         Effect.fail(
-          fail({ reason: "Listen", message: `could not listen on ${host}:${port}`, cause })
+          fail({
+            reason: "Listen",
+            // Node's code and message say why: EADDRINUSE (the port is taken), EACCES, EADDRNOTAVAIL.
+            message: `could not listen on ${host}:${port}: ${cause.message}`,
+            cause
+          })
         )
       )
     nodeServer.once("error", onError)

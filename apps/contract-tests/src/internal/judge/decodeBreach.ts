@@ -167,9 +167,13 @@ export const decodeBreach = (op: Op, body: Record<string, unknown>): Breach | un
   const message = text
     .replace(/, actual .*$/s, "")
     .replace(/"[^"]*"/g, (s) => (s.length > 40 ? '"…"' : s))
+  // The label says the rule in words (the schema's message without a value), not the issue's kind.
+  const key = String(leaf.path.at(-1) ?? "")
+  const rule = key !== "" && message.startsWith(`${key} `) ? message.slice(key.length + 1) : message
+  const words = rule.length > 80 ? `${rule.slice(0, 79)}…` : rule
   return {
     rule: leaf.rule,
-    cause: `${at}: ${leaf.issue._tag}`,
+    cause: `${at}: ${words}`,
     message: `request ${at}: ${message}`
   }
 }

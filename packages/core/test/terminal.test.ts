@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest"
+import * as Terminal from "../src/Terminal.js"
+
+const help = "$ server [--port integer] [--rate float] [--host text] --tag text..."
+
+describe("Terminal", () => {
+  it("names an unknown option with the nearest known one, and a value that is not the number an option takes", () => {
+    expect(Terminal.argumentProblem("server", ["--prot", "1"], help)).toBe(
+      "server: unknown option --prot: did you mean --port? (server --help lists them)"
+    )
+    expect(Terminal.argumentProblem("server", ["--zzzzzz"], help)).toBe(
+      "server: unknown option --zzzzzz (server --help lists them)"
+    )
+    expect(Terminal.argumentProblem("server", ["--port=abc"], help)).toBe(
+      "server: --port takes a whole number, not 'abc'"
+    )
+    expect(Terminal.argumentProblem("server", ["--rate", "x1"], help)).toBe(
+      "server: --rate takes a number, not 'x1'"
+    )
+  })
+
+  it("accepts well-formed arguments and leaves what follows -- alone", () => {
+    for (const args of [
+      ["--port", "-3", "--rate", "0.5", "--host", "abc", "--tag", "x"],
+      ["--rate=1e3", "--help"],
+      ["--", "--anything"]
+    ])
+      expect(Terminal.argumentProblem("server", args, help)).toBeUndefined()
+  })
+
+  it("drops colour and the lines that only name a type", () => {
+    expect(
+      Terminal.clean(
+        "\u001b[1m--port integer\u001b[0m\n\n  An integer.\n\n  Port to listen on",
+        false
+      )
+    ).toBe("--port integer\n\n  Port to listen on")
+    expect(Terminal.colourAllowed({ isTTY: false })).toBe(false)
+  })
+})
