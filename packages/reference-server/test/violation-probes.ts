@@ -2,7 +2,7 @@
  * For each violation of the catalogue, a probe: whether the violation shows in the server's
  * answers (shared by the catalogue's tests).
  */
-import { ConnectError, type Operations, Timestamp } from "@data-access/schema"
+import { ConnectError, Operations, Timestamp } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ReferenceServer } from "../src/index.js"
@@ -594,5 +594,31 @@ export const probes: {
   "short-parent-id-refused": (s) =>
     rpc(s, "ListNativeUsers", { limit: 1, resourceId: "\u{1F600}" }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
+    ),
+  "name-255-refused": (s) =>
+    rpc(s, "CreatePermission", permission({ name: unique("perm").padEnd(255, "n") })).pipe(
+      Effect.map((r) => r.json.code === "invalid_argument")
+    ),
+  "media-type-parameter-refused": (s) =>
+    status(s, "CreatePermission", permission(), {
+      headers: { "content-type": "application/json; charset=utf-8" }
+    }).pipe(Effect.map((st) => st === 415)),
+  "success-byte-order-mark": (s) =>
+    Effect.promise(() => bytesOf(s, "GetResource", { id: s.knownIds.resources[0] })).pipe(
+      Effect.map((b) => b[0] === 0xef)
+    ),
+  "error-byte-order-mark": (s) =>
+    Effect.promise(() => bytesOf(s, "GetResource", { id: "" })).pipe(
+      Effect.map((b) => b[0] === 0xef)
     )
+}
+
+/** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */
+const bytesOf = async (s: Server, method: Operations.MethodName, body: unknown) => {
+  const res = await fetch(s.url + Operations.operations[method].path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": s.apiKeys[0]! },
+    body: JSON.stringify(body)
+  })
+  return new Uint8Array(await res.arrayBuffer())
 }

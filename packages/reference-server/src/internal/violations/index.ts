@@ -124,7 +124,11 @@ export const records = [
   SearchFilter.emptyOperatorsNull,
   Paging.cursorPageNumber,
   ValidAccepted.limitOneRefused,
-  ValidAccepted.shortParentIdRefused
+  ValidAccepted.shortParentIdRefused,
+  ValidAccepted.name255Refused,
+  Protocol.mediaTypeParameterRefused,
+  SuccessShape.successByteOrderMark,
+  ErrorShape.errorByteOrderMark
 ] as const
 
 /** A violation's name. */
