@@ -103,7 +103,8 @@ const ORDER = [
   "name-255-refused",
   "media-type-parameter-refused",
   "success-byte-order-mark",
-  "error-byte-order-mark"
+  "error-byte-order-mark",
+  "selection-first-page-only"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -610,7 +610,25 @@ export const probes: {
   "error-byte-order-mark": (s) =>
     Effect.promise(() => bytesOf(s, "GetResource", { id: "" })).pipe(
       Effect.map((b) => b[0] === 0xef)
-    )
+    ),
+  "selection-first-page-only": (s) =>
+    Effect.gen(function* () {
+      const all = yield* satellites(s, {})
+      const ids = [all[0].id, all[2].id]
+      const filter = {
+        group: {
+          operator: "or",
+          filters: ids.map((id) => ({ field: { key: "id", operator: "equals", value: sv(id) } }))
+        }
+      }
+      const first = yield* rpc(s, "ListSatellites", { limit: 1, filter })
+      const second = yield* rpc(s, "ListSatellites", {
+        limit: 1,
+        filter,
+        cursor: first.json.listMetadata.nextCursor
+      })
+      return second.json.satellites[0].id !== ids[1]
+    })
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

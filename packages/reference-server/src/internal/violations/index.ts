@@ -128,7 +128,8 @@ export const records = [
   ValidAccepted.name255Refused,
   Protocol.mediaTypeParameterRefused,
   SuccessShape.successByteOrderMark,
-  ErrorShape.errorByteOrderMark
+  ErrorShape.errorByteOrderMark,
+  SearchFilter.selectionFirstPageOnly
 ] as const
 
 /** A violation's name. */

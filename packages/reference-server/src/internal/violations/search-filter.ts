@@ -285,3 +285,28 @@ export const emptyOperatorsNull = violation({
     }
   }
 })
+
+export const selectionFirstPageOnly = violation({
+  name: "selection-first-page-only",
+  rule: "filter.match",
+  description:
+    "A List request with a `cursor` ignores its `filter`, `search` and `spaceId`: the pages after the first hold the items that follow in the unselected order.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) => {
+            if (typeof request.cursor !== "string" || request.cursor === "")
+              return next(request, ex)
+            const scope = op.parent !== undefined && !op.parent.required ? op.parent.field : ""
+            return next(
+              Object.fromEntries(
+                Object.entries(request).filter(
+                  ([k]) => k !== "filter" && k !== "search" && k !== scope
+                )
+              ),
+              ex
+            )
+          }
+  }
+})
