@@ -104,7 +104,8 @@ const ORDER = [
   "media-type-parameter-refused",
   "success-byte-order-mark",
   "error-byte-order-mark",
-  "selection-first-page-only"
+  "selection-first-page-only",
+  "empty-search-fields-nothing"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

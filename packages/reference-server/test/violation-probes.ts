@@ -628,7 +628,9 @@ export const probes: {
         cursor: first.json.listMetadata.nextCursor
       })
       return second.json.satellites[0].id !== ids[1]
-    })
+    }),
+  "empty-search-fields-nothing": (s) =>
+    satellites(s, { search: "a", searchFields: [] }).pipe(Effect.map((items) => items.length === 0))
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

@@ -129,7 +129,8 @@ export const records = [
   Protocol.mediaTypeParameterRefused,
   SuccessShape.successByteOrderMark,
   ErrorShape.errorByteOrderMark,
-  SearchFilter.selectionFirstPageOnly
+  SearchFilter.selectionFirstPageOnly,
+  SearchFilter.emptySearchFieldsNothing
 ] as const
 
 /** A violation's name. */

@@ -310,3 +310,22 @@ export const selectionFirstPageOnly = violation({
           }
   }
 })
+
+export const emptySearchFieldsNothing = violation({
+  name: "empty-search-fields-nothing",
+  rule: "search.match",
+  description:
+    "`searchFields: []` is read as no field to search, not as absent (proto3 JSON reads an empty list as absent, so the default `name` applies): a search with it matches nothing.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) =>
+            Array.isArray(request.searchFields) &&
+            request.searchFields.length === 0 &&
+            typeof request.search === "string" &&
+            request.search !== ""
+              ? next({ ...request, search: "\u0000" }, ex)
+              : next(request, ex)
+  }
+})

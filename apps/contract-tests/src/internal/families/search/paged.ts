@@ -1,7 +1,8 @@
 /**
  * A selection walked one item a page: `search`, `filter` and `spaceId` select on every page the
  * cursor leads to, not only the first (each page is judged by the selection's oracle, and the walk
- * must return every matching item).
+ * must return every matching item). A search is walked again with `searchFields: []`, which proto3
+ * JSON reads as absent: the default field, `name`, is searched.
  */
 import * as Effect from "effect/Effect"
 import type { Body, Context, Op, Suite } from "../../context.js"
@@ -21,30 +22,40 @@ const interleaved = (rows: ReadonlyArray<Row>, test: (row: Row) => boolean): boo
   return at.length >= 2 && at.length <= MAX_MATCHES && at[at.length - 1]! - at[0]! >= at.length
 }
 
-/** A search term of four ASCII letters or digits of some item's name that selects interleaved items. */
+/** An item's name with only A to Z lower-cased: a term of ASCII found in it is found under every case folding. */
+const asciiName = (row: Row): string =>
+  textOf(row, "name").replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/**
+ * A search term of 3 to 6 ASCII letters, digits, spaces or hyphens of some item's name (no space at
+ * either end) that selects interleaved items.
+ */
 const pagedTerm = (rows: ReadonlyArray<Row>, seed: number): string | undefined => {
-  const names = rows.map((r) => textOf(r, "name").toLowerCase())
+  const names = rows.map(asciiName)
   for (let k = 0; k < Math.min(rows.length, 20); k++) {
     const name = names[(seed + k) % rows.length]!
-    for (let i = 0; i + 4 <= name.length; i++) {
-      const term = name.slice(i, i + 4)
-      if (
-        /^[a-z0-9]{4}$/.test(term) &&
-        interleaved(rows, (r) => textOf(r, "name").toLowerCase().includes(term))
-      )
-        return term
+    for (let length = 3; length <= 6; length++) {
+      for (let i = 0; i + length <= name.length; i++) {
+        const term = name.slice(i, i + length)
+        if (
+          /^[a-z0-9-](?:[a-z0-9 -]*[a-z0-9-])?$/.test(term) &&
+          interleaved(rows, (r) => asciiName(r).includes(term))
+        )
+          return term
+      }
     }
   }
   return undefined
 }
 
-type Part = "search" | "filter" | "space"
+type Part = "search" | "no searchFields" | "filter" | "space"
 
 /** The request of one part that selects interleaved items, or `undefined` when the items allow none. */
 const pagedBody = (part: Part, rows: ReadonlyArray<Row>, seed: number): Body | undefined => {
-  if (part === "search") {
+  if (part === "search" || part === "no searchFields") {
     const term = pagedTerm(rows, seed)
-    return term === undefined ? undefined : { search: term }
+    if (term === undefined) return undefined
+    return part === "search" ? { search: term } : { search: term, searchFields: [] }
   }
   if (part === "filter") {
     // Every other item of a run of them, by id: the items between are outside the selection.
@@ -72,6 +83,9 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
   const props = requestPropertyNames(op)
   const parts: ReadonlyArray<Part> = [
     ...(props.includes("search") ? (["search"] as const) : []),
+    ...(props.includes("search") && props.includes("searchFields")
+      ? (["no searchFields"] as const)
+      : []),
     ...(props.includes("filter") ? (["filter"] as const) : []),
     ...(props.includes("spaceId") ? (["space"] as const) : [])
   ]
@@ -90,6 +104,7 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
         if (selected === undefined) return []
         const certain = (row: Row) =>
           selected.matches(row) &&
+          (typeof body.search !== "string" || asciiName(row).includes(body.search)) &&
           (body.filter === undefined ||
             readings.every((r) =>
               evaluate(body.filter as Parameters<typeof evaluate>[0], (k) => textOf(row, k), r)
