@@ -105,7 +105,8 @@ const ORDER = [
   "success-byte-order-mark",
   "error-byte-order-mark",
   "selection-first-page-only",
-  "empty-search-fields-nothing"
+  "empty-search-fields-nothing",
+  "min-length-in-bytes"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -630,7 +630,17 @@ export const probes: {
       return second.json.satellites[0].id !== ids[1]
     }),
   "empty-search-fields-nothing": (s) =>
-    satellites(s, { search: "a", searchFields: [] }).pipe(Effect.map((items) => items.length === 0))
+    satellites(s, { search: "a", searchFields: [] }).pipe(
+      Effect.map((items) => items.length === 0)
+    ),
+  "min-length-in-bytes": (s) =>
+    rpc(s, "CreatePolicyDataLoader", {
+      name: unique("loader"),
+      key: unique("key"),
+      workerRuntime: "nodejs18.x",
+      workerCode: "export default () => ({})",
+      workerSchedule: "\u4e2d".repeat(8)
+    }).pipe(Effect.map((r) => r.status === 200))
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

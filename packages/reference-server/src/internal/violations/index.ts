@@ -130,7 +130,8 @@ export const records = [
   SuccessShape.successByteOrderMark,
   ErrorShape.errorByteOrderMark,
   SearchFilter.selectionFirstPageOnly,
-  SearchFilter.emptySearchFieldsNothing
+  SearchFilter.emptySearchFieldsNothing,
+  InvalidRejected.minLengthInBytes
 ] as const
 
 /** A violation's name. */
