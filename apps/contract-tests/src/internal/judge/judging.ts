@@ -12,7 +12,7 @@ import * as Rules from "./exchangeRules.js"
 import type { Exchange, RawRequest } from "../http.js"
 import type { KeyMode } from "../keys.js"
 import { readable } from "../bodies.js"
-import { readBody } from "../oracles/answer.js"
+import { readBody } from "../answerBody.js"
 import type { Outcome } from "../outcome.js"
 
 /** One finished exchange as the relay saw it, waiting to be judged. */

@@ -6,7 +6,7 @@
 import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
-import { MEDIA_TYPE_SPELLINGS } from "../protocol.js"
+import { MEDIA_TYPE_SPELLINGS } from "../shared/mediaTypes.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
 const escapedString = (s: string): string => {
