@@ -99,7 +99,14 @@ const ORDER = [
   "empty-operators-null",
   "cursor-page-number",
   "limit-one-refused",
-  "short-parent-id-refused"
+  "short-parent-id-refused",
+  "name-255-refused",
+  "media-type-parameter-refused",
+  "success-byte-order-mark",
+  "error-byte-order-mark",
+  "selection-first-page-only",
+  "empty-search-fields-nothing",
+  "min-length-in-bytes"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -2,7 +2,7 @@
  * For each violation of the catalogue, a probe: whether the violation shows in the server's
  * answers (shared by the catalogue's tests).
  */
-import { ConnectError, type Operations, Timestamp } from "@data-access/schema"
+import { ConnectError, Operations, Timestamp } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ReferenceServer } from "../src/index.js"
@@ -594,5 +594,61 @@ export const probes: {
   "short-parent-id-refused": (s) =>
     rpc(s, "ListNativeUsers", { limit: 1, resourceId: "\u{1F600}" }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
-    )
+    ),
+  "name-255-refused": (s) =>
+    rpc(s, "CreatePermission", permission({ name: unique("perm").padEnd(255, "n") })).pipe(
+      Effect.map((r) => r.json.code === "invalid_argument")
+    ),
+  "media-type-parameter-refused": (s) =>
+    status(s, "CreatePermission", permission(), {
+      headers: { "content-type": "application/json; charset=utf-8" }
+    }).pipe(Effect.map((st) => st === 415)),
+  "success-byte-order-mark": (s) =>
+    Effect.promise(() => bytesOf(s, "GetResource", { id: s.knownIds.resources[0] })).pipe(
+      Effect.map((b) => b[0] === 0xef)
+    ),
+  "error-byte-order-mark": (s) =>
+    Effect.promise(() => bytesOf(s, "GetResource", { id: "" })).pipe(
+      Effect.map((b) => b[0] === 0xef)
+    ),
+  "selection-first-page-only": (s) =>
+    Effect.gen(function* () {
+      const all = yield* satellites(s, {})
+      const ids = [all[0].id, all[2].id]
+      const filter = {
+        group: {
+          operator: "or",
+          filters: ids.map((id) => ({ field: { key: "id", operator: "equals", value: sv(id) } }))
+        }
+      }
+      const first = yield* rpc(s, "ListSatellites", { limit: 1, filter })
+      const second = yield* rpc(s, "ListSatellites", {
+        limit: 1,
+        filter,
+        cursor: first.json.listMetadata.nextCursor
+      })
+      return second.json.satellites[0].id !== ids[1]
+    }),
+  "empty-search-fields-nothing": (s) =>
+    satellites(s, { search: "a", searchFields: [] }).pipe(
+      Effect.map((items) => items.length === 0)
+    ),
+  "min-length-in-bytes": (s) =>
+    rpc(s, "CreatePolicyDataLoader", {
+      name: unique("loader"),
+      key: unique("key"),
+      workerRuntime: "nodejs18.x",
+      workerCode: "export default () => ({})",
+      workerSchedule: "\u4e2d".repeat(8)
+    }).pipe(Effect.map((r) => r.status === 200))
+}
+
+/** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */
+const bytesOf = async (s: Server, method: Operations.MethodName, body: unknown) => {
+  const res = await fetch(s.url + Operations.operations[method].path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": s.apiKeys[0]! },
+    body: JSON.stringify(body)
+  })
+  return new Uint8Array(await res.arrayBuffer())
 }

@@ -18,6 +18,7 @@ import type * as Scope from "effect/Scope"
 import { ContentType, JsonBody, RetryAfter } from "@data-access/schema"
 import { HOOK_MASK, hookHeaders, type RequestHooks } from "./requestHooks.js"
 import { type KeyMode, nearKey, WRONG_KEY } from "./keys.js"
+import { readBody } from "./answerBody.js"
 import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "./resend.js"
 import * as Shared from "./runner/shared.js"
 import * as Compression from "@data-access/schema/Compression"
@@ -47,6 +48,8 @@ export interface RawResponse {
   readonly text: string
   /** The parsed body, when it is JSON. */
   readonly json: Option.Option<unknown>
+  /** Why the body, read as JSON, is not the UTF-8 JSON text RFC 8259 allows (`notJsonText`). */
+  readonly notJsonText?: string | undefined
 }
 
 /** One request and what came back (or why nothing came back). */
@@ -173,35 +176,23 @@ const headersOf = (h: Readonly<Record<string, string>>): Record<string, string> 
   return out
 }
 
-const utf8 = new TextDecoder()
 const utf8Encoder = new TextEncoder()
 
 /** Bytes a compressed answer may decompress to; a larger one is read as it came. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 /**
- * An answer's text, read by its `Content-Encoding` (gzip, deflate, br) as a client reads it. An
+ * An answer's bytes, read by its `Content-Encoding` (gzip, deflate, br) as a client reads it. An
  * answer that is not what its header says, or in an encoding not read here, is read as it came
  * (and is then no JSON, which the checks of a success see).
  */
-const answerText = (bytes: Uint8Array, contentEncoding: string | undefined): string => {
+const answerBytes = (bytes: Uint8Array, contentEncoding: string | undefined): Uint8Array => {
   const encoding = Compression.parseContentEncoding(contentEncoding)
-  if (encoding._tag !== "Compressed") return utf8.decode(bytes)
-  return utf8.decode(
-    Either.getOrElse(
-      Compression.decompress(bytes, encoding.encoding, MAX_ANSWER_BYTES),
-      () => bytes
-    )
+  if (encoding._tag !== "Compressed") return bytes
+  return Either.getOrElse(
+    Compression.decompress(bytes, encoding.encoding, MAX_ANSWER_BYTES),
+    () => bytes
   )
-}
-
-const parseJson = (text: string): Option.Option<unknown> => {
-  if (text.length === 0) return Option.none()
-  try {
-    return Option.some(JSON.parse(text))
-  } catch {
-    return Option.none()
-  }
 }
 
 /** An answer's headers by lower-case name, a repeated header's values joined by ", " (as a `Headers` of `@effect/platform`). */
@@ -351,8 +342,11 @@ export const makeTarget = (
       const read = (res: HttpClientResponse.HttpClientResponse) =>
         Effect.map(res.arrayBuffer, (buffer): RawResponse => {
           const headers = headersOf(res.headers)
-          const text = answerText(new Uint8Array(buffer), headers["content-encoding"])
-          return { status: res.status, headers, text, json: parseJson(text) }
+          return {
+            status: res.status,
+            headers,
+            ...readBody(answerBytes(new Uint8Array(buffer), headers["content-encoding"]))
+          }
         })
       return Effect.map(
         Effect.either(
@@ -463,13 +457,11 @@ export const makeTarget = (
                 return true
               },
               onComplete: () => {
-                const text = answerText(Buffer.concat(chunks), answer["content-encoding"])
                 settle(
                   Either.right({
                     status: status ?? 0,
                     headers: answer,
-                    text,
-                    json: parseJson(text)
+                    ...readBody(answerBytes(Buffer.concat(chunks), answer["content-encoding"]))
                   })
                 )
               },

@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import { type ContractRules, Filter } from "@data-access/schema"
+import { type ContractRules, Filter, SchemaWalk } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Mutations from "../mutations.js"
 import {
@@ -148,6 +148,30 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
   return out
 }
 
+/** A character of one UTF-16 unit and three UTF-8 bytes, the same in every normal form. */
+const WIDE = "\u4e2d"
+
+/**
+ * Each string field's min length broken by characters of three UTF-8 bytes each: one character
+ * short under every count but bytes, long enough in bytes (a server that counts bytes serves it).
+ */
+const wideShort = (op: Op, valid: Body): ReadonlyArray<Invalid> =>
+  [...SchemaWalk.requestFields(op)].flatMap(([name, field]): ReadonlyArray<Invalid> => {
+    const shape = SchemaWalk.nonNullish(field.shape)
+    if (shape._tag !== "String" || shape.minLength < 2 || shape.literals !== undefined) return []
+    const body = { ...valid, [name]: WIDE.repeat(shape.minLength - 1) }
+    return !Gen.isValid(op, body) &&
+      Gen.isValid(op, { ...valid, [name]: WIDE.repeat(shape.minLength) })
+      ? [
+          {
+            rule: "fields.min-length",
+            label: `${name}: ${shape.minLength - 1} characters of 3 UTF-8 bytes (min ${shape.minLength})`,
+            body
+          }
+        ]
+      : []
+  })
+
 /** Fields whose format a server may validate or not (decisions.md section 10), and a value outside the formats seen in use. */
 const formatProbes: Readonly<Record<string, string>> = {
   workerSchedule: "ct: not a cron schedule",
@@ -197,7 +221,8 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
         if (field in bodies[0] && Gen.isValid(op, body)) probes.push({ probe: field, body })
       }
     }
-    cases = [...byRule.values(), ...listCases(op, ctx), ...probes]
+    const wide = g._tag === "Ok" && bodies[0] !== undefined ? wideShort(op, bodies[0]) : []
+    cases = [...byRule.values(), ...wide, ...listCases(op, ctx), ...probes]
     return cases
   }
   return {

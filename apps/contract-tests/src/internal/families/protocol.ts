@@ -23,6 +23,7 @@ import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../h
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
+import { MEDIA_TYPE_SPELLINGS } from "./shared/mediaTypes.js"
 import { MiB, padded, plainList } from "./shared/sizes.js"
 
 interface ProtocolCase {
@@ -271,13 +272,6 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       })
   }
 }
-
-/** Spellings of the JSON media type other than the plainest, each served by connect-node. */
-const MEDIA_TYPE_SPELLINGS: ReadonlyArray<string> = [
-  "application/json; charset=utf-8",
-  "application/json;charset=UTF-8",
-  "Application/JSON"
-]
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 

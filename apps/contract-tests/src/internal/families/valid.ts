@@ -26,6 +26,7 @@ import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
 import { referenceOf } from "../pools.js"
+import * as TextLength from "../textLength.js"
 import { validExamples } from "./creates.js"
 import { objectIn } from "./shared/objects.js"
 
@@ -65,6 +66,26 @@ const minimalCreate = (
   const [drawn] = fc.sample(arbitrary, { seed: 1, numRuns: 1 })
   const body = drawn === undefined ? undefined : Gen.minimal(op, Gen.plainForm(op, drawn))
   return body === undefined ? [] : [[body, undefined]]
+}
+
+/**
+ * A write's request of one fixed draw with its `name` exactly as long as every server accepts
+ * (255 ASCII characters, one length under every count: decisions.md section 10 lets a server refuse
+ * only longer ones), when the schema takes such a name (not a name with a pattern or a shorter limit).
+ */
+const longestName = (
+  op: Op,
+  arbitrary: fc.Arbitrary<Body>,
+  prefix: string
+): ReadonlyArray<readonly [Body, undefined]> => {
+  if (!isWrite(op)) return []
+  const [drawn] = fc.sample(arbitrary, { seed: 1, numRuns: 1 })
+  if (drawn === undefined) return []
+  const body = {
+    ...Gen.plainForm(op, drawn),
+    name: prefix.padEnd(TextLength.SAFE_STRING_LENGTH, "n")
+  }
+  return Gen.isValid(op, body) ? [[body, undefined]] : []
 }
 
 /**
@@ -120,8 +141,12 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       // A create's share of --creates-per-operation, less what the other suites create (creates.ts).
       examples: validExamples(op, ctx),
       // A create's first example leaves out every field it can: with few examples (a small
-      // --creates-per-operation), every field left out is still judged once as its zero value.
-      first: op.kind === "create" ? minimalCreate(op, g.arbitrary) : undefined
+      // --creates-per-operation), every field left out is still judged once as its zero value. A
+      // write's next one names its object with the longest name every server accepts.
+      first: [
+        ...(op.kind === "create" ? minimalCreate(op, g.arbitrary) : []),
+        ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId))
+      ]
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {

@@ -12,6 +12,7 @@ import * as Rules from "./exchangeRules.js"
 import type { Exchange, RawRequest } from "../http.js"
 import type { KeyMode } from "../keys.js"
 import { readable } from "../bodies.js"
+import { readBody } from "../answerBody.js"
 import type { Outcome } from "../outcome.js"
 
 /** One finished exchange as the relay saw it, waiting to be judged. */
@@ -151,7 +152,7 @@ const exchangeOf = (
   answerBody: Uint8Array | undefined,
   binary: boolean
 ): Exchange => {
-  const text = answerBody === undefined || binary ? "" : decoder.decode(answerBody)
+  const body = readBody(answerBody === undefined || binary ? new Uint8Array(0) : answerBody)
   return {
     request: rawRequestOf(r),
     response:
@@ -160,11 +161,7 @@ const exchangeOf = (
         : Option.some({
             status: job.status,
             headers: job.headers,
-            text,
-            json:
-              text === ""
-                ? Option.none()
-                : (Option.liftThrowable(JSON.parse)(text) as Option.Option<unknown>)
+            ...body
           }),
     transportError: job.transportError,
     receivedAt: job.receivedAt,

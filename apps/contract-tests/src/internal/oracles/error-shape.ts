@@ -118,6 +118,14 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
       excerpt(r, 200)
     )
   }
+  if (r.notJsonText !== undefined)
+    return fail(
+      "errors.connect-body",
+      `not JSON text: ${r.notJsonText}`,
+      `HTTP ${r.status} body is not the UTF-8 JSON text RFC 8259 allows (${r.notJsonText}), which application/json names and strict clients refuse`,
+      e,
+      excerpt(r)
+    )
   const body = Option.getOrUndefined(r.json)
   const decoded = decodeErrorBody(body)
   if (Either.isLeft(decoded)) {

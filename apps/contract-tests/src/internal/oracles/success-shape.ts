@@ -1,5 +1,6 @@
 /**
- * success-shape: a 200 is `application/json` with a JSON object body.
+ * success-shape: a 200 is `application/json` with a JSON object body, in the UTF-8 JSON text RFC
+ * 8259 allows.
  */
 import * as Option from "effect/Option"
 import type { Exchange } from "../http.js"
@@ -17,6 +18,14 @@ export const successShape = (e: Exchange): Outcome | undefined => {
       "content type",
       `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`,
       e
+    )
+  if (r.notJsonText !== undefined)
+    return fail(
+      "wire.success",
+      `not JSON text: ${r.notJsonText}`,
+      `the 200 body is not the UTF-8 JSON text RFC 8259 allows (${r.notJsonText}), which application/json names and strict clients refuse`,
+      e,
+      excerpt(r)
     )
   const j = Option.getOrUndefined(r.json)
   if (j === null || typeof j !== "object" || Array.isArray(j))

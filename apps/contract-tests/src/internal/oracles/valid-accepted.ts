@@ -8,6 +8,7 @@ import type { Body, Op } from "../context.js"
 import { asRecord, snakeToCamel } from "../json.js"
 import { fail, passes } from "../outcome.js"
 import * as Shape from "../requestShape.js"
+import * as TextLength from "../textLength.js"
 import { codeOf, excerpt, statusOf } from "./answer.js"
 import { judgeable, OPERATORS } from "./filters.js"
 import { type Breach, type ExchangeOracle, oracle } from "./oracle.js"
@@ -40,7 +41,9 @@ export const plainAcceptance = (
 ): { readonly rule: ContractRules.RuleId; readonly label: string } =>
   body.limit === 500 || body.limit === 1
     ? { rule: "lists.limit-accepted", label: `limit ${body.limit}` }
-    : { rule: "fields.valid-accepted", label: "valid request" }
+    : typeof body.name === "string" && body.name.length === TextLength.SAFE_STRING_LENGTH
+      ? { rule: "fields.valid-accepted", label: `a name of ${body.name.length} characters` }
+      : { rule: "fields.valid-accepted", label: "valid request" }
 
 /** The rule a refusal of a valid request breaks, read from the request alone: its first spelling, else its plain form's. */
 export const acceptanceRule = (

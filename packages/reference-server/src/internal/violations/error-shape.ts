@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import type { StoreService } from "../../Store.js"
 import { Fail } from "../pipeline-types.js"
-import { withOutput } from "./hooks.js"
+import { withByteOrderMark, withOutput } from "./hooks.js"
 import { collectionOf } from "./stores.js"
 import { violation } from "./record.js"
 
@@ -134,5 +134,16 @@ export const unknownReferenceAccepted = violation({
         ? next
         : (request, ctx) => next(request, { ...ctx, store: lenientStore(ctx.store) })
     }
+  }
+})
+
+export const errorByteOrderMark = violation({
+  name: "error-byte-order-mark",
+  rule: "errors.connect-body",
+  description:
+    "Error bodies begin with a UTF-8 byte order mark (EF BB BF), which RFC 8259 forbids in JSON text on the wire and a lenient decoder drops.",
+  hooks: {
+    writeError: (next) => (error, headers, status) =>
+      withByteOrderMark(next(error, headers, status))
   }
 })

@@ -113,3 +113,15 @@ export const withOutput = (
   out: Output,
   f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output
 ): Output => (out._tag === "Response" ? f(out) : out)
+
+/** An answer written with a UTF-8 byte order mark before its body, when it has one. */
+export const withByteOrderMark = (out: Output): Output =>
+  withOutput(out, (response) => {
+    const body =
+      typeof response.body === "string" ? new TextEncoder().encode(response.body) : response.body
+    if (body.length === 0) return response
+    const marked = new Uint8Array(body.length + 3)
+    marked.set([0xef, 0xbb, 0xbf])
+    marked.set(body, 3)
+    return { ...response, body: marked }
+  })

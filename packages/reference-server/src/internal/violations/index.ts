@@ -124,7 +124,14 @@ export const records = [
   SearchFilter.emptyOperatorsNull,
   Paging.cursorPageNumber,
   ValidAccepted.limitOneRefused,
-  ValidAccepted.shortParentIdRefused
+  ValidAccepted.shortParentIdRefused,
+  ValidAccepted.name255Refused,
+  Protocol.mediaTypeParameterRefused,
+  SuccessShape.successByteOrderMark,
+  ErrorShape.errorByteOrderMark,
+  SearchFilter.selectionFirstPageOnly,
+  SearchFilter.emptySearchFieldsNothing,
+  InvalidRejected.minLengthInBytes
 ] as const
 
 /** A violation's name. */

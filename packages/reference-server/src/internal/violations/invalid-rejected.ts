@@ -350,3 +350,24 @@ export const sharedFilterKeys = violation({
     )
   }
 })
+
+export const minLengthInBytes = violation({
+  name: "min-length-in-bytes",
+  rule: "fields.min-length",
+  description:
+    "A string's min length (9 for `workerSchedule`) is counted in UTF-8 bytes: 8 characters of 3 bytes each are accepted (padded with `x`).",
+  hooks: {
+    relax: relaxing((body, op) =>
+      eachField(fieldsOf(op), body, (b, key, { shape }) => {
+        const value = b[key]
+        if (
+          shape._tag === "String" &&
+          typeof value === "string" &&
+          value.length < shape.minLength &&
+          new TextEncoder().encode(value).length >= shape.minLength
+        )
+          b[key] = value + "x".repeat(shape.minLength - value.length)
+      })
+    )
+  }
+})

@@ -119,6 +119,29 @@ export const mediaTypeExact = violation({
   }
 })
 
+export const mediaTypeParameterRefused = violation({
+  name: "media-type-parameter-refused",
+  rule: "protocol.content-type",
+  description:
+    "A create or update whose `Content-Type` carries a parameter (`application/json; charset=utf-8`) is answered 415 once its body is read and found valid.",
+  hooks: {
+    checks: (next) => ({
+      beforeBody: next.beforeBody,
+      afterBody: [
+        ...next.afterBody,
+        {
+          name: "content-type",
+          run: (input, op) =>
+            (op.kind === "create" || op.kind === "update") &&
+            (input.headers["content-type"] ?? "").includes(";")
+              ? { error: ConnectError.make("unknown", "use application/json"), status: 415 }
+              : undefined
+        }
+      ]
+    })
+  }
+})
+
 export const routeCaseInsensitive = violation({
   name: "route-case-insensitive",
   rule: "protocol.unknown-route",

@@ -285,3 +285,47 @@ export const emptyOperatorsNull = violation({
     }
   }
 })
+
+export const selectionFirstPageOnly = violation({
+  name: "selection-first-page-only",
+  rule: "filter.match",
+  description:
+    "A List request with a `cursor` ignores its `filter`, `search` and `spaceId`: the pages after the first hold the items that follow in the unselected order.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) => {
+            if (typeof request.cursor !== "string" || request.cursor === "")
+              return next(request, ex)
+            const scope = op.parent !== undefined && !op.parent.required ? op.parent.field : ""
+            return next(
+              Object.fromEntries(
+                Object.entries(request).filter(
+                  ([k]) => k !== "filter" && k !== "search" && k !== scope
+                )
+              ),
+              ex
+            )
+          }
+  }
+})
+
+export const emptySearchFieldsNothing = violation({
+  name: "empty-search-fields-nothing",
+  rule: "search.match",
+  description:
+    "`searchFields: []` is read as no field to search, not as absent (proto3 JSON reads an empty list as absent, so the default `name` applies): a search with it matches nothing.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) =>
+            Array.isArray(request.searchFields) &&
+            request.searchFields.length === 0 &&
+            typeof request.search === "string" &&
+            request.search !== ""
+              ? next({ ...request, search: "\u0000" }, ex)
+              : next(request, ex)
+  }
+})

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { withOutput } from "./hooks.js"
+import { withByteOrderMark, withOutput } from "./hooks.js"
 import { violation } from "./record.js"
 
 export const successContentType = violation({
@@ -17,5 +17,15 @@ export const successContentType = violation({
         ...out,
         headers: { ...out.headers, "content-type": "text/plain" }
       }))
+  }
+})
+
+export const successByteOrderMark = violation({
+  name: "success-byte-order-mark",
+  rule: "wire.success",
+  description:
+    "Successful responses begin with a UTF-8 byte order mark (EF BB BF), which RFC 8259 forbids in JSON text on the wire and a lenient decoder drops.",
+  hooks: {
+    writeSuccess: (next) => (headers, body) => withByteOrderMark(next(headers, body))
   }
 })

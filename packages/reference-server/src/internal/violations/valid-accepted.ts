@@ -208,3 +208,19 @@ export const shortParentIdRefused = violation({
     }
   }
 })
+
+export const name255Refused = violation({
+  name: "name-255-refused",
+  rule: "fields.valid-accepted",
+  description:
+    "A create or update whose `name` is 255 characters long or more gets invalid_argument (the limit read as under 255, where decisions.md section 10 lets a server refuse only longer names).",
+  hooks: {
+    relax: refusing(
+      (body) =>
+        typeof body.name === "string" && body.name.length >= 255
+          ? ConnectError.make("invalid_argument", "name must be under 255 characters")
+          : undefined,
+      (op) => op.kind === "create" || op.kind === "update"
+    )
+  }
+})

@@ -5,13 +5,15 @@
  * allowed choice explains it; requests stay clear of the other choices (no string operators on
  * times or booleans, timestamps as values of time keys, no `type` key, whose values are not decided).
  * Timestamp values come in every RFC 3339 form of an item's instant (other offsets, nine or fewer
- * fractional digits) and one unit of its precision either side: an order compares instants.
+ * fractional digits) and one unit of its precision either side: an order compares instants. A
+ * selection is also walked one item a page: it applies on every page the cursor leads to.
  */
 import type { Family, Suite } from "../../context.js"
 import { combinedSuite } from "./combined.js"
 import { emptyValuesSuite } from "./emptyValues.js"
 import { CHECKS } from "./judged.js"
 import { operatorsSuite } from "./operators.js"
+import { pagedSuite } from "./paged.js"
 import { patternsSuite } from "./patterns.js"
 import { searchSuite } from "./random.js"
 
@@ -24,6 +26,7 @@ export const search: Family = {
       operatorsSuite(op, ctx),
       emptyValuesSuite(op, ctx),
       patternsSuite(op, ctx),
-      combinedSuite(op, ctx)
+      combinedSuite(op, ctx),
+      pagedSuite(op, ctx)
     ].filter((s): s is Suite => s !== undefined)
 }

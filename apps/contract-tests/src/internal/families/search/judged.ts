@@ -119,6 +119,8 @@ interface Selecting {
   readonly rule: ContractRules.RuleId
   readonly missRule: ContractRules.RuleId
   readonly mode: string
+  /** The most pages the walk reads (MAX_WALK_PAGES unless told). */
+  readonly maxPages?: number
 }
 
 /**
@@ -132,11 +134,11 @@ export const judged = (
   op: Op,
   base: Body,
   rows: ReadonlyArray<Row>,
-  { body, certain, described, missRule, mode, rule }: Selecting
+  { body, certain, described, maxPages, missRule, mode, rule }: Selecting
 ) =>
   Effect.gen(function* () {
     const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
-    const w = yield* walk(ctx, op, body, MAX_WALK_PAGES)
+    const w = yield* walk(ctx, op, body, maxPages ?? MAX_WALK_PAGES)
     const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
     if (w.error !== undefined) {
       // A rate limit or an overload may answer any request first, and a slow target may not answer
@@ -152,10 +154,11 @@ export const judged = (
         )
       ]
     }
-    if (!w.ended) return []
+    // Every page read is judged by its items, whether or not the walk ended.
     const selected = selection(op, body)
     const wrong =
       selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, mode)
+    if (!w.ended) return wrong === undefined ? [] : [wrong]
     const got = new Set(w.items.map((x) => String(x.id)))
     let missing = rows
       .filter(certain)

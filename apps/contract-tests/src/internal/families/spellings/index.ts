@@ -1,7 +1,8 @@
 /**
  * Spellings of one valid request that the standards make the same request, sent beside its
  * plainest spelling: the body's JSON with escapes (`\u0061` for `a`, `\/` for `/`, in every name and
- * string), with whitespace between all its tokens, and with each optional field it leaves out sent
+ * string), with whitespace between all its tokens, with `Content-Type: application/json;
+ * charset=utf-8`, and with each optional field it leaves out sent
  * as its zero value (`""`, `false`, `0`, `[]`; not in an update, whose absent fields stay as they
  * are, and not where proto3 or decisions.md section 10 lets the two differ: enums, ids, one-of
  * variants, secrets, formats, cursors). Each spelling is accepted when the plainest is, a read
@@ -9,6 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
@@ -54,7 +56,12 @@ const refused = (e: Exchange): boolean => {
 
 const isFail = (v: Verdict): v is Outcome => "ok" in v && !v.ok
 
-const CHECKS: ReadonlyArray<CheckId> = ["valid-accepted", "no-server-errors", "error-shape"]
+const CHECKS: ReadonlyArray<CheckId> = [
+  "valid-accepted",
+  "protocol",
+  "no-server-errors",
+  "error-shape"
+]
 
 const spellingSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op))
@@ -87,7 +94,14 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
         if (Inspect.statusOf(p) !== 200) return []
         const sent = uniqueNames(op, s.plain) as Body
         const text = s.text(sent)
-        const e = yield* send(ctx, { ...post(op.path, undefined), body: text })
+        const e = yield* send(ctx, {
+          ...post(
+            op.path,
+            undefined,
+            s.contentType === undefined ? {} : { contentType: s.contentType }
+          ),
+          body: text
+        })
         const out: Array<Verdict> = [Inspect.noServerErrors(e)]
         const shape = Inspect.errorShape(e)
         if (shape !== undefined) out.push(shape)
@@ -142,7 +156,7 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
             ]
           }
         }
-        return [...out, pass("valid-accepted", [s.rule])]
+        return [...out, pass(ContractRules.get(s.rule).check, [s.rule])]
       })
   }
 }

@@ -1,10 +1,12 @@
 /**
  * The spellings of one valid request that the standards make the same request: JSON escapes,
- * whitespace between every token, optional fields sent as their zero values.
+ * whitespace between every token, the JSON media type with a parameter, optional fields sent as
+ * their zero values.
  */
 import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
+import { MEDIA_TYPE_SPELLINGS } from "../shared/mediaTypes.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
 const escapedString = (s: string): string => {
@@ -106,6 +108,8 @@ export interface Spelling {
   readonly plain: Body
   /** The request's text in this spelling. */
   readonly text: (body: Body) => string
+  /** The request's `Content-Type` in this spelling, when not the plainest. */
+  readonly contentType?: string
 }
 
 export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
@@ -122,6 +126,13 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
       rule: "wire.json-spellings",
       plain: body,
       text: spacedJson
+    },
+    {
+      label: `Content-Type ${MEDIA_TYPE_SPELLINGS[0]}`,
+      rule: "protocol.content-type",
+      plain: body,
+      text: (b: Body) => JSON.stringify(b),
+      contentType: MEDIA_TYPE_SPELLINGS[0]
     },
     ...(Object.keys(zeros).length === 0
       ? []
