@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os"
 import { basename, dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { parse } from "yaml"
 import { runCommand } from "../src/command.mjs"
+import { root } from "../src/workspace.mjs"
 
 export type Manager = "pnpm" | "npm"
 
@@ -31,10 +33,59 @@ export const userEnv = Object.fromEntries(
 const pnpmStore = async () =>
   (await runCommand("pnpm", ["store", "path"], { cwd: here, encoding: "utf8" })).stdout.trim()
 
+/** The native addon of the reference server's SQLite store, compiled on install. */
+export const NATIVE = "better-sqlite3"
+
+interface LockSnapshot {
+  readonly dependencies?: Record<string, string>
+  readonly optionalDependencies?: Record<string, string>
+}
+
+/**
+ * The workspace lockfile's resolution of `name` and of everything under it, as pnpm overrides
+ * (`name` to its version, then "parent@version>child" to the child's version): pnpm keys its
+ * store's build of a package by that dependency graph, so a project that resolves it the same way
+ * reuses the workspace's build instead of compiling its own.
+ */
+const lockedGraph = (name: string) => {
+  const lock = parse(readFileSync(join(root, "pnpm-lock.yaml"), "utf8")) as {
+    snapshots: Record<string, LockSnapshot | null>
+  }
+  // "name@version(peer@version)" keys, without the peers (none under a native addon's install scripts)
+  const noPeers = (v: string) => v.replace(/\(.*$/, "")
+  const snapshots = Object.fromEntries(
+    Object.entries(lock.snapshots).map(([k, v]) => [noPeers(k), v])
+  )
+  const version = (key: string) => key.slice(key.lastIndexOf("@") + 1)
+  const start = Object.keys(snapshots).find((k) => k.startsWith(`${name}@`))!
+  const overrides: Record<string, string> = { [name]: version(start) }
+  const todo = [start]
+  const seen = new Set(todo)
+  while (todo.length > 0) {
+    const parent = todo.pop()!
+    const children = {
+      ...snapshots[parent]?.dependencies,
+      ...snapshots[parent]?.optionalDependencies
+    }
+    for (const [child, resolved] of Object.entries(children)) {
+      const childVersion = noPeers(resolved)
+      overrides[`${parent}>${child}`] = childVersion
+      const key = `${child}@${childVersion}`
+      if (!seen.has(key)) {
+        seen.add(key)
+        todo.push(key)
+      }
+    }
+  }
+  return overrides
+}
+
 /**
  * An empty project `name` in os.tmpdir() for a package manager: a package.json with only the
  * overrides of our packages (npm matches an override against the spec it saves for a direct
- * dependency, a relative file: path), and an .npmrc that prefers the shared cache or store.
+ * dependency, a relative file: path) and, for pnpm, the workspace's resolution of the native
+ * addon's dependency graph (so the SQLite line reuses the workspace's build from the shared
+ * store), and an .npmrc that prefers the shared cache or store.
  */
 export const emptyProject = async (
   manager: Manager,
@@ -56,7 +107,9 @@ export const emptyProject = async (
         name,
         private: true,
         type: "module",
-        ...(manager === "npm" ? { overrides } : { pnpm: { overrides } })
+        ...(manager === "npm"
+          ? { overrides }
+          : { pnpm: { overrides: { ...lockedGraph(NATIVE), ...overrides } } })
       },
       null,
       2

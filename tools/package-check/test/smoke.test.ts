@@ -2,9 +2,10 @@
 // os.tmpdir() (outside the workspace) runs the install lines of every README verbatim, with only
 // our package names replaced by the packed tarballs. The project holds nothing else but the
 // overrides that point our packages' dependencies on each other at the tarballs too (their
-// ^0.0.0 ranges name versions the registry does not have) and an .npmrc that makes the install
-// prefer the shared npm cache / pnpm store. @data-access/testing's lines run first, in the empty
-// project; then the others. Then: no native module in the tree, the READMEs' first examples run
+// ^0.0.0 ranges name versions the registry does not have), for pnpm the workspace's resolution of
+// better-sqlite3's dependencies (pnpm's store keys its build by them), and an .npmrc that makes
+// the install prefer the shared npm cache / pnpm store. @data-access/testing's lines run first,
+// in the empty project; then the others. Then: no native module in the tree, the READMEs' first examples run
 // (the client's five lines against the reference server's command line, the test layer's as a
 // test), an app over every package type-checks and runs, one copy of effect, ./internal/* closed,
 // the command lines, a SQLite store without @effect/sql-sqlite-node (a StartError naming it) and
