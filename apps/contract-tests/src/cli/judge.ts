@@ -59,7 +59,7 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
       strictClient: args.strictClient,
       clockSkewMillis: args.clockSkew
     })
-    yield* writeReports(fs, args, report)
+    yield* writeReports(fs, "contract-tests judge", args, report)
     printReport(report, args.quiet)
     GitHub.publish(report, "client and server findings of the recorded traffic", (t) => t)
     yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))

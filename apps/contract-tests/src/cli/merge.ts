@@ -63,7 +63,7 @@ export const executeMerge = (args: MergeParsed, exitCode: Ref.Ref<number>) =>
       Report.merge(reports),
       (why) => new MergeError({ message: why })
     )
-    yield* writeReports(fs, args, report)
+    yield* writeReports(fs, "contract-tests merge", args, report)
     printReport(report, args.quiet)
     GitHub.publish(report, "the server's answers", (t) => t)
     const skipped = args.failOnSkip ? skipFailure(report) : undefined

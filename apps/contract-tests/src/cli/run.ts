@@ -29,6 +29,7 @@ import { nearest } from "@data-access/core/Suggest"
 import { pathToFileURL } from "node:url"
 import * as GitHub from "./github.js"
 import * as Settings from "./settings.js"
+import { writeFile, writeReports } from "./reports.js"
 import * as DryRun from "../internal/runner/dryRun.js"
 import { ReferenceServer } from "@data-access/reference-server"
 
@@ -403,13 +404,15 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       ...headerSecrets(headers),
       ...proxySecrets(s.proxy)
     ])
-    if (s.junit !== undefined) yield* fs.writeFileString(s.junit, scrub(Report.toJUnit(report)))
-    if (s.json !== undefined) yield* fs.writeFileString(s.json, scrub(Report.toJson(report)))
-    if (s.html !== undefined) yield* fs.writeFileString(s.html, scrub(Report.toHtml(report)))
+    // A file that cannot be written is said on stderr; the others, stdout and the exit code stand.
+    yield* writeReports(fs, "contract-tests", s, report, scrub)
     if (s.har !== undefined)
-      yield* fs.writeFileString(s.har, scrub(Har.toJson(Har.make(harEntries))))
+      yield* writeFile(fs, "contract-tests", "HAR", s.har, scrub(Har.toJson(Har.make(harEntries))))
     if (s.writeBaseline !== undefined)
-      yield* fs.writeFileString(
+      yield* writeFile(
+        fs,
+        "contract-tests",
+        "baseline",
         s.writeBaseline,
         scrub(Baseline.toJson(Baseline.fromReport(report)))
       )
@@ -447,11 +450,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     ),
     Effect.catchAll((e) =>
       Effect.gen(function* () {
-        const message =
-          e._tag === "RunError" || e._tag === "SettingsError"
-            ? e.message
-            : `${e._tag}: ${e.message}`
-        process.stderr.write(`contract-tests: the run could not be made: ${message}\n`)
+        process.stderr.write(`contract-tests: the run could not be made: ${e.message}\n`)
         yield* Ref.set(exitCode, 2)
       })
     )
