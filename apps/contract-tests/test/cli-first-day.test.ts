@@ -1,7 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { probeOperation } from "../src/internal/runner/discovery.js"
 import * as Path from "node:path"
+import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import { lastLine, run, tmp } from "./cliProcess.js"
 
@@ -85,5 +89,123 @@ describe("reports on the first day", () => {
           "<failure"
         )
       })
+  )
+})
+
+/** A loopback server answering every request with `answer`, counting the requests it got. */
+const stub = (answer: (res: Http.ServerResponse) => void) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly requests: () => number; server: Http.Server }>(
+      (resume) => {
+        let requests = 0
+        const server = Http.createServer((req, res) => {
+          requests++
+          req.resume()
+          req.on("end", () => answer(res))
+        })
+        server.listen(0, "127.0.0.1", () =>
+          resume(
+            Effect.succeed({
+              url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+              requests: () => requests,
+              server
+            })
+          )
+        )
+      }
+    ),
+    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  )
+
+/** The read operations: the most requests a preflight sends before it gives up. */
+const reads = Operations.all.filter((o) => o.kind === "list" || o.kind === "get").length
+
+describe("the preflight: a base URL where the API does not answer stops the run", () => {
+  it.scoped(
+    "a path prefix too many: exit 2 naming the URL and what came back, after one request per read operation at most",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+        const r = yield* run([...against(`${server.url}/api`), "--json", "r.json"], {
+          cwd: tmp()
+        })
+        expect(r.code, r.out + r.err).toBe(2)
+        expect(r.out).toBe("")
+        expect(r.err).toContain(`no operation of the API answers at ${server.url}/api`)
+        expect(r.err).toContain("HTTP 404")
+        expect(r.err).toContain("no operation at /api/core.v1.")
+        expect(r.err).toContain("path prefix")
+        expect(r.err).not.toContain(KEY)
+      })
+  )
+
+  it.scoped("a host that answers 404 to everything, and one that answers an HTML page", () =>
+    Effect.gen(function* () {
+      for (const [status, type, body] of [
+        [404, "text/plain", "404 page not found"],
+        [200, "text/html", "<!doctype html><html><body>Welcome</body></html>"]
+      ] as const) {
+        const host = yield* stub((res) => res.writeHead(status, { "content-type": type }).end(body))
+        const r = yield* run(against(host.url))
+        expect(r.code, r.out + r.err).toBe(2)
+        expect(r.err).toContain(`no operation of the API answers at ${host.url}`)
+        expect(r.err).toContain(`HTTP ${status} (${type}) ${body}`)
+        expect(r.err).toContain("its port")
+        expect(host.requests()).toBeLessThanOrEqual(reads)
+      }
+    })
+  )
+
+  it.scoped(
+    "a refused connection, a TLS failure and a bad URL, each in plain words with the URL",
+    () =>
+      Effect.gen(function* () {
+        const closed = yield* stub((res) => res.end())
+        const port = new URL(closed.url).port
+        yield* Effect.async<void>((resume) => void closed.server.close(() => resume(Effect.void)))
+        const refused = yield* run(against(`http://127.0.0.1:${port}`))
+        expect(refused.code).toBe(2)
+        expect(refused.err).toContain(`the target http://127.0.0.1:${port} cannot be reached`)
+        expect(refused.err).toContain("refused")
+        const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+        const tls = server.url.replace("http://", "https://")
+        const handshake = yield* run(against(tls))
+        expect(handshake.code).toBe(2)
+        expect(handshake.err).toContain(`the target ${tls} cannot be reached`)
+        expect(handshake.err).toContain("TLS handshake")
+        const bad = yield* run(against("htp:/127.0.0.1"))
+        expect(bad.code).toBe(2)
+        expect(bad.err).toContain(`the base URL "htp:/127.0.0.1" is not an http:// or https:// URL`)
+      })
+  )
+
+  it.scoped("a server that answers some operations and not others is judged", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+      // A gateway in front of it that routes every operation but the preflight's first.
+      const gateway = yield* stub(() => undefined)
+      gateway.server.removeAllListeners("request")
+      gateway.server.on("request", (req: Http.IncomingMessage, res: Http.ServerResponse) => {
+        if (req.url?.endsWith(probeOperation.path)) {
+          req.resume()
+          res
+            .writeHead(404, { "content-type": "application/json" })
+            .end(JSON.stringify({ code: "unimplemented", message: `no operation at ${req.url}` }))
+          return
+        }
+        const upstream = Http.request(
+          `${server.url}${req.url}`,
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(res)
+          }
+        )
+        req.pipe(upstream)
+      })
+      const r = yield* run([...against(gateway.url), "--checks", "success-shape"])
+      expect(r.code, r.err).not.toBe(2)
+      expect(lastLine(r.out)).toMatch(/^(PASS|FAIL)/)
+    })
   )
 })

@@ -310,8 +310,11 @@ export const makeTarget = (
       e._tag === "RequestError" &&
       e.reason === "Transport" &&
       brokeBeforeAnswer(e.cause)
+    // The transport's own words (connect ECONNREFUSED 127.0.0.1:9) after the client's.
     const describeError = (e: HttpClientError.HttpClientError | string) =>
-      typeof e === "string" ? e : `${e._tag} (${e.reason}): ${e.message}`
+      typeof e === "string"
+        ? e
+        : `${e._tag} (${e.reason}): ${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}`
 
     // Effects per request kept few (no generator, no scope: the answer is read whole before the
     // effect ends): the runner sends thousands of requests and its own side of each is CPU.
