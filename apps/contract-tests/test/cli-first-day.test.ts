@@ -4,6 +4,10 @@ import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { probeOperation } from "../src/internal/runner/discovery.js"
+import { MAX_ANNOTATIONS } from "../src/cli/github.js"
+import * as Har from "../src/Har.js"
+import * as Proxy from "../src/Proxy.js"
+import * as Report from "../src/Report.js"
 import * as Path from "node:path"
 import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
@@ -207,5 +211,154 @@ describe("the preflight: a base URL where the API does not answer stops the run"
       expect(r.code, r.err).not.toBe(2)
       expect(lastLine(r.out)).toMatch(/^(PASS|FAIL)/)
     })
+  )
+})
+
+/** A target with violations of several checks and severities switched on. */
+const manyFaults = ReferenceServer.start({
+  apiKeys: [KEY],
+  faults: {
+    rules: [
+      { fault: { _tag: "Violation", name: "wrong-status-for-code" } },
+      { fault: { _tag: "Violation", name: "non-utc-timestamp" } },
+      { methods: ["CreateBIIntegration"], fault: { _tag: "Violation", name: "secret-in-error" } }
+    ]
+  }
+})
+
+/** The verdict line of a run's stdout (GitHub's annotations come after it). */
+const verdictLine = (out: string) =>
+  out
+    .split("\n")
+    .filter((l) => /^(PASS|FAIL): /.test(l))
+    .at(-1) ?? ""
+
+/** The `failures` count of a JUnit report's root. */
+const junitFailures = (xml: string) => Number(/<testsuites [^>]*failures="(\d+)"/.exec(xml)?.[1])
+
+describe("one count of findings, one verdict", () => {
+  it.scoped(
+    "terminal, JSON, JUnit, HTML, GitHub and progress count the same findings (causes), the worst first; annotations by severity, at most 10",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* manyFaults
+        const dir = tmp()
+        const summary = Path.join(dir, "summary.md")
+        const r = yield* run(
+          [
+            "--base-url",
+            server.url,
+            "--api-key",
+            KEY,
+            "--rate-limit",
+            "0",
+            "--seed",
+            "7",
+            "--examples",
+            "2",
+            "--creates-per-operation",
+            "1",
+            "--operations",
+            "GetResource,ListSatellites,CreateBIIntegration",
+            "--json",
+            "report.json",
+            "--junit",
+            "report.xml",
+            "--html",
+            "report.html"
+          ],
+          { cwd: dir, env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } }
+        )
+        expect(r.code, r.err).toBe(1)
+        const report = JSON.parse(
+          Fs.readFileSync(Path.join(dir, "report.json"), "utf8")
+        ) as Report.Report
+        const causes = Report.causesOf(report.findings)
+        const n = causes.length
+        // Several operations share a cause: the count is of causes, not of per-operation findings.
+        expect(report.findings.length).toBeGreaterThan(n)
+        expect(n).toBeGreaterThan(MAX_ANNOTATIONS)
+        const occurrences = causes.reduce((k, c) => k + c.occurrences, 0)
+        expect(verdictLine(r.out)).toMatch(
+          new RegExp(`^FAIL: ${n} findings \\(${occurrences} occurrences\\) · `)
+        )
+        expect(r.out).toContain(`Findings: ${n} findings (${occurrences} occurrences), by cause`)
+        expect(report.verdict).toEqual({
+          pass: false,
+          why: `${n} findings (${occurrences} occurrences)`
+        })
+        expect(junitFailures(Fs.readFileSync(Path.join(dir, "report.xml"), "utf8"))).toBe(n)
+        expect(Fs.readFileSync(Path.join(dir, "report.html"), "utf8")).toContain(
+          `data-count="findings"><b>${n}</b>`
+        )
+        expect(Fs.readFileSync(summary, "utf8")).toContain(
+          `### contract-tests: FAIL: ${n} findings`
+        )
+        expect(lastLine(r.err)).toContain(`· ${n} findings so far`)
+        // Annotations: one per cause, the worst first, at most ten; every cause in the summary.
+        const levels = { error: 0, warning: 1, notice: 2 } as const
+        const annotations = r.out
+          .split("\n")
+          .filter((l) => /^::(error|warning|notice) /.test(l))
+          .map((l) => levels[/^::(\w+)/.exec(l)![1] as keyof typeof levels])
+        expect(annotations).toHaveLength(MAX_ANNOTATIONS)
+        expect([...annotations].sort()).toEqual(annotations)
+        expect(annotations[0]).toBe(0)
+        const rows = Fs.readFileSync(summary, "utf8")
+          .split("\n")
+          .filter((l) => /^\| (critical|major|minor) \|/.test(l))
+          .map((l) => ["critical", "major", "minor"].indexOf(l.split(" | ")[0]!.slice(2)))
+        expect(rows).toHaveLength(n)
+        expect([...rows].sort()).toEqual(rows)
+      })
+  )
+
+  it.effect("--fail-on-skip: a run with no finding but skips says FAIL and why, and exits 1", () =>
+    Effect.gen(function* () {
+      const r = yield* run(
+        ["--operations", "CreateConnector", "--examples", "2", "--read-only", "--fail-on-skip"],
+        { cwd: tmp() }
+      )
+      expect(r.code, r.err).toBe(1)
+      expect(lastLine(r.out)).toMatch(
+        /^FAIL: 0 findings, \d+ examples skipped \(--fail-on-skip\) · /
+      )
+    })
+  )
+
+  it.scoped(
+    "judge and replay with --fail-on server on traffic with a client finding only: PASS, saying which side, and exit 0",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+        const proxy = yield* Proxy.start({ target: server.url, recordHar: true })
+        yield* Effect.promise(() =>
+          fetch(`${proxy.url}/core.v1.SatelliteService/ListSatellites`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-api-key": KEY,
+              "connect-protocol-version": "1"
+            },
+            body: JSON.stringify({ limit: 501 })
+          }).then((a) => a.arrayBuffer())
+        )
+        const dir = tmp()
+        const file = Path.join(dir, "traffic.har")
+        Fs.writeFileSync(file, Har.toJson(yield* proxy.har))
+        for (const args of [
+          ["judge", "--fail-on", "server", file],
+          ["replay", "--fail-on", "server", "--base-url", server.url, "--api-key", KEY, file]
+        ]) {
+          const r = yield* run(args)
+          expect(r.code, r.out + r.err).toBe(0)
+          expect(lastLine(r.out)).toMatch(
+            /^PASS: 0 findings of the server side; 1 other finding not failing it \(--fail-on server\) · /
+          )
+          const any = yield* run(args.filter((a) => a !== "--fail-on" && a !== "server"))
+          expect(any.code).toBe(1)
+          expect(lastLine(any.out)).toMatch(/^FAIL: 1 findings \(1 occurrence\) · /)
+        }
+      })
   )
 })

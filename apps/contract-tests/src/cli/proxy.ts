@@ -78,7 +78,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
             )
     })
     const write = Effect.gen(function* () {
-      const report = yield* proxy.report
+      const report = Report.withVerdict(yield* proxy.report, { failOn: args.failOn })
       yield* writeReports(fs, "contract-tests proxy", args, report)
       if (Option.isSome(args.har))
         yield* writeFile(
@@ -109,7 +109,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
         Effect.gen(function* () {
           process.removeListener("SIGUSR2", onUsr2)
           process.stdout.write(Report.toTerminal(report) + "\n")
-          const code = Proxy.exitCode(report.findings, args.failOn)
+          const code = Report.exitCode(report)
           process.exitCode = code
           yield* Ref.set(exitCode, code)
         })

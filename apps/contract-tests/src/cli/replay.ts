@@ -14,7 +14,7 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { Secrets } from "@data-access/schema"
 import * as Har from "../Har.js"
-import * as Proxy from "../Proxy.js"
+import * as Report from "../Report.js"
 import { keySecrets } from "../internal/keys.js"
 import { entryOf, KEY_MASK } from "../internal/recording/write.js"
 import * as GitHub from "./github.js"
@@ -149,11 +149,12 @@ export const executeReplay = (args: ReplayParsed, exitCode: Ref.Ref<number>) =>
     )
     const entries: Array<Har.Entry> = []
     for (const entry of calls) entries.push(yield* sendAgain(entry, base, key, secrets))
-    const report = Har.judge(Har.make(entries), {
+    const judged = Har.judge(Har.make(entries), {
       source: `${args.file} sent again to ${base}`,
       strictClient: args.strictClient,
       clockSkewMillis: args.clockSkew
     })
+    const report = Report.withVerdict(judged, { failOn: args.failOn })
     const scrub = Secrets.scrubber(secrets)
     yield* writeReports(fs, "contract-tests replay", args, report, scrub)
     if (Option.isSome(args.har))
@@ -166,7 +167,7 @@ export const executeReplay = (args: ReplayParsed, exitCode: Ref.Ref<number>) =>
       )
     printReport(report, args.quiet, scrub)
     GitHub.publish(report, "client and server findings of the calls sent again", scrub)
-    yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
+    yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     Effect.catchAll((e) =>
       Effect.gen(function* () {

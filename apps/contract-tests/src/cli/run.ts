@@ -90,11 +90,11 @@ const parseShard = (text: string) => {
 
 /**
  * Why `--fail-on-skip` fails a report that has no finding: the examples it skipped and their
- * reasons; undefined when it skipped none or fails anyway.
+ * reasons; undefined when it skipped none or has findings.
  */
 export const skipFailure = (report: Report.Report): string | undefined => {
   const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
-  if (skipped === 0 || Report.exitCode(report) !== 0) return undefined
+  if (skipped === 0 || report.findings.length > 0) return undefined
   const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
   return `contract-tests: --fail-on-skip: ${skipped} examples skipped (${reasons.join("; ") || "no reason given"})`
 }
@@ -395,7 +395,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       ...(s.hooks === undefined ? [] : ["--hooks", shell(Path.resolve(s.hooks))]),
       ...(from.fileName === undefined ? [] : ["--config", shell(from.fileName)])
     ].join(" ")
-    const report = { ...ran, rerun }
+    const report = Report.withVerdict({ ...ran, rerun }, { failOnSkip: s.failOnSkip })
     const scrub = Secrets.scrubber([
       ...Option.match(args.apiKey, {
         onNone: () => [],
@@ -429,10 +429,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       return yield* Ref.set(exitCode, 2)
     }
     const skipFailed = s.failOnSkip ? skipFailure(report) : undefined
-    if (skipFailed !== undefined) {
-      stderr(skipFailed)
-      return yield* Ref.set(exitCode, 1)
-    }
+    if (skipFailed !== undefined) stderr(skipFailed)
     yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     // A hook that threw ends the run with its message (HookFailure); any other defect is a bug.

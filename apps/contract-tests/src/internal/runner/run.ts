@@ -122,13 +122,25 @@ export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Co
   seed: run.seed
 })
 
-/** One progress line per finished suite: its counts, its time and the findings so far. */
-const progressLine = (run: Run, total: number) => {
+/**
+ * Progress per finished suite: a line with its counts, its time and the findings so far; or, to
+ * `onProgress`, the examples done and planned and the findings so far.
+ */
+const progressLine = (run: Run, groups: ReadonlyArray<Group>) => {
+  const total = groups.reduce((n, g) => n + g.suites.length, 0)
+  const planned = groups.reduce((n, g) => n + g.suites.reduce((k, s) => k + costOf(s), 0), 0)
   let done = 0
-  let findings = 0
+  let examples = 0
+  // Counted as the report counts them: by cause, over every operation.
+  const causes = new Set<string>()
+  const onProgress = run.options.onProgress
+  onProgress?.({ done: 0, planned, findings: 0 })
   return (r: SuiteResult, millis: number) => {
     done++
-    findings += r.findings.length
+    examples += costOf(r.suite)
+    for (const f of r.findings) causes.add(`${f.check}\u0000${f.cause}`)
+    const findings = causes.size
+    if (onProgress !== undefined) return onProgress({ done: examples, planned, findings })
     const failed = [...r.counts.values()].reduce((n, c) => n + c.failed, 0)
     const passed = [...r.counts.values()].reduce((n, c) => n + c.passed, 0)
     const suite = r.suite
@@ -160,10 +172,7 @@ const runAll = (
 ) =>
   Effect.gen(function* () {
     const results: Array<SuiteResult> = []
-    const finished = progressLine(
-      run,
-      groups.reduce((n, g) => n + g.suites.length, 0)
-    )
+    const finished = progressLine(run, groups)
     const concurrency = concurrencyOf(run.options)
     const slotOf = makeSlots(concurrency)
     const runOne = (g: Group, suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
