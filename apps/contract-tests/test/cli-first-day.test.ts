@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import { CI_INTERVAL_MS, display } from "../src/cli/progress.js"
 import { probeOperation } from "../src/internal/runner/discovery.js"
 import { MAX_ANNOTATIONS } from "../src/cli/github.js"
 import * as Har from "../src/Har.js"
@@ -361,4 +364,75 @@ describe("one count of findings, one verdict", () => {
         }
       })
   )
+})
+
+/** The progress lines of a text: `done/planned examples · N findings so far · T elapsed`. */
+const PROGRESS = /(\d+)\/(\d+) examples · \d+ findings so far · [\d a-z]+ elapsed/g
+
+describe("the progress display", () => {
+  it.effect(
+    "not on a terminal (a CI log): whole lines, the last with every planned example done; --quiet: nothing",
+    () =>
+      Effect.gen(function* () {
+        const args = ["--operations", "List*", "--examples", "2", "--seed", "3"]
+        const r = yield* run(args)
+        expect(r.code, r.err).toBe(0)
+        const lines = r.err.split("\n").filter((l) => /^\d+\/\d+ examples · /.test(l))
+        expect(lines.length).toBeGreaterThan(0)
+        const [, done, planned] = /^(\d+)\/(\d+)/.exec(lines.at(-1)!)!
+        expect(done).toBe(planned)
+        expect(r.err).not.toContain("\r")
+        expect(r.err).not.toMatch(/^\[\d+\/\d+\]/m)
+        const quiet = yield* run([...args, "--quiet"])
+        expect(quiet.err).toBe("")
+      })
+  )
+
+  it.effect("on a terminal: one line written over, an estimate of the time left", () =>
+    Effect.async<{ out: string; code: number }>((resume) => {
+      // `script` gives the command line a terminal of its own, as a user's shell does.
+      const child = execFile(
+        "script",
+        [
+          "-qfec",
+          `${process.execPath} ${fileURLToPath(new URL("../dist/bin.js", import.meta.url))} --operations 'List*' --examples 2 --seed 3`,
+          "/dev/null"
+        ],
+        { maxBuffer: 64 * 1024 * 1024 },
+        (error, out) =>
+          resume(
+            Effect.succeed({
+              out,
+              code: error === null ? 0 : typeof error.code === "number" ? error.code : -1
+            })
+          )
+      )
+      return Effect.sync(() => child.kill())
+    }).pipe(
+      Effect.map(({ code, out }) => {
+        expect(code, out).toBe(0)
+        const shown = [...out.matchAll(PROGRESS)]
+        expect(shown.length).toBeGreaterThan(1)
+        // Every progress line is written over the one before: none ends a line but the last.
+        expect(out).not.toMatch(/examples · [^\r\n]*elapsed[^\r\n]*\r?\n[^\r\n]*examples · /)
+        expect(out).toContain("\r\u001b[K")
+        expect(out).toMatch(/ left/)
+        const last = shown.at(-1)!
+        expect(last[1]).toBe(last[2])
+      })
+    )
+  )
+
+  it("in a CI log: a line every few seconds, whatever the number of updates", () => {
+    let t = 0
+    const written: Array<string> = []
+    const shown = display({ isTTY: false, write: (text) => written.push(text) }, () => t)
+    for (let done = 0; done <= 1000; done++) {
+      t = done * 100
+      shown.update({ done, planned: 1000, findings: done > 500 ? 2 : 0 })
+    }
+    // 100 s of updates every 100 ms: a line each CI_INTERVAL_MS, and the last.
+    expect(written.length).toBeLessThanOrEqual(100_000 / CI_INTERVAL_MS + 2)
+    expect(written.at(-1)).toBe("1000/1000 examples · 2 findings so far · 1 min 40 s elapsed\n")
+  })
 })

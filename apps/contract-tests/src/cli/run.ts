@@ -28,6 +28,7 @@ import type * as Hooks from "../Hooks.js"
 import { nearest } from "@data-access/core/Suggest"
 import { pathToFileURL } from "node:url"
 import * as GitHub from "./github.js"
+import * as Progress from "./progress.js"
 import * as Settings from "./settings.js"
 import { writeFile, writeReports } from "./reports.js"
 import * as DryRun from "../internal/runner/dryRun.js"
@@ -289,6 +290,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         "--proxy, --ca-cert and --client-cert are for a target: give --base-url"
       )
     const rate = s.rateLimit
+    const shown = s.quiet ? undefined : Progress.display(process.stderr)
     const harEntries: Array<Har.Entry> = []
     const common = {
       seed: s.seed,
@@ -309,7 +311,9 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       headers,
       hooks,
       baseline,
-      progress: s.quiet ? undefined : stderr,
+      progress: shown?.line,
+      // Each suite's line when the suites run in worker threads: they are not counted together.
+      onProgress: workers > 1 ? undefined : shown?.update,
       onHarEntry:
         s.har === undefined ? undefined : (entry: Har.Entry) => void harEntries.push(entry)
     } satisfies Partial<ContractTests.Options>
@@ -384,6 +388,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
                 concurrency: s.concurrency ?? 2
               }).pipe(client === undefined ? (e) => e : Effect.provide(client))
           })
+    shown?.end()
     // The replay line of each finding runs as printed: this run's target, fixtures and config.
     const shell = (word: string) =>
       /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
