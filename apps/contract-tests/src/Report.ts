@@ -10,6 +10,7 @@ export * from "./internal/report/model.js"
 export * from "./internal/report/render.js"
 export { merge } from "./internal/report/merge.js"
 export { fromJson } from "./internal/report/schema.js"
+export { operationLabel } from "./internal/report/label.js"
 export {
   type Cause,
   causesOf,

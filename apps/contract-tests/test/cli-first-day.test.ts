@@ -436,3 +436,38 @@ describe("the progress display", () => {
     expect(written.at(-1)).toBe("1000/1000 examples · 2 findings so far · 1 min 40 s elapsed\n")
   })
 })
+
+describe("what a finding says", () => {
+  it.scoped("a case of the whole API says what it is instead of `_`, and its cause is whole", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({
+        apiKeys: [KEY],
+        faults: { rules: [{ fault: { _tag: "Violation", name: "server-error-on-unknown-field" } }] }
+      })
+      const dir = tmp()
+      const r = yield* run(
+        [
+          ...against(server.url).filter((a) => a !== "--operations" && a !== "GetResource"),
+          "--checks",
+          "protocol",
+          "--json",
+          "report.json"
+        ],
+        { cwd: dir }
+      )
+      expect(r.code, r.err).toBe(1)
+      const report = JSON.parse(
+        Fs.readFileSync(Path.join(dir, "report.json"), "utf8")
+      ) as Report.Report
+      const api = report.findings.filter((f) => f.operation === "_")
+      expect(api.length).toBeGreaterThan(0)
+      for (const f of api) {
+        expect(r.out).toContain(
+          `protocol · (the API, no one operation: ${f.request.method} ${f.request.path}) · ${f.cause}`
+        )
+        expect(f.cause).not.toMatch(/ or $/)
+      }
+      expect(r.out).not.toContain(" · _ · ")
+    })
+  )
+})

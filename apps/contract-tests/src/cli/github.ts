@@ -26,7 +26,7 @@ export const annotations = (report: Report.Report, rerun: string | undefined): s
     .map((c) => {
       const f = c.first
       const title = `${f.severity} · ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.cause}`
-      const where = [...new Set(c.findings.map((x) => x.operation))].join(", ")
+      const where = [...new Set(c.findings.map(Report.operationLabel))].join(", ")
       const replay =
         f.side === undefined ? `\nreplay: ${rerun ?? "contract-tests"} --replay ${f.replayId}` : ""
       return `::${LEVEL[f.severity]} title=${escapeProperty(title)}::${escapeData(`${f.message}\nrule ${f.rule}: ${f.source}\n${c.occurrences} occurrences on: ${where}${replay}`)}`
@@ -40,7 +40,7 @@ export const summary = (report: Report.Report, covers: string): string => {
   const causes = Report.causesOf(report.findings)
   const rows = causes.map((c) => {
     const f = c.first
-    return `| ${f.severity} | ${cell(f.check)} | \`${cell(f.rule)}\` | ${cell([...new Set(c.findings.map((x) => x.operation))].join(", "))} | ${c.occurrences} | ${cell(f.cause)} |`
+    return `| ${f.severity} | ${cell(f.check)} | \`${cell(f.rule)}\` | ${cell([...new Set(c.findings.map(Report.operationLabel))].join(", "))} | ${c.occurrences} | ${cell(f.cause)} |`
   })
   return [
     `### contract-tests: ${Report.verdictText(Report.verdictOf(report))}`,

@@ -9,6 +9,7 @@
 import { Secrets } from "@data-access/schema"
 import { checksOf } from "../checkIds.js"
 import type * as Report from "./model.js"
+import { operationLabel } from "./label.js"
 import { causesOf, findingsCount, SEVERITIES, verdictOf, verdictText } from "./verdict.js"
 
 /** How to render. */
@@ -53,7 +54,7 @@ const findingHtml = (
       ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
       : `<p class="meta">seed ${f.seed} · replay: <code>${esc(rerun ?? "contract-tests")} --replay ${esc(f.replayId)}</code>${COPY}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
   return `<article class="finding sev-${f.severity}" data-severity="${f.severity}" data-operation="${esc(f.operation)}" data-rule="${esc(f.rule)}" data-side="${f.side ?? ""}" data-known="${known}">
-<header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(f.operation)} · ${esc(f.cause)}</header>
+<header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(operationLabel(f))} · ${esc(f.cause)}</header>
 <p>${esc(f.message)}</p>
 <p class="rule">rule <code>${esc(f.rule)}</code>: <q>${esc(f.source)}</q></p>
 ${f.detail === undefined ? "" : `<p class="detail">detail: ${esc(f.detail)}</p>`}

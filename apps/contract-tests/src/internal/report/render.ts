@@ -2,6 +2,7 @@
 import { checksOf } from "../checkIds.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
+import { operationLabel } from "./label.js"
 import { causesOf, findingsCount, plural, verdictOf, verdictText } from "./verdict.js"
 
 /**
@@ -70,7 +71,7 @@ export const findingText = (f: Finding): string => findingTextFor(f, undefined)
 /** A finding as plain text, its replay line starting with `rerun` (default `contract-tests`). */
 const findingTextFor = (f: Finding, rerun: string | undefined): string => {
   const lines = [
-    `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.operation} · ${f.cause}`,
+    `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${operationLabel(f)} · ${f.cause}`,
     `  ${f.message}`,
     `  rule ${f.rule}: ${f.source}`,
     ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
@@ -121,8 +122,8 @@ export const toJUnit = (report: Report): string => {
     const name = `${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.cause}`
     const text = [
       findingTextFor(f, report.rerun),
-      `  ${plural(c.occurrences, "occurrence")} on ${[...new Set(c.findings.map((x) => x.operation))].join(", ")}`,
-      ...c.findings.slice(1).map((x) => `  also ${x.operation}: --replay ${x.replayId}`)
+      `  ${plural(c.occurrences, "occurrence")} on ${[...new Set(c.findings.map(operationLabel))].join(", ")}`,
+      ...c.findings.slice(1).map((x) => `  also ${operationLabel(x)}: --replay ${x.replayId}`)
     ].join("\n")
     return `    <testcase classname="contract.findings" name="${xml(name)}">\n      <failure message="${xml(f.message)}" type="${xml(f.check)}">${xml(text)}</failure>\n    </testcase>`
   })
@@ -176,7 +177,7 @@ export const toTerminal = (report: Report): string => {
       out.push(
         `  ${plural(c.occurrences, "occurrence")}${others.length === 0 ? "" : ` on ${plural(c.findings.length, "operation")}`}`
       )
-      for (const f of others) out.push(`  also ${f.operation}: --replay ${f.replayId}`)
+      for (const f of others) out.push(`  also ${operationLabel(f)}: --replay ${f.replayId}`)
       out.push("")
     }
   }
