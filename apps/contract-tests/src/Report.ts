@@ -10,3 +10,14 @@ export * from "./internal/report/model.js"
 export * from "./internal/report/render.js"
 export { merge } from "./internal/report/merge.js"
 export { fromJson } from "./internal/report/schema.js"
+export { operationLabel } from "./internal/report/label.js"
+export {
+  type Cause,
+  causesOf,
+  findingsCount,
+  judgeReport,
+  type Policy,
+  verdictOf,
+  verdictText,
+  withVerdict
+} from "./internal/report/verdict.js"

@@ -16,13 +16,16 @@ main(process.argv).pipe(
   NodeRuntime.runMain({
     disableErrorReporting: true,
     // `contract-tests proxy` ends when signalled: its finalizer leaves the exit code in process.exitCode.
-    teardown: (exit, onExit) =>
-      onExit(
+    // Exits once stdout and stderr are written out: a pipe is written asynchronously, and an exit
+    // before would cut a long report short.
+    teardown: (exit, onExit) => {
+      const code =
         Exit.isSuccess(exit) && typeof exit.value === "number"
           ? exit.value
           : Exit.isInterrupted(exit) && typeof process.exitCode === "number"
             ? process.exitCode
             : 2
-      )
+      process.stdout.write("", () => process.stderr.write("", () => onExit(code)))
+    }
   })
 )

@@ -122,7 +122,7 @@ describe("custom checks (Hooks.checks)", () => {
         const replayLine = r.out.split("\n").find((l) => l.includes(`--replay ${finding.replayId}`))
         expect(replayLine).toContain(`--hooks ${hooks}`)
         expect(r.out).toMatch(/c\d+ acme\.names-lowercase {2}c\d+ acme\.satellites-in-us/)
-        expect(r.out).toContain(`::error title=acme.satellites-in-us · `)
+        expect(r.out).toContain(`::warning title=major · acme.satellites-in-us · `)
         expect(Fs.readFileSync(summary, "utf8")).toContain("| major | acme.satellites-in-us |")
         const junit = Fs.readFileSync(file("r.xml"), "utf8")
         expect(junit).toContain('name="ListSatellites acme.satellites-in-us"')

@@ -99,7 +99,7 @@ describe("the HTML report in headless Chromium", () => {
           "FAIL"
         )
         const totals = Report.totals(json)
-        expect(yield* shownCount(page, "findings")).toBe(json.findings.length)
+        expect(yield* shownCount(page, "findings")).toBe(Report.causesOf(json.findings).length)
         expect(yield* shownCount(page, "passed")).toBe(totals.passed)
         expect(yield* shownCount(page, "failed")).toBe(totals.failed)
         expect(yield* shownCount(page, "skipped")).toBe(totals.skipped)
@@ -220,19 +220,19 @@ describe("the HTML report in headless Chromium", () => {
         const file = Path.join(REPORTS, "proxy-report.html")
         Fs.writeFileSync(file, html.text)
         const { errors, page } = yield* openPage(file)
-        expect(yield* shownCount(page, "findings")).toBe(json.findings.length)
+        expect(yield* shownCount(page, "findings")).toBe(Report.causesOf(json.findings).length)
         expect(yield* shownCount(page, "requests")).toBe(json.requests)
         const sideCount = (side: string) =>
           Effect.promise(async () =>
             Number(await page.locator(`[data-count="${side}-findings"]`).textContent())
           )
-        expect(yield* sideCount("server")).toBe(server_.length)
-        expect(yield* sideCount("client")).toBe(client.length)
+        expect(yield* sideCount("server")).toBe(Report.causesOf(server_).length)
+        expect(yield* sideCount("client")).toBe(Report.causesOf(client).length)
         // The page says what its verdict covers: both sides, each counted.
         const covers = yield* Effect.promise(() => page.locator("#covers").textContent())
         expect(covers).toContain("The verdict covers both sides of the traffic")
-        expect(covers).toContain(`${server_.length} server finding`)
-        expect(covers).toContain(`${client.length} client finding`)
+        expect(covers).toContain(`${Report.causesOf(server_).length} server finding`)
+        expect(covers).toContain(`${Report.causesOf(client).length} client finding`)
         expect(
           yield* Effect.promise(() =>
             page.locator(`section[data-side="server"] article.finding`).count()

@@ -157,7 +157,7 @@ describe("reproductions", () => {
   )
 
   it.scoped(
-    "under GitHub Actions: an ::error annotation per cause and a Markdown job summary, no key in either",
+    "under GitHub Actions: an annotation per cause by its severity and a Markdown job summary, no key in either",
     () =>
       Effect.gen(function* () {
         const key = "actions-key-1928374650"
@@ -187,16 +187,19 @@ describe("reproductions", () => {
           () => Effect.sync(() => Object.keys(env).forEach((k) => delete process.env[k]))
         )
         expect(r.code).toBe(1)
-        const annotations = r.out.split("\n").filter((l) => l.startsWith("::error "))
+        // error-shape's findings are major: a warning each.
+        const annotations = r.out.split("\n").filter((l) => l.startsWith("::warning "))
         expect(annotations.length).toBeGreaterThan(0)
-        expect(annotations[0]).toMatch(/^::error title=error-shape · [^:]+::.*%0Arule errors\./)
+        expect(annotations[0]).toMatch(
+          /^::warning title=major · error-shape · [^:]+::.*%0Arule errors\./
+        )
         const text = Fs.readFileSync(summary, "utf8")
         expect(text).toContain("### contract-tests: FAIL")
         expect(text).toMatch(/\| major \| error-shape \| `errors\.[a-z-]+` \|/)
         for (const t of [r.out, text]) expect(t).not.toContain(key)
         // Outside GitHub Actions: neither.
         const plain = yield* cli(...args)
-        expect(plain.out).not.toContain("::error")
+        expect(plain.out).not.toMatch(/^::(error|warning|notice) /m)
       }),
     120_000
   )

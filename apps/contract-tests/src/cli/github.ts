@@ -1,9 +1,10 @@
 /**
- * Under GitHub Actions (`GITHUB_ACTIONS=true`): an `::error` annotation per cause of failure and a
- * Markdown job summary (`GITHUB_STEP_SUMMARY`), beside the reports.
+ * Under GitHub Actions (`GITHUB_ACTIONS=true`): an annotation per cause of failure (`::error`,
+ * `::warning` or `::notice` by its severity, the worst first, at most ten) and a Markdown job
+ * summary (`GITHUB_STEP_SUMMARY`) of every cause, beside the reports.
  */
 import * as Fs from "node:fs"
-import type * as Report from "../Report.js"
+import * as Report from "../Report.js"
 
 /** Whether the process runs as a GitHub Actions step. */
 export const active = (): boolean => process.env.GITHUB_ACTIONS === "true"
@@ -12,46 +13,51 @@ export const active = (): boolean => process.env.GITHUB_ACTIONS === "true"
 const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C")
 
-/** The findings grouped by check and cause, the terminal report's grouping. */
-const causes = (report: Report.Report) => {
-  const groups = new Map<string, Array<Report.Finding>>()
-  for (const f of report.findings) {
-    const key = `${f.side ?? ""}\u0000${f.check}\u0000${f.cause}`
-    groups.set(key, [...(groups.get(key) ?? []), f])
-  }
-  return [...groups.values()]
-}
+/** The most annotations written: GitHub shows ten of a kind per step; the rest are in the summary. */
+export const MAX_ANNOTATIONS = 10
 
-/** One `::error` line per cause of failure. */
+/** The annotation command of each severity. */
+const LEVEL = { critical: "error", major: "warning", minor: "notice" } as const
+
+/** One annotation per cause of failure, the worst first, at most `MAX_ANNOTATIONS`. */
 export const annotations = (report: Report.Report, rerun: string | undefined): string =>
-  causes(report)
-    .map((fs) => {
-      const f = fs[0]!
-      const title = `${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.cause}`
-      const where = [...new Set(fs.map((x) => x.operation))].join(", ")
+  Report.causesOf(report.findings)
+    .slice(0, MAX_ANNOTATIONS)
+    .map((c) => {
+      const f = c.first
+      const title = `${f.severity} · ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.cause}`
+      const where = [...new Set(c.findings.map(Report.operationLabel))].join(", ")
       const replay =
         f.side === undefined ? `\nreplay: ${rerun ?? "contract-tests"} --replay ${f.replayId}` : ""
-      return `::error title=${escapeProperty(title)}::${escapeData(`${f.message}\nrule ${f.rule}: ${f.source}\noperations: ${where}${replay}`)}`
+      return `::${LEVEL[f.severity]} title=${escapeProperty(title)}::${escapeData(`${f.message}\nrule ${f.rule}: ${f.source}\n${c.occurrences} occurrences on: ${where}${replay}`)}`
     })
     .join("\n")
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ")
 
-/** The job summary: the verdict, what it covers, and a row per cause of failure. */
+/** The job summary: the verdict and why, what it covers, and a row per cause, the worst first. */
 export const summary = (report: Report.Report, covers: string): string => {
-  const verdict = report.findings.length === 0 ? "PASS" : "FAIL"
-  const rows = causes(report).map((fs) => {
-    const f = fs[0]!
-    return `| ${f.severity} | ${cell(f.check)} | \`${cell(f.rule)}\` | ${cell([...new Set(fs.map((x) => x.operation))].join(", "))} | ${cell(f.cause)} |`
+  const causes = Report.causesOf(report.findings)
+  const rows = causes.map((c) => {
+    const f = c.first
+    return `| ${f.severity} | ${cell(f.check)} | \`${cell(f.rule)}\` | ${cell([...new Set(c.findings.map(Report.operationLabel))].join(", "))} | ${c.occurrences} | ${cell(f.cause)} |`
   })
   return [
-    `### contract-tests: ${verdict}`,
+    `### contract-tests: ${Report.verdictText(Report.verdictOf(report))}`,
     "",
-    `${report.findings.length} findings (${covers}) · ${report.requests} requests · seed ${report.seed} · ${report.target}`,
+    `${Report.findingsCount(report.findings)} (${covers}) · ${report.requests} requests · seed ${report.seed} · ${report.target}`,
     "",
+    ...(causes.length > MAX_ANNOTATIONS
+      ? [`The first ${MAX_ANNOTATIONS} causes are annotated; all ${causes.length} are below.`, ""]
+      : []),
     ...(rows.length === 0
       ? []
-      : ["| severity | check | rule | operations | cause |", "|---|---|---|---|---|", ...rows, ""])
+      : [
+          "| severity | check | rule | operations | occurrences | cause |",
+          "|---|---|---|---|---|---|",
+          ...rows,
+          ""
+        ])
   ].join("\n")
 }
 

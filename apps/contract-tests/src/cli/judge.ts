@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
-import * as Proxy from "../Proxy.js"
+import * as Report from "../Report.js"
 import { readHar } from "./harFile.js"
 import { printReport, reportOptions, writeReports } from "./reports.js"
 import * as GitHub from "./github.js"
@@ -53,16 +53,17 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const har = yield* readHar(fs, args.file)
-    const report = Har.judge(har, {
+    const judged = Har.judge(har, {
       source: args.file,
       baseUrl: some(args.baseUrl),
       strictClient: args.strictClient,
       clockSkewMillis: args.clockSkew
     })
-    yield* writeReports(fs, args, report)
+    const report = Report.withVerdict(judged, { failOn: args.failOn })
+    yield* writeReports(fs, "contract-tests judge", args, report)
     printReport(report, args.quiet)
     GitHub.publish(report, "client and server findings of the recorded traffic", (t) => t)
-    yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
+    yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     Effect.catchAll((e) =>
       Effect.gen(function* () {

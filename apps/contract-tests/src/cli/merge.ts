@@ -59,16 +59,17 @@ export const executeMerge = (args: MergeParsed, exitCode: Ref.Ref<number>) =>
         )
       })
     )
-    const report = yield* Either.mapLeft(
+    const merged = yield* Either.mapLeft(
       Report.merge(reports),
       (why) => new MergeError({ message: why })
     )
-    yield* writeReports(fs, args, report)
+    const report = Report.withVerdict(merged, { failOnSkip: args.failOnSkip })
+    yield* writeReports(fs, "contract-tests merge", args, report)
     printReport(report, args.quiet)
     GitHub.publish(report, "the server's answers", (t) => t)
     const skipped = args.failOnSkip ? skipFailure(report) : undefined
     if (skipped !== undefined) process.stderr.write(skipped + "\n")
-    yield* Ref.set(exitCode, skipped !== undefined ? 1 : Report.exitCode(report))
+    yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     Effect.catchAll((e) =>
       Effect.gen(function* () {

@@ -11,7 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
-import { reportOptions, writeReports } from "./reports.js"
+import { outputFile, reportOptions, writeFile, writeReports } from "./reports.js"
 
 export const proxyOptions = {
   target: Options.text("target").pipe(
@@ -41,7 +41,7 @@ export const proxyOptions = {
     Options.withDescription("Allowed clock difference with the server, in milliseconds")
   ),
   ...reportOptions("at shutdown and on SIGUSR2"),
-  har: Options.file("har").pipe(
+  har: outputFile("har").pipe(
     Options.optional,
     Options.withDescription(
       "Write every exchange as HAR 1.2 to this file, the key and secret fields masked (at shutdown and on SIGUSR2; kept in memory until then)"
@@ -78,10 +78,16 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
             )
     })
     const write = Effect.gen(function* () {
-      const report = yield* proxy.report
-      yield* writeReports(fs, args, report)
+      const report = Report.withVerdict(yield* proxy.report, { failOn: args.failOn })
+      yield* writeReports(fs, "contract-tests proxy", args, report)
       if (Option.isSome(args.har))
-        yield* fs.writeFileString(args.har.value, Har.toJson(yield* proxy.har))
+        yield* writeFile(
+          fs,
+          "contract-tests proxy",
+          "HAR",
+          args.har.value,
+          Har.toJson(yield* proxy.har)
+        )
       return report
     })
     stderr(
@@ -103,15 +109,10 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
         Effect.gen(function* () {
           process.removeListener("SIGUSR2", onUsr2)
           process.stdout.write(Report.toTerminal(report) + "\n")
-          const code = Proxy.exitCode(report.findings, args.failOn)
+          const code = Report.exitCode(report)
           process.exitCode = code
           yield* Ref.set(exitCode, code)
         })
-      ),
-      Effect.catchAll((e) =>
-        Effect.sync(() =>
-          stderr(`contract-tests proxy: the report could not be written: ${e.message}`)
-        )
       )
     )
     yield* Effect.never.pipe(Effect.ensuring(shutdown))

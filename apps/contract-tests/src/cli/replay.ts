@@ -14,13 +14,13 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { Secrets } from "@data-access/schema"
 import * as Har from "../Har.js"
-import * as Proxy from "../Proxy.js"
+import * as Report from "../Report.js"
 import { keySecrets } from "../internal/keys.js"
 import { entryOf, KEY_MASK } from "../internal/recording/write.js"
 import * as GitHub from "./github.js"
 import { judgeOptions } from "./judge.js"
 import { readHar } from "./harFile.js"
-import { printReport, writeReports } from "./reports.js"
+import { outputFile, printReport, writeFile, writeReports } from "./reports.js"
 
 export const replayOptions = {
   baseUrl: Options.text("base-url").pipe(
@@ -41,7 +41,7 @@ export const replayOptions = {
   junit: judgeOptions.junit,
   json: judgeOptions.json,
   html: judgeOptions.html,
-  har: Options.file("har").pipe(
+  har: outputFile("har").pipe(
     Options.optional,
     Options.withDescription("Write the new exchanges as HAR 1.2 (the key and secret fields masked)")
   ),
@@ -149,18 +149,25 @@ export const executeReplay = (args: ReplayParsed, exitCode: Ref.Ref<number>) =>
     )
     const entries: Array<Har.Entry> = []
     for (const entry of calls) entries.push(yield* sendAgain(entry, base, key, secrets))
-    const report = Har.judge(Har.make(entries), {
+    const judged = Har.judge(Har.make(entries), {
       source: `${args.file} sent again to ${base}`,
       strictClient: args.strictClient,
       clockSkewMillis: args.clockSkew
     })
+    const report = Report.withVerdict(judged, { failOn: args.failOn })
     const scrub = Secrets.scrubber(secrets)
-    yield* writeReports(fs, args, report)
+    yield* writeReports(fs, "contract-tests replay", args, report, scrub)
     if (Option.isSome(args.har))
-      yield* fs.writeFileString(args.har.value, scrub(Har.toJson(Har.make(entries))))
+      yield* writeFile(
+        fs,
+        "contract-tests replay",
+        "HAR",
+        args.har.value,
+        scrub(Har.toJson(Har.make(entries)))
+      )
     printReport(report, args.quiet, scrub)
     GitHub.publish(report, "client and server findings of the calls sent again", scrub)
-    yield* Ref.set(exitCode, Proxy.exitCode(report.findings, args.failOn))
+    yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     Effect.catchAll((e) =>
       Effect.gen(function* () {

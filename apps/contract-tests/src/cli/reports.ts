@@ -3,12 +3,19 @@ import * as Options from "@effect/cli/Options"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Path from "node:path"
 import * as Report from "../Report.js"
+
+/**
+ * The option of a file written after the run: a path, not checked beforehand (its folder is made
+ * when it is written, and a path that cannot be written is said then).
+ */
+export const outputFile = (flag: string) => Options.text(flag).pipe(Options.withPseudoName("file"))
 
 /** `--junit`, `--json` and `--html`, each described with when it is written (`when`, or nothing). */
 export const reportOptions = (when: string) => {
   const file = (flag: string, what: string) =>
-    Options.file(flag).pipe(
+    outputFile(flag).pipe(
       Options.optional,
       Options.withDescription(`Write ${what} to this file${when === "" ? "" : ` (${when})`}`)
     )
@@ -19,24 +26,63 @@ export const reportOptions = (when: string) => {
   }
 }
 
-/** Writes `report` to each file the options name. */
+/**
+ * Writes `text` to `file`, its folder made first. A file that cannot be written is said on stderr
+ * (after `command`, naming `what` and the file) and does not stop the others: the result says
+ * whether it was written.
+ */
+export const writeFile = (
+  fs: FileSystem.FileSystem,
+  command: string,
+  what: string,
+  file: string,
+  text: string
+): Effect.Effect<boolean> => {
+  const folder = Path.dirname(file)
+  const fail = (why: string) =>
+    Effect.sync(() => {
+      process.stderr.write(`${command}: the ${what} could not be written to ${file}: ${why}\n`)
+      return false
+    })
+  const reason = (e: { readonly message: string; readonly description?: string | undefined }) =>
+    e.description ?? e.message
+  return fs.makeDirectory(folder, { recursive: true }).pipe(
+    Effect.matchEffect({
+      onFailure: (e) => fail(`its folder ${folder} cannot be made (${reason(e)})`),
+      onSuccess: () =>
+        fs.writeFileString(file, text).pipe(
+          Effect.as(true),
+          Effect.catchAll((e) => fail(reason(e)))
+        )
+    })
+  )
+}
+
+/** Writes `report` (through `scrub`) to each file the options name; false when one was not written. */
 export const writeReports = (
   fs: FileSystem.FileSystem,
+  command: string,
   files: {
-    readonly junit: Option.Option<string>
-    readonly json: Option.Option<string>
-    readonly html: Option.Option<string>
+    readonly junit: Option.Option<string> | string | undefined
+    readonly json: Option.Option<string> | string | undefined
+    readonly html: Option.Option<string> | string | undefined
   },
-  report: Report.Report
+  report: Report.Report,
+  scrub: (text: string) => string = (text) => text
 ) =>
   Effect.gen(function* () {
     const renderings = [
-      [files.junit, Report.toJUnit],
-      [files.json, Report.toJson],
-      [files.html, Report.toHtml]
+      [files.junit, "JUnit report", Report.toJUnit],
+      [files.json, "JSON report", Report.toJson],
+      [files.html, "HTML report", Report.toHtml]
     ] as const
-    for (const [file, render] of renderings)
-      if (Option.isSome(file)) yield* fs.writeFileString(file.value, render(report))
+    let written = true
+    for (const [option, what, render] of renderings) {
+      const file = Option.isOption(option) ? Option.getOrUndefined(option) : option
+      if (file !== undefined)
+        written = (yield* writeFile(fs, command, what, file, scrub(render(report)))) && written
+    }
+    return written
   })
 
 /** Prints the terminal report on stdout (`quiet`: its verdict line only), through `scrub`. */

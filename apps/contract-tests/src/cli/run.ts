@@ -28,7 +28,9 @@ import type * as Hooks from "../Hooks.js"
 import { nearest } from "@data-access/core/Suggest"
 import { pathToFileURL } from "node:url"
 import * as GitHub from "./github.js"
+import * as Progress from "./progress.js"
 import * as Settings from "./settings.js"
+import { writeFile, writeReports } from "./reports.js"
 import * as DryRun from "../internal/runner/dryRun.js"
 import { ReferenceServer } from "@data-access/reference-server"
 
@@ -89,11 +91,11 @@ const parseShard = (text: string) => {
 
 /**
  * Why `--fail-on-skip` fails a report that has no finding: the examples it skipped and their
- * reasons; undefined when it skipped none or fails anyway.
+ * reasons; undefined when it skipped none or has findings.
  */
 export const skipFailure = (report: Report.Report): string | undefined => {
   const skipped = report.cells.reduce((n, c) => n + c.skipped, 0)
-  if (skipped === 0 || Report.exitCode(report) !== 0) return undefined
+  if (skipped === 0 || report.findings.length > 0) return undefined
   const reasons = [...new Set(report.cells.flatMap((c) => c.skipReasons))]
   return `contract-tests: --fail-on-skip: ${skipped} examples skipped (${reasons.join("; ") || "no reason given"})`
 }
@@ -288,6 +290,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
         "--proxy, --ca-cert and --client-cert are for a target: give --base-url"
       )
     const rate = s.rateLimit
+    const shown = s.quiet ? undefined : Progress.display(process.stderr)
     const harEntries: Array<Har.Entry> = []
     const common = {
       seed: s.seed,
@@ -308,7 +311,9 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       headers,
       hooks,
       baseline,
-      progress: s.quiet ? undefined : stderr,
+      progress: shown?.line,
+      // Each suite's line when the suites run in worker threads: they are not counted together.
+      onProgress: workers > 1 ? undefined : shown?.update,
       onHarEntry:
         s.har === undefined ? undefined : (entry: Har.Entry) => void harEntries.push(entry)
     } satisfies Partial<ContractTests.Options>
@@ -383,6 +388,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
                 concurrency: s.concurrency ?? 2
               }).pipe(client === undefined ? (e) => e : Effect.provide(client))
           })
+    shown?.end()
     // The replay line of each finding runs as printed: this run's target, fixtures and config.
     const shell = (word: string) =>
       /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
@@ -394,7 +400,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       ...(s.hooks === undefined ? [] : ["--hooks", shell(Path.resolve(s.hooks))]),
       ...(from.fileName === undefined ? [] : ["--config", shell(from.fileName)])
     ].join(" ")
-    const report = { ...ran, rerun }
+    const report = Report.withVerdict({ ...ran, rerun }, { failOnSkip: s.failOnSkip })
     const scrub = Secrets.scrubber([
       ...Option.match(args.apiKey, {
         onNone: () => [],
@@ -403,13 +409,15 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       ...headerSecrets(headers),
       ...proxySecrets(s.proxy)
     ])
-    if (s.junit !== undefined) yield* fs.writeFileString(s.junit, scrub(Report.toJUnit(report)))
-    if (s.json !== undefined) yield* fs.writeFileString(s.json, scrub(Report.toJson(report)))
-    if (s.html !== undefined) yield* fs.writeFileString(s.html, scrub(Report.toHtml(report)))
+    // A file that cannot be written is said on stderr; the others, stdout and the exit code stand.
+    yield* writeReports(fs, "contract-tests", s, report, scrub)
     if (s.har !== undefined)
-      yield* fs.writeFileString(s.har, scrub(Har.toJson(Har.make(harEntries))))
+      yield* writeFile(fs, "contract-tests", "HAR", s.har, scrub(Har.toJson(Har.make(harEntries))))
     if (s.writeBaseline !== undefined)
-      yield* fs.writeFileString(
+      yield* writeFile(
+        fs,
+        "contract-tests",
+        "baseline",
         s.writeBaseline,
         scrub(Baseline.toJson(Baseline.fromReport(report)))
       )
@@ -426,10 +434,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
       return yield* Ref.set(exitCode, 2)
     }
     const skipFailed = s.failOnSkip ? skipFailure(report) : undefined
-    if (skipFailed !== undefined) {
-      stderr(skipFailed)
-      return yield* Ref.set(exitCode, 1)
-    }
+    if (skipFailed !== undefined) stderr(skipFailed)
     yield* Ref.set(exitCode, Report.exitCode(report))
   }).pipe(
     // A hook that threw ends the run with its message (HookFailure); any other defect is a bug.
@@ -447,11 +452,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     ),
     Effect.catchAll((e) =>
       Effect.gen(function* () {
-        const message =
-          e._tag === "RunError" || e._tag === "SettingsError"
-            ? e.message
-            : `${e._tag}: ${e.message}`
-        process.stderr.write(`contract-tests: the run could not be made: ${message}\n`)
+        process.stderr.write(`contract-tests: the run could not be made: ${e.message}\n`)
         yield* Ref.set(exitCode, 2)
       })
     )

@@ -16,6 +16,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { nearest } from "@data-access/core/Suggest"
+import { outputFile } from "./reports.js"
 
 /** How a setting is written and read. */
 type Kind = "text" | "integer" | "number" | "boolean" | "list" | "input" | "output"
@@ -223,7 +224,7 @@ const optionOf = (key: string, s: Setting): Options.Options<Option.Option<unknow
     case "input":
       return described(Options.optional(Options.file(flag, { exists: "yes" })))
     case "output":
-      return described(Options.optional(Options.file(flag)))
+      return described(Options.optional(outputFile(flag)))
   }
 }
 

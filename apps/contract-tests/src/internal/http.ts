@@ -207,6 +207,9 @@ const answerHeaders = (
   return out
 }
 
+/** The transport's own words (connect ECONNREFUSED 127.0.0.1:9), put after the client's. */
+const causeText = (cause: unknown): string => (cause instanceof Error ? `: ${cause.message}` : "")
+
 /** Why no answer came: the text an `Exchange` shows, and whether it broke before any answer or timed out. */
 interface NoAnswer {
   readonly text: string
@@ -356,7 +359,7 @@ export const makeTarget = (
           typeof e === "string"
             ? timedOut
             : {
-                text: `${e._tag} (${e.reason}): ${e.message}`,
+                text: `${e._tag} (${e.reason}): ${e.message}${causeText(e.cause)}`,
                 broke:
                   e._tag === "RequestError" &&
                   e.reason === "Transport" &&
@@ -470,7 +473,7 @@ export const makeTarget = (
                   Either.left(
                     status === undefined
                       ? {
-                          text: `RequestError (Transport): Transport error (${method} ${url})`,
+                          text: `RequestError (Transport): Transport error (${method} ${url})${causeText(cause)}`,
                           broke: brokeBeforeAnswer(cause),
                           timedOut: false
                         }

@@ -67,7 +67,7 @@ const expectOkOr =
     const code = Inspect.codeOf(e)
     return code !== undefined && codes.includes(code)
       ? undefined
-      : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200 or ${codes.join(" / ")}`
+      : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200${codes.length === 0 ? "" : ` or ${codes.join(" / ")}`}`
   }
 
 /** 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */

@@ -7,9 +7,10 @@
  * shown client and server apart. Every text is scrubbed of the secrets given.
  */
 import { Secrets } from "@data-access/schema"
-import type { Severity } from "@data-access/schema/ContractChecks"
 import { checksOf } from "../checkIds.js"
 import type * as Report from "./model.js"
+import { operationLabel } from "./label.js"
+import { causesOf, findingsCount, SEVERITIES, verdictOf, verdictText } from "./verdict.js"
 
 /** How to render. */
 export interface HtmlOptions {
@@ -26,8 +27,6 @@ const esc = (s: string): string =>
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;")
-
-const SEVERITIES: ReadonlyArray<Severity> = ["critical", "major", "minor"]
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
@@ -55,7 +54,7 @@ const findingHtml = (
       ? `<p class="meta">seen ${plural(f.occurrences, "time")} (live traffic: no replay id)</p>`
       : `<p class="meta">seed ${f.seed} · replay: <code>${esc(rerun ?? "contract-tests")} --replay ${esc(f.replayId)}</code>${COPY}${f.occurrences > 1 ? ` · seen in ${f.occurrences} examples` : ""}${f.shrinkSteps > 0 ? ` · shrunk ${plural(f.shrinkSteps, "step")}` : ""}</p>`
   return `<article class="finding sev-${f.severity}" data-severity="${f.severity}" data-operation="${esc(f.operation)}" data-rule="${esc(f.rule)}" data-side="${f.side ?? ""}" data-known="${known}">
-<header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(f.operation)} · ${esc(f.cause)}</header>
+<header><span class="badge ${f.severity}">${f.severity}</span>${f.side === undefined ? "" : `<span class="badge side">${f.side}</span>`}${known ? `<span class="badge known">known</span>` : ""} <b>${esc(f.check)}</b> · ${esc(operationLabel(f))} · ${esc(f.cause)}</header>
 <p>${esc(f.message)}</p>
 <p class="rule">rule <code>${esc(f.rule)}</code>: <q>${esc(f.source)}</q></p>
 ${f.detail === undefined ? "" : `<p class="detail">detail: ${esc(f.detail)}</p>`}
@@ -80,7 +79,9 @@ const causes = (
     const key = `${x.known}\u0000${x.f.side ?? ""}\u0000${x.f.check}\u0000${x.f.cause}`
     groups.set(key, [...(groups.get(key) ?? []), x])
   }
-  return [...groups.values()]
+  return [...groups.values()].sort(
+    (a, b) => SEVERITIES.indexOf(a[0]!.f.severity) - SEVERITIES.indexOf(b[0]!.f.severity)
+  )
 }
 
 const options = (values: ReadonlyArray<string>) =>
@@ -242,7 +243,8 @@ export const render = (report: Report.Report, options: HtmlOptions = {}): string
     }),
     { passed: 0, failed: 0, skipped: 0 }
   )
-  const pass = report.findings.length === 0
+  const verdict = verdictOf(report)
+  const pass = verdict.pass
   const all = [
     ...report.findings.map((f) => ({ f, known: false })),
     ...report.known.map((f) => ({ f, known: true }))
@@ -265,14 +267,14 @@ ${group.map(({ f, known }, i) => findingHtml(f, known, report.rerun, i > 0)).joi
     ? (["server", "client"] as const)
         .map((side) => {
           const xs = all.filter(({ f }) => f.side === side)
-          return `<section class="side" data-side="${side}"><h3>${side === "server" ? "Server findings: answers that break the contract" : "Client findings: requests that break the interface"} (<span data-count="${side}-findings">${xs.filter((x) => !x.known).length}</span>)</h3>${list(xs)}<p class="empty none-shown">${xs.length === 0 ? "None." : "None matches the filters."}</p></section>`
+          return `<section class="side" data-side="${side}"><h3>${side === "server" ? "Server findings: answers that break the contract" : "Client findings: requests that break the interface"} (<span data-count="${side}-findings">${causesOf(xs.filter((x) => !x.known).map((x) => x.f)).length}</span>)</h3>${list(xs)}<p class="empty none-shown">${xs.length === 0 ? "None." : "None matches the filters."}</p></section>`
         })
         .join("\n")
     : `<section class="side" data-side="">${list(all)}<p class="empty none-shown">${all.length === 0 ? "None." : "None matches the filters."}</p></section>`
   const causeList =
     toc.length === 0 ? "" : `<nav class="toc causes" id="causes">${toc.join("")}</nav>`
-  const serverCount = report.findings.filter((f) => f.side === "server").length
-  const clientCount = report.findings.filter((f) => f.side === "client").length
+  const serverCount = causesOf(report.findings.filter((f) => f.side === "server")).length
+  const clientCount = causesOf(report.findings.filter((f) => f.side === "client")).length
   const covers = proxy
     ? `The verdict covers both sides of the traffic: ${plural(serverCount, "server finding")} (answers that break the contract) and ${plural(clientCount, "client finding")} (requests that break the interface; the invalid requests a contract-test run sends on purpose are client findings by design). A baseline's known findings do not count.`
     : `The verdict covers the server under test: each finding is an answer that breaks a must of the contract. The runner's own invalid requests are the test, not findings; skipped examples and notes do not fail it${report.known.length > 0 ? ", nor do the baseline's known findings" : ""}.`
@@ -292,7 +294,7 @@ ${group.map(({ f, known }, i) => findingHtml(f, known, report.rerun, i > 0)).joi
 <h1>${esc(title)}</h1>
 <p class="sub">${esc(report.target)} · run ${esc(report.runId)}${proxy ? "" : ` · seed ${report.seed}`} · started ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.readOnly ? " · read-only" : ""}${report.replay === undefined ? "" : ` · replay ${esc(report.replay)}`}</p>
 <div class="top" id="top"><div class="verdict" id="verdict"><div class="v ${pass ? "pass" : "fail"}" data-verdict="${pass ? "PASS" : "FAIL"}">${pass ? "PASS" : "FAIL"}</div>
-${count("findings", report.findings.length, "findings")}
+${count("findings", causesOf(report.findings).length, findingsCount(report.findings).replace(/^\d+ /, ""))}
 ${report.known.length > 0 ? count("known", report.known.length, "known (baseline)") : ""}
 ${count("notes", report.observations.length, "notes")}
 ${count("passed", totals.passed, "passed")}
@@ -303,7 +305,7 @@ ${coverageLine}
 </div>
 <nav class="toc" id="toc"><a href="#findings">Findings</a><a href="#matrix">Operations × checks</a><a href="#coverage">Rule coverage</a><a href="#notes">Notes</a></nav>
 </div>
-<p class="covers" id="covers">${esc(covers)}</p>
+<p class="covers" id="covers"><b id="verdict-why">${esc(verdictText(verdict))}.</b> ${esc(covers)}</p>
 <h2 id="matrix">Operations × checks</h2>
 <p class="sub">Passed examples (darker: more), F with the failed count, skip, · where the check does not apply. Hover a cell for its counts and skip reasons.</p>
 <div class="wrap">${heatmap(report)}</div>

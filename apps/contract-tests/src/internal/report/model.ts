@@ -161,6 +161,22 @@ export interface Report {
   readonly shard?: Shard | undefined
   /** Set on the report `Report.merge` made: the run ids of the shards it joined, in shard order. */
   readonly mergedFrom?: ReadonlyArray<string> | undefined
+  /**
+   * The verdict under the command line's policy (`--fail-on-skip`, `--fail-on`); absent, FAIL for
+   * any finding.
+   */
+  readonly verdict?: Verdict | undefined
+}
+
+/**
+ * PASS or FAIL, and why (the findings that count, or the skips under `--fail-on-skip`).
+ *
+ * @since 0.7.0
+ * @category models
+ */
+export interface Verdict {
+  readonly pass: boolean
+  readonly why: string
 }
 
 /**

@@ -2,17 +2,19 @@
 import { checksOf } from "../checkIds.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
+import { operationLabel } from "./label.js"
+import { causesOf, findingsCount, plural, verdictOf, verdictText } from "./verdict.js"
 
 /**
- * Whether the run found nothing.
+ * Whether the run passed: nothing found (or what its verdict's policy says).
  *
  * @since 0.1.0
  * @category predicates
  */
-export const passed = (report: Report): boolean => report.findings.length === 0
+export const passed = (report: Report): boolean => verdictOf(report).pass
 
 /**
- * The process exit code of a report: 0 when nothing was found, 1 for findings.
+ * The process exit code of a report: 0 when it passed, 1 when it failed (its verdict).
  *
  * @since 0.1.0
  * @category rendering
@@ -69,7 +71,7 @@ export const findingText = (f: Finding): string => findingTextFor(f, undefined)
 /** A finding as plain text, its replay line starting with `rerun` (default `contract-tests`). */
 const findingTextFor = (f: Finding, rerun: string | undefined): string => {
   const lines = [
-    `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.operation} · ${f.cause}`,
+    `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${operationLabel(f)} · ${f.cause}`,
     `  ${f.message}`,
     `  rule ${f.rule}: ${f.source}`,
     ...(f.detail === undefined ? [] : [`  detail: ${f.detail}`]),
@@ -95,33 +97,41 @@ const findingTextFor = (f: Finding, rerun: string | undefined): string => {
 export const toJUnit = (report: Report): string => {
   const ops = [...new Set(report.cells.map((c) => c.operation))]
   const t = totals(report)
+  // Each cause of failure is one failing test case (the one count of findings); the cells are
+  // the test cases of what ran, passed or skipped.
+  const causes = causesOf(report.findings)
   const cases = (op: string) =>
     report.cells
       .filter((c) => c.operation === op)
       .map((c) => {
-        const fs = report.findings.filter((f) => f.operation === op && f.check === c.check)
         const name = `${op === "_" ? "(api)" : op} ${c.check}`
         const head = `    <testcase classname="${xml(`contract.${op === "_" ? "api" : op}`)}" name="${xml(name)}" assertions="${c.passed + c.failed}">`
-        if (fs.length > 0) {
-          return `${head}\n      <failure message="${xml(fs[0]?.message ?? "failed")}" type="${xml(c.check)}">${xml(fs.map((f) => findingTextFor(f, report.rerun)).join("\n\n"))}</failure>\n    </testcase>`
-        }
+        if (c.failed > 0)
+          return `${head}\n      <system-out>${xml(`${plural(c.failed, "example")} failed: see the findings`)}</system-out>\n    </testcase>`
         if (c.passed === 0 && c.skipped > 0)
           return `${head}\n      <skipped message="${xml(c.skipReasons.join("; "))}"/>\n    </testcase>`
         return `${head}</testcase>`
       })
   const suites = ops.map((op) => {
     const cells = report.cells.filter((c) => c.operation === op)
-    const failures = cells.filter((c) =>
-      report.findings.some((f) => f.operation === op && f.check === c.check)
-    ).length
     const skipped = cells.filter((c) => c.failed === 0 && c.passed === 0 && c.skipped > 0).length
-    return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
+    return `  <testsuite name="${xml(op === "_" ? "(api)" : op)}" tests="${cells.length}" failures="0" errors="0" skipped="${skipped}">\n${cases(op).join("\n")}\n  </testsuite>`
   })
-  const failures = report.cells.filter(
-    (c) =>
-      c.failed > 0 &&
-      report.findings.some((f) => f.operation === c.operation && f.check === c.check)
-  ).length
+  const failing = causes.map((c) => {
+    const f = c.first
+    const name = `${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${f.cause}`
+    const text = [
+      findingTextFor(f, report.rerun),
+      `  ${plural(c.occurrences, "occurrence")} on ${[...new Set(c.findings.map(operationLabel))].join(", ")}`,
+      ...c.findings.slice(1).map((x) => `  also ${operationLabel(x)}: --replay ${x.replayId}`)
+    ].join("\n")
+    return `    <testcase classname="contract.findings" name="${xml(name)}">\n      <failure message="${xml(f.message)}" type="${xml(f.check)}">${xml(text)}</failure>\n    </testcase>`
+  })
+  if (failing.length > 0)
+    suites.unshift(
+      `  <testsuite name="findings" tests="${failing.length}" failures="${failing.length}" errors="0" skipped="0">\n${failing.join("\n")}\n  </testsuite>`
+    )
+  const failures = failing.length
   const properties = [
     ...report.observations.map(
       (o, i) =>
@@ -142,7 +152,7 @@ export const toJUnit = (report: Report): string => {
   const extra =
     (properties.length > 0 ? `  <properties>\n${properties.join("\n")}\n  </properties>\n` : "") +
     (out.length > 0 ? `  <system-out>${xml(out.join("\n"))}</system-out>\n` : "")
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract-tests" tests="${report.cells.length}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.startedAt)}">\n<!-- seed ${report.seed}, run ${xml(report.runId)}, ${report.requests} requests, ${t.passed} passed / ${t.failed} failed / ${t.skipped} skipped examples -->\n${extra ? `<testsuite name="(run)" tests="0" failures="0" errors="0" skipped="0">\n${extra}</testsuite>\n` : ""}${suites.join("\n")}\n</testsuites>\n`
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract-tests" tests="${report.cells.length + failures}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.startedAt)}">\n<!-- ${xml(verdictText(verdictOf(report)))}; seed ${report.seed}, run ${xml(report.runId)}, ${report.requests} requests, ${t.passed} passed / ${t.failed} failed / ${t.skipped} skipped examples -->\n${extra ? `<testsuite name="(run)" tests="0" failures="0" errors="0" skipped="0">\n${extra}</testsuite>\n` : ""}${suites.join("\n")}\n</testsuites>\n`
 }
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length))
@@ -159,16 +169,15 @@ export const toTerminal = (report: Report): string => {
   const out: Array<string> = []
   const t = totals(report)
   if (report.findings.length > 0) {
-    out.push(`Findings (${report.findings.length}):`, "")
-    // The same check and cause on several operations: the first in full, the others by replay id.
-    const groups = new Map<string, Array<Finding>>()
-    for (const f of report.findings) {
-      const key = `${f.check}\u0000${f.cause}`
-      groups.set(key, [...(groups.get(key) ?? []), f])
-    }
-    for (const [first, ...others] of groups.values()) {
+    out.push(`Findings: ${findingsCount(report.findings)}, by cause, the worst first:`, "")
+    // A cause on several operations: the first in full, the others by replay id.
+    for (const c of causesOf(report.findings)) {
+      const [first, ...others] = c.findings
       out.push(findingTextFor(first!, report.rerun))
-      for (const f of others) out.push(`  also ${f.operation}: --replay ${f.replayId}`)
+      out.push(
+        `  ${plural(c.occurrences, "occurrence")}${others.length === 0 ? "" : ` on ${plural(c.findings.length, "operation")}`}`
+      )
+      for (const f of others) out.push(`  also ${operationLabel(f)}: --replay ${f.replayId}`)
       out.push("")
     }
   }
@@ -233,7 +242,7 @@ export const toTerminal = (report: Report): string => {
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(
     "",
-    `${report.findings.length === 0 ? "PASS" : "FAIL"}: ${report.findings.length} findings${report.known.length > 0 ? ` (+${report.known.length} known)` : ""} · ${report.observations.length} notes · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples${report.repeats ? ` (${report.repeats} repeats drawn again)` : ""} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
+    `${verdictText(verdictOf(report))}${report.known.length > 0 ? ` (+${report.known.length} known)` : ""} · ${report.observations.length} notes · ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped examples${report.repeats ? ` (${report.repeats} repeats drawn again)` : ""} · ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed} · run ${report.runId} · ${report.target}`
   )
   return out.join("\n")
 }

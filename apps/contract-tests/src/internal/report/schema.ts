@@ -115,7 +115,8 @@ export const ReportSchema = Schema.Struct({
   repeats: Schema.optional(Count),
   checks: Schema.optional(Schema.Array(CheckId)),
   shard: Schema.optional(Schema.Struct({ index: Schema.Int, total: Schema.Int })),
-  mergedFrom: Schema.optional(Schema.Array(Schema.String))
+  mergedFrom: Schema.optional(Schema.Array(Schema.String)),
+  verdict: Schema.optional(Schema.Struct({ pass: Schema.Boolean, why: Schema.String }))
 }).annotations({ identifier: "Report" })
 
 // The schema's reports are reports: a field added to the model and not here fails to compile.

@@ -1,16 +1,11 @@
 /**
  * From the suites' results to the report: counts per operation and check, findings deduplicated
- * across the suites of an operation and split by the baseline, observations deduplicated; and the
- * report of a target that does not speak Connect JSON at all.
+ * across the suites of an operation and split by the baseline, observations deduplicated.
  */
-import * as Option from "effect/Option"
 import { ContractRules } from "@data-access/schema"
 import * as Baseline from "../baseline.js"
-import * as Checks from "@data-access/schema/ContractChecks"
 import type * as Report from "../report/model.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
-import { makeFinding } from "../findings.js"
-import type { Exchange } from "../http.js"
 import type { Group } from "./plan.js"
 import type { SuiteResult } from "./suite.js"
 import { coverageWith, joinFindings, joinObservations } from "../report/join.js"
@@ -92,41 +87,3 @@ export const splitByBaseline = (
 export const uniqueObservations = (
   results: ReadonlyArray<SuiteResult>
 ): Array<Report.Observation> => joinObservations(results.flatMap((r) => r.observations))
-
-/** The first rule of each check: what a target that does not speak Connect JSON breaks under it. */
-const firstRuleOf = (check: Checks.CheckId): ContractRules.RuleId | undefined =>
-  ContractRules.rules.find((r) => r.check === check)?.id
-
-/** One finding per check (under its first rule) for a target whose answers are not Connect JSON. */
-export const notConnectFindings = (
-  checks: ReadonlyArray<Checks.CheckId>,
-  probe: Exchange,
-  baseUrl: string,
-  seed: number,
-  secrets: ReadonlyArray<string>
-) => {
-  const r = Option.getOrUndefined(probe.response)!
-  const what = `HTTP ${r.status} with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}`
-  const findings = checks.flatMap((check): Array<Report.Finding> => {
-    const rule = firstRuleOf(check)
-    if (rule === undefined) return []
-    const outcome = {
-      check,
-      rule,
-      ok: false,
-      cause: "the target does not speak Connect JSON",
-      message: `the target answers ${what}, not Connect JSON, to ${probe.request.path} and to an unknown route; no ${check} case can be judged`,
-      exchange: probe
-    }
-    return [makeFinding({ outcome, operation: "_", baseUrl, secrets, seed, excerpt: 300 })]
-  })
-  const cells = findings.map((f): Report.Cell => ({
-    operation: "_",
-    check: f.check,
-    passed: 0,
-    failed: 1,
-    skipped: 0,
-    skipReasons: []
-  }))
-  return { findings, cells, what }
-}

@@ -1,11 +1,11 @@
 /**
- * What the target holds before the suites run: whether it answers at all (the probe), whether it
- * speaks Connect JSON, and the ids of the objects that exist (the fixtures, plus what every List
+ * What the target holds before the suites run: whether the API answers at its base URL at all (the
+ * preflight: a run against a wrong URL stops with what came back instead of judging it), and the ids of the objects that exist (the fixtures, plus what every List
  * operation returns), gathered into the pools the generators draw from.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { KnownIds } from "@data-access/schema"
+import { type KnownIds, Operations } from "@data-access/schema"
 import type { Op } from "../context.js"
 import { type Exchange, okJson, post, type Target } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -16,7 +16,7 @@ import {
   poolOfOperation,
   requestPropertyNames
 } from "../pools.js"
-import { allOps } from "./options.js"
+import { allOps, RunFailure } from "./options.js"
 import { isEncoded } from "../schemas.js"
 
 /** The plan reads answers with the same reader. */
@@ -37,6 +37,83 @@ export const speaksConnect = (e: Exchange): boolean =>
       typeof r.json.value === "object" &&
       r.json.value !== null &&
       !Array.isArray(r.json.value)
+  })
+
+/**
+ * Whether an operation answered as one: Connect JSON, and not the 404 (or `unimplemented`) of a
+ * route the server does not know, the answer a base URL with a wrong path prefix or port gets.
+ */
+const answered = (e: Exchange): boolean =>
+  Option.isSome(e.response) &&
+  speaksConnect(e) &&
+  e.response.value.status !== 404 &&
+  (okJson(e) !== undefined ||
+    (Option.getOrUndefined(e.response.value.json) as { code?: unknown } | undefined)?.code !==
+      "unimplemented")
+
+/** An answer in a few words: its status, content type and the start of its body. */
+const answerText = (e: Exchange): string =>
+  Option.match(e.response, {
+    onNone: () => e.transportError ?? "no answer",
+    onSome: (r) => {
+      const body = r.text.replace(/\s+/g, " ").trim()
+      const start = body.length > 160 ? `${body.slice(0, 160)}…` : body
+      return `HTTP ${r.status}${r.headers["content-type"] === undefined ? "" : ` (${r.headers["content-type"]})`}${start === "" ? "" : ` ${start}`}`
+    }
+  })
+
+/** Why a request got no answer, in plain words, from the transport's error text. */
+const transportText = (error: string, host: string): string =>
+  /ECONNREFUSED/.test(error)
+    ? `the connection to ${host} was refused: nothing listens there (check the port)`
+    : /ENOTFOUND|EAI_AGAIN/.test(error)
+      ? `the host name of ${host} does not resolve (check its spelling)`
+      : /CERT|certificate|SSL|TLS|tls|self.signed|handshake/.test(error)
+        ? `the TLS handshake with ${host} failed (${/SSL routines:[^:]*:([^:]+)/.exec(error)?.[1] ?? error.trim()}): check https:// against http://, the CA (--ca-cert) and the client certificate`
+        : /ECONNRESET|socket hang up|other side closed/.test(error)
+          ? `${host} closed the connection before answering (${error}): check https:// against http:// and the port`
+          : error
+
+/**
+ * The preflight: the probe operation, and when it does not answer as one, every other read
+ * operation until one does. A server that answers some operations is judged; a base URL where
+ * none answers (a wrong path prefix or port, a host that is not the API), that cannot be reached
+ * or is not a URL stops the run, naming the URL, what came back and what to check. The probe's
+ * exchange when the run can go on.
+ */
+export const preflight = (target: Target, scrub: (text: string) => string) =>
+  Effect.gen(function* () {
+    const url = target.baseUrl
+    const fail = (reason: RunFailure["reason"], message: string) =>
+      new RunFailure({ reason, message: scrub(message) })
+    const parsed = URL.canParse(url) ? new URL(url) : undefined
+    if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+      return yield* fail(
+        "BadOptions",
+        `the base URL ${JSON.stringify(url)} is not an http:// or https:// URL (for example http://127.0.0.1:8080)`
+      )
+    const send = (op: Op, body: Record<string, unknown>) =>
+      target.send(post(op.path, body)).pipe(Effect.orDie)
+    const probed = yield* send(probeOperation, { limit: 1 })
+    if (Option.isNone(probed.response))
+      return yield* fail(
+        "Unreachable",
+        `the target ${url} cannot be reached: ${transportText(probed.transportError ?? "no answer", parsed.host)}`
+      )
+    if (probed.response.value.status === 401)
+      return yield* fail(
+        "Unauthenticated",
+        `every call is unauthenticated: the API key is not accepted by ${url}`
+      )
+    if (answered(probed)) return probed
+    const others = allOps.filter(
+      (o) => o !== probeOperation && (o.kind === "list" || o.kind === "get")
+    )
+    for (const op of others) if (answered(yield* send(op, {}))) return probed
+    return yield* fail(
+      "Unreachable",
+      `no operation of the API answers at ${url}: ${probeOperation.method} (POST ${url}${probeOperation.path}) got ${answerText(probed)}, and none of the ${others.length} other read operations answered as one either. Check the base URL: its path prefix (the operations are at <base URL>/${Operations.PACKAGE}.<Service>/<Method>), its port and its host`
+    )
   })
 
 /** Every item of a List operation, page after page (at most `readPages` pages of 500). */

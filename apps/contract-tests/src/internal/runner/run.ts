@@ -7,10 +7,9 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import { Operations, Secrets } from "@data-access/schema"
+import { Secrets } from "@data-access/schema"
 import type { Options } from "./types.js"
 import type * as Report from "../report/model.js"
 import type * as ReplayId from "../replayId.js"
@@ -20,25 +19,23 @@ import { observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
 import { shardNote } from "../report/merge.js"
 import { harRecorder } from "../har/runner.js"
-import { type Exchange, makeTarget, post, type Target } from "../http.js"
+import { makeTarget, type Target } from "../http.js"
 import { keySecrets } from "../keys.js"
 import { headerSecrets } from "../requestHooks.js"
 import {
   cellsOf,
   coverageOf,
-  notConnectFindings,
   splitByBaseline,
   uniqueFindings,
   uniqueObservations
 } from "./collate.js"
-import { discover, probeOperation, speaksConnect } from "./discovery.js"
+import { discover, preflight } from "./discovery.js"
 import {
   concurrencyOf,
   newRunId,
   RunFailure,
   SHRINK_BUDGET,
   plannedChecks,
-  selectedChecks,
   selectedCustom,
   selectedIds,
   selectedMethods,
@@ -113,64 +110,6 @@ export const filtered = (groups: ReadonlyArray<Group>, options: Options): Array<
   }))
 }
 
-/** Whether the run can be made at all: the target answers and accepts the key. The probe's exchange. */
-const probe = (run: Run, target: Target) =>
-  Effect.gen(function* () {
-    const scrub = Secrets.scrubber(run.secrets)
-    const e = yield* target.send(post(probeOperation.path, { limit: 1 })).pipe(Effect.orDie)
-    if (Option.isNone(e.response)) {
-      return yield* new RunFailure({
-        reason: "Unreachable",
-        message: scrub(
-          `the target ${target.baseUrl} cannot be reached: ${e.transportError ?? "no response"}`
-        )
-      })
-    }
-    if (e.response.value.status === 401) {
-      return yield* new RunFailure({
-        reason: "Unauthenticated",
-        message: `every call is unauthenticated: the API key is not accepted by ${target.baseUrl}`
-      })
-    }
-    return e
-  })
-
-/**
- * A target that does not answer Connect JSON at all (an HTML page, a proxy's error page), to the
- * probe nor to an unknown route, gets one finding per check that says so, not one per request.
- */
-const notConnectReport = (run: Run, target: Target, probed: Exchange) =>
-  Effect.gen(function* () {
-    if (speaksConnect(probed)) return undefined
-    const route = yield* target
-      .send(post(`/${Operations.PACKAGE}.NoSuchService/NoSuchMethod`, {}))
-      .pipe(Effect.orDie)
-    if (speaksConnect(route)) return undefined
-    const { cells, findings, what } = notConnectFindings(
-      selectedChecks(run.options),
-      probed,
-      target.baseUrl,
-      run.seed,
-      run.secrets
-    )
-    const requests = yield* target.sent
-    return makeReport({
-      runId: run.runId,
-      seed: run.seed,
-      target: target.baseUrl,
-      started: run.started,
-      requests,
-      examples: run.examples,
-      readOnly: run.readOnly,
-      replay: run.options.replay,
-      cells,
-      findings,
-      notes: [
-        `the target does not speak Connect JSON (${what}); the run stopped after ${requests} requests`
-      ]
-    })
-  })
-
 /** The suites' context: the target, the pools and the run's settings. */
 export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Context => ({
   target,
@@ -183,13 +122,25 @@ export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Co
   seed: run.seed
 })
 
-/** One progress line per finished suite: its counts, its time and the findings so far. */
-const progressLine = (run: Run, total: number) => {
+/**
+ * Progress per finished suite: a line with its counts, its time and the findings so far; or, to
+ * `onProgress`, the examples done and planned and the findings so far.
+ */
+const progressLine = (run: Run, groups: ReadonlyArray<Group>) => {
+  const total = groups.reduce((n, g) => n + g.suites.length, 0)
+  const planned = groups.reduce((n, g) => n + g.suites.reduce((k, s) => k + costOf(s), 0), 0)
   let done = 0
-  let findings = 0
+  let examples = 0
+  // Counted as the report counts them: by cause, over every operation.
+  const causes = new Set<string>()
+  const onProgress = run.options.onProgress
+  onProgress?.({ done: 0, planned, findings: 0 })
   return (r: SuiteResult, millis: number) => {
     done++
-    findings += r.findings.length
+    examples += costOf(r.suite)
+    for (const f of r.findings) causes.add(`${f.check}\u0000${f.cause}`)
+    const findings = causes.size
+    if (onProgress !== undefined) return onProgress({ done: examples, planned, findings })
     const failed = [...r.counts.values()].reduce((n, c) => n + c.failed, 0)
     const passed = [...r.counts.values()].reduce((n, c) => n + c.passed, 0)
     const suite = r.suite
@@ -221,10 +172,7 @@ const runAll = (
 ) =>
   Effect.gen(function* () {
     const results: Array<SuiteResult> = []
-    const finished = progressLine(
-      run,
-      groups.reduce((n, g) => n + g.suites.length, 0)
-    )
+    const finished = progressLine(run, groups)
     const concurrency = concurrencyOf(run.options)
     const slotOf = makeSlots(concurrency)
     const runOne = (g: Group, suite: Suite, objectsOf?: (a: unknown) => ReadonlyArray<string>) =>
@@ -417,12 +365,10 @@ export const run = (
     let discovered: { readonly pools: Context["pools"]; readonly notes: ReadonlyArray<string> }
     if (worker !== undefined) discovered = worker
     else {
-      const probed = yield* probe(r, target)
+      yield* preflight(target, scrub)
       r.progress(
         `contract-tests: run ${r.runId}, seed ${seed}, ${r.examples} examples per operation against ${target.baseUrl}`
       )
-      const notConnect = yield* notConnectReport(r, target, probed)
-      if (notConnect !== undefined) return notConnect
       discovered = yield* discover(target, options.fixtures, 20, concurrencyOf(options)).pipe(
         Effect.orDie
       )

@@ -74,6 +74,11 @@ export interface Options {
   readonly baseline?: Baseline.Baseline | undefined
   /** Progress lines (suite done, findings so far); the CLI writes them to stderr. */
   readonly progress?: ((line: string) => void) | undefined
+  /**
+   * Told after each suite of the examples done and planned and the findings so far (by cause),
+   * instead of the suites' progress lines: the CLI's progress display. Not told in `--workers`.
+   */
+  readonly onProgress?: ((progress: Progress) => void) | undefined
   /** Told of every exchange as a HAR 1.2 entry, the key and secret fields masked (the CLI's `--har`). */
   readonly onHarEntry?: ((entry: Har.Entry) => void) | undefined
   /**
@@ -108,4 +113,11 @@ export interface Hooks extends RequestHooks {
    * findings of the report like the built-in checks' (severity, rule, replay id, baseline).
    */
   readonly checks?: ReadonlyArray<CustomCheck> | undefined
+}
+
+/** How far a run is: examples (cases) done and planned, and the findings so far, by cause. */
+export interface Progress {
+  readonly done: number
+  readonly planned: number
+  readonly findings: number
 }

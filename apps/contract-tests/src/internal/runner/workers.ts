@@ -31,7 +31,10 @@ export interface WorkerPart {
 }
 
 /** The options as they cross to a thread: data only (the key and headers as text, durations as "<n> millis"). */
-export type PlainOptions = Omit<Options, "apiKey" | "headers" | "progress" | "onHarEntry" | "hooks">
+export type PlainOptions = Omit<
+  Options,
+  "apiKey" | "headers" | "progress" | "onProgress" | "onHarEntry" | "hooks"
+>
 
 /** A worker thread's start: its options, key, headers and part. */
 export interface WorkerInit {
@@ -71,6 +74,7 @@ const plain = (options: Options): PlainOptions => {
     apiKey: _apiKey,
     headers: _headers,
     progress: _progress,
+    onProgress: _onProgress,
     onHarEntry: _har,
     hooks: _hooks,
     ...rest
