@@ -6,16 +6,10 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import {
-  ConnectError,
-  type ContractRules,
-  JsonBody,
-  Operations,
-  RateLimit
-} from "@data-access/schema"
+import { ConnectError, type ContractRules, JsonBody, RateLimit } from "@data-access/schema"
 import { type Exchange, requestBytesOf, retryAfterSeconds } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { contentTypeIsJson, excerpt, responseCode } from "./answer.js"
+import { bareUnknownRoute, contentTypeIsJson, excerpt, responseCode } from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
 /**
@@ -77,20 +71,6 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
 }
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
-
-/**
- * Whether the answer is a 404 without a JSON body to a path that names no operation: what the
- * official Connect stacks answer an unknown route by default (connect-node's adapter an empty body,
- * a Go mux its text), which readers take as unimplemented (decisions.md section 2: a body that is
- * not a Connect error falls back to the status, 404 unimplemented).
- */
-export const bareUnknownRoute = (e: Exchange): boolean => {
-  const r = Option.getOrUndefined(e.response)
-  if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r)))
-    return false
-  const q = e.request.path.indexOf("?")
-  return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
-}
 
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = [
