@@ -4,10 +4,10 @@
  */
 import { Secrets, Timestamp } from "@data-access/schema"
 import { type Body, objectOf, type Op } from "../context.js"
-import type { Exchange } from "../http.js"
-import { asRecord, canonical, isZero } from "../json.js"
+import { type Exchange, okJson } from "../http.js"
+import { asRecord, canonical, firstDifference, isZero, sorted } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { timestampFields } from "./answer.js"
+import { statusOf, summary, timestampFields } from "./answer.js"
 import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 /**
@@ -54,6 +54,47 @@ const named = onSuccess(
   (op, sent, e) => defined(namedRead(op, sent, e)),
   "stable-reads"
 )
+
+/**
+ * The trace of the same Get sent twice in a row with nothing written between (`sent` its body,
+ * keys normalized): the object the first names, and the same answer twice (reads.stable: a status
+ * that changes, or two objects that differ). Live traffic: the proxy cannot know that nothing was
+ * written between two reads, so it judges only the first's named object (`named`), not reads.stable.
+ */
+export const readTwice = (
+  op: Op,
+  sent: Body,
+  first: Exchange,
+  second: Exchange
+): ReadonlyArray<Outcome> => {
+  const ja = okJson(first)
+  const jb = okJson(second)
+  if (ja === undefined || jb === undefined) {
+    if (statusOf(first) !== statusOf(second))
+      return [
+        fail(
+          "reads.stable",
+          "status differs",
+          `the same Get answered ${summary(first)} then ${summary(second)}`,
+          second
+        )
+      ]
+    return []
+  }
+  const diff = firstDifference(sorted(ja), sorted(jb))
+  return [
+    ...defined(namedRead(op, sent, first)),
+    diff === undefined
+      ? passes(["reads.stable"])
+      : fail(
+          "reads.stable",
+          `differs at ${diff.replace(/\[\d+\]/g, "[]")}`,
+          `the same Get twice gave different objects (first difference at ${diff})`,
+          second,
+          `at ${diff}`
+        )
+  ]
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [named]
