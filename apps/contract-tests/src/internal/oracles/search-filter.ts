@@ -3,7 +3,7 @@
  * under some reading a faithful server may take.
  */
 import type { ContractRules, Filter } from "@data-access/schema"
-import type { Body, Op } from "../context.js"
+import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
@@ -18,6 +18,7 @@ import {
   textOf,
   UNDECIDED_KEYS
 } from "./filters.js"
+import { codeOf, statusOf } from "./answer.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 /**
@@ -119,6 +120,34 @@ const matching = onSuccess(
     return wrong === undefined ? [passes([s.rule])] : [wrong]
   }
 )
+
+/**
+ * The trace of a Get by another key than `id` (`lookup`, GetEncryptionKeysByKeyId's `keyId`) with
+ * the `value` of an object known to exist: the answer holds an object with it (keys.known-key-id);
+ * an answer other than 200 or not_found says nothing of it. Live traffic: whether an object with
+ * the value exists is not known, so the proxy does not judge this rule.
+ */
+export const knownKeyFound = (
+  op: Op,
+  lookup: string,
+  value: string,
+  e: Exchange
+): ReadonlyArray<Outcome> => {
+  const status = statusOf(e)
+  if (status !== 200 && codeOf(e) !== "not_found") return []
+  const items = status === 200 ? objectOf(op, successJson(e)) : undefined
+  const hit = Array.isArray(items) && items.some((x) => asRecord(x)?.[lookup] === value)
+  return hit
+    ? [passes(["keys.known-key-id"])]
+    : [
+        fail(
+          "keys.known-key-id",
+          "a known key not found",
+          `${op.method} with the ${lookup} ${JSON.stringify(value)} of an existing object answered ${status === 200 ? "no object with it" : "not_found"}`,
+          e
+        )
+      ]
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [matching]
