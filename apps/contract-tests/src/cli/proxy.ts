@@ -11,6 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
+import { defaults } from "../internal/runner/options.js"
 import { reportOptions, writeReports } from "./reports.js"
 
 export const proxyOptions = {
@@ -37,7 +38,7 @@ export const proxyOptions = {
     )
   ),
   clockSkew: Options.integer("clock-skew-ms").pipe(
-    Options.withDefault(5_000),
+    Options.withDefault(defaults.clockSkewMillis),
     Options.withDescription("Allowed clock difference with the server, in milliseconds")
   ),
   ...reportOptions("at shutdown and on SIGUSR2"),
