@@ -18,7 +18,6 @@ const judgedInFamilies: ReadonlyArray<ContractRules.RuleId> = [
   "lists.unknown-cursor",
   "protocol.deadline",
   "echo.password-user",
-  "echo.create-stored",
   "updates.apply",
   "updates.false-applied",
   "updates.partial",
