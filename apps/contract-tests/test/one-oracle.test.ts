@@ -17,7 +17,6 @@ const judgedInFamilies: ReadonlyArray<ContractRules.RuleId> = [
   "wire.zero-is-unset",
   "lists.unknown-cursor",
   "protocol.deadline",
-  "echo.password-user",
   "updates.apply",
   "updates.false-applied",
   "updates.partial",

@@ -9,7 +9,7 @@ import type { Exchange } from "../http.js"
 import { asRecord, sameAsSent } from "../json.js"
 import { storedDifference } from "../objectDifference.js"
 import { fail, note, type Outcome, passes, type Verdict } from "../outcome.js"
-import { referenceOf, requestPropertyNames } from "../pools.js"
+import { type Pools, referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
 import { sendsReference, staleNested } from "./nested.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
@@ -267,6 +267,41 @@ const echo = onSuccess(
   ],
   (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : [])
 )
+
+/** A user the runner knows: the fields a password request may name them by. */
+type KnownUser = Pools["users"][number]
+
+/**
+ * The trace of a password request naming a known user (CreateHumanUserPassword's `email`,
+ * `username` or `id`; `users` the users the runner knows): the answer's `username` is theirs
+ * (echo.password-user). Live traffic: the proxy does not know the users, so it does not judge it.
+ */
+export const passwordUser = (
+  op: Op,
+  sent: Body,
+  e: Exchange,
+  users: ReadonlyArray<KnownUser>
+): ReadonlyArray<Outcome> => {
+  if (op.oneOf === undefined) return []
+  const variant = op.oneOf.find((f) => typeof sent[f] === "string" && sent[f] !== "")
+  const ref = variant === undefined ? undefined : referenceOf(op, variant)
+  if (variant === undefined || ref?._tag !== "User") return []
+  const user = users.find((u) => u[ref.field] === sent[variant])
+  const json = successJson(e)
+  const got = json === undefined ? undefined : fullObject(op.object, objectOf(op, json))
+  if (user === undefined || got === undefined || !("username" in got)) return []
+  return got.username === user.username
+    ? [passes(["echo.password-user"])]
+    : [
+        fail(
+          "echo.password-user",
+          "another user's password",
+          `a password for the user with ${variant} ${show(sent[variant])} came back for the username ${show(got.username)}; that user's username is ${show(user.username)}`,
+          e,
+          `username = ${show(got.username)}`
+        )
+      ]
+}
 
 /** One create of a burst that made an object: the object its answer returned, its id, the body it was sent (keys normalized), its exchange. */
 export interface Made {
