@@ -18,6 +18,7 @@ import type * as Proxy from "./Proxy.js"
 import type * as Report from "./Report.js"
 
 import * as Model from "./internal/recording/model.js"
+import { defaults } from "./internal/runner/options.js"
 
 /**
  * One exchange of a HAR 1.2 log (`log.entries[]`): the fields the runner and the proxy write and
@@ -152,7 +153,7 @@ export const judge = (
     source: options.source ?? "a HAR file",
     baseUrl: options.baseUrl,
     strict: options.strictClient === true,
-    skewMillis: options.clockSkewMillis ?? 5000
+    skewMillis: options.clockSkewMillis ?? defaults.clockSkewMillis
   })
 
 /**

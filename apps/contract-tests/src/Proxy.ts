@@ -32,6 +32,7 @@ import * as Judging from "./internal/judge/judging.js"
 import * as Metrics from "./internal/proxy/metrics.js"
 import * as Relay from "./internal/proxy/relay.js"
 import * as State from "./internal/proxy/state.js"
+import { defaults } from "./internal/runner/options.js"
 import type * as ProxyTypes from "./internal/judge/types.js"
 import type * as Report from "./Report.js"
 
@@ -203,7 +204,9 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
   const judgeSettings = {
     limit,
     strict: options.strictClient === true,
-    skewMillis: Duration.toMillis(Duration.decode(options.clockSkew ?? "5 seconds"))
+    skewMillis: Duration.toMillis(
+      Duration.decode(options.clockSkew ?? Duration.millis(defaults.clockSkewMillis))
+    )
   }
   const state = yield* State.make(
     {

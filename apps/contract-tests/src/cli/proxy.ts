@@ -12,6 +12,7 @@ import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
 import { outputFile, reportOptions, writeFile, writeReports } from "./reports.js"
+import { defaults } from "../internal/runner/options.js"
 
 export const proxyOptions = {
   target: Options.text("target").pipe(
@@ -37,7 +38,7 @@ export const proxyOptions = {
     )
   ),
   clockSkew: Options.integer("clock-skew-ms").pipe(
-    Options.withDefault(5_000),
+    Options.withDefault(defaults.clockSkewMillis),
     Options.withDescription("Allowed clock difference with the server, in milliseconds")
   ),
   ...reportOptions("at shutdown and on SIGUSR2"),

@@ -32,6 +32,7 @@ import * as Progress from "./progress.js"
 import * as Settings from "./settings.js"
 import { writeFile, writeReports } from "./reports.js"
 import * as DryRun from "../internal/runner/dryRun.js"
+import { defaults } from "../internal/runner/options.js"
 import { ReferenceServer } from "@data-access/reference-server"
 
 /** The options of a run: every setting's flag, the config file and the API key. */
@@ -326,8 +327,9 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
               baseUrl: s.baseUrl,
               apiKey: Option.getOrElse(args.apiKey, () => Redacted.make("")),
               fixtures,
-              rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
-              createsPerOperation: s.createsPerOperation ?? 25
+              rateLimit:
+                rate === undefined ? defaults.targetRateLimit : rate <= 0 ? undefined : rate,
+              createsPerOperation: s.createsPerOperation ?? defaults.createsPerOperation
             })
           // The embedded server is started for its data only: the plan sends it nothing either.
           const server = yield* ReferenceServer.start({})
@@ -358,7 +360,7 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
             serverThread: workers > 1 ? "worker" : "caller",
             rateLimit: rate === undefined || rate <= 0 ? undefined : rate,
             createsPerOperation: s.createsPerOperation,
-            concurrency: s.concurrency ?? 4
+            concurrency: s.concurrency ?? defaults.concurrency
           }).pipe(
             Effect.catchTag("StartError", (e) =>
               Effect.fail(
@@ -383,9 +385,10 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
                 baseUrl: s.baseUrl!,
                 apiKey,
                 fixtures,
-                rateLimit: rate === undefined ? 20 : rate <= 0 ? undefined : rate,
-                createsPerOperation: s.createsPerOperation ?? 25,
-                concurrency: s.concurrency ?? 2
+                rateLimit:
+                  rate === undefined ? defaults.targetRateLimit : rate <= 0 ? undefined : rate,
+                createsPerOperation: s.createsPerOperation ?? defaults.createsPerOperation,
+                concurrency: s.concurrency ?? defaults.targetConcurrency
               }).pipe(client === undefined ? (e) => e : Effect.provide(client))
           })
     shown?.end()

@@ -17,6 +17,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { nearest } from "@data-access/core/Suggest"
 import { outputFile } from "./reports.js"
+import { defaults } from "../internal/runner/options.js"
 
 /** How a setting is written and read. */
 type Kind = "text" | "integer" | "number" | "boolean" | "list" | "input" | "output"
@@ -79,12 +80,12 @@ export const settings = {
   clockSkewMs: {
     kind: "integer",
     description: "Allowed clock difference with the server, in milliseconds",
-    default: 5_000
+    default: defaults.clockSkewMillis
   },
   maxRequests: {
     kind: "integer",
     description: "Never send more requests than this",
-    default: 200_000
+    default: defaults.maxRequests
   },
   concurrency: {
     kind: "integer",

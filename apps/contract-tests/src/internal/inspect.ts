@@ -13,7 +13,7 @@ import { successShape } from "./oracles/success-shape.js"
 import { timestamps } from "./oracles/timestamps.js"
 
 export * from "./oracles/answer.js"
-export { bareUnknownRoute, errorShape, rateLimitHeaders } from "./oracles/error-shape.js"
+export { errorShape, rateLimitHeaders } from "./oracles/error-shape.js"
 export { noServerErrors } from "./oracles/no-server-errors.js"
 export { camelCaseOutput, responseSchema } from "./oracles/response-schema.js"
 export { successShape } from "./oracles/success-shape.js"

@@ -19,19 +19,21 @@ import {
 import { post } from "../http.js"
 import { type KeyMode, NEAR_KEY_MODES } from "../keys.js"
 import * as Inspect from "../inspect.js"
+import { type Known, refusal } from "../oracles/invalid-rejected.js"
 import { keyKept } from "../oracles/secrets.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
 
 /**
- * Answers to a wrong key that are right: unauthenticated; and when no valid body could be made (no
- * objects to reference), also the answer to the body, since a server may check the body before
- * the key (decisions.md section 10).
+ * What the runner knows of a request with a wrong key: the key is not valid; when no valid body
+ * could be made (no objects to reference), the body may break a must or name nothing too, and a
+ * server may check the body before the key (decisions.md section 10).
  */
-const rightAnswer = (valid: boolean, status: number, code: string | undefined) =>
-  (status === 401 && code === "unauthenticated") ||
-  (!valid &&
-    ((status === 400 && code === "invalid_argument") || (status === 404 && code === "not_found")))
+const knownOf = (valid: boolean): Known => ({
+  keyValid: false,
+  idsExist: valid,
+  bodyKnown: valid
+})
 
 const CHECKS: ReadonlyArray<CheckId> = ["auth", "no-server-errors", "error-shape", "secrets"]
 
@@ -66,10 +68,11 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           if (leak) out.push(leak)
           const status = Inspect.statusOf(e)
           // A rate limit or an overload may answer any request first: no answer to the key.
-          if (status !== undefined && !Inspect.answeredFirst(e)) {
+          const decision = refusal(e, ["auth.key-required"], knownOf(valid))
+          if (status !== undefined && decision !== undefined) {
             const code = Inspect.codeOf(e)
             out.push(
-              rightAnswer(valid, status, code)
+              decision._tag !== "Wrong"
                 ? pass("auth", ["auth.key-required"])
                 : fail(
                     "auth.key-required",

@@ -24,8 +24,9 @@ import {
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { type Known, madeValid, refusalVerdict } from "../oracles/invalid-rejected.js"
 import { secretsKept } from "../oracles/secrets.js"
-import { fail, note, type Outcome, pass, type Verdict } from "../outcome.js"
+import { note, type Outcome, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"
 
@@ -41,23 +42,11 @@ export interface Invalid {
 const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
   m.ruleId === undefined ? undefined : { rule: m.ruleId, label: m.rule, body: m.body }
 
-const rejected = (e: Exchange, c: Invalid): Outcome | undefined => {
-  const status = Inspect.statusOf(e)
-  // A rate limit or an overload may answer any request first: no answer to the request's fault.
-  if (status === undefined || Inspect.answeredFirst(e)) return undefined
-  const code = Inspect.codeOf(e)
-  if (status === 400 && code === "invalid_argument") return pass("invalid-rejected", [c.rule])
-  const got = code ?? `HTTP ${status}`
-  return fail(
-    c.rule,
-    `${c.label}: got ${got}`,
-    `an invalid request (${c.label}) got ${got}, expected invalid_argument`,
-    e,
-    Option.match(e.response, { onNone: () => undefined, onSome: (r) => Inspect.excerpt(r, 300) })
-  )
-}
+/** The runner's verdict on the answer to an invalid request, judged as every answer to a request that breaks a must is. */
+export const rejected = (e: Exchange, c: Invalid, known: Known): Outcome | undefined =>
+  refusalVerdict(e, [{ rule: c.rule, cause: c.label }], known)
 
-const judge = (op: Op, ctx: Context, c: Invalid) =>
+const judge = (op: Op, ctx: Context, c: Invalid, known: Known) =>
   Effect.map(
     send(
       ctx,
@@ -69,7 +58,7 @@ const judge = (op: Op, ctx: Context, c: Invalid) =>
       [
         Inspect.noServerErrors(e),
         Inspect.errorShape(e),
-        rejected(e, c),
+        rejected(e, c, known),
         secretsKept(c.body, e)
       ].filter((o): o is Outcome => o !== undefined)
   )
@@ -87,6 +76,8 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
   const v = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   // Without existing ids, a placeholder still lets every rule be broken on its own.
   const bodies = v._tag === "Ok" ? v.arbitrary : Gen.encodedRequests(op)
+  // A placeholder id names nothing: not_found then answers another fault of the request.
+  const known: Known = { ...madeValid, idsExist: v._tag === "Ok" }
   const arbitrary = bodies
     .map((b) => Mutations.derive(op.request, b).flatMap((m) => fromMutation(m) ?? []))
     .filter((ms) => ms.length > 0)
@@ -99,7 +90,7 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
     ordered: false,
     skip: undefined,
     cases: { _tag: "Property", arbitrary, examples: ctx.examples },
-    run: (c: Invalid) => judge(op, ctx, c)
+    run: (c: Invalid) => judge(op, ctx, c, known)
   }
 }
 
@@ -192,9 +183,12 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op))
     return skipped("rules", op.method, CHECKS, true, "read-only mode")
   let cases: ReadonlyArray<Invalid | FormatProbe> | undefined
+  let sender: Known = madeValid
   const all = () => {
     if (cases !== undefined) return cases
     const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
+    // A placeholder id names nothing: not_found then answers another fault of the request.
+    sender = { ...madeValid, idsExist: g._tag === "Ok" }
     const bodies = fc.sample(g._tag === "Ok" ? g.arbitrary : Gen.encodedRequests(op), {
       seed: ctx.seed,
       numRuns: 25
@@ -256,7 +250,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
                 : [])
             ]
           )
-        : judge(op, ctx, c)
+        : judge(op, ctx, c, sender)
   }
 }
 
@@ -289,7 +283,7 @@ const bodySuite = (op: Op, ctx: Context): Suite => {
     ordered: false,
     skip: undefined,
     cases: { _tag: "Enumerated", count: cases.length, at: (i) => cases[i] },
-    run: (c: Invalid) => judge(op, ctx, c)
+    run: (c: Invalid) => judge(op, ctx, c, madeValid)
   }
 }
 

@@ -7,13 +7,13 @@
  * enum between the Lists accepts them. The values come from the request schemas.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { type ContractRules, Filter, Operations } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { madeValid, refusalVerdict } from "../oracles/invalid-rejected.js"
+import type { Outcome } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
 import { requiredRefs } from "../walk.js"
 import { literalsOfProperty } from "./shared/literals.js"
@@ -104,22 +104,8 @@ const listEnumsSuite = (op: Op, ctx: Context): Suite | undefined => {
         // A rate limit or an overload may answer any request first: no answer to the request's fault.
         if (status === undefined || Inspect.answeredFirst(e)) return []
         if (status >= 500) return [Inspect.noServerErrors(e)]
-        const code = Inspect.codeOf(e)
-        if (status === 400 && code === "invalid_argument")
-          return [pass("invalid-rejected", [c.rule])]
-        const got = code ?? `HTTP ${status}`
-        return [
-          fail(
-            c.rule,
-            `${c.label}: got ${got}`,
-            `an invalid request (${c.label}) got ${got}, expected invalid_argument`,
-            e,
-            Option.match(e.response, {
-              onNone: () => undefined,
-              onSome: (r) => Inspect.excerpt(r, 300)
-            })
-          )
-        ]
+        const verdict = refusalVerdict(e, [{ rule: c.rule, cause: c.label }], madeValid)
+        return verdict === undefined ? [] : [verdict]
       })
   }
 }

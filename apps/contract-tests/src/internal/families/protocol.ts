@@ -21,6 +21,7 @@ import {
 import * as Gen from "../generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { madeValid, refusal } from "../oracles/invalid-rejected.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
 import { MEDIA_TYPE_SPELLINGS } from "./shared/mediaTypes.js"
@@ -70,7 +71,7 @@ const expectOkOr =
       : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200${codes.length === 0 ? "" : ` or ${codes.join(" / ")}`}`
   }
 
-/** 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
+/** Why the answer is not 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
 const expectUnknownRoute = (e: Exchange): string | undefined => {
   const got = Inspect.statusOf(e)
   if (got === undefined) return "no response"
@@ -80,6 +81,20 @@ const expectUnknownRoute = (e: Exchange): string | undefined => {
     ? undefined
     : `code ${code ?? "(none)"}, expected unimplemented`
 }
+
+/**
+ * What is wrong with the answer to a request that breaks `rule`: the verdict is the one every
+ * answer to a broken must gets (`refusal`), `say` only words what is wrong.
+ */
+const expectRefusal =
+  (rule: ContractRules.RuleId, say: (e: Exchange) => string | undefined) =>
+  (e: Exchange): string | undefined => {
+    if (Inspect.statusOf(e) === undefined) return "no response"
+    const decision = refusal(e, [rule], madeValid)
+    return decision?._tag === "Wrong"
+      ? (say(e) ?? `${decision.got}, expected ${decision.expected}`)
+      : undefined
+  }
 
 // ---------------------------------------------------------------------------------------------
 // A success long after the deadline
@@ -180,7 +195,7 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       name: `${method} instead of POST`,
       rule: "protocol.method",
       request: (body) => post(op.path, body, { method, contentType: "application/json" }),
-      expect: expectStatus(405, undefined, ["allow", /\bPOST\b/])
+      expect: expectRefusal("protocol.method", expectStatus(405, undefined, ["allow", /\bPOST\b/]))
     })),
     // Content types no Connect stack serves (text, a form post); `application/proto` and the gRPC
     // ones are a codec or protocol a server may support (decisions.md section 10).
@@ -193,7 +208,7 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       name,
       rule: "protocol.content-type",
       request: (body) => post(op.path, body, { contentType }),
-      expect: expectStatus(415)
+      expect: expectRefusal("protocol.content-type", expectStatus(415))
     })),
     // The JSON media type spelled with a parameter or in capitals is JSON (media types compare
     // without regard to case, RFC 9110 section 8.3.1; a `charset` changes nothing, RFC 8259), not
@@ -228,14 +243,14 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       rule: "protocol.version-header",
       request: (body) =>
         isVersion ? post(op.path, body, { protocolVersion: undefined }) : post(op.path, body),
-      expect: expectStatus(400, "invalid_argument")
+      expect: expectRefusal("protocol.version-header", expectStatus(400, "invalid_argument"))
     })
     if (isVersion) {
       cases.push({
         name: `${header}: 2`,
         rule: "protocol.version-header",
         request: (body) => post(op.path, body, { protocolVersion: "2" }),
-        expect: expectStatus(400, "invalid_argument")
+        expect: expectRefusal("protocol.version-header", expectStatus(400, "invalid_argument"))
       })
     }
   }
@@ -338,7 +353,7 @@ const apiSuite = (ctx: Context): Suite => {
       name: `POST ${path} (an unknown route)`,
       rule: "protocol.unknown-route",
       request: () => post(path, {}),
-      expect: expectUnknownRoute
+      expect: expectRefusal("protocol.unknown-route", expectUnknownRoute)
     })),
     // A near miss carries the valid body of the operation it is near, as a client's typo would.
     ...nearMisses.map(({ near, op, path }): ProtocolCase => ({
@@ -348,7 +363,7 @@ const apiSuite = (ctx: Context): Suite => {
       // A read's valid body, as a client's typo sends it; `{}` to a write, which a server that
       // serves the near miss refuses without making anything (this suite runs beside the reads).
       request: () => post(path, isWrite(op) ? {} : bodyOf(op)),
-      expect: expectUnknownRoute
+      expect: expectRefusal("protocol.unknown-route", expectUnknownRoute)
     }))
   ]
   const sizes: Array<ProtocolCase> = [

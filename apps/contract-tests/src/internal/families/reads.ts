@@ -14,11 +14,8 @@ import {
   type Suite
 } from "../context.js"
 import * as Gen from "../generate.js"
-import { okJson, post } from "../http.js"
-import * as Inspect from "../inspect.js"
-import { firstDifference, sorted } from "../json.js"
-import { namedRead } from "../oracles/stable-reads.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { post } from "../http.js"
+import { readTwice } from "../oracles/stable-reads.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["stable-reads", "search-filter"]
 
@@ -41,36 +38,7 @@ const stableSuite = (op: Op, ctx: Context): Suite | undefined => {
       Effect.gen(function* () {
         const a = yield* send(ctx, post(op.path, body))
         const b = yield* send(ctx, post(op.path, body))
-        const ja = okJson(a)
-        const jb = okJson(b)
-        if (ja === undefined || jb === undefined) {
-          if (Inspect.statusOf(a) !== Inspect.statusOf(b))
-            return [
-              fail(
-                "reads.stable",
-                "status differs",
-                `the same Get answered ${Inspect.summary(a)} then ${Inspect.summary(b)}`,
-                b
-              )
-            ]
-          return []
-        }
-        const out: Array<Outcome> = []
-        const n = namedRead(op, Gen.normalizeKeys(body) as Body, a)
-        if (n !== undefined) out.push(n)
-        const diff = firstDifference(sorted(ja), sorted(jb))
-        out.push(
-          diff === undefined
-            ? pass("stable-reads", ["reads.stable"])
-            : fail(
-                "reads.stable",
-                `differs at ${diff.replace(/\[\d+\]/g, "[]")}`,
-                `the same Get twice gave different objects (first difference at ${diff})`,
-                b,
-                `at ${diff}`
-              )
-        )
-        return out
+        return readTwice(op, Gen.normalizeKeys(body) as Body, a, b)
       })
   }
 }

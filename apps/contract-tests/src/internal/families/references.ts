@@ -4,8 +4,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import * as Option from "effect/Option"
-import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
@@ -22,39 +20,17 @@ import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { alwaysSentEnums } from "../requestShape.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { type NamesNothingRule, namesNothing } from "../oracles/error-shape.js"
+import type { Outcome } from "../outcome.js"
 import { referenceOf, requestPropertyNames } from "../pools.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape"]
 
-const notFound = (
-  e: Exchange,
-  rule: ContractRules.RuleId,
-  what: string
-): ReadonlyArray<Outcome> => {
-  const out: Array<Outcome> = [Inspect.noServerErrors(e)]
-  const status = Inspect.statusOf(e)
-  if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return out
-  const code = Inspect.codeOf(e)
-  if (code === "not_found" && status === 404)
-    out.push(Inspect.errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule]))
-  else {
-    const got = code ?? `HTTP ${status}`
-    out.push(
-      fail(
-        rule,
-        `${what}: got ${got}`,
-        `${what} got ${got}, expected not_found`,
-        e,
-        Option.match(e.response, {
-          onNone: () => undefined,
-          onSome: (r) => Inspect.excerpt(r, 300)
-        })
-      )
-    )
-  }
-  return out
-}
+/** The trace of one request naming nothing, judged: the answer on its own, then the rule. */
+const notFound = (e: Exchange, rule: NamesNothingRule, what: string): ReadonlyArray<Outcome> => [
+  Inspect.noServerErrors(e),
+  ...namesNothing(e, rule, what)
+]
 
 const missingId = (runId: string) => Gen.idSuffix.map((suffix) => `ct-missing-${runId}-${suffix}`)
 

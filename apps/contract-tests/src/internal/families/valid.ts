@@ -4,7 +4,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
@@ -14,31 +13,21 @@ import {
   isWrite,
   type Op,
   send,
-  show,
   skipped,
   type Suite,
   uniqueNames
 } from "../context.js"
 import * as Gen from "../generate.js"
-import { createEcho } from "../oracles/create-echo.js"
-import { acceptanceRule, plainAcceptance } from "../oracles/valid-accepted.js"
-import { type Exchange, post } from "../http.js"
+import { createEcho, passwordUser } from "../oracles/create-echo.js"
+import { accepted, acceptanceRule, plainAcceptance, rejectedBy } from "../oracles/valid-accepted.js"
+import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, type Outcome, pass, type Verdict } from "../outcome.js"
-import { referenceOf } from "../pools.js"
+import type { Outcome, Verdict } from "../outcome.js"
 import * as TextLength from "../textLength.js"
 import { validExamples } from "./creates.js"
-import { objectIn } from "./shared/objects.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
-
-const statusText = (e: Exchange) => Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
-const rejectedBy = (e: Exchange) => {
-  const status = Inspect.statusOf(e)
-  // A rate limit or an overload may answer any request first: no refusal of the request.
-  return status !== undefined && status !== 200 && status < 500 && !Inspect.answeredFirst(e)
-}
 
 /**
  * Which must a rejected valid request breaks: the same request in its plain form (lowerCamelCase,
@@ -86,29 +75,6 @@ const longestName = (
     name: prefix.padEnd(TextLength.SAFE_STRING_LENGTH, "n")
   }
   return Gen.isValid(op, body) ? [[body, undefined]] : []
-}
-
-/**
- * The user a user operation's request names (CreateHumanUserPassword's `email`, `username` or
- * `id`), looked up in the known users: the answer's `username` is theirs.
- */
-const passwordUser = (op: Op, ctx: Context, sent: Body, e: Exchange): Outcome | undefined => {
-  if (op.oneOf === undefined) return undefined
-  const variant = op.oneOf.find((f) => typeof sent[f] === "string" && sent[f] !== "")
-  const ref = variant === undefined ? undefined : referenceOf(op, variant)
-  if (variant === undefined || ref?._tag !== "User") return undefined
-  const user = ctx.pools.users.find((u) => u[ref.field] === sent[variant])
-  const got = objectIn(op, e)
-  if (user === undefined || got === undefined || !("username" in got)) return undefined
-  return got.username === user.username
-    ? pass("create-echo", ["echo.password-user"])
-    : fail(
-        "echo.password-user",
-        "another user's password",
-        `a password for the user with ${variant} ${show(sent[variant])} came back for the username ${show(got.username)}; that user's username is ${show(user.username)}`,
-        e,
-        `username = ${show(got.username)}`
-      )
 }
 
 const validSuite = (op: Op, ctx: Context): Suite => {
@@ -162,26 +128,13 @@ const validSuite = (op: Op, ctx: Context): Suite => {
           )
         )
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
-        const status = Inspect.statusOf(e)
-        if (status === 200) out.push(pass("valid-accepted", [acceptanceRule(op, body).rule]))
-        else if (rejectedBy(e) && !Inspect.takenCreate(op, e)) {
-          const { label, rule } = yield* diagnose(ctx, op, body)
-          out.push(
-            fail(
-              rule,
-              `${label}: rejected with ${statusText(e)}`,
-              `a valid request (${label}) was rejected with ${statusText(e)}`,
-              e,
-              Option.match(e.response, {
-                onNone: () => undefined,
-                onSome: (r) => Inspect.excerpt(r, 300)
-              })
-            )
-          )
-        }
-        if (op.kind === "create") out.push(...createEcho(op, Gen.normalizeKeys(body) as Body, e))
-        const user = passwordUser(op, ctx, Gen.normalizeKeys(body) as Body, e)
-        if (user !== undefined) out.push(user)
+        // A refusal is put down to a spelling or to the request itself by sending its plain form.
+        const diagnosed =
+          rejectedBy(e) && !Inspect.takenCreate(op, e) ? yield* diagnose(ctx, op, body) : undefined
+        out.push(...accepted(op, body, e, diagnosed))
+        const sent = Gen.normalizeKeys(body) as Body
+        if (op.kind === "create") out.push(...createEcho(op, sent, e))
+        out.push(...passwordUser(op, sent, e, ctx.pools.users))
         return out
       })
   }

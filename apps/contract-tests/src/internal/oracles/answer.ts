@@ -136,3 +136,17 @@ export const forEachTimestamp = (
   }
   go(root)
 }
+
+/**
+ * Whether the answer is a 404 without a JSON body to a path that names no operation: what the
+ * official Connect stacks answer an unknown route by default (connect-node's adapter an empty body,
+ * a Go mux its text), which readers take as unimplemented (decisions.md section 2: a body that is
+ * not a Connect error falls back to the status, 404 unimplemented).
+ */
+export const bareUnknownRoute = (e: Exchange): boolean => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r)))
+    return false
+  const q = e.request.path.indexOf("?")
+  return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
+}

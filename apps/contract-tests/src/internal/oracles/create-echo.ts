@@ -7,11 +7,12 @@ import { type ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, sameAsSent } from "../json.js"
-import { fail, note, passes, type Verdict } from "../outcome.js"
-import { referenceOf, requestPropertyNames } from "../pools.js"
+import { storedDifference } from "../objectDifference.js"
+import { fail, note, type Outcome, passes, type Verdict } from "../outcome.js"
+import { type Pools, referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
 import { sendsReference, staleNested } from "./nested.js"
-import { type ExchangeOracle, onSuccess } from "./oracle.js"
+import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
 
@@ -266,6 +267,159 @@ const echo = onSuccess(
   ],
   (op, sent, e) => (op.kind === "create" ? createEcho(op, sent, e) : [])
 )
+
+/** A user the runner knows: the fields a password request may name them by. */
+type KnownUser = Pools["users"][number]
+
+/**
+ * The trace of a password request naming a known user (CreateHumanUserPassword's `email`,
+ * `username` or `id`; `users` the users the runner knows): the answer's `username` is theirs
+ * (echo.password-user). Live traffic: the proxy does not know the users, so it does not judge it.
+ */
+export const passwordUser = (
+  op: Op,
+  sent: Body,
+  e: Exchange,
+  users: ReadonlyArray<KnownUser>
+): ReadonlyArray<Outcome> => {
+  if (op.oneOf === undefined) return []
+  const variant = op.oneOf.find((f) => typeof sent[f] === "string" && sent[f] !== "")
+  const ref = variant === undefined ? undefined : referenceOf(op, variant)
+  if (variant === undefined || ref?._tag !== "User") return []
+  const user = users.find((u) => u[ref.field] === sent[variant])
+  const json = successJson(e)
+  const got = json === undefined ? undefined : fullObject(op.object, objectOf(op, json))
+  if (user === undefined || got === undefined || !("username" in got)) return []
+  return got.username === user.username
+    ? [passes(["echo.password-user"])]
+    : [
+        fail(
+          "echo.password-user",
+          "another user's password",
+          `a password for the user with ${variant} ${show(sent[variant])} came back for the username ${show(got.username)}; that user's username is ${show(user.username)}`,
+          e,
+          `username = ${show(got.username)}`
+        )
+      ]
+}
+
+/** One create of a burst that made an object: the object its answer returned, its id, the body it was sent (keys normalized), its exchange. */
+export interface Made {
+  readonly object: Record<string, unknown>
+  readonly id: string
+  readonly sent: Body
+  readonly e: Exchange
+}
+
+/** A created object read back afterwards: by which reader, as read (`undefined` when not found), and the exchange that shows it. */
+export interface Found {
+  readonly reader: string
+  readonly object: Record<string, unknown> | undefined
+  readonly exchange: Exchange | undefined
+}
+
+/** The creates of a burst (bodies sent, answers in order) that made an object with an id; a create refused is the valid family's to judge. */
+export const madeObjects = (
+  op: Op,
+  bodies: ReadonlyArray<Body>,
+  answers: ReadonlyArray<Exchange>
+): ReadonlyArray<Made> =>
+  answers.flatMap((e, i) => {
+    const json = successJson(e)
+    const object = json === undefined ? undefined : fullObject(op.object, objectOf(op, json))
+    return object !== undefined && typeof object.id === "string" && object.id !== ""
+      ? [{ object, id: object.id, sent: Shape.normalizeKeys(bodies[i]) as Body, e }]
+      : []
+  })
+
+/**
+ * Whether two create requests make two objects whatever a server keeps unique: their names differ
+ * (names are made unique at send time), or the objects they reference do (two links between other
+ * objects); requests that differ only in other values (a flag) might be read as one object.
+ */
+const differentObjects = (op: Op, a: Body, b: Body): boolean =>
+  (typeof a.name === "string" && typeof b.name === "string" && a.name !== b.name) ||
+  op.references.some((k) => typeof a[k] === "string" && typeof b[k] === "string" && a[k] !== b[k])
+
+/** The value at a dotted path of `storedDifference`. */
+const pathValue = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== "")
+    .reduce<unknown>(
+      (v, k) => (Array.isArray(v) ? v[Number(k)] : (v as Record<string, unknown> | undefined)?.[k]),
+      o
+    )
+
+/**
+ * The trace of creates sent in quick succession (`burst`: back to back, or at once), then each
+ * object made read back (`reads`, by id): each returns what it was sent, each gets its own id, and
+ * each is found as its create returned it (echo.create-stored). Live traffic: the proxy sees each
+ * create on its own and cannot know which reads follow which burst; it judges each create's echo
+ * (`echo`), not echo.create-stored.
+ */
+export const createdInSuccession = (
+  op: Op,
+  burst: string,
+  bodies: ReadonlyArray<Body>,
+  answers: ReadonlyArray<Exchange>,
+  made: ReadonlyArray<Made>,
+  reads: ReadonlyMap<string, Found>
+): ReadonlyArray<Outcome> => {
+  // Each returns what it was sent, not another's object (a create answered from shared state).
+  const out: Array<Outcome> = answers
+    .flatMap((e, i) => createEcho(op, Shape.normalizeKeys(bodies[i]) as Body, e))
+    .filter((v): v is Outcome => "ok" in v && !v.ok)
+    .slice(0, 1)
+  // Each its own id: two creates of different objects answered with one id name one object, not two.
+  for (let i = 1; i < made.length; i++) {
+    const twin = made
+      .slice(0, i)
+      .find((m) => m.id === made[i]!.id && differentObjects(op, m.sent, made[i]!.sent))
+    if (twin !== undefined) {
+      out.push(
+        fail(
+          "echo.create-stored",
+          `creates ${burst} share an id`,
+          `${made.length} creates of ${op.method} sent ${burst} were answered with the same id ${JSON.stringify(twin.id)} for two different objects`,
+          made[i]!.e,
+          `id = ${JSON.stringify(twin.id)}`
+        )
+      )
+      break
+    }
+  }
+  // Each found afterwards as its create returned it.
+  for (const m of made) {
+    const found = reads.get(m.id)
+    if (found === undefined) continue
+    if (found.object === undefined) {
+      out.push(
+        fail(
+          "echo.create-stored",
+          `created ${burst}, ${found.reader} does not find it`,
+          `${found.reader} does not find ${m.id}, one of ${made.length} objects created ${burst}`,
+          found.exchange
+        )
+      )
+      break
+    }
+    const d = storedDifference(m.object, found.object)
+    if (d !== undefined) {
+      out.push(
+        fail(
+          "echo.create-stored",
+          `created ${burst}, ${found.reader} shows another object`,
+          `${found.reader} shows ${m.id}, one of ${made.length} objects created ${burst}, with ${d} ${show(pathValue(found.object, d))}; its create returned ${show(pathValue(m.object, d))}`,
+          found.exchange,
+          `${d} = ${show(pathValue(found.object, d))}`
+        )
+      )
+      break
+    }
+  }
+  return out.length > 0 ? out : [passes(["echo.create-stored"])]
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [echo]

@@ -6,16 +6,17 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import {
-  ConnectError,
-  type ContractRules,
-  JsonBody,
-  Operations,
-  RateLimit
-} from "@data-access/schema"
+import { ConnectError, type ContractRules, JsonBody, RateLimit } from "@data-access/schema"
 import { type Exchange, requestBytesOf, retryAfterSeconds } from "../http.js"
-import { fail, type Outcome, passes } from "../outcome.js"
-import { contentTypeIsJson, excerpt, responseCode } from "./answer.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
+import {
+  answeredFirst,
+  bareUnknownRoute,
+  codeOf,
+  contentTypeIsJson,
+  excerpt,
+  responseCode
+} from "./answer.js"
 import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
 
 /**
@@ -77,20 +78,6 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
 }
 
 const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
-
-/**
- * Whether the answer is a 404 without a JSON body to a path that names no operation: what the
- * official Connect stacks answer an unknown route by default (connect-node's adapter an empty body,
- * a Go mux its text), which readers take as unimplemented (decisions.md section 2: a body that is
- * not a Connect error falls back to the status, 404 unimplemented).
- */
-export const bareUnknownRoute = (e: Exchange): boolean => {
-  const r = Option.getOrUndefined(e.response)
-  if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r)))
-    return false
-  const q = e.request.path.indexOf("?")
-  return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
-}
 
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = [
@@ -161,6 +148,32 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
   // A rate limit (this answer, or one retried before it) was judged for its Retry-After too.
   const rateLimited = decoded.right.code === "resource_exhausted" || (e.retried?.length ?? 0) > 0
   return passes(rateLimited ? [...ERROR_SHAPE_RULES, "errors.retry-after"] : ERROR_SHAPE_RULES)
+}
+
+/** The rules of a request whose id names nothing. */
+export type NamesNothingRule = "errors.unknown-id" | "errors.unknown-reference"
+
+/**
+ * The trace of one request whose id (`errors.unknown-id`) or reference (`errors.unknown-reference`)
+ * names nothing, `what` saying which: the answer is not_found (404), well formed. No answer, a
+ * server error (no-server-errors' to judge) or an answer that comes first (a rate limit, an
+ * overload) says nothing of it. Live traffic: whether an id names nothing is not known, so the
+ * proxy does not judge these rules.
+ */
+export const namesNothing = (
+  e: Exchange,
+  rule: NamesNothingRule,
+  what: string
+): ReadonlyArray<Outcome> => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status >= 500 || answeredFirst(e)) return []
+  const code = codeOf(e)
+  if (code === "not_found" && r.status === 404)
+    return [errorShape(e) ?? pass("error-shape"), pass("error-shape", [rule])]
+  const got = code ?? `HTTP ${r.status}`
+  return [
+    fail(rule, `${what}: got ${got}`, `${what} got ${got}, expected not_found`, e, excerpt(r, 300))
+  ]
 }
 
 const errorShapeOracle = onAnswer(

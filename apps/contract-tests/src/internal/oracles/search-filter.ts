@@ -3,11 +3,11 @@
  * under some reading a faithful server may take.
  */
 import type { ContractRules, Filter } from "@data-access/schema"
-import type { Body, Op } from "../context.js"
+import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { itemsOf } from "../walk.js"
+import { itemsOf, type Walk } from "../walk.js"
 import {
   comparesTimes,
   evaluate,
@@ -18,6 +18,7 @@ import {
   textOf,
   UNDECIDED_KEYS
 } from "./filters.js"
+import { answeredFirst, codeOf, slowNotHung, statusOf } from "./answer.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 /**
@@ -119,6 +120,123 @@ const matching = onSuccess(
     return wrong === undefined ? [passes([s.rule])] : [wrong]
   }
 )
+
+/**
+ * The trace of a Get by another key than `id` (`lookup`, GetEncryptionKeysByKeyId's `keyId`) with
+ * the `value` of an object known to exist: the answer holds an object with it (keys.known-key-id);
+ * an answer other than 200 or not_found says nothing of it. Live traffic: whether an object with
+ * the value exists is not known, so the proxy does not judge this rule.
+ */
+export const knownKeyFound = (
+  op: Op,
+  lookup: string,
+  value: string,
+  e: Exchange
+): ReadonlyArray<Outcome> => {
+  const status = statusOf(e)
+  if (status !== 200 && codeOf(e) !== "not_found") return []
+  const items = status === 200 ? objectOf(op, successJson(e)) : undefined
+  const hit = Array.isArray(items) && items.some((x) => asRecord(x)?.[lookup] === value)
+  return hit
+    ? [passes(["keys.known-key-id"])]
+    : [
+        fail(
+          "keys.known-key-id",
+          "a known key not found",
+          `${op.method} with the ${lookup} ${JSON.stringify(value)} of an existing object answered ${status === 200 ? "no object with it" : "not_found"}`,
+          e
+        )
+      ]
+}
+
+/** The ids of the items read before (`rows`) certain to match that a walk of the request left out; none when the walk failed or did not end. */
+export const missingItems = (
+  rows: ReadonlyArray<Row>,
+  certain: (row: Row) => boolean,
+  w: Walk
+): ReadonlyArray<string> => {
+  if (w.error !== undefined || !w.ended) return []
+  const got = new Set(w.items.map((x) => String(x.id)))
+  return rows
+    .filter(certain)
+    .map((r) => String(r.raw.id))
+    .filter((id) => !got.has(id))
+}
+
+/**
+ * The trace of a List request that selects (a search or a filter): everything read before
+ * (`rows`), the walk of the request, and, when it left out items certain to match, everything
+ * and the request walked again (`again`). Returned items are judged by their own content (some
+ * reading selects them, `nonMatching`: `rule`); a matching item counts as missing (`missRule`)
+ * only when it still matches in the second read of everything and the request leaves it out
+ * again (objects may change while the reads run). Live traffic: the proxy sees pages, not
+ * everything a List holds, so it judges the items returned (`filterResults`), never a missing one.
+ */
+export const selectionVerdict = (t: {
+  readonly op: Op
+  readonly body: Body
+  readonly rows: ReadonlyArray<Row>
+  readonly certain: (row: Row) => boolean
+  readonly described: string
+  readonly rule: ContractRules.RuleId
+  readonly missRule: ContractRules.RuleId
+  readonly mode: string
+  readonly walk: Walk
+  readonly again: { readonly everything: Walk; readonly request: Walk } | undefined
+}): ReadonlyArray<Outcome> => {
+  const w = t.walk
+  const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
+  if (w.error !== undefined) {
+    // A rate limit or an overload may answer any request first, and a slow target may not answer
+    // within the timeout: neither is a refusal of the request.
+    if (answeredFirst(w.error) || slowNotHung(w.error)) return []
+    const code = codeOf(w.error) ?? `HTTP ${statusOf(w.error) ?? "none"}`
+    return [
+      fail(
+        t.rule,
+        `${t.mode} rejected with ${code}`,
+        `${t.described} was rejected with ${code}`,
+        w.error
+      )
+    ]
+  }
+  // Every page read is judged by its items, whether or not the walk ended.
+  const selected = selection(t.op, t.body)
+  const wrong =
+    selected === undefined ? undefined : nonMatching(t.op, selected, w.items, lastExchange, t.mode)
+  if (!w.ended) return wrong === undefined ? [] : [wrong]
+  let missing = missingItems(t.rows, t.certain, w)
+  const again = t.again
+  if (
+    missing.length > 0 &&
+    again !== undefined &&
+    again.everything.error === undefined &&
+    again.everything.ended &&
+    again.request.error === undefined &&
+    again.request.ended
+  ) {
+    const still = new Set(
+      again.everything.items
+        .map((raw) => rowOf(t.op, raw))
+        .filter(t.certain)
+        .map((r) => String(r.raw.id))
+    )
+    const gotAgain = new Set(again.request.items.map((x) => String(x.id)))
+    missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
+  }
+  const out: Array<Outcome> = []
+  if (wrong !== undefined) out.push(wrong)
+  if (missing.length > 0)
+    out.push(
+      fail(
+        t.missRule,
+        `${t.mode} misses matching items`,
+        `${t.described} left out ${missing.length} matching items (e.g. ${missing[0]})`,
+        lastExchange
+      )
+    )
+  return out.length === 0 ? [passes([...new Set([t.rule, t.missRule])])] : out
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [matching]

@@ -6,10 +6,11 @@ import * as Option from "effect/Option"
 import { ContractRules, Filter } from "@data-access/schema"
 import type { Body, Op } from "../context.js"
 import { asRecord, snakeToCamel } from "../json.js"
-import { fail, passes } from "../outcome.js"
+import type { Exchange } from "../http.js"
+import { fail, type Outcome, passes } from "../outcome.js"
 import * as Shape from "../requestShape.js"
 import * as TextLength from "../textLength.js"
-import { codeOf, excerpt, statusOf } from "./answer.js"
+import { answeredFirst, codeOf, excerpt, statusOf } from "./answer.js"
 import { judgeable, OPERATORS } from "./filters.js"
 import { type Breach, type ExchangeOracle, oracle } from "./oracle.js"
 
@@ -147,6 +148,42 @@ const validAccepted = oracle({
     ]
   }
 })
+
+/** Whether the answer refuses the request: a 4xx that no rate limit or overload gave first. */
+export const rejectedBy = (e: Exchange): boolean => {
+  const status = statusOf(e)
+  // A rate limit or an overload may answer any request first: no refusal of the request.
+  return status !== undefined && status !== 200 && status < 500 && !answeredFirst(e)
+}
+
+/**
+ * The trace of a valid request the runner made (every choice of decisions.md section 10
+ * satisfied, its ids known to exist, its names fresh), and, when it was refused, the rule the
+ * refusal breaks as its plain form told (`diagnosed`; `undefined` for a refusal that a create
+ * naming a taken link explains): a 200 passes the rule the request tests, any refusal fails it.
+ * Live traffic: the proxy knows neither the key nor the ids, and whether the request relies on a
+ * choice of section 10; it judges only an invalid_argument to a request that relies on none
+ * (`validAccepted`).
+ */
+export const accepted = (
+  op: Op,
+  body: Body,
+  e: Exchange,
+  diagnosed: { readonly rule: ContractRules.RuleId; readonly label: string } | undefined
+): ReadonlyArray<Outcome> => {
+  if (statusOf(e) === 200) return [passes([acceptanceRule(op, body).rule])]
+  if (diagnosed === undefined) return []
+  const got = codeOf(e) ?? `HTTP ${statusOf(e) ?? "none"}`
+  return [
+    fail(
+      diagnosed.rule,
+      `${diagnosed.label}: rejected with ${got}`,
+      `a valid request (${diagnosed.label}) was rejected with ${got}`,
+      e,
+      Option.match(e.response, { onNone: () => undefined, onSome: (r) => excerpt(r, 300) })
+    )
+  ]
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [validAccepted]

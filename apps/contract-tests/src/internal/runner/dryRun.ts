@@ -12,6 +12,7 @@ import { casesOf } from "../context.js"
 import { fromKnownIds } from "../pools.js"
 import { plan, shareOf } from "./plan.js"
 import {
+  defaults,
   newRunId,
   plannedChecks,
   type RunFailure,
@@ -62,7 +63,7 @@ export const dryRun = (
       options,
       runId: newRunId(),
       seed: options.seed ?? 0,
-      examples: options.examples ?? 100,
+      examples: options.examples ?? defaults.examples,
       started: Date.now(),
       readOnly: options.readOnly ?? false,
       secrets: [Redacted.value(options.apiKey)],
@@ -105,8 +106,8 @@ export const dryRun = (
       examples: run.examples,
       checks: [...selected],
       operations,
-      leastRequests: Math.min(leastRequests, options.maxRequests ?? 200_000),
-      maxRequests: options.maxRequests ?? 200_000,
+      leastRequests: Math.min(leastRequests, options.maxRequests ?? defaults.maxRequests),
+      maxRequests: options.maxRequests ?? defaults.maxRequests,
       rateLimit: options.rateLimit
     }
   })

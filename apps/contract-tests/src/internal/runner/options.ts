@@ -23,11 +23,33 @@ export class RunFailure extends Data.TaggedError("RunFailure")<{
 /** Every operation of the table. */
 export const allOps = Operations.all as ReadonlyArray<Op>
 
+/**
+ * Each default of a run's options, said once: the runner, the dry run, the command line, the proxy
+ * and the HAR judge fill in what the options leave out from here.
+ */
+export const defaults = {
+  /** Never send more requests than this. */
+  maxRequests: 200_000,
+  /** Distinct generated examples per operation and property. */
+  examples: 100,
+  /** The clock difference with the server a timestamp check allows, in milliseconds. */
+  clockSkewMillis: 5_000,
+  /** Cases in flight at once against the embedded server (and in a library run). */
+  concurrency: 4,
+  /** Cases in flight at once against a target, from the command line. */
+  targetConcurrency: 2,
+  /** Valid examples per Create operation against a target, from the command line. */
+  createsPerOperation: 25,
+  /** Requests per second against a target, from the command line. */
+  targetRateLimit: 20
+} as const
+
 /** Requests spent shrinking one failure, unless the options say otherwise. */
 export const SHRINK_BUDGET = 60
 
-/** Cases in flight at once (and lists read at once by discovery): the options' `concurrency`, 4 unless they say otherwise. */
-export const concurrencyOf = (options: Options): number => options.concurrency ?? 4
+/** Cases in flight at once (and lists read at once by discovery): the options' `concurrency`, or its default. */
+export const concurrencyOf = (options: Options): number =>
+  options.concurrency ?? defaults.concurrency
 
 /** Whether `pattern` names `name`: the name itself, or a glob where `*` is any run of characters and `?` one. */
 export const namesIt = (pattern: string, name: string): boolean => {

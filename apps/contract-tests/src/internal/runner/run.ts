@@ -32,6 +32,7 @@ import {
 import { discover, preflight } from "./discovery.js"
 import {
   concurrencyOf,
+  defaults,
   newRunId,
   RunFailure,
   SHRINK_BUDGET,
@@ -77,7 +78,7 @@ export const makeRunTarget = (options: Options, shared?: Shared | undefined) =>
       apiKey: options.apiKey,
       rateLimit: options.rateLimit,
       timeout: Duration.decode(options.timeout ?? "10 seconds"),
-      maxRequests: options.maxRequests ?? 200_000,
+      maxRequests: options.maxRequests ?? defaults.maxRequests,
       retryThrottled: options.retryThrottled ?? true,
       headers: options.headers,
       hooks: options.hooks,
@@ -115,7 +116,9 @@ export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Co
   target,
   pools,
   runId: run.runId,
-  skewMillis: Duration.toMillis(Duration.decode(run.options.clockSkew ?? "5 seconds")),
+  skewMillis: Duration.toMillis(
+    Duration.decode(run.options.clockSkew ?? Duration.millis(defaults.clockSkewMillis))
+  ),
   readOnly: run.readOnly,
   examples: run.examples,
   createExamples: run.options.createsPerOperation ?? run.examples,
@@ -355,7 +358,7 @@ export const run = (
       options,
       runId: worker?.runId ?? newRunId(),
       seed,
-      examples: options.examples ?? 100,
+      examples: options.examples ?? defaults.examples,
       started,
       readOnly: options.readOnly ?? false,
       secrets,

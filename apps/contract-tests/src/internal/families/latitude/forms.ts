@@ -9,7 +9,7 @@ import { type Body, type Context, isWrite, objectOf, type Op, send } from "../..
 import { type Exchange, post, type RawRequest } from "../../http.js"
 import * as Inspect from "../../inspect.js"
 import { pageOf } from "../../oracles/paging.js"
-import { storedDifference } from "../../oracles/stable-reads.js"
+import { storedDifference } from "../../objectDifference.js"
 import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
 import { requiredRefs } from "../../walk.js"
 import { answered, encodingLeftOut, excerpt, got, type Probe, single } from "./probe.js"

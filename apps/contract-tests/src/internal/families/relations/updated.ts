@@ -19,7 +19,7 @@ import {
 import * as Gen from "../../generate.js"
 import { post } from "../../http.js"
 import { nonMatching, selection } from "../../oracles/search-filter.js"
-import { storedDifference } from "../../oracles/stable-reads.js"
+import { storedDifference } from "../../objectDifference.js"
 import { fail, type Outcome, pass } from "../../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../../pools.js"
 import { findById, MAX_WALK_PAGES, requiredRefs, walk } from "../../walk.js"

@@ -8,7 +8,6 @@ import type { ContractRules, Filter } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Body, Context, Op, Suite } from "../../context.js"
 import type { BudgetExhausted } from "../../http.js"
-import * as Inspect from "../../inspect.js"
 import { snakeToCamel } from "../../json.js"
 import {
   evaluate,
@@ -19,8 +18,8 @@ import {
   textOf,
   UNDECIDED_KEYS
 } from "../../oracles/filters.js"
-import { nonMatching, selection } from "../../oracles/search-filter.js"
-import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
+import { missingItems, selectionVerdict } from "../../oracles/search-filter.js"
+import type { Verdict } from "../../outcome.js"
 import { everything, MAX_WALK_PAGES, requiredRefs, walk, walkFailure } from "../../walk.js"
 import { literalsOfProperty } from "../shared/literals.js"
 
@@ -137,57 +136,25 @@ export const judged = (
   { body, certain, described, maxPages, missRule, mode, rule }: Selecting
 ) =>
   Effect.gen(function* () {
-    const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
     const w = yield* walk(ctx, op, body, maxPages ?? MAX_WALK_PAGES)
-    const lastExchange = w.pages[w.pages.length - 1]?.exchange ?? w.error
-    if (w.error !== undefined) {
-      // A rate limit or an overload may answer any request first, and a slow target may not answer
-      // within the timeout: neither is a refusal of the request.
-      if (Inspect.answeredFirst(w.error) || Inspect.slowNotHung(w.error)) return []
-      const code = Inspect.codeOf(w.error) ?? `HTTP ${Inspect.statusOf(w.error) ?? "none"}`
-      return [
-        fail(
-          rule,
-          `${mode} rejected with ${code}`,
-          `${described} was rejected with ${code}`,
-          w.error
-        )
-      ]
-    }
-    // Every page read is judged by its items, whether or not the walk ended.
-    const selected = selection(op, body)
-    const wrong =
-      selected === undefined ? undefined : nonMatching(op, selected, w.items, lastExchange, mode)
-    if (!w.ended) return wrong === undefined ? [] : [wrong]
-    const got = new Set(w.items.map((x) => String(x.id)))
-    let missing = rows
-      .filter(certain)
-      .map((r) => String(r.raw.id))
-      .filter((id) => !got.has(id))
-    if (missing.length > 0) {
-      const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-      const retry = yield* walk(ctx, op, body, MAX_WALK_PAGES)
-      if (again.error === undefined && again.ended && retry.error === undefined && retry.ended) {
-        const still = new Set(
-          again.items
-            .map(toRow)
-            .filter(certain)
-            .map((r) => String(r.raw.id))
-        )
-        const gotAgain = new Set(retry.items.map((x) => String(x.id)))
-        missing = missing.filter((id) => still.has(id) && !gotAgain.has(id))
-      }
-    }
-    const out: Array<Outcome> = []
-    if (wrong !== undefined) out.push(wrong)
-    if (missing.length > 0)
-      out.push(
-        fail(
-          missRule,
-          `${mode} misses matching items`,
-          `${described} left out ${missing.length} matching items (e.g. ${missing[0]})`,
-          lastExchange
-        )
-      )
-    return out.length === 0 ? [pass("search-filter", [...new Set([rule, missRule])])] : out
+    // Items left out are read again (everything, then the request) before they count as missing.
+    const again =
+      missingItems(rows, certain, w).length > 0
+        ? {
+            everything: yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES),
+            request: yield* walk(ctx, op, body, MAX_WALK_PAGES)
+          }
+        : undefined
+    return selectionVerdict({
+      op,
+      body,
+      rows,
+      certain,
+      described,
+      rule,
+      missRule,
+      mode,
+      walk: w,
+      again
+    })
   })
