@@ -5,7 +5,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import * as Option from "effect/Option"
 import { type ContractRules, Filter, SchemaWalk } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Mutations from "../mutations.js"
