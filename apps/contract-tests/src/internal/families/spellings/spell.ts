@@ -127,13 +127,6 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
       plain: body,
       text: spacedJson
     },
-    {
-      label: `Content-Type ${MEDIA_TYPE_SPELLINGS[0]}`,
-      rule: "protocol.content-type",
-      plain: body,
-      text: (b: Body) => JSON.stringify(b),
-      contentType: MEDIA_TYPE_SPELLINGS[0]
-    },
     ...(Object.keys(zeros).length === 0
       ? []
       : [
@@ -143,7 +136,15 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
             plain: absent,
             text: (b: Body) => JSON.stringify({ ...b, ...zeros })
           } satisfies Spelling
-        ])
+        ]),
+    // Last, so that a small create allowance still sends the spellings above.
+    {
+      label: `Content-Type ${MEDIA_TYPE_SPELLINGS[0]}`,
+      rule: "protocol.content-type",
+      plain: body,
+      text: (b: Body) => JSON.stringify(b),
+      contentType: MEDIA_TYPE_SPELLINGS[0]
+    }
   ]
 }
 
