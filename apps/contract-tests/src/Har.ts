@@ -108,6 +108,15 @@ export const creator: { readonly name: string; readonly version: string } = Writ
 export const make: (entries: ReadonlyArray<Entry>, comment?: string) => Har = Write.make
 
 /**
+ * The HAR with every request and answer body longer than `maxBytes` bytes cut to that length,
+ * each saying so in its HAR 1.2 `comment` (`--har-max-body`); sizes stay the whole bodies'.
+ *
+ * @since 0.7.0
+ * @category constructors
+ */
+export const limitBodies: (har: Har, maxBytes: number) => Har = Write.limitBodies
+
+/**
  * A HAR document as JSON text.
  *
  * @since 0.5.0

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { execFile } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -469,5 +470,88 @@ describe("what a finding says", () => {
       }
       expect(r.out).not.toContain(" · _ · ")
     })
+  )
+})
+
+describe("big bodies", () => {
+  it.scoped(
+    "are shortened in the reports and on stdout; the curl line reads the whole body from a file and reproduces the finding; --har-max-body cuts the HAR's",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({
+          apiKeys: [KEY],
+          faults: {
+            rules: [{ fault: { _tag: "Violation", name: "server-error-on-unknown-field" } }]
+          }
+        })
+        const dir = tmp()
+        const r = yield* run(
+          [
+            ...against(server.url).filter((a) => a !== "--operations" && a !== "GetResource"),
+            "--checks",
+            "protocol",
+            "--json",
+            "out/report.json",
+            "--html",
+            "out/report.html",
+            "--junit",
+            "out/report.xml",
+            "--har",
+            "out/run.har",
+            "--har-max-body",
+            "1000"
+          ],
+          { cwd: dir }
+        )
+        expect(r.code, r.err).toBe(1)
+        const json = Fs.readFileSync(Path.join(dir, "out", "report.json"), "utf8")
+        for (const size of [
+          r.out.length,
+          json.length,
+          Fs.statSync(Path.join(dir, "out", "report.html")).size,
+          Fs.statSync(Path.join(dir, "out", "report.xml")).size
+        ])
+          expect(size).toBeLessThan(100_000)
+        const report = JSON.parse(json) as Report.Report
+        const big = report.findings.filter((f) =>
+          f.curl.includes("--data-binary '@reports/bodies/")
+        )
+        expect(big.length).toBeGreaterThan(0)
+        for (const f of big) {
+          const file = /'@(reports\/bodies\/[0-9a-f]+\.body)'/.exec(f.curl)![1]!
+          const whole = Fs.readFileSync(Path.join(dir, file), "utf8")
+          expect(whole.length).toBeGreaterThan(1_000_000)
+          const digest = createHash("sha256").update(whole).digest("hex")
+          expect(f.request.body).toContain(
+            `[shortened: ${Buffer.byteLength(whole)} bytes, sha256 ${digest}]`
+          )
+          expect(whole.startsWith(f.request.body!.slice(0, 100))).toBe(true)
+          // The curl line, run from the run's folder, gets the answer the finding reports.
+          const answer = yield* Effect.promise(
+            () =>
+              new Promise<string>((resolve) =>
+                execFile(
+                  "sh",
+                  ["-c", f.curl],
+                  { cwd: dir, env: { ...process.env, DATA_ACCESS_API_KEY: KEY } },
+                  (_, out) => resolve(out)
+                )
+              )
+          )
+          expect(f.response?._tag).toBe("Response")
+          if (f.response?._tag === "Response")
+            expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${f.response.status} `))
+        }
+        const har = JSON.parse(Fs.readFileSync(Path.join(dir, "out", "run.har"), "utf8")) as Har.Har
+        const cut = har.log.entries.filter((e) => e.request.bodySize > 1000)
+        expect(cut.length).toBeGreaterThan(0)
+        for (const e of cut) {
+          expect(e.request.postData!.comment).toMatch(
+            /body shortened to its first 1000 bytes of \d+ \(--har-max-body\)$/
+          )
+          expect(Buffer.byteLength(e.request.postData!.text!)).toBeLessThanOrEqual(1000)
+          expect(e.request.bodySize).toBeGreaterThan(1000)
+        }
+      })
   )
 })

@@ -12,7 +12,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
 import { readHar } from "./harFile.js"
-import { printReport, reportOptions, writeReports } from "./reports.js"
+import { printReport, reportOptions, writeBodies, writeReports } from "./reports.js"
 import * as GitHub from "./github.js"
 import { proxyOptions } from "./proxy.js"
 
@@ -61,6 +61,7 @@ export const executeJudge = (args: JudgeParsed, exitCode: Ref.Ref<number>) =>
     })
     const report = Report.withVerdict(judged, { failOn: args.failOn })
     yield* writeReports(fs, "contract-tests judge", args, report)
+    yield* writeBodies(fs, "contract-tests judge", report)
     printReport(report, args.quiet)
     GitHub.publish(report, "client and server findings of the recorded traffic", (t) => t)
     yield* Ref.set(exitCode, Report.exitCode(report))

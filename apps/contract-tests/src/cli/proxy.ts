@@ -11,7 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Har from "../Har.js"
 import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
-import { outputFile, reportOptions, writeFile, writeReports } from "./reports.js"
+import { outputFile, reportOptions, writeFile, writeBodies, writeReports } from "./reports.js"
 import { defaults } from "../internal/runner/options.js"
 
 export const proxyOptions = {
@@ -81,6 +81,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
     const write = Effect.gen(function* () {
       const report = Report.withVerdict(yield* proxy.report, { failOn: args.failOn })
       yield* writeReports(fs, "contract-tests proxy", args, report)
+      yield* writeBodies(fs, "contract-tests proxy", report)
       if (Option.isSome(args.har))
         yield* writeFile(
           fs,

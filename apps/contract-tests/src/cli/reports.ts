@@ -4,6 +4,7 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Path from "node:path"
+import * as Curl from "../Curl.js"
 import * as Report from "../Report.js"
 
 /**
@@ -84,6 +85,26 @@ export const writeReports = (
     }
     return written
   })
+
+/**
+ * Writes the whole request body of each finding whose curl line reads it from a file
+ * (`Curl.bodyFile`, under the working directory), through `scrub`.
+ */
+export const writeBodies = (
+  fs: FileSystem.FileSystem,
+  command: string,
+  report: Report.Report,
+  scrub: (text: string) => string = (text) => text
+) =>
+  Effect.forEach(
+    new Set(
+      [...report.findings, ...report.known].flatMap((f) =>
+        f.request.body !== undefined && Curl.isLarge(f.request.body) ? [f.request.body] : []
+      )
+    ),
+    (body) => writeFile(fs, command, "body of a curl line", Curl.bodyFile(body), scrub(body)),
+    { discard: true }
+  )
 
 /** Prints the terminal report on stdout (`quiet`: its verdict line only), through `scrub`. */
 export const printReport = (

@@ -30,7 +30,7 @@ import { pathToFileURL } from "node:url"
 import * as GitHub from "./github.js"
 import * as Progress from "./progress.js"
 import * as Settings from "./settings.js"
-import { writeFile, writeReports } from "./reports.js"
+import { writeFile, writeBodies, writeReports } from "./reports.js"
 import * as DryRun from "../internal/runner/dryRun.js"
 import { defaults } from "../internal/runner/options.js"
 import { ReferenceServer } from "@data-access/reference-server"
@@ -414,8 +414,21 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     ])
     // A file that cannot be written is said on stderr; the others, stdout and the exit code stand.
     yield* writeReports(fs, "contract-tests", s, report, scrub)
+    yield* writeBodies(fs, "contract-tests", report, scrub)
     if (s.har !== undefined)
-      yield* writeFile(fs, "contract-tests", "HAR", s.har, scrub(Har.toJson(Har.make(harEntries))))
+      yield* writeFile(
+        fs,
+        "contract-tests",
+        "HAR",
+        s.har,
+        scrub(
+          Har.toJson(
+            s.harMaxBody === undefined
+              ? Har.make(harEntries)
+              : Har.limitBodies(Har.make(harEntries), s.harMaxBody)
+          )
+        )
+      )
     if (s.writeBaseline !== undefined)
       yield* writeFile(
         fs,

@@ -99,6 +99,11 @@ export const settings = {
     kind: "output",
     description: "Write every exchange as HAR 1.2 to this file (the key and secret fields masked)"
   },
+  harMaxBody: {
+    kind: "integer",
+    description:
+      "Cut each body in the --har file to this many bytes, saying so in the body's comment (default: bodies whole)"
+  },
   workers: {
     kind: "text",
     description:

@@ -18,12 +18,15 @@ export const sourceOf = (rule: ContractRules.RuleId): string => {
   return `${r.source.doc} § ${r.source.section}: “${r.source.quote}”`
 }
 
-/** The request as a `curl` command against `baseUrl`, with every given secret scrubbed. */
+/**
+ * The request as a `curl` command against `baseUrl`, with every given secret scrubbed (a large
+ * body's file is named after the scrubbed body, the finding's `request.body`).
+ */
 export const curlOf = (
   baseUrl: string,
   request: RawRequest,
   scrub: (s: string) => string
-): string => scrub(Curl.render(baseUrl, request))
+): string => scrub(Curl.render(baseUrl, request, scrub))
 
 /** The secret values of a request body sent as JSON text (none when it is not JSON). */
 const bodySecrets = (request: RawRequest): ReadonlyArray<string> =>

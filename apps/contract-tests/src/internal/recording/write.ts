@@ -25,6 +25,63 @@ export const make = (entries: ReadonlyArray<Har.Entry>, comment?: string): Har.H
   log: { version: "1.2", creator, entries, ...(comment === undefined ? {} : { comment }) }
 })
 
+/** A body's text cut to `maxBytes` bytes (base64 text at a whole group of four characters). */
+const cut = (text: string, maxBytes: number, base64: boolean): string =>
+  base64
+    ? text.slice(0, Math.floor(maxBytes / 4) * 4)
+    : Buffer.from(text, "utf8")
+        .subarray(0, maxBytes)
+        .toString("utf8")
+        .replace(/\uFFFD$/, "")
+
+/** What a shortened body's HAR 1.2 `comment` says, after any comment it had. */
+const shortenedComment = (comment: string | undefined, text: string, maxBytes: number) =>
+  `${comment === undefined ? "" : `${comment}; `}body shortened to its first ${maxBytes} bytes of ${Buffer.byteLength(text, "utf8")} (--har-max-body)`
+
+/**
+ * The HAR with every request and answer body longer than `limit` bytes cut to that length,
+ * each saying so in its HAR 1.2 `comment`; the sizes stay the bodies' whole sizes.
+ */
+export const limitBodies = (har: Har.Har, limit: number): Har.Har => {
+  // A negative limit keeps nothing of a body, as 0 does.
+  const maxBytes = Math.max(0, limit)
+  const over = (text: string | undefined): text is string =>
+    text !== undefined && Buffer.byteLength(text, "utf8") > maxBytes
+  return {
+    log: {
+      ...har.log,
+      entries: har.log.entries.map((e) => {
+        const post = e.request.postData
+        const content = e.response.content
+        return {
+          ...e,
+          request:
+            post === undefined || !over(post.text)
+              ? e.request
+              : {
+                  ...e.request,
+                  postData: {
+                    ...post,
+                    text: cut(post.text, maxBytes, post.encoding === "base64"),
+                    comment: shortenedComment(post.comment, post.text, maxBytes)
+                  }
+                },
+          response: !over(content.text)
+            ? e.response
+            : {
+                ...e.response,
+                content: {
+                  ...content,
+                  text: cut(content.text, maxBytes, content.encoding === "base64"),
+                  comment: shortenedComment(content.comment, content.text, maxBytes)
+                }
+              }
+        }
+      })
+    }
+  }
+}
+
 /** One exchange as seen on the wire. Header names are lower case. */
 export interface Recorded {
   readonly startedAt: number

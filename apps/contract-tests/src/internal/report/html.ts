@@ -10,6 +10,7 @@ import { Secrets } from "@data-access/schema"
 import { checksOf } from "../checkIds.js"
 import type * as Report from "./model.js"
 import { operationLabel } from "./label.js"
+import { shortened } from "./shortened.js"
 import { causesOf, findingsCount, SEVERITIES, verdictOf, verdictText } from "./verdict.js"
 
 /** How to render. */
@@ -34,11 +35,12 @@ const count = (name: string, n: number, label: string) =>
   `<div class="count" data-count="${name}"><b>${n}</b><span>${esc(label)}</span></div>`
 
 const findingHtml = (
-  f: Report.Finding,
+  whole: Report.Finding,
   known: boolean,
   rerun: string | undefined,
   folded = false
 ): string => {
+  const f = shortened(whole)
   const response =
     f.response === undefined
       ? ""

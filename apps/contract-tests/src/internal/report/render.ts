@@ -1,5 +1,6 @@
 /** The implementation of `Report` (see that module's documentation). */
 import { checksOf } from "../checkIds.js"
+import { shortened } from "./shortened.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
 import { operationLabel } from "./label.js"
@@ -49,7 +50,12 @@ export const totals = (
  * @since 0.1.0
  * @category rendering
  */
-export const toJson = (report: Report): string => JSON.stringify(report, null, 2)
+export const toJson = (report: Report): string =>
+  JSON.stringify(
+    { ...report, findings: report.findings.map(shortened), known: report.known.map(shortened) },
+    null,
+    2
+  )
 
 const xml = (s: string): string =>
   s
@@ -69,7 +75,8 @@ const xml = (s: string): string =>
 export const findingText = (f: Finding): string => findingTextFor(f, undefined)
 
 /** A finding as plain text, its replay line starting with `rerun` (default `contract-tests`). */
-const findingTextFor = (f: Finding, rerun: string | undefined): string => {
+const findingTextFor = (whole: Finding, rerun: string | undefined): string => {
+  const f = shortened(whole)
   const lines = [
     `[${f.severity}] ${f.side === undefined ? "" : `${f.side} · `}${f.check} · ${operationLabel(f)} · ${f.cause}`,
     `  ${f.message}`,
