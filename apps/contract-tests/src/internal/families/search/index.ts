@@ -16,6 +16,7 @@ import { operatorsSuite } from "./operators.js"
 import { pagedSuite } from "./paged.js"
 import { patternsSuite } from "./patterns.js"
 import { searchSuite } from "./random.js"
+import { timesSuite } from "./times.js"
 
 export const search: Family = {
   name: "search",
@@ -27,6 +28,7 @@ export const search: Family = {
       emptyValuesSuite(op, ctx),
       patternsSuite(op, ctx),
       combinedSuite(op, ctx),
-      pagedSuite(op, ctx)
+      pagedSuite(op, ctx),
+      timesSuite(op, ctx)
     ].filter((s): s is Suite => s !== undefined)
 }
