@@ -86,6 +86,7 @@ const ORDER = [
   "filter-ignored",
   "filter-or-as-and",
   "time-filter-as-text",
+  "time-filter-value-precision",
   "space-filter-ignored",
   "parent-scope-ignored",
   "key-id-ignored",

@@ -529,6 +529,19 @@ export const probes: {
       })
       return items.some((x: any) => x.id === item.id)
     }),
+  // The whole second of a satellite's createdAt that carries a fraction: the item is later than it.
+  "time-filter-value-precision": (s) =>
+    Effect.gen(function* () {
+      const item = (yield* satellites(s, {})).find(
+        (x: any) => (Timestamp.parse(x.createdAt) as Timestamp.Timestamp).nanos !== 0
+      )
+      const t = Timestamp.parse(item.createdAt) as Timestamp.Timestamp
+      const second = Timestamp.format(new Timestamp.Timestamp({ seconds: t.seconds, nanos: 0 }))
+      const items = yield* satellites(s, {
+        filter: { field: { key: "created_at", operator: "greater_than", value: sv(second) } }
+      })
+      return !items.some((x: any) => x.id === item.id)
+    }),
   "space-filter-ignored": (s) =>
     satellites(s, { spaceId: s.knownIds.spaces[0] }).pipe(
       Effect.map((items) => items.some((x: any) => x.spaceId !== s.knownIds.spaces[0]))

@@ -111,6 +111,7 @@ export const records = [
   SearchFilter.filterIgnored,
   SearchFilter.filterOrAsAnd,
   SearchFilter.timeFilterAsText,
+  SearchFilter.timeFilterValuePrecision,
   SearchFilter.spaceFilterIgnored,
   SearchFilter.parentScopeIgnored,
   SearchFilter.keyIdIgnored,

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Filter } from "@data-access/schema"
+import { Filter, Timestamp } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
@@ -130,6 +130,24 @@ const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean =>
   return matches(filter, item)
 }
 
+/**
+ * time-filter-value-precision: two times of a `*_at` key ordered at the precision the filter's
+ * value (`b`) is written with: the item's time cut to as many fractional digits (whole seconds for
+ * `:05Z`).
+ */
+const valuePrecisionOrder = (key: string, a: string, b: string): number | undefined => {
+  if (!key.endsWith("_at")) return undefined
+  const ta = Timestamp.parse(a)
+  const tb = Timestamp.parse(b)
+  if (typeof ta === "string" || typeof tb === "string") return undefined
+  const unit = 10 ** (9 - (/\.(\d+)/.exec(b)?.[1]?.length ?? 0))
+  const cut = new Timestamp.Timestamp({
+    seconds: ta.seconds,
+    nanos: ta.nanos - (ta.nanos % unit)
+  })
+  return Timestamp.Order(cut, tb)
+}
+
 export const searchIgnored = violation({
   name: "search-ignored",
   rule: "search.match",
@@ -185,6 +203,23 @@ export const timeFilterAsText = violation({
         ? next
         : filteringWith(c, (filter, item) =>
             Filter.evaluate(filter, (key) => fieldValue(item, key))
+          )(next)
+    }
+  }
+})
+
+export const timeFilterValuePrecision = violation({
+  name: "time-filter-value-precision",
+  rule: "filter.time-instants",
+  description:
+    "`lower_than` / `greater_than` on `created_at` / `updated_at` compare at the precision the value is written with: the item's time is cut to as many fractional digits (to whole seconds for `...:05Z`).",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      return op.kind !== "list" || c === undefined
+        ? next
+        : filteringWith(c, (filter, item) =>
+            Filter.evaluate(filter, (key) => fieldValue(item, key), valuePrecisionOrder)
           )(next)
     }
   }

@@ -5,8 +5,10 @@
  * allowed choice explains it; requests stay clear of the other choices (no string operators on
  * times or booleans, timestamps as values of time keys, no `type` key, whose values are not decided).
  * Timestamp values come in every RFC 3339 form of an item's instant (other offsets, nine or fewer
- * fractional digits) and one unit of its precision either side: an order compares instants. A
- * selection is also walked one item a page: it applies on every page the cursor leads to.
+ * fractional digits) and one unit of its precision either side, between two items' times that
+ * differ only below the second, and as the whole second an item's time falls in (`:05Z`,
+ * `:05.000Z`...): an order compares instants exactly. A selection is also walked one item a page:
+ * it applies on every page the cursor leads to.
  */
 import type { Family, Suite } from "../../context.js"
 import { combinedSuite } from "./combined.js"
@@ -16,6 +18,7 @@ import { operatorsSuite } from "./operators.js"
 import { pagedSuite } from "./paged.js"
 import { patternsSuite } from "./patterns.js"
 import { searchSuite } from "./random.js"
+import { timesSuite } from "./times.js"
 
 export const search: Family = {
   name: "search",
@@ -27,6 +30,7 @@ export const search: Family = {
       emptyValuesSuite(op, ctx),
       patternsSuite(op, ctx),
       combinedSuite(op, ctx),
-      pagedSuite(op, ctx)
+      pagedSuite(op, ctx),
+      timesSuite(op, ctx)
     ].filter((s): s is Suite => s !== undefined)
 }

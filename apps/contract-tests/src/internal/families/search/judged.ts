@@ -99,14 +99,15 @@ export const judgedFilter = (
   base: Body,
   rows: ReadonlyArray<Row>,
   filter: Filter.Filter<string>,
-  described: string
+  described: string,
+  rule: ContractRules.RuleId = "filter.match"
 ) =>
   judged(ctx, op, base, rows, {
     body: { ...base, limit: 500, filter },
     certain: (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
     described,
-    rule: "filter.match",
-    missRule: "filter.match",
+    rule,
+    missRule: rule,
     mode: "filter"
   })
 
