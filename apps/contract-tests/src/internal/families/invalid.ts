@@ -23,7 +23,7 @@ import {
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { type Known, madeValid, refusalVerdict } from "../oracles/invalid-rejected.js"
+import { type Known, madeValid, refusalVerdict } from "../oracles/refusal.js"
 import { secretsKept } from "../oracles/secrets.js"
 import { note, type Outcome, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
