@@ -15,7 +15,6 @@ const oracles = resolve(dirname(fileURLToPath(import.meta.url)), "../src/interna
 const judgedInFamilies: ReadonlyArray<ContractRules.RuleId> = [
   "wire.json-spellings",
   "wire.zero-is-unset",
-  "lists.unknown-cursor",
   "protocol.deadline",
   "updates.apply",
   "updates.false-applied",
@@ -24,8 +23,6 @@ const judgedInFamilies: ReadonlyArray<ContractRules.RuleId> = [
   "updates.stored",
   "updates.updated-at",
   "updates.listed",
-  "lists.walk-once",
-  "lists.walk-complete",
   "search.case-insensitive",
   "search.fields",
   "filter.group-operator"
