@@ -15,17 +15,8 @@ const oracles = resolve(dirname(fileURLToPath(import.meta.url)), "../src/interna
 const judgedInFamilies: ReadonlyArray<ContractRules.RuleId> = [
   "wire.json-spellings",
   "wire.zero-is-unset",
-  "lists.unknown-cursor",
   "protocol.deadline",
-  "updates.apply",
-  "updates.false-applied",
-  "updates.partial",
-  "updates.null-unchanged",
-  "updates.stored",
-  "updates.updated-at",
   "updates.listed",
-  "lists.walk-once",
-  "lists.walk-complete",
   "search.case-insensitive",
   "search.fields",
   "filter.group-operator"

@@ -4,7 +4,6 @@
  * swapped), which a server that compares a prefix or ignores case would take.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
@@ -19,9 +18,10 @@ import {
 import { post } from "../http.js"
 import { type KeyMode, NEAR_KEY_MODES } from "../keys.js"
 import * as Inspect from "../inspect.js"
-import { type Known, refusal } from "../oracles/invalid-rejected.js"
+import { wrongKey } from "../oracles/auth.js"
+import type { Known } from "../oracles/refusal.js"
 import { keyKept } from "../oracles/secrets.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import type { Outcome } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
 
 /**
@@ -66,26 +66,8 @@ const authSuite = (op: Op, ctx: Context): Suite => {
           const sent = ctx.target.sentKey(mode)
           const leak = keyKept(sent === undefined ? undefined : Redacted.value(sent), e)
           if (leak) out.push(leak)
-          const status = Inspect.statusOf(e)
-          // A rate limit or an overload may answer any request first: no answer to the key.
-          const decision = refusal(e, ["auth.key-required"], knownOf(valid))
-          if (status !== undefined && decision !== undefined) {
-            const code = Inspect.codeOf(e)
-            out.push(
-              decision._tag !== "Wrong"
-                ? pass("auth", ["auth.key-required"])
-                : fail(
-                    "auth.key-required",
-                    `${mode} key: got ${code ?? `HTTP ${status}`}`,
-                    `a request with a ${mode} API key got ${code ?? `HTTP ${status}`}, expected unauthenticated (401)`,
-                    e,
-                    Option.match(e.response, {
-                      onNone: () => undefined,
-                      onSome: (r) => Inspect.excerpt(r, 200)
-                    })
-                  )
-            )
-          }
+          const verdict = wrongKey(mode, e, knownOf(valid))
+          if (verdict) out.push(verdict)
           return out
         })
       })

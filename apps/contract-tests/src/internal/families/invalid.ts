@@ -23,7 +23,8 @@ import {
 import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { type Known, madeValid, refusalVerdict } from "../oracles/invalid-rejected.js"
+import { unknownCursorRefused } from "../oracles/paging.js"
+import { type Known, madeValid, refusalVerdict } from "../oracles/refusal.js"
 import { secretsKept } from "../oracles/secrets.js"
 import { note, type Outcome, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
@@ -43,7 +44,9 @@ const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
 
 /** The runner's verdict on the answer to an invalid request, judged as every answer to a request that breaks a must is. */
 export const rejected = (e: Exchange, c: Invalid, known: Known): Outcome | undefined =>
-  refusalVerdict(e, [{ rule: c.rule, cause: c.label }], known)
+  c.rule === "lists.unknown-cursor"
+    ? unknownCursorRefused(e, c.label, known)
+    : refusalVerdict(e, [{ rule: c.rule, cause: c.label }], known)
 
 const judge = (op: Op, ctx: Context, c: Invalid, known: Known) =>
   Effect.map(

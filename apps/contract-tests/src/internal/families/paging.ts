@@ -4,19 +4,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { type BudgetExhausted, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, type Outcome, pass } from "../outcome.js"
-import {
-  cursorRules,
-  orderObservable,
-  pageOf,
-  pageRules,
-  walkOrderFailure
-} from "../oracles/paging.js"
+import { fail, pass } from "../outcome.js"
+import { pageOf, pageRules, unaccounted, walkedOnce, walkedVaried } from "../oracles/paging.js"
 import {
   everything,
   itemsOf,
@@ -32,69 +25,19 @@ import { skippedWithoutReferences } from "./shared/references.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
-/** Every id a walk returned, and the first one it returned twice (the walk read to its end). */
-const repeats = (
-  items: ReadonlyArray<{ readonly id?: unknown }>
-): { readonly seen: ReadonlySet<string>; readonly twice: string | undefined } => {
-  const seen = new Set<string>()
-  let twice: string | undefined
-  for (const item of items) {
-    const id = String(item.id)
-    if (twice === undefined && seen.has(id)) twice = id
-    seen.add(id)
-  }
-  return { seen, twice }
-}
-
 /**
- * The ids a walk missed and the unknown ones it returned, as a second read of everything confirms
- * them: someone else may create or delete objects meanwhile (a shared environment), so only an
- * item in both reads of everything counts as missing, and only one in neither as unknown.
+ * A second read of everything when a walk missed or added items (`found`), for the oracle to tell
+ * them from objects someone else created or deleted meanwhile (a shared environment).
  */
-const confirmed = (
+const confirmation = (
   ctx: Context,
   op: Op,
   base: Body,
-  missing: ReadonlyArray<string>,
-  extra: ReadonlyArray<string>
-) =>
-  Effect.gen(function* () {
-    if (missing.length === 0 && extra.length === 0) return { missing, extra }
-    const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-    if (again.error !== undefined || !again.ended) return { missing, extra }
-    const later = new Set(again.items.map((x) => String(x.id)))
-    return {
-      missing: missing.filter((id) => later.has(id)),
-      extra: extra.filter((id) => !later.has(id))
-    }
-  })
-
-/** The rules a walk over all pages holds to, besides its order. */
-const WALK_RULES: ReadonlyArray<ContractRules.RuleId> = [
-  "lists.count",
-  "lists.limit-respected",
-  "lists.after-before",
-  "lists.walk-once",
-  "lists.walk-complete"
-]
-
-/**
- * A walk's verdict: its order judged across all its pages (only where items carry createdAt),
- * then the failures found, or a pass of `rules` and the order where it is observable.
- */
-const verdict = (
-  op: Op,
-  w: Walk,
-  order: unknown,
-  out: Array<Outcome>,
-  rules: ReadonlyArray<ContractRules.RuleId>
-): ReadonlyArray<Outcome> => {
-  const disorder = walkOrderFailure(op, w, order)
-  if (disorder !== undefined) out.push(disorder)
-  return out.length === 0
-    ? [pass("paging", [...rules, ...(orderObservable(op) ? (["lists.order"] as const) : [])])]
-    : out
-}
+  found: { readonly missing: ReadonlyArray<string>; readonly extra: ReadonlyArray<string> }
+): Effect.Effect<Walk | undefined, BudgetExhausted> =>
+  found.missing.length === 0 && found.extra.length === 0
+    ? Effect.succeed(undefined)
+    : walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
 
 /** Each order a request may ask for (absent reads as `asc`). */
 const ORDERS = [undefined, "asc", "desc"] as const
@@ -157,59 +100,9 @@ const pagingSuite = (op: Op, ctx: Context): Suite | undefined => {
         const body: Body = { ...base, limit, ...(order === undefined ? {} : { order }) }
         const w = yield* walk(ctx, op, body, all.ended ? maxPages : MAX_WALK_PAGES)
         if (w.error !== undefined) return walkFailure(w)
-        const out: Array<Outcome> = []
-        for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
-        // A cursor is set only when more items follow: the page it leads to is not empty (a full page's may be).
-        out.push(...cursorRules(limit, w.pages))
-        const lastExchange = w.pages[w.pages.length - 1]?.exchange
-        if (!w.ended && all.ended)
-          out.push(
-            fail(
-              "lists.walk-once",
-              "walk does not end",
-              `walking ${total} items with limit ${limit} did not end after ${w.pages.length} pages`,
-              lastExchange
-            )
-          )
-        const { seen, twice } = repeats(w.items)
-        if (twice !== undefined)
-          out.push(
-            fail(
-              "lists.walk-once",
-              "item returned twice",
-              `item ${twice} came back twice in one walk`,
-              lastExchange
-            )
-          )
-        if (w.ended && all.ended) {
-          const expected = new Set(all.items.map((x) => String(x.id)))
-          const { extra, missing } = yield* confirmed(
-            ctx,
-            op,
-            base,
-            [...expected].filter((id) => !seen.has(id)),
-            [...seen].filter((id) => !expected.has(id))
-          )
-          if (missing.length > 0)
-            out.push(
-              fail(
-                "lists.walk-complete",
-                "walk misses items",
-                `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
-                lastExchange
-              )
-            )
-          if (extra.length > 0)
-            out.push(
-              fail(
-                "lists.walk-once",
-                "walk returns unknown items",
-                `walking the pages returned ${extra.length} items a single read does not have`,
-                lastExchange
-              )
-            )
-        }
-        return verdict(op, w, order, out, [...WALK_RULES, "lists.next-cursor"])
+        const again =
+          w.ended && all.ended ? yield* confirmation(ctx, op, base, unaccounted(all, w)) : undefined
+        return walkedOnce({ op, limit, order, all, w, again })
       })
   }
 }
@@ -306,48 +199,9 @@ const variedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const body: Body = { ...base, ...(order === undefined ? {} : { order }) }
         const w = yield* variedWalk(ctx, op, body, variedLimits(total, shift), pagesFor(total))
         if (w.error !== undefined) return walkFailure(w)
-        const sizes = `limits ${w.limits.slice(0, 6).join(", ")}${w.limits.length > 6 ? "..." : ""}`
-        const out: Array<Outcome> = []
-        w.pages.forEach((p, i) => out.push(...pageRules(w.limits[i], p, p.exchange)))
-        const last = w.pages[w.pages.length - 1]?.exchange
-        const { seen, twice } = repeats(w.items)
-        if (twice !== undefined)
-          out.push(
-            fail(
-              "lists.walk-once",
-              "item returned twice (page size changed)",
-              `item ${twice} came back twice in one walk whose page size changed between pages (${sizes})`,
-              last
-            )
-          )
-        if (!w.ended)
-          out.push(
-            fail(
-              "lists.walk-once",
-              "walk does not end (page size changed)",
-              `walking ${total} items with a page size that changed between pages (${sizes}) did not end after ${w.pages.length} pages`,
-              last
-            )
-          )
-        else {
-          const { missing } = yield* confirmed(
-            ctx,
-            op,
-            base,
-            all.items.map((x) => String(x.id)).filter((id) => !seen.has(id)),
-            []
-          )
-          if (missing.length > 0)
-            out.push(
-              fail(
-                "lists.walk-complete",
-                "walk misses items (page size changed)",
-                `a walk whose page size changed between pages (${sizes}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
-                last
-              )
-            )
-        }
-        return verdict(op, w, order, out, WALK_RULES)
+        const missing = w.ended ? unaccounted(all, w).missing : []
+        const again = yield* confirmation(ctx, op, base, { missing, extra: [] })
+        return walkedVaried({ op, order, all, w, again, limits: w.limits })
       })
   }
 }

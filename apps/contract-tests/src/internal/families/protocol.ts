@@ -21,7 +21,7 @@ import {
 import * as Gen from "../generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { madeValid, refusal } from "../oracles/invalid-rejected.js"
+import { madeValid, refusal } from "../oracles/refusal.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
 import { MEDIA_TYPE_SPELLINGS } from "./shared/mediaTypes.js"

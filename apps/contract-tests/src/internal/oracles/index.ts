@@ -8,6 +8,7 @@
 import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Verdict } from "../outcome.js"
+import * as Auth from "./auth.js"
 import * as CreateEcho from "./create-echo.js"
 import * as ErrorShape from "./error-shape.js"
 import * as InvalidRejected from "./invalid-rejected.js"
@@ -37,6 +38,7 @@ export const modules: ReadonlyArray<
   ["timestamps", Timestamps],
   ["secrets", Secrets],
   ["invalid-rejected", InvalidRejected],
+  ["auth", Auth],
   ["valid-accepted", ValidAccepted],
   ["protocol", Protocol],
   ["paging", Paging],

@@ -2,12 +2,14 @@
  * paging: one page on its own (count, limit, after / before, order) and `nextCursor` across the
  * pages of a walk.
  */
+import type { ContractRules } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, passes } from "../outcome.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { type Op, objectPropertyNames } from "../context.js"
 import { compareCreated, compareIds, itemsOf, type Walk } from "../walk.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { type Known, refusalVerdict } from "./refusal.js"
 
 /** A page of a List answer: its items and `listMetadata` (`{}` when absent). */
 export const pageOf = (op: Op, json: unknown) => ({
@@ -192,6 +194,221 @@ const page = onSuccess(
       : out
   }
 )
+
+/** Every id a walk returned, and the first one it returned twice (the walk read to its end). */
+const repeats = (
+  items: ReadonlyArray<{ readonly id?: unknown }>
+): { readonly seen: ReadonlySet<string>; readonly twice: string | undefined } => {
+  const seen = new Set<string>()
+  let twice: string | undefined
+  for (const item of items) {
+    const id = String(item.id)
+    if (twice === undefined && seen.has(id)) twice = id
+    seen.add(id)
+  }
+  return { seen, twice }
+}
+
+/** The ids of a single read of everything (`all`) a walk missed, and the ones it returned that the read does not have. */
+export const unaccounted = (
+  all: Walk,
+  w: Walk
+): { readonly missing: ReadonlyArray<string>; readonly extra: ReadonlyArray<string> } => {
+  const { seen } = repeats(w.items)
+  const expected = new Set(all.items.map((x) => String(x.id)))
+  return {
+    missing: [...expected].filter((id) => !seen.has(id)),
+    extra: [...seen].filter((id) => !expected.has(id))
+  }
+}
+
+/**
+ * The ids a walk missed and the unknown ones it returned, as a second read of everything
+ * (`again`, made when `unaccounted` found any) confirms them: someone else may create or delete
+ * objects meanwhile (a shared environment), so only an item in both reads of everything counts as
+ * missing, and only one in neither as unknown.
+ */
+const confirmed = (
+  found: ReturnType<typeof unaccounted>,
+  again: Walk | undefined
+): ReturnType<typeof unaccounted> => {
+  if (again === undefined || again.error !== undefined || !again.ended) return found
+  const later = new Set(again.items.map((x) => String(x.id)))
+  return {
+    missing: found.missing.filter((id) => later.has(id)),
+    extra: found.extra.filter((id) => !later.has(id))
+  }
+}
+
+/** The rules a walk over all pages holds to, besides its order. */
+const WALK_RULES: ReadonlyArray<ContractRules.RuleId> = [
+  "lists.count",
+  "lists.limit-respected",
+  "lists.after-before",
+  "lists.walk-once",
+  "lists.walk-complete"
+]
+
+/**
+ * A walk's verdict: its order judged across all its pages (only where items carry createdAt),
+ * then the failures found, or a pass of `rules` and the order where it is observable.
+ */
+const walkVerdict = (
+  op: Op,
+  w: Walk,
+  order: unknown,
+  out: Array<Outcome>,
+  rules: ReadonlyArray<ContractRules.RuleId>
+): ReadonlyArray<Outcome> => {
+  const disorder = walkOrderFailure(op, w, order)
+  if (disorder !== undefined) out.push(disorder)
+  return out.length === 0
+    ? [pass("paging", [...rules, ...(orderObservable(op) ? (["lists.order"] as const) : [])])]
+    : out
+}
+
+/**
+ * The trace of a walk over all pages of a List: the walk (`w`, every page asked with one `limit`
+ * and `order`), a single read of everything before it (`all`), and a second one (`again`) when the
+ * walk missed or added items.
+ */
+export interface WalkTrace {
+  readonly op: Op
+  readonly limit: number
+  readonly order: unknown
+  readonly all: Walk
+  readonly w: Walk
+  readonly again: Walk | undefined
+}
+
+/**
+ * A walk with one page size: each page on its own, its cursors, every item once (lists.walk-once:
+ * no item twice, no item the reads of everything lack, an end) and none missed
+ * (lists.walk-complete), in order. Live traffic: the proxy sees pages, not walks it knows to be
+ * whole over a snapshot, so it judges each page and its cursor (`page`), not these two rules.
+ */
+export const walkedOnce = ({
+  op,
+  limit,
+  order,
+  all,
+  w,
+  again
+}: WalkTrace): ReadonlyArray<Outcome> => {
+  const total = all.items.length
+  const out: Array<Outcome> = []
+  for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
+  // A cursor is set only when more items follow: the page it leads to is not empty (a full page's may be).
+  out.push(...cursorRules(limit, w.pages))
+  const lastExchange = w.pages[w.pages.length - 1]?.exchange
+  if (!w.ended && all.ended)
+    out.push(
+      fail(
+        "lists.walk-once",
+        "walk does not end",
+        `walking ${total} items with limit ${limit} did not end after ${w.pages.length} pages`,
+        lastExchange
+      )
+    )
+  const { twice } = repeats(w.items)
+  if (twice !== undefined)
+    out.push(
+      fail(
+        "lists.walk-once",
+        "item returned twice",
+        `item ${twice} came back twice in one walk`,
+        lastExchange
+      )
+    )
+  if (w.ended && all.ended) {
+    const { extra, missing } = confirmed(unaccounted(all, w), again)
+    if (missing.length > 0)
+      out.push(
+        fail(
+          "lists.walk-complete",
+          "walk misses items",
+          `walking the pages missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
+          lastExchange
+        )
+      )
+    if (extra.length > 0)
+      out.push(
+        fail(
+          "lists.walk-once",
+          "walk returns unknown items",
+          `walking the pages returned ${extra.length} items a single read does not have`,
+          lastExchange
+        )
+      )
+  }
+  return walkVerdict(op, w, order, out, [...WALK_RULES, "lists.next-cursor"])
+}
+
+/**
+ * A walk whose page size changed from page to page (`limits`, page by page), over items a single
+ * read had whole: each page within its own limit, every item once, none missed, in order. Live
+ * traffic: as `walkedOnce`, the proxy judges each page alone.
+ */
+export const walkedVaried = ({
+  op,
+  order,
+  all,
+  w,
+  again,
+  limits
+}: Omit<WalkTrace, "limit"> & {
+  readonly limits: ReadonlyArray<number>
+}): ReadonlyArray<Outcome> => {
+  const total = all.items.length
+  const sizes = `limits ${limits.slice(0, 6).join(", ")}${limits.length > 6 ? "..." : ""}`
+  const out: Array<Outcome> = []
+  w.pages.forEach((p, i) => out.push(...pageRules(limits[i], p, p.exchange)))
+  const last = w.pages[w.pages.length - 1]?.exchange
+  const { seen, twice } = repeats(w.items)
+  if (twice !== undefined)
+    out.push(
+      fail(
+        "lists.walk-once",
+        "item returned twice (page size changed)",
+        `item ${twice} came back twice in one walk whose page size changed between pages (${sizes})`,
+        last
+      )
+    )
+  if (!w.ended)
+    out.push(
+      fail(
+        "lists.walk-once",
+        "walk does not end (page size changed)",
+        `walking ${total} items with a page size that changed between pages (${sizes}) did not end after ${w.pages.length} pages`,
+        last
+      )
+    )
+  else {
+    const found = all.items.map((x) => String(x.id)).filter((id) => !seen.has(id))
+    const { missing } = confirmed({ missing: found, extra: [] }, again)
+    if (missing.length > 0)
+      out.push(
+        fail(
+          "lists.walk-complete",
+          "walk misses items (page size changed)",
+          `a walk whose page size changed between pages (${sizes}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
+          last
+        )
+      )
+  }
+  return walkVerdict(op, w, order, out, WALK_RULES)
+}
+
+/**
+ * The trace of a List asked with a cursor the server never gave (`known`: what the runner knows of
+ * the rest of the request): invalid_argument, or an error another fault explains. Live traffic:
+ * the proxy does not keep the cursors a server gave, so it cannot tell an unknown one.
+ */
+export const unknownCursorRefused = (
+  e: Exchange,
+  cause: string,
+  known: Known
+): Outcome | undefined => refusalVerdict(e, [{ rule: "lists.unknown-cursor", cause }], known)
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [page]
