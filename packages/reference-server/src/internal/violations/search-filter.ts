@@ -130,6 +130,14 @@ const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean =>
   return matches(filter, item)
 }
 
+/** The handler hook of a List whose filter is read by `matches` instead of the faithful reading. */
+const listsFilteredBy =
+  (matches: Parameters<typeof filteringWith>[1]): RouteHook<Handler> =>
+  (next, op) => {
+    const c = collectionOf(op)
+    return op.kind !== "list" || c === undefined ? next : filteringWith(c, matches)(next)
+  }
+
 /**
  * time-filter-value-precision: two times of a `*_at` key ordered at the precision the filter's
  * value (`b`) is written with: the item's time cut to as many fractional digits (whole seconds for
@@ -197,14 +205,9 @@ export const timeFilterAsText = violation({
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
   hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      return op.kind !== "list" || c === undefined
-        ? next
-        : filteringWith(c, (filter, item) =>
-            Filter.evaluate(filter, (key) => fieldValue(item, key))
-          )(next)
-    }
+    handler: listsFilteredBy((filter, item) =>
+      Filter.evaluate(filter, (key) => fieldValue(item, key))
+    )
   }
 })
 
@@ -214,14 +217,9 @@ export const timeFilterValuePrecision = violation({
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` compare at the precision the value is written with: the item's time is cut to as many fractional digits (to whole seconds for `...:05Z`).",
   hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      return op.kind !== "list" || c === undefined
-        ? next
-        : filteringWith(c, (filter, item) =>
-            Filter.evaluate(filter, (key) => fieldValue(item, key), valuePrecisionOrder)
-          )(next)
-    }
+    handler: listsFilteredBy((filter, item) =>
+      Filter.evaluate(filter, (key) => fieldValue(item, key), valuePrecisionOrder)
+    )
   }
 })
 
@@ -301,10 +299,7 @@ export const filterRegex = violation({
   description:
     "The string operators of a filter read their value as a regular expression (`.` any character, `^` and `$` anchors...); a value that is no valid one compares as text.",
   hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      return op.kind !== "list" || c === undefined ? next : filteringWith(c, regexMatches)(next)
-    }
+    handler: listsFilteredBy(regexMatches)
   }
 })
 
@@ -314,10 +309,7 @@ export const emptyOperatorsNull = violation({
   description:
     '`empty` and `equals ""` select only items whose field is absent (SQL\'s `IS NULL`), `not_empty` and `not_equals ""` every item that holds it: a field stored as `""` (a satellite without a space) counts as a value.',
   hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      return op.kind !== "list" || c === undefined ? next : filteringWith(c, nullEmptyMatches)(next)
-    }
+    handler: listsFilteredBy(nullEmptyMatches)
   }
 })
 
