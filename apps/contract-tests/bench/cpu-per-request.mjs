@@ -12,12 +12,11 @@
 //   BENCH_RUNS=1 node bench/cpu-per-request.mjs
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
-import { loadavg, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { createInterface } from "node:readline"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Pool } from "@effect/platform-node/Undici"
+import { load, median, startServer } from "./common.mjs"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16)
@@ -26,27 +25,8 @@ const LOOP_REQUESTS = Number(process.env.BENCH_LOOP_REQUESTS ?? 10_000)
 const GOAL = 5
 const KEY = "cpu-bench-key"
 const bin = fileURLToPath(new URL("../bin/contract-tests.js", import.meta.url))
-const serverBin = join(
-  dirname(createRequire(import.meta.url).resolve("@data-access/reference-server/package.json")),
-  "bin/reference-server.js"
-)
 const dir = mkdtempSync(join(tmpdir(), "cpu-bench-"))
 const idsFile = join(dir, "ids.json")
-
-/** The reference server in a process of its own, its ids written for `--fixtures`; its URL once it listens. */
-const startServer = () =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [serverBin, "--port", "0", "--quiet", "--api-key", KEY, "--write-ids", idsFile],
-      { stdio: ["ignore", "pipe", "inherit"] }
-    )
-    child.on("exit", (code) => reject(new Error(`the reference server exited with ${code}`)))
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line)
-      if (m !== null) resolve({ url: m[1], stop: () => child.kill("SIGTERM") })
-    })
-  })
 
 /** CPU seconds of this process's ended and waited-for children (Linux), `undefined` elsewhere. */
 const childrenCpu = () => {
@@ -123,14 +103,8 @@ const poolLoop = async (pool, body, requests) => {
   return (cpu.user + cpu.system) / 1e6
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")
-
 const loadBefore = load()
-const server = await startServer()
+const server = await startServer(KEY, ["--write-ids", idsFile])
 const started = performance.now()
 try {
   const ids = JSON.parse(readFileSync(idsFile, "utf8"))

@@ -23,10 +23,10 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import { readFileSync } from "node:fs"
-import { loadavg } from "node:os"
 import { ContractRules } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import { Embedded, Report } from "../dist/index.js"
+import { load, median } from "./common.mjs"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const EXAMPLES = Number(process.env.BENCH_EXAMPLES ?? 100)
@@ -114,12 +114,6 @@ const mainThreadCpu = () => {
     return undefined
   }
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")
 
 const loadBefore = load()
 const results = []

@@ -11,11 +11,8 @@
 //   node bench/slow-target.mjs                  (build first)
 //   BENCH_LATENCY_MS=50 BENCH_CONCURRENCY=32 BENCH_EXAMPLES=50 node bench/slow-target.mjs
 import { spawn } from "node:child_process"
-import { loadavg } from "node:os"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { load, startServer } from "./common.mjs"
 
 const LATENCY = Number(process.env.BENCH_LATENCY_MS ?? 20)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
@@ -24,25 +21,6 @@ const SEED = Number(process.env.BENCH_SEED ?? 5)
 const GOAL = 0.8
 const KEY = "slow-target-bench-key"
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const serverBin = join(
-  dirname(createRequire(import.meta.url).resolve("@data-access/reference-server/package.json")),
-  "bin/reference-server.js"
-)
-
-/** The reference server in a process of its own, `--latency-ms`; its URL once it listens. */
-const startServer = () =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [serverBin, "--port", "0", "--quiet", "--api-key", KEY, "--latency-ms", String(LATENCY)],
-      { stdio: ["ignore", "pipe", "inherit"] }
-    )
-    child.on("exit", (code) => reject(new Error(`the reference server exited with ${code}`)))
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line)
-      if (m !== null) resolve({ url: m[1], stop: () => child.kill("SIGTERM") })
-    })
-  })
 
 /** A plain loop of ListSatellites reads, `concurrency` at a time: requests per second. */
 const plainLoop = async (url, concurrency, requests) => {
@@ -103,12 +81,8 @@ const run = (url, concurrency) =>
     })
   })
 
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")
 const loadBefore = load()
-const server = await startServer()
+const server = await startServer(KEY, ["--latency-ms", String(LATENCY)])
 try {
   // A cold loop measures the JIT's warm-up (of the server and of the loop) as much as the server.
   await plainLoop(server.url, CONCURRENCY, Math.max(1000, CONCURRENCY * 50))
