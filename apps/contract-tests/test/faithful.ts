@@ -132,8 +132,9 @@ export const shard = (n: number, of: number) => {
           expect(Report.totals(report).failed).toBe(0)
         }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     })
-    // one case per seed (five runs in one case took over a minute, the longest case of the suite)
-    for (const seed of SEEDS) {
+    // one case per seed (five runs in one case took over a minute, the longest case of the suite);
+    // the third seed's run is the target in its own process below
+    for (const seed of SEEDS.slice(0, -1)) {
       test(`all of them (seed ${seed}): zero findings`, () =>
         Effect.gen(function* () {
           const report = yield* Embedded.run({ seed, examples: 15, server: { latitude: "all" } })
@@ -145,13 +146,13 @@ export const shard = (n: number, of: number) => {
   suite(
     "a faithful target in its own process (`data-access-reference-server --latitude all`)",
     () => {
-      test("zero findings from a run against its base URL", () =>
+      test(`zero findings from a run against its base URL (seed ${SEEDS.at(-1)!})`, () =>
         Effect.gen(function* () {
           const server = yield* serverProcess(["--quiet", "--latitude", "all"])
           const report = yield* ContractTests.run({
             baseUrl: server.url,
             apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY),
-            seed: 3,
+            seed: SEEDS.at(-1)!,
             examples: 15
           })
           expect(report.findings.map(Report.findingText)).toEqual([])
