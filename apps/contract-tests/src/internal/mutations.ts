@@ -105,6 +105,21 @@ const literalOf = (shape: SchemaWalk.Shape): { readonly value: AST.LiteralValue 
       ? { value: shape.ast.literal }
       : undefined
 
+/** Each schema pattern compiled once (`null`: not a pattern here); a derive runs on every draw. */
+const patterns = new Map<string, RegExp | null>()
+const patternOf = (pattern: string): RegExp | undefined => {
+  let re = patterns.get(pattern)
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, "u")
+    } catch {
+      re = null
+    }
+    patterns.set(pattern, re)
+  }
+  return re ?? undefined
+}
+
 /**
  * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
  * might take instead of it (case folded, one more character class, a length quantifier's bounds
@@ -115,12 +130,8 @@ const patternNeighbours = (
   pattern: string,
   s: string
 ): ReadonlyArray<readonly [string, string]> => {
-  let re: RegExp
-  try {
-    re = new RegExp(pattern, "u")
-  } catch {
-    return []
-  }
+  const re = patternOf(pattern)
+  if (re === undefined) return []
   const base = re.test(s) ? s : ""
   const out: Array<readonly [string, string]> = []
   if (base !== "") {
