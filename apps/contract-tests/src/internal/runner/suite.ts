@@ -373,23 +373,25 @@ const caseResult = (exit: Exit.Exit<ReadonlyArray<Verdict>, BudgetExhausted>): C
 
 /**
  * Runs one suite as plain async code, each case's effect on `runtime`: its cases, then each
- * distinct failure shrunk into a finding. A hook that threw is left in `settings.limits`.
+ * distinct failure shrunk into a finding. A hook that threw is left in `settings.limits`; once
+ * `interrupted` is aborted (the run's fiber interrupted: Ctrl-C), no further case is sent.
  */
 const suiteRun = async (
   suite: Suite,
   settings: SuiteSettings,
-  runtime: Runtime.Runtime<never>
+  runtime: Runtime.Runtime<never>,
+  interrupted: AbortSignal
 ): Promise<SuiteResult> => {
   const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
   const caseOf = (a: unknown) =>
     custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
   const runExit = Runtime.runPromiseExit(runtime)
   const slot: Slot = settings.slot ?? ((run) => run())
-  // A case waits for its slot; one that gets it once the run has stopped is not sent. A hook that
-  // throws in a case stops the run: the promise fast-check awaits does not reject.
+  // A case waits for its slot; one that gets it once the run has stopped (or was interrupted) is
+  // not sent. A hook that throws in a case stops the run: the promise fast-check awaits does not reject.
   const runCase = (a: unknown, whenStopped: boolean): Promise<CaseResult> =>
     slot(async () =>
-      !whenStopped && stopReason(settings.limits) !== undefined
+      interrupted.aborted || (!whenStopped && stopReason(settings.limits) !== undefined)
         ? notStarted
         : caseResult(await runExit(caseOf(a)))
     )
@@ -474,7 +476,7 @@ const suiteRun = async (
 export const runSuite = (suite: Suite, settings: SuiteSettings) =>
   Effect.flatMap(Effect.runtime<never>(), (runtime) =>
     Effect.flatMap(
-      Effect.promise(() => suiteRun(suite, settings, runtime)),
+      Effect.promise((interrupted) => suiteRun(suite, settings, runtime, interrupted)),
       (result) =>
         settings.limits.hookFailure !== undefined
           ? Effect.die(settings.limits.hookFailure)
