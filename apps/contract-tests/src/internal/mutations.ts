@@ -1,5 +1,6 @@
 /** The implementation of `Mutations` (see that module's documentation). */
 import { ContractRules, SchemaWalk } from "@data-access/schema"
+import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
@@ -105,6 +106,21 @@ const literalOf = (shape: SchemaWalk.Shape): { readonly value: AST.LiteralValue 
       ? { value: shape.ast.literal }
       : undefined
 
+/** Each schema pattern compiled once (`null`: not a pattern here); a derive runs on every draw. */
+const patterns = new Map<string, RegExp | null>()
+const patternOf = (pattern: string): RegExp | undefined => {
+  let re = patterns.get(pattern)
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, "u")
+    } catch {
+      re = null
+    }
+    patterns.set(pattern, re)
+  }
+  return re ?? undefined
+}
+
 /**
  * Strings next to a pattern's valid value `s` that the pattern refuses: the readings a server
  * might take instead of it (case folded, one more character class, a length quantifier's bounds
@@ -115,12 +131,8 @@ const patternNeighbours = (
   pattern: string,
   s: string
 ): ReadonlyArray<readonly [string, string]> => {
-  let re: RegExp
-  try {
-    re = new RegExp(pattern, "u")
-  } catch {
-    return []
-  }
+  const re = patternOf(pattern)
+  if (re === undefined) return []
   const base = re.test(s) ? s : ""
   const out: Array<readonly [string, string]> = []
   if (base !== "") {
@@ -444,10 +456,35 @@ export const derive = (
   encoded: unknown,
   options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
 ): ReadonlyArray<Mutation> => {
+  if (options?.skip !== undefined) return variants(schema, encoded, options.skip)
+  let bySchema = derived.get(schema)
+  if (bySchema === undefined) derived.set(schema, (bySchema = new Map()))
+  const key = fc.stringify(encoded)
+  let known = bySchema.get(key)
+  if (known === undefined) {
+    known = variants(schema, encoded, undefined)
+    if (bySchema.size >= MAX_DERIVED) bySchema.clear()
+    bySchema.set(key, known)
+  }
+  return [...known]
+}
+
+/**
+ * The variants already derived, by schema and by input as fast-check prints it (which tells a key
+ * set to `undefined` from one left out): repeated draws and shrinks derive the same body again.
+ * Emptied when full.
+ */
+const derived = new WeakMap<Schema.Schema.AnyNoContext, Map<string, ReadonlyArray<Mutation>>>()
+const MAX_DERIVED = 1024
+
+const variants = (
+  schema: Schema.Schema.AnyNoContext,
+  encoded: unknown,
+  skip: ((variant: Omit<Mutation, "body">) => boolean) | undefined
+): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
   candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
   const decode = Schema.decodeUnknownOption(schema)
-  const skip = options?.skip
   const seen = new Set<string>()
   const result: Array<Mutation> = []
   for (const c of out) {

@@ -5,6 +5,7 @@
  * asserts. No family imports another: what several use lives in `shared/`, which imports no
  * family, and the create budget they share out in `creates.ts`.
  */
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Context, Family, Op, Suite } from "../context.js"
 import { auth } from "./auth.js"
 import { invalid } from "./invalid.js"
@@ -38,10 +39,20 @@ export const families: ReadonlyArray<Family> = [
   succession
 ]
 
-/** Every suite of an operation, in run order. */
-export const suitesOf = (op: Op, ctx: Context): ReadonlyArray<Suite> =>
-  families.flatMap((f) => f.suites(op, ctx))
+/** The families that report on one of `checks` (every family when none are given). */
+const reporting = (checks: ReadonlySet<CheckId> | undefined): ReadonlyArray<Family> =>
+  checks === undefined ? families : families.filter((f) => f.checks.some((c) => checks.has(c)))
 
-/** Suites of the whole API, not tied to one operation. */
-export const globalSuites = (ctx: Context): ReadonlyArray<Suite> =>
-  families.flatMap((f) => f.global?.(ctx) ?? [])
+/**
+ * Every suite of an operation, in run order; given `checks`, only the suites of the families that
+ * report on one of them (a family's suites report on its checks only), the others not even built.
+ */
+export const suitesOf = (
+  op: Op,
+  ctx: Context,
+  checks?: ReadonlySet<CheckId>
+): ReadonlyArray<Suite> => reporting(checks).flatMap((f) => f.suites(op, ctx))
+
+/** Suites of the whole API, not tied to one operation; given `checks`, as `suitesOf` keeps them. */
+export const globalSuites = (ctx: Context, checks?: ReadonlySet<CheckId>): ReadonlyArray<Suite> =>
+  reporting(checks).flatMap((f) => f.global?.(ctx) ?? [])

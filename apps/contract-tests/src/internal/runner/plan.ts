@@ -54,7 +54,7 @@ export const plan = (
       pool === undefined || targets === undefined
         ? ctx
         : { ...ctx, pools: { ...ctx.pools, ids: { ...ctx.pools.ids, [pool]: targets } } }
-    const suites = suitesOf(op, opCtx).filter(relevant)
+    const suites = suitesOf(op, opCtx, selected).filter(relevant)
     if (suites.length > 0) {
       groups.push({
         method: op.method,
@@ -65,7 +65,7 @@ export const plan = (
       })
     }
   }
-  const global = globalSuites(ctx).filter(relevant)
+  const global = globalSuites(ctx, selected).filter(relevant)
   if (global.length > 0 && allOperations)
     groups.push({ method: "_", writes: false, ordered: false, suites: global })
   return groups
@@ -75,7 +75,7 @@ export const plan = (
  * The kinds of object an operation's requests are about: its own objects', and those its `…Id`
  * fields name (a parent, a scope, a reference), by their names' stems (`spaceId` → `space`).
  */
-const kindsOf = (op: Op): ReadonlySet<string> => {
+const kindsRead = (op: Op): ReadonlySet<string> => {
   const own = identifierOf(op.object.ast) ?? op.method
   const kinds = new Set([own.charAt(0).toLowerCase() + own.slice(1)])
   for (const field of requestPropertyNames(op)) {
@@ -83,6 +83,14 @@ const kindsOf = (op: Op): ReadonlySet<string> => {
     if (m !== null) kinds.add(m[1]!)
     if (referenceOf(op, field)?._tag === "User") kinds.add("user")
   }
+  return kinds
+}
+
+/** Each operation's kinds, read once: every unit of a run asks which writes it waits for. */
+const kindsByOp = new WeakMap<Op, ReadonlySet<string>>()
+const kindsOf = (op: Op): ReadonlySet<string> => {
+  let kinds = kindsByOp.get(op)
+  if (kinds === undefined) kindsByOp.set(op, (kinds = kindsRead(op)))
   return kinds
 }
 

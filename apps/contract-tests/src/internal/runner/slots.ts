@@ -1,47 +1,54 @@
 /**
  * The run's slots: at most `n` cases in flight, granted in the order they were asked for, those
  * asked for first (`first`) before the others. A finished case hands its slot straight to the
- * next in line (Effect's semaphore wakes every waiter on each release, which with hundreds of
- * suites waiting costs more than the cases).
+ * next in line. Plain promises: a case's slot costs no fiber.
  */
-import * as Effect from "effect/Effect"
 
-/** Runs an effect in one of the run's slots. */
-export type Slot = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+/** Runs a case in one of the run's slots. */
+export type Slot = <A>(run: () => Promise<A>) => Promise<A>
+
+/** A queue of waiters, taken from the front without moving the array (`shift` is linear). */
+class Line {
+  private readonly items: Array<() => void> = []
+  private head = 0
+  push(f: () => void) {
+    this.items.push(f)
+  }
+  take(): (() => void) | undefined {
+    if (this.head === this.items.length) return undefined
+    const f = this.items[this.head]!
+    this.items[this.head++] = undefined as never
+    if (this.head === this.items.length) {
+      this.items.length = 0
+      this.head = 0
+    }
+    return f
+  }
+}
 
 /**
- * Slots of `n`, first asked, first served: `slotOf(true)` runs its effects ahead of every effect
- * of `slotOf(false)` still waiting.
+ * Slots of `n`, first asked, first served: `slotOf(true)` runs its cases ahead of every case of
+ * `slotOf(false)` still waiting.
  */
 export const makeSlots = (n: number): ((first: boolean) => Slot) => {
   let free = n
-  const waiting: [Array<() => void>, Array<() => void>] = [[], []]
-  const release = Effect.sync(() => {
-    const next = waiting[0].shift() ?? waiting[1].shift()
+  const lines: readonly [Line, Line] = [new Line(), new Line()]
+  const release = () => {
+    const next = lines[0].take() ?? lines[1].take()
     if (next === undefined) free++
     else next()
-  })
-  const acquire = (line: Array<() => void>) =>
-    Effect.async<void>((resume) => {
-      if (free > 0) {
-        free--
-        resume(Effect.void)
-        return
-      }
-      const granted = () => resume(Effect.void)
-      line.push(granted)
-      // Interrupted while waiting: out of the line.
-      return Effect.sync(() => {
-        const i = line.indexOf(granted)
-        if (i >= 0) line.splice(i, 1)
-      })
-    })
+  }
   const slotOf = (first: boolean): Slot => {
-    const take = acquire(waiting[first ? 0 : 1])
-    return (effect) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(restore(take), () => Effect.ensuring(restore(effect), release))
-      )
+    const line = lines[first ? 0 : 1]
+    return async (run) => {
+      if (free > 0) free--
+      else await new Promise<void>((granted) => line.push(granted))
+      try {
+        return await run()
+      } finally {
+        release()
+      }
+    }
   }
   return slotOf
 }

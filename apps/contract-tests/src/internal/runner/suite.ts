@@ -3,8 +3,10 @@
  * seed), each case's verdicts counted per check, its notes kept as observations, the time budget
  * honoured, and each distinct failure shrunk (within the shrink budget) into a finding.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
@@ -20,6 +22,7 @@ import { HookFailure } from "../requestHooks.js"
 import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
 import { type Limits, spentBudget, stopReason } from "./limits.js"
 import { ShrinkBudgeted } from "./shrinkBudgeted.js"
+import type { Slot } from "./slots.js"
 
 /** FNV-1a over text, as a 31-bit seed. */
 const hashSeed = (text: string): number => {
@@ -78,7 +81,7 @@ export interface SuiteSettings {
    */
   readonly objectsOf?: ((a: unknown) => ReadonlyArray<string>) | undefined
   /** Wraps each case's requests: the run's slots, shared by its suites (default: none). */
-  readonly slot?: (<A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) | undefined
+  readonly slot?: Slot | undefined
 }
 
 /** The first failing example of one rule and cause, and how many examples hit it. */
@@ -245,7 +248,7 @@ const inFlight = (
 }
 
 /** Runs the cases: every enumerated one, the replayed one, or the suite's generated examples. */
-const runCases = (
+const runCases = async (
   cases: Cases,
   sSeed: number,
   replayPath: string | undefined,
@@ -253,221 +256,230 @@ const runCases = (
   window: number,
   objectsOf: ((a: unknown) => ReadonlyArray<string>) | undefined,
   onRepeat: () => void
-) =>
-  Effect.gen(function* () {
-    const cases_ = inFlight(window, objectsOf)
-    if (cases._tag === "Enumerated") {
-      const indices =
-        replayPath === undefined
-          ? Array.from({ length: cases.count }, (_, i) => i)
-          : [indexOf(replayPath)]
-      yield* Effect.promise(async () => {
-        for (const i of indices)
-          if (i < cases.count) {
-            const a = cases.at(i)
-            await cases_.start(a, () => evaluate(a, String(i)))
-          }
-        await cases_.drain()
-      })
-      return
+): Promise<void> => {
+  const cases_ = inFlight(window, objectsOf)
+  if (cases._tag === "Enumerated") {
+    const indices =
+      replayPath === undefined
+        ? Array.from({ length: cases.count }, (_, i) => i)
+        : [indexOf(replayPath)]
+    for (const i of indices)
+      if (i < cases.count) {
+        const a = cases.at(i)
+        await cases_.start(a, () => evaluate(a, String(i)))
+      }
+    await cases_.drain()
+    return
+  }
+  if (replayPath !== undefined) {
+    await fc.check(
+      fc.asyncProperty(cases.arbitrary, async (a) => {
+        await evaluate(a, replayPath)
+        return true
+      }),
+      {
+        seed: sSeed,
+        path: replayPath,
+        numRuns: 1,
+        endOnFailure: true,
+        examples: firstOf(cases)
+      }
+    )
+    return
+  }
+  // Up to `examples` distinct examples: one equal to an example already sent is drawn again
+  // (not sent), within REDRAWS draws per example and REPEATS_IN_A_ROW repeats in a row. A sent
+  // example keeps its fast-check run index, so a replay or a shrink by path names the same
+  // value. Once enough are sent, the property fails on purpose to end the draws
+  // (`endOnFailure`: no shrinking).
+  let i = 0
+  let sent = 0
+  let inARow = 0
+  const seen = new Set<string>()
+  // fast-check draws the same values whether or not the examples overlap.
+  await fc.check(
+    fc.asyncProperty(cases.arbitrary, async (a) => {
+      const index = String(i++)
+      if (sent >= cases.examples || inARow >= REPEATS_IN_A_ROW) return false
+      const key = fc.stringify(a)
+      if (seen.has(key)) {
+        inARow++
+        onRepeat()
+        return true
+      }
+      inARow = 0
+      seen.add(key)
+      sent++
+      await cases_.start(a, () => evaluate(a, index))
+      return true
+    }),
+    {
+      seed: sSeed,
+      numRuns: cases.examples * REDRAWS + 1,
+      endOnFailure: true,
+      examples: firstOf(cases)
     }
-    if (replayPath !== undefined) {
-      yield* Effect.promise(async () => {
-        await fc.check(
-          fc.asyncProperty(cases.arbitrary, async (a) => {
-            await evaluate(a, replayPath)
-            return true
-          }),
-          {
-            seed: sSeed,
-            path: replayPath,
-            numRuns: 1,
-            endOnFailure: true,
-            examples: firstOf(cases)
-          }
-        )
-      })
-      return
-    }
-    // Up to `examples` distinct examples: one equal to an example already sent is drawn again
-    // (not sent), within REDRAWS draws per example and REPEATS_IN_A_ROW repeats in a row. A sent
-    // example keeps its fast-check run index, so a replay or a shrink by path names the same
-    // value. Once enough are sent, the property fails on purpose to end the draws
-    // (`endOnFailure`: no shrinking).
-    let i = 0
-    let sent = 0
-    let inARow = 0
-    const seen = new Set<string>()
-    yield* Effect.promise(async () => {
-      // fast-check draws the same values whether or not the examples overlap.
-      await fc.check(
-        fc.asyncProperty(cases.arbitrary, async (a) => {
-          const index = String(i++)
-          if (sent >= cases.examples || inARow >= REPEATS_IN_A_ROW) return false
-          const key = fc.stringify(a)
-          if (seen.has(key)) {
-            inARow++
-            onRepeat()
-            return true
-          }
-          inARow = 0
-          seen.add(key)
-          sent++
-          await cases_.start(a, () => evaluate(a, index))
-          return true
-        }),
-        {
-          seed: sSeed,
-          numRuns: cases.examples * REDRAWS + 1,
-          endOnFailure: true,
-          examples: firstOf(cases)
-        }
-      )
-      await cases_.drain()
-    })
-  })
+  )
+  await cases_.drain()
+}
 
 /**
  * Shrinks one failure to a minimal example with the same rule and cause, spending at most the
  * shrink budget: the example kept, its fast-check path and the steps taken.
  */
-const shrink = (
+const shrink = async (
   cases: Extract<Cases, { _tag: "Property" }>,
   sSeed: number,
   failure: Failure,
   limits: Limits,
   runCase: RunCase
-) =>
-  Effect.gen(function* () {
-    let best = failure
-    let evals = 0
-    const { rule, cause } = failure.outcome
-    const spent = () => evals >= limits.shrinkBudget || spentBudget(limits)
-    const details = yield* Effect.promise(() =>
-      fc.check(
-        fc.asyncProperty(new ShrinkBudgeted(cases.arbitrary, spent), async (a) => {
-          if (spent()) return true
-          evals++
-          const r = await runCase(a)
-          if (Either.isLeft(r)) {
-            if (r.left._tag === "HookFailure") limits.hookFailure ??= r.left
-            return true
-          }
-          const same = r.right.find(
-            (o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause
-          )
-          if (same === undefined || isNote(same)) return true
-          best = { ...failure, value: a, outcome: same }
-          return false
-        }),
-        { seed: sSeed, path: failure.index, numRuns: 1, examples: firstOf(cases) }
-      )
-    )
-    if (details.failed && details.counterexamplePath !== null) {
-      const path = details.counterexamplePath
-      return { best, path, steps: path.split(":").length - 1 }
-    }
-    return { best, path: failure.index, steps: 0 }
-  })
-
-/** Runs one suite: its cases, then each distinct failure shrunk into a finding. */
-export const runSuite = (suite: Suite, settings: SuiteSettings) =>
-  Effect.gen(function* () {
-    const runtime = yield* Effect.runtime<never>()
-    const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
-    const caseOf = (a: unknown) =>
-      custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
-    // A hook that throws in a case stops the run: the promise fast-check awaits does not reject.
-    const slot = settings.slot ?? ((e) => e)
-    // A case waits for its slot; one that gets it once the run has stopped is not sent.
-    const runCase = (a: unknown, whenStopped: boolean) =>
-      Runtime.runPromise(runtime)(
-        slot(
-          Effect.suspend(() =>
-            !whenStopped && stopReason(settings.limits) !== undefined
-              ? Effect.succeed<CaseResult>(notStarted)
-              : Effect.either(caseOf(a)).pipe(
-                  Effect.catchSomeDefect((d) =>
-                    d instanceof HookFailure
-                      ? Option.some(Effect.succeed(Either.left(d)))
-                      : Option.none()
-                  )
-                )
-          )
-        )
-      )
-    const runExample: RunCase = (a) => runCase(a, false)
-    const runShrink: RunCase = (a) => runCase(a, true)
-    const result: SuiteResult = {
-      suite,
-      counts: new Map(),
-      rules: new Map(),
-      findings: [],
-      observations: [],
-      repeats: 0
-    }
-    const checksOf = [
-      ...suite.checks.filter((c) => settings.selected.has(c)),
-      ...custom.map((c) => c.id as AnyCheckId)
-    ]
-    if (suite.skip !== undefined) {
-      skipAll(result, checksOf, 1, suite.skip)
-      return result
-    }
-    const { limits, replayPath, seed } = settings
-    const before = stopReason(limits)
-    if (before !== undefined) {
-      // A suite that starts once the run has stopped generates nothing: each of its examples is skipped.
-      skipAll(result, checksOf, casesOf(suite.cases), before)
-      return result
-    }
-    const sSeed = suiteSeed(seed, suite.family, suite.method)
-    const failures = new Map<string, Failure>()
-    const { evaluate, state } = evaluator(result, settings, runExample, failures)
-    yield* runCases(
-      suite.cases,
-      sSeed,
-      replayPath,
-      evaluate,
-      settings.window ?? 1,
-      settings.objectsOf,
-      () => {
-        result.repeats++
+): Promise<{ readonly best: Failure; readonly path: string; readonly steps: number }> => {
+  let best = failure
+  let evals = 0
+  const { rule, cause } = failure.outcome
+  const spent = () => evals >= limits.shrinkBudget || spentBudget(limits)
+  const details = await fc.check(
+    fc.asyncProperty(new ShrinkBudgeted(cases.arbitrary, spent), async (a) => {
+      if (spent()) return true
+      evals++
+      const r = await runCase(a)
+      if (Either.isLeft(r)) {
+        if (r.left._tag === "HookFailure") limits.hookFailure ??= r.left
+        return true
       }
+      const same = r.right.find((o) => !isNote(o) && !o.ok && o.rule === rule && o.cause === cause)
+      if (same === undefined || isNote(same)) return true
+      best = { ...failure, value: a, outcome: same }
+      return false
+    }),
+    { seed: sSeed, path: failure.index, numRuns: 1, examples: firstOf(cases) }
+  )
+  if (details.failed && details.counterexamplePath !== null) {
+    const path = details.counterexamplePath
+    return { best, path, steps: path.split(":").length - 1 }
+  }
+  return { best, path: failure.index, steps: 0 }
+}
+
+/** What one case's effect ended with, as a case result; a defect other than a hook's is thrown as `runPromise` throws it. */
+const caseResult = (exit: Exit.Exit<ReadonlyArray<Verdict>, BudgetExhausted>): CaseResult => {
+  if (Exit.isSuccess(exit)) return Either.right(exit.value)
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure)) return Either.left(failure.value)
+  const defect = Cause.dieOption(exit.cause)
+  if (Option.isSome(defect) && defect.value instanceof HookFailure) return Either.left(defect.value)
+  throw Runtime.makeFiberFailure(exit.cause)
+}
+
+/**
+ * Runs one suite as plain async code, each case's effect on `runtime`: its cases, then each
+ * distinct failure shrunk into a finding. A hook that threw is left in `settings.limits`; once
+ * `interrupted` is aborted (the run's fiber interrupted: Ctrl-C), no further case is sent.
+ */
+const suiteRun = async (
+  suite: Suite,
+  settings: SuiteSettings,
+  runtime: Runtime.Runtime<never>,
+  interrupted: AbortSignal
+): Promise<SuiteResult> => {
+  const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
+  const caseOf = (a: unknown) =>
+    custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
+  const runExit = Runtime.runPromiseExit(runtime)
+  const slot: Slot = settings.slot ?? ((run) => run())
+  // A case waits for its slot; one that gets it once the run has stopped (or was interrupted) is
+  // not sent. A hook that throws in a case stops the run: the promise fast-check awaits does not reject.
+  const runCase = (a: unknown, whenStopped: boolean): Promise<CaseResult> =>
+    slot(async () =>
+      interrupted.aborted || (!whenStopped && stopReason(settings.limits) !== undefined)
+        ? notStarted
+        : caseResult(await runExit(caseOf(a)))
     )
-    if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
-    const reason = stopReason(limits)
-    if (state.skippedExamples > 0 && reason !== undefined)
-      skipAll(result, checksOf, state.skippedExamples, reason)
-    for (const failure of [...failures.values()].sort(
-      (a, b) => indexOf(a.index) - indexOf(b.index)
-    )) {
-      const cases = suite.cases
-      const shrunk =
-        cases._tag === "Property" && replayPath === undefined && !spentBudget(limits)
-          ? yield* shrink(cases, sSeed, failure, limits, runShrink)
-          : { best: failure, path: failure.index, steps: 0 }
-      const check = shrunk.best.outcome.check
-      result.findings.push(
-        makeFinding({
-          outcome: shrunk.best.outcome,
-          operation: suite.method,
-          baseUrl: settings.baseUrl,
-          secrets: settings.secrets,
-          seed,
-          replayId: ReplayId.encode({
-            family: suite.family,
-            method: suite.method,
-            check,
-            seed,
-            path: shrunk.path
-          }),
-          occurrences: failure.occurrences,
-          shrinkSteps: shrunk.steps
-        })
-      )
-    }
-    // A hook that threw while a failure was shrunk ends the run too.
-    if (limits.hookFailure !== undefined) return yield* Effect.die(limits.hookFailure)
+  const runExample: RunCase = (a) => runCase(a, false)
+  const runShrink: RunCase = (a) => runCase(a, true)
+  const result: SuiteResult = {
+    suite,
+    counts: new Map(),
+    rules: new Map(),
+    findings: [],
+    observations: [],
+    repeats: 0
+  }
+  const checksOf = [
+    ...suite.checks.filter((c) => settings.selected.has(c)),
+    ...custom.map((c) => c.id as AnyCheckId)
+  ]
+  if (suite.skip !== undefined) {
+    skipAll(result, checksOf, 1, suite.skip)
     return result
-  })
+  }
+  const { limits, replayPath, seed } = settings
+  const before = stopReason(limits)
+  if (before !== undefined) {
+    // A suite that starts once the run has stopped generates nothing: each of its examples is skipped.
+    skipAll(result, checksOf, casesOf(suite.cases), before)
+    return result
+  }
+  const sSeed = suiteSeed(seed, suite.family, suite.method)
+  const failures = new Map<string, Failure>()
+  const { evaluate, state } = evaluator(result, settings, runExample, failures)
+  await runCases(
+    suite.cases,
+    sSeed,
+    replayPath,
+    evaluate,
+    settings.window ?? 1,
+    settings.objectsOf,
+    () => {
+      result.repeats++
+    }
+  )
+  if (limits.hookFailure !== undefined) return result
+  const reason = stopReason(limits)
+  if (state.skippedExamples > 0 && reason !== undefined)
+    skipAll(result, checksOf, state.skippedExamples, reason)
+  for (const failure of [...failures.values()].sort(
+    (a, b) => indexOf(a.index) - indexOf(b.index)
+  )) {
+    const cases = suite.cases
+    const shrunk =
+      cases._tag === "Property" && replayPath === undefined && !spentBudget(limits)
+        ? await shrink(cases, sSeed, failure, limits, runShrink)
+        : { best: failure, path: failure.index, steps: 0 }
+    const check = shrunk.best.outcome.check
+    result.findings.push(
+      makeFinding({
+        outcome: shrunk.best.outcome,
+        operation: suite.method,
+        baseUrl: settings.baseUrl,
+        secrets: settings.secrets,
+        seed,
+        replayId: ReplayId.encode({
+          family: suite.family,
+          method: suite.method,
+          check,
+          seed,
+          path: shrunk.path
+        }),
+        occurrences: failure.occurrences,
+        shrinkSteps: shrunk.steps
+      })
+    )
+  }
+  return result
+}
+
+/**
+ * Runs one suite: its cases, then each distinct failure shrunk into a finding. A hook that threw
+ * in a case, or while a failure was shrunk, ends the run.
+ */
+export const runSuite = (suite: Suite, settings: SuiteSettings) =>
+  Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+    Effect.flatMap(
+      Effect.promise((interrupted) => suiteRun(suite, settings, runtime, interrupted)),
+      (result) =>
+        settings.limits.hookFailure !== undefined
+          ? Effect.die(settings.limits.hookFailure)
+          : Effect.succeed(result)
+    )
+  )
