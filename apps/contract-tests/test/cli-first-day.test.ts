@@ -317,6 +317,27 @@ describe("one count of findings, one verdict", () => {
       })
   )
 
+  it.scoped(
+    "with a baseline of every finding: the progress counts none of them, as the verdict does",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* faulty
+        const dir = tmp()
+        const first = yield* run([...against(server.url), "--write-baseline", "known.json"], {
+          cwd: dir
+        })
+        expect(first.code, first.err).toBe(1)
+        const found = /(\d+) findings so far/.exec(lastLine(first.err))
+        expect(Number(found?.[1])).toBeGreaterThan(0)
+        const again = yield* run([...against(server.url), "--baseline", "known.json"], {
+          cwd: dir
+        })
+        expect(again.code, again.err).toBe(0)
+        expect(verdictLine(again.out)).toMatch(/^PASS: 0 findings \(\+\d+ known\)/)
+        expect(lastLine(again.err)).toContain("· 0 findings so far")
+      })
+  )
+
   it.effect("--fail-on-skip: a run with no finding but skips says FAIL and why, and exits 1", () =>
     Effect.gen(function* () {
       const r = yield* run(
