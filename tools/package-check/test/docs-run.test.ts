@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { runCommand } from "../src/command.mjs"
-import { codeBlocks, root, workspaceDirs } from "../src/workspace.mjs"
+import { codeBlocks, installCommands, root, workspaceDirs } from "../src/workspace.mjs"
 
 const here = fileURLToPath(new URL("..", import.meta.url))
 const bin = join(here, "node_modules", ".bin")
@@ -668,4 +668,95 @@ describe("the contract tests README's job from a clone", () => {
       }
     }
   )
+})
+
+/** The contract tests README's fixtures document: the KnownIds shape, with placeholder ids. */
+const fixturesExample = codeBlocks(readme, "json").find((code: string) =>
+  code.includes('"encryptionKeyIds"')
+)!
+
+describe("the contract tests README's fixtures document", () => {
+  it.concurrent("is read as a fixtures file by a dry run", async () => {
+    const work = mkdtempSync(join(here, "node_modules", ".docs-fixtures-"))
+    try {
+      writeFileSync(join(work, "fixtures.json"), fixturesExample)
+      const r = await sh(
+        `contract-tests --dry-run --base-url ${url} --fixtures fixtures.json --operations GetResource`,
+        work
+      )
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" })
+      expect(r.stdout).toContain("GetResource")
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("every block of the READMEs and docs/ is accounted for", () => {
+  /** The install lines, which the packed-install smoke tests run in an empty project. */
+  const installs = docs.flatMap((file) =>
+    (installCommands(file) as ReadonlyArray<{ line: string }>).map((c) =>
+      c.line.replace(/(^|\s+)#.*$/, "").trim()
+    )
+  )
+  /** The lines the tests of this file run or check, as the docs write them. */
+  const ran = new Set([
+    ...shLines(readme).filter(
+      (line) =>
+        commands.includes(installed(line)) ||
+        usages.includes(everyOption(line)) ||
+        line.includes("/__contract/metrics")
+    ),
+    ...docs.flatMap((file) =>
+      shLines(file).filter((line) => serverLines.includes(installed(line)))
+    ),
+    ...codeBlocks(rootReadme, "sh").map((b: string) => b.trim()),
+    ...devLines,
+    ...shLines(fleet).filter((line) => line.startsWith("contract-tests proxy ")),
+    ...shLines(join(root, "docs", "checks.md"))
+  ])
+  // Setting the key the other lines read.
+  const environment = (line: string) => /^export DATA_ACCESS_API_KEY=/.test(line)
+
+  it("every line of an sh block is run by a test of this file, or installed by the smoke tests", () => {
+    const left = docs.flatMap((file) =>
+      shLines(file)
+        .filter((line) => !ran.has(line) && !installs.includes(line) && !environment(line))
+        .map((line) => `${file.slice(root.length)}: ${line}`)
+    )
+    expect(left).toEqual([])
+  })
+
+  it("every json, js, yaml and promql block is a file a test of this file runs", () => {
+    const used = new Set(
+      [
+        ...hooksFiles,
+        ...configFiles,
+        fixturesExample,
+        serverFiles["fixtures.json"],
+        ...codeBlocks(readme, "yaml"),
+        ...codeBlocks(fleet, "yaml"),
+        ...codeBlocks(fleet, "promql")
+      ].map((code) => code.trim())
+    )
+    const left = docs.flatMap((file) =>
+      ["json", "js", "yaml", "promql"].flatMap((lang) =>
+        (codeBlocks(file, lang) as ReadonlyArray<string>)
+          .filter((code) => !used.has(code.trim()))
+          .map((code) => `${file.slice(root.length)} (${lang}): ${code.split("\n")[0]}`)
+      )
+    )
+    expect(left).toEqual([])
+  })
+
+  it("the other blocks are TypeScript (the READMEs' programs, which docs.test.ts type-checks; docs/architecture.md's API listing) or printed output", () => {
+    const langs = new Set(
+      docs.flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/```(\w*)\n/g)].map((m) => m[1])
+      )
+    )
+    expect(
+      [...langs].filter((l) => !["sh", "json", "js", "yaml", "promql", "ts", ""].includes(l!))
+    ).toEqual([])
+  })
 })
