@@ -160,7 +160,8 @@ type Printing<E> = Readonly<
  *
  * const lines: Array<string> = []
  * const out = { isTTY: false, write: (text: string) => lines.push(text) }
- * const base = { log: () => undefined, info: () => undefined, error: () => undefined, warn: () => undefined }
+ * const ignore = (..._args: ReadonlyArray<unknown>) => undefined
+ * const base = { log: ignore, info: ignore, error: ignore, warn: ignore }
  * const console = Terminal.cleanedConsole(base, (write) => write(), out, out)
  * console.log("\u001b[1m--port\u001b[0m integer")
  * // lines: ["--port integer\n"]
