@@ -12,6 +12,11 @@ import { MAX_ANNOTATIONS } from "../src/cli/github.js"
 import * as Har from "../src/Har.js"
 import * as Proxy from "../src/Proxy.js"
 import * as Report from "../src/Report.js"
+import { writeBodies } from "../src/cli/reports.js"
+import { curlOf, makeReport, requestBody } from "../src/internal/findings.js"
+import type { RawRequest } from "../src/internal/http.js"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Path from "node:path"
 import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
@@ -317,6 +322,27 @@ describe("one count of findings, one verdict", () => {
       })
   )
 
+  it.scoped(
+    "with a baseline of every finding: the progress counts none of them, as the verdict does",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* faulty
+        const dir = tmp()
+        const first = yield* run([...against(server.url), "--write-baseline", "known.json"], {
+          cwd: dir
+        })
+        expect(first.code, first.err).toBe(1)
+        const found = /(\d+) findings so far/.exec(lastLine(first.err))
+        expect(Number(found?.[1])).toBeGreaterThan(0)
+        const again = yield* run([...against(server.url), "--baseline", "known.json"], {
+          cwd: dir
+        })
+        expect(again.code, again.err).toBe(0)
+        expect(verdictLine(again.out)).toMatch(/^PASS: 0 findings \(\+\d+ known\)/)
+        expect(lastLine(again.err)).toContain("· 0 findings so far")
+      })
+  )
+
   it.effect("--fail-on-skip: a run with no finding but skips says FAIL and why, and exits 1", () =>
     Effect.gen(function* () {
       const r = yield* run(
@@ -552,6 +578,76 @@ describe("big bodies", () => {
           expect(Buffer.byteLength(e.request.postData!.text!)).toBeLessThanOrEqual(1000)
           expect(e.request.bodySize).toBeGreaterThan(1000)
         }
+      })
+  )
+
+  it.scoped(
+    "an observation's curl line with a large body reads it from a file the command line writes, and reproduces the request",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+        const dir = tmp()
+        const same = (text: string) => text
+        const request: RawRequest = {
+          method: "POST",
+          path: "/core.v1.SatelliteService/ListSatellites",
+          key: "valid",
+          contentType: "application/json",
+          headers: {},
+          protocolVersion: "1",
+          body: JSON.stringify({ limit: 2, search: "x".repeat(8000) })
+        }
+        const report = makeReport({
+          runId: "r",
+          target: server.url,
+          started: Date.now(),
+          requests: 1,
+          cells: [],
+          findings: [],
+          notes: [],
+          observations: [
+            {
+              note: "format-not-validated",
+              operation: "ListSatellites",
+              message: "a search of 8000 characters was accepted",
+              curl: curlOf(server.url, request, same),
+              body: requestBody(request, same)
+            }
+          ]
+        })
+        const [observation] = report.observations
+        const file = /'@(reports\/bodies\/[0-9a-f]+\.body)'/.exec(observation!.curl)?.[1]
+        expect(file).toBeDefined()
+        // The command line's file system, in the run's folder as its working directory.
+        const fs = yield* FileSystem.FileSystem.pipe(Effect.provide(NodeFileSystem.layer))
+        const inRun = (path: string) => Path.resolve(dir, path)
+        yield* writeBodies(
+          {
+            ...fs,
+            makeDirectory: (path, options) => fs.makeDirectory(inRun(path), options),
+            writeFileString: (path, text, options) => fs.writeFileString(inRun(path), text, options)
+          },
+          "contract-tests",
+          report
+        )
+        expect(Fs.readFileSync(Path.join(dir, file!), "utf8")).toBe(request.body)
+        // The JSON report shows it shortened.
+        const json = JSON.parse(Report.toJson(report)) as Report.Report
+        expect(json.observations[0]!.body).toMatch(
+          /\[shortened: 8\d{3} bytes, sha256 [0-9a-f]{64}\]$/
+        )
+        const answer = yield* Effect.promise(
+          () =>
+            new Promise<string>((resolve) =>
+              execFile(
+                "sh",
+                ["-c", observation!.curl],
+                { cwd: dir, env: { ...process.env, DATA_ACCESS_API_KEY: KEY } },
+                (_, out) => resolve(out)
+              )
+            )
+        )
+        expect(answer).toMatch(/^HTTP\/1\.1 200 /)
       })
   )
 })

@@ -161,6 +161,61 @@ describe("contract-tests proxy, the command line in its own process", () => {
     })
   )
 
+  it.scoped(
+    "--har-max-body: the HAR written at SIGTERM cuts each longer body and says so; the run's option, with the run's help",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-proxy-"))
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+        )
+        const har = Path.join(dir, "traffic.har")
+        const proxy = yield* proxyProcess([
+          "--target",
+          server.url,
+          "--quiet",
+          "--har",
+          har,
+          "--har-max-body",
+          "40"
+        ])
+        const sent = { limit: 2, search: "x".repeat(200) }
+        expect((yield* rpc(proxy.url, "ListSatellites", sent)).status).toBe(200)
+        proxy.signal("SIGTERM")
+        expect(yield* proxy.exited).toBe(0)
+        const [entry] = (
+          JSON.parse(Fs.readFileSync(har, "utf8")) as {
+            log: {
+              entries: Array<{
+                request: { bodySize: number; postData: { text: string; comment?: string } }
+              }>
+            }
+          }
+        ).log.entries
+        expect(entry!.request.bodySize).toBe(JSON.stringify(sent).length)
+        expect(entry!.request.postData.text).toBe(JSON.stringify(sent).slice(0, 40))
+        expect(entry!.request.postData.comment).toBe(
+          `body shortened to its first 40 bytes of ${JSON.stringify(sent).length} (--har-max-body)`
+        )
+        const help = (yield* Effect.promise(
+          () =>
+            new Promise<string>((resolve) => {
+              const child = spawn(process.execPath, [bin, "proxy", "--help"], {
+                env: { ...process.env, NO_COLOR: "1" }
+              })
+              let out = ""
+              child.stdout.on("data", (d) => (out += d))
+              child.on("close", () => resolve(out))
+            })
+        )).replace(/\s+/g, " ")
+        expect(help).toContain(
+          "--har-max-body integer Cut each body in the --har file to this many bytes, saying so in the body's comment (default: bodies whole)"
+        )
+        expect(help).not.toContain("CONTRACT_TESTS_HAR_MAX_BODY")
+      })
+  )
+
   it.effect("a port already taken: exit 2 with the reason", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start()

@@ -132,3 +132,55 @@ export const argumentProblem = (
   }
   return undefined
 }
+
+/**
+ * Where a command line writes: a stream with `write`, a terminal when `isTTY`.
+ *
+ * @since 0.1.0
+ * @category output
+ */
+export interface Output {
+  readonly isTTY?: boolean
+  readonly write: (text: string) => unknown
+}
+
+/** The printing methods of a console whose calls return `E` (an effect, with an Effect console). */
+type Printing<E> = Readonly<
+  Record<"log" | "info" | "error" | "warn", (...args: ReadonlyArray<any>) => E>
+>
+
+/**
+ * `base` with `log` and `info` written to `out` and `error` and `warn` to `err`, each through
+ * `clean` (colour only where `colourAllowed`); `suspend` makes a write a call's result, so that
+ * an Effect console passes `Effect.sync` and the core stays free of `effect`.
+ *
+ * @example
+ * ```ts
+ * import { Terminal } from "@data-access/core"
+ *
+ * const lines: Array<string> = []
+ * const out = { isTTY: false, write: (text: string) => lines.push(text) }
+ * const ignore = (..._args: ReadonlyArray<unknown>) => undefined
+ * const base = { log: ignore, info: ignore, error: ignore, warn: ignore }
+ * const console = Terminal.cleanedConsole(base, (write) => write(), out, out)
+ * console.log("\u001b[1m--port\u001b[0m integer")
+ * // lines: ["--port integer\n"]
+ * ```
+ *
+ * @since 0.1.0
+ * @category output
+ */
+export const cleanedConsole = <C extends Printing<E>, E>(
+  base: C,
+  suspend: (write: () => void) => E,
+  out: Output,
+  err: Output
+): C => {
+  const to =
+    (stream: Output) =>
+    (...args: ReadonlyArray<unknown>) =>
+      suspend(() => {
+        stream.write(clean(args.map(String).join(" "), colourAllowed(stream)) + "\n")
+      })
+  return { ...base, log: to(out), info: to(out), error: to(err), warn: to(err) }
+}

@@ -38,3 +38,35 @@ describe("Terminal", () => {
     expect(Terminal.colourAllowed({ isTTY: false })).toBe(false)
   })
 })
+
+describe("Terminal.cleanedConsole", () => {
+  it("writes log and info to one stream, error and warn to the other, colour only on a terminal, through the caller's suspension", () => {
+    const written: Array<[string, string]> = []
+    const stream = (name: string, isTTY: boolean) => ({
+      isTTY,
+      write: (text: string) => written.push([name, text])
+    })
+    const calls: Array<() => void> = []
+    const nothing = (..._: ReadonlyArray<unknown>) => 0
+    const base = { log: nothing, info: nothing, error: nothing, warn: nothing, other: 1 }
+    const console = Terminal.cleanedConsole(
+      base,
+      (write) => {
+        calls.push(write)
+        return calls.length
+      },
+      stream("out", false),
+      stream("err", false)
+    )
+    expect(console.other).toBe(1)
+    console.log("\u001b[1m--port\u001b[0m integer\n\n  An integer.\n\n  Port", 1)
+    console.error("bad")
+    // Nothing is written until the suspended write runs.
+    expect(written).toEqual([])
+    for (const write of calls) write()
+    expect(written).toEqual([
+      ["out", "--port integer\n\n  Port 1\n"],
+      ["err", "bad\n"]
+    ])
+  })
+})

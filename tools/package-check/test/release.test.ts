@@ -224,6 +224,24 @@ it("the root scripts run the flow: changeset, version-packages, release (build, 
   expect(scripts.release).toMatch(/changeset publish$/)
 })
 
+it("docs/releasing.md names every published package and every private one, as the workspace has them", () => {
+  const text = readFileSync(join(root, "docs", "releasing.md"), "utf8")
+  /** The package names of the paragraph that starts with `opening`. */
+  const named = (opening: string) => {
+    const paragraph = text.slice(text.indexOf(opening)).split("\n\n")[0]!
+    return [...paragraph.matchAll(/`(@data-access\/[\w-]+)`/g)].map((m) => m[1]).sort()
+  }
+  const all = workspaceDirs().map((d: string) => readJson(join(d, "package.json")))
+  expect(named("The nine published packages")).toEqual(published.map((p) => p.name).sort())
+  expect(published).toHaveLength(9)
+  expect(named("The private workspace packages")).toEqual(
+    all
+      .filter((p: { private?: boolean }) => p.private === true)
+      .map((p: { name: string }) => p.name)
+      .sort()
+  )
+})
+
 it("the working tree's versions and changelogs were not touched", () => {
   expect(snapshot()).toEqual(before)
 })

@@ -13,6 +13,7 @@ import * as Proxy from "../Proxy.js"
 import * as Report from "../Report.js"
 import { outputFile, reportOptions, writeFile, writeBodies, writeReports } from "./reports.js"
 import { defaults } from "../internal/runner/options.js"
+import { flagOnly } from "./settings.js"
 
 export const proxyOptions = {
   target: Options.text("target").pipe(
@@ -48,6 +49,7 @@ export const proxyOptions = {
       "Write every exchange as HAR 1.2 to this file, the key and secret fields masked (at shutdown and on SIGUSR2; kept in memory until then)"
     )
   ),
+  harMaxBody: flagOnly("harMaxBody"),
   annotate: Options.boolean("annotate").pipe(
     Options.withDescription(
       "Judge each exchange before its answer is relayed and name its findings in the answer's X-Contract-Findings header (off: answers relayed unchanged)"
@@ -82,14 +84,21 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
       const report = Report.withVerdict(yield* proxy.report, { failOn: args.failOn })
       yield* writeReports(fs, "contract-tests proxy", args, report)
       yield* writeBodies(fs, "contract-tests proxy", report)
-      if (Option.isSome(args.har))
+      if (Option.isSome(args.har)) {
+        const har = yield* proxy.har
         yield* writeFile(
           fs,
           "contract-tests proxy",
           "HAR",
           args.har.value,
-          Har.toJson(yield* proxy.har)
+          Har.toJson(
+            Option.match(args.harMaxBody, {
+              onNone: () => har,
+              onSome: (max) => Har.limitBodies(har, max)
+            })
+          )
         )
+      }
       return report
     })
     stderr(

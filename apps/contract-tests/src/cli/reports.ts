@@ -98,9 +98,10 @@ export const writeBodies = (
 ) =>
   Effect.forEach(
     new Set(
-      [...report.findings, ...report.known].flatMap((f) =>
-        f.request.body !== undefined && Curl.isLarge(f.request.body) ? [f.request.body] : []
-      )
+      [
+        ...[...report.findings, ...report.known].map((f) => f.request.body),
+        ...report.observations.map((o) => o.body)
+      ].flatMap((body) => (body !== undefined && Curl.isLarge(body) ? [body] : []))
     ),
     (body) => writeFile(fs, command, "body of a curl line", Curl.bodyFile(body), scrub(body)),
     { discard: true }

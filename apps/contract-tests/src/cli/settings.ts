@@ -202,10 +202,18 @@ const withDefault = (s: Setting) =>
 const helpOf = (key: string, s: Setting) =>
   `${withDefault(s).replace(/\.$/, "")}. Also the config file's "${key}" or ${envOf(key)}.`
 
-/** The flag of one setting, as an option whose value is none when the flag is not given. */
-const optionOf = (key: string, s: Setting): Options.Options<Option.Option<unknown>> => {
+/**
+ * The flag of one setting, as an option whose value is none when the flag is not given; its help
+ * names the config file's key and the environment variable unless `flagOnly`.
+ */
+const optionOf = (
+  key: string,
+  s: Setting,
+  flagOnly = false
+): Options.Options<Option.Option<unknown>> => {
   const flag = flagOf(key)
-  const described = <A>(o: Options.Options<A>) => Options.withDescription(o, helpOf(key, s))
+  const help = flagOnly ? withDefault(s) : helpOf(key, s)
+  const described = <A>(o: Options.Options<A>) => Options.withDescription(o, help)
   switch (s.kind) {
     case "text":
       return described(Options.optional(Options.text(flag)))
@@ -240,6 +248,15 @@ export const flags = Object.fromEntries(
 ) as {
   readonly [K in keyof Settings]: Options.Options<Option.Option<ValueOf<Settings[K]["kind"]>>>
 }
+
+/**
+ * A run's setting as a flag of another command (`proxy`), which reads no config file: the same
+ * name, kind and description.
+ */
+export const flagOnly = <K extends keyof Settings>(
+  key: K
+): Options.Options<Option.Option<ValueOf<Settings[K]["kind"]>>> =>
+  optionOf(key, settings[key], true) as Options.Options<Option.Option<ValueOf<Settings[K]["kind"]>>>
 
 /** A setting read through `Config` (a list from the environment is comma separated). */
 const configOf = (key: string, s: Setting): Config.Config<unknown> => {

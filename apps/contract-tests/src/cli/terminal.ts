@@ -5,24 +5,10 @@
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import { clean, colourAllowed } from "@data-access/core/Terminal"
-
-export { clean, colourAllowed }
-
-const write = (stream: NodeJS.WriteStream, args: ReadonlyArray<unknown>) =>
-  Effect.sync(() => {
-    stream.write(clean(args.map(String).join(" "), colourAllowed(stream)) + "\n")
-  })
-
-/** `base` with `log` and `error` written through `clean`. */
-const cleaned = (base: Console.Console): Console.Console => ({
-  ...base,
-  log: (...args) => write(process.stdout, args),
-  info: (...args) => write(process.stdout, args),
-  error: (...args) => write(process.stderr, args),
-  warn: (...args) => write(process.stderr, args)
-})
+import { cleanedConsole } from "@data-access/core/Terminal"
 
 /** Runs `effect` with the command line's console. */
 export const withConsole = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Console.consoleWith((base) => Effect.withConsole(effect, cleaned(base)))
+  Console.consoleWith((base) =>
+    Effect.withConsole(effect, cleanedConsole(base, Effect.sync, process.stdout, process.stderr))
+  )

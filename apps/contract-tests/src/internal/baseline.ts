@@ -89,6 +89,23 @@ export const toJson = (baseline: Baseline): string => JSON.stringify(baseline, n
 export const decodeJson = Schema.decodeUnknown(Schema.parseJson(Baseline), { errors: "all" })
 
 /**
+ * Whether a finding is one of the baseline's (known: it does not fail the run).
+ *
+ * @since 0.7.0
+ * @category matching
+ */
+export const knownBy = (
+  baseline: Baseline | undefined
+): ((f: {
+  readonly rule: string
+  readonly operation: string
+  readonly cause: string
+}) => boolean) => {
+  const keys = new Set(baseline?.findings.map(key))
+  return (f) => keys.has(key(f))
+}
+
+/**
  * Splits findings by a baseline: new ones, known ones, and the baseline entries that did not
  * reproduce although their operation and check ran (`ran`).
  *
@@ -104,11 +121,11 @@ export const apply = (
   readonly known: ReadonlyArray<Report.Finding>
   readonly fixed: ReadonlyArray<Entry>
 } => {
-  const keys = new Set(baseline.findings.map(key))
+  const known = knownBy(baseline)
   const found = new Set(findings.map(key))
   return {
-    findings: findings.filter((f) => !keys.has(key(f))),
-    known: findings.filter((f) => keys.has(key(f))),
+    findings: findings.filter((f) => !known(f)),
+    known: findings.filter(known),
     fixed: baseline.findings.filter(
       (e) => !found.has(key(e)) && ContractRules.isRuleId(e.rule) && ran(e.operation, e.rule)
     )

@@ -28,6 +28,13 @@ export const curlOf = (
   scrub: (s: string) => string
 ): string => scrub(Curl.render(baseUrl, request, scrub))
 
+/** A request's body as its curl line sends it (secret fields masked), shown in the reports. */
+export const requestBody = (
+  request: RawRequest,
+  scrub: (s: string) => string
+): string | undefined =>
+  request.body === undefined ? undefined : scrub(Curl.displayBody(request.body) ?? "")
+
 /** The secret values of a request body sent as JSON text (none when it is not JSON). */
 const bodySecrets = (request: RawRequest): ReadonlyArray<string> =>
   request.body === undefined
@@ -90,8 +97,7 @@ export const makeFinding = <S extends Report.Finding["side"] = undefined>(
             body: scrub(Inspect.excerpt(r, input.excerpt ?? 800))
           })
         })
-  const body =
-    e?.request.body === undefined ? undefined : scrub(Curl.displayBody(e.request.body) ?? "")
+  const body = e === undefined ? undefined : requestBody(e.request, scrub)
   const finding = {
     ...(input.side === undefined ? {} : { side: input.side }),
     check: o.check,

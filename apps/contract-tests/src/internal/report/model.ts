@@ -101,6 +101,8 @@ export interface Observation {
   readonly message: string
   /** The request as a `curl` command; the key is read from `$DATA_ACCESS_API_KEY`. */
   readonly curl: string
+  /** The request's body as the curl line sends it (past 4 KiB, from the file the command line writes). */
+  readonly body?: string | undefined
 }
 
 /**

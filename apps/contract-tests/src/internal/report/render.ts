@@ -1,5 +1,6 @@
 /** The implementation of `Report` (see that module's documentation). */
 import { checksOf } from "../checkIds.js"
+import { shorten } from "../curl.js"
 import { shortened } from "./shortened.js"
 import * as Html from "./html.js"
 import type { Finding, Report } from "./model.js"
@@ -52,7 +53,14 @@ export const totals = (
  */
 export const toJson = (report: Report): string =>
   JSON.stringify(
-    { ...report, findings: report.findings.map(shortened), known: report.known.map(shortened) },
+    {
+      ...report,
+      findings: report.findings.map(shortened),
+      known: report.known.map(shortened),
+      observations: report.observations.map((o) =>
+        o.body === undefined ? o : { ...o, body: shorten(o.body) }
+      )
+    },
     null,
     2
   )

@@ -88,7 +88,8 @@ const Observation = Schema.Struct({
   note: NoteId,
   operation: Schema.String,
   message: Schema.String,
-  curl: Schema.String
+  curl: Schema.String,
+  body: Schema.optional(Schema.String)
 })
 
 const Fixed = Schema.Struct({ rule: Schema.String, operation: Schema.String, cause: Schema.String })

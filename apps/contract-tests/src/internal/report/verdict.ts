@@ -22,6 +22,10 @@ export interface Cause {
   readonly occurrences: number
 }
 
+/** What findings of one cause share: their side, check and cause. */
+export const causeKey = (f: Pick<Finding, "side" | "check" | "cause">): string =>
+  `${f.side ?? ""}\u0000${f.check}\u0000${f.cause}`
+
 /**
  * The findings grouped by cause, the worst severity first (in order of appearance within one).
  *
@@ -31,7 +35,7 @@ export interface Cause {
 export const causesOf = (findings: ReadonlyArray<Finding>): Array<Cause> => {
   const groups = new Map<string, Array<Finding>>()
   for (const f of findings) {
-    const key = `${f.side ?? ""}\u0000${f.check}\u0000${f.cause}`
+    const key = causeKey(f)
     groups.set(key, [...(groups.get(key) ?? []), f])
   }
   return [...groups.values()]

@@ -17,7 +17,9 @@ import { type Context, casesOf, type Suite } from "../context.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { observed } from "../customChecks.js"
 import { makeReport } from "../findings.js"
+import { knownBy } from "../baseline.js"
 import { shardNote } from "../report/merge.js"
+import { causeKey } from "../report/verdict.js"
 import { harRecorder } from "../har/runner.js"
 import { makeTarget, type Target } from "../http.js"
 import { keySecrets } from "../keys.js"
@@ -134,14 +136,15 @@ const progressLine = (run: Run, groups: ReadonlyArray<Group>) => {
   const planned = groups.reduce((n, g) => n + g.suites.reduce((k, s) => k + costOf(s), 0), 0)
   let done = 0
   let examples = 0
-  // Counted as the report counts them: by cause, over every operation.
+  // Counted as the verdict counts them: by cause, over every operation, the baseline's left out.
   const causes = new Set<string>()
+  const known = knownBy(run.options.baseline)
   const onProgress = run.options.onProgress
   onProgress?.({ done: 0, planned, findings: 0 })
   return (r: SuiteResult, millis: number) => {
     done++
     examples += costOf(r.suite)
-    for (const f of r.findings) causes.add(`${f.check}\u0000${f.cause}`)
+    for (const f of r.findings) if (!known(f)) causes.add(causeKey(f))
     const findings = causes.size
     if (onProgress !== undefined) return onProgress({ done: examples, planned, findings })
     const failed = [...r.counts.values()].reduce((n, c) => n + c.failed, 0)

@@ -16,7 +16,7 @@ import * as ReplayId from "../replayId.js"
 import { type Cases, casesOf, type Suite } from "../context.js"
 import type { AnyCheckId } from "../checkIds.js"
 import { type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
-import { curlOf, makeFinding } from "../findings.js"
+import { curlOf, makeFinding, requestBody } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
 import { HookFailure } from "../requestHooks.js"
 import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
@@ -126,7 +126,8 @@ const observer = (result: SuiteResult, settings: SuiteSettings) => {
       note: n.note,
       operation: result.suite.method,
       message: scrub(n.message),
-      curl: e === undefined ? "" : curlOf(settings.baseUrl, e.request, scrub)
+      curl: e === undefined ? "" : curlOf(settings.baseUrl, e.request, scrub),
+      body: e === undefined ? undefined : requestBody(e.request, scrub)
     })
   }
 }
