@@ -5,12 +5,13 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Decode from "@data-access/schema/Decode"
-import type { BudgetExhausted, RawRequest, Target } from "./http.js"
+import type { BudgetExhausted, Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
@@ -235,6 +236,16 @@ export const fullObject = (
   }
   return full
 }
+
+/** The object of a 200 answer, every default filled in. */
+export const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) =>
+      r.status === 200
+        ? Option.map(r.json, (j) => fullObject(op.object, objectOf(op, j)))
+        : Option.none()
+    )
+  ) ?? undefined
 
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
   const shape = SchemaWalk.shapeOf(op.object.ast)

@@ -54,3 +54,10 @@ export const storedDifference = (
     return sameInstant(a, b) ? undefined : path
   return canonical(a) === canonical(b) ? undefined : path || "(object)"
 }
+
+/** The value at a dotted path of `storedDifference`. */
+export const at = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== "")
+    .reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), o)
