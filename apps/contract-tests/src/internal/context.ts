@@ -247,6 +247,23 @@ export const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefin
     )
   ) ?? undefined
 
+/** A field's name, or its path in nested objects and arrays. */
+export type FieldPath = string | ReadonlyArray<string | number>
+
+/** A field's path as findings word it: its names, dotted. */
+export const pathText = (field: FieldPath): string =>
+  typeof field === "string" ? field : field.filter((p) => typeof p === "string").join(".")
+
+/** The stored value of a field in a create's or update's answer, defaults filled in. */
+export const storedValue = (op: Op, e: Exchange, field: FieldPath): unknown => {
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  const path = typeof field === "string" ? [field] : field
+  return path.reduce<unknown>(
+    (v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]),
+    fullObject(op.object, objectOf(op, json))
+  )
+}
+
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {
   const shape = SchemaWalk.shapeOf(op.object.ast)
   return new Set(shape._tag === "Object" ? shape.fields.keys() : [])

@@ -10,6 +10,7 @@ import {
   objectIn,
   objectOf,
   objectPropertyNames,
+  type FieldPath,
   type Op,
   show
 } from "../context.js"
@@ -23,6 +24,7 @@ import { lastOf, type Walk } from "../walk.js"
 import { codeOf } from "./answer.js"
 import { sendsReference, staleNested } from "./nested.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { storedExactly } from "./stored.js"
 
 const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
 
@@ -430,6 +432,20 @@ export const createdInSuccession = (
   }
   return out.length > 0 ? out : [passes(["echo.create-stored"])]
 }
+
+/**
+ * echo.create: a create that sent a value a server may refuse (`what`, at `path`: a string at a
+ * limit, a value outside a format, an enum left out for its default) and was served stores exactly
+ * that value. A create of a taken link or not served is not judged here. Live traffic: the proxy
+ * judges every create's echo so (`echo`).
+ */
+export const createdExactly = (
+  op: Op,
+  e: Exchange,
+  path: FieldPath,
+  value: unknown,
+  what: string
+): Outcome | undefined => storedExactly("echo.create", op, e, path, value, what)
 
 /** The oracles of this check, in the order the registry applies them. */
 /**

@@ -8,10 +8,14 @@ import { type ContractRules, Deadline, JsonBody } from "@data-access/schema"
 import { type Exchange, requestBytesOf } from "../http.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import {
+  answerExcerpt,
   answeredFirst,
   bareUnknownRoute,
   codeOf,
+  encodingLeftOut,
   excerpt,
+  got,
+  mib,
   slowNotHung,
   statusOf
 } from "./answer.js"
@@ -226,6 +230,48 @@ export const protocolAnswer = (c: ProtocolExpectation, e: Exchange): Outcome | u
           onSome: (r) => excerpt(r, 200)
         })
       )
+}
+
+/**
+ * A compressed body refused as a server that leaves compression out does (415, unimplemented):
+ * a faithful answer (decisions.md section 10), which says nothing of its size. Live traffic: the
+ * proxy does not judge a compressed body it cannot read.
+ */
+export const compressionLeftOut = (e: Exchange): Outcome | undefined =>
+  encodingLeftOut(e) ? pass("protocol") : undefined
+
+/**
+ * protocol.body-limit: a valid read of `bytes` over 1 MiB is served, or refused for its size with
+ * resource_exhausted (a rate limit says when to retry); a server that served a larger body
+ * (`largestServed`) has a limit above this one, so it serves this one too. Live traffic: the proxy
+ * judges only a refusal of a body of at most 1 MiB (`bodyLimit`).
+ */
+export const bodySizeAnswered = (
+  bytes: number,
+  largestServed: number,
+  e: Exchange
+): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || r.status >= 500) return undefined
+  const code = codeOf(e)
+  if (r.status === 200) return pass("protocol", ["protocol.body-limit"])
+  if (code === "resource_exhausted")
+    return largestServed > bytes && r.headers["retry-after"] === undefined
+      ? fail(
+          "protocol.body-limit",
+          "a body refused for its size, a larger one served",
+          `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`,
+          e,
+          answerExcerpt(e)
+        )
+      : pass("protocol", ["protocol.body-limit"])
+  return fail(
+    "protocol.body-limit",
+    `a body over 1 MiB: got ${code ?? `HTTP ${r.status}`}`,
+    `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`,
+    e,
+    answerExcerpt(e)
+  )
 }
 
 /** The oracles of this check, in the order the registry applies them. */

@@ -2,11 +2,12 @@
  * search-filter: a List returns only the items its `search`, `filter` and parent scope select,
  * under some reading a faithful server may take.
  */
+import * as Option from "effect/Option"
 import type { ContractRules, Filter } from "@data-access/schema"
 import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, passes } from "../outcome.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { has, itemsOf, lastOf, type Walk } from "../walk.js"
 import {
   comparesTimes,
@@ -18,7 +19,7 @@ import {
   textOf,
   UNDECIDED_KEYS
 } from "./filters.js"
-import { answeredFirst, codeOf, slowNotHung, statusOf } from "./answer.js"
+import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "./answer.js"
 import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
 
 /**
@@ -327,6 +328,34 @@ export const selectionVerdict = (t: {
       )
     )
   return out.length === 0 ? [passes([...new Set([t.rule, t.missRule])])] : out
+}
+
+/**
+ * lists.parent-scope, keys.by-key-id: a read whose parent id names nothing (`what`; `rule`, the
+ * rule of its kind) answered 200 returns no items (decisions.md section 10: not_found or an empty
+ * answer). Live traffic: the proxy does not know the id names nothing, so it does not judge this.
+ */
+export const parentNamesNothing = (
+  op: Op,
+  e: Exchange,
+  what: string,
+  rule: ContractRules.RuleId
+): Outcome | undefined => {
+  if (statusOf(e) !== 200 || answeredFirst(e)) return undefined
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  const found =
+    op.kind === "list"
+      ? itemsOf(op, json).length
+      : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
+  return found === 0
+    ? pass("search-filter", [rule])
+    : fail(
+        rule,
+        `${what}: items returned`,
+        `${what} returned ${found} items; a server answers not_found or an empty answer`,
+        e,
+        answerExcerpt(e)
+      )
 }
 
 /** The oracles of this check, in the order the registry applies them. */

@@ -5,15 +5,17 @@
  */
 import * as Option from "effect/Option"
 import { type ContractRules, Secrets, Timestamp } from "@data-access/schema"
-import type { Body, Op } from "../context.js"
-import { fullObject, objectOf, objectPropertyNames, show } from "../context.js"
+import type { Body, FieldPath, Op } from "../context.js"
+import { fullObject, objectOf, objectPropertyNames, show, storedValue } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { has, lastOf, type Walk } from "../walk.js"
 import { at, storedDifference } from "../objectDifference.js"
 import { sendsReference, staleNested } from "./nested.js"
+import { answeredFirst, statusOf } from "./answer.js"
 import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { storedExactly } from "./stored.js"
 
 /** updates.references: an update's answer names, in the nested `<x>`, the object its `<x>Id` names. */
 export const updateReferences = (op: Op, sent: Body, e: Exchange): Outcome | undefined => {
@@ -350,6 +352,44 @@ export const updateListed = (t: ListedTrace): ReadonlyArray<Outcome> => {
 const updateEcho = onSuccess("update-echo", ["updates.references"], (op, sent, e) =>
   defined(updateReferences(op, sent, e))
 )
+
+/**
+ * updates.apply: an update that sent a value a server may refuse (`what`, at `path`: a string at a
+ * limit, a value outside a format) and was served stores exactly that value. Live traffic: the
+ * proxy does not know the object before the update, so it judges only its nested objects (`updateEcho`).
+ */
+export const updatedExactly = (
+  op: Op,
+  e: Exchange,
+  path: FieldPath,
+  value: unknown,
+  what: string
+): Outcome | undefined => storedExactly("updates.apply", op, e, path, value, what)
+
+/**
+ * updates.apply: an update's reference sent as `""` (`what`) and served leaves the field `""` (the
+ * object taken out of it) or as it was (`had`, the field treated as not set); any other value is
+ * wrong under both readings (decisions.md section 10). Live traffic: as `updatedExactly`.
+ */
+export const emptyReferenceApplied = (
+  op: Op,
+  e: Exchange,
+  field: string,
+  had: unknown,
+  what: string
+): Outcome | undefined => {
+  if (statusOf(e) !== 200 || answeredFirst(e)) return undefined
+  const now = storedValue(op, e, field)
+  return now === "" || now === had
+    ? pass("update-semantics", ["updates.apply"])
+    : fail(
+        "updates.apply",
+        `${what}: set to another value`,
+        `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`,
+        e,
+        `${field} = ${show(now)}`
+      )
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [updateEcho]

@@ -7,11 +7,22 @@ import { ContractRules, Filter } from "@data-access/schema"
 import type { Body, Op } from "../context.js"
 import { asRecord, firstDifference, snakeToCamel, sorted } from "../json.js"
 import { type Exchange, okJson } from "../http.js"
-import { fail, type Outcome, passes, type Verdict } from "../outcome.js"
+import { fail, type Outcome, pass, passes, type Verdict } from "../outcome.js"
 import * as Shape from "../requestShape.js"
 import * as TextLength from "../textLength.js"
 import { itemsOf } from "../walk.js"
-import { answeredFirst, codeOf, excerpt, slowNotHung, statusOf, summary } from "./answer.js"
+import {
+  answerExcerpt,
+  answeredFirst,
+  codeOf,
+  encodingLeftOut,
+  excerpt,
+  got,
+  slowNotHung,
+  statusOf,
+  summary,
+  tellsNothing
+} from "./answer.js"
 import { judgeable, OPERATORS } from "./filters.js"
 import { type Breach, type ExchangeOracle, oracle } from "./oracle.js"
 
@@ -312,6 +323,109 @@ export const boundAccepted = (bound: Bound, e: Exchange): Outcome | undefined =>
     excerpt(r, 300)
   )
 }
+
+/**
+ * fields.valid-accepted where decisions.md section 10 lets a server refuse a valid request (`what`;
+ * `sent`, what was sent and where): served, or refused with invalid_argument; any other answer
+ * breaks it (a server `served` it or refuses it). No answer, a 5xx (judged as such) or one answered
+ * first tells nothing. Live traffic: the proxy does not know that a request is one a server may
+ * refuse, so it judges it as any valid request (`validAccepted`).
+ */
+export const servedOrInvalid = (
+  e: Exchange,
+  what: string,
+  sent: string,
+  served: "accepts" | "serves"
+): Outcome | undefined => {
+  if (tellsNothing(e)) return undefined
+  const status = statusOf(e)!
+  return status === 200 || (status === 400 && codeOf(e) === "invalid_argument")
+    ? passes(["fields.valid-accepted"])
+    : fail(
+        "fields.valid-accepted",
+        `${what}: got ${codeOf(e) ?? `HTTP ${status}`}`,
+        `${sent} got ${got(e)}; a server ${served} it or refuses it with invalid_argument`,
+        e,
+        answerExcerpt(e)
+      )
+}
+
+/**
+ * fields.valid-accepted: a create with a name taken by the create before it (`what`) is accepted
+ * or refused with already_exists (decisions.md section 10). Live traffic: the proxy does not know
+ * the name was taken just before, so it judges such a refusal by `refusal`.
+ */
+export const duplicateNameAnswered = (e: Exchange, what: string): Outcome | undefined => {
+  if (tellsNothing(e)) return undefined
+  const status = statusOf(e)!
+  return status === 200 || (status === 409 && codeOf(e) === "already_exists")
+    ? passes(["fields.valid-accepted"])
+    : fail(
+        "fields.valid-accepted",
+        `${what}: got ${codeOf(e) ?? `HTTP ${status}`}`,
+        `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`,
+        e,
+        answerExcerpt(e)
+      )
+}
+
+/**
+ * fields.valid-accepted: an update's reference sent as `""` (`what`) is served: a server takes the
+ * object out of it or treats the field as not set. Live traffic: the proxy judges it as any valid
+ * request (`validAccepted`).
+ */
+export const emptyReferenceServed = (e: Exchange, what: string): Outcome | undefined =>
+  tellsNothing(e) || statusOf(e) === 200
+    ? undefined
+    : fail(
+        "fields.valid-accepted",
+        `${what}: got ${codeOf(e) ?? `HTTP ${statusOf(e)}`}`,
+        `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`,
+        e,
+        answerExcerpt(e)
+      )
+
+/**
+ * fields.valid-accepted: a valid read with a compressed body (`encoding`) is served, or the
+ * encoding refused as a server that leaves compression out does (415, unimplemented). Live
+ * traffic: the proxy does not judge a compressed body it cannot read.
+ */
+export const compressedBodyServed = (
+  op: Op,
+  e: Exchange,
+  encoding: string
+): Outcome | undefined => {
+  if (tellsNothing(e) || statusOf(e) === 200) return undefined
+  if (encodingLeftOut(e)) return pass("protocol")
+  return fail(
+    "fields.valid-accepted",
+    `a ${encoding} body: got ${codeOf(e) ?? `HTTP ${statusOf(e)}`}`,
+    `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`,
+    e,
+    answerExcerpt(e)
+  )
+}
+
+/**
+ * fields.valid-accepted: a valid read offering `Accept-Encoding: encoding` (`what`) is served; an
+ * encoding offered changes nothing but the answer's encoding. Live traffic: the proxy judges it as
+ * any valid request (`validAccepted`).
+ */
+export const encodingOfferServed = (
+  op: Op,
+  e: Exchange,
+  what: string,
+  encoding: string
+): Outcome | undefined =>
+  tellsNothing(e) || statusOf(e) === 200
+    ? undefined
+    : fail(
+        "fields.valid-accepted",
+        `${what}: got ${codeOf(e) ?? `HTTP ${statusOf(e)}`}`,
+        `a valid ${op.method} offering Accept-Encoding: ${encoding} got ${got(e)}; an encoding offered changes nothing but the answer's encoding`,
+        e,
+        answerExcerpt(e)
+      )
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [validAccepted]
