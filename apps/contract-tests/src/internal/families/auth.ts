@@ -22,7 +22,7 @@ import { wrongKey } from "../oracles/auth.js"
 import type { Known } from "../oracles/refusal.js"
 import { keyKept } from "../oracles/secrets.js"
 import type { Outcome } from "../outcome.js"
-import { sampleBody } from "./shared/bodies.js"
+import { sampleBody } from "./shared/sampleBodies.js"
 
 /**
  * What the runner knows of a request with a wrong key: the key is not valid; when no valid body

@@ -15,7 +15,7 @@ import * as Inspect from "../inspect.js"
 import { madeValid, refusalVerdict } from "../oracles/refusal.js"
 import type { Outcome } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
-import { requiredRefs } from "../walk.js"
+import { requiredRefs } from "../listWalk.js"
 import { literalsOfProperty } from "./shared/literals.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "invalid-rejected"]

@@ -23,7 +23,7 @@ import * as Gen from "../generate.js"
 import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { createdInSuccession, type Found, madeObjects } from "../oracles/create-echo.js"
-import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
+import { MAX_WALK_PAGES, requiredRefs, walk } from "../listWalk.js"
 import { type Burst, burstsOf } from "./creates.js"
 import { getReaders, hasIds, listReaders } from "./shared/readers.js"
 

@@ -8,7 +8,7 @@ import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { has, itemsOf, lastOf, type Walk } from "../walk.js"
+import { has, itemsOf, lastOf, type Walk } from "../listWalk.js"
 import {
   comparesTimes,
   evaluate,

@@ -10,7 +10,7 @@ import { fullObject, objectOf, objectPropertyNames, show, storedValue } from "..
 import type { Exchange } from "../http.js"
 import { asRecord, firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { has, lastOf, type Walk } from "../walk.js"
+import { has, lastOf, type Walk } from "../listWalk.js"
 import { at, storedDifference } from "../objectDifference.js"
 import { sendsReference, staleNested } from "./nested.js"
 import { answeredFirst, statusOf } from "./answer.js"

@@ -10,7 +10,7 @@ import { type Exchange, okJson } from "../http.js"
 import { fail, type Outcome, pass, passes, type Verdict } from "../outcome.js"
 import * as Shape from "../requestShape.js"
 import * as TextLength from "../textLength.js"
-import { itemsOf } from "../walk.js"
+import { itemsOf } from "../listWalk.js"
 import {
   answerExcerpt,
   answeredFirst,

@@ -15,7 +15,7 @@ import { defined } from "../../oracles/oracle.js"
 import { pageOf, pageRules } from "../../oracles/paging.js"
 import { parentNamesNothing } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, requiredRefs } from "../../walk.js"
+import { everything, requiredRefs } from "../../listWalk.js"
 import {
   answered,
   decodesFor,

@@ -20,7 +20,7 @@ import { post } from "../../http.js"
 import { type CreatedTrace, createdThenRead } from "../../oracles/create-echo.js"
 import { selectsCreated } from "../../oracles/search-filter.js"
 import type { Outcome } from "../../outcome.js"
-import { findById, MAX_WALK_PAGES, walk } from "../../walk.js"
+import { findById, MAX_WALK_PAGES, walk } from "../../listWalk.js"
 import { getReaders, listReaders, relationCreates } from "../shared/readers.js"
 import { baseFor, probesOf } from "./select.js"
 

@@ -9,10 +9,10 @@ import * as Gen from "../../generate.js"
 import { edgeWalked, missedInWalk } from "../../oracles/paging.js"
 import { selectsNothing } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, MAX_WALK_PAGES, pagesFor, requiredRefs, walk } from "../../walk.js"
+import { everything, MAX_WALK_PAGES, pagesFor, requiredRefs, walk } from "../../listWalk.js"
 import { condition } from "./select.js"
 import { skippedWithoutReferences } from "../shared/references.js"
-import { walkFailure } from "../shared/walks.js"
+import { walkFailure } from "../shared/walkFailure.js"
 
 const EDGES: ReadonlyArray<CheckId> = ["paging", "search-filter"]
 

@@ -3,7 +3,7 @@ import { type ContractRules, Filter } from "@data-access/schema"
 import type { Body, Context, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
 import { requestPropertyNames } from "../../pools.js"
-import { requiredRefs } from "../../walk.js"
+import { requiredRefs } from "../../listWalk.js"
 
 export const condition = (key: string, value: string): Filter.Filter<string> => ({
   field: { key, operator: "equals", value: { "@type": Filter.STRING_VALUE_TYPE, value } }

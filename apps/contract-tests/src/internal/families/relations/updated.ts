@@ -21,7 +21,7 @@ import { selectsOnly } from "../../oracles/search-filter.js"
 import { type ListedTrace, updateListed } from "../../oracles/update-semantics.js"
 import type { Outcome } from "../../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../../pools.js"
-import { findById, MAX_WALK_PAGES, requiredRefs, walk } from "../../walk.js"
+import { findById, MAX_WALK_PAGES, requiredRefs, walk } from "../../listWalk.js"
 import { listReaders } from "../shared/readers.js"
 import { baseFor, probesOf } from "./select.js"
 

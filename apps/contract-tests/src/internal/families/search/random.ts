@@ -18,12 +18,12 @@ import {
 } from "../../oracles/filters.js"
 import { requestPropertyNames } from "../../pools.js"
 import { filterRule, searchMissRule } from "../../oracles/search-filter.js"
-import { everything, requiredRefs } from "../../walk.js"
+import { everything, requiredRefs } from "../../listWalk.js"
 import { literalsOfProperty } from "../shared/literals.js"
 import { CHECKS, judged, kindOf, ORDERS, readSuite } from "./judged.js"
 import { piecesOf, tellingTerm, tellingValue } from "./telling.js"
 import { skippedWithoutReferences } from "../shared/references.js"
-import { walkFailure } from "../shared/walks.js"
+import { walkFailure } from "../shared/walkFailure.js"
 
 /** Operators that match the item their value comes from. */
 const SELECTING: ReadonlySet<Filter.Operator> = new Set([

@@ -27,7 +27,7 @@ import * as Inspect from "../../inspect.js"
 import { createEcho } from "../../oracles/create-echo.js"
 import { spelledAlike } from "../../oracles/valid-accepted.js"
 import { spellingsSent } from "../creates.js"
-import { sampleBody } from "../shared/bodies.js"
+import { sampleBody } from "../shared/sampleBodies.js"
 import { type Spelling, spellingsOf } from "./spell.js"
 
 const CHECKS: ReadonlyArray<CheckId> = [

@@ -32,7 +32,7 @@ import {
   withLateSuccess
 } from "../oracles/protocol.js"
 import type { Outcome } from "../outcome.js"
-import { sampleBody } from "./shared/bodies.js"
+import { sampleBody } from "./shared/sampleBodies.js"
 import { MEDIA_TYPE_SPELLINGS } from "./shared/mediaTypes.js"
 import { MiB, padded, plainList } from "./shared/sizes.js"
 

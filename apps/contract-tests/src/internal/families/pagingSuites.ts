@@ -19,9 +19,9 @@ import {
   requiredRefs,
   walk,
   type Walk
-} from "../walk.js"
+} from "../listWalk.js"
 import { skippedWithoutReferences } from "./shared/references.js"
-import { walkFailure } from "./shared/walks.js"
+import { walkFailure } from "./shared/walkFailure.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 

@@ -2,7 +2,7 @@
 import * as Inspect from "../../inspect.js"
 import { refusedPage } from "../../oracles/paging.js"
 import type { Outcome } from "../../outcome.js"
-import type { Walk } from "../../walk.js"
+import type { Walk } from "../../listWalk.js"
 
 /**
  * What a walk that stopped on an error shows, whatever read it: nothing when the answer is one
