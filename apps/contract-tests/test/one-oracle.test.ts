@@ -1,5 +1,6 @@
 // Every rule of the schema's catalogue is judged in one place: the oracle module of one check
-// (`src/internal/oracles/<check>.ts`) names it, and no other oracle module does.
+// (`src/internal/oracles/<check>.ts`) names it, and no other oracle module does; the folder holds
+// those modules and its index, nothing else.
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -50,5 +51,11 @@ describe("one oracle per rule", () => {
       "lists.count: paging, search-filter",
       "filter.match: no oracle"
     ])
+  })
+
+  it("the oracles folder holds one module per check, named by it, and its index: no helper", () => {
+    expect(readdirSync(oracles).sort()).toEqual(
+      [...checkIds.map((check) => `${check}.ts`), "index.ts"].sort()
+    )
   })
 })

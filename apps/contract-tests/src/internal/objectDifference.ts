@@ -5,7 +5,7 @@
  */
 import { Secrets, Timestamp } from "@data-access/schema"
 import { asRecord, canonical, isZero } from "./json.js"
-import { timestampFields } from "./oracles/answer.js"
+import { timestampFields } from "./answerReading.js"
 
 const fractionDigits = (s: string) => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
 

@@ -21,10 +21,10 @@ import { fail, note, type Outcome, pass, passes, type Verdict } from "../outcome
 import { type Pools, referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
 import { lastOf, type Walk } from "../listWalk.js"
-import { codeOf } from "./answer.js"
-import { sendsReference, staleNested } from "./nested.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
-import { storedExactly } from "./stored.js"
+import { codeOf } from "../answerReading.js"
+import { sendsReference, staleNested } from "../nestedCopies.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { storedExactly } from "../storedValues.js"
 
 const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
 

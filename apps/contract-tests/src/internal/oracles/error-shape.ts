@@ -20,8 +20,8 @@ import {
   responseCode,
   statusOf,
   tellsNothing
-} from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+} from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /**
  * Statuses of the protocol's own answers (405, 415): no code maps to them, and their body may be

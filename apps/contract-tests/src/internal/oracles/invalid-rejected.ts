@@ -6,9 +6,16 @@ import type { ContractRules } from "@data-access/schema"
 import type { Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, pass } from "../outcome.js"
-import { answerExcerpt, codeOf, encodingLeftOut, got, statusOf, tellsNothing } from "./answer.js"
-import { type ExchangeOracle, oracle } from "./oracle.js"
-import { liveTraffic, refusalVerdict } from "./refusal.js"
+import {
+  answerExcerpt,
+  codeOf,
+  encodingLeftOut,
+  got,
+  statusOf,
+  tellsNothing
+} from "../answerReading.js"
+import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
+import { liveTraffic, refusalVerdict } from "../refusalVerdict.js"
 
 /**
  * The rules a request can break on its own (the proxy's client side) but the key's: a request that

@@ -5,8 +5,8 @@ import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { codeOf, excerpt, mib, slowNotHung } from "./answer.js"
-import { type ExchangeOracle, oracle } from "./oracle.js"
+import { codeOf, excerpt, mib, slowNotHung } from "../answerReading.js"
+import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
 
 /**
  * Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came:

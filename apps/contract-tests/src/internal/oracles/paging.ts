@@ -8,9 +8,9 @@ import { asRecord } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { type Op, objectPropertyNames } from "../context.js"
 import { compareCreated, compareIds, itemsOf, lastOf, type Walk } from "../listWalk.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
-import { type Known, refusalVerdict } from "./refusal.js"
-import { codeOf, statusOf } from "./answer.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { type Known, refusalVerdict } from "../refusalVerdict.js"
+import { codeOf, statusOf } from "../answerReading.js"
 
 /** A page of a List answer: its items and `listMetadata` (`{}` when absent). */
 export const pageOf = (op: Op, json: unknown) => ({

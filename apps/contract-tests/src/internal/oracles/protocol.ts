@@ -18,9 +18,9 @@ import {
   mib,
   slowNotHung,
   statusOf
-} from "./answer.js"
-import { type ExchangeOracle, oracle } from "./oracle.js"
-import { madeValid, refusal } from "./refusal.js"
+} from "../answerReading.js"
+import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
+import { madeValid, refusal } from "../refusalVerdict.js"
 
 /** A body of at most 1 MiB is not refused for its size: resource_exhausted without `Retry-After` (a rate limit says when to retry). */
 const bodyLimit = oracle({

@@ -18,9 +18,9 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "./filters.js"
-import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "./answer.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+} from "../filterReadings.js"
+import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "../answerReading.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
  * What a List request selects, as a test of one item under some allowed reading, with the rule

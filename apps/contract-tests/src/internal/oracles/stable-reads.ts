@@ -9,8 +9,8 @@ import { asRecord, firstDifference, sorted } from "../json.js"
 import { itemsOf } from "../listWalk.js"
 import { storedDifference } from "../objectDifference.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { answerExcerpt, statusOf, summary } from "./answer.js"
-import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { answerExcerpt, statusOf, summary } from "../answerReading.js"
+import { defined, type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent

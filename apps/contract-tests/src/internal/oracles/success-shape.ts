@@ -6,8 +6,8 @@ import * as Option from "effect/Option"
 import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { answerExcerpt, contentTypeIsJson, excerpt } from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+import { answerExcerpt, contentTypeIsJson, excerpt } from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */
 export const successShape = (e: Exchange): Outcome | undefined => {

@@ -12,10 +12,10 @@ import { asRecord, firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { has, lastOf, type Walk } from "../listWalk.js"
 import { at, storedDifference } from "../objectDifference.js"
-import { sendsReference, staleNested } from "./nested.js"
-import { answeredFirst, statusOf } from "./answer.js"
-import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
-import { storedExactly } from "./stored.js"
+import { sendsReference, staleNested } from "../nestedCopies.js"
+import { answeredFirst, statusOf } from "../answerReading.js"
+import { defined, type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { storedExactly } from "../storedValues.js"
 
 /** updates.references: an update's answer names, in the nested `<x>`, the object its `<x>Id` names. */
 export const updateReferences = (op: Op, sent: Body, e: Exchange): Outcome | undefined => {

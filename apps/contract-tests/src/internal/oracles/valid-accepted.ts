@@ -22,9 +22,9 @@ import {
   statusOf,
   summary,
   tellsNothing
-} from "./answer.js"
-import { judgeable, OPERATORS } from "./filters.js"
-import { type Breach, type ExchangeOracle, oracle } from "./oracle.js"
+} from "../answerReading.js"
+import { judgeable, OPERATORS } from "../filterReadings.js"
+import { type Breach, type ExchangeOracle, oracle } from "../exchangeOracle.js"
 
 /** A way of spelling a valid request that a server must read like its plain form, and the rule it tests. */
 export interface Spelling {

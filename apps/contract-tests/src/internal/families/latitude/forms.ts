@@ -8,7 +8,7 @@ import { type Body, type Context, isWrite, type Op, send } from "../../context.j
 import { type Exchange, post, type RawRequest } from "../../http.js"
 import * as Inspect from "../../inspect.js"
 import { requiredRefs } from "../../listWalk.js"
-import { defined } from "../../oracles/oracle.js"
+import { defined } from "../../exchangeOracle.js"
 import { connectGetRefused, getRefused } from "../../oracles/invalid-rejected.js"
 import { sameAsPost } from "../../oracles/stable-reads.js"
 import { answerEncoding } from "../../oracles/success-shape.js"

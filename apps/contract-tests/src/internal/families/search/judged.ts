@@ -17,7 +17,7 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "../../oracles/filters.js"
+} from "../../filterReadings.js"
 import { missingItems, selectionVerdict } from "../../oracles/search-filter.js"
 import type { Verdict } from "../../outcome.js"
 import { everything, MAX_WALK_PAGES, requiredRefs, walk } from "../../listWalk.js"

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, textOf } from "../../oracles/filters.js"
+import { evaluate, readings, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"

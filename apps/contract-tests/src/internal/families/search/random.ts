@@ -15,7 +15,7 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "../../oracles/filters.js"
+} from "../../filterReadings.js"
 import { requestPropertyNames } from "../../pools.js"
 import { filterRule, searchMissRule } from "../../oracles/search-filter.js"
 import { everything, requiredRefs } from "../../listWalk.js"

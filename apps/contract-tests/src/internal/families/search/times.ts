@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import { type Filter, Timestamp } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { textOf } from "../../oracles/filters.js"
+import { textOf } from "../../filterReadings.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
 import { literalsOfProperty } from "../shared/literals.js"

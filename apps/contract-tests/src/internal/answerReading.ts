@@ -4,7 +4,7 @@
  */
 import * as Option from "effect/Option"
 import { ConnectError, ContentType, Operations, SchemaWalk, Secrets } from "@data-access/schema"
-import type { Exchange, RawResponse } from "../http.js"
+import type { Exchange, RawResponse } from "./http.js"
 
 /** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`): strings of the date-time format. */
 export const timestampFields: ReadonlySet<string> = (() => {

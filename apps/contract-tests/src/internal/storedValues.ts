@@ -1,9 +1,9 @@
 /** What a served write stored, read from its answer, as the create-echo and update-semantics verdicts read it. */
 import type { ContractRules } from "@data-access/schema"
-import { type FieldPath, type Op, pathText, show, storedValue } from "../context.js"
-import type { Exchange } from "../http.js"
-import { fail, type Outcome, passes } from "../outcome.js"
-import { answeredFirst, statusOf } from "./answer.js"
+import { type FieldPath, type Op, pathText, show, storedValue } from "./context.js"
+import type { Exchange } from "./http.js"
+import { fail, type Outcome, passes } from "./outcome.js"
+import { answeredFirst, statusOf } from "./answerReading.js"
 
 /** A served write's answer (`what` it sent) holds `value` at `path`: `rule` passes, or fails naming what it holds. */
 export const storedExactly = (
