@@ -44,6 +44,15 @@ export default {
     // The catalogue of faults: a violation record is off in a faithful server, so no faithful run
     // executes it; the self-proof (apps/contract-tests bench) runs each one against the runner.
     "!packages/reference-server/src/internal/violations/**",
+    // The helpers only the violation records use, beside their folder.
+    ...[
+      "violationRecord",
+      "violationHooks",
+      "requestShapes",
+      "jsonBodies",
+      "filterRewrites",
+      "operationCollections"
+    ].map((name) => `!packages/reference-server/src/internal/${name}.ts`),
     "!packages/reference-server/src/internal/faults.ts",
     // Data and entry points, not behaviour of the contract: the demo data set, the command line,
     // the re-exports and the pipeline's types (the other faces re-export internal modules only).

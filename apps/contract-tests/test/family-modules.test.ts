@@ -65,15 +65,15 @@ describe("the modules of the check families", () => {
       ["valid.ts", 'import { x } from "./latitude/probes.js"\n'],
       [
         "latitude/probes.ts",
-        'import { y } from "./references.js"\nimport { z } from "../shared/bodies.js"\n'
+        'import { y } from "./references.js"\nimport { z } from "../shared/sampleBodies.js"\n'
       ],
-      ["shared/bodies.ts", 'import type { W } from "../auth.js"\n'],
+      ["shared/sampleBodies.ts", 'import type { W } from "../auth.js"\n'],
       ["creates.ts", 'import { v } from "./latitude/probes.js"\n'],
       ["spellings/index.ts", 'import { u } from "../creates.js"\n']
     ])
     expect(breaches(texts)).toEqual([
       "valid.ts -> latitude/probes.ts",
-      "shared/bodies.ts -> auth.ts"
+      "shared/sampleBodies.ts -> auth.ts"
     ])
   })
 

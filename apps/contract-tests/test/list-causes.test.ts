@@ -2,9 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Filter, Operations, Requests } from "@data-access/schema"
 import type { Op } from "../src/internal/context.js"
 import { foreignValues } from "../src/internal/families/listEnums.js"
-import { variedLimits } from "../src/internal/families/paging.js"
+import { variedLimits } from "../src/internal/families/pagingSuites.js"
 import { PATTERN_CHARACTERS, PATTERN_READINGS } from "../src/internal/families/search/patterns.js"
-import * as Filters from "../src/internal/oracles/filters.js"
+import * as Filters from "../src/internal/filterReadings.js"
 import * as SearchFilter from "../src/internal/oracles/search-filter.js"
 
 // The inputs of the List operations that tell a rule from its plausible wrong readings: another

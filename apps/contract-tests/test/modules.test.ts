@@ -72,7 +72,7 @@ const isPublic = (module: string): boolean => !module.includes("/")
 /** The folder of `internal/` a module is in (`judge`, `har`...), `undefined` for one at its top. */
 const folderOf = (module: string): string | undefined => /^internal\/([^/]+)\//.exec(module)?.[1]
 
-/** The check a module of `internal/oracles/` holds the oracles of, `undefined` for a shared helper. */
+/** The check a module of `internal/oracles/` holds the oracles of, `undefined` for its index. */
 const checkOfModule = (module: string): string | undefined => {
   const m = /^internal\/oracles\/([^/]+)\.ts$/.exec(module)
   return m !== null && (checkIds as ReadonlyArray<string>).includes(m[1]!) ? m[1] : undefined
@@ -133,7 +133,7 @@ describe("the modules of the runner and the proxy", () => {
       ["internal/findings.ts", new Set(["Report.ts", "internal/report/model.ts"])],
       [
         "internal/oracles/paging.ts",
-        new Set(["internal/oracles/search-filter.ts", "internal/oracles/oracle.ts"])
+        new Set(["internal/oracles/search-filter.ts", "internal/exchangeOracle.ts"])
       ],
       ["Report.ts", new Set(["internal/report/render.ts"])]
     ])

@@ -10,7 +10,7 @@ import type { ContractRules } from "@data-access/schema"
 import { rejected } from "../src/internal/families/invalid.js"
 import { type Exchange, post } from "../src/internal/http.js"
 import { judge } from "../src/internal/judge/judging.js"
-import { madeValid } from "../src/internal/oracles/refusal.js"
+import { madeValid } from "../src/internal/refusalVerdict.js"
 import type { Outcome } from "../src/internal/outcome.js"
 import { connectError, type Decision, forward, front } from "./front.js"
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import { Faults } from "../src/index.js"
 import * as Catalogue from "../src/internal/violations/index.js"
-import type { ViolationRecord } from "../src/internal/violations/record.js"
+import type { ViolationRecord } from "../src/internal/violationRecord.js"
 
 /** The catalogue's order: the public list, the reports and the composition of hooks follow it. */
 const ORDER = [
@@ -149,5 +149,11 @@ describe("the violations folder", () => {
         check
       ).toEqual([])
     }
+  })
+
+  it("holds one module per check, named by it, and its index: no helper", () => {
+    expect(Fs.readdirSync(folder).sort()).toEqual(
+      [...ContractChecks.ids.map((check) => `${check}.ts`), "index.ts"].sort()
+    )
   })
 })

@@ -5,12 +5,13 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Decode from "@data-access/schema/Decode"
-import type { BudgetExhausted, RawRequest, Target } from "./http.js"
+import type { BudgetExhausted, Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
@@ -234,6 +235,33 @@ export const fullObject = (
     fullTextChars += key.length
   }
   return full
+}
+
+/** The object of a 200 answer, every default filled in. */
+export const objectIn = (op: Op, e: Exchange): Record<string, unknown> | undefined =>
+  Option.getOrUndefined(
+    Option.flatMap(e.response, (r) =>
+      r.status === 200
+        ? Option.map(r.json, (j) => fullObject(op.object, objectOf(op, j)))
+        : Option.none()
+    )
+  ) ?? undefined
+
+/** A field's name, or its path in nested objects and arrays. */
+export type FieldPath = string | ReadonlyArray<string | number>
+
+/** A field's path as findings word it: its names, dotted. */
+export const pathText = (field: FieldPath): string =>
+  typeof field === "string" ? field : field.filter((p) => typeof p === "string").join(".")
+
+/** The stored value of a field in a create's or update's answer, defaults filled in. */
+export const storedValue = (op: Op, e: Exchange, field: FieldPath): unknown => {
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  const path = typeof field === "string" ? [field] : field
+  return path.reduce<unknown>(
+    (v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]),
+    fullObject(op.object, objectOf(op, json))
+  )
 }
 
 export const objectPropertyNames = (op: Op): ReadonlySet<string> => {

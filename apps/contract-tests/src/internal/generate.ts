@@ -11,7 +11,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Filter, type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
-import { OPERATORS } from "./oracles/filters.js"
+import { OPERATORS } from "./filterReadings.js"
 import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
 import {
   identityValues,

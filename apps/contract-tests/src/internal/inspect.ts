@@ -12,7 +12,7 @@ import { camelCaseOutput, responseSchema } from "./oracles/response-schema.js"
 import { successShape } from "./oracles/success-shape.js"
 import { timestamps } from "./oracles/timestamps.js"
 
-export * from "./oracles/answer.js"
+export * from "./answerReading.js"
 export { errorShape, rateLimitHeaders } from "./oracles/error-shape.js"
 export { noServerErrors } from "./oracles/no-server-errors.js"
 export { camelCaseOutput, responseSchema } from "./oracles/response-schema.js"

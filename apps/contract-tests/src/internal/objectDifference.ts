@@ -5,7 +5,7 @@
  */
 import { Secrets, Timestamp } from "@data-access/schema"
 import { asRecord, canonical, isZero } from "./json.js"
-import { timestampFields } from "./oracles/answer.js"
+import { timestampFields } from "./answerReading.js"
 
 const fractionDigits = (s: string) => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
 
@@ -54,3 +54,10 @@ export const storedDifference = (
     return sameInstant(a, b) ? undefined : path
   return canonical(a) === canonical(b) ? undefined : path || "(object)"
 }
+
+/** The value at a dotted path of `storedDifference`. */
+export const at = (o: Record<string, unknown>, path: string): unknown =>
+  path
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== "")
+    .reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), o)

@@ -19,10 +19,10 @@ import { post } from "../http.js"
 import { type KeyMode, NEAR_KEY_MODES } from "../keys.js"
 import * as Inspect from "../inspect.js"
 import { wrongKey } from "../oracles/auth.js"
-import type { Known } from "../oracles/refusal.js"
+import type { Known } from "../refusalVerdict.js"
 import { keyKept } from "../oracles/secrets.js"
 import type { Outcome } from "../outcome.js"
-import { sampleBody } from "./shared/bodies.js"
+import { sampleBody } from "./shared/sampleBodies.js"
 
 /**
  * What the runner knows of a request with a wrong key: the key is not valid; when no valid body

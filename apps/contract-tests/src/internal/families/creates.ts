@@ -8,7 +8,7 @@
  */
 import type { Context, Op } from "../context.js"
 import { latitudeCreates } from "./latitude/probes.js"
-import { sampleBody } from "./shared/bodies.js"
+import { sampleBody } from "./shared/sampleBodies.js"
 import { hasIds, relationCreates } from "./shared/readers.js"
 import { type Spelling, spellingsOf, spellingsWithin } from "./spellings/spell.js"
 

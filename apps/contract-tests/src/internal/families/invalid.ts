@@ -24,11 +24,11 @@ import * as Gen from "../generate.js"
 import { type Exchange, post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { unknownCursorRefused } from "../oracles/paging.js"
-import { type Known, madeValid, refusalVerdict } from "../oracles/refusal.js"
+import { type Known, madeValid, refusalVerdict } from "../refusalVerdict.js"
 import { secretsKept } from "../oracles/secrets.js"
 import { note, type Outcome, type Verdict } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
-import { requiredRefs } from "../walk.js"
+import { requiredRefs } from "../listWalk.js"
 
 /** An invalid request: the must it breaks, a label without values, the body (text or JSON). */
 export interface Invalid {

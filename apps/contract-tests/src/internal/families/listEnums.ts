@@ -12,10 +12,10 @@ import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { madeValid, refusalVerdict } from "../oracles/refusal.js"
+import { madeValid, refusalVerdict } from "../refusalVerdict.js"
 import type { Outcome } from "../outcome.js"
 import { requestPropertyNames } from "../pools.js"
-import { requiredRefs } from "../walk.js"
+import { requiredRefs } from "../listWalk.js"
 import { literalsOfProperty } from "./shared/literals.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "invalid-rejected"]

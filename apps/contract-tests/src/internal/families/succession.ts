@@ -12,6 +12,7 @@ import {
   type Context,
   type Family,
   fullObject,
+  objectIn,
   type Op,
   send,
   skipped,
@@ -22,9 +23,8 @@ import * as Gen from "../generate.js"
 import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import { createdInSuccession, type Found, madeObjects } from "../oracles/create-echo.js"
-import { MAX_WALK_PAGES, requiredRefs, walk } from "../walk.js"
+import { MAX_WALK_PAGES, requiredRefs, walk } from "../listWalk.js"
 import { type Burst, burstsOf } from "./creates.js"
-import { objectIn } from "./shared/objects.js"
 import { getReaders, hasIds, listReaders } from "./shared/readers.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["create-echo"]

@@ -18,7 +18,7 @@ import {
 import * as Gen from "../generate.js"
 import { post } from "../http.js"
 import { requestPropertyNames } from "../pools.js"
-import { findById, requiredRefs } from "../walk.js"
+import { findById, requiredRefs } from "../listWalk.js"
 import {
   sentFields,
   tieUnit,

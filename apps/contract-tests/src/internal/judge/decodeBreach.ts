@@ -8,7 +8,7 @@ import * as ParseResult from "effect/ParseResult"
 import type * as AST from "effect/SchemaAST"
 import { ContractRules, type Operations } from "@data-access/schema"
 import { type RequestRule, requestRules } from "../oracles/invalid-rejected.js"
-import type { Breach } from "../oracles/oracle.js"
+import type { Breach } from "../exchangeOracle.js"
 
 type Op = Operations.Operation
 

@@ -12,7 +12,7 @@ import { asRecord } from "../json.js"
 import * as Oracles from "../oracles/index.js"
 import { decodeBreach, decodedBodies } from "./decodeBreach.js"
 import * as TextLength from "../textLength.js"
-import type { Breach } from "../oracles/oracle.js"
+import type { Breach } from "../exchangeOracle.js"
 import { isNote, type Outcome } from "../outcome.js"
 
 type Op = Operations.Operation
@@ -32,7 +32,7 @@ export interface SeenRequest {
   readonly bodyBytes: number
 }
 
-export type { Breach } from "../oracles/oracle.js"
+export type { Breach } from "../exchangeOracle.js"
 
 /** The body as a JSON object with lowerCamelCase keys, or why not (a request rule). */
 export type ParsedBody =

@@ -11,7 +11,7 @@ import type { Side, UnreadReason } from "./types.js"
 import * as Rules from "./exchangeRules.js"
 import type { Exchange, RawRequest } from "../http.js"
 import type { KeyMode } from "../keys.js"
-import { readable } from "../bodies.js"
+import { readable } from "../decodedBodies.js"
 import { readBody } from "../answerBody.js"
 import type { Outcome } from "../outcome.js"
 

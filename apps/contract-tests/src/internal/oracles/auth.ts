@@ -5,9 +5,9 @@
 import * as Option from "effect/Option"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { excerpt } from "./answer.js"
-import { type ExchangeOracle, oracle } from "./oracle.js"
-import { type Known, liveTraffic, refusal, refusalVerdict } from "./refusal.js"
+import { excerpt } from "../answerReading.js"
+import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
+import { type Known, liveTraffic, refusal, refusalVerdict } from "../refusalVerdict.js"
 
 /**
  * The trace of a request sent with a key that is not valid (`mode`: missing, empty, wrong or one

@@ -4,15 +4,27 @@
  */
 import * as Option from "effect/Option"
 import { type ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
-import { type Body, fullObject, objectOf, objectPropertyNames, type Op, show } from "../context.js"
+import {
+  type Body,
+  fullObject,
+  objectIn,
+  objectOf,
+  objectPropertyNames,
+  type FieldPath,
+  type Op,
+  show
+} from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, sameAsSent } from "../json.js"
-import { storedDifference } from "../objectDifference.js"
-import { fail, note, type Outcome, passes, type Verdict } from "../outcome.js"
+import { at, storedDifference } from "../objectDifference.js"
+import { fail, note, type Outcome, pass, passes, type Verdict } from "../outcome.js"
 import { type Pools, referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
-import { sendsReference, staleNested } from "./nested.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { lastOf, type Walk } from "../listWalk.js"
+import { codeOf } from "../answerReading.js"
+import { sendsReference, staleNested } from "../nestedCopies.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { storedExactly } from "../storedValues.js"
 
 const zeroFields = new WeakMap<Op, ReadonlyArray<string>>()
 
@@ -421,5 +433,87 @@ export const createdInSuccession = (
   return out.length > 0 ? out : [passes(["echo.create-stored"])]
 }
 
+/**
+ * echo.create: a create that sent a value a server may refuse (`what`, at `path`: a string at a
+ * limit, a value outside a format, an enum left out for its default) and was served stores exactly
+ * that value. A create of a taken link or not served is not judged here. Live traffic: the proxy
+ * judges every create's echo so (`echo`).
+ */
+export const createdExactly = (
+  op: Op,
+  e: Exchange,
+  path: FieldPath,
+  value: unknown,
+  what: string
+): Outcome | undefined => storedExactly("echo.create", op, e, path, value, what)
+
 /** The oracles of this check, in the order the registry applies them. */
+/**
+ * The trace of a create (`created`, the object it returned) and the reads after it: the Gets of its
+ * kind (`gets`) and, in each List of its kind, the object found by its id (`found`).
+ */
+export interface CreatedTrace {
+  readonly id: string
+  readonly created: Record<string, unknown>
+  readonly gets: ReadonlyArray<{ readonly get: Op; readonly exchange: Exchange }>
+  readonly lists: ReadonlyArray<{
+    readonly list: Op
+    readonly found: { readonly item: Record<string, unknown> | undefined; readonly walk: Walk }
+  }>
+}
+
+/**
+ * echo.create-stored: the Gets and the Lists of its kind show a created object as the create
+ * returned it (a Get's not_found, a List that ends without it, breaks it too). Live traffic: the
+ * proxy does not know that nothing else wrote between a create and a later read, so it does not
+ * judge this.
+ */
+export const createdThenRead = (t: CreatedTrace): ReadonlyArray<Outcome> => {
+  const { created, id } = t
+  const out: Array<Outcome> = []
+  let judged = false
+  const differs = (reader: string, got: Record<string, unknown>, ex: Exchange | undefined) => {
+    const d = storedDifference(created, got)
+    judged = true
+    if (d !== undefined) {
+      out.push(
+        fail(
+          "echo.create-stored",
+          `${reader} shows another object`,
+          `${reader} shows the created object ${id} with ${d} ${show(at(got, d))}, the create returned ${show(at(created, d))}`,
+          ex,
+          `${d} = ${show(at(got, d))}`
+        )
+      )
+    }
+  }
+  for (const { exchange: eg, get } of t.gets) {
+    const got = objectIn(get, eg)
+    if (got !== undefined) differs(get.method, got, eg)
+    else if (codeOf(eg) === "not_found")
+      out.push(
+        fail(
+          "echo.create-stored",
+          `${get.method} does not find it`,
+          `${get.method} of the created object ${id} answered not_found`,
+          eg
+        )
+      )
+  }
+  for (const { found, list } of t.lists) {
+    const listed = found.item === undefined ? undefined : fullObject(list.object, found.item)
+    if (listed !== undefined) differs(list.method, listed, lastOf(found.walk))
+    else if (found.walk.ended)
+      out.push(
+        fail(
+          "echo.create-stored",
+          `${list.method} misses the created object`,
+          `${list.method} does not list the created object ${id}`,
+          lastOf(found.walk)
+        )
+      )
+  }
+  return out.length > 0 ? out : judged ? [pass("create-echo", ["echo.create-stored"])] : []
+}
+
 export const oracles: ReadonlyArray<ExchangeOracle> = [echo]

@@ -10,14 +10,18 @@ import { ConnectError, type ContractRules, JsonBody, RateLimit } from "@data-acc
 import { type Exchange, requestBytesOf, retryAfterSeconds } from "../http.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import {
+  answerExcerpt,
   answeredFirst,
   bareUnknownRoute,
   codeOf,
   contentTypeIsJson,
   excerpt,
-  responseCode
-} from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+  got,
+  responseCode,
+  statusOf,
+  tellsNothing
+} from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /**
  * Statuses of the protocol's own answers (405, 415): no code maps to them, and their body may be
@@ -185,6 +189,29 @@ const errorShapeOracle = onAnswer(
 const rateLimitHeadersOracle = onAnswer("rate-limit-headers", ["errors.rate-limit-headers"], (v) =>
   defined(rateLimitHeaders(v.exchange))
 )
+
+/**
+ * errors.unknown-reference where a server may read an id either way (decisions.md section 10): a
+ * refusal of a request whose id may name nothing (`what`) is not_found; any other (`expected`
+ * says what a server answers instead) breaks it. A success or no answer is not judged here. Live
+ * traffic: the proxy does not know the id may name nothing, so it judges only what the request breaks.
+ */
+export const unknownReferenceRefused = (
+  e: Exchange,
+  what: string,
+  expected: string
+): Outcome | undefined => {
+  if (tellsNothing(e) || statusOf(e) === 200) return undefined
+  return statusOf(e) === 404 && codeOf(e) === "not_found"
+    ? pass("error-shape", ["errors.unknown-reference"])
+    : fail(
+        "errors.unknown-reference",
+        `${what}: got ${codeOf(e) ?? `HTTP ${statusOf(e)}`}`,
+        `${what} got ${got(e)}; ${expected}`,
+        e,
+        answerExcerpt(e)
+      )
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [errorShapeOracle, rateLimitHeadersOracle]

@@ -13,7 +13,7 @@ import * as CreateEcho from "./create-echo.js"
 import * as ErrorShape from "./error-shape.js"
 import * as InvalidRejected from "./invalid-rejected.js"
 import * as NoServerErrors from "./no-server-errors.js"
-import type { ExchangeOracle, View } from "./oracle.js"
+import type { ExchangeOracle, View } from "../exchangeOracle.js"
 import * as Paging from "./paging.js"
 import * as Protocol from "./protocol.js"
 import * as ResponseSchema from "./response-schema.js"
@@ -25,7 +25,7 @@ import * as Timestamps from "./timestamps.js"
 import * as UpdateSemantics from "./update-semantics.js"
 import * as ValidAccepted from "./valid-accepted.js"
 
-export type { Breach, ExchangeOracle, View } from "./oracle.js"
+export type { Breach, ExchangeOracle, View } from "../exchangeOracle.js"
 
 /** Each check's module, named by the check, in the order the registry applies their oracles. */
 export const modules: ReadonlyArray<

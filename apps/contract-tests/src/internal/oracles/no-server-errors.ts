@@ -5,8 +5,8 @@ import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { codeOf, excerpt, slowNotHung } from "./answer.js"
-import { type ExchangeOracle, oracle } from "./oracle.js"
+import { codeOf, excerpt, mib, slowNotHung } from "../answerReading.js"
+import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
 
 /**
  * Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came:
@@ -77,6 +77,26 @@ const noServerErrorsOracle = oracle({
   rules: ["errors.no-internal-for-client-faults"],
   judge: (v) => [noServerErrors(v.exchange, v.optionalForm)]
 })
+
+/**
+ * errors.no-internal-for-client-faults: a valid read of `bytes` over 1 MiB gets an answer when a
+ * larger one (`largestServed`) was served; a server may refuse a body above its limit before
+ * reading it and close the connection. Live traffic: the proxy does not know what a target served
+ * before, so it does not judge a closed connection so.
+ */
+export const closedWithinLimit = (
+  bytes: number,
+  largestServed: number,
+  e: Exchange
+): Outcome | undefined =>
+  Option.isNone(e.response) && !slowNotHung(e) && largestServed > bytes
+    ? fail(
+        "errors.no-internal-for-client-faults",
+        "no response to a body within the limit",
+        `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`,
+        e
+      )
+    : undefined
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [noServerErrorsOracle]

@@ -7,9 +7,10 @@ import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { type Op, objectPropertyNames } from "../context.js"
-import { compareCreated, compareIds, itemsOf, type Walk } from "../walk.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
-import { type Known, refusalVerdict } from "./refusal.js"
+import { compareCreated, compareIds, itemsOf, lastOf, type Walk } from "../listWalk.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { type Known, refusalVerdict } from "../refusalVerdict.js"
+import { codeOf, statusOf } from "../answerReading.js"
 
 /** A page of a List answer: its items and `listMetadata` (`{}` when absent). */
 export const pageOf = (op: Op, json: unknown) => ({
@@ -409,6 +410,131 @@ export const unknownCursorRefused = (
   cause: string,
   known: Known
 ): Outcome | undefined => refusalVerdict(e, [{ rule: "lists.unknown-cursor", cause }], known)
+
+/**
+ * lists.walk-complete: a page after the first that was refused (not answered first, not a 5xx:
+ * `walkFailure` judges those) breaks it, since it was asked with the cursor the server gave and
+ * the same request; a refused first page is the reading family's to judge. Live traffic: the proxy
+ * does not know that a request carries the cursor of the page before it with the same request, so
+ * it does not judge this.
+ */
+export const refusedPage = (w: Walk): Outcome | undefined => {
+  const e = w.error
+  if (e === undefined || w.pages.length === 0) return undefined
+  const code = codeOf(e) ?? `HTTP ${statusOf(e) ?? "none"}`
+  return fail(
+    "lists.walk-complete",
+    `a page refused with ${code}`,
+    `page ${w.pages.length + 1} of a walk, asked with the nextCursor of page ${w.pages.length} and the same request, was refused with ${code}`,
+    e
+  )
+}
+
+/** The ids of everything read before (`listed`) that an ended walk (`w`) left out. */
+export const missedInWalk = (listed: Walk, w: Walk): ReadonlyArray<string> => {
+  const got = new Set(w.items.map((x) => String(x.id)))
+  return listed.items.map((x) => String(x.id)).filter((id) => !got.has(id))
+}
+
+/**
+ * The trace of a walk at an edge of a List (`edge`: ending on a full page, one short of it, one
+ * item a page, or on no items when `empty`): everything read before (`listed`), the walk of a
+ * request with `limit` and `order`, and everything read again (`again`) when the walk left items out. Each
+ * page and the cursors across them are judged as any walk's; no item comes twice; a walk that
+ * should end (`complete`) ends, and returns every item of both reads of everything (a full last
+ * page without `nextCursor` breaks lists.next-cursor, any other lists.walk-complete); a walk
+ * that selects nothing ends on an empty page (lists.empty-page).
+ * Live traffic: the proxy judges each page (`pageRules`) and never knows everything a List holds.
+ */
+export const edgeWalked = (t: {
+  readonly op: Op
+  readonly empty: boolean
+  readonly complete: boolean
+  readonly limit: number
+  readonly order: "asc" | "desc"
+  readonly listed: Walk
+  readonly walk: Walk
+  readonly again: Walk | undefined
+}): ReadonlyArray<Outcome> => {
+  const { limit, op, order, walk: w } = t
+  const out: Array<Outcome> = []
+  for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
+  out.push(...cursorRules(limit, w.pages))
+  const last = lastOf(w)
+  const seen = new Set<string>()
+  const twice = w.items
+    .map((x) => String(x.id))
+    .find((id) => (seen.has(id) ? true : (seen.add(id), false)))
+  if (twice !== undefined)
+    out.push(
+      fail(
+        "lists.walk-once",
+        "item returned twice",
+        `item ${twice} came back twice in one walk (limit ${limit}, ${order})`,
+        last
+      )
+    )
+  const disorder = walkOrderFailure(op, w, order)
+  if (disorder !== undefined) out.push(disorder)
+  const judged: Array<ContractRules.RuleId> = [
+    "lists.count",
+    "lists.limit-respected",
+    "lists.after-before",
+    "lists.next-cursor",
+    "lists.walk-once",
+    ...(orderObservable(op) ? (["lists.order"] as const) : [])
+  ]
+  // Nothing matches: search-filter's `selectsNothing` judges any item returned.
+  if (t.empty) return out.length > 0 ? out : [pass("paging", [...judged, "lists.empty-page"])]
+  const total = t.listed.items.length
+  if (!w.ended) {
+    if (t.complete)
+      out.push(
+        fail(
+          "lists.walk-once",
+          "walk does not end",
+          `walking ${total} items with limit ${limit} (${order}) did not end after ${w.pages.length} pages`,
+          last
+        )
+      )
+  } else {
+    let missing = missedInWalk(t.listed, w)
+    // Someone else may have created objects meanwhile (a shared environment): only items in two reads of everything count.
+    const again = t.again
+    if (missing.length > 0 && again !== undefined && again.error === undefined && again.ended)
+      missing = missing.filter((id) => again.items.some((x) => x.id === id))
+    if (missing.length > 0) {
+      const lastPage = w.pages[w.pages.length - 1]
+      const stoppedFull = lastPage !== undefined && lastPage.items.length === limit
+      out.push(
+        stoppedFull
+          ? fail(
+              "lists.next-cursor",
+              "no nextCursor while more items follow",
+              `a full page (limit ${limit}, ${order}) has no nextCursor, but ${missing.length} of ${total} items follow (e.g. ${missing[0]})`,
+              last
+            )
+          : fail(
+              "lists.walk-complete",
+              "walk misses items",
+              `walking the pages (limit ${limit}, ${order}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
+              last
+            )
+      )
+    }
+    judged.push("lists.walk-complete")
+  }
+  return out.length === 0 ? [pass("paging", judged)] : out
+}
+
+/**
+ * A page answered to a List with `limit` at a bound: at most that many items, its count right
+ * (`pageRules`). Live traffic: the proxy judges every page so (`page`).
+ */
+export const boundedPage = (op: Op, limit: number, e: Exchange): ReadonlyArray<Outcome> => {
+  const page = pageRules(limit, pageOf(op, successJson(e)), e)
+  return page.length > 0 ? page : [pass("paging", ["lists.limit-respected", "lists.count"])]
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [page]

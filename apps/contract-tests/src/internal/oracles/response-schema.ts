@@ -17,8 +17,8 @@ import {
 import type { Exchange } from "../http.js"
 import { snakeToCamel } from "../json.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { forEachTimestamp, normalizePath } from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+import { forEachTimestamp, normalizePath } from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 type Op = Operations.Operation
 

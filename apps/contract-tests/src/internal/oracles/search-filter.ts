@@ -2,12 +2,13 @@
  * search-filter: a List returns only the items its `search`, `filter` and parent scope select,
  * under some reading a faithful server may take.
  */
+import * as Option from "effect/Option"
 import type { ContractRules, Filter } from "@data-access/schema"
 import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord } from "../json.js"
-import { fail, type Outcome, passes } from "../outcome.js"
-import { itemsOf, type Walk } from "../walk.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
+import { has, itemsOf, lastOf, type Walk } from "../listWalk.js"
 import {
   comparesTimes,
   evaluate,
@@ -17,9 +18,9 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "./filters.js"
-import { answeredFirst, codeOf, slowNotHung, statusOf } from "./answer.js"
-import { type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+} from "../filterReadings.js"
+import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "../answerReading.js"
+import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
  * What a List request selects, as a test of one item under some allowed reading, with the rule
@@ -149,6 +150,97 @@ export const knownKeyFound = (
       ]
 }
 
+/**
+ * The rule a search that leaves out an item holding its term breaks: search.case-insensitive when
+ * the term has a capital, search.fields when the first field searched is not `name`, else
+ * search.match. Live traffic: the proxy never judges a missing item (`selectionVerdict`).
+ */
+export const searchMissRule = (
+  term: string,
+  fields: ReadonlyArray<string>
+): ContractRules.RuleId =>
+  term !== term.toLowerCase()
+    ? "search.case-insensitive"
+    : fields[0] !== "name"
+      ? "search.fields"
+      : "search.match"
+
+/**
+ * The rule a filter's wrong or missing item breaks: filter.group-operator for an `or` group of
+ * several conditions, filter.time-instants for one that compares times, else filter.match. Live
+ * traffic: the proxy judges returned items by `selection`, whose rules are these.
+ */
+export const filterRule = (
+  filter: Filter.Filter<string>,
+  orOfSeveral: boolean
+): ContractRules.RuleId =>
+  orOfSeveral
+    ? "filter.group-operator"
+    : comparesTimes(filter)
+      ? "filter.time-instants"
+      : "filter.match"
+
+/**
+ * A walk of a read that selects (`mode` naming it) returns only items its selection selects
+ * (`nonMatching`); a walk that failed or did not end tells nothing. Live traffic: the proxy judges
+ * every item returned the same way (`filterResults`).
+ */
+export const selectsOnly = (op: Op, body: Body, w: Walk, mode: string): Outcome | undefined => {
+  if (w.error !== undefined || !w.ended) return undefined
+  const s = selection(op, body)
+  return s === undefined ? undefined : nonMatching(op, s, w.items, lastOf(w), mode)
+}
+
+/**
+ * A walk of a read that selects nothing (a search or a filter no item matches, a parent with no
+ * items): any item it returns is one its selection leaves out (`nonMatching`, `mode` naming the
+ * read). Live traffic: the proxy judges every item returned the same way (`filterResults`).
+ */
+export const selectsNothing = (
+  op: Op,
+  body: Body,
+  w: Walk,
+  mode: string
+): ReadonlyArray<Outcome> => {
+  const s = selection(op, body)
+  if (s === undefined) return []
+  const wrong = nonMatching(op, s, w.items, lastOf(w), mode)
+  return [wrong ?? passes([s.rule])]
+}
+
+/**
+ * A read of a List that selects an object just created by its name (`label` its kind: a search,
+ * a filter, a parent scope; `rule` the rule a miss breaks): it returns the object and nothing it
+ * does not select. A walk that failed or did not end tells nothing. Live traffic: the proxy does
+ * not know which object was just created, so it judges only the items returned (`filterResults`).
+ */
+export const selectsCreated = (t: {
+  readonly list: Op
+  readonly label: string
+  readonly rule: ContractRules.RuleId
+  readonly body: Body
+  readonly name: string
+  readonly id: string
+  readonly walk: Walk
+}): ReadonlyArray<Outcome> => {
+  const w = t.walk
+  if (w.error !== undefined || !w.ended) return []
+  const out: Array<Outcome> = []
+  if (!has(w, t.id))
+    out.push(
+      fail(
+        t.rule,
+        `${t.label} misses a created object`,
+        `${t.label} ${JSON.stringify(t.name)} (the name of the object just created) does not return it (${t.id})`,
+        lastOf(w)
+      )
+    )
+  const s = selection(t.list, t.body)
+  const wrong = s === undefined ? undefined : nonMatching(t.list, s, w.items, lastOf(w), t.label)
+  if (wrong !== undefined) out.push(wrong)
+  return out.length === 0 ? [passes([t.rule])] : out
+}
+
 /** The ids of the items read before (`rows`) certain to match that a walk of the request left out; none when the walk failed or did not end. */
 export const missingItems = (
   rows: ReadonlyArray<Row>,
@@ -236,6 +328,34 @@ export const selectionVerdict = (t: {
       )
     )
   return out.length === 0 ? [passes([...new Set([t.rule, t.missRule])])] : out
+}
+
+/**
+ * lists.parent-scope, keys.by-key-id: a read whose parent id names nothing (`what`; `rule`, the
+ * rule of its kind) answered 200 returns no items (decisions.md section 10: not_found or an empty
+ * answer). Live traffic: the proxy does not know the id names nothing, so it does not judge this.
+ */
+export const parentNamesNothing = (
+  op: Op,
+  e: Exchange,
+  what: string,
+  rule: ContractRules.RuleId
+): Outcome | undefined => {
+  if (statusOf(e) !== 200 || answeredFirst(e)) return undefined
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  const found =
+    op.kind === "list"
+      ? itemsOf(op, json).length
+      : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
+  return found === 0
+    ? pass("search-filter", [rule])
+    : fail(
+        rule,
+        `${what}: items returned`,
+        `${what} returned ${found} items; a server answers not_found or an empty answer`,
+        e,
+        answerExcerpt(e)
+      )
 }
 
 /** The oracles of this check, in the order the registry applies them. */

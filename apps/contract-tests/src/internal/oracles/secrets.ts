@@ -5,8 +5,8 @@ import * as Option from "effect/Option"
 import { Secrets } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { summary } from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+import { summary } from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** secrets: an error answer to a request with secrets carries none of them. */
 export const secretsKept = (body: unknown, e: Exchange): Outcome | undefined => {

@@ -2,12 +2,15 @@
  * stable-reads: a Get returns the object its id names (a Get by `keyId` only keys with that id),
  * and two reads of one object agree under what a faithful server may do.
  */
+import * as Option from "effect/Option"
 import { type Body, objectOf, type Op } from "../context.js"
 import { type Exchange, okJson } from "../http.js"
 import { asRecord, firstDifference, sorted } from "../json.js"
-import { fail, type Outcome, passes } from "../outcome.js"
-import { statusOf, summary } from "./answer.js"
-import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { itemsOf } from "../listWalk.js"
+import { storedDifference } from "../objectDifference.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
+import { answerExcerpt, statusOf, summary } from "../answerReading.js"
+import { defined, type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
  * A Get returns the object its id names; GetEncryptionKeysByKeyId only keys with the `keyId` sent
@@ -93,6 +96,48 @@ export const readTwice = (
           `at ${diff}`
         )
   ]
+}
+
+/** The items of a read's answer (a List's page, a Get's object or objects), in order. */
+const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
+  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
+  if (op.kind === "list") return itemsOf(op, json)
+  const found = objectOf(op, json)
+  return Array.isArray(found) ? found : [found]
+}
+
+/**
+ * Where two answers to the same read differ: their items in order, each compared as a stored
+ * object is (zero values and absent fields alike, secrets aside, times as instants). Cursors and
+ * `after` / `before` are a server's own tokens, free to differ between two answers.
+ */
+const answerDifference = (op: Op, a: Exchange, b: Exchange): string | undefined => {
+  const [x, y] = [readItems(op, a), readItems(op, b)]
+  if (x.length !== y.length) return `${x.length} items against ${y.length}`
+  for (let i = 0; i < x.length; i++) {
+    const d = storedDifference(x[i], y[i])
+    if (d !== undefined) return `item ${i} at ${d}`
+  }
+  return undefined
+}
+
+/**
+ * reads.stable: a read served in another form than a plain POST (`name`: a Connect GET, a
+ * compressed body, an answer asked for compressed) gets the same answer as the plain POST of the
+ * same message sent right after it (`plain`; one not served 200 compares nothing). Live traffic:
+ * the proxy never sees the same read in two forms back to back, so it does not judge this.
+ */
+export const sameAsPost = (op: Op, name: string, e: Exchange, plain: Exchange): Outcome => {
+  const d = statusOf(plain) === 200 ? answerDifference(op, e, plain) : undefined
+  return d === undefined
+    ? pass("stable-reads", ["reads.stable"])
+    : fail(
+        "reads.stable",
+        `${name}: another answer than the POST's`,
+        `${name} of ${op.method} was served another answer than the plain POST of the same message, sent right after it (${d})`,
+        e,
+        answerExcerpt(e)
+      )
 }
 
 /** The oracles of this check, in the order the registry applies them. */

@@ -3,10 +3,11 @@
  * 8259 allows.
  */
 import * as Option from "effect/Option"
+import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { contentTypeIsJson, excerpt } from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+import { answerExcerpt, contentTypeIsJson, excerpt } from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */
 export const successShape = (e: Exchange): Outcome | undefined => {
@@ -42,6 +43,30 @@ export const successShape = (e: Exchange): Outcome | undefined => {
 const successShapeOracle = onAnswer("success-shape", ["wire.success"], (v) =>
   defined(successShape(v.exchange))
 )
+
+/**
+ * wire.success: an answer asked for in `encoding` (`what`) comes plain or in that encoding, never
+ * in one the client did not offer. Live traffic: the proxy relays what the client offered and
+ * does not judge this.
+ */
+export const answerEncoding = (
+  e: Exchange,
+  what: string,
+  encoding: Compression.Encoding
+): Outcome | undefined => {
+  const sent = Compression.parseContentEncoding(
+    Option.getOrUndefined(e.response)?.headers["content-encoding"]
+  )
+  return sent._tag === "Identity" || (sent._tag === "Compressed" && sent.encoding === encoding)
+    ? undefined
+    : fail(
+        "wire.success",
+        `${what}: answered in another encoding`,
+        `${what} came with Content-Encoding: ${sent._tag === "Compressed" ? sent.encoding : sent.value}, which the client did not offer`,
+        e,
+        answerExcerpt(e)
+      )
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [successShapeOracle]

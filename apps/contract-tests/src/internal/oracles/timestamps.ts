@@ -5,8 +5,8 @@ import * as Option from "effect/Option"
 import { Timestamp } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { forEachTimestamp, normalizePath } from "./answer.js"
-import { defined, type ExchangeOracle, onAnswer } from "./oracle.js"
+import { forEachTimestamp, normalizePath } from "../answerReading.js"
+import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** Timestamp fields that name a future instant. */
 const futureFields = new Set(["expiresAt"])

@@ -5,14 +5,17 @@
  */
 import * as Option from "effect/Option"
 import { type ContractRules, Secrets, Timestamp } from "@data-access/schema"
-import type { Body, Op } from "../context.js"
-import { fullObject, objectOf, objectPropertyNames, show } from "../context.js"
+import type { Body, FieldPath, Op } from "../context.js"
+import { fullObject, objectOf, objectPropertyNames, show, storedValue } from "../context.js"
 import type { Exchange } from "../http.js"
 import { asRecord, firstDifference, isZero, sameAsSent } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import type { Walk } from "../walk.js"
-import { sendsReference, staleNested } from "./nested.js"
-import { defined, type ExchangeOracle, onSuccess, successJson } from "./oracle.js"
+import { has, lastOf, type Walk } from "../listWalk.js"
+import { at, storedDifference } from "../objectDifference.js"
+import { sendsReference, staleNested } from "../nestedCopies.js"
+import { answeredFirst, statusOf } from "../answerReading.js"
+import { defined, type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
+import { storedExactly } from "../storedValues.js"
 
 /** updates.references: an update's answer names, in the nested `<x>`, the object its `<x>Id` names. */
 export const updateReferences = (op: Op, sent: Body, e: Exchange): Outcome | undefined => {
@@ -272,9 +275,121 @@ export const updatedThenRead = (t: UpdateTrace): ReadonlyArray<Outcome> => {
   return out.length === 0 ? [pass("update-semantics", judged)] : out
 }
 
+/**
+ * The trace of an update of one field (`field` from `old` to `value`, answered `after`) and, in each
+ * List of its kind, the object found by its id (`found`), the walks of the reads that select it by
+ * the new value (`byNew`) and by the old one (`byOld`, only where the old value no longer selects it).
+ */
+export interface ListedTrace {
+  readonly id: string
+  readonly field: string
+  readonly value: string
+  readonly old: string
+  readonly after: Record<string, unknown>
+  readonly lists: ReadonlyArray<{
+    readonly list: Op
+    readonly found: { readonly item: Record<string, unknown> | undefined; readonly walk: Walk }
+    readonly byNew: ReadonlyArray<{ readonly label: string; readonly walk: Walk }>
+    readonly byOld: ReadonlyArray<{ readonly label: string; readonly walk: Walk }>
+  }>
+}
+
+/**
+ * updates.listed: after an update, the Lists of its kind show the object as the update returned
+ * it, their reads by the new value return it and those by the old value no longer do. Walks that failed or did not end tell
+ * nothing. Live traffic: the proxy does not know which reads follow which update, so it does not
+ * judge this.
+ */
+export const updateListed = (t: ListedTrace): ReadonlyArray<Outcome> => {
+  const { after, field, id, old, value } = t
+  const out: Array<Outcome> = []
+  for (const { byNew, byOld, found, list } of t.lists) {
+    const listed = found.item === undefined ? undefined : fullObject(list.object, found.item)
+    if (listed !== undefined) {
+      const d = storedDifference(after, listed)
+      if (d !== undefined) {
+        out.push(
+          fail(
+            "updates.listed",
+            `${list.method} shows another ${d.replace(/\[\d+\]/g, "[]")}`,
+            `after the update of ${field}, ${list.method} shows ${d} ${show(at(listed, d))}, the update returned ${show(at(after, d))}`,
+            lastOf(found.walk),
+            `${d} = ${show(at(listed, d))}`
+          )
+        )
+      }
+    }
+    for (const probe of byNew) {
+      const w = probe.walk
+      if (w.error !== undefined || !w.ended) continue
+      if (!has(w, id))
+        out.push(
+          fail(
+            "updates.listed",
+            `${probe.label} by the new value misses it`,
+            `after ${id}'s ${field} became ${show(value)}, ${list.method} with ${probe.label} ${show(value)} does not return it`,
+            lastOf(w)
+          )
+        )
+    }
+    for (const probe of byOld) {
+      const w = probe.walk
+      if (w.error !== undefined || !w.ended) continue
+      if (has(w, id))
+        out.push(
+          fail(
+            "updates.listed",
+            `${probe.label} by the old value finds it`,
+            `after ${id}'s ${field} changed from ${show(old)} to ${show(value)}, ${list.method} with ${probe.label} ${show(old)} still returns it`,
+            lastOf(w)
+          )
+        )
+    }
+  }
+  return out.length === 0 ? [pass("update-semantics", ["updates.listed"])] : out
+}
+
 const updateEcho = onSuccess("update-echo", ["updates.references"], (op, sent, e) =>
   defined(updateReferences(op, sent, e))
 )
+
+/**
+ * updates.apply: an update that sent a value a server may refuse (`what`, at `path`: a string at a
+ * limit, a value outside a format) and was served stores exactly that value. Live traffic: the
+ * proxy does not know the object before the update, so it judges only its nested objects (`updateEcho`).
+ */
+export const updatedExactly = (
+  op: Op,
+  e: Exchange,
+  path: FieldPath,
+  value: unknown,
+  what: string
+): Outcome | undefined => storedExactly("updates.apply", op, e, path, value, what)
+
+/**
+ * updates.apply: an update's reference sent as `""` (`what`) and served leaves the field `""` (the
+ * object taken out of it) or as it was (`had`, the field treated as not set); any other value is
+ * wrong under both readings (decisions.md section 10). Live traffic: as `updatedExactly`.
+ */
+export const emptyReferenceApplied = (
+  op: Op,
+  e: Exchange,
+  field: string,
+  had: unknown,
+  what: string
+): Outcome | undefined => {
+  if (statusOf(e) !== 200 || answeredFirst(e)) return undefined
+  const now = storedValue(op, e, field)
+  return now === "" || now === had
+    ? pass("update-semantics", ["updates.apply"])
+    : fail(
+        "updates.apply",
+        `${what}: set to another value`,
+        `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`,
+        e,
+        `${field} = ${show(now)}`
+      )
+}
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [updateEcho]

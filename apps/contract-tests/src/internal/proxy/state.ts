@@ -23,7 +23,7 @@ import type * as Report from "../report/model.js"
 import type * as Har from "../recording/model.js"
 import type { Job } from "../judge/judging.js"
 import type { Metrics } from "./metrics.js"
-import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
+import type { Answers, FromJudge, Init, ToJudge } from "./threadMessages.js"
 import type { StoreOptions } from "../judge/store.js"
 import type { Finding } from "../judge/types.js"
 

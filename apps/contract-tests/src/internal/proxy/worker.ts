@@ -9,7 +9,7 @@ import { parentPort, workerData } from "node:worker_threads"
 import { Secrets } from "@data-access/schema"
 import type * as Har from "../recording/model.js"
 import { make as makeHar } from "../recording/write.js"
-import type { Answers, FromJudge, Init, ToJudge } from "./protocol.js"
+import type { Answers, FromJudge, Init, ToJudge } from "./threadMessages.js"
 import { addToTally, emptyTally, entryOfJob, makeStore } from "../judge/store.js"
 import type { Finding, Tally } from "../judge/types.js"
 

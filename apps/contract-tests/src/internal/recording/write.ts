@@ -13,7 +13,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { ContentType, Primitives, Secrets } from "@data-access/schema"
 import type * as Har from "./model.js"
-import { readable } from "../bodies.js"
+import { readable } from "../decodedBodies.js"
 import { SAFE_STRING_LENGTH } from "../textLength.js"
 import { version } from "../version.js"
 

@@ -54,7 +54,7 @@ import {
   writesSeenBy
 } from "./plan.js"
 import { makeSlots } from "./slots.js"
-import { addFailure, arrive, failures, type Shared } from "./shared.js"
+import { addFailure, arrive, failures, type Shared } from "./sharedMemory.js"
 import { refusal, runInWorkers, type WorkerPart } from "./workers.js"
 import { type Limits, stopReason } from "./limits.js"
 import { runSuite, type SuiteResult, type SuiteSettings } from "./suite.js"

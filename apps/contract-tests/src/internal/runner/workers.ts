@@ -1,7 +1,7 @@
 /**
  * A run dealt to worker threads (`--workers N`): the caller's thread has probed the target and
  * discovered its objects once; each thread runs every N-th suite of the same plan with its own
- * connection pool, under one request budget, one rate limit and one findings limit (`shared.ts`),
+ * connection pool, under one request budget, one rate limit and one findings limit (`sharedMemory.ts`),
  * every thread's writes done before any thread's reads that a write may change; the threads'
  * reports are joined into one.
  */
@@ -16,7 +16,7 @@ import type * as Report from "../report/model.js"
 import { join } from "../report/merge.js"
 import { RunFailure } from "./options.js"
 import type { Shard } from "./plan.js"
-import { makeShared, type Shared } from "./shared.js"
+import { makeShared, type Shared } from "./sharedMemory.js"
 import type { Options } from "./types.js"
 
 /** What a worker thread's run takes besides the options: its share and what the run shares. */

@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import { without } from "./hooks.js"
-import { violation } from "./record.js"
+import { without } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 export const authIgnored = violation({
   name: "auth-ignored",

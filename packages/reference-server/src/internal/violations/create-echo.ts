@@ -9,10 +9,10 @@ import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
 import type { Handler, RouteHook } from "../pipeline-types.js"
-import { isObject } from "./bodies.js"
-import { onTarget } from "./hooks.js"
-import { collectionOf } from "./stores.js"
-import { violation } from "./record.js"
+import { isObject } from "../jsonBodies.js"
+import { onTarget } from "../violationHooks.js"
+import { collectionOf } from "../operationCollections.js"
+import { violation } from "../violationRecord.js"
 
 /** ids-from-clock: creates within this span of the one before share its id (creates sent back to back do, on a loaded machine too). */
 const ID_WINDOW_MILLIS = 2_000

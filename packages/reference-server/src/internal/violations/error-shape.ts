@@ -9,9 +9,9 @@ import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import type { StoreService } from "../../Store.js"
 import { Fail } from "../pipeline-types.js"
-import { withByteOrderMark, withOutput } from "./hooks.js"
-import { collectionOf } from "./stores.js"
-import { violation } from "./record.js"
+import { withByteOrderMark, withOutput } from "../violationHooks.js"
+import { collectionOf } from "../operationCollections.js"
+import { violation } from "../violationRecord.js"
 
 const RATE_LIMITED = "rate limit reached; retry after the Retry-After delay"
 

@@ -22,9 +22,9 @@ import * as SuccessShape from "./success-shape.js"
 import * as Timestamps from "./timestamps.js"
 import * as UpdateSemantics from "./update-semantics.js"
 import * as ValidAccepted from "./valid-accepted.js"
-import type { ViolationRecord } from "./record.js"
+import type { ViolationRecord } from "../violationRecord.js"
 
-export type { ViolationRecord } from "./record.js"
+export type { ViolationRecord } from "../violationRecord.js"
 
 /**
  * The catalogue in its published order (`Faults.violations`), which is also the order hooks of the

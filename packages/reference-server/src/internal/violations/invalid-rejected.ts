@@ -8,16 +8,23 @@ import { Operations, Requests, SchemaWalk } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import { decodeCursor } from "../cursor.js"
 import type { Body, Op, Relax, RouteHook } from "../pipeline-types.js"
-import { STAND_IN } from "./bodies.js"
-import { type Shape, type Fields, fieldsOf, hasType, eachField, valueShape } from "./shapes.js"
-import { relaxing } from "./hooks.js"
+import { STAND_IN } from "../jsonBodies.js"
+import {
+  type Shape,
+  type Fields,
+  fieldsOf,
+  hasType,
+  eachField,
+  valueShape
+} from "../requestShapes.js"
+import { relaxing } from "../violationHooks.js"
 import {
   filterKeysOf,
   acceptUnknownKeys,
   acceptEmptyGroups,
   foreignKeysAsEmpty
-} from "./filters.js"
-import { violation } from "./record.js"
+} from "../filterRewrites.js"
+import { violation } from "../violationRecord.js"
 
 /** ignored-json-type: a field of the wrong JSON type is taken as not set when optional; a fractional int is truncated. */
 const ignoreJsonTypes = (fields: Fields, body: Body): void =>

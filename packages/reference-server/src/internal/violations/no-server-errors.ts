@@ -5,8 +5,8 @@
  * @internal
  */
 import * as ConnectError from "../connectError.js"
-import { refusing } from "./hooks.js"
-import { violation } from "./record.js"
+import { refusing } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 export const serverErrorOnUnknownField = violation({
   name: "server-error-on-unknown-field",

@@ -9,8 +9,8 @@ import type { Json } from "../../Collections.js"
 import { sortKey } from "../store.js"
 import { decodeCursor, encodeCursor } from "../cursor.js"
 import type { Body, Handler, Op, RouteHook } from "../pipeline-types.js"
-import { listIgnores, responding } from "./hooks.js"
-import { violation } from "./record.js"
+import { listIgnores, responding } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 type Page = { readonly items: ReadonlyArray<Json>; readonly meta: Record<string, unknown> }
 

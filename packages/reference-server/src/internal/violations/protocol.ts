@@ -8,8 +8,8 @@ import { Operations } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import { Fail, type Check } from "../pipeline-types.js"
-import { without } from "./hooks.js"
-import { violation } from "./record.js"
+import { without } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 /** The body limit under the small-body-limit violation: 64 KiB. */
 const SMALL_BODY_LIMIT = 64 * 1024

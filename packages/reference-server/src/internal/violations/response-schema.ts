@@ -5,9 +5,9 @@
  * @internal
  */
 import type { Op } from "../pipeline-types.js"
-import { isObject } from "./bodies.js"
-import { responding, onTarget } from "./hooks.js"
-import { violation } from "./record.js"
+import { isObject } from "../jsonBodies.js"
+import { responding, onTarget } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 /** The same instant (truncated), with 2 fractional digits. */
 const twoDigits = (timestamp: string): string => {

@@ -10,10 +10,10 @@ import type { Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
 import { fieldValue, filteringWith, matches, snakeToCamel as camelOf } from "../handlers.js"
 import type { Handler, RouteHook } from "../pipeline-types.js"
-import { listIgnores } from "./hooks.js"
-import { orAsAnd } from "./filters.js"
-import { collectionOf } from "./stores.js"
-import { violation } from "./record.js"
+import { listIgnores } from "../violationHooks.js"
+import { orAsAnd } from "../filterRewrites.js"
+import { collectionOf } from "../operationCollections.js"
+import { violation } from "../violationRecord.js"
 
 /** A List handler that answers `search` itself with the store `searching` makes of the term and its fields (default `name`), not the pipeline's search. */
 const searchedBy =

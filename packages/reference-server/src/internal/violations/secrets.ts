@@ -6,8 +6,8 @@
  */
 import * as ConnectError from "../connectError.js"
 import type { Check } from "../pipeline-types.js"
-import { lenientText } from "./bodies.js"
-import { violation } from "./record.js"
+import { lenientText } from "../jsonBodies.js"
+import { violation } from "../violationRecord.js"
 
 const MAX_QUOTED_BODY = 64 * 1024
 

@@ -6,9 +6,9 @@
  */
 import * as Effect from "effect/Effect"
 import { stamp } from "../clock.js"
-import { onTarget } from "./hooks.js"
-import { collectionOf } from "./stores.js"
-import { violation } from "./record.js"
+import { onTarget } from "../violationHooks.js"
+import { collectionOf } from "../operationCollections.js"
+import { violation } from "../violationRecord.js"
 
 export const getWrongObject = violation({
   name: "get-wrong-object",

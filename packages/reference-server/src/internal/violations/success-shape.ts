@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import { withByteOrderMark, withOutput } from "./hooks.js"
-import { violation } from "./record.js"
+import { withByteOrderMark, withOutput } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 export const successContentType = violation({
   name: "success-content-type",

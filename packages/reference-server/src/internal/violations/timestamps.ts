@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import { onTarget } from "./hooks.js"
-import { violation } from "./record.js"
+import { onTarget } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 export const createdAtInFuture = violation({
   name: "created-at-in-future",

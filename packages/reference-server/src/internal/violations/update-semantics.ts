@@ -9,8 +9,8 @@ import type { CollectionName, Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
 import { normalize } from "../handlers.js"
 import type { Body, Handler, RouteHook } from "../pipeline-types.js"
-import { collectionOf } from "./stores.js"
-import { violation } from "./record.js"
+import { collectionOf } from "../operationCollections.js"
+import { violation } from "../violationRecord.js"
 
 const zeroCache = new Map<CollectionName, Json>()
 

@@ -6,10 +6,10 @@
  */
 import * as ConnectError from "../connectError.js"
 import type { Body } from "../pipeline-types.js"
-import { isObject, lenientText, STAND_IN } from "./bodies.js"
-import { type Fields, fieldsOf, valueShape } from "./shapes.js"
-import { refusing } from "./hooks.js"
-import { violation } from "./record.js"
+import { isObject, lenientText, STAND_IN } from "../jsonBodies.js"
+import { type Fields, fieldsOf, valueShape } from "../requestShapes.js"
+import { refusing } from "../violationHooks.js"
+import { violation } from "../violationRecord.js"
 
 const snakeToCamel = (key: string) =>
   key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())

@@ -4,7 +4,7 @@ import { type Body, type Context, isWrite, type Op, show, uniqueNames } from "..
 import { post } from "../../http.js"
 import { asRecord } from "../../json.js"
 import { referenceOf } from "../../pools.js"
-import { sampleBodies } from "../shared/bodies.js"
+import { sampleBodies } from "../shared/sampleBodies.js"
 import { acceptedExactlyOrInvalid, decodesFor, type Probe, single } from "./probe.js"
 
 /**

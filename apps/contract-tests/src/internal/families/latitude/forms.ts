@@ -3,62 +3,25 @@
  * (as text, base64 or compressed), a read's body compressed, and its answer asked for compressed.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Compression from "@data-access/schema/Compression"
-import { type Body, type Context, isWrite, objectOf, type Op, send } from "../../context.js"
+import { type Body, type Context, isWrite, type Op, send } from "../../context.js"
 import { type Exchange, post, type RawRequest } from "../../http.js"
 import * as Inspect from "../../inspect.js"
-import { pageOf } from "../../oracles/paging.js"
-import { storedDifference } from "../../objectDifference.js"
-import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
-import { requiredRefs } from "../../walk.js"
-import { answered, encodingLeftOut, excerpt, got, type Probe, single } from "./probe.js"
-
-/** Whether an answer is a refusal: not a success, not a server error. */
-const refusedGet = (e: Exchange, what: string): ReadonlyArray<Outcome> => {
-  const status = Inspect.statusOf(e)
-  if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-  return status === 200
-    ? [
-        fail(
-          "protocol.method",
-          `${what}: served`,
-          `${what} was served with 200; only POST and Connect GET of a read are served`,
-          e,
-          excerpt(e)
-        )
-      ]
-    : [pass("protocol", ["protocol.method"])]
-}
-
-/** The items of a read's answer (a List's page, a Get's object or objects), in order. */
-const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
-  const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-  if (op.kind === "list") return pageOf(op, json).items
-  const found = objectOf(op, json)
-  return Array.isArray(found) ? found : [found]
-}
-
-/**
- * Where two answers to the same read differ: their items in order, each compared as a stored
- * object is (zero values and absent fields alike, secrets aside, times as instants). Cursors and
- * `after` / `before` are a server's own tokens, free to differ between two answers.
- */
-const answerDifference = (op: Op, a: Exchange, b: Exchange): string | undefined => {
-  const [x, y] = [readItems(op, a), readItems(op, b)]
-  if (x.length !== y.length) return `${x.length} items against ${y.length}`
-  for (let i = 0; i < x.length; i++) {
-    const d = storedDifference(x[i], y[i])
-    if (d !== undefined) return `item ${i} at ${d}`
-  }
-  return undefined
-}
+import { requiredRefs } from "../../listWalk.js"
+import { defined } from "../../exchangeOracle.js"
+import { connectGetRefused, getRefused } from "../../oracles/invalid-rejected.js"
+import { sameAsPost } from "../../oracles/stable-reads.js"
+import { answerEncoding } from "../../oracles/success-shape.js"
+import { compressedBodyServed, encodingOfferServed } from "../../oracles/valid-accepted.js"
+import type { Outcome } from "../../outcome.js"
+import { answered, type Probe, single } from "./probe.js"
 
 /**
  * A read sent in another form than a plain POST (a Connect GET, a compressed body, an answer asked
  * for compressed): refused as a server that leaves the form out does (judged by `refused`), or
- * served, and then the same answer as the plain POST of the same message, sent right after it
- * (reads run when no write does, so nothing changes between the two).
+ * served (judged by `served` too), and then the same answer as the plain POST of the same message,
+ * sent right after it (stable-reads' `sameAsPost`; reads run when no write does, so nothing
+ * changes between the two).
  */
 const servedAsPost = (
   ctx: Context,
@@ -66,31 +29,24 @@ const servedAsPost = (
   body: Body,
   name: string,
   request: RawRequest,
-  refused: (e: Exchange) => ReadonlyArray<Verdict>,
-  served: (e: Exchange) => ReadonlyArray<Outcome> = () => []
+  refused: (e: Exchange) => Outcome | undefined,
+  served: (e: Exchange) => Outcome | undefined = () => undefined
 ): Probe => ({
   name,
   latitude: "connect-get",
   run: Effect.gen(function* () {
     const e = yield* send(ctx, request)
     const own = answered("connect-get", e)
-    if (Inspect.statusOf(e) !== 200) return [...own, ...refused(e)]
-    const basic = [...Inspect.basic(op, e, ctx.skewMillis), ...served(e)].filter((o) => !o.ok)
+    if (Inspect.statusOf(e) !== 200) {
+      const verdict = refused(e)
+      return verdict === undefined ? own : [...own, verdict]
+    }
+    const basic = [...Inspect.basic(op, e, ctx.skewMillis), served(e)].filter(
+      (o): o is Outcome => o !== undefined && !o.ok
+    )
     if (basic.length > 0) return [...own, ...basic]
     const plain = yield* send(ctx, post(op.path, body))
-    const d = Inspect.statusOf(plain) === 200 ? answerDifference(op, e, plain) : undefined
-    return [
-      ...own,
-      d === undefined
-        ? pass("stable-reads", ["reads.stable"])
-        : fail(
-            "reads.stable",
-            `${name}: another answer than the POST's`,
-            `${name} of ${op.method} was served another answer than the plain POST of the same message, sent right after it (${d})`,
-            e,
-            excerpt(e)
-          )
-    ]
+    return [...own, sameAsPost(op, name, e, plain)]
   })
 })
 
@@ -126,7 +82,7 @@ export const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe
   })
   const out: Array<Probe> = [
     single(ctx, "GET without a message", "connect-get", get(""), (e) =>
-      refusedGet(e, "a GET without a message")
+      defined(getRefused(e, "a GET without a message"))
     )
   ]
   if (isWrite(op)) {
@@ -136,7 +92,7 @@ export const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe
         "Connect GET of a method with side effects",
         "connect-get",
         get(getQuery(body)),
-        (e) => refusedGet(e, `a Connect GET of ${op.method}`)
+        (e) => defined(getRefused(e, `a Connect GET of ${op.method}`))
       )
     )
     return out
@@ -153,21 +109,9 @@ export const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe
     ["gzip", "a Connect GET with a gzip message"]
   ] as const) {
     out.push(
-      servedAsPost(ctx, op, short, what, get(getQuery(short, form)), (e) => {
-        const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-        return [405, 415, 404, 501].includes(status)
-          ? [pass("protocol")]
-          : [
-              fail(
-                "protocol.method",
-                `${what}: got ${got(e)}`,
-                `${what} of ${op.method} got ${got(e)}; a server serves it or refuses it (405, 415, unimplemented)`,
-                e,
-                excerpt(e)
-              )
-            ]
-      })
+      servedAsPost(ctx, op, short, what, get(getQuery(short, form)), (e) =>
+        connectGetRefused(op, e, what)
+      )
     )
   }
   // A request body compressed with each encoding: served, or refused as a server that leaves
@@ -180,20 +124,7 @@ export const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe
         body,
         `a ${encoding} request body`,
         post(op.path, body, { contentEncoding: encoding }),
-        (e) => {
-          const status = Inspect.statusOf(e)
-          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-          if (encodingLeftOut(e)) return [pass("protocol")]
-          return [
-            fail(
-              "fields.valid-accepted",
-              `a ${encoding} body: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-              `a valid ${op.method} with a ${encoding} body got ${got(e)}; a server serves it or refuses the encoding (415, unimplemented)`,
-              e,
-              excerpt(e)
-            )
-          ]
-        }
+        (e) => compressedBodyServed(op, e, encoding)
       )
     )
   }
@@ -209,36 +140,8 @@ export const getProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Probe
         long,
         what,
         post(op.path, long, { headers: { "accept-encoding": encoding } }),
-        (e) => {
-          const status = Inspect.statusOf(e)
-          if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-          return [
-            fail(
-              "fields.valid-accepted",
-              `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-              `a valid ${op.method} offering Accept-Encoding: ${encoding} got ${got(e)}; an encoding offered changes nothing but the answer's encoding`,
-              e,
-              excerpt(e)
-            )
-          ]
-        },
-        (e) => {
-          const sent = Compression.parseContentEncoding(
-            Option.getOrUndefined(e.response)?.headers["content-encoding"]
-          )
-          return sent._tag === "Identity" ||
-            (sent._tag === "Compressed" && sent.encoding === encoding)
-            ? []
-            : [
-                fail(
-                  "wire.success",
-                  `${what}: answered in another encoding`,
-                  `${what} came with Content-Encoding: ${sent._tag === "Compressed" ? sent.encoding : sent.value}, which the client did not offer`,
-                  e,
-                  excerpt(e)
-                )
-              ]
-        }
+        (e) => encodingOfferServed(op, e, what, encoding),
+        (e) => answerEncoding(e, what, encoding)
       )
     )
   }

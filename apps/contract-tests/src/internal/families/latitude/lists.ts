@@ -5,22 +5,22 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ContractRules } from "@data-access/schema"
-import { type Body, type Context, objectOf, type Op, send, show } from "../../context.js"
+import { type Body, type Context, type Op, send, show } from "../../context.js"
 import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
 import { asRecord } from "../../json.js"
-import { type Row, rowOf, textOf } from "../../oracles/filters.js"
+import { type Row, rowOf, textOf } from "../../filterReadings.js"
+import { unknownReferenceRefused } from "../../oracles/error-shape.js"
+import { defined } from "../../exchangeOracle.js"
 import { pageOf, pageRules } from "../../oracles/paging.js"
-import { fail, pass } from "../../outcome.js"
+import { parentNamesNothing } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, requiredRefs } from "../../walk.js"
+import { everything, requiredRefs } from "../../listWalk.js"
 import {
   answered,
   decodesFor,
-  excerpt,
-  got,
   type Probe,
-  servedOrInvalid,
+  servedOrInvalidRead,
   single,
   stringValue
 } from "./probe.js"
@@ -51,7 +51,7 @@ export const filterProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Pr
             what,
             latitude,
             post(op.path, sent),
-            servedOrInvalid(op, what, ctx.skewMillis)
+            servedOrInvalidRead(op, what, ctx.skewMillis)
           )
         ]
       : []
@@ -120,7 +120,7 @@ const carried = (ctx: Context, op: Op, what: string, first: Body, later: Body) =
       Inspect.statusOf(e) === 200 && json !== undefined ? pageRules(1, pageOf(op, json), e) : []
     return [
       ...answered("cursor-bound", e),
-      ...servedOrInvalid(op, what, ctx.skewMillis)(e),
+      ...servedOrInvalidRead(op, what, ctx.skewMillis)(e),
       ...page
     ]
   })
@@ -217,37 +217,14 @@ export const parentProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
   const rule: ContractRules.RuleId = op.kind === "list" ? "lists.parent-scope" : "keys.by-key-id"
   return [
     single(ctx, what, "parent-not-found", post(op.path, sent), (e) => {
-      const status = Inspect.statusOf(e)
-      if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-      if (status === 404 && Inspect.codeOf(e) === "not_found")
-        return [pass("error-shape", ["errors.unknown-reference"])]
-      if (status !== 200)
-        return [
-          fail(
-            "errors.unknown-reference",
-            `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-            `${what} got ${got(e)}; a server answers not_found or an empty answer`,
-            e,
-            excerpt(e)
-          )
-        ]
-      const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))
-      const found =
-        op.kind === "list"
-          ? pageOf(op, json).items.length
-          : ((x) => (Array.isArray(x) ? x.length : 0))(objectOf(op, json))
-      const basic = Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok)
-      if (found === 0) return [...basic, pass("search-filter", [rule])]
-      return [
-        ...basic,
-        fail(
-          rule,
-          `${what}: items returned`,
-          `${what} returned ${found} items; a server answers not_found or an empty answer`,
-          e,
-          excerpt(e)
+      if (Inspect.statusOf(e) !== 200)
+        return defined(
+          unknownReferenceRefused(e, what, "a server answers not_found or an empty answer")
         )
-      ]
+      const verdict = parentNamesNothing(op, e, what, rule)
+      return verdict === undefined
+        ? []
+        : [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), verdict]
     })
   ]
 }

@@ -1,8 +1,8 @@
 /** The latitude probes of an operation, built once per run, and the objects those that create may make. */
 import type { Context, Op } from "../../context.js"
-import { sampleBody } from "../shared/bodies.js"
+import { sampleBody } from "../shared/sampleBodies.js"
 import { relationCreates } from "../shared/readers.js"
-import { bodyProbes } from "./bodies.js"
+import { bodyProbes } from "./writeBodies.js"
 import { formatProbes } from "./formats.js"
 import { getProbes } from "./forms.js"
 import { cursorProbes, filterProbes, parentProbes } from "./lists.js"

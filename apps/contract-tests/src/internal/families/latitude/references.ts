@@ -3,13 +3,17 @@
  * `resource_hostname` naming any kind of object, and an update's reference sent as `""`.
  */
 import * as Effect from "effect/Effect"
-import { type Body, type Context, type Op, send, show } from "../../context.js"
+import { type Body, type Context, type Op, send, storedValue } from "../../context.js"
 import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
 import { createEcho } from "../../oracles/create-echo.js"
-import { fail, pass, type Verdict } from "../../outcome.js"
+import { unknownReferenceRefused } from "../../oracles/error-shape.js"
+import { defined } from "../../exchangeOracle.js"
+import { emptyReferenceApplied } from "../../oracles/update-semantics.js"
+import { emptyReferenceServed, servedOrInvalid } from "../../oracles/valid-accepted.js"
+import type { Verdict } from "../../outcome.js"
 import { referenceOf, requestPropertyNames } from "../../pools.js"
-import { answered, decodesFor, excerpt, got, type Probe, single, storedValue } from "./probe.js"
+import { answered, decodesFor, type Probe, single } from "./probe.js"
 
 /**
  * Served (the answer judged as any, the link created as sent), or not_found: the faithful answers
@@ -18,24 +22,20 @@ import { answered, decodesFor, excerpt, got, type Probe, single, storedValue } f
 const servedOrNotFound =
   (op: Op, sent: Body, what: string, skewMillis: number) =>
   (e: Exchange): ReadonlyArray<Verdict> => {
-    const status = Inspect.statusOf(e)
-    if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-    if (status === 200)
-      return [
-        ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
-        ...createEcho(op, sent, e),
-        pass("valid-accepted", ["fields.valid-accepted"])
-      ]
-    if (status === 404 && Inspect.codeOf(e) === "not_found")
-      return [pass("error-shape", ["errors.unknown-reference"])]
-    return [
-      fail(
-        "errors.unknown-reference",
-        `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-        `${what} got ${got(e)}; a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise`,
-        e,
-        excerpt(e)
+    if (Inspect.statusOf(e) !== 200)
+      return defined(
+        unknownReferenceRefused(
+          e,
+          what,
+          "a server takes it as the id of some kind of object, or answers not_found for an id it does not recognise"
+        )
       )
+    if (Inspect.answeredFirst(e)) return []
+    const served = servedOrInvalid(e, what, what, "serves")
+    return [
+      ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
+      ...createEcho(op, sent, e),
+      ...(served === undefined ? [] : [served])
     ]
   }
 
@@ -99,34 +99,11 @@ export const emptyReferenceProbes = (ctx: Context, op: Op, body: Body): Readonly
           if (Inspect.statusOf(before) !== 200) return []
           const had = storedValue(op, before, field)
           const e = yield* send(ctx, post(op.path, { id: body.id, [field]: "" }))
-          const status = Inspect.statusOf(e)
-          if (status === undefined || status >= 500 || Inspect.answeredFirst(e))
-            return answered("space-empty-ignored", e)
-          if (status !== 200) {
-            return [
-              ...answered("space-empty-ignored", e),
-              fail(
-                "fields.valid-accepted",
-                `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-                `${what} got ${got(e)}; a server takes the object out of it or treats the field as not set`,
-                e,
-                excerpt(e)
-              )
-            ]
-          }
-          const now = storedValue(op, e, field)
-          if (now === "" || now === had)
-            return [
-              ...answered("space-empty-ignored", e),
-              pass("update-semantics", ["updates.apply"])
-            ]
           return [
-            fail(
-              "updates.apply",
-              `${what}: set to another value`,
-              `${what} left ${field} ${show(now)}, neither "" (out of it) nor ${show(had)} (not set)`,
-              e,
-              `${field} = ${show(now)}`
+            ...answered("space-empty-ignored", e),
+            ...defined(
+              emptyReferenceServed(e, what),
+              emptyReferenceApplied(op, e, field, had, what)
             )
           ]
         })

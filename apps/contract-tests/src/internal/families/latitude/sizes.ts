@@ -4,18 +4,22 @@ import * as Option from "effect/Option"
 import { type Context, type Op, send } from "../../context.js"
 import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
-import { fail, type Outcome, pass } from "../../outcome.js"
+import { mib } from "../../answerReading.js"
+import { mislabelledBody } from "../../oracles/invalid-rejected.js"
+import { closedWithinLimit } from "../../oracles/no-server-errors.js"
+import { defined } from "../../exchangeOracle.js"
+import { bodySizeAnswered, compressionLeftOut } from "../../oracles/protocol.js"
+import type { Outcome } from "../../outcome.js"
 import { MiB, padded, plainList } from "../shared/sizes.js"
-import { answered, encodingLeftOut, excerpt, got, type Probe, single } from "./probe.js"
+import { answered, type Probe, single } from "./probe.js"
 
 /** Body sizes between the 1 MiB every server serves and the 4 MiB the reference server serves. */
 const BODY_SIZES: ReadonlyArray<number> = [1.5 * MiB, 3.5 * MiB]
 
-const mib = (bytes: number) => `${bytes / MiB} MiB`
-
 /**
- * The answer to a body over 1 MiB: served, or refused for its size with resource_exhausted; a
- * server that served a larger body has a limit above this one, so it serves this one too.
+ * The answer to a body over 1 MiB: served (and judged as any answer), or refused for its size
+ * (protocol's `bodySizeAnswered`); no answer at all, only when above the limit (no-server-errors'
+ * `closedWithinLimit`).
  */
 const judgeSize = (
   op: Op,
@@ -24,56 +28,11 @@ const judgeSize = (
   e: Exchange,
   skewMillis: number
 ): ReadonlyArray<Outcome> => {
-  const within = largestServed > bytes
-  if (Option.isNone(e.response)) {
-    if (Inspect.slowNotHung(e)) return []
-    // A server may refuse a body above its limit before reading it and close the connection.
-    return within
-      ? [
-          fail(
-            "errors.no-internal-for-client-faults",
-            "no response to a body within the limit",
-            `no response to a valid read of ${mib(bytes)} (${e.transportError ?? "connection closed"}), though a body of ${mib(largestServed)} was served`,
-            e
-          )
-        ]
-      : []
-  }
-  const answer = answered("body-limit-1mib", e)
-  const status = Inspect.statusOf(e)!
-  const code = Inspect.codeOf(e)
-  if (status >= 500) return answer
-  if (status === 200)
-    return [
-      ...answer,
-      ...Inspect.basic(op, e, skewMillis).filter((o) => !o.ok),
-      pass("protocol", ["protocol.body-limit"])
-    ]
-  if (code === "resource_exhausted") {
-    // A rate limit says when to retry; a refusal for the size is of a body above the limit.
-    const rateLimited = Option.getOrUndefined(e.response)!.headers["retry-after"] !== undefined
-    return within && !rateLimited
-      ? [
-          ...answer,
-          fail(
-            "protocol.body-limit",
-            "a body refused for its size, a larger one served",
-            `a valid read of ${mib(bytes)} was refused with resource_exhausted, but one of ${mib(largestServed)} was served: no size limit refuses the smaller`,
-            e,
-            excerpt(e)
-          )
-        ]
-      : [...answer, pass("protocol", ["protocol.body-limit"])]
-  }
+  if (Option.isNone(e.response)) return defined(closedWithinLimit(bytes, largestServed, e))
   return [
-    ...answer,
-    fail(
-      "protocol.body-limit",
-      `a body over 1 MiB: got ${code ?? `HTTP ${status}`}`,
-      `a valid read of ${mib(bytes)} got ${got(e)}; a server serves it or refuses it for its size with resource_exhausted`,
-      e,
-      excerpt(e)
-    )
+    ...answered("body-limit-1mib", e),
+    ...(Inspect.statusOf(e) === 200 ? Inspect.basic(op, e, skewMillis).filter((o) => !o.ok) : []),
+    ...defined(bodySizeAnswered(bytes, largestServed, e))
   ]
 }
 
@@ -92,23 +51,12 @@ export const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
     what,
     "connect-get",
     post(op.path, { limit: 1 }, { headers: { "content-encoding": "gzip" } }),
-    (e) => {
-      const status = Inspect.statusOf(e)
-      if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return []
-      if (status === 200)
-        return [...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok), pass("protocol")]
-      if ((status === 400 && Inspect.codeOf(e) === "invalid_argument") || encodingLeftOut(e))
-        return [pass("protocol")]
-      return [
-        fail(
-          "wire.json-object-body",
-          `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-          `${what} got ${got(e)}; a server refuses it as malformed (invalid_argument) or for its encoding (415, unimplemented)`,
-          e,
-          excerpt(e)
-        )
-      ]
-    }
+    (e) => [
+      ...(Inspect.statusOf(e) === 200 && !Inspect.answeredFirst(e)
+        ? Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok)
+        : []),
+      ...defined(mislabelledBody(e, what))
+    ]
   )
   // Plain, and gzip-compressed: the limit applies to what a body decompresses to, and a server
   // may leave compression out (415, unimplemented).
@@ -128,11 +76,12 @@ export const sizeProbes = (ctx: Context, op: Op): ReadonlyArray<Probe> => {
           0,
           ...answers.filter(([, e]) => Inspect.statusOf(e) === 200).map(([bytes]) => bytes)
         )
-        return answers.flatMap(([bytes, e]) =>
-          contentEncoding !== undefined && encodingLeftOut(e)
-            ? [pass("protocol")]
+        return answers.flatMap(([bytes, e]) => {
+          const leftOut = contentEncoding === undefined ? undefined : compressionLeftOut(e)
+          return leftOut !== undefined
+            ? [leftOut]
             : judgeSize(op, bytes, largestServed, e, ctx.skewMillis)
-        )
+        })
       })
     }))
   ]

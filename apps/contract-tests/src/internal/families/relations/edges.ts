@@ -3,24 +3,16 @@
  * and on no items (a search or a filter that matches nothing, a parent with no items).
  */
 import * as Effect from "effect/Effect"
-import type { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Op, type Suite } from "../../context.js"
 import * as Gen from "../../generate.js"
-import { cursorRules, orderObservable, pageRules, walkOrderFailure } from "../../oracles/paging.js"
-import { nonMatching, selection } from "../../oracles/search-filter.js"
-import { fail, type Outcome, pass } from "../../outcome.js"
+import { edgeWalked, missedInWalk } from "../../oracles/paging.js"
+import { selectsNothing } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
-import {
-  everything,
-  MAX_WALK_PAGES,
-  pagesFor,
-  requiredRefs,
-  walk,
-  walkFailure
-} from "../../walk.js"
-import { condition, lastOf } from "./select.js"
+import { everything, MAX_WALK_PAGES, pagesFor, requiredRefs, walk } from "../../listWalk.js"
+import { condition } from "./select.js"
 import { skippedWithoutReferences } from "../shared/references.js"
+import { walkFailure } from "../shared/walkFailure.js"
 
 const EDGES: ReadonlyArray<CheckId> = ["paging", "search-filter"]
 
@@ -121,86 +113,22 @@ export const edgesSuite = (op: Op, ctx: Context): Suite | undefined => {
         const maxPages = empty ? 3 : pagesFor(edge === "one" ? Math.min(total, EDGE_PAGES) : total)
         const w = yield* walk(ctx, op, body, maxPages)
         if (w.error !== undefined) return walkFailure(w)
-        const out: Array<Outcome> = []
-        for (const p of w.pages) out.push(...pageRules(limit, p, p.exchange))
-        out.push(...cursorRules(limit, w.pages))
-        const last = lastOf(w)
-        const seen = new Set<string>()
-        const twice = w.items
-          .map((x) => String(x.id))
-          .find((id) => (seen.has(id) ? true : (seen.add(id), false)))
-        if (twice !== undefined)
-          out.push(
-            fail(
-              "lists.walk-once",
-              "item returned twice",
-              `item ${twice} came back twice in one walk (limit ${limit}, ${order})`,
-              last
-            )
-          )
-        const disorder = walkOrderFailure(op, w, order)
-        if (disorder !== undefined) out.push(disorder)
-        const judged: Array<ContractRules.RuleId> = [
-          "lists.count",
-          "lists.limit-respected",
-          "lists.after-before",
-          "lists.next-cursor",
-          "lists.walk-once",
-          ...(orderObservable(op) ? (["lists.order"] as const) : [])
-        ]
-        if (empty) {
-          // Nothing matches: the oracle of the selection judges any item returned.
-          const s = selection(op, body)
-          const wrong = s === undefined ? undefined : nonMatching(op, s, w.items, last, edge)
-          if (wrong !== undefined) out.push(wrong)
-          if (out.length > 0) return out
-          return [
-            pass("paging", [...judged, "lists.empty-page"]),
-            ...(s === undefined ? [] : [pass("search-filter", [s.rule])])
-          ]
-        }
-        const complete = edge !== "one" || total <= EDGE_PAGES
-        if (!w.ended) {
-          if (complete)
-            out.push(
-              fail(
-                "lists.walk-once",
-                "walk does not end",
-                `walking ${total} items with limit ${limit} (${order}) did not end after ${w.pages.length} pages`,
-                last
-              )
-            )
-        } else {
-          const got = new Set(w.items.map((x) => String(x.id)))
-          let missing = listed.items.map((x) => String(x.id)).filter((id) => !got.has(id))
-          if (missing.length > 0) {
-            // Someone else may have created objects meanwhile (a shared environment): only items in two reads of everything count.
-            const again = yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
-            if (again.error === undefined && again.ended)
-              missing = missing.filter((id) => again.items.some((x) => x.id === id))
-          }
-          if (missing.length > 0) {
-            const lastPage = w.pages[w.pages.length - 1]
-            const stoppedFull = lastPage !== undefined && lastPage.items.length === limit
-            out.push(
-              stoppedFull
-                ? fail(
-                    "lists.next-cursor",
-                    "no nextCursor while more items follow",
-                    `a full page (limit ${limit}, ${order}) has no nextCursor, but ${missing.length} of ${total} items follow (e.g. ${missing[0]})`,
-                    last
-                  )
-                : fail(
-                    "lists.walk-complete",
-                    "walk misses items",
-                    `walking the pages (limit ${limit}, ${order}) missed ${missing.length} of ${total} items (e.g. ${missing[0]})`,
-                    last
-                  )
-            )
-          }
-          judged.push("lists.walk-complete")
-        }
-        return out.length === 0 ? [pass("paging", judged)] : out
+        // Items left out of a walk that ended are read again (everything) before they count as missing.
+        const again =
+          !empty && w.ended && missedInWalk(listed, w).length > 0
+            ? yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES)
+            : undefined
+        const paged = edgeWalked({
+          op,
+          empty,
+          complete: edge !== "one" || total <= EDGE_PAGES,
+          limit,
+          order,
+          listed,
+          walk: w,
+          again
+        })
+        return empty ? [...paged, ...selectsNothing(op, body, w, edge)] : paged
       })
   }
 }

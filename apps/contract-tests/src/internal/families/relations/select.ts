@@ -2,22 +2,8 @@
 import { type ContractRules, Filter } from "@data-access/schema"
 import type { Body, Context, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
-import type { Exchange } from "../../http.js"
-import { asRecord } from "../../json.js"
 import { requestPropertyNames } from "../../pools.js"
-import { requiredRefs, type Walk } from "../../walk.js"
-
-/** The value at a dotted path of `storedDifference`. */
-export const at = (o: Record<string, unknown>, path: string): unknown =>
-  path
-    .split(/\.|\[(\d+)\]/)
-    .filter((p) => p !== undefined && p !== "")
-    .reduce<unknown>((v, k) => (Array.isArray(v) ? v[Number(k)] : asRecord(v)?.[k]), o)
-
-export const lastOf = (w: Walk): Exchange | undefined =>
-  w.pages[w.pages.length - 1]?.exchange ?? w.error
-
-export const has = (w: Walk, id: string) => w.items.some((x) => x.id === id)
+import { requiredRefs } from "../../listWalk.js"
 
 export const condition = (key: string, value: string): Filter.Filter<string> => ({
   field: { key, operator: "equals", value: { "@type": Filter.STRING_VALUE_TYPE, value } }

@@ -9,23 +9,21 @@ import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
   type Context,
-  fullObject,
+  objectIn,
   type Op,
   send,
-  show,
   skipped,
   type Suite
 } from "../../context.js"
 import * as Gen from "../../generate.js"
 import { post } from "../../http.js"
-import { nonMatching, selection } from "../../oracles/search-filter.js"
-import { storedDifference } from "../../objectDifference.js"
-import { fail, type Outcome, pass } from "../../outcome.js"
+import { selectsOnly } from "../../oracles/search-filter.js"
+import { type ListedTrace, updateListed } from "../../oracles/update-semantics.js"
+import type { Outcome } from "../../outcome.js"
 import { referenceOf, requestPropertyNames, valuesOf } from "../../pools.js"
-import { findById, MAX_WALK_PAGES, requiredRefs, walk } from "../../walk.js"
-import { objectIn } from "../shared/objects.js"
+import { findById, MAX_WALK_PAGES, requiredRefs, walk } from "../../listWalk.js"
 import { listReaders } from "../shared/readers.js"
-import { at, baseFor, has, lastOf, probesOf } from "./select.js"
+import { baseFor, probesOf } from "./select.js"
 
 const UPDATED: ReadonlyArray<CheckId> = ["update-semantics"]
 
@@ -88,70 +86,41 @@ export const updatedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const after = objectIn(op, e1)
         // An update refused or not applied is the updates family's to judge.
         if (after === undefined || after[field] !== value) return []
-        const out: Array<Outcome> = []
+        const traced: Array<ListedTrace["lists"][number]> = []
+        // What the reads by the new value return, judged by search-filter.
+        const selected: Array<Outcome> = []
         for (const list of lists) {
           const base = baseFor(list, ctx, after)
           if (base === undefined) continue
           const found = yield* findById(ctx, list, id, base)
-          const listed = found.item === undefined ? undefined : fullObject(list.object, found.item)
-          if (listed !== undefined) {
-            const d = storedDifference(after, listed)
-            if (d !== undefined) {
-              out.push(
-                fail(
-                  "updates.listed",
-                  `${list.method} shows another ${d.replace(/\[\d+\]/g, "[]")}`,
-                  `after the update of ${field}, ${list.method} shows ${d} ${show(at(listed, d))}, the update returned ${show(at(after, d))}`,
-                  lastOf(found.walk),
-                  `${d} = ${show(at(listed, d))}`
-                )
-              )
-            }
-          }
+          const byNew: Array<ListedTrace["lists"][number]["byNew"][number]> = []
           for (const probe of probesOf(list, base, field, value)) {
             const body = { ...base, limit: 500, ...probe.body }
             const w = yield* walk(ctx, list, body, MAX_WALK_PAGES)
-            if (w.error !== undefined || !w.ended) continue
-            if (!has(w, id))
-              out.push(
-                fail(
-                  "updates.listed",
-                  `${probe.label} by the new value misses it`,
-                  `after ${id}'s ${field} became ${show(value)}, ${list.method} with ${probe.label} ${show(value)} does not return it`,
-                  lastOf(w)
-                )
-              )
-            const s = selection(list, body)
-            const wrong =
-              s === undefined ? undefined : nonMatching(list, s, w.items, lastOf(w), probe.label)
-            if (wrong !== undefined) out.push(wrong)
+            byNew.push({ label: probe.label, walk: w })
+            const wrong = selectsOnly(list, body, w, probe.label)
+            if (wrong !== undefined) selected.push(wrong)
           }
-          if (old === "") continue
-          for (const probe of probesOf(list, base, field, old)) {
-            // The old value still selects the object when the new one contains it (search) or equals it in another case (filter).
-            if (
-              probe.rule === "search.match"
-                ? value.toLowerCase().includes(old.toLowerCase())
-                : value.toLowerCase() === old.toLowerCase()
-            )
-              continue
-            const w = yield* walk(ctx, list, { ...base, limit: 500, ...probe.body }, MAX_WALK_PAGES)
-            if (w.error !== undefined || !w.ended) continue
-            if (has(w, id))
-              out.push(
-                fail(
-                  "updates.listed",
-                  `${probe.label} by the old value finds it`,
-                  `after ${id}'s ${field} changed from ${show(old)} to ${show(value)}, ${list.method} with ${probe.label} ${show(old)} still returns it`,
-                  lastOf(w)
-                )
+          const byOld: Array<ListedTrace["lists"][number]["byOld"][number]> = []
+          if (old !== "")
+            for (const probe of probesOf(list, base, field, old)) {
+              // The old value still selects the object when the new one contains it (search) or equals it in another case (filter).
+              if (
+                probe.rule === "search.match"
+                  ? value.toLowerCase().includes(old.toLowerCase())
+                  : value.toLowerCase() === old.toLowerCase()
               )
-          }
+                continue
+              const body = { ...base, limit: 500, ...probe.body }
+              byOld.push({ label: probe.label, walk: yield* walk(ctx, list, body, MAX_WALK_PAGES) })
+            }
+          traced.push({ list, found, byNew, byOld })
         }
+        const verdicts = updateListed({ id, field, value, old, after, lists: traced })
         // Put back what was changed.
         if (Gen.isValid(op, { id, [field]: old }))
           yield* send(ctx, post(op.path, { id, [field]: old }))
-        return out.length === 0 ? [pass("update-semantics", ["updates.listed"])] : out
+        return [...verdicts, ...selected]
       })
   }
 }

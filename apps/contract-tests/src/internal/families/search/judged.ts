@@ -17,11 +17,12 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "../../oracles/filters.js"
+} from "../../filterReadings.js"
 import { missingItems, selectionVerdict } from "../../oracles/search-filter.js"
 import type { Verdict } from "../../outcome.js"
-import { everything, MAX_WALK_PAGES, requiredRefs, walk, walkFailure } from "../../walk.js"
+import { everything, MAX_WALK_PAGES, requiredRefs, walk } from "../../listWalk.js"
 import { literalsOfProperty } from "../shared/literals.js"
+import { walkFailure } from "../shared/walkFailure.js"
 
 export const kindOf = (rows: ReadonlyArray<Row>, key: string): KeyKind =>
   /_at$/.test(key)

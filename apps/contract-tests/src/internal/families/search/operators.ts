@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { textOf } from "../../oracles/filters.js"
+import { textOf } from "../../filterReadings.js"
 import { requestPropertyNames } from "../../pools.js"
-import { requiredRefs } from "../../walk.js"
+import { requiredRefs } from "../../listWalk.js"
 import { judgedFilter, kindOf, readingSuite, stringFilterKeys } from "./judged.js"
 import { condition, NEIGHBOURS, piecesOf, tellingValue } from "./telling.js"
 

@@ -6,10 +6,10 @@
  */
 import * as Effect from "effect/Effect"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, textOf } from "../../oracles/filters.js"
+import { evaluate, readings, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
-import { requiredRefs } from "../../walk.js"
+import { requiredRefs } from "../../listWalk.js"
 import { judged, readingSuite } from "./judged.js"
 import { condition } from "./telling.js"
 

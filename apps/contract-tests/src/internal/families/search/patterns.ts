@@ -5,10 +5,10 @@
 import * as Effect from "effect/Effect"
 import { Filter } from "@data-access/schema"
 import type { Context, Op, Suite } from "../../context.js"
-import { evaluate, type Row, textOf } from "../../oracles/filters.js"
+import { evaluate, type Row, textOf } from "../../filterReadings.js"
 import { requestPropertyNames } from "../../pools.js"
 import * as TextLength from "../../textLength.js"
-import { requiredRefs } from "../../walk.js"
+import { requiredRefs } from "../../listWalk.js"
 import { judged, judgedFilter, kindOf, ORDERS, readingSuite, stringFilterKeys } from "./judged.js"
 import { condition, MAX_CANDIDATES, MAX_ROWS } from "./telling.js"
 

@@ -8,7 +8,6 @@ import * as fc from "effect/FastCheck"
 import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, type Suite } from "../../context.js"
 import {
-  comparesTimes,
   evaluate,
   OPERATORS,
   readings,
@@ -16,13 +15,15 @@ import {
   rowOf,
   textOf,
   UNDECIDED_KEYS
-} from "../../oracles/filters.js"
+} from "../../filterReadings.js"
 import { requestPropertyNames } from "../../pools.js"
-import { everything, requiredRefs, walkFailure } from "../../walk.js"
+import { filterRule, searchMissRule } from "../../oracles/search-filter.js"
+import { everything, requiredRefs } from "../../listWalk.js"
 import { literalsOfProperty } from "../shared/literals.js"
 import { CHECKS, judged, kindOf, ORDERS, readSuite } from "./judged.js"
 import { piecesOf, tellingTerm, tellingValue } from "./telling.js"
 import { skippedWithoutReferences } from "../shared/references.js"
+import { walkFailure } from "../shared/walkFailure.js"
 
 /** Operators that match the item their value comes from. */
 const SELECTING: ReadonlySet<Filter.Operator> = new Set([
@@ -195,12 +196,7 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           certain = (row) =>
             fields.some((f) => textOf(row, f).toLowerCase().includes(term.toLowerCase()))
           described = `search ${JSON.stringify(term)} in ${explicit ? fields.join(", ") : "the default field (name)"}`
-          missRule =
-            term !== term.toLowerCase()
-              ? "search.case-insensitive"
-              : fields[0] !== "name"
-                ? "search.fields"
-                : "search.match"
+          missRule = searchMissRule(term, fields)
         } else if (c.mode === "parent") {
           const parent = op.parent!
           const named = base[parent.field]
@@ -270,12 +266,7 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           body = { ...base, limit: 500, filter }
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
-          rule =
-            either && conditions.length > 1
-              ? "filter.group-operator"
-              : comparesTimes(filter)
-                ? "filter.time-instants"
-                : "filter.match"
+          rule = filterRule(filter, either && conditions.length > 1)
           missRule = rule
         }
         return yield* judged(ctx, op, base, rows, {

@@ -4,7 +4,7 @@
  * chosen from the items read.
  */
 import { Filter } from "@data-access/schema"
-import { evaluate, readings, type Row, textOf } from "../../oracles/filters.js"
+import { evaluate, readings, type Row, textOf } from "../../filterReadings.js"
 
 /**
  * The operators a server might take for one another: each string operator's neighbouring readings.

@@ -9,8 +9,6 @@
  * answers it with the same object or items, and a create returns what it was sent.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
@@ -24,37 +22,13 @@ import {
   uniqueNames
 } from "../../context.js"
 import * as Gen from "../../generate.js"
-import { type Exchange, okJson, post } from "../../http.js"
+import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
-import { firstDifference, sorted } from "../../json.js"
 import { createEcho } from "../../oracles/create-echo.js"
-import { fail, type Outcome, pass, type Verdict } from "../../outcome.js"
-import { itemsOf } from "../../walk.js"
+import { spelledAlike } from "../../oracles/valid-accepted.js"
 import { spellingsSent } from "../creates.js"
-import { sampleBody } from "../shared/bodies.js"
+import { sampleBody } from "../shared/sampleBodies.js"
 import { type Spelling, spellingsOf } from "./spell.js"
-
-/** What a read's answer says: a List's items (its cursor is opaque and may differ), a Get's whole body. */
-const readOf = (op: Op, json: unknown): unknown =>
-  op.kind === "list" ? itemsOf(op, json) : sorted(json)
-
-/**
- * Whether the answer refuses the request itself: not a rate limit or an overload answered first,
- * not a 5xx (judged as such), not already_exists (a create of the same link twice, which no must
- * says a server accepts).
- */
-const refused = (e: Exchange): boolean => {
-  const status = Inspect.statusOf(e)
-  return (
-    status !== undefined &&
-    status !== 200 &&
-    status < 500 &&
-    !Inspect.answeredFirst(e) &&
-    Inspect.codeOf(e) !== "already_exists"
-  )
-}
-
-const isFail = (v: Verdict): v is Outcome => "ok" in v && !v.ok
 
 const CHECKS: ReadonlyArray<CheckId> = [
   "valid-accepted",
@@ -102,61 +76,32 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
           ),
           body: text
         })
-        const out: Array<Verdict> = [Inspect.noServerErrors(e)]
         const shape = Inspect.errorShape(e)
-        if (shape !== undefined) out.push(shape)
-        const problem = (cause: string, what: string, detail?: string): Outcome =>
-          fail(
-            s.rule,
-            `${s.label}: ${cause}`,
-            `the same request with ${s.label} ${what}; its plainest spelling was answered 200`,
-            e,
-            detail
-          )
-        if (refused(e))
-          return [
-            ...out,
-            problem(
-              "refused",
-              `was refused with ${Inspect.summary(e)}`,
-              Option.match(e.response, {
-                onNone: () => undefined,
-                onSome: (r) => Inspect.excerpt(r, 300)
-              })
-            )
-          ]
-        if (Inspect.statusOf(e) !== 200) return out
-        if (op.kind === "get" || op.kind === "list") {
-          const d = firstDifference(readOf(op, okJson(p)), readOf(op, okJson(e)))
-          if (d !== undefined)
-            return [
-              ...out,
-              problem(
-                "answered differently",
-                `was answered with another ${op.kind === "list" ? "page" : "object"} (first difference at ${d})`,
-                `at ${d}`
-              )
-            ]
-        }
-        if (op.kind === "create") {
-          // The create returns what it was sent, as it does in the plainest spelling.
-          const echoed = createEcho(op, Gen.normalizeKeys(JSON.parse(text)) as Body, e).find(isFail)
-          if (
-            echoed !== undefined &&
-            !createEcho(op, Gen.normalizeKeys(JSON.parse(p.request.body ?? "{}")) as Body, p).some(
-              isFail
-            )
-          ) {
-            return [
-              ...out,
-              problem(
-                "made another object",
-                `made an object other than it was sent (${echoed.message})`
-              )
-            ]
-          }
-        }
-        return [...out, pass(ContractRules.get(s.rule).check, [s.rule])]
+        // A create's objects, the spelled one's and the plainest one's, each judged by create-echo.
+        const echoes =
+          op.kind === "create"
+            ? {
+                spelled: createEcho(op, Gen.normalizeKeys(JSON.parse(text)) as Body, e),
+                plain: createEcho(
+                  op,
+                  Gen.normalizeKeys(JSON.parse(p.request.body ?? "{}")) as Body,
+                  p
+                )
+              }
+            : undefined
+        const verdict = spelledAlike({
+          op,
+          rule: s.rule,
+          label: s.label,
+          plain: p,
+          spelled: e,
+          echoes
+        })
+        return [
+          Inspect.noServerErrors(e),
+          ...(shape === undefined ? [] : [shape]),
+          ...(verdict === undefined ? [] : [verdict])
+        ]
       })
   }
 }

@@ -6,6 +6,7 @@
 import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
+import { sameRequestRules } from "../../oracles/valid-accepted.js"
 import { MEDIA_TYPE_SPELLINGS } from "../shared/mediaTypes.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
@@ -117,13 +118,13 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
   return [
     {
       label: "JSON escapes (\\u0061, \\/)",
-      rule: "wire.json-spellings",
+      rule: sameRequestRules.escapes,
       plain: body,
       text: escapedJson
     },
     {
       label: "whitespace between every token",
-      rule: "wire.json-spellings",
+      rule: sameRequestRules.whitespace,
       plain: body,
       text: spacedJson
     },
@@ -132,7 +133,7 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
       : [
           {
             label: `${Object.keys(zeros).join(", ")} sent as zero values`,
-            rule: "wire.zero-is-unset",
+            rule: sameRequestRules.zeroValues,
             plain: absent,
             text: (b: Body) => JSON.stringify({ ...b, ...zeros })
           } satisfies Spelling

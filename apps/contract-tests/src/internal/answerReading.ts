@@ -4,7 +4,7 @@
  */
 import * as Option from "effect/Option"
 import { ConnectError, ContentType, Operations, SchemaWalk, Secrets } from "@data-access/schema"
-import type { Exchange, RawResponse } from "../http.js"
+import type { Exchange, RawResponse } from "./http.js"
 
 /** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`): strings of the date-time format. */
 export const timestampFields: ReadonlySet<string> = (() => {
@@ -150,3 +150,23 @@ export const bareUnknownRoute = (e: Exchange): boolean => {
   const q = e.request.path.indexOf("?")
   return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
 }
+
+/** A short account of an answer: its status and code, or why there was none. */
+export const got = (e: Exchange): string => describeStatus(e)
+
+/** The body excerpt a finding on an answer shows (200 characters), none without an answer. */
+export const answerExcerpt = (e: Exchange): string | undefined =>
+  Option.match(e.response, { onNone: () => undefined, onSome: (r) => excerpt(r, 200) })
+
+/** A refusal of a compressed body as a server that leaves compression out answers it: 415, or unimplemented. */
+export const encodingLeftOut = (e: Exchange): boolean =>
+  statusOf(e) === 415 || codeOf(e) === "unimplemented"
+
+/** Whether an answer tells nothing of a request's own rule: none, a 5xx (judged as such), or one answered first. */
+export const tellsNothing = (e: Exchange): boolean => {
+  const status = statusOf(e)
+  return status === undefined || status >= 500 || answeredFirst(e)
+}
+
+/** A size in MiB, as findings word it. */
+export const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`

@@ -5,12 +5,12 @@
  */
 import * as Option from "effect/Option"
 import { type ContractRules, Deadline, JsonBody, Operations } from "@data-access/schema"
-import type { Op } from "../context.js"
-import { type Exchange, type RawResponse, requestBytesOf } from "../http.js"
-import { fail, type Outcome, passes } from "../outcome.js"
-import { referenceOf } from "../pools.js"
-import { answeredFirst, bareUnknownRoute, codeOf, excerpt } from "./answer.js"
-import type { Breach } from "./oracle.js"
+import type { Op } from "./context.js"
+import { type Exchange, type RawResponse, requestBytesOf } from "./http.js"
+import { fail, type Outcome, passes } from "./outcome.js"
+import { referenceOf } from "./pools.js"
+import { answeredFirst, bareUnknownRoute, codeOf, excerpt } from "./answerReading.js"
+import type { Breach } from "./exchangeOracle.js"
 
 /**
  * What the sender of a request knows beyond its exchange. The runner knows its own requests; live

@@ -4,8 +4,8 @@
  * The search-filter oracle, the valid-accepted oracle and the generator share it.
  */
 import { Filter, Timestamp } from "@data-access/schema"
-import { fullObject, type Op } from "../context.js"
-import { snakeToCamel } from "../json.js"
+import { fullObject, type Op } from "./context.js"
+import { snakeToCamel } from "./json.js"
 
 /** An item as the filters read it: the object as sent, and with every default filled in. */
 export type Row = { readonly raw: Record<string, unknown>; readonly full: Record<string, unknown> }

@@ -5,8 +5,8 @@
  * @internal
  */
 import { Filter, SchemaWalk } from "@data-access/schema"
-import type { Body, Op } from "../pipeline-types.js"
-import { isObject } from "./bodies.js"
+import type { Body, Op } from "./pipeline-types.js"
+import { isObject } from "./jsonBodies.js"
 
 const filterKeysCache = new Map<Op, ReadonlySet<string>>()
 

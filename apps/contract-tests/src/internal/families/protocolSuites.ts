@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ContractRules, Deadline, Operations } from "@data-access/schema"
+import { Deadline, Operations } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import {
   type Body,
@@ -19,168 +19,39 @@ import {
   uniqueNames
 } from "../context.js"
 import * as Gen from "../generate.js"
-import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
+import { type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { madeValid, refusal } from "../oracles/refusal.js"
-import { fail, type Outcome, pass } from "../outcome.js"
-import { sampleBody } from "./shared/bodies.js"
+import {
+  expectOkOr,
+  expectRefusal,
+  expectStatus,
+  expectUnknownRoute,
+  lateState,
+  protocolAnswer,
+  type ProtocolExpectation,
+  withLateSuccess
+} from "../oracles/protocol.js"
+import type { Outcome } from "../outcome.js"
+import { sampleBody } from "./shared/sampleBodies.js"
 import { MEDIA_TYPE_SPELLINGS } from "./shared/mediaTypes.js"
 import { MiB, padded, plainList } from "./shared/sizes.js"
 
-interface ProtocolCase {
-  readonly name: string
-  /** A server may refuse the body before reading it and close the connection: no answer is not judged. */
-  readonly mayDrop?: boolean
-  readonly rule: ContractRules.RuleId
-  /** The finding's cause when not the name (which holds a value). */
-  readonly cause?: string
+/** A case: what the oracle reads of it (a server may refuse a body before reading it: `mayDrop`), and its request. */
+interface ProtocolCase extends ProtocolExpectation {
   /** A deadline case: a success is also judged for coming long after the deadline (`lateSuccess`). */
   readonly late?: boolean
   readonly request: (body: Body) => RawRequest
-  /** What is wrong with the answer, if anything. */
-  readonly expect: (e: Exchange) => string | undefined
 }
 
-const expectStatus =
-  (status: number, code?: string, header?: readonly [string, RegExp]) =>
-  (e: Exchange): string | undefined => {
-    const got = Inspect.statusOf(e)
-    if (got === undefined) return "no response"
-    if (got !== status)
-      return `HTTP ${got}${Inspect.codeOf(e) ? ` ${Inspect.codeOf(e)}` : ""}, expected ${status}`
-    if (code !== undefined && Inspect.codeOf(e) !== code)
-      return `code ${Inspect.codeOf(e) ?? "(none)"}, expected ${code}`
-    if (header !== undefined) {
-      const v = Option.getOrUndefined(e.response)?.headers[header[0]]
-      if (v === undefined || !header[1].test(v))
-        return `header ${header[0]} is ${JSON.stringify(v ?? null)}`
-    }
-    return undefined
-  }
-
-/** 200, or one of the given codes with its status. */
-const expectOkOr =
-  (...codes: ReadonlyArray<string>) =>
-  (e: Exchange): string | undefined => {
-    const got = Inspect.statusOf(e)
-    if (got === undefined) return "no response"
-    if (got === 200) return undefined
-    const code = Inspect.codeOf(e)
-    return code !== undefined && codes.includes(code)
-      ? undefined
-      : `HTTP ${got}${code ? ` ${code}` : ""}, expected 200${codes.length === 0 ? "" : ` or ${codes.join(" / ")}`}`
-  }
-
-/** Why the answer is not 404 unimplemented, or a 404 without a JSON body: the official stacks' default answer to an unknown route, which readers take as unimplemented (decisions.md section 2). */
-const expectUnknownRoute = (e: Exchange): string | undefined => {
-  const got = Inspect.statusOf(e)
-  if (got === undefined) return "no response"
-  const code = Inspect.codeOf(e)
-  if (got !== 404) return `HTTP ${got}${code ? ` ${code}` : ""}, expected 404`
-  return code === "unimplemented" || Inspect.bareUnknownRoute(e)
-    ? undefined
-    : `code ${code ?? "(none)"}, expected unimplemented`
-}
-
-/**
- * What is wrong with the answer to a request that breaks `rule`: the verdict is the one every
- * answer to a broken must gets (`refusal`), `say` only words what is wrong.
- */
-const expectRefusal =
-  (rule: ContractRules.RuleId, say: (e: Exchange) => string | undefined) =>
-  (e: Exchange): string | undefined => {
-    if (Inspect.statusOf(e) === undefined) return "no response"
-    const decision = refusal(e, [rule], madeValid)
-    return decision?._tag === "Wrong"
-      ? (say(e) ?? `${decision.got}, expected ${decision.expected}`)
-      : undefined
-  }
-
-// ---------------------------------------------------------------------------------------------
-// A success long after the deadline
-// ---------------------------------------------------------------------------------------------
-
-/** A success this long past its deadline, at the least, is late whatever the target's own latency. */
-const LATE_FLOOR_MS = 1000
-/** A success is late only past its deadline by this many times the slowest plain call as well. */
-const LATE_FACTOR = 4
-/** The plain calls (no deadline) that measure the target's latency for the same request. */
-const PLAIN_CALLS = 3
-/** The deadline call is sent again this many times, and every answer must be late too. */
-const LATE_AGAIN = 2
-
-const isSuccess = (e: Exchange) => Inspect.statusOf(e) === 200
-
-/**
- * protocol.deadline: a call whose `Connect-Timeout-Ms` deadline passed answers deadline_exceeded,
- * and a success is allowed only when the call finished first (decisions.md sections 2 and 10). A
- * success is judged to have come after the deadline only against the target's own latency for the
- * same request, measured now: it came later than the deadline by the floor and by `LATE_FACTOR`
- * times the slowest of `PLAIN_CALLS` calls without a deadline, and so did each of `LATE_AGAIN`
- * sends of it again. A slow target (whose latency may lie before its deadline clock starts, on
- * the network) is never late by that measure; a target that serves a call more slowly because it
- * carries a deadline is.
- */
-const lateSuccess = (
-  ctx: Context,
-  make: (deadline: boolean) => RawRequest,
-  first: Exchange
-): Effect.Effect<Outcome | undefined, BudgetExhausted> =>
-  Effect.gen(function* () {
-    const timeout = Deadline.parseTimeout(first.request.headers[Deadline.TIMEOUT_HEADER])
-    if (
-      timeout._tag !== "Millis" ||
-      !isSuccess(first) ||
-      first.durationMs <= timeout.millis + LATE_FLOOR_MS
-    )
-      return undefined
-    const plain: Array<number> = []
-    for (let i = 0; i < PLAIN_CALLS; i++) {
-      const e = yield* send(ctx, make(false))
-      // A plain call that does not succeed measures nothing (and the target's answers are judged elsewhere).
-      if (!isSuccess(e)) return undefined
-      plain.push(e.durationMs)
-    }
-    const slowest = Math.max(...plain)
-    const threshold = timeout.millis + Math.max(LATE_FLOOR_MS, LATE_FACTOR * slowest)
-    if (first.durationMs <= threshold) return undefined
-    const again: Array<Exchange> = []
-    for (let i = 0; i < LATE_AGAIN; i++) {
-      const e = yield* send(ctx, make(true))
-      if (!isSuccess(e) || e.durationMs <= threshold) return undefined
-      again.push(e)
-    }
-    const times = [first, ...again].map((e) => `${e.durationMs} ms`).join(", ")
-    return fail(
-      "protocol.deadline",
-      "a success long after the deadline",
-      `a call with Connect-Timeout-Ms ${timeout.millis} was answered 200 after ${times}; the same call without a deadline took at most ${slowest} ms (${plain.join(", ")} ms): the deadline had long passed, and a passed deadline is deadline_exceeded`,
-      again[again.length - 1] ?? first,
-      `${Deadline.TIMEOUT_HEADER}: ${timeout.millis}; answered 200 after ${times}`
-    )
-  })
-
+/** A case's answer judged: on its own (no-server-errors, error-shape), then for the case's rule. */
 const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
   if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
-  const answer = [Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
-  // A rate limit or an overload that answered first says nothing of the case's rule.
-  if (Inspect.answeredFirst(e)) return answer
-  const problem = c.expect(e)
+  const verdict = protocolAnswer(c, e)
   return [
-    ...answer,
-    problem === undefined
-      ? pass("protocol", [c.rule])
-      : fail(
-          c.rule,
-          `${c.cause ?? c.name}: ${problem.replace(/".*"/, "…")}`,
-          `${c.name}: ${problem}`,
-          e,
-          Option.match(e.response, {
-            onNone: () => undefined,
-            onSome: (r) => Inspect.excerpt(r, 200)
-          })
-        )
+    Inspect.noServerErrors(e),
+    ...(shape === undefined ? [] : [shape]),
+    ...(verdict === undefined ? [] : [verdict])
   ]
 }
 
@@ -275,15 +146,16 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
           const { [Deadline.TIMEOUT_HEADER]: _, ...headers } = r.headers
           return { ...r, headers }
         }
-        const late = yield* lateSuccess(ctx, make, e)
-        return late === undefined
-          ? verdicts
-          : [
-              ...verdicts.filter(
-                (v) => v.rule !== undefined || !v.rules?.includes("protocol.deadline")
-              ),
-              late
-            ]
+        // The calls that tell whether a success came long after its deadline, as the oracle asks for them.
+        const plain: Array<Exchange> = []
+        const again: Array<Exchange> = []
+        let state = lateState({ first: e, plain, again })
+        while (state._tag === "Send") {
+          const next = yield* send(ctx, make(state.deadline))
+          ;(state.deadline ? again : plain).push(next)
+          state = lateState({ first: e, plain, again })
+        }
+        return withLateSuccess(verdicts, state.late)
       })
   }
 }

@@ -6,8 +6,8 @@
  * @internal
  */
 import { SchemaWalk } from "@data-access/schema"
-import type { Body, Op } from "../pipeline-types.js"
-import { isObject } from "./bodies.js"
+import type { Body, Op } from "./pipeline-types.js"
+import { isObject } from "./jsonBodies.js"
 
 export type Shape = SchemaWalk.Shape
 

@@ -8,8 +8,8 @@ import type { CheckId } from "@data-access/schema/ContractChecks"
 import { type Body, type Context, type Family, type Op, send, type Suite } from "../context.js"
 import { type BudgetExhausted, post } from "../http.js"
 import * as Inspect from "../inspect.js"
-import { fail, pass } from "../outcome.js"
-import { pageOf, pageRules, unaccounted, walkedOnce, walkedVaried } from "../oracles/paging.js"
+import { boundedPage, pageOf, unaccounted, walkedOnce, walkedVaried } from "../oracles/paging.js"
+import { type Bound, boundAccepted } from "../oracles/valid-accepted.js"
 import {
   everything,
   itemsOf,
@@ -18,10 +18,10 @@ import {
   pagesFor,
   requiredRefs,
   walk,
-  type Walk,
-  walkFailure
-} from "../walk.js"
+  type Walk
+} from "../listWalk.js"
 import { skippedWithoutReferences } from "./shared/references.js"
+import { walkFailure } from "./shared/walkFailure.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["paging"]
 
@@ -220,8 +220,6 @@ const LIMIT_BOUNDS = [1, 500] as const
  */
 const SHORTEST_IDS = ["x", "\u{1F600}"] as const
 
-type Bound = { readonly limit: number } | { readonly field: string; readonly value: string }
-
 /**
  * `limit` 1 and 500 on every List, each accepted and answered with at most that many items; a
  * required parent id of one character accepted (an id that names nothing: not_found or an empty
@@ -249,38 +247,15 @@ const limitBoundsSuite = (op: Op, ctx: Context): Suite | undefined => {
           limit,
           ...("field" in bound ? { [bound.field]: bound.value } : {})
         }
-        const what =
-          "field" in bound
-            ? `${bound.field} ${JSON.stringify(bound.value)} (one character)`
-            : `limit ${limit} (a bound of 1 to 500)`
         const e = yield* send(ctx, post(op.path, body))
         const r = Option.getOrUndefined(e.response)
         if (r === undefined || Inspect.answeredFirst(e) || Inspect.slowNotHung(e)) return []
         if (r.status >= 500) return [Inspect.noServerErrors(e)]
-        const code = Inspect.codeOf(e)
-        if ("field" in bound && code === "not_found")
-          return [pass("valid-accepted", ["fields.valid-accepted"])]
-        if (r.status !== 200) {
-          const got = code ?? `HTTP ${r.status}`
-          return [
-            fail(
-              "field" in bound ? "fields.valid-accepted" : "lists.limit-accepted",
-              `${"field" in bound ? `${bound.field} of one character` : `limit ${limit}`}: rejected with ${got}`,
-              `a List with ${what} was rejected with ${got}`,
-              e,
-              Inspect.excerpt(r, 300)
-            )
-          ]
-        }
-        const page = pageRules(limit, pageOf(op, Option.getOrUndefined(r.json)), e)
-        return page.length > 0
-          ? page
-          : [
-              pass("valid-accepted", [
-                "field" in bound ? "fields.valid-accepted" : "lists.limit-accepted"
-              ]),
-              pass("paging", ["lists.limit-respected", "lists.count"])
-            ]
+        const accepted = boundAccepted(bound, e)
+        return [
+          ...(accepted === undefined ? [] : [accepted]),
+          ...(r.status === 200 ? boundedPage(op, limit, e) : [])
+        ]
       })
   }
 }

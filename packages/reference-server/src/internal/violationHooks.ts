@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import * as ConnectError from "../connectError.js"
-import type { Json } from "../../Collections.js"
+import * as ConnectError from "./connectError.js"
+import type { Json } from "../Collections.js"
 import type {
   Body,
   Check,
@@ -18,8 +18,8 @@ import type {
   Req,
   Respond,
   RouteHook
-} from "../pipeline-types.js"
-import { isObject } from "./bodies.js"
+} from "./pipeline-types.js"
+import { isObject } from "./jsonBodies.js"
 
 type Request = Req
 

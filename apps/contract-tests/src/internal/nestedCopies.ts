@@ -2,8 +2,8 @@
  * A nested copy of another object beside the `<x>Id` that names it: the create-echo and the
  * update-semantics oracles both judge that the two agree.
  */
-import type { Body } from "../context.js"
-import { asRecord } from "../json.js"
+import type { Body } from "./context.js"
+import { asRecord } from "./json.js"
 
 /**
  * The first sent `<x>Id` (UpdateSatellite's `spaceId`) whose nested `<x>` in `obj` names another

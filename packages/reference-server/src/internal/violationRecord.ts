@@ -1,10 +1,10 @@
 /**
- * The shape of a violation record and its constructor, shared by the check modules of this folder.
+ * The shape of a violation record and its constructor, shared by the modules of `violations/`.
  *
  * @internal
  */
 import type { ContractRules } from "@data-access/schema"
-import type { ViolationHooks } from "../pipeline-types.js"
+import type { ViolationHooks } from "./pipeline-types.js"
 
 /**
  * One violation: its name, the rule of `ContractRules` it breaks, what it does and its hooks on

@@ -6,10 +6,10 @@
 import * as Option from "effect/Option"
 import { ContractRules } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
-import type { Body, Op } from "../context.js"
-import type { Exchange } from "../http.js"
-import type { Outcome, Verdict } from "../outcome.js"
-import { statusOf } from "./answer.js"
+import type { Body, Op } from "./context.js"
+import type { Exchange } from "./http.js"
+import type { Outcome, Verdict } from "./outcome.js"
+import { statusOf } from "./answerReading.js"
 
 /** A request rule a request breaks: the rule, a cause without values, a message. */
 export interface Breach {

@@ -7,9 +7,7 @@ import * as Option from "effect/Option"
 import { SchemaWalk, Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, send } from "./context.js"
 import { type BudgetExhausted, type Exchange, post } from "./http.js"
-import * as Inspect from "./inspect.js"
 import { asRecord } from "./json.js"
-import { fail, type Outcome } from "./outcome.js"
 import { describeReference, type Pools, referenceOf, valuesOf } from "./pools.js"
 
 export const MAX_WALK_PAGES = 40
@@ -80,29 +78,12 @@ export const walk = (
     return { items: pages.flatMap((p) => p.items), pages, ended: false, error: undefined }
   })
 
-/**
- * What a walk that stopped on an error shows, whatever read it: nothing when the answer is one
- * that may answer any request first (a rate limit, an overload) or the target is only slow; a 5xx
- * or no answer at all breaks no-server-errors; a refused page after the first breaks
- * `lists.walk-complete` (it was asked with the cursor the server gave and the same request). A
- * refused first page is the reading family's to judge.
- */
-export const walkFailure = (w: Walk): ReadonlyArray<Outcome> => {
-  const e = w.error
-  if (e === undefined || Inspect.answeredFirst(e) || Inspect.slowNotHung(e)) return []
-  const server = Inspect.noServerErrors(e)
-  if (!server.ok) return [server]
-  if (w.pages.length === 0) return []
-  const code = Inspect.codeOf(e) ?? `HTTP ${Inspect.statusOf(e) ?? "none"}`
-  return [
-    fail(
-      "lists.walk-complete",
-      `a page refused with ${code}`,
-      `page ${w.pages.length + 1} of a walk, asked with the nextCursor of page ${w.pages.length} and the same request, was refused with ${code}`,
-      e
-    )
-  ]
-}
+/** The last exchange of a walk: its last page, or the error it stopped on. */
+export const lastOf = (w: Walk): Exchange | undefined =>
+  w.pages[w.pages.length - 1]?.exchange ?? w.error
+
+/** Whether a walk returned the object `id`. */
+export const has = (w: Walk, id: string) => w.items.some((x) => x.id === id)
 
 /** Every item of a list (the required references only), memoised per body for a suite. */
 export const everything = (ctx: Context, op: Op) => {

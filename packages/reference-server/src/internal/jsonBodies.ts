@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import type { Body } from "../pipeline-types.js"
+import type { Body } from "./pipeline-types.js"
 
 /** A JSON object (not `null`, not an array). */
 export const isObject = (u: unknown): u is Body =>

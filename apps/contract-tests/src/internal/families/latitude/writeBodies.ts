@@ -4,7 +4,7 @@ import { ContractRules, Secrets } from "@data-access/schema"
 import { type Body, type Context, isWrite, type Op, send, uniqueNames } from "../../context.js"
 import { post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
-import { fail, pass } from "../../outcome.js"
+import { duplicateNameAnswered } from "../../oracles/valid-accepted.js"
 import { identityValues, referenceOf, requestPropertyNames } from "../../pools.js"
 import { alwaysSentEnums } from "../../requestShape.js"
 import * as TextLength from "../../textLength.js"
@@ -12,10 +12,8 @@ import {
   acceptedExactlyOrInvalid,
   answered,
   decodesFor,
-  excerpt,
-  got,
   type Probe,
-  servedOrInvalid,
+  servedOrInvalidRead,
   single
 } from "./probe.js"
 
@@ -87,26 +85,13 @@ export const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Prob
         const first = yield* send(ctx, post(op.path, twice))
         if (Inspect.statusOf(first) !== 200) return answered("unique-names", first)
         const e = yield* send(ctx, post(op.path, twice))
-        const own = answered("unique-names", e)
-        const status = Inspect.statusOf(e)
-        if (status === undefined || status >= 500 || Inspect.answeredFirst(e)) return own
-        if (status === 200)
-          return [
-            ...own,
-            ...Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok),
-            pass("valid-accepted", ["fields.valid-accepted"])
-          ]
-        if (status === 409 && Inspect.codeOf(e) === "already_exists")
-          return [...own, pass("valid-accepted", ["fields.valid-accepted"])]
+        const verdict = duplicateNameAnswered(e, what)
         return [
-          ...own,
-          fail(
-            "fields.valid-accepted",
-            `${what}: got ${Inspect.codeOf(e) ?? `HTTP ${status}`}`,
-            `${what} got ${got(e)}; a server accepts duplicates or refuses them with already_exists`,
-            e,
-            excerpt(e)
-          )
+          ...answered("unique-names", e),
+          ...(Inspect.statusOf(e) === 200
+            ? Inspect.basic(op, e, ctx.skewMillis).filter((o) => !o.ok)
+            : []),
+          ...(verdict === undefined ? [] : [verdict])
         ]
       })
     })
@@ -127,7 +112,7 @@ export const bodyProbes = (ctx: Context, op: Op, body: Body): ReadonlyArray<Prob
           `${field} left out`,
           "require-enums",
           post(op.path, without),
-          servedOrInvalid(
+          servedOrInvalidRead(
             op,
             `${field} left out (default ${expected}) with a ${expected}'s identityId`,
             ctx.skewMillis
