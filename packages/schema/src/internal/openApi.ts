@@ -4,7 +4,7 @@ import type * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import * as Code from "@data-access/core/Code"
 import { ErrorBody } from "./errorBody.js"
-import { operations } from "./operationTable.js"
+import { all } from "./operationIndex.js"
 import type { Document } from "../OpenApi.js"
 
 export const make = (options: {
@@ -35,7 +35,7 @@ export const make = (options: {
     content: { "application/json": { schema: errorBody } }
   })
   const paths: Record<string, unknown> = {}
-  for (const op of Object.values(operations)) {
+  for (const op of all) {
     const headers = Object.entries(op.requiredHeaders).map(([name, value]) => ({
       name,
       in: "header",
