@@ -58,6 +58,7 @@ export default {
     // the re-exports and the pipeline's types (the other faces re-export internal modules only).
     "!packages/reference-server/src/internal/demo.ts",
     "!packages/reference-server/src/Cli.ts",
+    "!packages/reference-server/src/internal/cli.ts",
     "!packages/reference-server/src/bin.ts",
     "!packages/reference-server/src/index.ts",
     "!packages/reference-server/src/internal/pipeline-types.ts",

@@ -1,5 +1,5 @@
 // Writes src/generated/{ClientError,Services,Paging,DataAccessClient}.ts and
-// src/generated/internal/{clientError,calls}.ts, the Effect 4 form of the client's public surface,
+// src/generated/internal/{clientError,services,dataAccessClient,calls}.ts, the Effect 4 form of the client's public surface,
 // from packages/client/src: those modules are the same code on both lines, with
 // the names Effect 4 gave its APIs. They are written once, for Effect 3; a fix there reaches this
 // package by running the generator. What differs for real (the exchange, the schedule's step,
@@ -25,8 +25,10 @@ const MODULES = [
   "ClientError",
   "internal/clientError",
   "Services",
+  "internal/services",
   "Paging",
   "DataAccessClient",
+  "internal/dataAccessClient",
   "internal/calls"
 ]
 
@@ -46,6 +48,8 @@ const RULES = [
     /import \* as ConfigError from "effect\/ConfigError"\n/g,
     'import * as ConfigProvider from "effect/ConfigProvider"\n'
   ],
+  // A face that names ConfigError only in types: Effect 4's is \`Config.ConfigError\`.
+  [/import type \* as ConfigError from "effect\/ConfigError"\n/g, ""],
   // Tags are `Context.Service` classes, keyed in this package.
   [
     /Context\.Tag\(\s*"@data-access\/client\/(\w+)"\s*\)<\s*(\w+),\s*([\s\S]+?),?\s*>\(\)/g,
@@ -53,6 +57,8 @@ const RULES = [
   ],
   [/Context\.Tag<any, /g, "Context.Key<any, "],
   [/Context\.Tag<Services\.Any, unknown>/g, "Context.Key<Services.Any, unknown>"],
+  // \`Services.Any\`: the tags' instance type, which needs no import of Context on Effect 4.
+  [/import type \* as Context from "effect\/Context"\n/g, ""],
   [/Context\.Tag\.Identifier<(\(typeof tags\)\[keyof typeof tags\])>/g, "InstanceType<$1>"],
   [/`Context\.Tag`/g, "`Context.Service`"],
   // Error classes: keyed in this package; Effect 4's names for literals and optional keys.

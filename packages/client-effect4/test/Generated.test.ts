@@ -15,8 +15,10 @@ describe("src/generated", () => {
       "ClientError.ts",
       "internal/clientError.ts",
       "Services.ts",
+      "internal/services.ts",
       "Paging.ts",
       "DataAccessClient.ts",
+      "internal/dataAccessClient.ts",
       "internal/calls.ts"
     ])
     for (const [name, text] of Object.entries(files)) {

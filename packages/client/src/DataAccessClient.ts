@@ -19,13 +19,10 @@
  *
  * @since 0.1.0
  */
-import * as CoreDeadline from "@data-access/core/Deadline"
-import * as Operation from "@data-access/core/Operation"
-import * as Request from "@data-access/core/Request"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Operations from "@data-access/schema/Operations"
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -33,9 +30,10 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import type { ClientError, CursorRepeatedError } from "./ClientError.js"
-import * as internal from "./internal/client.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 import * as Services from "./Services.js"
+import * as internal from "./internal/dataAccessClient.js"
+import type { DataAccessClient } from "./internal/dataAccessClient.js"
 
 /**
  * The environment variable `layerConfig` reads the base URL from.
@@ -43,7 +41,7 @@ import * as Services from "./Services.js"
  * @since 0.1.0
  * @category config
  */
-export const BASE_URL_ENV = "DATA_ACCESS_BASE_URL"
+export const BASE_URL_ENV: "DATA_ACCESS_BASE_URL" = internal.BASE_URL_ENV
 
 /**
  * The environment variable `layerConfig` reads the API key from (as a `Redacted` value).
@@ -51,7 +49,7 @@ export const BASE_URL_ENV = "DATA_ACCESS_BASE_URL"
  * @since 0.1.0
  * @category config
  */
-export const API_KEY_ENV = "DATA_ACCESS_API_KEY"
+export const API_KEY_ENV: "DATA_ACCESS_API_KEY" = internal.API_KEY_ENV
 
 /**
  * The `User-Agent` every call sends: `@data-access/client/<version>`.
@@ -67,9 +65,7 @@ export const USER_AGENT: string = internal.USER_AGENT
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(
-  CoreDeadline.DEFAULT_TIMEOUT_MILLIS
-)
+export const DEFAULT_TIMEOUT: Duration.Duration = internal.DEFAULT_TIMEOUT
 
 /**
  * Default timeout of one attempt: 10 s.
@@ -77,9 +73,7 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.millis(
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = Duration.millis(
-  CoreDeadline.DEFAULT_ATTEMPT_TIMEOUT_MILLIS
-)
+export const DEFAULT_ATTEMPT_TIMEOUT: Duration.Duration = internal.DEFAULT_ATTEMPT_TIMEOUT
 
 /**
  * Options of the client.
@@ -133,17 +127,7 @@ export type Service = Services.Methods<Operations.MethodName> & {
  * @since 0.1.0
  * @category tags
  */
-export class DataAccessClient extends Context.Tag("@data-access/client/DataAccessClient")<
-  DataAccessClient,
-  Service
->() {}
-
-const validateBaseUrl = (baseUrl: string): Effect.Effect<string, ConfigError.ConfigError> => {
-  const normalized = Request.normalizeBaseUrl(baseUrl)
-  return normalized !== undefined
-    ? Effect.succeed(normalized)
-    : Effect.fail(ConfigError.InvalidData(["baseUrl"], Request.INVALID_BASE_URL))
-}
+export { DataAccessClient } from "./internal/dataAccessClient.js"
 
 /**
  * Builds the combined client over the `HttpClient` in the context. Fails with a `ConfigError` when
@@ -152,38 +136,9 @@ const validateBaseUrl = (baseUrl: string): Effect.Effect<string, ConfigError.Con
  * @since 0.1.0
  * @category constructors
  */
-export const make = (
+export const make: (
   options: Options
-): Effect.Effect<Service, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const baseUrl = yield* validateBaseUrl(options.baseUrl)
-    const base = yield* HttpClient.HttpClient
-    const httpClient = options.transformClient ? options.transformClient(base) : base
-    const config: internal.ResolvedConfig = {
-      baseUrl,
-      apiKey: options.apiKey,
-      retryPolicy: options.retryPolicy ?? RetryPolicy.defaultPolicy,
-      timeout: options.timeout !== undefined ? Duration.decode(options.timeout) : DEFAULT_TIMEOUT,
-      attemptTimeout:
-        options.attemptTimeout !== undefined
-          ? Duration.decode(options.attemptTimeout)
-          : DEFAULT_ATTEMPT_TIMEOUT,
-      userAgent: internal.USER_AGENT
-    }
-    const client = Operation.assemble(
-      Operations.all,
-      (op) => internal.makeCall(httpClient, config, op),
-      internal.makePageStream
-    )
-    return {
-      ...client.flat,
-      services: client.services,
-      call: (method: string, request: unknown, callOptions?: Services.CallOptions) =>
-        client.call(method)(request, callOptions),
-      stream: (method: string, request: unknown, streamOptions?: Services.StreamOptions) =>
-        client.stream(method)(request, streamOptions)
-    } as unknown as Service
-  })
+) => Effect.Effect<Service, ConfigError.ConfigError, HttpClient.HttpClient> = internal.make
 
 /**
  * The client of one API service, taken from the combined client.
@@ -191,10 +146,9 @@ export const make = (
  * @since 0.1.0
  * @category constructors
  */
-export const makeService = <S extends Operations.ServiceName>(
+export const makeService: <S extends Operations.ServiceName>(
   service: S
-): Effect.Effect<Services.ServiceClient<S>, never, DataAccessClient> =>
-  Effect.map(DataAccessClient, (client) => client.services[service])
+) => Effect.Effect<Services.ServiceClient<S>, never, DataAccessClient> = internal.makeService
 
 /**
  * Builds the context of the combined client and every service Tag from a client.
@@ -202,20 +156,8 @@ export const makeService = <S extends Operations.ServiceName>(
  * @since 0.1.0
  * @category constructors
  */
-export const toContext = (client: Service): Context.Context<DataAccessClient | Services.Any> => {
-  let context: Context.Context<DataAccessClient | Services.Any> = Context.make(
-    DataAccessClient,
-    client
-  ) as Context.Context<DataAccessClient | Services.Any>
-  for (const name of Object.keys(Services.tags) as Array<Operations.ServiceName>) {
-    context = Context.add(
-      context,
-      Services.tags[name] as Context.Tag<Services.Any, unknown>,
-      client.services[name]
-    )
-  }
-  return context
-}
+export const toContext: (client: Service) => Context.Context<DataAccessClient | Services.Any> =
+  internal.toContext
 
 /**
  * A layer with the combined client and every service Tag (`Services.ResourceService`, ...).
@@ -225,10 +167,10 @@ export const toContext = (client: Service): Context.Context<DataAccessClient | S
  * @since 0.1.0
  * @category layers
  */
-export const layer = (
+export const layer: (
   options: Options
-): Layer.Layer<DataAccessClient | Services.Any, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effectContext(Effect.map(make(options), toContext))
+) => Layer.Layer<DataAccessClient | Services.Any, ConfigError.ConfigError, HttpClient.HttpClient> =
+  internal.layer
 
 /**
  * The options `layerConfig` reads through `Config`.
@@ -254,24 +196,7 @@ export interface ConfigOptions {
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (
-  config: ConfigOptions = {}
-): Layer.Layer<DataAccessClient | Services.Any, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effectContext(
-    Effect.gen(function* () {
-      const baseUrl = yield* config.baseUrl ?? Config.string(BASE_URL_ENV)
-      const apiKey = yield* config.apiKey ?? Config.redacted(API_KEY_ENV)
-      const timeout = config.timeout ? yield* config.timeout : undefined
-      const attemptTimeout = config.attemptTimeout ? yield* config.attemptTimeout : undefined
-      return toContext(
-        yield* make({
-          baseUrl,
-          apiKey,
-          timeout,
-          attemptTimeout,
-          retryPolicy: config.retryPolicy,
-          transformClient: config.transformClient
-        })
-      )
-    })
-  )
+export const layerConfig: (
+  config?: ConfigOptions
+) => Layer.Layer<DataAccessClient | Services.Any, ConfigError.ConfigError, HttpClient.HttpClient> =
+  internal.layerConfig

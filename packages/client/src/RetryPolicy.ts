@@ -6,10 +6,10 @@
  *
  * @since 0.1.0
  */
-import * as Retry from "@data-access/core/Retry"
 import * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 import type { ClientError } from "./ClientError.js"
+import * as internal from "./internal/retryPolicy.js"
 
 /**
  * A retry policy: a `Schedule` whose input is the error of the failed attempt. Any `Schedule`
@@ -72,15 +72,7 @@ export interface ExponentialOptions {
  * @since 0.1.0
  * @category constructors
  */
-export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
-  const plan = Retry.exponentialPlan(options, (d) => Duration.toMillis(Duration.decode(d)))
-  const growing = Schedule.exponential(Duration.millis(plan.baseMillis), plan.factor)
-  const cap = Duration.millis(plan.capMillis)
-  return (plan.jitter ? Schedule.jittered(growing) : growing).pipe(
-    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
-    Schedule.intersect(Schedule.recurs(plan.retries))
-  )
-}
+export const exponential: (options?: ExponentialOptions) => RetryPolicy = internal.exponential
 
 /**
  * The default policy: 2 retries, exponential backoff from 500 ms doubling up to 8 s, with jitter.
@@ -88,7 +80,7 @@ export const exponential = (options: ExponentialOptions = {}): RetryPolicy => {
  * @since 0.1.0
  * @category constructors
  */
-export const defaultPolicy: RetryPolicy = exponential()
+export const defaultPolicy: RetryPolicy = internal.defaultPolicy
 
 /**
  * Never retry.
@@ -108,7 +100,7 @@ export const defaultPolicy: RetryPolicy = exponential()
  * @since 0.1.0
  * @category constructors
  */
-export const none: RetryPolicy = Schedule.stop
+export const none: RetryPolicy = internal.none
 
 /**
  * The longest `Retry-After` the client honours (60 s); a longer one is cut to this.
@@ -116,7 +108,7 @@ export const none: RetryPolicy = Schedule.stop
  * @since 0.1.0
  * @category constants
  */
-export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETRY_AFTER_MILLIS)
+export const MAX_RETRY_AFTER: Duration.Duration = internal.MAX_RETRY_AFTER
 
 /**
  * Reads the wait a response asks for, in milliseconds: `retry-after-ms` (milliseconds), else
@@ -127,4 +119,7 @@ export const MAX_RETRY_AFTER: Duration.Duration = Duration.millis(Retry.MAX_RETR
  * @since 0.1.0
  * @category retries
  */
-export const parseRetryAfter = Retry.parseRetryAfter
+export const parseRetryAfter: (
+  headers: Readonly<Record<string, string | undefined>>,
+  nowMillis: number
+) => number | undefined = internal.parseRetryAfter

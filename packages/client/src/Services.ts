@@ -8,11 +8,27 @@
 import type * as Operation from "@data-access/core/Operation"
 import type * as Paging from "@data-access/core/Paging"
 import type * as Operations from "@data-access/schema/Operations"
-import * as Context from "effect/Context"
+import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { ClientError, CursorRepeatedError } from "./ClientError.js"
 import type { CallOptions, ItemOf, StreamOptions } from "./internal/client.js"
+import * as internal from "./internal/services.js"
+import type {
+  ConnectorService,
+  IntegrationBIService,
+  IntegrationDataCatalogService,
+  IntegrationMDMService,
+  LogsService,
+  PermissionsService,
+  PoliciesService,
+  PolicyDataLoaderService,
+  ResourceService,
+  SatelliteService,
+  ScenarioMonitoringService,
+  SidecarService,
+  UserService
+} from "./internal/services.js"
 
 export type {
   /**
@@ -95,43 +111,29 @@ export type Methods<M extends Operations.MethodName> = Operation.Methods<
 export type ServiceClient<S extends Operations.ServiceName> = Methods<Operations.MethodsOf<S>>
 
 /** @since 0.1.0 @category tags */
-export class ConnectorService extends Context.Tag("@data-access/client/ConnectorService")<
-  ConnectorService,
-  ServiceClient<"ConnectorService">
->() {}
+export { ConnectorService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationBIService extends Context.Tag("@data-access/client/IntegrationBIService")<
-  IntegrationBIService,
-  ServiceClient<"IntegrationBIService">
->() {}
+export { IntegrationBIService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationDataCatalogService extends Context.Tag(
-  "@data-access/client/IntegrationDataCatalogService"
-)<IntegrationDataCatalogService, ServiceClient<"IntegrationDataCatalogService">>() {}
+export { IntegrationDataCatalogService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationMDMService extends Context.Tag("@data-access/client/IntegrationMDMService")<
-  IntegrationMDMService,
-  ServiceClient<"IntegrationMDMService">
->() {}
+export { IntegrationMDMService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class LogsService extends Context.Tag("@data-access/client/LogsService")<
-  LogsService,
-  ServiceClient<"LogsService">
->() {}
+export { LogsService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PermissionsService extends Context.Tag("@data-access/client/PermissionsService")<
-  PermissionsService,
-  ServiceClient<"PermissionsService">
->() {}
+export { PermissionsService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PoliciesService extends Context.Tag("@data-access/client/PoliciesService")<
-  PoliciesService,
-  ServiceClient<"PoliciesService">
->() {}
+export { PoliciesService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PolicyDataLoaderService extends Context.Tag(
-  "@data-access/client/PolicyDataLoaderService"
-)<PolicyDataLoaderService, ServiceClient<"PolicyDataLoaderService">>() {}
+export { PolicyDataLoaderService } from "./internal/services.js"
+
 /**
  * The client of the API's `ResourceService`, provided by `DataAccessClient.layer`.
  *
@@ -152,29 +154,19 @@ export class PolicyDataLoaderService extends Context.Tag(
  * @since 0.1.0
  * @category tags
  */
-export class ResourceService extends Context.Tag("@data-access/client/ResourceService")<
-  ResourceService,
-  ServiceClient<"ResourceService">
->() {}
+export { ResourceService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class SatelliteService extends Context.Tag("@data-access/client/SatelliteService")<
-  SatelliteService,
-  ServiceClient<"SatelliteService">
->() {}
+export { SatelliteService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class ScenarioMonitoringService extends Context.Tag(
-  "@data-access/client/ScenarioMonitoringService"
-)<ScenarioMonitoringService, ServiceClient<"ScenarioMonitoringService">>() {}
+export { ScenarioMonitoringService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class SidecarService extends Context.Tag("@data-access/client/SidecarService")<
-  SidecarService,
-  ServiceClient<"SidecarService">
->() {}
+export { SidecarService } from "./internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class UserService extends Context.Tag("@data-access/client/UserService")<
-  UserService,
-  ServiceClient<"UserService">
->() {}
+export { UserService } from "./internal/services.js"
 
 /**
  * The Tag of each service, keyed by service name. The type checks that every service of the
@@ -183,26 +175,21 @@ export class UserService extends Context.Tag("@data-access/client/UserService")<
  * @since 0.1.0
  * @category tags
  */
-export const tags = {
-  ConnectorService,
-  IntegrationBIService,
-  IntegrationDataCatalogService,
-  IntegrationMDMService,
-  LogsService,
-  PermissionsService,
-  PoliciesService,
-  PolicyDataLoaderService,
-  ResourceService,
-  SatelliteService,
-  ScenarioMonitoringService,
-  SidecarService,
-  UserService
-} as const satisfies { readonly [S in Operations.ServiceName]: Context.Tag<any, ServiceClient<S>> }
-
-// A Tag for a service the table does not have is a compile error too.
-type _Exact = Exclude<keyof typeof tags, Operations.ServiceName> extends never ? true : never
-const _exact: _Exact = true
-void _exact
+export const tags: {
+  readonly ConnectorService: typeof ConnectorService
+  readonly IntegrationBIService: typeof IntegrationBIService
+  readonly IntegrationDataCatalogService: typeof IntegrationDataCatalogService
+  readonly IntegrationMDMService: typeof IntegrationMDMService
+  readonly LogsService: typeof LogsService
+  readonly PermissionsService: typeof PermissionsService
+  readonly PoliciesService: typeof PoliciesService
+  readonly PolicyDataLoaderService: typeof PolicyDataLoaderService
+  readonly ResourceService: typeof ResourceService
+  readonly SatelliteService: typeof SatelliteService
+  readonly ScenarioMonitoringService: typeof ScenarioMonitoringService
+  readonly SidecarService: typeof SidecarService
+  readonly UserService: typeof UserService
+} = internal.tags
 
 /**
  * Every service Tag's identifier: what `DataAccessClient.layer` provides besides the combined

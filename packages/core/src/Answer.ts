@@ -6,9 +6,7 @@
  * @since 0.1.0
  */
 import * as CodeTable from "./Code.js"
-import * as RateLimit from "./RateLimit.js"
-import { messageOf } from "./Operation.js"
-import * as Retry from "./Retry.js"
+import * as internal from "./internal/answer.js"
 
 /**
  * The header of the request id a server may send.
@@ -16,7 +14,7 @@ import * as Retry from "./Retry.js"
  * @since 0.1.0
  * @category headers
  */
-export const REQUEST_ID_HEADER = "x-request-id"
+export const REQUEST_ID_HEADER: "x-request-id" = internal.REQUEST_ID_HEADER
 
 /**
  * Reads a header of an answer (lower-case name); `undefined` when absent.
@@ -41,13 +39,7 @@ export type Json =
  * @since 0.1.0
  * @category reading
  */
-export const parseJson = (text: string): Json => {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown }
-  } catch {
-    return { ok: false, message: "the body is not valid JSON" }
-  }
-}
+export const parseJson: (text: string) => Json = internal.parseJson
 
 /**
  * One entry of a Connect error's `details`.
@@ -73,18 +65,6 @@ export interface ErrorBody {
   readonly details?: ReadonlyArray<ErrorDetail>
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
-const hasOwn = Object.prototype.hasOwnProperty
-
-const readDetail = (u: unknown): ErrorDetail | undefined => {
-  if (!isRecord(u) || typeof u.type !== "string" || typeof u.value !== "string") return undefined
-  return hasOwn.call(u, "debug")
-    ? { type: u.type, value: u.value, debug: u.debug }
-    : { type: u.type, value: u.value }
-}
-
 /**
  * Reads a parsed JSON value as a Connect error body: an object with a known `code`, an optional
  * string `message` and an optional array `details` of `{ type, value, debug? }` (strings but
@@ -94,27 +74,7 @@ const readDetail = (u: unknown): ErrorDetail | undefined => {
  * @since 0.1.0
  * @category reading
  */
-export const readErrorBody = (json: unknown): ErrorBody | undefined => {
-  if (!isRecord(json) || !CodeTable.isCode(json.code)) return undefined
-  const message = json.message
-  if (message !== undefined && typeof message !== "string") return undefined
-  const rawDetails = json.details
-  let details: Array<ErrorDetail> | undefined
-  if (rawDetails !== undefined) {
-    if (!Array.isArray(rawDetails)) return undefined
-    details = []
-    for (const raw of rawDetails) {
-      const detail = readDetail(raw)
-      if (detail === undefined) return undefined
-      details.push(detail)
-    }
-  }
-  return {
-    code: json.code,
-    ...(message !== undefined ? { message } : {}),
-    ...(details !== undefined ? { details } : {})
-  }
-}
+export const readErrorBody: (json: unknown) => ErrorBody | undefined = internal.readErrorBody
 
 /**
  * The rate-limit headers of an answer, as numbers, and the wait it asks for.
@@ -129,13 +89,6 @@ export interface RateLimitInfo {
   readonly retryAfterMillis?: number
 }
 
-const numberHeader = (header: Header, name: string): number | undefined => {
-  const value = header(name)
-  if (value === undefined || value.trim() === "") return undefined
-  const n = Number(value)
-  return Number.isFinite(n) ? n : undefined
-}
-
 /**
  * Reads `X-Ratelimit-Limit`, `-Remaining`, `-Reset` and the wait of `Retry-After` /
  * `retry-after-ms` (capped, see `Retry.retryAfterMillis`); `undefined` when none is there.
@@ -143,25 +96,8 @@ const numberHeader = (header: Header, name: string): number | undefined => {
  * @since 0.1.0
  * @category reading
  */
-export const readRateLimit = (header: Header, nowMillis: number): RateLimitInfo | undefined => {
-  const limit = numberHeader(header, RateLimit.LIMIT_HEADER)
-  const remaining = numberHeader(header, RateLimit.REMAINING_HEADER)
-  const reset = numberHeader(header, RateLimit.RESET_HEADER)
-  const retryAfterMillis = Retry.retryAfterMillis(header, nowMillis)
-  if (
-    limit === undefined &&
-    remaining === undefined &&
-    reset === undefined &&
-    retryAfterMillis === undefined
-  )
-    return undefined
-  return {
-    ...(limit !== undefined ? { limit } : {}),
-    ...(remaining !== undefined ? { remaining } : {}),
-    ...(reset !== undefined ? { reset } : {}),
-    ...(retryAfterMillis !== undefined ? { retryAfterMillis } : {})
-  }
-}
+export const readRateLimit: (header: Header, nowMillis: number) => RateLimitInfo | undefined =
+  internal.readRateLimit
 
 /**
  * A failed answer as a caller sees it: the fields of a `ConnectError`, and whether its code came
@@ -194,15 +130,15 @@ export interface Failure {
  * @since 0.4.0
  * @category reading
  */
-export const readUnknownCode = (
+export const readUnknownCode: (
   json: unknown,
   status: number
-): { readonly body: ErrorBody; readonly rawCode: string } | undefined => {
-  if (!isRecord(json) || typeof json.code !== "string" || CodeTable.isCode(json.code))
-    return undefined
-  const body = readErrorBody({ ...json, code: CodeTable.codeFromStatus(status) })
-  return body === undefined ? undefined : { body, rawCode: json.code }
-}
+) =>
+  | {
+      readonly body: ErrorBody
+      readonly rawCode: string
+    }
+  | undefined = internal.readUnknownCode
 
 /**
  * Reads an answer whose status is not 200: the Connect error of its body, or the code its status
@@ -214,50 +150,13 @@ export const readUnknownCode = (
  * @since 0.1.0
  * @category reading
  */
-export const readFailure = (
+export const readFailure: (
   operation: string,
   status: number,
   header: Header,
   text: string,
   nowMillis: number
-): Failure => {
-  const requestId = header(REQUEST_ID_HEADER)
-  const rateLimit = readRateLimit(header, nowMillis)
-  const extra = {
-    httpStatus: status,
-    operation,
-    ...(requestId !== undefined ? { requestId } : {}),
-    ...(rateLimit !== undefined ? { rateLimit } : {})
-  }
-  const json = parseJson(text)
-  const body = json.ok ? readErrorBody(json.value) : undefined
-  const unknown = json.ok && body === undefined ? readUnknownCode(json.value, status) : undefined
-  const read = body ?? unknown?.body
-  if (read !== undefined) {
-    const rawMessage = read.message ?? ""
-    const text =
-      unknown === undefined
-        ? rawMessage
-        : `${rawMessage}${rawMessage === "" ? "" : " "}(the code ${JSON.stringify(unknown.rawCode)} is not a Connect code; ${read.code} from HTTP ${status})`
-    return {
-      code: read.code,
-      message: messageOf(operation, `[${read.code}]${text === "" ? "" : ` ${text}`}`),
-      details: read.details ?? [],
-      ...extra,
-      rawMessage,
-      ...(unknown !== undefined ? { rawCode: unknown.rawCode } : {}),
-      statusFallback: unknown !== undefined
-    }
-  }
-  const code = CodeTable.codeFromStatus(status)
-  return {
-    code,
-    message: messageOf(operation, `[${code}] HTTP ${status} without a Connect error body`),
-    details: [],
-    ...extra,
-    statusFallback: true
-  }
-}
+) => Failure = internal.readFailure
 
 /**
  * Whether an answer is a success (200); every other status is read with `readFailure`.
@@ -265,7 +164,7 @@ export const readFailure = (
  * @since 0.1.0
  * @category reading
  */
-export const isSuccess = (status: number): boolean => status === 200
+export const isSuccess: (status: number) => boolean = internal.isSuccess
 
 /**
  * The fields of a `DecodeError` for a 200 whose body is not JSON or does not match its schema; the
@@ -274,27 +173,18 @@ export const isSuccess = (status: number): boolean => status === 200
  * @since 0.1.0
  * @category reading
  */
-export const decodeFailure = (
+export const decodeFailure: (
   operation: string,
   path: string,
   message: string,
   header: Header
-): {
+) => {
   readonly operation: string
   readonly path: string
   readonly message: string
   readonly httpStatus: number
   readonly requestId?: string
-} => {
-  const requestId = header(REQUEST_ID_HEADER)
-  return {
-    operation,
-    path,
-    message: messageOf(operation, message),
-    httpStatus: 200,
-    ...(requestId !== undefined ? { requestId } : {})
-  }
-}
+} = internal.decodeFailure
 
 /**
  * What a schema made of a value: the decoded value, or the JSON path and message of its first
@@ -314,19 +204,17 @@ export type Decoded =
  * @since 0.1.0
  * @category reading
  */
-export const readBody = (
+export const readBody: (
   operation: string,
   text: string,
   header: Header,
   decode: (json: unknown) => Decoded
-):
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly failure: ReturnType<typeof decodeFailure> } => {
-  const json = parseJson(text)
-  if (!json.ok)
-    return { ok: false, failure: decodeFailure(operation, "$", `$: ${json.message}`, header) }
-  const decoded = decode(json.value)
-  return decoded.ok
-    ? decoded
-    : { ok: false, failure: decodeFailure(operation, decoded.path, decoded.message, header) }
-}
+) =>
+  | {
+      readonly ok: true
+      readonly value: unknown
+    }
+  | {
+      readonly ok: false
+      readonly failure: ReturnType<typeof decodeFailure>
+    } = internal.readBody

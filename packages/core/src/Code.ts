@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as internal from "./internal/code.js"
 
 /**
  * The HTTP status of each Connect code.
@@ -12,24 +13,24 @@
  * @since 0.1.0
  * @category codes
  */
-export const statusByCode = {
-  canceled: 499,
-  unknown: 500,
-  invalid_argument: 400,
-  deadline_exceeded: 504,
-  not_found: 404,
-  already_exists: 409,
-  permission_denied: 403,
-  resource_exhausted: 429,
-  failed_precondition: 400,
-  aborted: 409,
-  out_of_range: 400,
-  unimplemented: 501,
-  internal: 500,
-  unavailable: 503,
-  data_loss: 500,
-  unauthenticated: 401
-} as const
+export const statusByCode: {
+  readonly canceled: 499
+  readonly unknown: 500
+  readonly invalid_argument: 400
+  readonly deadline_exceeded: 504
+  readonly not_found: 404
+  readonly already_exists: 409
+  readonly permission_denied: 403
+  readonly resource_exhausted: 429
+  readonly failed_precondition: 400
+  readonly aborted: 409
+  readonly out_of_range: 400
+  readonly unimplemented: 501
+  readonly internal: 500
+  readonly unavailable: 503
+  readonly data_loss: 500
+  readonly unauthenticated: 401
+} = internal.statusByCode
 
 /**
  * A Connect error code.
@@ -45,9 +46,7 @@ export type Code = keyof typeof statusByCode
  * @since 0.1.0
  * @category codes
  */
-export const codes = Object.keys(statusByCode) as ReadonlyArray<Code>
-
-const codeSet: ReadonlySet<string> = new Set(codes)
+export const codes: ReadonlyArray<Code> = internal.codes
 
 /**
  * Whether a value is one of the codes.
@@ -55,7 +54,7 @@ const codeSet: ReadonlySet<string> = new Set(codes)
  * @since 0.1.0
  * @category codes
  */
-export const isCode = (u: unknown): u is Code => typeof u === "string" && codeSet.has(u)
+export const isCode: (u: unknown) => u is Code = internal.isCode
 
 /**
  * The HTTP status of a code.
@@ -63,7 +62,7 @@ export const isCode = (u: unknown): u is Code => typeof u === "string" && codeSe
  * @since 0.1.0
  * @category codes
  */
-export const statusOf = (code: Code): number => statusByCode[code]
+export const statusOf: (code: Code) => number = internal.statusOf
 
 /**
  * Whether an HTTP status may carry a code: the status of the code, or 404 for `unimplemented`
@@ -72,8 +71,7 @@ export const statusOf = (code: Code): number => statusByCode[code]
  * @since 0.1.0
  * @category codes
  */
-export const statusAgrees = (code: Code, status: number): boolean =>
-  statusByCode[code] === status || (code === "unimplemented" && status === 404)
+export const statusAgrees: (code: Code, status: number) => boolean = internal.statusAgrees
 
 /**
  * The code a reader assumes when the body is not a valid Connect error: 401 unauthenticated,
@@ -82,23 +80,7 @@ export const statusAgrees = (code: Code, status: number): boolean =>
  * @since 0.1.0
  * @category codes
  */
-export const codeFromStatus = (status: number): Code => {
-  switch (status) {
-    case 401:
-      return "unauthenticated"
-    case 403:
-      return "permission_denied"
-    case 404:
-      return "unimplemented"
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return "unavailable"
-    default:
-      return "unknown"
-  }
-}
+export const codeFromStatus: (status: number) => Code = internal.codeFromStatus
 
 /**
  * Codes that say the service did not act and the call may be tried again.
@@ -106,11 +88,4 @@ export const codeFromStatus = (status: number): Code => {
  * @since 0.1.0
  * @category codes
  */
-export const transientCodes: ReadonlySet<Code> = new Set<Code>([
-  "unavailable",
-  "resource_exhausted",
-  "deadline_exceeded",
-  "aborted",
-  "internal",
-  "unknown"
-])
+export const transientCodes: ReadonlySet<Code> = internal.transientCodes

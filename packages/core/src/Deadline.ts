@@ -5,8 +5,7 @@
  *
  * @since 0.1.0
  */
-import { messageOf } from "./Operation.js"
-import * as Timeout from "./Timeout.js"
+import * as internal from "./internal/deadline.js"
 
 /**
  * The default overall budget of a call across all its attempts: 30 s.
@@ -14,7 +13,7 @@ import * as Timeout from "./Timeout.js"
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_TIMEOUT_MILLIS = 30_000
+export const DEFAULT_TIMEOUT_MILLIS: 30000 = internal.DEFAULT_TIMEOUT_MILLIS
 
 /**
  * The default timeout of one attempt: 10 s.
@@ -22,7 +21,7 @@ export const DEFAULT_TIMEOUT_MILLIS = 30_000
  * @since 0.1.0
  * @category constants
  */
-export const DEFAULT_ATTEMPT_TIMEOUT_MILLIS = 10_000
+export const DEFAULT_ATTEMPT_TIMEOUT_MILLIS: 10000 = internal.DEFAULT_ATTEMPT_TIMEOUT_MILLIS
 
 /**
  * The bound of one attempt: none left (the overall deadline has passed), or a limit in
@@ -57,24 +56,12 @@ export interface Bounded {
  * @since 0.1.0
  * @category deadlines
  */
-export const bound = (
+export const bound: (
   nowMillis: number,
   deadlineMillis: number,
   budgetMillis: number,
   attemptMillis: number
-): Bound => {
-  const remaining = deadlineMillis - nowMillis
-  const overallBinds = remaining <= attemptMillis
-  const limitMillis = overallBinds ? remaining : attemptMillis
-  if (limitMillis <= 0) return { _tag: "Expired" }
-  return {
-    _tag: "Bounded",
-    limitMillis,
-    scope: overallBinds ? "overall" : "attempt",
-    timeoutMillis: overallBinds ? budgetMillis : attemptMillis,
-    header: Number.isFinite(limitMillis) ? Timeout.formatTimeout(limitMillis) : undefined
-  }
-}
+) => Bound = internal.bound
 
 /**
  * The message of a timeout error.
@@ -82,13 +69,9 @@ export const bound = (
  * @since 0.1.0
  * @category messages
  */
-export const timeoutMessage = (
+export const timeoutMessage: (
   operation: string,
   scope: "attempt" | "overall",
   timeoutMillis: number,
   attempts: number
-): string =>
-  messageOf(
-    operation,
-    `the ${scope === "overall" ? "overall deadline" : "attempt timeout"} of ${timeoutMillis} ms ran out after ${attempts} attempt(s)`
-  )
+) => string = internal.timeoutMessage

@@ -133,12 +133,8 @@ export interface OptionKit {
  * @since 0.1.0
  * @category constructors
  */
-export const taggedOption = (none: unknown, some: (value: unknown) => unknown): OptionKit => ({
-  none,
-  some,
-  isNone: (o) => (o as { readonly _tag: string })._tag === "None",
-  value: (o) => (o as { readonly value: unknown }).value
-})
+export const taggedOption: (none: unknown, some: (value: unknown) => unknown) => OptionKit =
+  internal.taggedOption
 
 /**
  * A line's redacted values: the guard, the content, and how a decode makes a new one from a
@@ -159,17 +155,8 @@ export interface RedactedKit {
  * @since 0.1.0
  * @category constructors
  */
-export const describer = <A extends object>(describe: (a: A) => Node): ((a: A) => Node) => {
-  const cache = new WeakMap<A, Node>()
-  return (a) => {
-    let node = cache.get(a)
-    if (node === undefined) {
-      node = describe(a)
-      cache.set(a, node)
-    }
-    return node
-  }
-}
+export const describer: <A extends object>(describe: (a: A) => Node) => (a: A) => Node =
+  internal.describer
 
 /**
  * The steps of a node, `Pipe`s flattened.
@@ -185,10 +172,7 @@ export const steps: (node: Node) => ReadonlyArray<Node> = internal.steps
  * @since 0.1.0
  * @category constructors
  */
-export const pipe = (...nodes: ReadonlyArray<Node>): Node => {
-  const all = nodes.flatMap(steps)
-  return all.length === 1 ? all[0]! : { _tag: "Pipe", steps: all }
-}
+export const pipe: (...nodes: ReadonlyArray<Node>) => Node = internal.pipe
 
 /**
  * Compiles a described schema to a decoder: the decoded value, or `FAIL` (then decode again with
@@ -198,9 +182,7 @@ export const pipe = (...nodes: ReadonlyArray<Node>): Node => {
  * @since 0.1.0
  * @category compiling
  */
-export const compile = (node: Node): Decode => {
-  return compiler.compile(node, true)
-}
+export const compile: (node: Node) => Decode = compiler.compileGenerated
 
 /**
  * The same compiler without code generation (closures only), for tests and for hosts that forbid
@@ -209,6 +191,4 @@ export const compile = (node: Node): Decode => {
  * @since 0.1.0
  * @category compiling
  */
-export const compileClosures = (node: Node): Decode => {
-  return compiler.compile(node, false)
-}
+export const compileClosures: (node: Node) => Decode = compiler.compileClosures

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as internal from "./internal/operation.js"
 
 /**
  * What the assembly needs to know of an operation.
@@ -24,7 +25,7 @@ export interface Entry {
  * @since 0.1.0
  * @category naming
  */
-export const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1)
+export const lowerFirst: (s: string) => string = internal.lowerFirst
 
 /**
  * The span name of an operation: `ResourceService/GetResource`.
@@ -32,7 +33,7 @@ export const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.s
  * @since 0.1.0
  * @category spans
  */
-export const spanName = (op: Entry): string => `${op.service}/${op.method}`
+export const spanName: (op: Entry) => string = internal.spanName
 
 /**
  * A client error's message: the operation first (`ResourceService/GetResource: ...`), so a log line
@@ -41,7 +42,7 @@ export const spanName = (op: Entry): string => `${op.service}/${op.method}`
  * @since 0.4.0
  * @category naming
  */
-export const messageOf = (operation: string, text: string): string => `${operation}: ${text}`
+export const messageOf: (operation: string, text: string) => string = internal.messageOf
 
 /**
  * The span attributes of an operation (OpenTelemetry's RPC conventions).
@@ -49,11 +50,8 @@ export const messageOf = (operation: string, text: string): string => `${operati
  * @since 0.1.0
  * @category spans
  */
-export const spanAttributes = (op: Entry, protoPackage: string): Record<string, string> => ({
-  "rpc.system": "connect_rpc",
-  "rpc.service": `${protoPackage}.${op.service}`,
-  "rpc.method": op.method
-})
+export const spanAttributes: (op: Entry, protoPackage: string) => Record<string, string> =
+  internal.spanAttributes
 
 /**
  * A span's `rpc.response.code` for a failure: the Connect code, `deadline_exceeded` for a timeout,
@@ -62,12 +60,8 @@ export const spanAttributes = (op: Entry, protoPackage: string): Record<string, 
  * @since 0.1.0
  * @category spans
  */
-export const responseCode = (error: { readonly _tag: string; readonly code?: string }): string =>
-  error._tag === "ConnectError" && error.code !== undefined
-    ? error.code
-    : error._tag === "TimeoutError"
-      ? "deadline_exceeded"
-      : error._tag
+export const responseCode: (error: { readonly _tag: string; readonly code?: string }) => string =
+  internal.responseCode
 
 /**
  * The assembled client: every method flat, the methods of each service under `services`, and
@@ -89,36 +83,11 @@ export interface Assembled<Call, Stream> {
  * @since 0.1.0
  * @category assembling
  */
-export const assemble = <Op extends Entry, Call, Stream>(
+export const assemble: <Op extends Entry, Call, Stream>(
   operations: Iterable<Op>,
   makeCall: (op: Op) => Call,
   makeStream: (call: Call, op: Op) => Stream
-): Assembled<Call, Stream> => {
-  const calls = new Map<string, Call>()
-  const streams = new Map<string, Stream>()
-  const services: Record<string, Record<string, Call | Stream>> = {}
-  const flat: Record<string, Call | Stream> = {}
-  for (const op of operations) {
-    const call = makeCall(op)
-    calls.set(op.method, call)
-    const service = (services[op.service] ??= {})
-    const name = lowerFirst(op.method)
-    service[name] = call
-    flat[name] = call
-    if (op.kind === "list") {
-      const stream = makeStream(call, op)
-      streams.set(op.method, stream)
-      service[`${name}Stream`] = stream
-      flat[`${name}Stream`] = stream
-    }
-  }
-  return {
-    flat,
-    services,
-    call: (method) => calls.get(method)!,
-    stream: (method) => streams.get(method)!
-  }
-}
+) => Assembled<Call, Stream> = internal.assemble
 
 /**
  * The methods of a set of operations `M`: each named in lowerCamelCase (`getResource`) with its

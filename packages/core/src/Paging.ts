@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { messageOf } from "./Operation.js"
+import * as internal from "./internal/paging.js"
 
 /**
  * Where a walk is: the cursor to ask for next (none for the first page), the page number (1-based)
@@ -26,7 +26,7 @@ export interface Walk {
  * @since 0.1.0
  * @category walking
  */
-export const start = (): Walk => ({ cursor: undefined, page: 1, seen: new Set() })
+export const start: () => Walk = internal.start
 
 /**
  * The step after a page: `Last` when its `nextCursor` is empty, `Next` with the walk at the next
@@ -46,15 +46,7 @@ export type Step =
  * @since 0.1.0
  * @category walking
  */
-export const step = (walk: Walk, nextCursor: string): Step => {
-  if (nextCursor === "") return { _tag: "Last" }
-  if (walk.seen.has(nextCursor) || nextCursor === walk.cursor)
-    return { _tag: "Repeated", page: walk.page }
-  return {
-    _tag: "Next",
-    walk: { cursor: nextCursor, page: walk.page + 1, seen: new Set(walk.seen).add(nextCursor) }
-  }
-}
+export const step: (walk: Walk, nextCursor: string) => Step = internal.step
 
 /**
  * The request of one page: the stream's request with `limit` and, after the first page, `cursor`.
@@ -62,15 +54,11 @@ export const step = (walk: Walk, nextCursor: string): Step => {
  * @since 0.1.0
  * @category walking
  */
-export const pageRequest = (
+export const pageRequest: (
   request: unknown,
   pageSize: number,
   cursor: string | undefined
-): Record<string, unknown> => ({
-  ...(request as object),
-  limit: pageSize,
-  ...(cursor !== undefined ? { cursor } : {})
-})
+) => Record<string, unknown> = internal.pageRequest
 
 /**
  * A page of a List response: the items of its one list field and its `nextCursor` (`""` when
@@ -79,18 +67,13 @@ export const pageRequest = (
  * @since 0.1.0
  * @category walking
  */
-export const pageOf = (
+export const pageOf: (
   response: unknown,
   itemField: string
-): { readonly items: ReadonlyArray<unknown>; readonly nextCursor: string } => {
-  const r = response as Record<string, unknown> & {
-    readonly listMetadata?: { readonly nextCursor?: string }
-  }
-  return {
-    items: (r[itemField] ?? []) as ReadonlyArray<unknown>,
-    nextCursor: r.listMetadata?.nextCursor ?? ""
-  }
-}
+) => {
+  readonly items: ReadonlyArray<unknown>
+  readonly nextCursor: string
+} = internal.pageOf
 
 /**
  * The pages of one paging stream of a List operation: the request of the page after a cursor (the
@@ -99,23 +82,19 @@ export const pageOf = (
  * @since 0.1.0
  * @category walking
  */
-export const plan = (
-  op: { readonly itemField?: string | undefined },
+export const plan: (
+  op: {
+    readonly itemField?: string | undefined
+  },
   request: unknown,
   pageSize: number
-): {
+) => {
   readonly request: (cursor: string | undefined) => Record<string, unknown>
   readonly page: (response: unknown) => {
     readonly items: ReadonlyArray<unknown>
     readonly nextCursor: string
   }
-} => {
-  const itemField = op.itemField ?? ""
-  return {
-    request: (cursor) => pageRequest(request, pageSize, cursor),
-    page: (response) => pageOf(response, itemField)
-  }
-}
+} = internal.plan
 
 /**
  * The message of a repeated cursor.
@@ -123,11 +102,7 @@ export const plan = (
  * @since 0.1.0
  * @category messages
  */
-export const repeatedMessage = (operation: string, page: number): string =>
-  messageOf(
-    operation,
-    `page ${page} returned a cursor that was already followed; stopping to avoid a loop`
-  )
+export const repeatedMessage: (operation: string, page: number) => string = internal.repeatedMessage
 
 /**
  * The request of a paging stream: a List request without `limit` and `cursor`, which the stream

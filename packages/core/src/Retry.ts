@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as CodeTable from "./Code.js"
-import * as RetryAfter from "./RetryAfter.js"
+import * as internal from "./internal/retry.js"
 
 /**
  * A failed attempt as the retry decision sees it (the client's error classes have these fields).
@@ -28,9 +28,6 @@ export type Failure =
   | { readonly _tag: "InvalidRequestError" }
   | { readonly _tag: "CursorRepeatedError" }
 
-/** Bare statuses of a proxy or gateway after which a read may be tried again. */
-const retryableFallbackStatuses: ReadonlySet<number> = new Set([408, 429, 502, 503, 504])
-
 /**
  * Whether a read (Get, List) may be retried after a failure: transient Connect codes
  * (unavailable, resource_exhausted, deadline_exceeded, aborted, internal, unknown), a bare
@@ -39,23 +36,7 @@ const retryableFallbackStatuses: ReadonlySet<number> = new Set([408, 429, 502, 5
  * @since 0.1.0
  * @category decisions
  */
-export const isRetryableRead = (failure: Failure): boolean => {
-  switch (failure._tag) {
-    case "ConnectError":
-      return (
-        CodeTable.transientCodes.has(failure.code) ||
-        (failure.statusFallback &&
-          failure.httpStatus !== undefined &&
-          retryableFallbackStatuses.has(failure.httpStatus))
-      )
-    case "TransportError":
-      return true
-    case "TimeoutError":
-      return failure.scope === "attempt"
-    default:
-      return false
-  }
-}
+export const isRetryableRead: (failure: Failure) => boolean = internal.isRetryableRead
 
 /**
  * Whether a write (create, update) may be retried: only when the service certainly did not act,
@@ -66,19 +47,7 @@ export const isRetryableRead = (failure: Failure): boolean => {
  * @since 0.1.0
  * @category decisions
  */
-export const isRetryableWrite = (failure: Failure): boolean => {
-  switch (failure._tag) {
-    case "ConnectError":
-      return (
-        !failure.statusFallback &&
-        (failure.code === "unavailable" || failure.code === "resource_exhausted")
-      )
-    case "TransportError":
-      return failure.phase === "connect"
-    default:
-      return false
-  }
-}
+export const isRetryableWrite: (failure: Failure) => boolean = internal.isRetryableWrite
 
 /**
  * A client error as the retry rules read it: a Connect error's code, status and whether the
@@ -95,8 +64,6 @@ export interface ClientFailure {
   readonly scope?: "attempt" | "overall"
 }
 
-const fallbacks = new WeakSet<object>()
-
 /**
  * Marks a Connect error whose code was not read from a Connect error body but derived from the
  * HTTP status (a proxy's bare 502, for example).
@@ -104,10 +71,7 @@ const fallbacks = new WeakSet<object>()
  * @since 0.1.0
  * @category status fallback
  */
-export const markStatusFallback = <A extends object>(error: A): A => {
-  fallbacks.add(error)
-  return error
-}
+export const markStatusFallback: <A extends object>(error: A) => A = internal.markStatusFallback
 
 /**
  * Whether an error was marked by `markStatusFallback`.
@@ -115,7 +79,7 @@ export const markStatusFallback = <A extends object>(error: A): A => {
  * @since 0.1.0
  * @category status fallback
  */
-export const isStatusFallback = (error: object): boolean => fallbacks.has(error)
+export const isStatusFallback: (error: object) => boolean = internal.isStatusFallback
 
 /**
  * The `Failure` a client error stands for.
@@ -123,15 +87,7 @@ export const isStatusFallback = (error: object): boolean => fallbacks.has(error)
  * @since 0.1.0
  * @category retries
  */
-export const failureOf = (error: ClientFailure): Failure =>
-  error._tag === "ConnectError"
-    ? {
-        _tag: "ConnectError",
-        code: error.code as CodeTable.Code,
-        httpStatus: error.httpStatus,
-        statusFallback: fallbacks.has(error)
-      }
-    : (error as Failure)
+export const failureOf: (error: ClientFailure) => Failure = internal.failureOf
 
 /**
  * Whether a client error may be retried: for a read (`safeToRetry`) `isRetryableRead`, for a
@@ -140,8 +96,8 @@ export const failureOf = (error: ClientFailure): Failure =>
  * @since 0.1.0
  * @category retries
  */
-export const isRetryableError = (error: ClientFailure, safeToRetry: boolean): boolean =>
-  isRetryable(failureOf(error), safeToRetry)
+export const isRetryableError: (error: ClientFailure, safeToRetry: boolean) => boolean =
+  internal.isRetryableError
 
 /**
  * `isRetryableRead` for an operation that is safe to retry, `isRetryableWrite` otherwise.
@@ -149,8 +105,7 @@ export const isRetryableError = (error: ClientFailure, safeToRetry: boolean): bo
  * @since 0.1.0
  * @category decisions
  */
-export const isRetryable = (failure: Failure, safeToRetry: boolean): boolean =>
-  safeToRetry ? isRetryableRead(failure) : isRetryableWrite(failure)
+export const isRetryable: (failure: Failure, safeToRetry: boolean) => boolean = internal.isRetryable
 
 /**
  * The default retry policy of both clients: 2 retries after the first attempt, waiting 500 ms and
@@ -159,13 +114,13 @@ export const isRetryable = (failure: Failure, safeToRetry: boolean): boolean =>
  * @since 0.1.0
  * @category policies
  */
-export const DEFAULT_POLICY = {
-  retries: 2,
-  baseMillis: 500,
-  factor: 2,
-  capMillis: 8000,
-  jitter: true
-} as const
+export const DEFAULT_POLICY: {
+  readonly retries: 2
+  readonly baseMillis: 500
+  readonly factor: 2
+  readonly capMillis: 8000
+  readonly jitter: true
+} = internal.DEFAULT_POLICY
 
 /**
  * The exponential policy a client's options ask for, with the defaults of `DEFAULT_POLICY` filled
@@ -174,7 +129,7 @@ export const DEFAULT_POLICY = {
  * @since 0.1.0
  * @category policies
  */
-export const exponentialPlan = <D>(
+export const exponentialPlan: <D>(
   options: {
     readonly retries?: number | undefined
     readonly base?: D | undefined
@@ -183,19 +138,13 @@ export const exponentialPlan = <D>(
     readonly jitter?: boolean | undefined
   },
   toMillis: (duration: D) => number
-): {
+) => {
   readonly retries: number
   readonly baseMillis: number
   readonly factor: number
   readonly capMillis: number
   readonly jitter: boolean
-} => ({
-  retries: options.retries ?? DEFAULT_POLICY.retries,
-  baseMillis: options.base === undefined ? DEFAULT_POLICY.baseMillis : toMillis(options.base),
-  factor: options.factor ?? DEFAULT_POLICY.factor,
-  capMillis: options.cap === undefined ? DEFAULT_POLICY.capMillis : toMillis(options.cap),
-  jitter: options.jitter ?? DEFAULT_POLICY.jitter
-})
+} = internal.exponentialPlan
 
 /**
  * The longest `Retry-After` a client honours, in milliseconds (60 s); a longer one is cut to this.
@@ -203,7 +152,7 @@ export const exponentialPlan = <D>(
  * @since 0.1.0
  * @category retry-after
  */
-export const MAX_RETRY_AFTER_MILLIS = 60_000
+export const MAX_RETRY_AFTER_MILLIS: 60000 = internal.MAX_RETRY_AFTER_MILLIS
 
 /**
  * The wait an answer asks for, in milliseconds (`RetryAfter.parse`: `retry-after-ms`, else
@@ -212,19 +161,10 @@ export const MAX_RETRY_AFTER_MILLIS = 60_000
  * @since 0.1.0
  * @category retry-after
  */
-export const retryAfterMillis = (
+export const retryAfterMillis: (
   header: (name: string) => string | undefined,
   nowMillis: number
-): number | undefined => {
-  const millis = RetryAfter.parse(
-    {
-      [RetryAfter.MILLIS_HEADER]: header(RetryAfter.MILLIS_HEADER),
-      [RetryAfter.HEADER]: header(RetryAfter.HEADER)
-    },
-    nowMillis
-  )
-  return millis === undefined ? undefined : Math.min(millis, MAX_RETRY_AFTER_MILLIS)
-}
+) => number | undefined = internal.retryAfterMillis
 
 /**
  * `retryAfterMillis` of an answer's headers as a record (lower-case names): the clients'
@@ -233,10 +173,10 @@ export const retryAfterMillis = (
  * @since 0.1.0
  * @category retry-after
  */
-export const parseRetryAfter = (
+export const parseRetryAfter: (
   headers: Readonly<Record<string, string | undefined>>,
   nowMillis: number
-): number | undefined => retryAfterMillis((name) => headers[name], nowMillis)
+) => number | undefined = internal.parseRetryAfter
 
 /**
  * The decision after a retryable failure whose policy proposes a wait.
@@ -256,20 +196,13 @@ export type Decision =
  * @since 0.1.0
  * @category decisions
  */
-export const next = (options: {
+export const next: (options: {
   readonly reason: string
   readonly nowMillis: number
   readonly deadlineMillis: number
   readonly policyDelayMillis: number
   readonly retryAfterMillis: number | undefined
-}): Decision => {
-  const delayMillis = Math.ceil(
-    Math.max(Math.max(0, options.policyDelayMillis), options.retryAfterMillis ?? 0)
-  )
-  return options.nowMillis + delayMillis >= options.deadlineMillis
-    ? { _tag: "GiveUp" }
-    : { _tag: "Retry", delayMillis, reason: options.reason }
-}
+}) => Decision = internal.next
 
 /**
  * What follows a retryable failure, read from the failure itself (its code and the `Retry-After`
@@ -279,18 +212,24 @@ export const next = (options: {
  * @since 0.1.0
  * @category decisions
  */
-export const after = (
+export const after: (
   failure: {
     readonly _tag: string
     readonly code?: string | undefined
-    readonly rateLimit?: { readonly retryAfterMillis?: number | undefined } | undefined
+    readonly rateLimit?:
+      | {
+          readonly retryAfterMillis?: number | undefined
+        }
+      | undefined
   },
   attempt: number,
   nowMillis: number,
   deadlineMillis: number,
   policyDelayMillis: number
-):
-  | { readonly _tag: "GiveUp" }
+) =>
+  | {
+      readonly _tag: "GiveUp"
+    }
   | {
       readonly _tag: "Retry"
       readonly delayMillis: number
@@ -300,26 +239,7 @@ export const after = (
         readonly "retry.delay_ms": number
         readonly "retry.reason": string
       }
-    } => {
-  const decision = next({
-    reason: reasonOf(failure),
-    nowMillis,
-    deadlineMillis,
-    policyDelayMillis,
-    retryAfterMillis:
-      failure._tag === "ConnectError" ? failure.rateLimit?.retryAfterMillis : undefined
-  })
-  return decision._tag === "GiveUp"
-    ? decision
-    : {
-        ...decision,
-        event: {
-          "rpc.attempt": attempt,
-          "retry.delay_ms": decision.delayMillis,
-          "retry.reason": decision.reason
-        }
-      }
-}
+    } = internal.after
 
 /**
  * The reason of a retry as spans and logs name it: the Connect code, else the error's tag.
@@ -327,11 +247,10 @@ export const after = (
  * @since 0.1.0
  * @category decisions
  */
-export const reasonOf = (failure: {
+export const reasonOf: (failure: {
   readonly _tag: string
   readonly code?: string | undefined
-}): string =>
-  failure._tag === "ConnectError" && failure.code !== undefined ? failure.code : failure._tag
+}) => string = internal.reasonOf
 
 /**
  * The retry message of the debug log.
@@ -339,10 +258,9 @@ export const reasonOf = (failure: {
  * @since 0.1.0
  * @category decisions
  */
-export const retryMessage = (
+export const retryMessage: (
   operation: string,
   attempt: number,
   reason: string,
   delayMillis: number
-): string =>
-  `${operation}: attempt ${attempt} failed (${reason}); retrying in ${Math.round(delayMillis)} ms`
+) => string = internal.retryMessage

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as internal from "./internal/retryAfter.js"
 
 /**
  * The header, lower case.
@@ -13,7 +14,7 @@
  * @since 0.1.0
  * @category headers
  */
-export const HEADER = "retry-after"
+export const HEADER: "retry-after" = internal.HEADER
 
 /**
  * The millisecond form some gateways send, lower case; it wins over `Retry-After`.
@@ -21,11 +22,7 @@ export const HEADER = "retry-after"
  * @since 0.1.0
  * @category headers
  */
-export const MILLIS_HEADER = "retry-after-ms"
-
-// Digits with an optional fraction, surrounding whitespace allowed: `7`, `1.5`, ` 30 `. No sign,
-// no exponent. (RFC 9110's delay-seconds is digits only; a fraction is read rather than refused.)
-const numberPattern = /^\s*\d+(\.\d+)?\s*$/
+export const MILLIS_HEADER: "retry-after-ms" = internal.MILLIS_HEADER
 
 /**
  * Reads a `Retry-After` value in seconds: digits, optionally with a fraction, nothing else (no
@@ -35,17 +32,7 @@ const numberPattern = /^\s*\d+(\.\d+)?\s*$/
  * @since 0.1.0
  * @category parsing
  */
-export const parseSeconds = (value: string | undefined): number | undefined =>
-  value !== undefined && numberPattern.test(value) ? Number(value) : undefined
-
-const days = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
-const longDays = "(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-const months = "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-const time = "\\d{2}:\\d{2}:\\d{2}"
-// RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a reader accepts.
-const httpDatePattern = new RegExp(
-  `^(${days}, \\d{2} ${months} \\d{4} ${time} GMT|${longDays}, \\d{2}-${months}-\\d{2} ${time} GMT|${days} ${months} ( \\d|\\d{2}) ${time} \\d{4})$`
-)
+export const parseSeconds: (value: string | undefined) => number | undefined = internal.parseSeconds
 
 /**
  * Reads an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, or one of the two obsolete forms) as epoch
@@ -54,13 +41,7 @@ const httpDatePattern = new RegExp(
  * @since 0.1.0
  * @category parsing
  */
-export const parseHttpDate = (value: string): number | undefined => {
-  const trimmed = value.trim()
-  if (!httpDatePattern.test(trimmed)) return undefined
-  // Date.parse reads the asctime form in local time: it has no zone, and HTTP dates are GMT.
-  const millis = Date.parse(/\d{4}$/.test(trimmed) ? `${trimmed} GMT` : trimmed)
-  return Number.isNaN(millis) ? undefined : millis
-}
+export const parseHttpDate: (value: string) => number | undefined = internal.parseHttpDate
 
 /**
  * The wait an answer asks for, in milliseconds: `retry-after-ms` (milliseconds), else
@@ -78,19 +59,10 @@ export const parseHttpDate = (value: string): number | undefined => {
  * @since 0.1.0
  * @category parsing
  */
-export const parse = (
+export const parse: (
   headers: Readonly<Record<string, string | undefined>>,
   nowMillis: number
-): number | undefined => {
-  const millis = parseSeconds(headers[MILLIS_HEADER])
-  if (millis !== undefined) return millis
-  const value = headers[HEADER]
-  if (value === undefined) return undefined
-  const seconds = parseSeconds(value)
-  if (seconds !== undefined) return seconds * 1000
-  const date = parseHttpDate(value)
-  return date === undefined ? undefined : Math.max(0, date - nowMillis)
-}
+) => number | undefined = internal.parse
 
 /**
  * Writes a wait as a `Retry-After` value: whole seconds, rounded up, never negative.
@@ -98,4 +70,4 @@ export const parse = (
  * @since 0.1.0
  * @category formatting
  */
-export const format = (seconds: number): string => String(Math.max(0, Math.ceil(seconds)))
+export const format: (seconds: number) => string = internal.format

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as internal from "./internal/timeout.js"
 
 /**
  * The header that carries a call's deadline, in milliseconds.
@@ -11,7 +12,7 @@
  * @since 0.1.0
  * @category headers
  */
-export const TIMEOUT_HEADER = "connect-timeout-ms"
+export const TIMEOUT_HEADER: "connect-timeout-ms" = internal.TIMEOUT_HEADER
 
 /**
  * The largest deadline `Connect-Timeout-Ms` can carry: 10 digits of milliseconds (about 115 days).
@@ -19,7 +20,7 @@ export const TIMEOUT_HEADER = "connect-timeout-ms"
  * @since 0.1.0
  * @category headers
  */
-export const MAX_TIMEOUT_MILLIS = 9_999_999_999
+export const MAX_TIMEOUT_MILLIS: 9999999999 = internal.MAX_TIMEOUT_MILLIS
 
 /**
  * A `Connect-Timeout-Ms` header as read: absent, a deadline in milliseconds, or invalid.
@@ -31,8 +32,6 @@ export type Timeout =
   | { readonly _tag: "None" }
   | { readonly _tag: "Millis"; readonly millis: number }
   | { readonly _tag: "Invalid"; readonly value: string }
-
-const timeoutPattern = /^[0-9]{1,10}$/
 
 /**
  * Reads a `Connect-Timeout-Ms` header: 1 to 10 ASCII digits, nothing else (no sign, no space, no
@@ -49,12 +48,7 @@ const timeoutPattern = /^[0-9]{1,10}$/
  * @since 0.1.0
  * @category headers
  */
-export const parseTimeout = (header: string | undefined): Timeout =>
-  header === undefined
-    ? { _tag: "None" }
-    : timeoutPattern.test(header)
-      ? { _tag: "Millis", millis: Number(header) }
-      : { _tag: "Invalid", value: header }
+export const parseTimeout: (header: string | undefined) => Timeout = internal.parseTimeout
 
 /**
  * Writes a deadline as a `Connect-Timeout-Ms` value: whole milliseconds rounded up, at least 1 (a
@@ -64,7 +58,4 @@ export const parseTimeout = (header: string | undefined): Timeout =>
  * @since 0.1.0
  * @category headers
  */
-export const formatTimeout = (millis: number): string => {
-  const whole = Math.ceil(millis)
-  return String(whole >= MAX_TIMEOUT_MILLIS ? MAX_TIMEOUT_MILLIS : whole >= 1 ? whole : 1)
-}
+export const formatTimeout: (millis: number) => string = internal.formatTimeout

@@ -5,17 +5,7 @@
  *
  * @since 0.1.0
  */
-import { messageOf } from "./Operation.js"
-
-const connectPhaseCodes: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
+import * as internal from "./internal/transport.js"
 
 /**
  * Where a transport failure happened.
@@ -31,12 +21,8 @@ export type Phase = "connect" | "exchange"
  * @since 0.1.0
  * @category reading
  */
-export const systemErrorCode = (u: unknown, depth = 0): string | undefined => {
-  if (depth > 5 || u === null || typeof u !== "object") return undefined
-  const code = (u as { readonly code?: unknown }).code
-  if (typeof code === "string" && /^[A-Z_]+$/.test(code)) return code
-  return systemErrorCode((u as { readonly cause?: unknown }).cause, depth + 1)
-}
+export const systemErrorCode: (u: unknown, depth?: number) => string | undefined =
+  internal.systemErrorCode
 
 /**
  * Whether a system error code means the connection never opened.
@@ -44,8 +30,7 @@ export const systemErrorCode = (u: unknown, depth = 0): string | undefined => {
  * @since 0.1.0
  * @category reading
  */
-export const isConnectPhase = (code: string | undefined): boolean =>
-  code !== undefined && connectPhaseCodes.has(code)
+export const isConnectPhase: (code: string | undefined) => boolean = internal.isConnectPhase
 
 /**
  * The fields of a `TransportError` from the cause of a failed send. `sending` is true when the
@@ -55,28 +40,16 @@ export const isConnectPhase = (code: string | undefined): boolean =>
  * @since 0.1.0
  * @category reading
  */
-export const failure = (
+export const failure: (
   operation: string,
   sending: boolean,
   cause: unknown
-): {
+) => {
   readonly operation: string
   readonly phase: Phase
   readonly message: string
   readonly errorCode?: string
-} => {
-  const code = systemErrorCode(cause)
-  const phase: Phase = sending && isConnectPhase(code) ? "connect" : "exchange"
-  return {
-    operation,
-    phase,
-    message: messageOf(
-      operation,
-      `${phase === "connect" ? "the connection could not be opened" : "the exchange failed before a response arrived"}${code ? ` (${code})` : ""}`
-    ),
-    ...(code !== undefined ? { errorCode: code } : {})
-  }
-}
+} = internal.failure
 
 /**
  * The message of a request that could not be built (an invalid URL, a body that could not be
@@ -85,5 +58,5 @@ export const failure = (
  * @since 0.1.0
  * @category reading
  */
-export const unbuildableMessage = (operation: string, reason: string): string =>
-  messageOf(operation, `${reason}: the request could not be built (check the base URL)`)
+export const unbuildableMessage: (operation: string, reason: string) => string =
+  internal.unbuildableMessage

@@ -558,7 +558,8 @@ const renderModule = (m) => {
 const SOURCE_MODULES = [
   ["internal/timestamp", "internal/timestamp"],
   ["internal/connectError", "internal/connectError"],
-  ["Operations", "internal/operations"]
+  ["Operations", "internal/operations"],
+  ["internal/operationIndex", "internal/operationIndex"]
 ]
 
 /** Effect 3 -> Effect 4, in order. */
@@ -566,6 +567,10 @@ const SOURCE_RULES = [
   // The Effect 3 package's modules that hold schemas are the generated ones here.
   [/from "\.\/errorBody\.js"/g, 'from "../ConnectError.js"'],
   [/from "\.\/internal\/operationTable\.js"/g, 'from "../../internal/operationTable.js"'],
+  // The index of the operation table sits beside the copy of the Operations face, which holds its types.
+  [/from "\.\/internal\/operationIndex\.js"/g, 'from "./operationIndex.js"'],
+  [/from "\.\.\/Operations\.js"/g, 'from "./operations.js"'],
+  [/from "\.\/operationTable\.js"/g, 'from "../../internal/operationTable.js"'],
   [/"@data-access\/schema\/(\w+)"/g, '"@data-access/schema-effect4/$1"'],
   [/DateTime\.unsafeMake\(/g, "DateTime.makeUnsafe("],
   [/\.unsafeCurrentTimeNanos\(\)/g, ".currentTimeNanosUnsafe()"],

@@ -9,9 +9,9 @@
  *
  * @since 0.3.0
  */
-import * as Data from "effect/Data"
 import * as Either from "effect/Either"
-import * as Zlib from "node:zlib"
+import * as internal from "./internal/compression.js"
+import type { DecompressError } from "./internal/compression.js"
 
 /**
  * The encodings read and written here: those of connect-es and of the HTTP clients (undici's
@@ -20,7 +20,7 @@ import * as Zlib from "node:zlib"
  * @since 0.3.0
  * @category models
  */
-export const encodings = ["gzip", "deflate", "br"] as const
+export const encodings: readonly ["gzip", "deflate", "br"] = internal.encodings
 
 /**
  * @since 0.3.0
@@ -40,21 +40,14 @@ export type ContentEncoding =
   | { readonly _tag: "Compressed"; readonly encoding: Encoding }
   | { readonly _tag: "Unsupported"; readonly value: string }
 
-const isEncoding = (s: string): s is Encoding => (encodings as ReadonlyArray<string>).includes(s)
-
 /**
  * Reads a `Content-Encoding` header (names compare without regard to case).
  *
  * @since 0.3.0
  * @category parsing
  */
-export const parseContentEncoding = (header: string | undefined): ContentEncoding => {
-  const value = (header ?? "").trim().toLowerCase()
-  if (value === "" || value === "identity") return { _tag: "Identity" }
-  return isEncoding(value)
-    ? { _tag: "Compressed", encoding: value }
-    : { _tag: "Unsupported", value: value.slice(0, 40) }
-}
+export const parseContentEncoding: (header: string | undefined) => ContentEncoding =
+  internal.parseContentEncoding
 
 /**
  * The encodings an `Accept-Encoding` header offers that are read here, in the order given,
@@ -63,15 +56,8 @@ export const parseContentEncoding = (header: string | undefined): ContentEncodin
  * @since 0.3.0
  * @category parsing
  */
-export const parseAcceptEncoding = (header: string | undefined): ReadonlyArray<Encoding> =>
-  (header ?? "")
-    .split(",")
-    .map((part) => part.split(";").map((s) => s.trim().toLowerCase()))
-    .filter(
-      ([name, ...params]) =>
-        name !== undefined && isEncoding(name) && !params.some((p) => /^q=0(\.0*)?$/.test(p))
-    )
-    .map(([name]) => name as Encoding)
+export const parseAcceptEncoding: (header: string | undefined) => ReadonlyArray<Encoding> =
+  internal.parseAcceptEncoding
 
 /**
  * A body that could not be decompressed: larger than the limit once decompressed, or not what its
@@ -80,11 +66,7 @@ export const parseAcceptEncoding = (header: string | undefined): ReadonlyArray<E
  * @since 0.3.0
  * @category errors
  */
-export class DecompressError extends Data.TaggedError("DecompressError")<{
-  readonly reason: "TooLarge" | "Corrupt"
-  readonly encoding: Encoding
-  readonly message: string
-}> {}
+export { DecompressError } from "./internal/compression.js"
 
 /**
  * Decompresses a body, refusing one that decompresses to more than `maxBytes` (a small body may
@@ -94,50 +76,11 @@ export class DecompressError extends Data.TaggedError("DecompressError")<{
  * @since 0.3.0
  * @category decompressing
  */
-export const decompress = (
+export const decompress: (
   bytes: Uint8Array,
   encoding: Encoding,
   maxBytes: number
-): Either.Either<Uint8Array, DecompressError> => {
-  const options = { maxOutputLength: Math.max(1, maxBytes + 1) }
-  const attempt = (f: () => Buffer): Either.Either<Uint8Array, DecompressError> => {
-    try {
-      const out = f()
-      return out.length > maxBytes
-        ? Either.left(tooLarge(encoding, maxBytes))
-        : Either.right(new Uint8Array(out.buffer, out.byteOffset, out.length))
-    } catch (error) {
-      return Either.left(
-        (error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE"
-          ? tooLarge(encoding, maxBytes)
-          : new DecompressError({
-              reason: "Corrupt",
-              encoding,
-              message: `the body is not valid ${encoding} data`
-            })
-      )
-    }
-  }
-  switch (encoding) {
-    case "gzip":
-      return attempt(() => Zlib.gunzipSync(bytes, options))
-    case "br":
-      return attempt(() => Zlib.brotliDecompressSync(bytes, options))
-    case "deflate": {
-      const zlib = attempt(() => Zlib.inflateSync(bytes, options))
-      return Either.isLeft(zlib) && zlib.left.reason === "Corrupt"
-        ? attempt(() => Zlib.inflateRawSync(bytes, options))
-        : zlib
-    }
-  }
-}
-
-const tooLarge = (encoding: Encoding, maxBytes: number) =>
-  new DecompressError({
-    reason: "TooLarge",
-    encoding,
-    message: `the ${encoding} body decompresses to more than ${maxBytes} bytes`
-  })
+) => Either.Either<Uint8Array, DecompressError> = internal.decompress
 
 /**
  * Compresses a body with an encoding (the writer's side of `decompress`).
@@ -145,12 +88,5 @@ const tooLarge = (encoding: Encoding, maxBytes: number) =>
  * @since 0.3.0
  * @category compressing
  */
-export const compress = (bytes: Uint8Array | string, encoding: Encoding): Uint8Array => {
-  const out =
-    encoding === "gzip"
-      ? Zlib.gzipSync(bytes)
-      : encoding === "br"
-        ? Zlib.brotliCompressSync(bytes)
-        : Zlib.deflateSync(bytes)
-  return new Uint8Array(out.buffer, out.byteOffset, out.length)
-}
+export const compress: (bytes: Uint8Array | string, encoding: Encoding) => Uint8Array =
+  internal.compress

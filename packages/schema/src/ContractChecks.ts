@@ -9,6 +9,7 @@
 import * as Schema from "effect/Schema"
 import type * as RuleText from "./internal/ruleText.js"
 import * as Registry from "./rules/index.js"
+import * as internal from "./internal/contractChecks.js"
 
 /**
  * How much a failed check matters to a user of the API.
@@ -40,11 +41,7 @@ export interface Check {
  * @since 0.1.0
  * @category checks
  */
-export const checks: ReadonlyArray<Check> = Registry.checks.map(({ id, meaning, severity }) => ({
-  id,
-  meaning,
-  severity
-}))
+export const checks: ReadonlyArray<Check> = internal.checks
 
 /**
  * A check id (`response-schema`).
@@ -60,7 +57,7 @@ export type CheckId = Registry.CheckId
  * @since 0.1.0
  * @category checks
  */
-export const ids: ReadonlyArray<CheckId> = checks.map((c) => c.id)
+export const ids: ReadonlyArray<CheckId> = internal.ids
 
 /**
  * Finds a check by id.
@@ -68,7 +65,7 @@ export const ids: ReadonlyArray<CheckId> = checks.map((c) => c.id)
  * @since 0.1.0
  * @category checks
  */
-export const byId: ReadonlyMap<CheckId, Check> = new Map(checks.map((c) => [c.id, c]))
+export const byId: ReadonlyMap<CheckId, Check> = internal.byId
 
 /**
  * Whether a string is a check id.
@@ -76,7 +73,7 @@ export const byId: ReadonlyMap<CheckId, Check> = new Map(checks.map((c) => [c.id
  * @since 0.1.0
  * @category guards
  */
-export const isCheckId = (s: string): s is CheckId => byId.has(s as CheckId)
+export const isCheckId: (s: string) => s is CheckId = internal.isCheckId
 
 /**
  * A check id as a schema.
@@ -84,8 +81,4 @@ export const isCheckId = (s: string): s is CheckId => byId.has(s as CheckId)
  * @since 0.1.0
  * @category checks
  */
-export const CheckIdSchema: Schema.Schema<CheckId> = Schema.Literal(
-  ...(ids as [CheckId, ...Array<CheckId>])
-).annotations({
-  identifier: "CheckId"
-})
+export const CheckIdSchema: Schema.Schema<CheckId> = internal.CheckIdSchema

@@ -5,7 +5,7 @@
  *
  * @since 0.3.0
  */
-import * as ProtoJson from "./ProtoJson.js"
+import * as internal from "./internal/jsonBody.js"
 
 /**
  * The body size every server serves: bodies up to 1 MiB are never refused for their size
@@ -14,7 +14,7 @@ import * as ProtoJson from "./ProtoJson.js"
  * @since 0.3.0
  * @category constants
  */
-export const GUARANTEED_MAX_BYTES = 1024 * 1024
+export const GUARANTEED_MAX_BYTES: number = internal.GUARANTEED_MAX_BYTES
 
 /**
  * Why a body is not a request object.
@@ -60,8 +60,6 @@ export interface ParseOptions {
   readonly maxBytes?: number | undefined
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
 /**
  * Reads a request body. A zero-length body is `Empty` (an operation without fields is sent as
  * `{}`, decisions.md section 1).
@@ -77,34 +75,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
  * @since 0.3.0
  * @category parsing
  */
-export const parse = (bytes: Uint8Array, options?: ParseOptions): Parsed => {
-  if (options?.maxBytes !== undefined && bytes.length > options.maxBytes)
-    return { _tag: "TooLarge", maxBytes: options.maxBytes }
-  if (bytes.length === 0) return { _tag: "Empty" }
-  let text: string
-  try {
-    text = utf8.decode(bytes)
-  } catch {
-    return { _tag: "NotUtf8" }
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return { _tag: "NotJson" }
-  }
-  if (value === null) return { _tag: "NotObject", found: "null" }
-  if (Array.isArray(value)) return { _tag: "NotObject", found: "array" }
-  if (typeof value !== "object")
-    return { _tag: "NotObject", found: typeof value as "string" | "number" | "boolean" }
-  const normalized = ProtoJson.normalizeKeys(value)
-  if (normalized === undefined) return { _tag: "TooDeep", maxDepth: ProtoJson.MAX_DEPTH }
-  return {
-    _tag: "Object",
-    value: normalized as Record<string, unknown>,
-    raw: value as Record<string, unknown>
-  }
-}
+export const parse: (bytes: Uint8Array, options?: ParseOptions) => Parsed = internal.parse
 
 /**
  * What a server answers about an invalid body, for the error message: says what is wrong and how
@@ -113,19 +84,4 @@ export const parse = (bytes: Uint8Array, options?: ParseOptions): Parsed => {
  * @since 0.3.0
  * @category formatting
  */
-export const describe = (invalid: Invalid): string => {
-  switch (invalid._tag) {
-    case "TooLarge":
-      return `the request body is larger than ${invalid.maxBytes} bytes`
-    case "Empty":
-      return "the request body is empty; send {} for an operation without fields"
-    case "NotUtf8":
-      return "the request body is not valid UTF-8"
-    case "NotJson":
-      return "the request body is not valid JSON"
-    case "NotObject":
-      return "the request body must be a JSON object"
-    case "TooDeep":
-      return `the request body is nested deeper than ${invalid.maxDepth} levels`
-  }
-}
+export const describe: (invalid: Invalid) => string = internal.describe

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { operations } from "./internal/operationTable.js"
+import type { operations } from "./internal/operationTable.js"
+import * as internal from "./internal/operationIndex.js"
 
 export * from "./internal/operationTable.js"
 
@@ -76,7 +77,7 @@ export type ListMethod = {
  * @since 0.1.0
  * @category operations
  */
-export const all: ReadonlyArray<Operations[MethodName]> = Object.values(operations)
+export const all: ReadonlyArray<Operations[MethodName]> = internal.all
 
 /**
  * The services, each with its methods.
@@ -84,11 +85,10 @@ export const all: ReadonlyArray<Operations[MethodName]> = Object.values(operatio
  * @since 0.1.0
  * @category operations
  */
-export const services: ReadonlyMap<ServiceName, ReadonlyArray<Operations[MethodName]>> = (() => {
-  const map = new Map<ServiceName, Array<Operations[MethodName]>>()
-  for (const o of all) map.set(o.service, [...(map.get(o.service) ?? []), o])
-  return map
-})()
+export const services: ReadonlyMap<
+  ServiceName,
+  ReadonlyArray<Operations[MethodName]>
+> = internal.services
 
 /**
  * Finds an operation by its URL path (`/core.v1.ResourceService/GetResource`).
@@ -96,6 +96,4 @@ export const services: ReadonlyMap<ServiceName, ReadonlyArray<Operations[MethodN
  * @since 0.1.0
  * @category operations
  */
-export const byPath: ReadonlyMap<string, Operations[MethodName]> = new Map(
-  all.map((o) => [o.path, o])
-)
+export const byPath: ReadonlyMap<string, Operations[MethodName]> = internal.byPath

@@ -77,6 +77,25 @@ const readModule = (file, sourceFile) => {
   }
 }
 
+/** The declarations an `export { ... } from "./internal/..."` names, read from that file. */
+const internalNamed = (file, node) => {
+  if (
+    !ts.isExportDeclaration(node) ||
+    !node.exportClause ||
+    !ts.isNamedExports(node.exportClause) ||
+    !node.moduleSpecifier ||
+    !ts.isStringLiteral(node.moduleSpecifier) ||
+    !node.moduleSpecifier.text.startsWith("./internal/")
+  )
+    return undefined
+  const target = exportsOf(join(dirname(file), node.moduleSpecifier.text.replace(/\.js$/, ".d.ts")))
+  return node.exportClause.elements.map((element) => {
+    const found = target.find((e) => e.name === (element.propertyName ?? element.name).text)
+    if (!found) throw new Error(`${file}: ${element.getText()} is not declared in its module`)
+    return { ...found, name: element.name.text }
+  })
+}
+
 /**
  * The exports of a declaration file. `export * from "./internal/x.js"` (a module written once for
  * both Effect lines, re-exported whole) is followed into that file, so its exports are documented
@@ -127,6 +146,25 @@ const exportsOf = (file) => {
         ? commentText(text.slice(jsdoc.pos, jsdoc.end))
         : ""
     const signature = text.slice(node.getStart(source), node.end).trim()
+    // `export { X } from "./internal/x.js"` (a class whose code is internal) is documented as the
+    // declarations it names; the face's comment is that of a single one
+    const named = internalNamed(file, node)
+    if (named) {
+      exports.push(
+        ...(named.length === 1 && doc
+          ? [
+              {
+                ...named[0],
+                description: description(doc),
+                since: tagValue(doc, "since")[0],
+                category: tagValue(doc, "category")[0],
+                examples: examples(doc)
+              }
+            ]
+          : named)
+      )
+      continue
+    }
     exports.push({
       name: nameOf(node),
       kind,

@@ -10,11 +10,26 @@
 import type * as Operation from "@data-access/core/Operation"
 import type * as Paging from "@data-access/core/Paging"
 import type * as Operations from "@data-access/schema-effect4/Operations"
-import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { ClientError, CursorRepeatedError } from "../ClientError.js"
 import type { CallOptions, ItemOf, StreamOptions } from "../internal/client.js"
+import * as internal from "../internal/services.js"
+import type {
+  ConnectorService,
+  IntegrationBIService,
+  IntegrationDataCatalogService,
+  IntegrationMDMService,
+  LogsService,
+  PermissionsService,
+  PoliciesService,
+  PolicyDataLoaderService,
+  ResourceService,
+  SatelliteService,
+  ScenarioMonitoringService,
+  SidecarService,
+  UserService
+} from "../internal/services.js"
 
 export type {
   /**
@@ -97,21 +112,29 @@ export type Methods<M extends Operations.MethodName> = Operation.Methods<
 export type ServiceClient<S extends Operations.ServiceName> = Methods<Operations.MethodsOf<S>>
 
 /** @since 0.1.0 @category tags */
-export class ConnectorService extends Context.Service<ConnectorService, ServiceClient<"ConnectorService">>()("@data-access/client-effect4/ConnectorService") {}
+export { ConnectorService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationBIService extends Context.Service<IntegrationBIService, ServiceClient<"IntegrationBIService">>()("@data-access/client-effect4/IntegrationBIService") {}
+export { IntegrationBIService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationDataCatalogService extends Context.Service<IntegrationDataCatalogService, ServiceClient<"IntegrationDataCatalogService">>()("@data-access/client-effect4/IntegrationDataCatalogService") {}
+export { IntegrationDataCatalogService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class IntegrationMDMService extends Context.Service<IntegrationMDMService, ServiceClient<"IntegrationMDMService">>()("@data-access/client-effect4/IntegrationMDMService") {}
+export { IntegrationMDMService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class LogsService extends Context.Service<LogsService, ServiceClient<"LogsService">>()("@data-access/client-effect4/LogsService") {}
+export { LogsService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PermissionsService extends Context.Service<PermissionsService, ServiceClient<"PermissionsService">>()("@data-access/client-effect4/PermissionsService") {}
+export { PermissionsService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PoliciesService extends Context.Service<PoliciesService, ServiceClient<"PoliciesService">>()("@data-access/client-effect4/PoliciesService") {}
+export { PoliciesService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class PolicyDataLoaderService extends Context.Service<PolicyDataLoaderService, ServiceClient<"PolicyDataLoaderService">>()("@data-access/client-effect4/PolicyDataLoaderService") {}
+export { PolicyDataLoaderService } from "../internal/services.js"
+
 /**
  * The client of the API's `ResourceService`, provided by `DataAccessClient.layer`.
  *
@@ -132,15 +155,19 @@ export class PolicyDataLoaderService extends Context.Service<PolicyDataLoaderSer
  * @since 0.1.0
  * @category tags
  */
-export class ResourceService extends Context.Service<ResourceService, ServiceClient<"ResourceService">>()("@data-access/client-effect4/ResourceService") {}
+export { ResourceService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class SatelliteService extends Context.Service<SatelliteService, ServiceClient<"SatelliteService">>()("@data-access/client-effect4/SatelliteService") {}
+export { SatelliteService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class ScenarioMonitoringService extends Context.Service<ScenarioMonitoringService, ServiceClient<"ScenarioMonitoringService">>()("@data-access/client-effect4/ScenarioMonitoringService") {}
+export { ScenarioMonitoringService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class SidecarService extends Context.Service<SidecarService, ServiceClient<"SidecarService">>()("@data-access/client-effect4/SidecarService") {}
+export { SidecarService } from "../internal/services.js"
+
 /** @since 0.1.0 @category tags */
-export class UserService extends Context.Service<UserService, ServiceClient<"UserService">>()("@data-access/client-effect4/UserService") {}
+export { UserService } from "../internal/services.js"
 
 /**
  * The Tag of each service, keyed by service name. The type checks that every service of the
@@ -149,26 +176,21 @@ export class UserService extends Context.Service<UserService, ServiceClient<"Use
  * @since 0.1.0
  * @category tags
  */
-export const tags = {
-  ConnectorService,
-  IntegrationBIService,
-  IntegrationDataCatalogService,
-  IntegrationMDMService,
-  LogsService,
-  PermissionsService,
-  PoliciesService,
-  PolicyDataLoaderService,
-  ResourceService,
-  SatelliteService,
-  ScenarioMonitoringService,
-  SidecarService,
-  UserService
-} as const satisfies { readonly [S in Operations.ServiceName]: Context.Key<any, ServiceClient<S>> }
-
-// A Tag for a service the table does not have is a compile error too.
-type _Exact = Exclude<keyof typeof tags, Operations.ServiceName> extends never ? true : never
-const _exact: _Exact = true
-void _exact
+export const tags: {
+  readonly ConnectorService: typeof ConnectorService
+  readonly IntegrationBIService: typeof IntegrationBIService
+  readonly IntegrationDataCatalogService: typeof IntegrationDataCatalogService
+  readonly IntegrationMDMService: typeof IntegrationMDMService
+  readonly LogsService: typeof LogsService
+  readonly PermissionsService: typeof PermissionsService
+  readonly PoliciesService: typeof PoliciesService
+  readonly PolicyDataLoaderService: typeof PolicyDataLoaderService
+  readonly ResourceService: typeof ResourceService
+  readonly SatelliteService: typeof SatelliteService
+  readonly ScenarioMonitoringService: typeof ScenarioMonitoringService
+  readonly SidecarService: typeof SidecarService
+  readonly UserService: typeof UserService
+} = internal.tags
 
 /**
  * Every service Tag's identifier: what `DataAccessClient.layer` provides besides the combined

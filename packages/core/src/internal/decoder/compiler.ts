@@ -66,3 +66,9 @@ const run =
 /** Compiles `node` to a root decoder: with generated code where `codegen` allows it, closures otherwise. */
 export const compile = (node: Node, codegen: boolean): Decode =>
   run(new Compiler(codegen).decoder(node, true))
+
+/** Compiles with code generation where `new Function` is allowed. */
+export const compileGenerated = (node: Node): Decode => compile(node, true)
+
+/** Compiles to closures only. */
+export const compileClosures = (node: Node): Decode => compile(node, false)

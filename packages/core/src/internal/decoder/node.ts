@@ -1,5 +1,5 @@
 /** What the parts of a compiled decoder share: its symbols, the steps of a node and an optional value's map. */
-import type { Decode, Node } from "../../Decoder.js"
+import type { Decode, Node, OptionKit } from "../../Decoder.js"
 import type * as Decoder from "../../Decoder.js"
 
 export const FAIL: typeof Decoder.FAIL = Symbol.for(
@@ -39,3 +39,27 @@ export const valueMap = (node: OptionalMap): ((value: unknown) => unknown) => {
 /** The steps of a node, `Pipe`s flattened. */
 export const steps = (node: Node): ReadonlyArray<Node> =>
   node._tag === "Pipe" ? node.steps.flatMap(steps) : [node]
+
+export const taggedOption = (none: unknown, some: (value: unknown) => unknown): OptionKit => ({
+  none,
+  some,
+  isNone: (o) => (o as { readonly _tag: string })._tag === "None",
+  value: (o) => (o as { readonly value: unknown }).value
+})
+
+export const describer = <A extends object>(describe: (a: A) => Node): ((a: A) => Node) => {
+  const cache = new WeakMap<A, Node>()
+  return (a) => {
+    let node = cache.get(a)
+    if (node === undefined) {
+      node = describe(a)
+      cache.set(a, node)
+    }
+    return node
+  }
+}
+
+export const pipe = (...nodes: ReadonlyArray<Node>): Node => {
+  const all = nodes.flatMap(steps)
+  return all.length === 1 ? all[0]! : { _tag: "Pipe", steps: all }
+}

@@ -1,0 +1,282 @@
+import * as Decoder from "@data-access/core/Decoder"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+import * as SchemaWalk from "./schemaWalk.js"
+
+const options = AST.defaultParseOption
+
+/** The value of a synchronous result, or `FAIL` (a failure, or an effect the fast path does not run). */
+const fromEither = (u: unknown): unknown => {
+  const e = u as Either.Either<unknown, unknown>
+  if (Either.isEither(e)) return Either.isRight(e) ? e.right : Decoder.FAIL
+  return Decoder.FAIL
+}
+
+const native = (ast: AST.AST): Decoder.Node => {
+  const parse = ParseResult.decodeUnknownEither(Schema.make(ast))
+  // An absent optional key is never decoded by Effect 3: it is left out before its node runs.
+  return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u)) }
+}
+
+const isRedactedDeclaration = (ast: AST.AST): boolean =>
+  ast._tag === "Declaration" &&
+  ast.typeParameters.length === 1 &&
+  (ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined)
+    ?._tag === "effect/Redacted"
+
+const option = Decoder.taggedOption(Option.none(), Option.some)
+
+const redacted: Decoder.RedactedKit = {
+  isRedacted: Redacted.isRedacted,
+  get: Redacted.value,
+  make: (value) => Redacted.make(value)
+}
+
+const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
+
+const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
+
+function describeNode(ast: AST.AST): Decoder.Node {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return { _tag: "String" }
+    case "NumberKeyword":
+      return { _tag: "Number" }
+    case "BooleanKeyword":
+      return { _tag: "Boolean" }
+    case "BigIntKeyword":
+      return { _tag: "BigInt" }
+    case "UndefinedKeyword":
+      return { _tag: "Undefined" }
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return { _tag: "Unknown" }
+    case "Literal":
+      return { _tag: "Literals", values: [ast.literal] }
+    case "Union": {
+      if (ast.types.every(AST.isLiteral))
+        return { _tag: "Literals", values: ast.types.map((t) => (t as AST.Literal).literal) }
+      // Effect 3 tries members that have a literal key before the others; with at most one
+      // member that may be an object, the order in which members are tried makes no difference.
+      if (ast.types.filter((t) => SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t))).length > 1)
+        return native(ast)
+      return { _tag: "Union", members: ast.types.map(describe) }
+    }
+    case "Refinement": {
+      const filter = ast.filter
+      return Decoder.pipe(describe(ast.from), {
+        _tag: "Refine",
+        test: (a) => Option.isNone(filter(a, options, ast))
+      })
+    }
+    case "Transformation": {
+      const kind = ast.transformation
+      switch (kind._tag) {
+        case "FinalTransformation": {
+          const decode = kind.decode
+          const map = (a: unknown) => fromEither(decode(a, options, ast, a))
+          return Decoder.pipe(describe(ast.from), { _tag: "Map", map }, describe(ast.to))
+        }
+        case "ComposeTransformation":
+          return Decoder.pipe(describe(ast.from), describe(ast.to))
+        case "TypeLiteralTransformation":
+          return transformedStruct(ast, kind) ?? native(ast)
+      }
+      return native(ast)
+    }
+    case "Declaration": {
+      if (isRedactedDeclaration(ast)) {
+        // Schema.RedactedFromSelf: a Redacted whose value decodes with the type parameter (into a
+        // new Redacted, as Effect's parser makes one).
+        return {
+          _tag: "Redacted",
+          value: describe(ast.typeParameters[0]!),
+          kit: redacted
+        }
+      }
+      const parse = ast.decodeUnknown(...ast.typeParameters)
+      return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u, options, ast)) }
+    }
+    case "TupleType":
+      if (ast.elements.length !== 0 || ast.rest.length !== 1) return native(ast)
+      return { _tag: "Array", item: describe(ast.rest[0]!.type) }
+    case "TypeLiteral": {
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0)
+        return { _tag: "NotNullish" }
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
+        const index = ast.indexSignatures[0]!
+        if (index.parameter._tag !== "StringKeyword") return native(ast)
+        return { _tag: "Record", value: describe(index.type), assign: "set" }
+      }
+      // (Effect 3 writes a `__proto__` key with `output[key] = ...`: left to its parser.)
+      if (
+        ast.indexSignatures.length > 0 ||
+        ast.propertySignatures.some((ps) => typeof ps.name !== "string" || ps.name === "__proto__")
+      ) {
+        return native(ast)
+      }
+      return {
+        _tag: "Struct",
+        // An optional key is decoded when it is an own property; a required one always (its
+        // value is `undefined` when there is none).
+        fields: ast.propertySignatures.map((ps) => ({
+          key: ps.name as string,
+          read: ps.isOptional ? "own" : "always",
+          optional: ps.isOptional,
+          node: describe(ps.type)
+        }))
+      }
+    }
+    case "Suspend": {
+      const f = ast.f
+      return { _tag: "Lazy", get: () => describe(f()) }
+    }
+    default:
+      return native(ast)
+  }
+}
+
+/**
+ * A struct with property transformations (`optionalWith` defaults, `optionalToRequired`): as
+ * Effect's parser does, each field is decoded by `from`, its Option mapped by the property
+ * transformation, and the result decoded by `to`, written in `to`'s order. Undefined when the
+ * two sides are not plain structs with the same keys in the same order.
+ */
+const transformedStruct = (
+  ast: AST.Transformation,
+  kind: AST.TypeLiteralTransformation
+): Decoder.Node | undefined => {
+  const from = ast.from
+  const to = ast.to
+  if (from._tag !== "TypeLiteral" || to._tag !== "TypeLiteral") return undefined
+  if (from.indexSignatures.length > 0 || to.indexSignatures.length > 0) return undefined
+  const psts = kind.propertySignatureTransformations
+  if (psts.some((pst) => pst.from !== pst.to)) return undefined
+  const names = (l: AST.TypeLiteral) => l.propertySignatures.map((ps) => ps.name)
+  const fromNames = names(from)
+  const toNames = names(to)
+  if (
+    fromNames.some((n) => typeof n !== "string" || n === "__proto__") ||
+    fromNames.join("\u0000") !== toNames.join("\u0000") ||
+    fromNames.length !== toNames.length
+  ) {
+    return undefined
+  }
+  return {
+    _tag: "Struct",
+    fields: from.propertySignatures.map((source, i) => {
+      const target = to.propertySignatures[i]!
+      const pst = psts.find((t) => t.from === source.name)
+      const stage1 = describe(source.type)
+      // `to` decodes every value, an absent one as `undefined` when its key is required. Without a
+      // transformation the value is kept: an absent key stays absent (`from`'s and `to`'s keys
+      // then have the same optionality).
+      const map = (pst?.decode ?? identity) as (option: unknown) => unknown
+      const none =
+        pst !== undefined && !target.isOptional ? ("undefined" as const) : ("absent" as const)
+      const type = describe(target.type)
+      // A value `from` decoded and the transformation kept already has `to`'s type when `from`'s
+      // field type (without the `undefined` of an optional field) has the same Type side: Effect's
+      // decode output always satisfies its schema's Type side.
+      const trusted = sameType(AST.typeAST(withoutUndefined(source.type)), target.type)
+      const node = trusted
+        ? Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: type })
+        : Decoder.pipe(
+            stage1,
+            { _tag: "OptionalMap", map, option, none, then: { _tag: "Unknown" } },
+            type
+          )
+      return {
+        key: source.name as string,
+        read: source.isOptional ? ("own" as const) : ("always" as const),
+        optional: target.isOptional,
+        node
+      }
+    })
+  }
+}
+
+const withoutUndefined = (ast: AST.AST): AST.AST => {
+  if (!AST.isUnion(ast) || !ast.types.some(AST.isUndefinedKeyword)) return ast
+  const rest = ast.types.filter((t) => !AST.isUndefinedKeyword(t))
+  return rest.length === 1 ? rest[0]! : AST.Union.make(rest)
+}
+
+/**
+ * Whether every value of type `a` is a value of type `b`: the same node, or the same structure
+ * (declarations and filters only when they are the very same).
+ */
+const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
+  if (a === b) return true
+  if (depth > 20 || a._tag !== b._tag) return false
+  switch (a._tag) {
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "UnknownKeyword":
+      return true
+    case "Literal":
+      return a.literal === (b as AST.Literal).literal
+    case "Union": {
+      const bt = (b as AST.Union).types
+      return a.types.length === bt.length && a.types.every((t, i) => sameType(t, bt[i]!, depth + 1))
+    }
+    case "Refinement":
+      return (
+        a.filter === (b as AST.Refinement).filter &&
+        sameType(a.from, (b as AST.Refinement).from, depth + 1)
+      )
+    case "TupleType": {
+      const bb = b as AST.TupleType
+      return (
+        a.elements.length === 0 &&
+        bb.elements.length === 0 &&
+        a.rest.length === 1 &&
+        bb.rest.length === 1 &&
+        sameType(a.rest[0]!.type, bb.rest[0]!.type, depth + 1)
+      )
+    }
+    case "TypeLiteral": {
+      const bb = b as AST.TypeLiteral
+      return (
+        a.indexSignatures.length === 0 &&
+        bb.indexSignatures.length === 0 &&
+        a.propertySignatures.length === bb.propertySignatures.length &&
+        a.propertySignatures.every((ps, i) => {
+          const other = bb.propertySignatures[i]!
+          return (
+            ps.name === other.name &&
+            ps.isOptional === other.isOptional &&
+            sameType(ps.type, other.type, depth + 1)
+          )
+        })
+      )
+    }
+    default:
+      return false
+  }
+}
+
+export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node =>
+  describe(schema.ast)
+
+export const makeDecoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  options?: { readonly errors?: "first" | "all" | undefined }
+): ((u: unknown) => Either.Either<A, ParseResult.ParseError>) => {
+  const fast = Decoder.compile(describe(schema.ast))
+  const slow = Schema.decodeUnknownEither(
+    schema,
+    options?.errors === undefined ? undefined : { errors: options.errors }
+  )
+  return (u) => {
+    const r = fast(u)
+    return r === Decoder.FAIL ? slow(u) : Either.right(r as A)
+  }
+}
