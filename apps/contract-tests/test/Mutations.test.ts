@@ -53,6 +53,30 @@ describe("Mutations.derive", () => {
     expect(ms.some((m) => m.rule.includes("email removed"))).toBe(true)
   })
 
+  it("sets the filter's condition and its group at once, at every depth", () => {
+    const op = Operations.operations.ListSatellites
+    const condition = {
+      field: {
+        key: "name",
+        operator: "equals",
+        value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+      }
+    }
+    const body = { limit: 5, filter: { group: { operator: "or", filters: [condition] } } }
+    const ms = Mutations.derive(op.request, body).filter((m) => m.ruleId === "filter.one-of")
+    expect(ms.map((m) => m.rule)).toEqual([
+      "filter.group.filters[0]: field and group at once (one of)",
+      "filter: group and field at once (one of)"
+    ])
+    const [nested, top] = ms.map((m) => m.body as { filter: any })
+    expect(top!.filter.group).toEqual(body.filter.group)
+    expect(Object.keys(top!.filter.field)).toEqual(expect.arrayContaining(["key", "operator"]))
+    expect(nested!.filter.group.filters[0].field).toEqual(condition.field)
+    expect(Object.keys(nested!.filter.group.filters[0].group)).toEqual(["operator", "filters"])
+    for (const m of ms)
+      expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule).toBe("filter.one-of")
+  })
+
   it("breaks the connector name pattern and the port-like ranges", () => {
     const op = Operations.operations.CreateConnector
     const ms = Mutations.derive(op.request, { name: "abc" })

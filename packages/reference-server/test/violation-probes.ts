@@ -238,6 +238,20 @@ export const probes: {
     satellites(s, { filter: { group: { operator: "and", filters: [] } } }).pipe(
       Effect.map((items) => items.length === s.knownIds.satellites.length)
     ),
+  "ignored-filter-one-of": (s) =>
+    satellites(s, {
+      filter: {
+        group: {
+          operator: "or",
+          filters: [
+            {
+              field: { key: "id", operator: "not_empty" },
+              group: { operator: "and", filters: [{ field: { key: "id", operator: "empty" } }] }
+            }
+          ]
+        }
+      }
+    }).pipe(Effect.map((items) => items.length === s.knownIds.satellites.length)),
   // auth
   "auth-ignored": (s) =>
     rpc(
@@ -275,6 +289,13 @@ export const probes: {
       { id: s.knownIds.resources[0] },
       { headers: { "connect-timeout-ms": "50" } }
     ).pipe(Effect.map((r) => r.status === 499 && r.json.code === "canceled")),
+  "long-deadline-passed": (s) =>
+    rpc(
+      s,
+      "GetResource",
+      { id: s.knownIds.resources[0] },
+      { headers: { "connect-timeout-ms": "5000" } }
+    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded")),
   // faults nobody listed
   "deadline-held": (s) =>
     Effect.gen(function* () {

@@ -1,5 +1,7 @@
 /** The implementation of `Mutations` (see that module's documentation). */
 import { ContractRules, SchemaWalk } from "@data-access/schema"
+import * as Arbitrary from "effect/Arbitrary"
+import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
@@ -255,6 +257,58 @@ const refinementCandidates = (
   }
 }
 
+/** Whether a field carries nothing but absent or `null`: the other members' key in a one-of's member (the filter's `group` beside `field`). */
+const unsetOnly = (shape: SchemaWalk.Shape): boolean => {
+  const s = SchemaWalk.nonNullish(shape)
+  return s._tag === "Other" && s.ast._tag === "NeverKeyword"
+}
+
+const validValues = new WeakMap<AST.AST, { readonly value: unknown }>()
+
+/** One valid wire value of a field's schema, drawn once per schema (the same every time). */
+const validValue = (ast: AST.AST): unknown => {
+  let drawn = validValues.get(ast)
+  if (drawn === undefined) {
+    const schema = Schema.make(ast)
+    const [value] = fc.sample(Arbitrary.make(schema), { seed: 1, numRuns: 1 })
+    drawn = { value: Schema.encodeSync(schema)(value) }
+    validValues.set(ast, drawn)
+  }
+  return drawn.value
+}
+
+/**
+ * A one-of at any depth (a union of objects, each member's key only absent or `null` in the
+ * others, as proto3 reads a `oneof`: the filter's condition or group): for the member `value` is,
+ * each other member's key set beside its own, to a valid value of that key, breaking the rule the
+ * unset key states.
+ */
+const oneOfCandidates = (
+  member: SchemaWalk.Shape,
+  members: ReadonlyArray<SchemaWalk.Shape>,
+  value: unknown,
+  path: Path,
+  out: Array<Candidate>
+): void => {
+  if (member._tag !== "Object" || value === null || typeof value !== "object") return
+  const obj = value as Record<string, unknown>
+  const own = [...member.fields.values()].filter((f) => f.required).map((f) => f.name)
+  for (const f of member.fields.values()) {
+    if (!unsetOnly(f.shape) || (obj[f.name] !== undefined && obj[f.name] !== null)) continue
+    const set = members
+      .map((m) => (m._tag === "Object" ? m.fields.get(f.name) : undefined))
+      .find((g) => g !== undefined && !unsetOnly(g.shape))
+    if (set === undefined) continue
+    out.push({
+      kind: "across-fields",
+      ruleId: ContractRules.statedBy(SchemaWalk.nonNullish(f.shape).ast),
+      rule: `${pathText(path)}: ${[...own, f.name].join(" and ")} at once (one of)`,
+      path: [...path, f.name],
+      value: validValue(set.signature.type)
+    })
+  }
+}
+
 /** The invalid values of a literal's or an enum's values, each breaking the rule the node states. */
 const enumCandidates = (
   node: AST.AST,
@@ -345,6 +399,7 @@ const candidates = (
         )
       for (const m of members) {
         if (!present || isEncoded(m.ast)(value)) candidates(m, value, path, out, depth + 1)
+        if (present && isEncoded(m.ast)(value)) oneOfCandidates(m, members, value, path, out)
       }
       return
     }
@@ -394,6 +449,8 @@ const candidates = (
             value: null
           })
         }
+        // A key only absent or null here is a one-of's other member: set, it breaks the one-of.
+        if (unsetOnly(field.shape)) continue
         out.push({
           kind: "json-type",
           ruleId: "fields.json-type",

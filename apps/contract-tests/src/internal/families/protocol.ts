@@ -21,6 +21,7 @@ import {
 import * as Gen from "../generate.js"
 import { type BudgetExhausted, type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
+import { deadlineElapsed } from "../oracles/protocol.js"
 import { madeValid, refusal } from "../oracles/refusal.js"
 import { fail, type Outcome, pass } from "../outcome.js"
 import { sampleBody } from "./shared/bodies.js"
@@ -108,6 +109,12 @@ const LATE_FACTOR = 4
 const PLAIN_CALLS = 3
 /** The deadline call is sent again this many times, and every answer must be late too. */
 const LATE_AGAIN = 2
+/**
+ * The deadlines sent, in milliseconds: one that passes before any call ends, and ones of several
+ * seconds (four and five digits) that every call meets, whose answer is judged against the time
+ * that passed (`deadlineElapsed`); valid calls send a minute.
+ */
+const DEADLINES_MS = [1, 2_000, 20_000] as const
 
 const isSuccess = (e: Exchange) => Inspect.statusOf(e) === 200
 
@@ -163,7 +170,12 @@ const lateSuccess = (
 const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
   if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
-  const answer = [Inspect.noServerErrors(e), ...(shape === undefined ? [] : [shape])]
+  const elapsed = c.late === true ? deadlineElapsed(e) : undefined
+  const answer = [
+    Inspect.noServerErrors(e),
+    ...(shape === undefined ? [] : [shape]),
+    ...(elapsed === undefined ? [] : [elapsed])
+  ]
   // A rate limit or an overload that answered first says nothing of the case's rule.
   if (Inspect.answeredFirst(e)) return answer
   const problem = c.expect(e)
@@ -225,16 +237,19 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
         }),
       expect: expectOkOr("invalid_argument", "not_found", "already_exists")
     })),
-    {
-      name: "Connect-Timeout-Ms: 1",
+    // A deadline that passes before any call ends, and ones the call has seconds to meet.
+    ...DEADLINES_MS.map((millis): ProtocolCase => ({
+      name: `Connect-Timeout-Ms: ${millis}`,
       rule: "protocol.deadline",
       late: true,
       request: (body) =>
-        post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
+        post(op.path, uniqueNames(op, body), {
+          headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(millis) }
+        }),
       // A sample body that names nothing may be rejected for that, deadline or not; a create's may
       // name a taken link (a call that finishes first is answered as one without a deadline).
       expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found", "already_exists")
-    }
+    }))
   ]
   for (const header of Object.keys(op.requiredHeaders)) {
     const isVersion = header.toLowerCase() === "connect-protocol-version"

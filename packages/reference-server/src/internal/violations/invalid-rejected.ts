@@ -15,6 +15,7 @@ import {
   filterKeysOf,
   acceptUnknownKeys,
   acceptEmptyGroups,
+  conditionOverGroup,
   foreignKeysAsEmpty
 } from "./filters.js"
 import { violation } from "./record.js"
@@ -314,6 +315,18 @@ export const emptyGroupAccepted = violation({
   hooks: {
     relax: relaxing((body) => {
       if (body.filter !== undefined) body.filter = acceptEmptyGroups(body.filter)
+    })
+  }
+})
+
+export const ignoredFilterOneOf = violation({
+  name: "ignored-filter-one-of",
+  rule: "filter.one-of",
+  description:
+    "A filter with both a condition (`field`) and a group, at any depth, is read as its condition.",
+  hooks: {
+    relax: relaxing((body) => {
+      if (body.filter !== undefined) body.filter = conditionOverGroup(body.filter)
     })
   }
 })
