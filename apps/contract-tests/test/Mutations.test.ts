@@ -202,6 +202,56 @@ describe("Mutations.derive", () => {
     }
   })
 
+  it("tags each mutation with the dimensions of its field it exercises: a bound, an explicit zero value, a one-of at depth", () => {
+    const dims = (op: Operations.Operation, body: unknown) =>
+      new Map(Mutations.derive(op.request, body).map((m) => [m.rule, m.dimensions]))
+    const list = dims(Operations.operations.ListSatellites, {
+      limit: 10,
+      filter: {
+        field: {
+          key: "name",
+          operator: "equals",
+          value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+        }
+      }
+    })
+    expect(list.get("limit: below minimum 1")).toEqual(["bound", "zero-value"])
+    expect(list.get("limit: above maximum 500")).toEqual(["bound"])
+    expect(list.get("limit: required field null")).toEqual(["required", "zero-value"])
+    expect(list.get("limit: required field missing")).toEqual(["required"])
+    expect(list.get("limit: wrong JSON type")).toEqual(["json-type"])
+    expect(
+      [...list.entries()].find(([rule]) => rule.startsWith("filter: field and group at once"))?.[1]
+    ).toEqual(["one-of"])
+    const loader = dims(Operations.operations.CreatePolicyDataLoader, {
+      name: "n",
+      description: "d",
+      key: "k",
+      workerRuntime: "python3.11",
+      workerCode: "c",
+      workerSchedule: "*/30 * * * * *",
+      status: "draft"
+    })
+    expect(loader.get("status: not one of the allowed values")).toEqual(["enum"])
+    expect(loader.get("workerSchedule: shorter than min length 9")).toEqual(["bound"])
+    // Every mutation that sets a field to an explicit zero value says so.
+    for (const op of [
+      Operations.operations.CreatePolicyDataLoader,
+      Operations.operations.ListSatellites
+    ] as ReadonlyArray<Operations.Operation>)
+      for (const s of FastCheck.sample(Arbitrary.make(op.request), { seed: 3, numRuns: 5 }))
+        for (const m of Mutations.derive(op.request, Schema.encodeSync(op.request)(s))) {
+          const at = m.path.reduce<unknown>((v, k) => (v as never)?.[k], m.body)
+          const zero =
+            at === "" ||
+            at === 0 ||
+            at === false ||
+            at === null ||
+            (Array.isArray(at) && at.length === 0)
+          expect(m.dimensions.includes("zero-value"), `${m.rule} ${JSON.stringify(at)}`).toBe(zero)
+        }
+  })
+
   it("cites for every mutation of every operation the rule the proxy reads from the decoding issue of the same body", () => {
     for (const op of Operations.all as ReadonlyArray<Operations.Operation>) {
       for (const s of FastCheck.sample(Arbitrary.make(op.request), { seed: 11, numRuns: 5 })) {

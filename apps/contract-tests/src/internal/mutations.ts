@@ -6,6 +6,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
 import { jsonSchemaOf } from "./ast.js"
+import { type Dimension, isZero } from "./dimensions.js"
 import { isEncoded } from "./schemas.js"
 
 /**
@@ -28,7 +29,39 @@ export interface Mutation {
   readonly ruleId: ContractRules.RuleId | undefined
   /** The JSON body, one rule broken. */
   readonly body: unknown
+  /** The dimensions of its field's inputs it exercises on the refused side (a bound, an explicit zero value...). */
+  readonly dimensions: ReadonlyArray<Dimension>
 }
+
+/** The dimension a kind of mutation exercises, before what its value adds (an explicit zero). */
+const dimensionOfKind: Readonly<Record<MutationKind, Dimension>> = {
+  "min-length": "bound",
+  "max-length": "bound",
+  minimum: "bound",
+  maximum: "bound",
+  integer: "json-type",
+  pattern: "pattern",
+  "across-fields": "one-of",
+  literal: "enum",
+  enum: "enum",
+  "empty-array": "zero-value",
+  required: "required",
+  "json-type": "json-type"
+}
+
+/** The dimensions of a candidate: its kind's, and an explicit zero value when it sends one. */
+const dimensionsOf = (c: Candidate): ReadonlyArray<Dimension> => {
+  const own = dimensionOfKind[c.kind]
+  return c.remove !== true && own !== "zero-value" && isZero(c.value) ? [own, "zero-value"] : [own]
+}
+
+/**
+ * The dimension of a field's inputs a mutation exercises (`bound`, `zero-value`, `one-of`...).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export type { Dimension }
 
 type Path = ReadonlyArray<string | number>
 
@@ -499,7 +532,9 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
 export const derive = (
   schema: Schema.Schema.AnyNoContext,
   encoded: unknown,
-  options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
+  options?: {
+    readonly skip?: ((variant: Omit<Mutation, "body" | "dimensions">) => boolean) | undefined
+  }
 ): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
   candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
@@ -514,7 +549,14 @@ export const derive = (
     seen.add(key)
     if (skip !== undefined && skip(c)) continue
     if (Option.isNone(decode(body)))
-      result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
+      result.push({
+        rule: c.rule,
+        kind: c.kind,
+        ruleId: c.ruleId,
+        path: c.path,
+        body,
+        dimensions: dimensionsOf(c)
+      })
   }
   return result
 }
