@@ -70,6 +70,12 @@ describe("coverage of the contract in every run", () => {
         // The valid side: values sent, fields left out.
         expect(field("ListSatellites", "limit")?.valid).toContain("value")
         expect(field("CreatePolicyDataLoader", "description")?.valid).toContain("absent")
+        expect(field("ListSatellites", "searchFields")?.valid).toContain("zero-value")
+        expect(field("ListSatellites", "(body)")?.valid).toEqual([
+          "escapes",
+          "whitespace",
+          "media-type"
+        ])
         expect(new Set(report.fields?.map((f) => f.operation))).toEqual(
           new Set(["ListSatellites", "CreatePolicyDataLoader"])
         )

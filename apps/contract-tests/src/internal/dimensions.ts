@@ -22,7 +22,9 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  * - `required`: a required field left out;
  * - `pattern`, `enum`: a string the field's pattern or allowed values refuse;
  * - `one-of`: a rule across fields at any depth (two members of a one-of at once, one removed);
- * - `spelling`: the same value under another spelling of its key (snake_case).
+ * - `spelling`: the same value under another spelling of its key (snake_case);
+ * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
+ * - `media-type`: the same body under another spelling of its media type (a `charset` parameter).
  */
 export type Dimension =
   | "value"
@@ -37,6 +39,9 @@ export type Dimension =
   | "enum"
   | "one-of"
   | "spelling"
+  | "escapes"
+  | "whitespace"
+  | "media-type"
 
 /** Which side of the contract an input is on: a request a server must accept, or one it must refuse. */
 export type Side = "valid" | "refused"
@@ -79,7 +84,10 @@ const ORDER: ReadonlyArray<Dimension> = [
   "pattern",
   "enum",
   "one-of",
-  "spelling"
+  "spelling",
+  "escapes",
+  "whitespace",
+  "media-type"
 ]
 
 const ordered = (ds: Iterable<Dimension>): Array<Dimension> => {
@@ -110,19 +118,23 @@ export const join = (
   for (const part of parts)
     for (const c of part)
       sent(t, c.operation, [
-        ...c.valid.map((dimension) => ({
-          field: c.field,
-          side: "valid" as const,
-          dimension: dimension as Dimension
-        })),
-        ...c.refused.map((dimension) => ({
-          field: c.field,
-          side: "refused" as const,
-          dimension: dimension as Dimension
-        }))
+        ...valid(c.field, ...(c.valid as ReadonlyArray<Dimension>)),
+        ...refused(c.field, ...(c.refused as ReadonlyArray<Dimension>))
       ])
   return coverageOf(t)
 }
+
+/** One side's tags of one field. */
+const tagsOf =
+  (side: Side) =>
+  (field: string, ...dimensions: ReadonlyArray<Dimension>): Array<Tag> =>
+    dimensions.map((dimension) => ({ field, side, dimension }))
+
+/** The valid side's tags of one field. */
+export const valid = tagsOf("valid")
+
+/** The refused side's tags of one field. */
+export const refused = tagsOf("refused")
 
 /** A field path as text, an array's items under `[]` (every item is the same field). */
 export const fieldOf = (path: ReadonlyArray<string | number>): string =>

@@ -41,13 +41,6 @@ export interface Invalid {
   readonly tags?: ReadonlyArray<Dimensions.Tag>
 }
 
-/** The refused side's tags of one field. */
-const refused = (
-  field: string,
-  ...dimensions: ReadonlyArray<Dimensions.Dimension>
-): ReadonlyArray<Dimensions.Tag> =>
-  dimensions.map((dimension) => ({ field, side: "refused", dimension }))
-
 /** A mutation as an invalid request, citing the must its constraint states; none when no must backs it (it is not sent). */
 const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
   m.ruleId === undefined
@@ -56,7 +49,7 @@ const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
         rule: m.ruleId,
         label: m.rule,
         body: m.body,
-        tags: refused(Dimensions.fieldOf(m.path), ...m.dimensions)
+        tags: Dimensions.refused(Dimensions.fieldOf(m.path), ...m.dimensions)
       }
 
 /** The runner's verdict on the answer to an invalid request, judged as every answer to a request that breaks a must is. */
@@ -140,7 +133,7 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
           limit: 10,
           filter: { field: { key: "ct_no_such_key", operator: "equals", value: SV("x") } }
         },
-        tags: refused("filter.field.key", "enum")
+        tags: Dimensions.refused("filter.field.key", "enum")
       },
       {
         rule: "filter.unknown-key",
@@ -150,13 +143,13 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
           limit: 10,
           filter: { field: { key: "name", operator: "ct_like", value: SV("x") } }
         },
-        tags: refused("filter.field.operator", "enum")
+        tags: Dimensions.refused("filter.field.operator", "enum")
       },
       {
         rule: "filter.group-not-empty",
         label: "filter: empty group",
         body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } },
-        tags: refused("filter.group.filters", "zero-value")
+        tags: Dimensions.refused("filter.group.filters", "zero-value")
       }
     )
   }
@@ -182,7 +175,7 @@ const wideShort = (op: Op, valid: Body): ReadonlyArray<Invalid> =>
             rule: "fields.min-length",
             label: `${name}: ${shape.minLength - 1} characters of 3 UTF-8 bytes (min ${shape.minLength})`,
             body,
-            tags: refused(name, "bound-bytes", "multi-byte")
+            tags: Dimensions.refused(name, "bound-bytes", "multi-byte")
           }
         ]
       : []
@@ -282,7 +275,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
 /** Bodies that are not a valid request at all: empty, not JSON, not an object, `{}` when something is required. */
 const bodySuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("body", op.method, CHECKS, true, "read-only mode")
-  const notAnObject = refused("(body)", "json-type")
+  const notAnObject = Dimensions.refused("(body)", "json-type")
   const cases: Array<Invalid> = [
     { rule: "wire.empty-body", label: "empty body", body: undefined, text: "", tags: notAnObject },
     {
@@ -313,7 +306,7 @@ const bodySuite = (op: Op, ctx: Context): Suite => {
       label: "empty object",
       body: undefined,
       text: "{}",
-      tags: refused("(body)", "zero-value")
+      tags: Dimensions.refused("(body)", "zero-value")
     })
   return {
     family: "body",

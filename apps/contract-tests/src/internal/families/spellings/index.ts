@@ -23,6 +23,7 @@ import {
   type Suite,
   uniqueNames
 } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
 import { type Exchange, okJson, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
@@ -102,6 +103,7 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
           ),
           body: text
         })
+        Dimensions.sent(ctx.dimensions, op.method, s.tags)
         const out: Array<Verdict> = [Inspect.noServerErrors(e)]
         const shape = Inspect.errorShape(e)
         if (shape !== undefined) out.push(shape)
