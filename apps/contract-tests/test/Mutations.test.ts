@@ -77,6 +77,26 @@ describe("Mutations.derive", () => {
       expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule).toBe("filter.one-of")
   })
 
+  it("sends an entry of another JSON type in a list, at the top and inside the filter's groups", () => {
+    const op = Operations.operations.ListSatellites
+    const condition = { field: { key: "id", operator: "not_empty" } }
+    const body = {
+      limit: 5,
+      searchFields: ["name"],
+      filter: { group: { operator: "or", filters: [condition] } }
+    }
+    const ms = Mutations.derive(op.request, body).filter((m) =>
+      m.rule.endsWith("[0]: wrong JSON type")
+    )
+    expect(ms.map((m) => [m.rule, m.dimensions])).toEqual([
+      ["searchFields[0]: wrong JSON type", ["json-type"]],
+      ["filter.group.filters[0]: wrong JSON type", ["json-type"]]
+    ])
+    expect((ms[0]!.body as { searchFields: unknown }).searchFields).toEqual([12345])
+    for (const m of ms)
+      expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule).toBe("fields.json-type")
+  })
+
   it("breaks the connector name pattern and the port-like ranges", () => {
     const op = Operations.operations.CreateConnector
     const ms = Mutations.derive(op.request, { name: "abc" })

@@ -34,6 +34,7 @@ const ORDER = [
   "ignored-limit-range",
   "ignored-enum",
   "ignored-json-type",
+  "list-entry-type-dropped",
   "ignored-required",
   "ignored-one-of",
   "ignored-connector-name-pattern",

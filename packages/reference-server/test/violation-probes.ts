@@ -198,6 +198,10 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 2.5 }).pipe(
       Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
     ),
+  "list-entry-type-dropped": (s) =>
+    rpc(s, "ListSatellites", { limit: 2, searchFields: [12345, "name"] }).pipe(
+      Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
+    ),
   "ignored-required": (s) =>
     rpc(s, "CreatePermission", {
       name: unique("perm"),

@@ -449,6 +449,15 @@ const candidates = (
           path,
           value: []
         })
+      // An entry of another JSON type than the list's (`searchFields: [12345]`), beside its own entries' rules.
+      if (!unsetOnly(shape.item))
+        out.push({
+          kind: "json-type",
+          ruleId: "fields.json-type",
+          rule: `${pathText([...path, 0])}: wrong JSON type`,
+          path: [...path, 0],
+          value: wrongType(value[0], shape.item)
+        })
       if (value.length > 0) candidates(shape.item, value[0], [...path, 0], out, depth + 1)
       else {
         const inner: Array<Candidate> = []

@@ -59,6 +59,7 @@ export const records = [
   InvalidRejected.ignoredLimitRange,
   InvalidRejected.ignoredEnum,
   InvalidRejected.ignoredJsonType,
+  InvalidRejected.listEntryTypeDropped,
   InvalidRejected.ignoredRequired,
   InvalidRejected.ignoredOneOf,
   InvalidRejected.ignoredConnectorNamePattern,

@@ -191,6 +191,22 @@ export const ignoredJsonType = violation({
   hooks: { relax: relaxing((body, op) => ignoreJsonTypes(fieldsOf(op), body)) }
 })
 
+export const listEntryTypeDropped = violation({
+  name: "list-entry-type-dropped",
+  rule: "fields.json-type",
+  description:
+    "An entry of the wrong JSON type in a request list (`searchFields: [12345]`) is dropped; the rest of the request is served.",
+  hooks: {
+    relax: relaxing((body, op) =>
+      eachField(fieldsOf(op), body, (b, key, { shape }) => {
+        const value = b[key]
+        if (shape._tag === "Array" && Array.isArray(value))
+          b[key] = value.filter((x) => hasType(shape.item, x))
+      })
+    )
+  }
+})
+
 export const ignoredRequired = violation({
   name: "ignored-required",
   rule: "fields.required",
