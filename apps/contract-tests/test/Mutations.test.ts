@@ -53,6 +53,50 @@ describe("Mutations.derive", () => {
     expect(ms.some((m) => m.rule.includes("email removed"))).toBe(true)
   })
 
+  it("sets the filter's condition and its group at once, at every depth", () => {
+    const op = Operations.operations.ListSatellites
+    const condition = {
+      field: {
+        key: "name",
+        operator: "equals",
+        value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+      }
+    }
+    const body = { limit: 5, filter: { group: { operator: "or", filters: [condition] } } }
+    const ms = Mutations.derive(op.request, body).filter((m) => m.ruleId === "filter.one-of")
+    expect(ms.map((m) => m.rule)).toEqual([
+      "filter.group.filters[0]: field and group at once (one of)",
+      "filter: group and field at once (one of)"
+    ])
+    const [nested, top] = ms.map((m) => m.body as { filter: any })
+    expect(top!.filter.group).toEqual(body.filter.group)
+    expect(Object.keys(top!.filter.field)).toEqual(expect.arrayContaining(["key", "operator"]))
+    expect(nested!.filter.group.filters[0].field).toEqual(condition.field)
+    expect(Object.keys(nested!.filter.group.filters[0].group)).toEqual(["operator", "filters"])
+    for (const m of ms)
+      expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule).toBe("filter.one-of")
+  })
+
+  it("sends an entry of another JSON type in a list, at the top and inside the filter's groups", () => {
+    const op = Operations.operations.ListSatellites
+    const condition = { field: { key: "id", operator: "not_empty" } }
+    const body = {
+      limit: 5,
+      searchFields: ["name"],
+      filter: { group: { operator: "or", filters: [condition] } }
+    }
+    const ms = Mutations.derive(op.request, body).filter((m) =>
+      m.rule.endsWith("[0]: wrong JSON type")
+    )
+    expect(ms.map((m) => [m.rule, m.dimensions])).toEqual([
+      ["searchFields[0]: wrong JSON type", ["json-type"]],
+      ["filter.group.filters[0]: wrong JSON type", ["json-type"]]
+    ])
+    expect((ms[0]!.body as { searchFields: unknown }).searchFields).toEqual([12345])
+    for (const m of ms)
+      expect(decodeBreach(op, m.body as Record<string, unknown>)?.rule).toBe("fields.json-type")
+  })
+
   it("breaks the connector name pattern and the port-like ranges", () => {
     const op = Operations.operations.CreateConnector
     const ms = Mutations.derive(op.request, { name: "abc" })
@@ -176,6 +220,56 @@ describe("Mutations.derive", () => {
         JSON.stringify(v)
       ).toBe(true)
     }
+  })
+
+  it("tags each mutation with the dimensions of its field it exercises: a bound, an explicit zero value, a one-of at depth", () => {
+    const dims = (op: Operations.Operation, body: unknown) =>
+      new Map(Mutations.derive(op.request, body).map((m) => [m.rule, m.dimensions]))
+    const list = dims(Operations.operations.ListSatellites, {
+      limit: 10,
+      filter: {
+        field: {
+          key: "name",
+          operator: "equals",
+          value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+        }
+      }
+    })
+    expect(list.get("limit: below minimum 1")).toEqual(["bound", "zero-value"])
+    expect(list.get("limit: above maximum 500")).toEqual(["bound"])
+    expect(list.get("limit: required field null")).toEqual(["required", "zero-value"])
+    expect(list.get("limit: required field missing")).toEqual(["required"])
+    expect(list.get("limit: wrong JSON type")).toEqual(["json-type"])
+    expect(
+      [...list.entries()].find(([rule]) => rule.startsWith("filter: field and group at once"))?.[1]
+    ).toEqual(["one-of"])
+    const loader = dims(Operations.operations.CreatePolicyDataLoader, {
+      name: "n",
+      description: "d",
+      key: "k",
+      workerRuntime: "python3.11",
+      workerCode: "c",
+      workerSchedule: "*/30 * * * * *",
+      status: "draft"
+    })
+    expect(loader.get("status: not one of the allowed values")).toEqual(["enum"])
+    expect(loader.get("workerSchedule: shorter than min length 9")).toEqual(["bound"])
+    // Every mutation that sets a field to an explicit zero value says so.
+    for (const op of [
+      Operations.operations.CreatePolicyDataLoader,
+      Operations.operations.ListSatellites
+    ] as ReadonlyArray<Operations.Operation>)
+      for (const s of FastCheck.sample(Arbitrary.make(op.request), { seed: 3, numRuns: 5 }))
+        for (const m of Mutations.derive(op.request, Schema.encodeSync(op.request)(s))) {
+          const at = m.path.reduce<unknown>((v, k) => (v as never)?.[k], m.body)
+          const zero =
+            at === "" ||
+            at === 0 ||
+            at === false ||
+            at === null ||
+            (Array.isArray(at) && at.length === 0)
+          expect(m.dimensions.includes("zero-value"), `${m.rule} ${JSON.stringify(at)}`).toBe(zero)
+        }
   })
 
   it("cites for every mutation of every operation the rule the proxy reads from the decoding issue of the same body", () => {

@@ -46,6 +46,47 @@ describe("coverage of the contract in every run", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
+  it.scoped(
+    "every run lists per operation and field the dimensions of its inputs it sent, on each side",
+    () =>
+      Effect.gen(function* () {
+        const report = yield* Embedded.run({
+          seed: 3,
+          examples: 3,
+          operations: ["ListSatellites", "CreatePolicyDataLoader"],
+          checks: ["invalid-rejected", "valid-accepted"]
+        })
+        const field = (operation: string, name: string) =>
+          report.fields?.find((f) => f.operation === operation && f.field === name)
+        // The refused side: a one-of inside the filter, both sides of a bound, explicit zero values.
+        expect(field("ListSatellites", "filter.group")?.refused).toContain("one-of")
+        expect(field("ListSatellites", "limit")?.refused).toEqual(
+          expect.arrayContaining(["bound", "zero-value", "required", "json-type"])
+        )
+        expect(field("ListSatellites", "(body)")?.refused).toEqual(["zero-value", "json-type"])
+        expect(field("CreatePolicyDataLoader", "workerSchedule")?.refused).toEqual(
+          expect.arrayContaining(["bound-bytes", "multi-byte", "required"])
+        )
+        // The valid side: values sent, fields left out.
+        expect(field("ListSatellites", "limit")?.valid).toContain("value")
+        expect(field("CreatePolicyDataLoader", "description")?.valid).toContain("absent")
+        expect(field("ListSatellites", "searchFields")?.valid).toContain("zero-value")
+        expect(field("ListSatellites", "(body)")?.valid).toEqual([
+          "escapes",
+          "whitespace",
+          "media-type"
+        ])
+        expect(new Set(report.fields?.map((f) => f.operation))).toEqual(
+          new Set(["ListSatellites", "CreatePolicyDataLoader"])
+        )
+        expect(Report.toTerminal(report)).toMatch(
+          /Input coverage: \d+ fields of 2 operations; fields per dimension sent valid: value \d+, absent \d+.*; refused: .*one-of \d+/
+        )
+        expect(Report.toHtml(report)).toContain('data-count="input-coverage"')
+        expect(JSON.parse(Report.toJson(report)).fields).toEqual(report.fields)
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   it.scoped("read-only mode: the rules only writes can judge say so", () =>
     Effect.gen(function* () {
       const report = yield* Embedded.run({

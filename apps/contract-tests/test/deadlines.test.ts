@@ -7,9 +7,10 @@ import * as ContractTests from "../src/ContractTests.js"
 import { undiciLayer } from "../src/internal/http.js"
 import { connectError, forward, front, hang } from "./front.js"
 
-// Valid calls set a deadline as clients do (a minute). A server that reads Connect-Timeout-Ms in
-// the wrong unit and answers deadline_exceeded long before the deadline is found; the faithful
-// server, and one that answers deadline_exceeded once a 1 ms deadline passed, are not.
+// Valid calls set a deadline as clients do (a minute), the protocol check deadlines of seconds. A
+// server that reads Connect-Timeout-Ms in the wrong unit and answers deadline_exceeded long before
+// the deadline is found; the faithful server, and one that answers deadline_exceeded once a 1 ms
+// deadline passed, are not.
 
 const KEY = ReferenceServer.DEFAULT_API_KEY
 
@@ -38,9 +39,15 @@ describe("deadlines of valid calls", () => {
       const early = report.findings.filter(
         (f) =>
           f.rule === "errors.no-internal-for-client-faults" &&
-          /deadline_exceeded after \d+ ms to a call with a deadline of 60000 ms/.test(f.message)
+          /deadline_exceeded after \d+ ms to a call with a deadline of \d+ ms/.test(f.message)
       )
       expect(early.map((f) => f.operation).sort()).toEqual(["CreatePermission", "GetResource"])
+      // Judged against the time that passed: deadline_exceeded seconds before the deadline.
+      const elapsed = report.findings.filter((f) => f.rule === "protocol.deadline-elapsed")
+      expect(elapsed.map((f) => f.operation).sort()).toEqual(["CreatePermission", "GetResource"])
+      expect(elapsed[0]!.message).toMatch(
+        /^a call with Connect-Timeout-Ms (2000|20000) was answered deadline_exceeded after \d+ ms/
+      )
       // The protocol check's 1 ms deadline: deadline_exceeded is right there.
       expect(report.findings.filter((f) => f.rule === "protocol.deadline")).toEqual([])
       const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })

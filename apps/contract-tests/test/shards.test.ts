@@ -51,6 +51,8 @@ describe("a run in shards", () => {
             .coverage!.filter((c) => c.judged > 0)
             .map((c) => `${c.rule} ${[...c.operations].sort()}`)
         expect(judged(merged).sort()).toEqual(judged(whole).sort())
+        // the same dimensions sent, per operation and field
+        expect(merged.fields).toEqual(whole.fields)
         // the shares are even and none is the whole run
         const examples = (r: Report.Report) =>
           r.cells.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)

@@ -198,6 +198,10 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 2.5 }).pipe(
       Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
     ),
+  "list-entry-type-dropped": (s) =>
+    rpc(s, "ListSatellites", { limit: 2, searchFields: [12345, "name"] }).pipe(
+      Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
+    ),
   "ignored-required": (s) =>
     rpc(s, "CreatePermission", {
       name: unique("perm"),
@@ -238,6 +242,20 @@ export const probes: {
     satellites(s, { filter: { group: { operator: "and", filters: [] } } }).pipe(
       Effect.map((items) => items.length === s.knownIds.satellites.length)
     ),
+  "ignored-filter-one-of": (s) =>
+    satellites(s, {
+      filter: {
+        group: {
+          operator: "or",
+          filters: [
+            {
+              field: { key: "id", operator: "not_empty" },
+              group: { operator: "and", filters: [{ field: { key: "id", operator: "empty" } }] }
+            }
+          ]
+        }
+      }
+    }).pipe(Effect.map((items) => items.length === s.knownIds.satellites.length)),
   // auth
   "auth-ignored": (s) =>
     rpc(
@@ -275,6 +293,13 @@ export const probes: {
       { id: s.knownIds.resources[0] },
       { headers: { "connect-timeout-ms": "50" } }
     ).pipe(Effect.map((r) => r.status === 499 && r.json.code === "canceled")),
+  "long-deadline-passed": (s) =>
+    rpc(
+      s,
+      "GetResource",
+      { id: s.knownIds.resources[0] },
+      { headers: { "connect-timeout-ms": "5000" } }
+    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded")),
   // faults nobody listed
   "deadline-held": (s) =>
     Effect.gen(function* () {

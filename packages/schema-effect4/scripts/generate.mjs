@@ -9,7 +9,7 @@
 // `render()` is also imported by test/Generated.test.ts, which fails when the files are stale.
 //
 // What maps to what (Effect 3 AST -> Effect 4 source):
-// - keywords, literals, unions, arrays, non-empty arrays, structs -> the same constructors;
+// - keywords (`never`: the other member of a one-of, set only as `null`), literals, unions, arrays, non-empty arrays, structs -> the same constructors;
 // - refinements -> `.check(...)` with the filter read from the refinement's JSON Schema
 //   annotation (minLength, minimum/maximum, integer, pattern) and its message; the one-of rule of
 //   CreateHumanUserPasswordRequest (its `oneOf` annotation) -> `Fields.exactlyOne(keys)`;
@@ -171,6 +171,8 @@ const printType = (ast, self, side) => {
       return "undefined"
     case "UnknownKeyword":
       return "unknown"
+    case "NeverKeyword":
+      return "never"
     case "Literal":
       return JSON.stringify(ast.literal)
     case "Union":
@@ -304,6 +306,8 @@ const gen = (ast, ctx) => {
       return "Schema.Undefined"
     case "UnknownKeyword":
       return "Schema.Unknown"
+    case "NeverKeyword":
+      return "Schema.Never"
     case "Literal":
       return ast.literal === null ? "Schema.Null" : `Schema.Literal(${JSON.stringify(ast.literal)})`
     case "Union": {

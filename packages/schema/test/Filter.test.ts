@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Filter from "../src/Filter.js"
 import * as Requests from "../src/Requests.js"
 import * as Timestamp from "../src/Timestamp.js"
-import { decode } from "./util.js"
+import { decode, reject } from "./util.js"
 
 type Key = (typeof Requests.SatelliteFilterKeys)[number]
 type F = Filter.Filter<Key>
@@ -151,6 +151,21 @@ describe("Filter.evaluate", () => {
         }
       }
     })
+    expect(run(request.filter!)).toBe(true)
+  })
+
+  it("a filter is a condition or a group, never both, at every depth; the other one null is not set", () => {
+    const condition = field("name", "equals", "Edge-Berlin")
+    const both = { ...condition, ...and(field("id", "not_empty")) } as unknown as F
+    for (const filter of [both, and(field("id", "not_empty"), both), or(and(both))]) {
+      const { tree } = reject(Requests.ListSatellitesRequest, { limit: 10, filter })
+      expect(tree).toContain("a filter is either a condition or a group, not both")
+    }
+    const request = decode(Requests.ListSatellitesRequest, {
+      limit: 10,
+      filter: { group: { operator: "or", filters: [{ ...condition, group: null }] }, field: null }
+    })
+    expect(request.filter).toEqual(or(condition))
     expect(run(request.filter!)).toBe(true)
   })
 

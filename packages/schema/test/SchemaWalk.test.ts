@@ -135,7 +135,7 @@ describe("SchemaWalk.shapeOf", () => {
     )
     expect(filter._tag).toBe("Union")
     const group = (filter as { members: ReadonlyArray<SchemaWalk.Shape> }).members.find(
-      (m) => m._tag === "Object" && m.fields.has("group") && !m.fields.has("field")
+      (m) => m._tag === "Object" && m.fields.get("group")?.required === true
     ) as Extract<SchemaWalk.Shape, { _tag: "Object" }>
     const inner = group.fields.get("group")!.shape
     expect(inner._tag).toBe("Object")

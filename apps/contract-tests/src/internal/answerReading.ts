@@ -3,7 +3,14 @@
  * secrets, whether it answers any request first (a rate limit, an overload), and its timestamps.
  */
 import * as Option from "effect/Option"
-import { ConnectError, ContentType, Operations, SchemaWalk, Secrets } from "@data-access/schema"
+import {
+  ConnectError,
+  ContentType,
+  Deadline,
+  Operations,
+  SchemaWalk,
+  Secrets
+} from "@data-access/schema"
 import type { Exchange, RawResponse } from "./http.js"
 
 /** Names of the timestamp fields of every response (`createdAt`, `updatedAt`, `expiresAt`): strings of the date-time format. */
@@ -170,3 +177,23 @@ export const tellsNothing = (e: Exchange): boolean => {
 
 /** A size in MiB, as findings word it. */
 export const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`
+
+/** A deadline_exceeded this much short of its deadline, at the least, came well before it passed. */
+const EARLY_FLOOR_MS = 100
+/** ...and short of it by this share of the deadline too (a server's timer may be coarse). */
+const EARLY_SHARE = 0.1
+
+/**
+ * The deadline a call set with `Connect-Timeout-Ms` (milliseconds), when it answered
+ * deadline_exceeded well before that time had elapsed; `undefined` otherwise. The time the caller
+ * measured bounds the server's from above (its clock starts once the request has arrived), so on
+ * any load an answer short of the deadline by the larger of `EARLY_FLOOR_MS` and `EARLY_SHARE` of
+ * it came before the deadline passed. A value that is not a number of milliseconds says nothing.
+ */
+export const earlyDeadline = (e: Exchange): number | undefined => {
+  if (codeOf(e) !== "deadline_exceeded") return undefined
+  const timeout = Deadline.parseTimeout(e.request.headers[Deadline.TIMEOUT_HEADER])
+  if (timeout._tag !== "Millis") return undefined
+  const margin = Math.max(EARLY_FLOOR_MS, timeout.millis * EARLY_SHARE)
+  return e.durationMs + margin < timeout.millis ? timeout.millis : undefined
+}

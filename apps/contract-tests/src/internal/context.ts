@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Decode from "@data-access/schema/Decode"
+import type * as Dimensions from "./dimensions.js"
 import type { BudgetExhausted, Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
@@ -33,6 +34,8 @@ export interface Context {
   readonly createExamples: number
   /** The run seed. */
   readonly seed: number
+  /** The dimensions of each field's inputs sent so far, counted as each input is sent. */
+  readonly dimensions: Dimensions.Tally
 }
 
 /** Generated cases (fast-check, shrinkable) or a fixed list (replayed by index). */

@@ -1,10 +1,12 @@
 /** The implementation of `Mutations` (see that module's documentation). */
 import { ContractRules, SchemaWalk } from "@data-access/schema"
+import * as Arbitrary from "effect/Arbitrary"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as AST from "effect/SchemaAST"
 import { jsonSchemaOf } from "./ast.js"
+import { type Dimension, isZero } from "./dimensions.js"
 import { isEncoded } from "./schemas.js"
 
 /**
@@ -27,7 +29,39 @@ export interface Mutation {
   readonly ruleId: ContractRules.RuleId | undefined
   /** The JSON body, one rule broken. */
   readonly body: unknown
+  /** The dimensions of its field's inputs it exercises on the refused side (a bound, an explicit zero value...). */
+  readonly dimensions: ReadonlyArray<Dimension>
 }
+
+/** The dimension a kind of mutation exercises, before what its value adds (an explicit zero). */
+const dimensionOfKind: Readonly<Record<MutationKind, Dimension>> = {
+  "min-length": "bound",
+  "max-length": "bound",
+  minimum: "bound",
+  maximum: "bound",
+  integer: "json-type",
+  pattern: "pattern",
+  "across-fields": "one-of",
+  literal: "enum",
+  enum: "enum",
+  "empty-array": "zero-value",
+  required: "required",
+  "json-type": "json-type"
+}
+
+/** The dimensions of a candidate: its kind's, and an explicit zero value when it sends one. */
+const dimensionsOf = (c: Candidate): ReadonlyArray<Dimension> => {
+  const own = dimensionOfKind[c.kind]
+  return c.remove !== true && own !== "zero-value" && isZero(c.value) ? [own, "zero-value"] : [own]
+}
+
+/**
+ * The dimension of a field's inputs a mutation exercises (`bound`, `zero-value`, `one-of`...).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export type { Dimension }
 
 type Path = ReadonlyArray<string | number>
 
@@ -267,6 +301,58 @@ const refinementCandidates = (
   }
 }
 
+/** Whether a field carries nothing but absent or `null`: the other members' key in a one-of's member (the filter's `group` beside `field`). */
+const unsetOnly = (shape: SchemaWalk.Shape): boolean => {
+  const s = SchemaWalk.nonNullish(shape)
+  return s._tag === "Other" && s.ast._tag === "NeverKeyword"
+}
+
+const validValues = new WeakMap<AST.AST, { readonly value: unknown }>()
+
+/** One valid wire value of a field's schema, drawn once per schema (the same every time). */
+const validValue = (ast: AST.AST): unknown => {
+  let drawn = validValues.get(ast)
+  if (drawn === undefined) {
+    const schema = Schema.make(ast)
+    const [value] = fc.sample(Arbitrary.make(schema), { seed: 1, numRuns: 1 })
+    drawn = { value: Schema.encodeSync(schema)(value) }
+    validValues.set(ast, drawn)
+  }
+  return drawn.value
+}
+
+/**
+ * A one-of at any depth (a union of objects, each member's key only absent or `null` in the
+ * others, as proto3 reads a `oneof`: the filter's condition or group): for the member `value` is,
+ * each other member's key set beside its own, to a valid value of that key, breaking the rule the
+ * unset key states.
+ */
+const oneOfCandidates = (
+  member: SchemaWalk.Shape,
+  members: ReadonlyArray<SchemaWalk.Shape>,
+  value: unknown,
+  path: Path,
+  out: Array<Candidate>
+): void => {
+  if (member._tag !== "Object" || value === null || typeof value !== "object") return
+  const obj = value as Record<string, unknown>
+  const own = [...member.fields.values()].filter((f) => f.required).map((f) => f.name)
+  for (const f of member.fields.values()) {
+    if (!unsetOnly(f.shape) || (obj[f.name] !== undefined && obj[f.name] !== null)) continue
+    const set = members
+      .map((m) => (m._tag === "Object" ? m.fields.get(f.name) : undefined))
+      .find((g) => g !== undefined && !unsetOnly(g.shape))
+    if (set === undefined) continue
+    out.push({
+      kind: "across-fields",
+      ruleId: ContractRules.statedBy(SchemaWalk.nonNullish(f.shape).ast),
+      rule: `${pathText(path)}: ${[...own, f.name].join(" and ")} at once (one of)`,
+      path: [...path, f.name],
+      value: validValue(set.signature.type)
+    })
+  }
+}
+
 /** The invalid values of a literal's or an enum's values, each breaking the rule the node states. */
 const enumCandidates = (
   node: AST.AST,
@@ -357,6 +443,7 @@ const candidates = (
         )
       for (const m of members) {
         if (!present || isEncoded(m.ast)(value)) candidates(m, value, path, out, depth + 1)
+        if (present && isEncoded(m.ast)(value)) oneOfCandidates(m, members, value, path, out)
       }
       return
     }
@@ -372,6 +459,15 @@ const candidates = (
           rule: `${pathText(path)}: empty array`,
           path,
           value: []
+        })
+      // An entry of another JSON type than the list's (`searchFields: [12345]`), beside its own entries' rules.
+      if (!unsetOnly(shape.item))
+        out.push({
+          kind: "json-type",
+          ruleId: "fields.json-type",
+          rule: `${pathText([...path, 0])}: wrong JSON type`,
+          path: [...path, 0],
+          value: wrongType(value[0], shape.item)
         })
       if (value.length > 0) candidates(shape.item, value[0], [...path, 0], out, depth + 1)
       else {
@@ -406,6 +502,8 @@ const candidates = (
             value: null
           })
         }
+        // A key only absent or null here is a one-of's other member: set, it breaks the one-of.
+        if (unsetOnly(field.shape)) continue
         out.push({
           kind: "json-type",
           ruleId: "fields.json-type",
@@ -454,7 +552,9 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
 export const derive = (
   schema: Schema.Schema.AnyNoContext,
   encoded: unknown,
-  options?: { readonly skip?: ((variant: Omit<Mutation, "body">) => boolean) | undefined }
+  options?: {
+    readonly skip?: ((variant: Omit<Mutation, "body" | "dimensions">) => boolean) | undefined
+  }
 ): ReadonlyArray<Mutation> => {
   if (options?.skip !== undefined) return variants(schema, encoded, options.skip)
   let bySchema = derived.get(schema)
@@ -480,7 +580,7 @@ const MAX_DERIVED = 1024
 const variants = (
   schema: Schema.Schema.AnyNoContext,
   encoded: unknown,
-  skip: ((variant: Omit<Mutation, "body">) => boolean) | undefined
+  skip: ((variant: Omit<Mutation, "body" | "dimensions">) => boolean) | undefined
 ): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
   candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
@@ -494,7 +594,14 @@ const variants = (
     seen.add(key)
     if (skip !== undefined && skip(c)) continue
     if (Option.isNone(decode(body)))
-      result.push({ rule: c.rule, kind: c.kind, ruleId: c.ruleId, path: c.path, body })
+      result.push({
+        rule: c.rule,
+        kind: c.kind,
+        ruleId: c.ruleId,
+        path: c.path,
+        body,
+        dimensions: dimensionsOf(c)
+      })
   }
   return result
 }

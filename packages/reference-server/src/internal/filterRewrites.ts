@@ -62,6 +62,14 @@ export const acceptUnknownKeys = (filter: unknown, keys: ReadonlySet<string>): u
       : part
   })
 
+/** ignored-filter-one-of: a filter with both a condition and a group is read as its condition. */
+export const conditionOverGroup = (filter: unknown): unknown =>
+  mapFilter(filter, (part) => {
+    if (!isObject(part.field) || !isObject(part.group)) return part
+    const { group: _, ...condition } = part
+    return condition
+  })
+
 /** empty-group-accepted: a group with no filters matches every item. */
 export const acceptEmptyGroups = (filter: unknown): unknown =>
   mapFilter(filter, (part) =>

@@ -207,8 +207,10 @@ export type MdmFilterType =
           readonly value: string
         }
       }
+      readonly group?: never
     }
   | {
+      readonly field?: never
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [MdmFilterType, ...Array<MdmFilterType>]
@@ -237,8 +239,10 @@ export type MdmFilterEncoded =
           readonly value?: string | undefined
         } | null
       }
+      readonly group?: never | null
     }
   | {
+      readonly field?: never | null
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [MdmFilterEncoded, ...Array<MdmFilterEncoded>]
@@ -253,9 +257,11 @@ export const MdmFilter: Schema.Codec<MdmFilterType, MdmFilterEncoded> = Schema.U
       key: Schema.Literals(["id", "name", "type", "created_at", "updated_at"]),
       operator: Filter.Operator,
       value: Fields.nullable(Filter.StringValue)
-    })
+    }),
+    group: Fields.nullable(Schema.Never)
   }),
   Schema.Struct({
+    field: Fields.nullable(Schema.Never),
     group: Schema.Struct({
       operator: Filter.GroupOperator,
       filters: Schema.NonEmptyArray(
@@ -346,8 +352,10 @@ export type SatelliteFilterType =
           readonly value: string
         }
       }
+      readonly group?: never
     }
   | {
+      readonly field?: never
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [SatelliteFilterType, ...Array<SatelliteFilterType>]
@@ -383,8 +391,10 @@ export type SatelliteFilterEncoded =
           readonly value?: string | undefined
         } | null
       }
+      readonly group?: never | null
     }
   | {
+      readonly field?: never | null
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [SatelliteFilterEncoded, ...Array<SatelliteFilterEncoded>]
@@ -408,9 +418,11 @@ export const SatelliteFilter: Schema.Codec<SatelliteFilterType, SatelliteFilterE
         ]),
         operator: Filter.Operator,
         value: Fields.nullable(Filter.StringValue)
-      })
+      }),
+      group: Fields.nullable(Schema.Never)
     }),
     Schema.Struct({
+      field: Fields.nullable(Schema.Never),
       group: Schema.Struct({
         operator: Filter.GroupOperator,
         filters: Schema.NonEmptyArray(

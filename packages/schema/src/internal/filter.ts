@@ -94,9 +94,10 @@ export type Filter<K extends string> =
  * @category filters
  */
 export type FilterEncoded<K extends string> =
-  | { readonly field: ConditionEncoded<K> }
+  | { readonly field: ConditionEncoded<K>; readonly group?: null }
   | { readonly field?: null | undefined; readonly group?: null | undefined }
   | {
+      readonly field?: null
       readonly group: {
         readonly operator: "and" | "or"
         readonly filters: readonly [FilterEncoded<K>, ...Array<FilterEncoded<K>>]
@@ -134,6 +135,25 @@ export const isEmpty = <K extends string>(filter: Filter<K>): filter is Empty =>
 export const valueless: ReadonlySet<Operator> = new Set(["empty", "not_empty"])
 
 /**
+ * The other member of a filter's one-of, beside a condition or a group: absent or `null` (not
+ * set). A filter is either one condition or a group (decisions.md section 3), and two variants of
+ * a one-of at once is invalid_argument (section 2), as proto3 JSON reads a `oneof`.
+ */
+const Unset = opt(
+  Schema.Never.annotations({
+    ...states("filter.one-of"),
+    title: "not set",
+    // Never drawn nor compared: a decoded filter never holds it.
+    arbitrary: () => (fc) => fc.constant(null as never),
+    equivalence: () => () => true,
+    message: () => ({
+      message: "a filter is either a condition or a group, not both",
+      override: true
+    })
+  })
+)
+
+/**
  * The filter schema for a list whose objects have the given snake_case keys.
  *
  * @since 0.1.0
@@ -158,8 +178,9 @@ export const make = <const K extends readonly [string, ...Array<string>]>(
     value: opt(StringValue)
   }).annotations({ identifier: `${identifier}Condition` })
   const self: Schema.Schema<Filter<K[number]>, FilterEncoded<K[number]>> = Schema.Union(
-    Schema.Struct({ field: ConditionSchema }),
+    Schema.Struct({ field: ConditionSchema, group: Unset }),
     Schema.Struct({
+      field: Unset,
       group: Schema.Struct({
         operator: GroupOperator,
         filters: Schema.NonEmptyArray(Schema.suspend(() => self)).annotations({

@@ -156,10 +156,17 @@ const peel = (root: AST.AST): Peeled => {
   }
 }
 
-/** Whether a schema's wire form is only `null` or absent: a field that carries nothing. */
+/**
+ * Whether a schema's wire form is only `null` or absent: a field that carries nothing (the other
+ * member of a one-of, `never` but for `null`).
+ */
 const isOnlyNullish = (ast: AST.AST): boolean => {
   const p = peel(ast)
-  return isNullish(p.ast) || (p.ast._tag === "Union" && p.ast.types.every(isNullish))
+  return (
+    isNullish(p.ast) ||
+    p.ast._tag === "NeverKeyword" ||
+    (p.ast._tag === "Union" && p.ast.types.every(isNullish))
+  )
 }
 
 const isStringish = (ast: AST.AST): boolean => {

@@ -96,6 +96,11 @@ export const invalidRejected = check({
       id: "filter.group-not-empty",
       must: "A filter group with no filters is invalid_argument.",
       source: d("3. Lists", "(at least one)")
+    },
+    {
+      id: "filter.one-of",
+      must: "A filter (at any depth) with both a condition (`field`) and a group is invalid_argument.",
+      source: d("3. Lists", "A filter is either one condition or a group, nestable to any depth")
     }
   ]
 })

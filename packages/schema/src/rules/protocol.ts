@@ -55,6 +55,14 @@ export const protocol = check({
         "2. Errors",
         "| The deadline from `Connect-Timeout-Ms` passed | deadline_exceeded |"
       )
+    },
+    {
+      id: "protocol.deadline-elapsed",
+      must: "deadline_exceeded answers only a call whose `Connect-Timeout-Ms` deadline has passed: not one answered well before that time had elapsed.",
+      source: d(
+        "2. Errors",
+        "| The deadline from `Connect-Timeout-Ms` passed | deadline_exceeded |"
+      )
     }
   ]
 })

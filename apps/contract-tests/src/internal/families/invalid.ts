@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { type ContractRules, Filter, SchemaWalk } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
+import * as Dimensions from "../dimensions.js"
 import * as Mutations from "../mutations.js"
 import {
   type Body,
@@ -36,11 +37,20 @@ export interface Invalid {
   readonly label: string
   readonly body: unknown
   readonly text?: string
+  /** The fields and dimensions of their inputs it exercises, counted in the run's coverage when sent. */
+  readonly tags?: ReadonlyArray<Dimensions.Tag>
 }
 
 /** A mutation as an invalid request, citing the must its constraint states; none when no must backs it (it is not sent). */
 const fromMutation = (m: Mutations.Mutation): Invalid | undefined =>
-  m.ruleId === undefined ? undefined : { rule: m.ruleId, label: m.rule, body: m.body }
+  m.ruleId === undefined
+    ? undefined
+    : {
+        rule: m.ruleId,
+        label: m.rule,
+        body: m.body,
+        tags: Dimensions.refused(Dimensions.fieldOf(m.path), ...m.dimensions)
+      }
 
 /** The runner's verdict on the answer to an invalid request, judged as every answer to a request that breaks a must is. */
 export const rejected = (e: Exchange, c: Invalid, known: Known): Outcome | undefined =>
@@ -56,13 +66,15 @@ const judge = (op: Op, ctx: Context, c: Invalid, known: Known) =>
         ? { ...post(op.path, undefined), body: c.text }
         : post(op.path, uniqueNames(op, c.body))
     ),
-    (e): ReadonlyArray<Verdict> =>
-      [
+    (e): ReadonlyArray<Verdict> => {
+      Dimensions.sent(ctx.dimensions, op.method, c.tags ?? [])
+      return [
         Inspect.noServerErrors(e),
         Inspect.errorShape(e),
         rejected(e, c, known),
         secretsKept(c.body, e)
       ].filter((o): o is Outcome => o !== undefined)
+    }
   )
 
 const CHECKS: ReadonlyArray<CheckId> = [
@@ -120,7 +132,8 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
           ...base,
           limit: 10,
           filter: { field: { key: "ct_no_such_key", operator: "equals", value: SV("x") } }
-        }
+        },
+        tags: Dimensions.refused("filter.field.key", "enum")
       },
       {
         rule: "filter.unknown-key",
@@ -129,12 +142,14 @@ const listCases = (op: Op, ctx: Context): ReadonlyArray<Invalid> => {
           ...base,
           limit: 10,
           filter: { field: { key: "name", operator: "ct_like", value: SV("x") } }
-        }
+        },
+        tags: Dimensions.refused("filter.field.operator", "enum")
       },
       {
         rule: "filter.group-not-empty",
         label: "filter: empty group",
-        body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } }
+        body: { ...base, limit: 10, filter: { group: { operator: "and", filters: [] } } },
+        tags: Dimensions.refused("filter.group.filters", "zero-value")
       }
     )
   }
@@ -159,7 +174,8 @@ const wideShort = (op: Op, valid: Body): ReadonlyArray<Invalid> =>
           {
             rule: "fields.min-length",
             label: `${name}: ${shape.minLength - 1} characters of 3 UTF-8 bytes (min ${shape.minLength})`,
-            body
+            body,
+            tags: Dimensions.refused(name, "bound-bytes", "multi-byte")
           }
         ]
       : []
@@ -202,7 +218,7 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
       .filter((b) => Gen.isValid(op, b))
     const byRule = new Map<string, Invalid>()
     // A variant of a label already kept, or of no must, is left out before it is decoded.
-    const known = (v: Omit<Mutations.Mutation, "body">) =>
+    const known = (v: Omit<Mutations.Mutation, "body" | "dimensions">) =>
       byRule.has(v.rule) || v.ruleId === undefined
     for (const b of [...minimal, ...bodies]) {
       for (const m of Mutations.derive(op.request, b, { skip: known })) {
@@ -259,15 +275,29 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
 /** Bodies that are not a valid request at all: empty, not JSON, not an object, `{}` when something is required. */
 const bodySuite = (op: Op, ctx: Context): Suite => {
   if (ctx.readOnly && isWrite(op)) return skipped("body", op.method, CHECKS, true, "read-only mode")
+  const notAnObject = Dimensions.refused("(body)", "json-type")
   const cases: Array<Invalid> = [
-    { rule: "wire.empty-body", label: "empty body", body: undefined, text: "" },
-    { rule: "wire.json-object-body", label: "malformed JSON", body: undefined, text: "{" },
-    { rule: "wire.json-object-body", label: "JSON array body", body: undefined, text: "[]" },
+    { rule: "wire.empty-body", label: "empty body", body: undefined, text: "", tags: notAnObject },
+    {
+      rule: "wire.json-object-body",
+      label: "malformed JSON",
+      body: undefined,
+      text: "{",
+      tags: notAnObject
+    },
+    {
+      rule: "wire.json-object-body",
+      label: "JSON array body",
+      body: undefined,
+      text: "[]",
+      tags: notAnObject
+    },
     {
       rule: "wire.json-object-body",
       label: "JSON string body",
       body: undefined,
-      text: JSON.stringify("text")
+      text: JSON.stringify("text"),
+      tags: notAnObject
     }
   ]
   if (!Gen.isValid(op, {}))
@@ -275,7 +305,8 @@ const bodySuite = (op: Op, ctx: Context): Suite => {
       rule: op.kind === "list" ? "lists.limit-range" : "fields.required",
       label: "empty object",
       body: undefined,
-      text: "{}"
+      text: "{}",
+      tags: Dimensions.refused("(body)", "zero-value")
     })
   return {
     family: "body",

@@ -22,6 +22,7 @@ import * as Gen from "../generate.js"
 import { type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
 import {
+  deadlineElapsed,
   expectOkOr,
   expectRefusal,
   expectStatus,
@@ -48,12 +49,21 @@ const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
   if ((c.mayDrop === true && Option.isNone(e.response)) || Inspect.slowNotHung(e)) return []
   const shape = Inspect.errorShape(e)
   const verdict = protocolAnswer(c, e)
+  const elapsed = c.late === true ? deadlineElapsed(e) : undefined
   return [
     Inspect.noServerErrors(e),
     ...(shape === undefined ? [] : [shape]),
+    ...(elapsed === undefined ? [] : [elapsed]),
     ...(verdict === undefined ? [] : [verdict])
   ]
 }
+
+/**
+ * The deadlines sent, in milliseconds: one that passes before any call ends, and ones of several
+ * seconds (four and five digits) that every call meets, whose answer is judged against the time
+ * that passed (`deadlineElapsed`); valid calls send a minute.
+ */
+const DEADLINES_MS = [1, 2_000, 20_000] as const
 
 const CHECKS: ReadonlyArray<CheckId> = ["protocol", "no-server-errors", "error-shape"]
 
@@ -96,16 +106,25 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
         }),
       expect: expectOkOr("invalid_argument", "not_found", "already_exists")
     })),
-    {
-      name: "Connect-Timeout-Ms: 1",
+    // A deadline that passes before any call ends, and ones the call has seconds to meet. Those
+    // carry `{}` to a write where that is invalid, which makes nothing beyond
+    // `--creates-per-operation`: a deadline answered as passed at once shows on a refusal too.
+    ...DEADLINES_MS.map((millis): ProtocolCase => ({
+      name: `Connect-Timeout-Ms: ${millis}`,
       rule: "protocol.deadline",
       late: true,
       request: (body) =>
-        post(op.path, uniqueNames(op, body), { headers: { "connect-timeout-ms": "1" } }),
+        post(
+          op.path,
+          millis > DEADLINES_MS[0] && isWrite(op) && !Gen.isValid(op, {})
+            ? {}
+            : uniqueNames(op, body),
+          { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(millis) } }
+        ),
       // A sample body that names nothing may be rejected for that, deadline or not; a create's may
       // name a taken link (a call that finishes first is answered as one without a deadline).
       expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found", "already_exists")
-    }
+    }))
   ]
   for (const header of Object.keys(op.requiredHeaders)) {
     const isVersion = header.toLowerCase() === "connect-protocol-version"

@@ -17,6 +17,7 @@ import {
   type Suite,
   uniqueNames
 } from "../context.js"
+import * as Dimensions from "../dimensions.js"
 import * as Gen from "../generate.js"
 import { createEcho, passwordUser } from "../oracles/create-echo.js"
 import { accepted, acceptanceRule, plainAcceptance, rejectedBy } from "../oracles/valid-accepted.js"
@@ -131,6 +132,7 @@ const validSuite = (op: Op, ctx: Context): Suite => {
               : { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(deadline) } }
           )
         )
+        Dimensions.sent(ctx.dimensions, op.method, Dimensions.validTags(op, body))
         const out: Array<Verdict> = [...Inspect.basic(op, e, ctx.skewMillis)]
         // A refusal is put down to a spelling or to the request itself by sending its plain form.
         const diagnosed =

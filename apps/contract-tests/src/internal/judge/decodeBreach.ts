@@ -94,11 +94,22 @@ const leaves = (
         return
       }
       const struct = encodedStruct(issue.ast)
-      for (const i of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) {
+      const issues = Array.isArray(issue.issues) ? issue.issues : [issue.issues]
+      const inner: Array<Leaf> = []
+      for (const i of issues) {
         const name = i._tag === "Pointer" && !Array.isArray(i.path) ? i.path : undefined
         const p = struct?.propertySignatures.find((s) => s.name === name)
-        leaves(i, path, out, p === undefined ? field : p.isOptional ? undefined : p.type)
+        leaves(i, path, inner, p === undefined ? field : p.isOptional ? undefined : p.type)
       }
+      // A one-of's member whose own key is missing was not the one meant: a value in another
+      // member's key (which it takes only as unset) breaks no one-of there.
+      const meant = !issues.some((i) => i._tag === "Pointer" && i.issue._tag === "Missing")
+      for (const l of inner)
+        out.push(
+          meant || l.issue._tag !== "Type" || l.issue.ast._tag !== "NeverKeyword"
+            ? l
+            : { ...l, rule: "fields.json-type", stated: false }
+        )
       return
     }
     case "Missing": {

@@ -36,7 +36,8 @@ export const requestRules = [
   "fields.connector-name",
   "lists.limit-range",
   "filter.unknown-key",
-  "filter.group-not-empty"
+  "filter.group-not-empty",
+  "filter.one-of"
 ] as const satisfies ReadonlyArray<ContractRules.RuleId>
 
 /** A rule a request can break on its own. */

@@ -5,21 +5,12 @@ import * as Option from "effect/Option"
 import { Deadline } from "@data-access/schema"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
-import { codeOf, excerpt, mib, slowNotHung } from "../answerReading.js"
+import { codeOf, earlyDeadline, excerpt, mib, slowNotHung } from "../answerReading.js"
 import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
 
-/**
- * Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came:
- * the server's clock started after the request left, so an answer sooner than the deadline (a
- * millisecond for the clocks' rounding) came before it passed. A value that is not a number of
- * milliseconds says nothing.
- */
-const deadlineMayHavePassed = (e: Exchange): boolean => {
-  const header = e.request.headers[Deadline.TIMEOUT_HEADER]
-  if (header === undefined) return false
-  const timeout = Deadline.parseTimeout(header)
-  return timeout._tag !== "Millis" || e.durationMs + 1 >= timeout.millis
-}
+/** Whether the deadline a call set with `Connect-Timeout-Ms` may have passed when its answer came (`earlyDeadline` decides). */
+const deadlineMayHavePassed = (e: Exchange): boolean =>
+  e.request.headers[Deadline.TIMEOUT_HEADER] !== undefined && earlyDeadline(e) === undefined
 
 /**
  * no-server-errors: a response came, and it is not a 5xx. `unavailable` (503, a temporary

@@ -1,17 +1,18 @@
 /**
  * protocol: the answers to other methods and content types, spellings of the JSON media type,
  * deadlines, the version header, unknown routes and body sizes; a body of at most 1 MiB is not
- * refused for its size.
+ * refused for its size; deadline_exceeded only once the deadline has elapsed.
  */
 import * as Option from "effect/Option"
 import { type ContractRules, Deadline, JsonBody } from "@data-access/schema"
 import { type Exchange, requestBytesOf } from "../http.js"
-import { fail, type Outcome, pass } from "../outcome.js"
+import { fail, type Outcome, pass, passes } from "../outcome.js"
 import {
   answerExcerpt,
   answeredFirst,
   bareUnknownRoute,
   codeOf,
+  earlyDeadline,
   encodingLeftOut,
   excerpt,
   got,
@@ -21,6 +22,35 @@ import {
 } from "../answerReading.js"
 import { type ExchangeOracle, oracle } from "../exchangeOracle.js"
 import { madeValid, refusal } from "../refusalVerdict.js"
+
+/**
+ * protocol.deadline-elapsed: the answer to a call sent with a deadline, judged against the time that
+ * actually passed: deadline_exceeded well before the deadline elapsed is a fault (decisions.md
+ * section 2: deadline_exceeded is the answer to a deadline that passed). A success after the
+ * deadline is not judged here: only the target's own latency tells a late answer from a slow one.
+ */
+export const deadlineElapsed = (e: Exchange): Outcome | undefined => {
+  const r = Option.getOrUndefined(e.response)
+  if (r === undefined || e.request.headers[Deadline.TIMEOUT_HEADER] === undefined) return undefined
+  const millis = earlyDeadline(e)
+  if (millis === undefined) return passes(["protocol.deadline-elapsed"])
+  return fail(
+    "protocol.deadline-elapsed",
+    "deadline_exceeded long before the deadline",
+    `a call with Connect-Timeout-Ms ${millis} was answered deadline_exceeded after ${e.durationMs} ms, long before its deadline had passed`,
+    e,
+    excerpt(r, 300)
+  )
+}
+
+const deadlineElapsedOracle = oracle({
+  name: "deadline-elapsed",
+  rules: ["protocol.deadline-elapsed"],
+  judge: ({ exchange }) => {
+    const verdict = deadlineElapsed(exchange)
+    return verdict === undefined ? [] : [verdict]
+  }
+})
 
 /** A body of at most 1 MiB is not refused for its size: resource_exhausted without `Retry-After` (a rate limit says when to retry). */
 const bodyLimit = oracle({
@@ -275,4 +305,4 @@ export const bodySizeAnswered = (
 }
 
 /** The oracles of this check, in the order the registry applies them. */
-export const oracles: ReadonlyArray<ExchangeOracle> = [bodyLimit]
+export const oracles: ReadonlyArray<ExchangeOracle> = [bodyLimit, deadlineElapsedOracle]

@@ -7,6 +7,7 @@
  * shown client and server apart. Every text is scrubbed of the secrets given.
  */
 import { Secrets } from "@data-access/schema"
+import * as Dimensions from "../dimensions.js"
 import { checksOf } from "../checkIds.js"
 import type * as Report from "./model.js"
 import { operationLabel } from "./label.js"
@@ -132,8 +133,15 @@ const coverage = (report: Report.Report): string => {
   const zero = report.coverage.filter((c) => c.judged === 0)
   return `<p data-count="rules-judged">${judged.length} of ${report.coverage.length} rules judged.</p>
 ${zero.length === 0 ? "" : `<h3>Rules judged zero times (${zero.length})</h3><table class="zero"><thead><tr><th>rule</th><th>check</th><th>why</th></tr></thead><tbody>${zero.map((c) => `<tr><td><code>${esc(c.rule)}</code></td><td>${esc(c.check)}</td><td>${esc(c.reason ?? "no case")}</td></tr>`).join("")}</tbody></table>`}
-<details><summary>Rules judged (${judged.length})</summary><table class="cov"><thead><tr><th>rule</th><th>check</th><th>cases</th><th>operations</th></tr></thead><tbody>${judged.map((c) => `<tr><td><code>${esc(c.rule)}</code></td><td>${esc(c.check)}</td><td>${c.judged}</td><td>${esc(c.operations.join(", "))}</td></tr>`).join("")}</tbody></table></details>`
+<details><summary>Rules judged (${judged.length})</summary><table class="cov"><thead><tr><th>rule</th><th>check</th><th>cases</th><th>operations</th></tr></thead><tbody>${judged.map((c) => `<tr><td><code>${esc(c.rule)}</code></td><td>${esc(c.check)}</td><td>${c.judged}</td><td>${esc(c.operations.join(", "))}</td></tr>`).join("")}</tbody></table></details>${fieldCoverage(report)}`
 }
+
+/** The dimensions of each field's inputs the run sent, per operation. */
+const fieldCoverage = (report: Report.Report): string =>
+  report.fields === undefined
+    ? ""
+    : `<p data-count="input-coverage">Input coverage: ${esc(Dimensions.summary(report.fields))}.</p>
+<details><summary>Dimensions sent per field (${report.fields.length})</summary><table class="cov"><thead><tr><th>operation</th><th>field</th><th>valid</th><th>refused</th></tr></thead><tbody>${report.fields.map((f) => `<tr><td>${esc(f.operation)}</td><td><code>${esc(f.field)}</code></td><td>${esc(f.valid.join(", "))}</td><td>${esc(f.refused.join(", "))}</td></tr>`).join("")}</tbody></table></details>`
 
 const notes = (report: Report.Report): string => {
   const items = [

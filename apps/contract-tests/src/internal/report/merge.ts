@@ -6,6 +6,7 @@
 import * as Either from "effect/Either"
 import * as Baseline from "../baseline.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
+import * as Dimensions from "../dimensions.js"
 import { coverageWith, joinCells, joinFindings, joinObservations } from "./join.js"
 import type * as Report from "./model.js"
 
@@ -93,6 +94,9 @@ export const join = (
     observations: joinObservations(parts.flatMap((r) => r.observations)),
     notes: [...new Set(parts.flatMap((r) => r.notes).filter((n) => !dropNotes.has(n)))],
     ...(coverage === undefined ? {} : { coverage }),
+    ...(parts.every((r) => r.fields === undefined)
+      ? {}
+      : { fields: Dimensions.join(parts.map((r) => r.fields ?? [])) }),
     ...(parts.every((r) => r.repeats === undefined)
       ? {}
       : { repeats: parts.reduce((n, r) => n + (r.repeats ?? 0), 0) }),

@@ -42,6 +42,23 @@ export interface RuleCoverage {
 }
 
 /**
+ * The dimensions of one request field's inputs a run sent to one operation, on each side (see
+ * the runner's `Dimension`: `bound`, `zero-value`, `one-of`...).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface FieldCoverage {
+  readonly operation: string
+  /** The field's path in the request (`filter.group`, `members[]`, `(body)` for the whole body). */
+  readonly field: string
+  /** Dimensions of requests a server must accept. */
+  readonly valid: ReadonlyArray<string>
+  /** Dimensions of requests a server must refuse. */
+  readonly refused: ReadonlyArray<string>
+}
+
+/**
  * One deviation from the contract, shrunk to a minimal input.
  *
  * @since 0.1.0
@@ -152,6 +169,8 @@ export interface Report {
   readonly notes: ReadonlyArray<string>
   /** Every rule of the contract with the cases that judged it (the runner's reports). */
   readonly coverage?: ReadonlyArray<RuleCoverage> | undefined
+  /** Per operation and request field, the dimensions of its inputs the run sent (the runner's reports). */
+  readonly fields?: ReadonlyArray<FieldCoverage> | undefined
   /**
    * Generated examples equal to one a suite had already sent, drawn again instead of sent (the
    * runner's reports): no example is sent twice within a suite.

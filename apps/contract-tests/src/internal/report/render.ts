@@ -1,4 +1,5 @@
 /** The implementation of `Report` (see that module's documentation). */
+import * as Dimensions from "../dimensions.js"
 import { checksOf } from "../checkIds.js"
 import { shorten } from "../curl.js"
 import { shortened } from "./shortened.js"
@@ -254,6 +255,7 @@ export const toTerminal = (report: Report): string => {
     for (const c of report.coverage.filter((c) => c.judged === 0))
       out.push(`  not judged: ${c.rule}: ${c.reason ?? "no case"}`)
   }
+  if (report.fields !== undefined) out.push(`Input coverage: ${Dimensions.summary(report.fields)}`)
   for (const n of report.notes) out.push(`note: ${n}`)
   out.push(
     "",

@@ -51,6 +51,13 @@ const RuleCoverage = Schema.Struct({
   reason: Schema.optional(Schema.String)
 })
 
+const FieldCoverage = Schema.Struct({
+  operation: Schema.String,
+  field: Schema.String,
+  valid: Schema.Array(Schema.String),
+  refused: Schema.Array(Schema.String)
+})
+
 const Finding = Schema.Struct({
   side: Schema.optional(Schema.Literal("client", "server")),
   check: CheckId,
@@ -113,6 +120,7 @@ export const ReportSchema = Schema.Struct({
   observations: Schema.Array(Observation),
   notes: Schema.Array(Schema.String),
   coverage: Schema.optional(Schema.Array(RuleCoverage)),
+  fields: Schema.optional(Schema.Array(FieldCoverage)),
   repeats: Schema.optional(Count),
   checks: Schema.optional(Schema.Array(CheckId)),
   shard: Schema.optional(Schema.Struct({ index: Schema.Int, total: Schema.Int })),

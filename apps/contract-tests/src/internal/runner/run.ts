@@ -16,6 +16,7 @@ import type * as ReplayId from "../replayId.js"
 import { type Context, casesOf, type Suite } from "../context.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { observed } from "../customChecks.js"
+import * as Dimensions from "../dimensions.js"
 import { makeReport } from "../findings.js"
 import { knownBy } from "../baseline.js"
 import { shardNote } from "../report/merge.js"
@@ -124,7 +125,8 @@ export const contextOf = (run: Run, target: Target, pools: Context["pools"]): Co
   readOnly: run.readOnly,
   examples: run.examples,
   createExamples: run.options.createsPerOperation ?? run.examples,
-  seed: run.seed
+  seed: run.seed,
+  dimensions: Dimensions.tally()
 })
 
 /**
@@ -290,7 +292,8 @@ const collate = (
   target: Target,
   groups: ReadonlyArray<Group>,
   results: ReadonlyArray<SuiteResult>,
-  notes: ReadonlyArray<string>
+  notes: ReadonlyArray<string>,
+  dimensions: Dimensions.Tally
 ) =>
   Effect.gen(function* () {
     const cells = cellsOf(groups, results)
@@ -321,6 +324,7 @@ const collate = (
     })
     return {
       ...report,
+      fields: Dimensions.coverageOf(dimensions),
       repeats: results.reduce((n, r) => n + r.repeats, 0),
       checks: [...selected].sort(compareChecks),
       ...(shard === undefined ? {} : { shard: { index: shard.index, total: shard.total } })
@@ -394,8 +398,9 @@ export const run = (
     }
     const { pools, notes } = discovered
     const selected = new Set<AnyCheckId>(selectedIds(options))
+    const ctx = contextOf(r, target, pools)
     const planned = plan(
-      contextOf(r, target, pools),
+      ctx,
       new Set(selectedMethods(options)),
       new Set(plannedChecks(options)),
       options.operations === undefined || options.operations.length === 0
@@ -424,6 +429,7 @@ export const run = (
       target,
       groups,
       results,
-      stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`]
+      stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`],
+      ctx.dimensions
     )
   })

@@ -22,6 +22,7 @@ import {
   filterKeysOf,
   acceptUnknownKeys,
   acceptEmptyGroups,
+  conditionOverGroup,
   foreignKeysAsEmpty
 } from "../filterRewrites.js"
 import { violation } from "../violationRecord.js"
@@ -197,6 +198,22 @@ export const ignoredJsonType = violation({
   hooks: { relax: relaxing((body, op) => ignoreJsonTypes(fieldsOf(op), body)) }
 })
 
+export const listEntryTypeDropped = violation({
+  name: "list-entry-type-dropped",
+  rule: "fields.json-type",
+  description:
+    "An entry of the wrong JSON type in a request list (`searchFields: [12345]`) is dropped; the rest of the request is served.",
+  hooks: {
+    relax: relaxing((body, op) =>
+      eachField(fieldsOf(op), body, (b, key, { shape }) => {
+        const value = b[key]
+        if (shape._tag === "Array" && Array.isArray(value))
+          b[key] = value.filter((x) => hasType(shape.item, x))
+      })
+    )
+  }
+})
+
 export const ignoredRequired = violation({
   name: "ignored-required",
   rule: "fields.required",
@@ -321,6 +338,18 @@ export const emptyGroupAccepted = violation({
   hooks: {
     relax: relaxing((body) => {
       if (body.filter !== undefined) body.filter = acceptEmptyGroups(body.filter)
+    })
+  }
+})
+
+export const ignoredFilterOneOf = violation({
+  name: "ignored-filter-one-of",
+  rule: "filter.one-of",
+  description:
+    "A filter with both a condition (`field`) and a group, at any depth, is read as its condition.",
+  hooks: {
+    relax: relaxing((body) => {
+      if (body.filter !== undefined) body.filter = conditionOverGroup(body.filter)
     })
   }
 })

@@ -7,7 +7,7 @@
 import { Operations } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
-import { Fail, type Check } from "../pipeline-types.js"
+import { deadlinePassed, Fail, type Check } from "../pipeline-types.js"
 import { without } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
@@ -16,6 +16,9 @@ const SMALL_BODY_LIMIT = 64 * 1024
 
 /** deadline-held: how long past its deadline a short-deadline call is answered. */
 const HELD_PAST_DEADLINE_MILLIS = 2000
+
+/** long-deadline-passed: the deadlines answered as passed at once (from, to), in milliseconds. */
+const LONG_DEADLINE_MILLIS = [1000, 30_000] as const
 
 /** route-case-insensitive: the route paths by their lower-case form. */
 const routesByLowerCase: ReadonlyMap<string, string> = new Map(
@@ -91,6 +94,18 @@ export const deadlineHeld = violation({
     deadline: (next) => (work, millis, started) =>
       millis < 1000
         ? Effect.zipLeft(work, Effect.sleep(millis + HELD_PAST_DEADLINE_MILLIS))
+        : next(work, millis, started)
+  }
+})
+
+export const longDeadlinePassed = violation({
+  name: "long-deadline-passed",
+  rule: "protocol.deadline-elapsed",
+  description: `A call whose \`Connect-Timeout-Ms\` is ${LONG_DEADLINE_MILLIS[0]} ms to under ${LONG_DEADLINE_MILLIS[1]} ms answers deadline_exceeded at once, seconds before its deadline passes.`,
+  hooks: {
+    deadline: (next) => (work, millis, started) =>
+      millis >= LONG_DEADLINE_MILLIS[0] && millis < LONG_DEADLINE_MILLIS[1]
+        ? Effect.succeed(deadlinePassed(millis))
         : next(work, millis, started)
   }
 })

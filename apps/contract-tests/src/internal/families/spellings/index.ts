@@ -21,6 +21,7 @@ import {
   type Suite,
   uniqueNames
 } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
 import { type Exchange, post } from "../../http.js"
 import * as Inspect from "../../inspect.js"
@@ -76,6 +77,7 @@ const spellingSuite = (op: Op, ctx: Context): Suite => {
           ),
           body: text
         })
+        Dimensions.sent(ctx.dimensions, op.method, s.tags)
         const shape = Inspect.errorShape(e)
         // A create's objects, the spelled one's and the plainest one's, each judged by create-echo.
         const echoes =

@@ -5,6 +5,7 @@
  */
 import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
 import { sameRequestRules } from "../../oracles/valid-accepted.js"
 import { MEDIA_TYPE_SPELLINGS } from "../shared/mediaTypes.js"
@@ -111,6 +112,8 @@ export interface Spelling {
   readonly text: (body: Body) => string
   /** The request's `Content-Type` in this spelling, when not the plainest. */
   readonly contentType?: string
+  /** The fields and dimensions it exercises on the valid side, counted in the run's coverage when sent. */
+  readonly tags: ReadonlyArray<Dimensions.Tag>
 }
 
 export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
@@ -120,13 +123,15 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
       label: "JSON escapes (\\u0061, \\/)",
       rule: sameRequestRules.escapes,
       plain: body,
-      text: escapedJson
+      text: escapedJson,
+      tags: Dimensions.valid("(body)", "escapes")
     },
     {
       label: "whitespace between every token",
       rule: sameRequestRules.whitespace,
       plain: body,
-      text: spacedJson
+      text: spacedJson,
+      tags: Dimensions.valid("(body)", "whitespace")
     },
     ...(Object.keys(zeros).length === 0
       ? []
@@ -135,7 +140,8 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
             label: `${Object.keys(zeros).join(", ")} sent as zero values`,
             rule: sameRequestRules.zeroValues,
             plain: absent,
-            text: (b: Body) => JSON.stringify({ ...b, ...zeros })
+            text: (b: Body) => JSON.stringify({ ...b, ...zeros }),
+            tags: Object.keys(zeros).flatMap((k) => Dimensions.valid(k, "zero-value"))
           } satisfies Spelling
         ]),
     // Last, so that a small create allowance still sends the spellings above.
@@ -144,7 +150,8 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
       rule: "protocol.content-type",
       plain: body,
       text: (b: Body) => JSON.stringify(b),
-      contentType: MEDIA_TYPE_SPELLINGS[0]
+      contentType: MEDIA_TYPE_SPELLINGS[0],
+      tags: Dimensions.valid("(body)", "media-type")
     }
   ]
 }
