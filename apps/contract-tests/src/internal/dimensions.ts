@@ -3,8 +3,7 @@
  * a one-of...), each input tagged with its field and side, and the run's tally of the dimensions
  * sent per operation and field: the coverage of inputs beside the coverage of rules.
  */
-import { SchemaWalk } from "@data-access/schema"
-import type { Op } from "./context.js"
+import { type Operations, SchemaWalk } from "@data-access/schema"
 import { snakeToCamel } from "./json.js"
 import type * as Report from "./report/model.js"
 import { SAFE_STRING_LENGTH } from "./textLength.js"
@@ -158,7 +157,10 @@ export const isZero = (v: unknown): boolean =>
  * The valid-side tags of a request body: each top-level field sent (as a value, an explicit zero,
  * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out.
  */
-export const validTags = (op: Op, body: Readonly<Record<string, unknown>>): Array<Tag> => {
+export const validTags = (
+  op: Operations.Operation,
+  body: Readonly<Record<string, unknown>>
+): Array<Tag> => {
   const fields = SchemaWalk.requestFields(op)
   const out: Array<Tag> = []
   const seen = new Set<string>()
