@@ -9,21 +9,29 @@ const decisionsMd = "decisions.md"
 /** The must a fault breaks: the document, its section and the sentence quoted. */
 const must = (document, section, quote) => ({ document, section, quote })
 
-/** The request with its JSON body changed by `change` (which may edit the object in place). */
+/**
+ * The request with its JSON body changed by `change` (which may edit the object in place); the
+ * same bytes when `change` changes nothing.
+ */
 const withJson = (request, change) => {
   const body = readJson(request.body)
   if (body === null || typeof body !== "object" || Array.isArray(body)) return request
+  const before = JSON.stringify(body)
   const changed = change(body) ?? body
-  return { ...request, body: jsonBody(changed) }
+  return JSON.stringify(changed) === before ? request : { ...request, body: jsonBody(changed) }
 }
 
-/** The answer with its JSON body changed by `change`, when it is a 200 with a JSON object body. */
+/**
+ * The answer with its JSON body changed by `change`, when it is a 200 with a JSON object body;
+ * the same bytes when `change` changes nothing.
+ */
 const withJsonAnswer = (answer, change) => {
   if (answer.status !== 200) return answer
   const body = readJson(answer.body)
   if (body === null || typeof body !== "object") return answer
+  const before = JSON.stringify(body)
   const changed = change(body) ?? body
-  return { ...answer, body: jsonBody(changed) }
+  return JSON.stringify(changed) === before ? answer : { ...answer, body: jsonBody(changed) }
 }
 
 /** The Connect code of an error answer, or undefined. */

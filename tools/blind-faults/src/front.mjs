@@ -108,26 +108,48 @@ const forwardTo = (target, agent) => (request) =>
     outgoing.end(request.body)
   })
 
+const sameHeaders = (a, b) => JSON.stringify(a) === JSON.stringify(b)
+
+const sameRequest = (a, b) =>
+  a.method === b.method &&
+  a.path === b.path &&
+  sameHeaders(a.headers, b.headers) &&
+  a.body.equals(b.body)
+
+const sameAnswer = (a, b) =>
+  a.status === b.status && sameHeaders(a.headers, b.headers) && a.body.equals(b.body)
+
 /**
  * Starts a front on a free loopback port in front of `target`. A `fault` may hold
  * `request(request, context)`, returning the request to forward or `{ answer }` to answer
  * without forwarding, and `response(answer, request, context)`, returning the answer to send;
  * either may be async. `context` has `forward(request)` (an extra call to the target), `state`
  * (a Map the fault keeps across exchanges) and `knownIds` and `apiKeys` of the server.
- * Resolves to `{ url, close() }`.
+ * Resolves to `{ url, counts, close() }`; `counts` has the `exchanges` it served and how many
+ * of them the fault `changed` (a request forwarded otherwise, an answer of its own or changed).
  */
 export const startFront = async ({ target, fault = {}, knownIds, apiKeys }) => {
   const agent = new http.Agent({ keepAlive: true })
   const forward = forwardTo(target, agent)
   const context = { forward, state: new Map(), knownIds, apiKeys }
+  const counts = { exchanges: 0, changed: 0 }
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const original = requestOf(incoming, await readAll(incoming))
       const changed =
         fault.request === undefined ? original : await fault.request(original, context)
-      let answer = changed.answer ?? (await forward(changed))
-      if (fault.response !== undefined && changed.answer === undefined) {
-        answer = await fault.response(answer, changed, context)
+      const forwarded = changed.answer ?? (await forward(changed))
+      const answer =
+        fault.response !== undefined && changed.answer === undefined
+          ? await fault.response(forwarded, changed, context)
+          : forwarded
+      counts.exchanges += 1
+      if (
+        changed.answer !== undefined ||
+        !sameRequest(original, changed) ||
+        !sameAnswer(forwarded, answer)
+      ) {
+        counts.changed += 1
       }
       outgoing.writeHead(answer.status, {
         ...answer.headers,
@@ -144,6 +166,7 @@ export const startFront = async ({ target, fault = {}, knownIds, apiKeys }) => {
   const { port } = server.address()
   return {
     url: `http://127.0.0.1:${port}`,
+    counts,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -18,7 +18,7 @@ export const control = { name: "control", must: "none: a faithful front", fault:
 
 /**
  * Runs the contract tests once against a fresh reference server behind a front with `fault`, and
- * resolves to the run's report. `runOptions` are added to the run's options (`operations`...).
+ * resolves to the run's report and the front's counts (exchanges, and those the fault changed). `runOptions` are added to the run's options (`operations`...).
  */
 export const runOne = (entry, { seed, examples, runOptions = {} }) =>
   Effect.runPromise(
@@ -35,7 +35,7 @@ export const runOne = (entry, { seed, examples, runOptions = {} }) =>
         ),
         (front) => Effect.promise(() => front.close())
       )
-      return yield* ContractTests.run({
+      const report = yield* ContractTests.run({
         baseUrl: front.url,
         apiKey: Redacted.make(server.apiKeys[0]),
         fixtures: server.knownIds,
@@ -43,6 +43,7 @@ export const runOne = (entry, { seed, examples, runOptions = {} }) =>
         examples,
         ...runOptions
       })
+      return { report, counts: front.counts }
     }).pipe(Effect.scoped, Effect.provide(NodeHttpClient.layerUndici))
   )
 
@@ -71,7 +72,7 @@ const main = async () => {
     only === undefined ? catalogue : catalogue.filter((entry) => only.includes(entry.name))
   console.log(`seed ${seed}, --examples ${examples}, ${faults.length} faults`)
   const started = performance.now()
-  const controlReport = await runOne(control, { seed, examples })
+  const { report: controlReport } = await runOne(control, { seed, examples })
   if (controlReport.findings.length === 0) {
     console.log(`control: 0 findings (${controlReport.requests} requests)`)
   } else {
@@ -82,14 +83,17 @@ const main = async () => {
   }
   let caught = 0
   for (const entry of faults) {
-    const report = await runOne(entry, { seed, examples }).catch((error) => error)
-    if (report instanceof Error || report?.findings === undefined) {
-      console.log(`${entry.name}: no report (${String(report?.message ?? report)})`)
+    const outcome = await runOne(entry, { seed, examples }).catch((error) => ({ error }))
+    if (outcome.error !== undefined) {
+      console.log(`${entry.name}: no report (${String(outcome.error?.message ?? outcome.error)})`)
       continue
     }
-    const rules = rulesOf(report)
+    const rules = rulesOf(outcome.report)
     if (rules.length > 0) caught += 1
-    console.log(`${entry.name}: ${rules.length > 0 ? `caught (${rules.join(", ")})` : "missed"}`)
+    const verdict = rules.length > 0 ? `caught (${rules.join(", ")})` : "missed"
+    console.log(
+      `${entry.name}: ${verdict}; the fault changed ${outcome.counts.changed} of ${outcome.counts.exchanges} exchanges`
+    )
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(0)
   console.log(

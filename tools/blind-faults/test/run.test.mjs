@@ -14,16 +14,18 @@ const small = {
 
 describe("blind faults", () => {
   it("finds nothing through a front with no fault", async () => {
-    const report = await runOne(control, small)
+    const { report, counts } = await runOne(control, small)
     expect(report.findings).toEqual([])
-    expect(report.requests).toBeGreaterThan(0)
+    expect(counts.exchanges).toBeGreaterThan(0)
+    expect(counts.changed).toBe(0)
   })
 
   it("ends a fault's run with a report", async () => {
     const fault = catalogue.find((entry) => entry.name === "port-as-string")
-    const report = await runOne(fault, small)
+    const { report, counts } = await runOne(fault, small)
     expect(report.requests).toBeGreaterThan(0)
     expect(Array.isArray(report.findings)).toBe(true)
+    expect(counts.changed).toBeGreaterThan(0)
   })
 
   it("names the must each fault breaks", () => {
