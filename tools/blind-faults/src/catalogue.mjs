@@ -291,23 +291,26 @@ export const catalogue = [
       "1. Wire rules, Unknown request fields",
       "Ignored by the server (proto3 JSON discards unknown fields)."
     ),
-    fault: onRequest(["CreateConnector"], (request) => {
-      const body = readJson(request.body)
-      const known = [
-        "name",
-        "terminationProtection",
-        "termination_protection",
-        "spaceId",
-        "space_id"
-      ]
-      const extra =
-        body !== null && typeof body === "object" && !Array.isArray(body)
-          ? Object.keys(body).find((key) => !known.includes(key))
-          : undefined
-      return extra === undefined
-        ? request
-        : { answer: connectError("invalid_argument", `unknown field "${extra}"`) }
-    })
+    fault: {
+      inHandler: true,
+      ...onRequest(["CreateConnector"], (request) => {
+        const body = readJson(request.body)
+        const known = [
+          "name",
+          "terminationProtection",
+          "termination_protection",
+          "spaceId",
+          "space_id"
+        ]
+        const extra =
+          body !== null && typeof body === "object" && !Array.isArray(body)
+            ? Object.keys(body).find((key) => !known.includes(key))
+            : undefined
+        return extra === undefined
+          ? request
+          : { answer: connectError("invalid_argument", `unknown field "${extra}"`) }
+      })
+    }
   },
   {
     name: "snake-case-input-ignored",
@@ -331,16 +334,19 @@ export const catalogue = [
       "1. Wire rules, null on input",
       'Means "not set", the same as an absent field.'
     ),
-    fault: onRequest(creates, (request) => {
-      const body = readJson(request.body)
-      const field =
-        body !== null && typeof body === "object"
-          ? Object.keys(body).find((key) => body[key] === null)
-          : undefined
-      return field === undefined
-        ? request
-        : { answer: connectError("invalid_argument", `${field}: expected a value, got null`) }
-    })
+    fault: {
+      inHandler: true,
+      ...onRequest(creates, (request) => {
+        const body = readJson(request.body)
+        const field =
+          body !== null && typeof body === "object"
+            ? Object.keys(body).find((key) => body[key] === null)
+            : undefined
+        return field === undefined
+          ? request
+          : { answer: connectError("invalid_argument", `${field}: expected a value, got null`) }
+      })
+    }
   },
   {
     name: "wrong-method-without-allow",
@@ -736,15 +742,18 @@ export const catalogue = [
       "3. Lists, Filter object",
       "`key` is a snake_case field name of the listed object (`name`, `id`, `space_id`, `satellite_type`, `created_at`...)."
     ),
-    fault: onRequest(["ListSatellites"], (request) => {
-      const body = readJson(request.body)
-      return someCondition(
-        body?.filter,
-        (condition) => typeof condition.key === "string" && condition.key.includes("_")
-      )
-        ? { answer: connectError("invalid_argument", "filter: unknown key") }
-        : request
-    })
+    fault: {
+      inHandler: true,
+      ...onRequest(["ListSatellites"], (request) => {
+        const body = readJson(request.body)
+        return someCondition(
+          body?.filter,
+          (condition) => typeof condition.key === "string" && condition.key.includes("_")
+        )
+          ? { answer: connectError("invalid_argument", "filter: unknown key") }
+          : request
+      })
+    }
   },
   // Updates.
   {
@@ -860,12 +869,15 @@ export const catalogue = [
       "6. Request fields, ConnectorService/CreateConnector",
       "`name` (3 to 63 characters, `^[0-9a-z-]+$`)"
     ),
-    fault: onRequest(["CreateConnector"], (request) => {
-      const body = readJson(request.body)
-      return typeof body?.name === "string" && [...body.name].length === 63
-        ? { answer: connectError("invalid_argument", "name: at most 62 characters") }
-        : request
-    })
+    fault: {
+      inHandler: true,
+      ...onRequest(["CreateConnector"], (request) => {
+        const body = readJson(request.body)
+        return typeof body?.name === "string" && [...body.name].length === 63
+          ? { answer: connectError("invalid_argument", "name: at most 62 characters") }
+          : request
+      })
+    }
   },
   {
     name: "connector-unknown-space-ignored",
@@ -950,16 +962,19 @@ export const catalogue = [
       "Resources, Permission",
       "status | string enum | `draft`, `dry-run`, `active`"
     ),
-    fault: onRequest(["CreatePermission"], (request) =>
-      readJson(request.body)?.status === "dry-run"
-        ? {
-            answer: connectError(
-              "invalid_argument",
-              "status: expected one of draft, dry_run, active"
-            )
-          }
-        : request
-    )
+    fault: {
+      inHandler: true,
+      ...onRequest(["CreatePermission"], (request) =>
+        readJson(request.body)?.status === "dry-run"
+          ? {
+              answer: connectError(
+                "invalid_argument",
+                "status: expected one of draft, dry_run, active"
+              )
+            }
+          : request
+      )
+    }
   },
   {
     name: "deletion-policy-default-last",

@@ -108,6 +108,18 @@ const forwardTo = (target, agent) => (request) =>
     outgoing.end(request.body)
   })
 
+/**
+ * Whether a request gets past what a server checks before its handlers run (a POST to a route,
+ * with a known key, a JSON content type and the headers the operation requires): a fault that
+ * lives in a handler (`inHandler`) sees only such requests.
+ */
+const passesGate = (request, apiKeys) =>
+  request.method === "POST" &&
+  request.operation !== undefined &&
+  apiKeys.includes(request.headers["x-api-key"]) &&
+  /^application\/json\b/i.test(String(request.headers["content-type"] ?? "")) &&
+  (request.operation !== "CreatePermission" || request.headers["connect-protocol-version"] === "1")
+
 const sameHeaders = (a, b) => JSON.stringify(a) === JSON.stringify(b)
 
 const sameRequest = (a, b) =>
@@ -124,7 +136,8 @@ const sameAnswer = (a, b) =>
  * `request(request, context)`, returning the request to forward or `{ answer }` to answer
  * without forwarding, and `response(answer, request, context)`, returning the answer to send;
  * either may be async. `context` has `forward(request)` (an extra call to the target), `state`
- * (a Map the fault keeps across exchanges) and `knownIds` and `apiKeys` of the server.
+ * (a Map the fault keeps across exchanges) and `knownIds` and `apiKeys` of the server. A fault
+ * with `inHandler` sees only the requests a server's handlers see (`passesGate`).
  * Resolves to `{ url, counts, close() }`; `counts` has the `exchanges` it served and how many
  * of them the fault `changed` (a request forwarded otherwise, an answer of its own or changed).
  */
@@ -137,7 +150,9 @@ export const startFront = async ({ target, fault = {}, knownIds, apiKeys }) => {
     try {
       const original = requestOf(incoming, await readAll(incoming))
       const changed =
-        fault.request === undefined ? original : await fault.request(original, context)
+        fault.request === undefined || (fault.inHandler && !passesGate(original, apiKeys))
+          ? original
+          : await fault.request(original, context)
       const forwarded = changed.answer ?? (await forward(changed))
       const answer =
         fault.response !== undefined && changed.answer === undefined
