@@ -11,6 +11,24 @@ import * as Layer from "effect/Layer"
 import { main } from "./Cli.js"
 import { undiciLayer } from "./internal/http.js"
 
+/**
+ * A signal that reaches the command twice at once (sent to its process group, as a CI runner
+ * cancelling a job sends it, and passed on by bin/contract-tests.js) is one signal: a repeat within
+ * `REPEAT_MS` of the first is ignored, so the first one's shutdown still writes the reports; a
+ * later one ends the command at once. The runtime handles the first (it interrupts the command).
+ */
+const REPEAT_MS = 1_000
+let signalledAt: number | undefined
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143]
+] as const)
+  process.on(signal, () => {
+    const now = Date.now()
+    if (signalledAt === undefined) signalledAt = now
+    else if (now - signalledAt > REPEAT_MS) process.exit(code)
+  })
+
 main(process.argv).pipe(
   Effect.provide(Layer.mergeAll(NodeContext.layer, undiciLayer)),
   NodeRuntime.runMain({

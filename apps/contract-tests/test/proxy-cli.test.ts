@@ -19,17 +19,23 @@ interface ProxyProcess {
   /** Waits until stderr matches. */
   readonly stderrMatches: (pattern: RegExp) => Effect.Effect<void>
   readonly signal: (signal: NodeJS.Signals) => void
+  /** The signal sent to the process group the command was started in (`group`), as a CI runner sends it. */
+  readonly signalGroup: (signal: NodeJS.Signals) => void
   /** The exit code once the process has exited. */
   readonly exited: Effect.Effect<number | null>
 }
 
-/** `contract-tests proxy --port 0 ARGS` in its own process; its URL once it listens (from its first stderr line). */
-const proxyProcess = (args: ReadonlyArray<string>) =>
+/**
+ * `contract-tests proxy --port 0 ARGS` in its own process (in a process group of its own with
+ * `group`); its URL once it listens (from its first stderr line).
+ */
+const proxyProcess = (args: ReadonlyArray<string>, options: { readonly group?: boolean } = {}) =>
   Effect.acquireRelease(
     Effect.async<ProxyProcess, Error>((resume) => {
       const child = spawn(process.execPath, [bin, "proxy", "--port", "0", ...args], {
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, NO_COLOR: "1" }
+        env: { ...process.env, NO_COLOR: "1" },
+        detached: options.group === true
       })
       let stdout = ""
       let stderr = ""
@@ -52,6 +58,7 @@ const proxyProcess = (args: ReadonlyArray<string>) =>
                   while (!pattern.test(stderr)) await new Promise((r) => setTimeout(r, 20))
                 }),
               signal: (signal) => child.kill(signal),
+              signalGroup: (signal) => process.kill(-child.pid!, signal),
               exited: Effect.promise(() => exited)
             })
           )
@@ -66,7 +73,14 @@ const proxyProcess = (args: ReadonlyArray<string>) =>
           )
       })
     }),
-    (proxy) => Effect.sync(() => proxy.signal("SIGKILL"))
+    (proxy) =>
+      Effect.sync(() => {
+        try {
+          proxy.signalGroup("SIGKILL")
+        } catch {
+          proxy.signal("SIGKILL")
+        }
+      })
   )
 
 const rpc = (base: string, method: string, body: unknown) =>
@@ -141,6 +155,32 @@ describe("contract-tests proxy, the command line in its own process", () => {
           Fs.readFileSync(junit, "utf8")
         ])
           expect(text).not.toContain(SECRET)
+      })
+  )
+
+  it.scoped(
+    "a SIGTERM to its process group, which reaches the command twice (directly and passed on by the launcher), still prints and writes the report and exits by --fail-on",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [SECRET] })
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-proxy-group-"))
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+        )
+        // The two deliveries race: a few rounds, each a stop as a cancelled CI job stops it.
+        for (const round of [1, 2, 3]) {
+          const json = Path.join(dir, `report-${round}.json`)
+          const proxy = yield* proxyProcess(
+            ["--target", server.url, "--fail-on", "client", "--quiet", "--json", json],
+            { group: true }
+          )
+          expect((yield* rpc(proxy.url, "ListSatellites", { limit: 501 })).status).toBe(400)
+          proxy.signalGroup("SIGTERM")
+          expect(yield* proxy.exited, `round ${round}: ${proxy.output().stderr}`).toBe(1)
+          expect(proxy.output().stdout).toMatch(/FAIL: 1 findings/)
+          const written = JSON.parse(Fs.readFileSync(json, "utf8")) as Report.Report
+          expect(written.findings.map((f) => f.rule)).toEqual(["lists.limit-range"])
+        }
       })
   )
 
