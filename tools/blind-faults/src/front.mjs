@@ -3,6 +3,7 @@
 import * as http from "node:http"
 import { Buffer } from "node:buffer"
 import { URL } from "node:url"
+import * as Code from "@data-access/core/Code"
 
 /** Headers that belong to one connection, not to the exchange, so the front never copies them. */
 const hopByHop = new Set([
@@ -49,27 +50,7 @@ export const jsonAnswer = (status, value, headers = {}) => ({
 })
 
 /** A Connect error answer with the status of its code (decisions.md section 2). */
-export const connectError = (code, message) =>
-  jsonAnswer(statusOfCode[code] ?? 500, { code, message })
-
-const statusOfCode = {
-  canceled: 499,
-  unknown: 500,
-  invalid_argument: 400,
-  deadline_exceeded: 504,
-  not_found: 404,
-  already_exists: 409,
-  permission_denied: 403,
-  resource_exhausted: 429,
-  failed_precondition: 400,
-  aborted: 409,
-  out_of_range: 400,
-  unimplemented: 501,
-  internal: 500,
-  unavailable: 503,
-  data_loss: 500,
-  unauthenticated: 401
-}
+export const connectError = (code, message) => jsonAnswer(Code.statusOf(code), { code, message })
 
 const readAll = (stream) =>
   new Promise((resolve, reject) => {
