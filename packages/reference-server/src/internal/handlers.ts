@@ -15,6 +15,7 @@ import { compareKeys, sortKey } from "./store.js"
 import { type CursorPosition, decodeCursor, encodeCursor } from "./cursor.js"
 import type { Context, Handler, Op, Req } from "./pipeline-types.js"
 import { makeId, token } from "./random.js"
+import { collectionOf as anyCollectionOf } from "./operationCollections.js"
 
 type Mutable = Record<string, unknown>
 
@@ -45,8 +46,9 @@ export const normalize = (collection: CollectionName, object: unknown): Json =>
 // Get
 // ---------------------------------------------------------------------------------------------
 
+/** The collection an operation's handler serves, which every handled operation has. */
 const collectionOf = (op: Op): CollectionName => {
-  const c = Collections.bySchema(op.object)
+  const c = anyCollectionOf(op)
   if (c === undefined) throw new Error(`no collection holds the objects of ${op.method}`)
   return c
 }

@@ -31,10 +31,10 @@ import {
   type Req,
   type Validate
 } from "./pipeline-types.js"
+import { collectionOf } from "./operationCollections.js"
 import {
   type AnyFilter,
   booleanKeysOf,
-  collectionOf,
   emptyReferencesIgnored,
   filteredCollection,
   rejectEmptyFilter,

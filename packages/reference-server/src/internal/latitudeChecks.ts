@@ -7,13 +7,10 @@
  */
 import { Filter, Timestamp } from "@data-access/schema"
 import * as Redacted from "effect/Redacted"
-import * as Collections from "./collections.js"
 import type { CollectionName } from "./collections.js"
 import { normalize, snakeToCamel } from "./handlers.js"
+import { collectionOf } from "./operationCollections.js"
 import { type Issue, type Op, type Validate } from "./pipeline-types.js"
-
-/** The collection of an operation's objects. */
-export const collectionOf = (op: Op): CollectionName | undefined => Collections.bySchema(op.object)
 
 /** A check of a decoded request, as a hook on the `validate` stage: it runs after the checks before it. */
 export const validating =
