@@ -8,6 +8,7 @@ import type { Exchange } from "./http.js"
 import type { Outcome } from "./outcome.js"
 import { errorShape, rateLimitHeaders } from "./oracles/error-shape.js"
 import { noServerErrors } from "./oracles/no-server-errors.js"
+import { deadlineElapsed } from "./oracles/protocol.js"
 import { camelCaseOutput, responseSchema } from "./oracles/response-schema.js"
 import { successShape } from "./oracles/success-shape.js"
 import { timestamps } from "./oracles/timestamps.js"
@@ -27,6 +28,7 @@ export const basic = (
 ): ReadonlyArray<Outcome> =>
   [
     noServerErrors(e),
+    deadlineElapsed(e),
     successShape(e),
     errorShape(e),
     rateLimitHeaders(e),
