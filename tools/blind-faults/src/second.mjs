@@ -119,7 +119,7 @@ export const frontPaged = (
   }
 })
 
-/** Every group of a filter tree below depth `depth` (the top is 0), changed by `change`. */
+/** Every group of a filter tree, changed by `change(group, depth)` (the top group is at depth 0). */
 const mapGroups = (filter, change, depth = 0) => {
   const group = filter?.group
   if (group === undefined || group === null || !Array.isArray(group.filters)) return filter
@@ -127,7 +127,7 @@ const mapGroups = (filter, change, depth = 0) => {
   return { ...filter, group: change({ ...group, filters }, depth) }
 }
 
-/** Makes an answer's JSON body, when its status is 200 and the request passes `test`. */
+/** Changes the JSON body of an operation's 200 answers, when the request's body passes `test`. */
 const onAnswerWhen = (operation, test, change) =>
   onAnswer([operation], (answer, request) => {
     const body = objectBody(request)
