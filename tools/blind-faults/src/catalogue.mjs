@@ -2,121 +2,25 @@
 // interface.md or decisions.md, written from those two documents alone, as transforms of a front.
 import { Buffer } from "node:buffer"
 import { connectError, jsonAnswer, jsonBody, readJson } from "./front.mjs"
-
-const interfaceMd = "interface.md"
-const decisionsMd = "decisions.md"
-
-/** The must a fault breaks: the document, its section and the sentence quoted. */
-const must = (document, section, quote) => ({ document, section, quote })
-
-/**
- * The request with its JSON body changed by `change` (which may edit the object in place); the
- * same bytes when `change` changes nothing.
- */
-const withJson = (request, change) => {
-  const body = readJson(request.body)
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return request
-  const before = JSON.stringify(body)
-  const changed = change(body) ?? body
-  return JSON.stringify(changed) === before ? request : { ...request, body: jsonBody(changed) }
-}
-
-/**
- * The answer with its JSON body changed by `change`, when it is a 200 with a JSON object body;
- * the same bytes when `change` changes nothing.
- */
-const withJsonAnswer = (answer, change) => {
-  if (answer.status !== 200) return answer
-  const body = readJson(answer.body)
-  if (body === null || typeof body !== "object") return answer
-  const before = JSON.stringify(body)
-  const changed = change(body) ?? body
-  return JSON.stringify(changed) === before ? answer : { ...answer, body: jsonBody(changed) }
-}
-
-/** The Connect code of an error answer, or undefined. */
-const codeOf = (answer) => (answer.status === 200 ? undefined : readJson(answer.body)?.code)
-
-/** A fault that changes requests of the given operations only. */
-const onRequest = (operations, change) => ({
-  request: (request, context) =>
-    operations.includes(request.operation) ? change(request, context) : request
-})
-
-/** A fault that changes answers of the given operations only. */
-const onAnswer = (operations, change) => ({
-  response: (answer, request, context) =>
-    operations.includes(request.operation) ? change(answer, request, context) : answer
-})
-
-const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
-
-/** Every timestamp string inside `value`, changed by `change`. */
-const mapTimestamps = (value, change, keys) => {
-  if (Array.isArray(value)) return value.map((item) => mapTimestamps(item, change, keys))
-  if (value === null || typeof value !== "object") return value
-  const out = {}
-  for (const [key, field] of Object.entries(value)) {
-    out[key] =
-      typeof field === "string" &&
-      timestampPattern.test(field) &&
-      (keys === undefined || keys.includes(key))
-        ? change(field)
-        : mapTimestamps(field, change, keys)
-  }
-  return out
-}
-
-/** The item array of a List answer (the one array at the top of its body). */
-const itemsKey = (body) => Object.keys(body).find((key) => Array.isArray(body[key]))
-
-/** A List answer's body with its items kept by `keep`, its count, after and before said again. */
-const keepItems = (body, keep) => {
-  const key = itemsKey(body)
-  if (key === undefined) return body
-  const items = body[key].filter(keep)
-  const metadata = { ...body.listMetadata }
-  metadata.count = items.length
-  metadata.after = items.at(-1)?.id ?? ""
-  metadata.before = items[0]?.id ?? ""
-  return { ...body, [key]: items, listMetadata: metadata }
-}
-
-/** Every condition of a filter tree, changed by `change` (which returns a filter). */
-const mapConditions = (filter, change) => {
-  if (filter === null || typeof filter !== "object") return filter
-  if (filter.field !== undefined && filter.field !== null) return change(filter.field, filter)
-  if (filter.group !== undefined && filter.group !== null && Array.isArray(filter.group.filters)) {
-    return {
-      ...filter,
-      group: { ...filter.group, filters: filter.group.filters.map((f) => mapConditions(f, change)) }
-    }
-  }
-  return filter
-}
-
-/** Whether a filter tree has a condition that `test` holds for. */
-const someCondition = (filter, test) => {
-  if (filter === null || typeof filter !== "object") return false
-  if (filter.field !== undefined && filter.field !== null) return test(filter.field)
-  return (
-    Array.isArray(filter.group?.filters) && filter.group.filters.some((f) => someCondition(f, test))
-  )
-}
-
-const asciiLower = (text) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
-
-/** The text a List's `search` looks in, per the searched field of an item. */
-const searchedTexts = (item, fields, types) =>
-  fields.map((field) => (field === "type" ? (types ?? "") : String(item[field] ?? "")))
-
-const searchFieldsOf = (body) =>
-  Array.isArray(body.searchFields) && body.searchFields.length > 0 ? body.searchFields : ["name"]
-
-const apiKeyOf = (request) => {
-  const value = request.headers["x-api-key"]
-  return Array.isArray(value) ? value[0] : value
-}
+import {
+  apiKeyOf,
+  asciiLower,
+  codeOf,
+  decisionsMd,
+  interfaceMd,
+  keepItems,
+  mapConditions,
+  mapTimestamps,
+  must,
+  onAnswer,
+  onRequest,
+  searchedTexts,
+  searchFieldsOf,
+  someCondition,
+  withJson,
+  withJsonAnswer
+} from "./hooks.mjs"
+import { second } from "./second.mjs"
 
 const creates = [
   "CreateNativeUserIdentityLink",
@@ -129,8 +33,8 @@ const creates = [
   "CreateIntegrationMDM"
 ]
 
-/** The catalogue: name, the kind of bug, the must it breaks, and its transform of the front. */
-export const catalogue = [
+/** The first batch: name, the kind of bug, the must it breaks, and its transform of the front. */
+const first = [
   // Wire: timestamps, numbers, field names, content types.
   {
     name: "timestamp-without-z",
@@ -1099,4 +1003,13 @@ export const catalogue = [
       headers: { ...request.headers, "x-api-key": context.apiKeys[0] }
     }))
   }
+]
+
+/**
+ * The catalogue: the first batch, then a second written apart from it (and from the checks) with
+ * kinds of bug the first has not; `batch` says which.
+ */
+export const catalogue = [
+  ...first.map((entry) => ({ ...entry, batch: 1 })),
+  ...second.map((entry) => ({ ...entry, batch: 2 }))
 ]

@@ -56,7 +56,8 @@ const main = async () => {
     options: {
       seed: { type: "string", default: "1" },
       examples: { type: "string", default: "20" },
-      only: { type: "string", multiple: true }
+      only: { type: "string", multiple: true },
+      batch: { type: "string" }
     }
   })
   const seed = Number(values.seed)
@@ -68,9 +69,15 @@ const main = async () => {
     process.exitCode = 2
     return
   }
-  const faults =
-    only === undefined ? catalogue : catalogue.filter((entry) => only.includes(entry.name))
-  console.log(`seed ${seed}, --examples ${examples}, ${faults.length} faults`)
+  const batch = values.batch === undefined ? undefined : Number(values.batch)
+  const faults = catalogue.filter(
+    (entry) =>
+      (only === undefined || only.includes(entry.name)) &&
+      (batch === undefined || entry.batch === batch)
+  )
+  console.log(
+    `seed ${seed}, --examples ${examples}${batch === undefined ? "" : `, batch ${batch}`}, ${faults.length} faults`
+  )
   const started = performance.now()
   const { report: controlReport } = await runOne(control, { seed, examples })
   if (controlReport.findings.length === 0) {
