@@ -1,4 +1,3 @@
-// Under the machine's Node only (scripts/node-lines): the compiled decoder and the wire format, pure data transforms.
 import { describe, expect, it } from "vitest"
 import * as Answer from "../src/Answer.js"
 import * as Code from "../src/Code.js"
