@@ -2,8 +2,9 @@
 // Runs every package's tests through turbo, then prints one summary line over all packages:
 // "Tests: N passed, N failed, N skipped", after each package's test duration (from turbo's run
 // summaries), so the next slow suite is visible. The library packages' suites also run under the
-// other Node lines users run (node-lines/index.mjs), each line's outcome printed the same way; the
-// summary line counts every line, and a failure under any Node fails the run.
+// other Node lines users run (node-lines/index.mjs), those of their files that a Node line can
+// change, each line's outcome printed the same way; the summary line counts every line, and a
+// failure under any Node fails the run.
 //
 // The order keeps a 2-core machine's cores busy to the end: every package is built first (turbo
 // run build); then the contract tests, the longest suite by far, start at once in a turbo run of
@@ -147,10 +148,18 @@ for (const line of lineResults) {
     const n = count(p.report)
     for (const [key, value] of Object.entries(n)) total[key] += value
     const exit = p.status === 0 ? "" : `, exit ${p.status}`
+    const files =
+      p.files.run < p.files.of
+        ? `; ${p.files.run} of its ${p.files.of} test files, the others the machine's Node's only`
+        : ""
     console.log(
-      `${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit})`
+      `${label}: ${p.name}: ${n.passed} passed, ${n.failed} failed (test ${p.seconds.toFixed(1)} s${exit}${files})`
     )
   }
+  for (const p of line.machineOnly)
+    console.log(
+      `${label}: ${p.name}: not run (each of its test files is the machine's Node's only)`
+    )
   for (const p of line.notRun) console.log(`${label}: ${p.name}: not run (engines.node ${p.range})`)
   for (const p of line.inTurbo)
     console.log(

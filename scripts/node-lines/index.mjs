@@ -11,7 +11,7 @@
 // cached in node_modules/.cache/node-lines), and the suites load that build (preload-addons.mjs):
 // the SQLite tests run for real under every line, as they would on a user's machine.
 import { spawn } from "node:child_process"
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { homedir } from "node:os"
 import { delimiter, dirname, join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -118,6 +118,37 @@ export const linePackages = (workspaces) =>
     )
 
 /**
+ * The first line of a test file that runs under the machine's Node only (and, for an Effect 4
+ * package, under the Node its test script runs with): what it checks is the same on every line.
+ * The rule (README, Testing): a file runs under every line when it exercises what a Node line
+ * changes: sockets and HTTP (node:http, fetch, undici's Request and Response), worker threads, the
+ * package's command lines in processes of their own, native addons, zlib, util.inspect, or V8's
+ * Date and Intl; a file of pure data transforms or Effect code (decoding and encoding by schema,
+ * rule tables, generated or committed files, a client's logic over a fake HttpClient, on the test
+ * clock or the real one) starts with this line.
+ */
+export const MACHINE_ONLY = "// Under the machine's Node only (scripts/node-lines): "
+
+/**
+ * A package's test files (vitest's `test/**\/*.test.ts`) as absolute paths: `all`, and `lines`,
+ * those that run under the other lines (without the MACHINE_ONLY first line).
+ */
+export const lineTestFiles = (dir) => {
+  const all = []
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith(".test.ts")) all.push(path)
+    }
+  }
+  if (existsSync(join(dir, "test"))) walk(join(dir, "test"))
+  all.sort()
+  const lines = all.filter((file) => !readFileSync(file, "utf8").startsWith(MACHINE_ONLY))
+  return { all, lines }
+}
+
+/**
  * At most `limit()` tasks at a time, in the order they were asked for; `wake()` starts more once
  * the limit has risen.
  */
@@ -222,9 +253,10 @@ export const prepareNodeLines = ({ root }) => {
  * line is prepared (`prepared`, from prepareNodeLines; prepared here when not given), two suites
  * at a time, or one until `busy` settles (other work sharing the machine meanwhile).
  * Resolves to one result per line: { version, headers, seconds, endedAt (epoch millis), addons: { status, seconds }, packages:
- * [{ name, dir, status, seconds, report }] (report undefined when the suite wrote none), notRun:
- * [{ name, range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in
- * the turbo run: testedInTurbo) }.
+ * [{ name, dir, status, seconds, report, files: { run, of } }] (report undefined when the suite
+ * wrote none; `run` of its `of` test files ran, the others being MACHINE_ONLY), notRun: [{ name,
+ * range }] (engines exclude the version), inTurbo: [{ name }] (tested under this Node in the turbo
+ * run: testedInTurbo), machineOnly: [{ name }] (every test file MACHINE_ONLY) }.
  */
 export const runNodeLines = async ({
   root,
@@ -251,17 +283,23 @@ export const runNodeLines = async ({
       const started = Date.now()
       const line = `node@${version}`
       const inRange = packages.filter(({ pkg }) => satisfies(version, pkg.engines?.node))
-      const admitted = inRange.filter(({ pkg }) => !testedInTurbo(pkg, version))
+      const inLine = inRange
+        .filter(({ pkg }) => !testedInTurbo(pkg, version))
+        .map((p) => ({ ...p, files: lineTestFiles(p.dir) }))
+      const admitted = inLine.filter((p) => p.files.lines.length > 0)
+      const machineOnly = inLine
+        .filter((p) => p.files.lines.length === 0)
+        .map(({ pkg }) => ({ name: pkg.name }))
       const notRun = packages
         .filter((p) => !inRange.includes(p))
         .map(({ pkg }) => ({ name: pkg.name, range: pkg.engines?.node }))
       const inTurbo = inRange
-        .filter((p) => !admitted.includes(p))
+        .filter((p) => testedInTurbo(p.pkg, version))
         .map(({ pkg }) => ({ name: pkg.name }))
       const addons = await ready
       const nodeBinary = await node
       const results = await Promise.all(
-        admitted.map(({ dir, pkg }) =>
+        admitted.map(({ dir, pkg, files }) =>
           slots.add(async () => {
             const since = Date.now()
             const vitest = join(dir, "node_modules", "vitest", "vitest.mjs")
@@ -274,7 +312,9 @@ export const runNodeLines = async ({
                 "--reporter=default",
                 "--reporter=json",
                 `--outputFile.json=${lineReport(version)}`,
-                ...args
+                ...args,
+                // only the files a Node line can change, when some are not
+                ...(files.lines.length < files.all.length ? files.lines : [])
               ],
               {
                 cwd: dir,
@@ -288,7 +328,14 @@ export const runNodeLines = async ({
             )
             const file = join(dir, lineReport(version))
             const report = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined
-            return { name: pkg.name, dir, status, seconds: seconds(since), report }
+            return {
+              name: pkg.name,
+              dir,
+              status,
+              seconds: seconds(since),
+              report,
+              files: { run: files.lines.length, of: files.all.length }
+            }
           })
         )
       )
@@ -300,7 +347,8 @@ export const runNodeLines = async ({
         addons,
         packages: results,
         notRun,
-        inTurbo
+        inTurbo,
+        machineOnly
       }
     })
   )

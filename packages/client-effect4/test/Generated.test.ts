@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the generated modules against the generator's output, text.
 /**
  * The generated modules are the generator's output for the current `@data-access/client`
  * sources: a change there without `pnpm --filter @data-access/client-effect4 generate` fails here.

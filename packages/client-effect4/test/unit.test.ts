@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the client's logic over a fake HttpClient, pure Effect code.
 // What only Effect 4's adapter has: its layers, Config and spans. The deadlines, retries, answers
 // and paging are the shared cases of behaviour.test.ts.
 import * as Behaviour from "@data-access/client-behaviour"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the compiled decoder against Effect's parser, pure data transforms.
 // The compiled decoder (`@data-access/core/Decoder` over this line's description of its schemas)
 // against Effect 3's parser: the suite both lines run (@data-access/client-behaviour/decoding).
 import * as Decoder from "@data-access/core/Decoder"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the client's logic over a fake HttpClient, pure Effect code.
 import { API_KEY, resource, unavailable } from "@data-access/client-behaviour"
 import * as Headers from "@effect/platform/Headers"
 import { describe, expect, it } from "@effect/vitest"

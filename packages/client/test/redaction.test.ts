@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the client's logic over a fake HttpClient, pure Effect code.
 // The shared redaction check (@data-access/client-behaviour) run on Effect 3.
 import * as Behaviour from "@data-access/client-behaviour"
 import { describe, it } from "@effect/vitest"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the compiled decoder and the wire format, pure data transforms.
 // The compiler's own semantics, on small hand-written descriptions, for both of its outputs
 // (generated code and closures). Each line's client tests hold its description of real schemas
 // to the line's parser.

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the package's sources, read as files.
 // The core serves both Effect lines, so it must not bring either: no `effect` import in its
 // modules and no `effect` in its dependencies or peers.
 import { readdirSync, readFileSync } from "node:fs"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): string distances, pure.
 import { describe, expect, it } from "vitest"
 import * as Suggest from "../src/Suggest.js"
 

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): argument and help text, pure.
 import { describe, expect, it } from "vitest"
 import * as Terminal from "../src/Terminal.js"
 

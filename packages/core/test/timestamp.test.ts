@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): timestamp text to seconds and nanos by the package's own parser, pure arithmetic.
 import { describe, expect, it } from "vitest"
 import * as Timestamp from "../src/Timestamp.js"
 

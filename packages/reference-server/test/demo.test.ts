@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the demo data, pure.
 import { describe, expect, it } from "@effect/vitest"
 import { demoData } from "../src/internal/demo.js"
 import { normalize } from "../src/internal/handlers.js"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the catalogue's modules, read as files.
 import { ContractChecks, ContractRules } from "@data-access/schema"
 import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the two Effect lines' decoding and encoding of the same JSON, pure data transforms.
 /**
  * Cross-line agreement: the same JSON decodes to the same values and encodes to the same JSON in
  * `@data-access/schema` (Effect 3) and this package (Effect 4), for every object, request and

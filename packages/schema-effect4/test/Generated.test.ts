@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the generated modules against the generator's output, text.
 /**
  * The generated files are the generator's output for the current `@data-access/schema`: a change
  * to the Effect 3 contract without `pnpm --filter @data-access/schema-effect4 generate` fails here.

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the rule table and the documents it cites, read as files.
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
 import { ContractChecks, ContractRules } from "../src/index.js"

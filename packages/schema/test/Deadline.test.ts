@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): Effect code on the test clock and the real one, the same on every Node line.
 import { describe, expect, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

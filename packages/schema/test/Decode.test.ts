@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): decoding and encoding by schema, pure data transforms.
 // `Decode.makeDecoder` as a caller sees it: the parser's values and errors. The fast path itself is
 // held to the parser on every response schema by the client's property tests (decode.test.ts).
 import { describe, expect, it } from "@effect/vitest"

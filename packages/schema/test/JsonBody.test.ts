@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): decoding and encoding by schema, pure data transforms.
 import { describe, expect, it } from "@effect/vitest"
 import * as JsonBody from "../src/JsonBody.js"
 import * as ProtoJson from "../src/ProtoJson.js"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): decoding and encoding by schema, pure data transforms.
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

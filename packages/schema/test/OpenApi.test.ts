@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the OpenAPI document derived from the schemas and the committed one, pure data.
 import { validate, compileErrors } from "@readme/openapi-parser"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): decoding and encoding by schema, pure data transforms.
 import { describe, expect, it } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import * as Schema from "effect/Schema"

@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): decoding and encoding by schema, pure data transforms.
 import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as FastCheck from "effect/FastCheck"

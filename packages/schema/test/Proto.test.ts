@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the .proto file derived from the schemas and the committed one (and buf's reading of it), the same on every Node line.
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"

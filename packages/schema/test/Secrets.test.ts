@@ -1,3 +1,4 @@
+// Under the machine's Node only (scripts/node-lines): the schemas' Redacted fields, walked as data.
 import { describe, expect, it } from "@effect/vitest"
 import * as AST from "effect/SchemaAST"
 import * as Operations from "../src/Operations.js"

@@ -60,11 +60,19 @@ export interface Target {
   readonly name?: string
   readonly options?: Server.Options
   readonly throughProxy?: boolean
+  /**
+   * Also every rule judged, but those judged only on a rate limit's answers (the server sends
+   * none): the run's example count is enough to reach each rule it covers.
+   */
+  readonly everyRuleJudged?: boolean
 }
+
+/** The rules judged only on the answers of a rate limit, which the server does not apply. */
+const RATE_LIMIT_RULES: ReadonlyArray<string> = ["errors.retry-after", "errors.rate-limit-headers"]
 
 /**
  * A test of one run: zero findings (each printed in full: a bug of the server or a false alarm
- * of the runner), and every check exercised; through the proxy, also no server finding from the
+ * of the runner), and every check exercised (and every rule judged, when the target asks); through the proxy, also no server finding from the
  * proxy, which judged exchanges.
  */
 export const zeroFindings = (
@@ -89,6 +97,12 @@ export const zeroFindings = (
         expect(Report.totals(report).skipped).toBe(0)
         const exercised = new Set(report.cells.filter((c) => c.passed > 0).map((c) => c.check))
         expect(checks.filter((c) => !exercised.has(c))).toEqual([])
+        if (target.everyRuleJudged === true)
+          expect(
+            (report.coverage ?? [])
+              .filter((c) => c.judged === 0 && !RATE_LIMIT_RULES.includes(c.rule))
+              .map((c) => `${c.rule}: ${c.reason}`)
+          ).toEqual([])
         if (judged !== undefined) {
           // The runner's invalid requests are client findings; the server's side of each is faithful.
           expect(
