@@ -224,3 +224,21 @@ export const updateStaleIndex = violation({
     "`search`, `filter` and the parent scope of a List read an updated object as it was before its first update (a stale search index); the items come back as they are now.",
   hooks: { handler: staleIndex }
 })
+
+export const updateTurnsOffUnsent = violation({
+  name: "update-turns-off-unsent",
+  rule: "updates.model",
+  description:
+    "UpdateConnectorHostname that sends some field but not `terminationProtection` turns it off (read without field presence): a value an earlier update set is lost, while the seeded objects, all off, show nothing.",
+  hooks: {
+    handler: onUpdates((_, changed, c, sent) =>
+      both(
+        c === "connectorHostnames" &&
+          Object.keys(sent).some((k) => k !== "id") &&
+          (sent.terminationProtection === undefined || sent.terminationProtection === null)
+          ? { ...changed, terminationProtection: false }
+          : changed
+      )
+    )
+  }
+})
