@@ -111,6 +111,7 @@ const ORDER = [
   "selection-first-page-only",
   "empty-search-fields-nothing",
   "min-length-in-bytes",
+  "list-without-nested",
   "update-turns-off-unsent"
 ]
 

@@ -678,6 +678,10 @@ export const probes: {
       const r = yield* rpc(s, "UpdateConnectorHostname", { id, managedTls: true })
       return r.json.connectorHostname.terminationProtection !== true
     }),
+  "list-without-nested": (s) =>
+    satellites(s, {}).pipe(
+      Effect.map((items) => items.some((i) => i.spaceId !== undefined && i.space === undefined))
+    ),
   "min-length-in-bytes": (s) =>
     rpc(s, "CreatePolicyDataLoader", {
       name: unique("loader"),

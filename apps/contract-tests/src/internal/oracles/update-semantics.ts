@@ -419,7 +419,8 @@ export const modelDifference = (
     const a = known[k]
     const b = shown[k]
     if (asRecord(a)?.id !== undefined || asRecord(b)?.id !== undefined) {
-      if (nestedId(a) !== nestedId(b)) return `${k}.id`
+      const [ia, ib] = [nestedId(a), nestedId(b)]
+      if (ia !== ib) return ia === "" || ib === "" ? k : `${k}.id`
       continue
     }
     const d = storedDifference(a, b, k, k)

@@ -136,6 +136,7 @@ export const records = [
   SearchFilter.selectionFirstPageOnly,
   SearchFilter.emptySearchFieldsNothing,
   InvalidRejected.minLengthInBytes,
+  UpdateSemantics.listWithoutNested,
   UpdateSemantics.updateTurnsOffUnsent
 ] as const
 

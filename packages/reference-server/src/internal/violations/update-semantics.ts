@@ -11,6 +11,8 @@ import { normalize } from "../handlers.js"
 import type { Body, Handler, RouteHook } from "../pipeline-types.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
+import { responding } from "../violationHooks.js"
+import { isObject } from "../jsonBodies.js"
 
 const zeroCache = new Map<CollectionName, Json>()
 
@@ -239,6 +241,24 @@ export const updateTurnsOffUnsent = violation({
           ? { ...changed, terminationProtection: false }
           : changed
       )
+    )
+  }
+})
+
+export const listWithoutNested = violation({
+  name: "list-without-nested",
+  rule: "updates.model",
+  description:
+    "ListSatellites leaves out each item's `space` (the List does not join the nested copy), while update answers carry it: the same satellite, with no write between, has a space in one answer and none in the next.",
+  hooks: {
+    respond: responding(
+      (body) => {
+        const items = body.satellites
+        if (Array.isArray(items))
+          for (const item of items)
+            if (isObject(item)) delete (item as Record<string, unknown>).space
+      },
+      (op) => op.method === "ListSatellites"
     )
   }
 })
