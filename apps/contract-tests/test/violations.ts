@@ -47,6 +47,27 @@ export const shard = (n: number, of: number) => {
     })
   })
 
+  // The model of the run's objects: answers that each look right alone, wrong against what the
+  // run's own writes and reads showed. Only the operations that can see each are run.
+  suite("the model of the run's objects", () => {
+    for (const [violation, operations] of [
+      ["update-turns-off-unsent", ["UpdateConnectorHostname"]],
+      ["list-without-nested", ["UpdateSatellite", "ListSatellites"]]
+    ] as const) {
+      test(`${violation} → updates.model`, () =>
+        Effect.gen(function* () {
+          const report = yield* Embedded.run({
+            seed: 2,
+            examples: 10,
+            operations: [...operations],
+            checks: ["update-semantics"],
+            server: { faults: { rules: [{ fault: { _tag: "Violation", name: violation } }] } }
+          })
+          expect(report.findings.map((f) => f.rule)).toContain("updates.model")
+        }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
+    }
+  })
+
   suite("findings", () => {
     test("are shrunk to a minimal request: only the required field and the one unknown field that breaks it", () =>
       Effect.gen(function* () {

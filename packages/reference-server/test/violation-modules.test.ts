@@ -111,7 +111,9 @@ const ORDER = [
   "error-byte-order-mark",
   "selection-first-page-only",
   "empty-search-fields-nothing",
-  "min-length-in-bytes"
+  "min-length-in-bytes",
+  "list-without-nested",
+  "update-turns-off-unsent"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

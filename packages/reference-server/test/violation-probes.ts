@@ -671,6 +671,17 @@ export const probes: {
     satellites(s, { search: "a", searchFields: [] }).pipe(
       Effect.map((items) => items.length === 0)
     ),
+  "update-turns-off-unsent": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.connectorHostnames[0]
+      yield* rpc(s, "UpdateConnectorHostname", { id, terminationProtection: true })
+      const r = yield* rpc(s, "UpdateConnectorHostname", { id, managedTls: true })
+      return r.json.connectorHostname.terminationProtection !== true
+    }),
+  "list-without-nested": (s) =>
+    satellites(s, {}).pipe(
+      Effect.map((items) => items.some((i) => i.spaceId !== undefined && i.space === undefined))
+    ),
   "min-length-in-bytes": (s) =>
     rpc(s, "CreatePolicyDataLoader", {
       name: unique("loader"),

@@ -14,7 +14,7 @@ import { check, d, i } from "../internal/ruleText.js"
 export const updateSemantics = check({
   id: "update-semantics",
   meaning:
-    "only sent fields change, `updatedAt` moves forward, a later read shows the change; the Lists show the updated object whole and select it by its new values, not its old ones",
+    "only sent fields change, `updatedAt` moves forward, a later read shows the change; the Lists show the updated object whole and select it by its new values, not its old ones; every answer shows an object the run wrote as its writes left it",
   severity: "major",
   rules: [
     {
@@ -65,6 +65,14 @@ export const updateSemantics = check({
       id: "updates.listed",
       must: "After an update, the Lists that hold the object show it as the update returned it (`updatedAt` included), and their `search`, `filter` and parent scope select it by its new values, not by its old ones.",
       source: d("4. Updates", "An update returns the whole object and moves `updatedAt` forward.")
+    },
+    {
+      id: "updates.model",
+      must: "Every answer that shows an object the run created or wrote (a create's or an update's answer, a Get, a List item) shows it as the run's writes left it: a field changes only by a write that sends it (`updatedAt` by any write; fields no request sets may change on their own), an update's or create's answer is the complete object (a field a later read shows, with no write between, is in it), and two answers with no write between agree.",
+      source: d(
+        "4. Updates",
+        "Update requests change only the fields present in the request; absent or `null` leaves a field as it is."
+      )
     }
   ]
 })

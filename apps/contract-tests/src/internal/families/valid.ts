@@ -91,6 +91,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
     "valid-accepted"
   ]
   if (op.kind === "create") checks.push("create-echo")
+  // The model of the run's objects judges what a valid update's answer shows (update-semantics).
+  if (op.kind === "update") checks.push("update-semantics")
   if (ctx.readOnly && isWrite(op))
     return skipped("valid", op.method, checks, true, "read-only mode")
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: true })
@@ -155,7 +157,8 @@ export const valid: Family = {
     "response-schema",
     "timestamps",
     "valid-accepted",
-    "create-echo"
+    "create-echo",
+    "update-semantics"
   ],
   suites: (op, ctx) => [validSuite(op, ctx)]
 }

@@ -393,3 +393,67 @@ export const emptyReferenceApplied = (
 
 /** The oracles of this check, in the order the registry applies them. */
 export const oracles: ReadonlyArray<ExchangeOracle> = [updateEcho]
+
+/** The id of a nested copy of another object (`""` when it is left out or has none). */
+const nestedId = (v: unknown): unknown => {
+  const r = asRecord(v)
+  return r === undefined ? "" : (r.id ?? "")
+}
+
+/**
+ * The first field where an answer's object (`shown`) differs from the state the run's writes and
+ * reads left it in (`known`), read as `storedDifference` reads two stored objects, but a nested copy
+ * of another object (`space`) compared by its presence and id: left out, it says the object has
+ * none. Left aside: `id`, the fields a server may change on its own (`free`), and those the
+ * exchange itself may change (`changes`: a write's sent fields, the nested copies their ids name,
+ * and `updatedAt`).
+ */
+export const modelDifference = (
+  known: Record<string, unknown>,
+  shown: Record<string, unknown>,
+  free: ReadonlySet<string>,
+  changes: ReadonlySet<string>
+): string | undefined => {
+  for (const k of new Set([...Object.keys(known), ...Object.keys(shown)])) {
+    if (k === "id" || free.has(k) || changes.has(k)) continue
+    const a = known[k]
+    const b = shown[k]
+    if (asRecord(a)?.id !== undefined || asRecord(b)?.id !== undefined) {
+      const [ia, ib] = [nestedId(a), nestedId(b)]
+      if (ia !== ib) return ia === "" || ib === "" ? k : `${k}.id`
+      continue
+    }
+    const d = storedDifference(a, b, k, k)
+    if (d !== undefined) return d
+  }
+  return undefined
+}
+
+/**
+ * updates.model: an answer that shows an object the run created or wrote shows it as the run's
+ * writes left it (`known`, with `source` the exchange that showed that state; `changes` what this
+ * exchange may change, empty for a read). The model (`objectModel.ts`) hands over only exchanges
+ * with no other write to the object in flight. Live traffic: the proxy and the HAR judge keep the
+ * same model of the objects created through them.
+ */
+export const modelVerdict = (
+  op: Op,
+  known: Record<string, unknown>,
+  shown: Record<string, unknown>,
+  free: ReadonlySet<string>,
+  changes: ReadonlySet<string>,
+  e: Exchange,
+  source: string
+): Outcome => {
+  const d = modelDifference(known, shown, free, changes)
+  if (d === undefined) return passes(["updates.model"])
+  const field = d.replace(/\[\d+\]/g, "[]")
+  const write = op.kind === "update" || op.kind === "create"
+  return fail(
+    "updates.model",
+    `${op.method} ${write ? "changed an unsent" : "shows another"} ${field}`,
+    `${op.method} shows object ${show(shown.id)} with ${d} ${show(at(shown, d))}, but ${source} showed ${show(at(known, d))}${write ? " and this request did not send it" : " and no write came between"}`,
+    e,
+    `${d} = ${show(at(shown, d))}`
+  )
+}

@@ -16,6 +16,7 @@ import type * as ReplayId from "../replayId.js"
 import { type Context, casesOf, type Suite } from "../context.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { observed } from "../customChecks.js"
+import * as ObjectModel from "../objectModel.js"
 import * as Dimensions from "../dimensions.js"
 import { makeReport } from "../findings.js"
 import { knownBy } from "../baseline.js"
@@ -90,8 +91,12 @@ export const makeRunTarget = (options: Options, shared?: Shared | undefined) =>
           ? undefined
           : harRecorder(options.onHarEntry, secretsOf(options))
     }),
-    // Custom checks judge each case's exchanges: the target logs them for the case that sent them.
-    (target) => ((options.hooks?.checks ?? []).length > 0 ? observed(target) : target)
+    // The model of the run's objects judges every exchange; custom checks judge each case's
+    // exchanges: the target logs them for the case that sent them.
+    (target) => {
+      const judged = ObjectModel.modelled(target, ObjectModel.make(true))
+      return (options.hooks?.checks ?? []).length > 0 ? observed(judged) : judged
+    }
   )
 
 /** The texts no report of a run may print: the key, its near keys and the extra headers' values. */

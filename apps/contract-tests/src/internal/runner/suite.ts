@@ -16,6 +16,7 @@ import * as ReplayId from "../replayId.js"
 import { type Cases, casesOf, type Suite } from "../context.js"
 import type { AnyCheckId } from "../checkIds.js"
 import { type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
+import { judgedByModel } from "../objectModel.js"
 import { curlOf, makeFinding, requestBody } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
 import { HookFailure } from "../requestHooks.js"
@@ -384,8 +385,12 @@ const suiteRun = async (
   interrupted: AbortSignal
 ): Promise<SuiteResult> => {
   const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
-  const caseOf = (a: unknown) =>
-    custom.length === 0 ? suite.run(a) : withCustomChecks(custom, suite.family, suite.run(a))
+  // The model of the run's objects judges every exchange of every case (update-semantics).
+  const modelled = settings.selected.has("update-semantics")
+  const caseOf = (a: unknown) => {
+    const run = modelled ? judgedByModel(suite.run(a)) : suite.run(a)
+    return custom.length === 0 ? run : withCustomChecks(custom, suite.family, run)
+  }
   const runExit = Runtime.runPromiseExit(runtime)
   const slot: Slot = settings.slot ?? ((run) => run())
   // A case waits for its slot; one that gets it once the run has stopped (or was interrupted) is

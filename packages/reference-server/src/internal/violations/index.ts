@@ -135,7 +135,9 @@ export const records = [
   ErrorShape.errorByteOrderMark,
   SearchFilter.selectionFirstPageOnly,
   SearchFilter.emptySearchFieldsNothing,
-  InvalidRejected.minLengthInBytes
+  InvalidRejected.minLengthInBytes,
+  UpdateSemantics.listWithoutNested,
+  UpdateSemantics.updateTurnsOffUnsent
 ] as const
 
 /** A violation's name. */

@@ -11,6 +11,8 @@ import { normalize } from "../handlers.js"
 import type { Body, Handler, RouteHook } from "../pipeline-types.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
+import { responding } from "../violationHooks.js"
+import { isObject } from "../jsonBodies.js"
 
 const zeroCache = new Map<CollectionName, Json>()
 
@@ -223,4 +225,40 @@ export const updateStaleIndex = violation({
   description:
     "`search`, `filter` and the parent scope of a List read an updated object as it was before its first update (a stale search index); the items come back as they are now.",
   hooks: { handler: staleIndex }
+})
+
+export const updateTurnsOffUnsent = violation({
+  name: "update-turns-off-unsent",
+  rule: "updates.model",
+  description:
+    "UpdateConnectorHostname that sends some field but not `terminationProtection` turns it off (read without field presence): a value an earlier update set is lost, while the seeded objects, all off, show nothing.",
+  hooks: {
+    handler: onUpdates((_, changed, c, sent) =>
+      both(
+        c === "connectorHostnames" &&
+          Object.keys(sent).some((k) => k !== "id") &&
+          (sent.terminationProtection === undefined || sent.terminationProtection === null)
+          ? { ...changed, terminationProtection: false }
+          : changed
+      )
+    )
+  }
+})
+
+export const listWithoutNested = violation({
+  name: "list-without-nested",
+  rule: "updates.model",
+  description:
+    "ListSatellites leaves out each item's `space` (the List does not join the nested copy), while update answers carry it: the same satellite, with no write between, has a space in one answer and none in the next.",
+  hooks: {
+    respond: responding(
+      (body) => {
+        const items = body.satellites
+        if (Array.isArray(items))
+          for (const item of items)
+            if (isObject(item)) delete (item as Record<string, unknown>).space
+      },
+      (op) => op.method === "ListSatellites"
+    )
+  }
 })

@@ -1,0 +1,262 @@
+/**
+ * A model of the objects a run (or the traffic a proxy relays) created or wrote: each object's
+ * state as the last answer with no other write in flight showed it, and the times of its writes.
+ * Every later answer that shows such an object (a create's or an update's answer, a Get, each List
+ * item) is handed to the update-semantics oracle's `modelVerdict` with that state; an answer that
+ * another write to the object overlaps in time may show either state, so it is not judged and the
+ * state is read again from the next answer. One Map lookup per object an answer shows.
+ */
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import { Operations } from "@data-access/schema"
+import type { Body, Op } from "./context.js"
+import { objectOf, objectPropertyNames } from "./context.js"
+import type { Exchange, RawRequest, Target } from "./http.js"
+import { asRecord } from "./json.js"
+import { itemsOf } from "./listWalk.js"
+import { modelVerdict } from "./oracles/update-semantics.js"
+import type { Outcome, Verdict } from "./outcome.js"
+import { requestPropertyNames } from "./pools.js"
+import * as Shape from "./requestShape.js"
+
+/** One write to an object: when it was sent and answered (`Infinity` while in flight). */
+interface Write {
+  readonly start: number
+  end: number
+}
+
+/** What the model knows of one object. */
+interface Entry {
+  readonly schema: Op["object"]
+  /** The object as the last answer judged alone showed it; `undefined` when a write left it unknown. */
+  state: Record<string, unknown> | undefined
+  /** The exchange that showed `state`, as a finding names it. */
+  source: string
+  /** The latest writes, the ones in flight among them. */
+  writes: Array<Write>
+}
+
+/** The writes kept per object: enough to see every one that can still overlap an answer. */
+const MAX_WRITES = 16
+
+/** The model of one run or one proxy: `tracksWrites` also follows objects that were only written (not created) through it. */
+export interface ObjectModel {
+  readonly objects: Map<string, Entry>
+  readonly tracksWrites: boolean
+}
+
+export const make = (tracksWrites: boolean): ObjectModel => ({ objects: new Map(), tracksWrites })
+
+const byPath: ReadonlyMap<string, Op> = new Map(
+  (Operations.all as ReadonlyArray<Op>).map((o) => [o.path, o])
+)
+
+/** The operation a request path names (its query aside), if any. */
+export const operationOf = (path: string): Op | undefined => {
+  const q = path.indexOf("?")
+  return byPath.get(q < 0 ? path : path.slice(0, q))
+}
+
+const freeFields = new WeakMap<Op["object"], ReadonlySet<string>>()
+
+/**
+ * The fields of an object that no create or update request sets (directly, or as the nested copy
+ * a sent `<x>Id` names): state a server keeps on its own (`tlsCertificateStatus`), whose
+ * transitions the documents do not show, so it may change between any two answers.
+ */
+const freeOf = (op: Op): ReadonlySet<string> => {
+  let free = freeFields.get(op.object)
+  if (free !== undefined) return free
+  const settable = new Set(["id", "createdAt", "updatedAt"])
+  for (const w of Operations.all as ReadonlyArray<Op>)
+    if (w.object === op.object && (w.kind === "create" || w.kind === "update"))
+      for (const k of requestPropertyNames(w)) {
+        settable.add(k)
+        const nested = /^(.+)Id$/.exec(k)?.[1]
+        if (nested !== undefined) settable.add(nested)
+      }
+  free = new Set([...objectPropertyNames(op)].filter((k) => !settable.has(k)))
+  freeFields.set(op.object, free)
+  return free
+}
+
+/** What a write may change: the fields it sets (not `null`), the nested copies their ids name, and `updatedAt`. */
+const changesOf = (sent: Body): ReadonlySet<string> => {
+  const out = new Set(["updatedAt"])
+  for (const [k, v] of Object.entries(sent)) {
+    if (v === null || v === undefined) continue
+    out.add(k)
+    const nested = /^(.+)Id$/.exec(k)?.[1]
+    if (nested !== undefined) out.add(nested)
+  }
+  return out
+}
+
+/** A request's JSON body with its keys in lowerCamelCase, or `undefined` when it is not a JSON object. */
+const bodyOf = (request: RawRequest): Body | undefined => {
+  if (request.body === undefined) return undefined
+  try {
+    return asRecord(Shape.normalizeKeys(JSON.parse(request.body)))
+  } catch {
+    return undefined
+  }
+}
+
+/** A request on its way: its operation, body, the object it writes and its write's interval. */
+export interface Sending {
+  readonly op: Op
+  readonly start: number
+  readonly sent: Body | undefined
+  readonly id: string | undefined
+  readonly write: Write | undefined
+}
+
+/** Whether another write to the object than `own` overlapped the interval from `start` to `end`. */
+const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) =>
+  entry.writes.some((w) => w !== own && w.start < end && w.end > start)
+
+/** Notes a request as it is sent: an update's write is in flight from now. */
+export const sending = (
+  model: ObjectModel,
+  request: RawRequest,
+  now: number
+): Sending | undefined => {
+  const op = operationOf(request.path)
+  if (op === undefined) return undefined
+  if (op.kind !== "update")
+    return { op, start: now, sent: undefined, id: undefined, write: undefined }
+  const sent = bodyOf(request)
+  const id = typeof sent?.id === "string" ? sent.id : undefined
+  let entry = id === undefined ? undefined : model.objects.get(id)
+  if (entry === undefined && id !== undefined && model.tracksWrites) {
+    entry = { schema: op.object, state: undefined, source: "", writes: [] }
+    model.objects.set(id, entry)
+  }
+  if (entry === undefined) return { op, start: now, sent, id, write: undefined }
+  const write: Write = { start: now, end: Infinity }
+  entry.writes.push(write)
+  if (entry.writes.length > MAX_WRITES) entry.writes.shift()
+  return { op, start: now, sent, id, write }
+}
+
+/** A request that was never answered by the target (not sent, or interrupted): its write is over, its effect unknown. */
+export const abandoned = (model: ObjectModel, s: Sending | undefined, now: number): void => {
+  if (s?.write === undefined || s.id === undefined) return
+  s.write.end = now
+  const entry = model.objects.get(s.id)
+  if (entry !== undefined) entry.state = undefined
+}
+
+/** An answer a write's object is certainly not changed by: the request refused (4xx but a timeout or a cancel). */
+const refused = (status: number) =>
+  status >= 400 && status < 500 && status !== 408 && status !== 499
+
+/** One object an answer shows, judged against what the model knows and then known by it. */
+const seen = (
+  model: ObjectModel,
+  s: Sending,
+  shown: Record<string, unknown>,
+  now: number,
+  e: Exchange,
+  out: Array<Outcome>
+): void => {
+  const id = shown.id
+  if (typeof id !== "string") return
+  const entry = model.objects.get(id)
+  if (entry === undefined || entry.schema !== s.op.object) return
+  const write = s.write
+  if (overlapped(entry, write, s.start, now)) {
+    // Another write may have come before or after this answer: a write leaves the state unknown.
+    if (write !== undefined) entry.state = undefined
+    return
+  }
+  const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
+  if (entry.state !== undefined)
+    out.push(modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source))
+  if (write !== undefined || entry.state === undefined) {
+    entry.state = shown
+    entry.source = `the ${s.op.method} answer before it`
+  }
+}
+
+/** Judges an answer against the model and updates the model with what it shows. */
+export const answered = (
+  model: ObjectModel,
+  s: Sending | undefined,
+  e: Exchange,
+  now: number
+): ReadonlyArray<Outcome> => {
+  if (s === undefined) return []
+  if (s.write !== undefined) s.write.end = now
+  const r = Option.getOrUndefined(e.response)
+  const json = r?.status === 200 ? Option.getOrUndefined(r.json) : undefined
+  if (json === undefined) {
+    if (s.write !== undefined && !(r !== undefined && refused(r.status))) abandoned(model, s, now)
+    return []
+  }
+  const out: Array<Outcome> = []
+  const { op } = s
+  if (op.kind === "create") {
+    const created = asRecord(objectOf(op, json))
+    // A create answered with an id the model holds made a new object under it: its state now.
+    if (typeof created?.id === "string")
+      model.objects.set(created.id, {
+        schema: op.object,
+        state: created,
+        source: `the ${op.method} answer`,
+        writes: [{ start: s.start, end: now }]
+      })
+    return out
+  }
+  if (op.kind === "list") {
+    for (const item of itemsOf(op, json)) seen(model, s, item, now, e, out)
+    return out
+  }
+  const shown = objectOf(op, json)
+  if (Array.isArray(shown)) {
+    for (const item of shown) {
+      const o = asRecord(item)
+      if (o !== undefined) seen(model, s, o, now, e, out)
+    }
+  } else {
+    const o = asRecord(shown)
+    if (o !== undefined) seen(model, s, o, now, e, out)
+    else if (s.write !== undefined) abandoned(model, s, now)
+  }
+  return out
+}
+
+/** The model's outcomes on the exchanges of the case running in this fiber, when it is judged. */
+const caseOutcomes = FiberRef.unsafeMake<Array<Outcome> | undefined>(undefined)
+
+/** The target with every exchange judged by the model (its outcomes go to the running case) and fed to it. */
+export const modelled = (target: Target, model: ObjectModel): Target => ({
+  ...target,
+  send: (request) =>
+    Effect.suspend(() => {
+      const s = sending(model, request, performance.now())
+      return Effect.onExit(target.send(request), (exit) => {
+        if (Exit.isFailure(exit)) {
+          abandoned(model, s, performance.now())
+          return Effect.void
+        }
+        const out = answered(model, s, exit.value, performance.now())
+        return out.length === 0
+          ? Effect.void
+          : FiberRef.getWith(caseOutcomes, (log) => Effect.sync(() => log?.push(...out)))
+      })
+    })
+})
+
+/** A case's verdicts with the model's outcomes on the exchanges it made added. */
+export const judgedByModel = <E>(
+  self: Effect.Effect<ReadonlyArray<Verdict>, E>
+): Effect.Effect<ReadonlyArray<Verdict>, E> =>
+  Effect.suspend(() => {
+    const log: Array<Outcome> = []
+    return Effect.map(Effect.locally(self, caseOutcomes, log), (verdicts) =>
+      log.length === 0 ? verdicts : [...verdicts, ...log]
+    )
+  })
