@@ -16,6 +16,7 @@ import type { BudgetExhausted, Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
 import type { Verdict } from "./outcome.js"
 import type { Pools } from "./pools.js"
+import { accepts } from "./schemas.js"
 import * as TextLength from "./textLength.js"
 
 /** An operation of the table, with its schemas widened. */
@@ -103,7 +104,7 @@ export const uniqueNames = (op: Op, body: unknown): unknown => {
   if (op.kind !== "create" || b === undefined || typeof b.name !== "string" || b.name === "")
     return body
   const suffix = `-${(++nonce.n).toString(36)}`
-  const decodes = (x: unknown) => Either.isRight(ParseResult.decodeUnknownEither(op.request)(x))
+  const decodes = accepts(op.request)
   if (!decodes(b)) return body
   // Within 255 characters under every count when the name was (a server may refuse longer: string-limits).
   const fits =

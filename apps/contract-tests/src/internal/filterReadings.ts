@@ -47,9 +47,22 @@ export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsen
   )
 )
 
-const instant = (s: string) => {
-  const t = Timestamp.parse(s)
-  return t instanceof Timestamp.Timestamp ? t : undefined
+/**
+ * Instants by text (`null`: no instant), emptied when full: every reading of every filter reads
+ * the same few timestamps of the items listed.
+ */
+const instants = new Map<string, Timestamp.Timestamp | null>()
+const MAX_INSTANTS = 4096
+
+const instant = (s: string): Timestamp.Timestamp | undefined => {
+  let known = instants.get(s)
+  if (known === undefined) {
+    const t = Timestamp.parse(s)
+    known = t instanceof Timestamp.Timestamp ? t : null
+    if (instants.size >= MAX_INSTANTS) instants.clear()
+    instants.set(s, known)
+  }
+  return known ?? undefined
 }
 
 /** A filter evaluated under one reading (decisions.md section 3). */

@@ -4,10 +4,7 @@
  * the mutations of a valid one.
  */
 import * as Arbitrary from "effect/Arbitrary"
-import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Filter, type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
@@ -25,6 +22,7 @@ import * as TextLength from "./textLength.js"
 import { numberFields, withNumber } from "./numberEdges.js"
 import { MAX_TEXT, UNICODE_PIECES, withUnicode } from "./unicodeText.js"
 import { asRecord } from "./json.js"
+import { accepts } from "./schemas.js"
 
 type Op = Operations.Operation
 
@@ -243,9 +241,8 @@ export const valid = (
       }
     }
   }
-  // The issue, not a ParseError: a failed decode is common here, and an Error captures a stack.
-  const decode = ParseResult.decodeUnknownEither(op.request)
-  const decodes = (b: unknown) => Either.isRight(decode(b))
+  // The compiled decoder's verdict alone: a failed decode is common here.
+  const decodes = accepts(op.request)
   const prefix = namePrefix(runId)
   const enums = alwaysSentEnums(op)
   const booleans = booleanProperties(op.object)
@@ -339,17 +336,13 @@ export const valid = (
       if ((op.kind === "create" || op.kind === "update") && typeof body.name === "string") {
         const named = { ...body, name: prefix + body.name }
         const short = { ...body, name: (prefix + body.name).slice(0, 63) }
-        body.name = Either.isRight(decode(named))
-          ? named.name
-          : Either.isRight(decode(short))
-            ? short.name
-            : body.name
+        body.name = decodes(named) ? named.name : decodes(short) ? short.name : body.name
       }
       const spelled =
         spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
       return extra === undefined ? spelled : withExtra(spelled, extra)
     })
-    .filter((b) => Either.isRight(decode(normalizeKeys(b))))
+    .filter((b) => decodes(normalizeKeys(b)))
   return { _tag: "Ok", arbitrary }
 }
 
@@ -390,8 +383,7 @@ export const unknownId = (op: Op, pools: Pools, runId: string): Generated<Body> 
 }
 
 /** Whether the request schema accepts a body. */
-export const isValid = (op: Op, body: unknown): boolean =>
-  Option.isSome(Schema.decodeUnknownOption(op.request)(body))
+export const isValid = (op: Op, body: unknown): boolean => accepts(op.request)(body)
 
 /**
  * A valid request with every field it can do without left out (each optional field dropped unless

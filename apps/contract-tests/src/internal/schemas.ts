@@ -2,10 +2,12 @@
  * Schema work memoised per AST. `Schema.encodedSchema` builds a new AST on every call, and
  * effect's parsers are cached per AST object: an encoded schema made per call compiles its parser
  * per call too. Every encoded AST the runner reads comes from here, so each is built once and its
- * parser compiled once.
+ * parser compiled once; and whether a schema accepts a value, by its decoder compiled once.
  */
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import * as Decoder from "@data-access/core/Decoder"
+import * as Decode from "@data-access/schema/Decode"
 
 const encoded = new WeakMap<AST.AST, AST.AST>()
 
@@ -32,4 +34,21 @@ export const isType = (ast: AST.AST): ((u: unknown) => boolean) => {
   let out = typeGuards.get(ast)
   if (out === undefined) typeGuards.set(ast, (out = Schema.is(Schema.make(ast))))
   return out
+}
+
+const acceptors = new WeakMap<Schema.Schema.AnyNoContext, (u: unknown) => boolean>()
+
+/**
+ * Whether a schema accepts a value, by its compiled decoder alone (made once per schema): it
+ * accepts exactly what the schema's parser accepts, and a refused value is not parsed again for
+ * an error nobody reads (generated bodies are checked by the thousand, most mutations refused).
+ */
+export const accepts = (schema: Schema.Schema.AnyNoContext): ((u: unknown) => boolean) => {
+  let accept = acceptors.get(schema)
+  if (accept === undefined) {
+    const decode = Decoder.compile(Decode.describeSchema(schema))
+    accept = (u) => decode(u) !== Decoder.FAIL
+    acceptors.set(schema, accept)
+  }
+  return accept
 }

@@ -15,7 +15,7 @@ import { identifierOf } from "../ast.js"
 import { poolOfOperation, referenceOf, requestPropertyNames } from "../pools.js"
 import { okJson } from "./discovery.js"
 import { allOps } from "./options.js"
-import { isEncoded } from "../schemas.js"
+import { accepts, isEncoded } from "../schemas.js"
 
 /** Existing objects an update operation may change (each put back afterwards). */
 const UPDATE_TARGETS = 5
@@ -188,7 +188,7 @@ const snapshot = (target: Target, op: Op, id: string) =>
     if (full === undefined) return undefined
     const body: Record<string, unknown> = { id }
     const valid = isEncoded(op.request.ast)
-    const decodes = (b: unknown) => Option.isSome(Schema.decodeUnknownOption(op.request)(b))
+    const decodes = accepts(op.request)
     for (const k of requestPropertyNames(op)) {
       if (k === "id" || !(k in full) || Secrets.fieldNames.has(k)) continue
       const v = full[k]
