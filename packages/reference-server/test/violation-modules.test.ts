@@ -110,7 +110,9 @@ const ORDER = [
   "error-byte-order-mark",
   "selection-first-page-only",
   "empty-search-fields-nothing",
-  "min-length-in-bytes"
+  "min-length-in-bytes",
+  "time-filter-fraction-grouped",
+  "time-filter-offset-ignored"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -22,6 +22,9 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  * - `pattern`, `enum`: a string the field's pattern or allowed values refuse;
  * - `one-of`: a rule across fields at any depth (two members of a one-of at once, one removed);
  * - `spelling`: the same value under another spelling of its key (snake_case);
+ * - `precision`: a value that differs from another only in precision (a time with 0 to 9
+ *   fractional digits, or at the whole second or tenth next to another's);
+ * - `offset`: a time written at an offset from UTC (`+00:00`, `-05:30`) rather than in `Z`;
  * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
  * - `media-type`: the same body under another spelling of its media type (a `charset` parameter).
  */
@@ -38,6 +41,8 @@ export type Dimension =
   | "enum"
   | "one-of"
   | "spelling"
+  | "precision"
+  | "offset"
   | "escapes"
   | "whitespace"
   | "media-type"
@@ -84,6 +89,8 @@ const ORDER: ReadonlyArray<Dimension> = [
   "enum",
   "one-of",
   "spelling",
+  "precision",
+  "offset",
   "escapes",
   "whitespace",
   "media-type"

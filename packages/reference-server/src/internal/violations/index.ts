@@ -135,7 +135,9 @@ export const records = [
   ErrorShape.errorByteOrderMark,
   SearchFilter.selectionFirstPageOnly,
   SearchFilter.emptySearchFieldsNothing,
-  InvalidRejected.minLengthInBytes
+  InvalidRejected.minLengthInBytes,
+  SearchFilter.timeFilterFractionGrouped,
+  SearchFilter.timeFilterOffsetIgnored
 ] as const
 
 /** A violation's name. */
