@@ -112,7 +112,9 @@ const ORDER = [
   "empty-search-fields-nothing",
   "min-length-in-bytes",
   "time-filter-fraction-grouped",
-  "time-filter-offset-ignored"
+  "time-filter-offset-ignored",
+  "nested-null-refused",
+  "json-escapes-nested-literal"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -177,6 +177,11 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 5, search: null }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
     ),
+  "nested-null-refused": (s) =>
+    rpc(s, "CreateIntegrationMDM", {
+      name: unique("mdm"),
+      mdmVendorA: { apiKey: "k", apiUrl: null }
+    }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
   "requires-optional-field": (s) =>
     rpc(s, "CreatePermission", { name: unique("perm"), description: "d", code: "c" }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
@@ -323,6 +328,10 @@ export const probes: {
     status(s, "ListSatellites", undefined, { raw: '{"\\u006cimit":1}' }).pipe(
       Effect.map((st) => st === 400)
     ),
+  "json-escapes-nested-literal": (s) =>
+    status(s, "ListSatellites", undefined, {
+      raw: '{"limit":1,"filter":{"field":{"\\u006bey":"name","operator":"not_empty"}}}'
+    }).pipe(Effect.map((st) => st === 400)),
   "zero-value-refused": (s) =>
     status(s, "ListSatellites", { limit: 1, searchFields: [] }).pipe(
       Effect.map((st) => st === 400)

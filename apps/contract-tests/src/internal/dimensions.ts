@@ -5,6 +5,7 @@
  */
 import { type Operations, SchemaWalk } from "@data-access/schema"
 import { snakeToCamel } from "./json.js"
+import { nestedObjects } from "./requestShape.js"
 import type * as Report from "./report/model.js"
 import { SAFE_STRING_LENGTH } from "./textLength.js"
 
@@ -162,7 +163,8 @@ export const isZero = (v: unknown): boolean =>
 
 /**
  * The valid-side tags of a request body: each top-level field sent (as a value, an explicit zero,
- * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out.
+ * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out, and
+ * each field of its nested objects sent (as a value or an explicit zero: `null`) or left out.
  */
 export const validTags = (
   op: Operations.Operation,
@@ -189,6 +191,20 @@ export const validTags = (
     }
   }
   for (const name of fields.keys()) if (!seen.has(name)) tag(name, "absent")
+  // The fields of nested objects (a vendor object, a filter's conditions), by their path.
+  for (const { path, shape, value } of nestedObjects(op, body)) {
+    const at = (name: string) =>
+      fieldOf([...path.map((p) => (typeof p === "string" ? snakeToCamel(p) : p)), name])
+    const named = new Set<string>()
+    for (const [key, v] of Object.entries(value)) {
+      const name = snakeToCamel(key)
+      if (!shape.fields.has(name)) continue
+      named.add(name)
+      if (name !== key) tag(at(name), "spelling")
+      tag(at(name), isZero(v) ? "zero-value" : "value")
+    }
+    for (const name of shape.fields.keys()) if (!named.has(name)) tag(at(name), "absent")
+  }
   return out
 }
 

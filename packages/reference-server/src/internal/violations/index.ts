@@ -137,7 +137,9 @@ export const records = [
   SearchFilter.emptySearchFieldsNothing,
   InvalidRejected.minLengthInBytes,
   SearchFilter.timeFilterFractionGrouped,
-  SearchFilter.timeFilterOffsetIgnored
+  SearchFilter.timeFilterOffsetIgnored,
+  ValidAccepted.nestedNullRefused,
+  ValidAccepted.jsonEscapesNestedLiteral
 ] as const
 
 /** A violation's name. */
