@@ -76,6 +76,13 @@ describe("coverage of the contract in every run", () => {
           "whitespace",
           "media-type"
         ])
+        // Nested fields: a filter condition's names escaped, its value left out and sent as null.
+        expect(field("ListSatellites", "filter.field.key")?.valid).toEqual(
+          expect.arrayContaining(["value", "escapes"])
+        )
+        expect(field("ListSatellites", "filter.field.value")?.valid).toEqual(
+          expect.arrayContaining(["zero-value"])
+        )
         expect(new Set(report.fields?.map((f) => f.operation))).toEqual(
           new Set(["ListSatellites", "CreatePolicyDataLoader"])
         )

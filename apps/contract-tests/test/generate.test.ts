@@ -219,3 +219,38 @@ describe("unknown fields at every depth", () => {
     })
   )
 })
+
+describe("nested objects of a request", () => {
+  it("fills the optional fields they leave out with null, at every depth, never a one-of's other member; the plain form drops them again", () => {
+    const op = Operations.operations.ListSatellites as Operations.Operation
+    const condition = (operator: string) => ({ field: { key: "name", operator } })
+    const body = {
+      limit: 5,
+      filter: { group: { operator: "and", filters: [condition("empty"), condition("not_empty")] } }
+    }
+    expect(Gen.absentNestedFields(op, body).map((f) => [...f.path, f.name].join("."))).toEqual([
+      "filter.group.filters.0.field.value",
+      "filter.group.filters.1.field.value"
+    ])
+    const nulls = Gen.withNestedNulls(op, body)
+    expect(nulls).toEqual({
+      limit: 5,
+      filter: {
+        group: {
+          operator: "and",
+          filters: [
+            { field: { key: "name", operator: "empty", value: null } },
+            { field: { key: "name", operator: "not_empty", value: null } }
+          ]
+        }
+      }
+    })
+    expect(Gen.isValid(op, nulls)).toBe(true)
+    expect(Gen.plainForm(op, nulls)).toEqual(body)
+    const mdm = Operations.operations.CreateIntegrationMDM as Operations.Operation
+    expect(Gen.withNestedNulls(mdm, { name: "n", mdmVendorA: { apiKey: "k" } })).toEqual({
+      name: "n",
+      mdmVendorA: { apiKey: "k", apiUrl: null }
+    })
+  })
+})

@@ -73,6 +73,13 @@ describe("the search family", () => {
         ).toBe(true)
         const faithful = yield* ContractTests.run({ ...options, baseUrl: inner.url })
         expect(faithful.findings.map((f) => f.message)).toEqual([])
+        // The input coverage lists both time keys' values sent in another precision and at an offset.
+        for (const key of ["created_at", "updated_at"])
+          expect(
+            faithful.fields?.find(
+              (f) => f.operation === "ListSatellites" && f.field === `filter.field.value (${key})`
+            )?.valid
+          ).toEqual(expect.arrayContaining(["precision", "offset"]))
       }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 })

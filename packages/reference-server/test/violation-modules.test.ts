@@ -113,7 +113,11 @@ const ORDER = [
   "empty-search-fields-nothing",
   "min-length-in-bytes",
   "list-without-nested",
-  "update-turns-off-unsent"
+  "update-turns-off-unsent",
+  "time-filter-fraction-grouped",
+  "time-filter-offset-ignored",
+  "nested-null-refused",
+  "json-escapes-nested-literal"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

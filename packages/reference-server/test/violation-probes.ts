@@ -177,6 +177,11 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 5, search: null }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
     ),
+  "nested-null-refused": (s) =>
+    rpc(s, "CreateIntegrationMDM", {
+      name: unique("mdm"),
+      mdmVendorA: { apiKey: "k", apiUrl: null }
+    }).pipe(Effect.map((r) => r.json.code === "invalid_argument")),
   "requires-optional-field": (s) =>
     rpc(s, "CreatePermission", { name: unique("perm"), description: "d", code: "c" }).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
@@ -323,6 +328,10 @@ export const probes: {
     status(s, "ListSatellites", undefined, { raw: '{"\\u006cimit":1}' }).pipe(
       Effect.map((st) => st === 400)
     ),
+  "json-escapes-nested-literal": (s) =>
+    status(s, "ListSatellites", undefined, {
+      raw: '{"limit":1,"filter":{"field":{"\\u006bey":"name","operator":"not_empty"}}}'
+    }).pipe(Effect.map((st) => st === 400)),
   "zero-value-refused": (s) =>
     status(s, "ListSatellites", { limit: 1, searchFields: [] }).pipe(
       Effect.map((st) => st === 400)
@@ -689,7 +698,33 @@ export const probes: {
       workerRuntime: "nodejs18.x",
       workerCode: "export default () => ({})",
       workerSchedule: "\u4e2d".repeat(8)
-    }).pipe(Effect.map((r) => r.status === 200))
+    }).pipe(Effect.map((r) => r.status === 200)),
+  // A satellite's createdAt written two hours east of UTC: a value no later than it selects it.
+  "time-filter-offset-ignored": (s) =>
+    Effect.gen(function* () {
+      const item = (yield* satellites(s, {}))[0]
+      const t = Timestamp.parse(item.createdAt) as Timestamp.Timestamp
+      const east = Timestamp.formatAt(t, { offsetMinutes: 120 })!
+      const items = yield* satellites(s, {
+        filter: { field: { key: "created_at", operator: "lower_than", value: sv(east) } }
+      })
+      return items.some((x: any) => x.id === item.id)
+    }),
+  // The tenth of a second after a satellite's createdAt, written with one digit: the item is earlier.
+  "time-filter-fraction-grouped": (s) =>
+    Effect.gen(function* () {
+      const nanosOf = (x: any) => (Timestamp.parse(x.createdAt) as Timestamp.Timestamp).nanos
+      const item = (yield* satellites(s, {})).find(
+        (x: any) => nanosOf(x) % 1e8 !== 0 && nanosOf(x) < 9e8
+      )
+      const t = Timestamp.parse(item.createdAt) as Timestamp.Timestamp
+      const second = Timestamp.format(new Timestamp.Timestamp({ seconds: t.seconds, nanos: 0 }))
+      const value = `${second.slice(0, -1)}.${Math.floor(t.nanos / 1e8) + 1}Z`
+      const items = yield* satellites(s, {
+        filter: { field: { key: "created_at", operator: "lower_than", value: sv(value) } }
+      })
+      return !items.some((x: any) => x.id === item.id)
+    })
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

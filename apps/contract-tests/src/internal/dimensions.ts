@@ -5,6 +5,7 @@
  */
 import { type Operations, SchemaWalk } from "@data-access/schema"
 import { snakeToCamel } from "./json.js"
+import { nestedObjects } from "./requestShape.js"
 import type * as Report from "./report/model.js"
 import { SAFE_STRING_LENGTH } from "./textLength.js"
 
@@ -22,6 +23,9 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  * - `pattern`, `enum`: a string the field's pattern or allowed values refuse;
  * - `one-of`: a rule across fields at any depth (two members of a one-of at once, one removed);
  * - `spelling`: the same value under another spelling of its key (snake_case);
+ * - `precision`: a value that differs from another only in precision (a time with 0 to 9
+ *   fractional digits, or at the whole second or tenth next to another's);
+ * - `offset`: a time written at an offset from UTC (`+00:00`, `-05:30`) rather than in `Z`;
  * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
  * - `media-type`: the same body under another spelling of its media type (a `charset` parameter).
  */
@@ -38,6 +42,8 @@ export type Dimension =
   | "enum"
   | "one-of"
   | "spelling"
+  | "precision"
+  | "offset"
   | "escapes"
   | "whitespace"
   | "media-type"
@@ -84,6 +90,8 @@ const ORDER: ReadonlyArray<Dimension> = [
   "enum",
   "one-of",
   "spelling",
+  "precision",
+  "offset",
   "escapes",
   "whitespace",
   "media-type"
@@ -155,7 +163,8 @@ export const isZero = (v: unknown): boolean =>
 
 /**
  * The valid-side tags of a request body: each top-level field sent (as a value, an explicit zero,
- * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out.
+ * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out, and
+ * each field of its nested objects sent (as a value or an explicit zero: `null`) or left out.
  */
 export const validTags = (
   op: Operations.Operation,
@@ -182,6 +191,20 @@ export const validTags = (
     }
   }
   for (const name of fields.keys()) if (!seen.has(name)) tag(name, "absent")
+  // The fields of nested objects (a vendor object, a filter's conditions), by their path.
+  for (const { path, shape, value } of nestedObjects(op, body)) {
+    const at = (name: string) =>
+      fieldOf([...path.map((p) => (typeof p === "string" ? snakeToCamel(p) : p)), name])
+    const named = new Set<string>()
+    for (const [key, v] of Object.entries(value)) {
+      const name = snakeToCamel(key)
+      if (!shape.fields.has(name)) continue
+      named.add(name)
+      if (name !== key) tag(at(name), "spelling")
+      tag(at(name), isZero(v) ? "zero-value" : "value")
+    }
+    for (const name of shape.fields.keys()) if (!named.has(name)) tag(at(name), "absent")
+  }
   return out
 }
 

@@ -9,7 +9,12 @@ import * as Schema from "effect/Schema"
 import { Filter, type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import * as Mutations from "./mutations.js"
 import { OPERATORS } from "./filterReadings.js"
-import { alwaysSentEnums, booleanProperties, normalizeKeys } from "./requestShape.js"
+import {
+  alwaysSentEnums,
+  booleanProperties,
+  normalizeKeys,
+  withNestedNulls
+} from "./requestShape.js"
 import {
   identityValues,
   type Pools,
@@ -27,12 +32,14 @@ import { accepts } from "./schemas.js"
 type Op = Operations.Operation
 
 export {
+  absentNestedFields,
   alwaysSentEnums,
   hasSnakeCase,
   hasUnknownFields,
   normalizeKeys,
   plainForm,
   sameBody,
+  withNestedNulls,
   withoutUnknownFields
 } from "./requestShape.js"
 export { numberEdges, numberFields } from "./numberEdges.js"
@@ -106,11 +113,20 @@ const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase
 const toSnake = (body: Body): Body =>
   Object.fromEntries(Object.entries(body).map(([k, v]) => [camelToSnake(k), v]))
 
-/** The same request with `null` ("not set") for every field it leaves out. */
-const withNulls = (body: Body, props: ReadonlyArray<string>): Body => {
+/**
+ * The same request with `null` ("not set") for every field it leaves out, in its nested objects too
+ * when the schema reads them so.
+ */
+const withNulls = (
+  op: Op,
+  body: Body,
+  props: ReadonlyArray<string>,
+  decodes: (b: unknown) => boolean
+): Body => {
   const out: Body = { ...body }
   for (const p of props) if (!(p in out)) out[p] = null
-  return out
+  const nested = withNestedNulls(op, out)
+  return nested !== out && decodes(normalizeKeys(nested)) ? nested : out
 }
 
 const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!
@@ -339,7 +355,11 @@ export const valid = (
         body.name = decodes(named) ? named.name : decodes(short) ? short.name : body.name
       }
       const spelled =
-        spelling === "snake" ? toSnake(body) : spelling === "nulls" ? withNulls(body, props) : body
+        spelling === "snake"
+          ? toSnake(body)
+          : spelling === "nulls"
+            ? withNulls(op, body, props, decodes)
+            : body
       return extra === undefined ? spelled : withExtra(spelled, extra)
     })
     .filter((b) => decodes(normalizeKeys(b)))

@@ -36,43 +36,160 @@ export const alwaysSentEnums = (op: Op): ReadonlyMap<string, ReadonlyArray<strin
 
 const isObject = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v)
 
-/** The fields of an object (in its encoded form, names in either spelling) the schema knows, at every depth; what it cannot place is kept. */
-const knownFields = (shape: SchemaWalk.Shape, v: unknown): unknown => {
-  if (!isObject(v)) return v
+type ObjectShape = Extract<SchemaWalk.Shape, { readonly _tag: "Object" }>
+
+/** Whether a shape holds some value other than `null` (not a one-of's other member, which only `null` or absence fills: `Never`). */
+const holdsValue = (shape: SchemaWalk.Shape): boolean =>
+  shape._tag === "Union"
+    ? shape.members.some(holdsValue)
+    : shape._tag !== "Undefined" &&
+      shape.ast._tag !== "NeverKeyword" &&
+      !(shape._tag === "Literal" && shape.value === null)
+
+/**
+ * The object schema (not a map) that reads an object value: its own, through lazies, or the member
+ * of a union that knows the most of its names (a one-of: `field` or `group`); with `deep`, members
+ * of unions inside the union too (an optional one-of: the one-of or `null`).
+ */
+const objectShapeOf = (
+  shape: SchemaWalk.Shape,
+  v: Body,
+  deep: boolean
+): ObjectShape | undefined => {
   switch (shape._tag) {
-    case "Object": {
-      if (shape.values !== undefined) return v
-      const fields = shape.fields
-      return Object.fromEntries(
-        Object.entries(v).flatMap(([k, x]) => {
-          const field = fields.get(k) ?? fields.get(snakeToCamel(k))
-          return field === undefined ? [] : [[k, knownFields(field.shape, x)]]
-        })
-      )
-    }
+    case "Object":
+      return shape.values === undefined ? shape : undefined
     case "Union": {
-      // The member that knows the most of the object's names (a one-of: `field` or `group`).
       const names = new Set(Object.keys(v).map(snakeToCamel))
+      const members = deep
+        ? shape.members.flatMap((m) => {
+            const o = m._tag === "Union" || m._tag === "Lazy" ? objectShapeOf(m, v, deep) : m
+            return o === undefined ? [] : [o]
+          })
+        : shape.members
+      // Deep, only names whose field holds a value count: `group` is no name of the `field` member.
       const shared = (m: SchemaWalk.Shape) =>
-        m._tag === "Object" ? [...m.fields.keys()].filter((k) => names.has(k)).length : -1
-      const best = [...shape.members].sort((a, b) => shared(b) - shared(a))[0]
-      return best === undefined || shared(best) < 0 ? v : knownFields(best, v)
+        m._tag === "Object"
+          ? [...m.fields.values()].filter(
+              (f) => names.has(f.name) && (!deep || holdsValue(f.shape))
+            ).length
+          : -1
+      const best = [...members].sort((a, b) => shared(b) - shared(a))[0]
+      return best === undefined || shared(best) < 0 ? undefined : objectShapeOf(best, v, deep)
     }
     case "Lazy":
-      return knownFields(shape.get(), v)
+      return objectShapeOf(shape.get(), v, deep)
     default:
-      return v
+      return undefined
   }
 }
 
-/** The same request in its plain form: lowerCamelCase names, no unknown field at any depth, no `null`. */
+/** The fields of an object (in its encoded form, names in either spelling) the schema knows, at every depth; what it cannot place is kept. */
+const knownFields = (shape: SchemaWalk.Shape, v: unknown): unknown => {
+  if (!isObject(v)) return v
+  const object = objectShapeOf(shape, v, false)
+  if (object === undefined) return v
+  return Object.fromEntries(
+    Object.entries(v).flatMap(([k, x]) => {
+      const field = object.fields.get(k) ?? object.fields.get(snakeToCamel(k))
+      return field === undefined ? [] : [[k, knownFields(field.shape, x)]]
+    })
+  )
+}
+
+/**
+ * The object values below the top level of a request, each with its schema and path: the nested
+ * objects of a request (a vendor object, a filter's condition), through arrays.
+ */
+export const nestedObjects = (
+  op: Op,
+  body: Body
+): ReadonlyArray<{
+  readonly path: ReadonlyArray<string | number>
+  readonly value: Body
+  readonly shape: ObjectShape
+}> => {
+  const out: Array<{
+    readonly path: ReadonlyArray<string | number>
+    readonly value: Body
+    readonly shape: ObjectShape
+  }> = []
+  const go = (shape: SchemaWalk.Shape, v: unknown, path: ReadonlyArray<string | number>) => {
+    if (Array.isArray(v)) {
+      const s = SchemaWalk.nonNullish(shape)
+      const item = s._tag === "Array" ? s.item : s._tag === "Lazy" ? s.get() : undefined
+      if (item !== undefined) v.forEach((x, i) => go(item, x, [...path, i]))
+      return
+    }
+    if (!isObject(v)) return
+    const object = objectShapeOf(shape, v, true)
+    if (object === undefined) return
+    if (path.length > 0) out.push({ path, value: v, shape: object })
+    for (const [k, x] of Object.entries(v)) {
+      const field = object.fields.get(k) ?? object.fields.get(snakeToCamel(k))
+      if (field !== undefined) go(field.shape, x, [...path, k])
+    }
+  }
+  go(SchemaWalk.requestShape(op), body, [])
+  return out
+}
+
+/**
+ * The optional fields the nested objects of a request leave out, each with its object and path (not
+ * a one-of's other member: proto3 JSON refuses `null` beside the member set).
+ */
+export const absentNestedFields = (
+  op: Op,
+  body: Body
+): ReadonlyArray<{
+  readonly object: Body
+  readonly path: ReadonlyArray<string | number>
+  readonly name: string
+}> =>
+  nestedObjects(op, body).flatMap(({ path, shape, value }) =>
+    [...shape.fields.values()]
+      .filter((f) => !f.required && !(f.name in value) && holdsValue(f.shape))
+      .map((f) => ({ object: value, path, name: f.name }))
+  )
+
+/** The same request with `null` ("not set") for the optional fields its nested objects leave out, at every depth. */
+export const withNestedNulls = (op: Op, body: Body): Body => {
+  const nulls = new Map<Body, Array<string>>()
+  for (const { name, object } of absentNestedFields(op, body))
+    nulls.set(object, [...(nulls.get(object) ?? []), name])
+  if (nulls.size === 0) return body
+  const copy = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(copy)
+      : isObject(v)
+        ? {
+            ...Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)])),
+            ...Object.fromEntries((nulls.get(v) ?? []).map((k) => [k, null]))
+          }
+        : v
+  return copy(body) as Body
+}
+
+/** A value without its `null` fields, at every depth. */
+const withoutNulls = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(withoutNulls)
+    : isObject(v)
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, x]) => x !== null)
+            .map(([k, x]) => [k, withoutNulls(x)])
+        )
+      : v
+
+/** The same request in its plain form: lowerCamelCase names, no unknown field and no `null` at any depth. */
 export const plainForm = (op: Op, body: Body): Body => {
   const props = new Set(requestPropertyNames(op))
   const normalized = (normalizeKeys(body) ?? {}) as Body
   const top = Object.fromEntries(
     Object.entries(normalized).filter(([k, v]) => props.has(k) && v !== null && v !== undefined)
   )
-  return knownFields(SchemaWalk.requestShape(op), top) as Body
+  return withoutNulls(knownFields(SchemaWalk.requestShape(op), top)) as Body
 }
 
 /** Whether two bodies are the same JSON. */
@@ -102,8 +219,15 @@ export const hasSnakeCase = (body: Body): boolean => {
   return go(body, 0)
 }
 
-/** Whether a body sends `null` for a field (at the top level). */
-export const hasNulls = (body: Body): boolean => Object.values(body).some((v) => v === null)
+/** Whether a body sends `null` for a field, at any depth. */
+export const hasNulls = (body: Body): boolean => {
+  const go = (v: unknown, depth: number): boolean =>
+    depth <= 16 &&
+    v !== null &&
+    typeof v === "object" &&
+    Object.values(v).some((x) => x === null || go(x, depth + 1))
+  return go(body, 0)
+}
 
 /** Whether a property of an object schema holds booleans. */
 export const booleanProperties = (schema: Schema.Schema.Any): ReadonlySet<string> => {

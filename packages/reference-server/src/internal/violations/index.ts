@@ -137,7 +137,11 @@ export const records = [
   SearchFilter.emptySearchFieldsNothing,
   InvalidRejected.minLengthInBytes,
   UpdateSemantics.listWithoutNested,
-  UpdateSemantics.updateTurnsOffUnsent
+  UpdateSemantics.updateTurnsOffUnsent,
+  SearchFilter.timeFilterFractionGrouped,
+  SearchFilter.timeFilterOffsetIgnored,
+  ValidAccepted.nestedNullRefused,
+  ValidAccepted.jsonEscapesNestedLiteral
 ] as const
 
 /** A violation's name. */

@@ -156,6 +156,34 @@ const valuePrecisionOrder = (key: string, a: string, b: string): number | undefi
   return Timestamp.Order(cut, tb)
 }
 
+/**
+ * time-filter-offset-ignored: two times of a `*_at` key ordered with the filter's value (`b`) read
+ * as UTC whatever its offset: its wall clock is taken for the instant.
+ */
+const offsetIgnoredOrder = (key: string, a: string, b: string): number | undefined => {
+  if (!key.endsWith("_at")) return undefined
+  const ta = Timestamp.parse(a)
+  const tb = Timestamp.parse(b.replace(/[+-]\d{2}:\d{2}$/, "Z"))
+  if (typeof ta === "string" || typeof tb === "string") return undefined
+  return Timestamp.Order(ta, tb)
+}
+
+/**
+ * time-filter-fraction-grouped: two times of a `*_at` key ordered with the filter's value (`b`)
+ * read as milli-, micro- or nanoseconds by the length of its fraction rounded up to 3, 6 or 9
+ * digits: `.5` is 5 ms, not 500 ms (right for `.500`, `.500000`, `.500000000`).
+ */
+const groupedFractionOrder = (key: string, a: string, b: string): number | undefined => {
+  if (!key.endsWith("_at")) return undefined
+  const fraction = /\.(\d+)/.exec(b)?.[1] ?? ""
+  const ta = Timestamp.parse(a)
+  const whole = Timestamp.parse(b.replace(`.${fraction}`, ""))
+  if (typeof ta === "string" || typeof whole === "string") return undefined
+  const unit = 10 ** (9 - Math.ceil(fraction.length / 3) * 3)
+  const tb = new Timestamp.Timestamp({ seconds: whole.seconds, nanos: Number(fraction) * unit })
+  return Timestamp.Order(ta, tb)
+}
+
 export const searchIgnored = violation({
   name: "search-ignored",
   rule: "search.match",
@@ -219,6 +247,30 @@ export const timeFilterValuePrecision = violation({
   hooks: {
     handler: listsFilteredBy((filter, item) =>
       Filter.evaluate(filter, (key) => fieldValue(item, key), valuePrecisionOrder)
+    )
+  }
+})
+
+export const timeFilterOffsetIgnored = violation({
+  name: "time-filter-offset-ignored",
+  rule: "filter.time-instants",
+  description:
+    "`lower_than` / `greater_than` on `created_at` / `updated_at` read a value written at an offset as UTC: `10:00:00+02:00` is taken for `10:00:00Z`.",
+  hooks: {
+    handler: listsFilteredBy((filter, item) =>
+      Filter.evaluate(filter, (key) => fieldValue(item, key), offsetIgnoredOrder)
+    )
+  }
+})
+
+export const timeFilterFractionGrouped = violation({
+  name: "time-filter-fraction-grouped",
+  rule: "filter.time-instants",
+  description:
+    "`lower_than` / `greater_than` on `created_at` / `updated_at` read a value's fractional digits as milli-, micro- or nanoseconds by their count rounded up to 3, 6 or 9: `...:05.8Z` is taken for `...:05.008Z`.",
+  hooks: {
+    handler: listsFilteredBy((filter, item) =>
+      Filter.evaluate(filter, (key) => fieldValue(item, key), groupedFractionOrder)
     )
   }
 })

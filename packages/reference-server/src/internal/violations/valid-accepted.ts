@@ -158,6 +158,44 @@ export const jsonEscapesLiteral = violation({
   }
 })
 
+/**
+ * json-escapes-nested-literal: JSON text with the `\uXXXX` and `\/` escapes of the strings inside
+ * nested objects and arrays (depth 2 and more) turned into escaped backslashes, so that a parser
+ * reads them as the characters written.
+ */
+const nestedEscapesLiteral = (text: string): string => {
+  let out = ""
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (inString) {
+      if (c === "\\") {
+        const next = text[i + 1] ?? ""
+        out += depth >= 2 && (next === "u" || next === "/") ? `\\\\${next}` : `${c}${next}`
+        i++
+        continue
+      }
+      if (c === '"') inString = false
+    } else if (c === '"') inString = true
+    else if (c === "{" || c === "[") depth++
+    else if (c === "}" || c === "]") depth--
+    out += c
+  }
+  return out
+}
+
+export const jsonEscapesNestedLiteral = violation({
+  name: "json-escapes-nested-literal",
+  rule: "wire.json-spellings",
+  description:
+    "Inside nested objects (a vendor object, a filter), the body's JSON is read with `\\uXXXX` and `\\/` escapes kept as the characters written: an escaped name or value there is another name or value. At the top level escapes are decoded.",
+  hooks: {
+    parse: (next) => (bytes) =>
+      next(new TextEncoder().encode(nestedEscapesLiteral(new TextDecoder().decode(bytes))))
+  }
+})
+
 export const zeroValueRefused = violation({
   name: "zero-value-refused",
   rule: "wire.zero-is-unset",
@@ -173,6 +211,23 @@ export const zeroValueRefused = violation({
               ? next(body, ex)
               : ConnectError.make("invalid_argument", `${zero[0]} must not be empty`)
           }
+  }
+})
+
+export const nestedNullRefused = violation({
+  name: "nested-null-refused",
+  rule: "wire.null-is-unset",
+  description:
+    "A request with `null` for a field of a nested object (`mdmVendorA.apiUrl`, a filter condition's `value`) gets invalid_argument; `null` at the top level is read as not set.",
+  hooks: {
+    relax: refusing((body) => {
+      for (const [k, v] of Object.entries(body)) {
+        const path = v === null ? undefined : nullField(v, k)
+        if (path !== undefined)
+          return ConnectError.make("invalid_argument", `${path}: null is not a value`)
+      }
+      return undefined
+    })
   }
 })
 

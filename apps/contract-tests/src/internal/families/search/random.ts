@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, type Suite } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import {
   evaluate,
   OPERATORS,
@@ -264,6 +265,18 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
           for (let depth = 0; depth < c.nest; depth++)
             filter = { group: { operator: depth % 2 === 0 ? "and" : "or", filters: [filter] } }
           body = { ...base, limit: 500, filter }
+          if (time)
+            Dimensions.sent(
+              ctx.dimensions,
+              op.method,
+              conditions.flatMap(({ field }) =>
+                Dimensions.valid(
+                  `filter.field.value (${field.key})`,
+                  c.time.nineDigits ? "precision" : "value",
+                  ...(c.time.offsetMinutes !== 0 ? (["offset"] as const) : [])
+                )
+              )
+            )
           certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
           rule = filterRule(filter, either && conditions.length > 1)

@@ -1,8 +1,9 @@
 /**
  * Spellings of one valid request that the standards make the same request, sent beside its
  * plainest spelling: the body's JSON with escapes (`\u0061` for `a`, `\/` for `/`, in every name and
- * string), with whitespace between all its tokens, with `Content-Type: application/json;
- * charset=utf-8`, and with each optional field it leaves out sent
+ * string at every depth: a List's request gets a filter condition to escape), with whitespace
+ * between all its tokens, with `Content-Type: application/json; charset=utf-8`, with each optional
+ * field its nested objects leave out sent as `null`, and with each optional field it leaves out sent
  * as its zero value (`""`, `false`, `0`, `[]`; not in an update, whose absent fields stay as they
  * are, and not where proto3 or decisions.md section 10 lets the two differ: enums, ids, one-of
  * variants, secrets, formats, cursors). Each spelling is accepted when the plainest is, a read

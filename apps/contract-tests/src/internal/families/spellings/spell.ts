@@ -7,7 +7,9 @@ import { ContractRules, SchemaWalk, Secrets } from "@data-access/schema"
 import type { Body, Op } from "../../context.js"
 import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
+import { snakeToCamel } from "../../json.js"
 import { sameRequestRules } from "../../oracles/valid-accepted.js"
+import { literalsOfProperty } from "../shared/literals.js"
 import { MEDIA_TYPE_SPELLINGS } from "../shared/mediaTypes.js"
 
 /** A JSON string literal with its first ASCII letter as a `\u` escape and every `/` as `\/`. */
@@ -116,15 +118,71 @@ export interface Spelling {
   readonly tags: ReadonlyArray<Dimensions.Tag>
 }
 
+/**
+ * A List's request with a filter whose condition leaves its optional `value` out (`empty` on
+ * `name`, which every faithful server reads alike and which selects no item, where a filter read
+ * as empty selects every one), when the request has none: a nested object every List with a filter
+ * can send.
+ */
+const withValuelessFilter = (op: Op, body: Body): Body => {
+  if (
+    op.kind !== "list" ||
+    body.filter !== undefined ||
+    !literalsOfProperty(op, "filter", "key").includes("name")
+  )
+    return body
+  // Without `search`, which may select nothing itself.
+  const { search: _, ...rest } = body
+  return { ...rest, filter: { field: { key: "name", operator: "empty" } } }
+}
+
+/**
+ * The request with `null` for each optional field its nested objects leave out (`mdmVendorA.apiUrl`,
+ * a filter condition's `value`), which proto3 JSON reads as not set at every depth.
+ */
+const nestedNullSpellings = (op: Op, body: Body): ReadonlyArray<Spelling> => {
+  const absent = Gen.absentNestedFields(op, body)
+  return absent.length === 0 ||
+    !Gen.isValid(op, body) ||
+    !Gen.isValid(op, Gen.withNestedNulls(op, body))
+    ? []
+    : [
+        {
+          label: `${absent.map((f) => Dimensions.fieldOf([...f.path, f.name])).join(", ")} sent as null`,
+          rule: "wire.null-is-unset",
+          plain: body,
+          text: (b: Body) => JSON.stringify(Gen.withNestedNulls(op, b)),
+          tags: absent.flatMap((f) =>
+            Dimensions.valid(Dimensions.fieldOf([...f.path, f.name]), "zero-value")
+          )
+        }
+      ]
+}
+
+/** The path of every field a body names, nested ones too (each name, and its string value, is escaped). */
+const fieldPaths = (v: unknown, path: ReadonlyArray<string | number> = []): Array<string> =>
+  Array.isArray(v)
+    ? v.flatMap((x, i) => fieldPaths(x, [...path, i]))
+    : v !== null && typeof v === "object"
+      ? Object.entries(v).flatMap(([k, x]) => {
+          const at = [...path, snakeToCamel(k)]
+          return [Dimensions.fieldOf(at), ...fieldPaths(x, at)]
+        })
+      : []
+
 export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
   const { absent, zeros } = zeroValueFields(op, body)
+  // A List's request with a nested object (a filter condition), for the spellings below the top level.
+  const nested = withValuelessFilter(op, body)
   return [
     {
       label: "JSON escapes (\\u0061, \\/)",
       rule: sameRequestRules.escapes,
-      plain: body,
+      plain: nested,
       text: escapedJson,
-      tags: Dimensions.valid("(body)", "escapes")
+      tags: [...new Set(["(body)", ...fieldPaths(nested)])].flatMap((f) =>
+        Dimensions.valid(f, "escapes")
+      )
     },
     {
       label: "whitespace between every token",
@@ -144,6 +202,7 @@ export const spellingsOf = (op: Op, body: Body): ReadonlyArray<Spelling> => {
             tags: Object.keys(zeros).flatMap((k) => Dimensions.valid(k, "zero-value"))
           } satisfies Spelling
         ]),
+    ...nestedNullSpellings(op, nested),
     // Last, so that a small create allowance still sends the spellings above.
     {
       label: `Content-Type ${MEDIA_TYPE_SPELLINGS[0]}`,
