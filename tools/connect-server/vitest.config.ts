@@ -4,7 +4,6 @@ import { packageTests } from "../../vitest.shared.mjs"
 export default defineConfig({
   test: {
     ...packageTests,
-    isolate: true,
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -4,7 +4,6 @@ import { packageTests } from "../../vitest.shared.mjs"
 export default defineConfig({
   test: {
     ...packageTests,
-    isolate: true,
     testTimeout: 300_000,
     hookTimeout: 600_000,
     // The tests share one directory of packed tarballs (made once by the global setup) and
