@@ -160,7 +160,7 @@ const seen = (
   shown: Record<string, unknown>,
   now: number,
   e: Exchange,
-  out: Array<Outcome>
+  out: Array<Judged>
 ): void => {
   const id = shown.id
   if (typeof id !== "string") return
@@ -174,11 +174,20 @@ const seen = (
   }
   const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
   if (entry.state !== undefined)
-    out.push(modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source))
+    out.push({
+      id,
+      outcome: modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source)
+    })
   if (write !== undefined || entry.state === undefined) {
     entry.state = shown
     entry.source = `the ${s.op.method} answer before it`
   }
+}
+
+/** An outcome of the model on one object an answer shows. */
+export interface Judged {
+  readonly id: string
+  readonly outcome: Outcome
 }
 
 /** Judges an answer against the model and updates the model with what it shows. */
@@ -187,7 +196,14 @@ export const answered = (
   s: Sending | undefined,
   e: Exchange,
   now: number
-): ReadonlyArray<Outcome> => {
+): ReadonlyArray<Outcome> => judgedAnswer(model, s, e, now).map((j) => j.outcome)
+
+const judgedAnswer = (
+  model: ObjectModel,
+  s: Sending | undefined,
+  e: Exchange,
+  now: number
+): ReadonlyArray<Judged> => {
   if (s === undefined) return []
   if (s.write !== undefined) s.write.end = now
   const r = Option.getOrUndefined(e.response)
@@ -196,7 +212,7 @@ export const answered = (
     if (s.write !== undefined && !(r !== undefined && refused(r.status))) abandoned(model, s, now)
     return []
   }
-  const out: Array<Outcome> = []
+  const out: Array<Judged> = []
   const { op } = s
   if (op.kind === "create") {
     const created = asRecord(objectOf(op, json))
@@ -227,6 +243,37 @@ export const answered = (
   }
   return out
 }
+
+/**
+ * Live traffic (the proxy, the HAR judge): one finished exchange, sent at `start` and answered at
+ * `end`, judged and fed at once, in the order exchanges finish. A write that was still in flight
+ * when this answer came is seen only later, so a failure is not final until then: the caller holds
+ * it and drops it when `written` of a later exchange overlaps it (`overlaps`).
+ */
+export const observe = (
+  model: ObjectModel,
+  e: Exchange,
+  start: number,
+  end: number
+): {
+  readonly judged: ReadonlyArray<Judged>
+  readonly written:
+    { readonly id: string; readonly start: number; readonly end: number } | undefined
+} => {
+  const s = sending(model, e.request, start)
+  const judged = judgedAnswer(model, s, e, end)
+  const written =
+    s?.write !== undefined && s.id !== undefined ? { id: s.id, start, end } : undefined
+  return { judged, written }
+}
+
+/** Whether a write (`written`) may have come before or after an answer to the same object, in flight from `start` to `end`. */
+export const overlaps = (
+  written: { readonly id: string; readonly start: number; readonly end: number },
+  id: string,
+  start: number,
+  end: number
+): boolean => written.id === id && written.start < end && written.end > start
 
 /** The model's outcomes on the exchanges of the case running in this fiber, when it is judged. */
 const caseOutcomes = FiberRef.unsafeMake<Array<Outcome> | undefined>(undefined)
