@@ -113,9 +113,14 @@ export interface Sending {
   readonly write: Write | undefined
 }
 
-/** Whether another write to the object than `own` overlapped the interval from `start` to `end`. */
-const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) =>
-  entry.writes.some((w) => w !== own && w.start < end && w.end > start)
+/**
+ * Whether another write to the object than `own` overlapped the interval from `start` to `end`
+ * (times in milliseconds: one that ends or starts in the same millisecond counts).
+ */
+const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) => {
+  for (const w of entry.writes) if (w !== own && w.start <= end && w.end >= start) return true
+  return false
+}
 
 /** Notes a request as it is sent: an update's write is in flight from now. */
 export const sending = (
@@ -196,7 +201,13 @@ export const answered = (
   s: Sending | undefined,
   e: Exchange,
   now: number
-): ReadonlyArray<Outcome> => judgedAnswer(model, s, e, now).map((j) => j.outcome)
+): ReadonlyArray<Outcome> => {
+  const judged = judgedAnswer(model, s, e, now)
+  if (judged.length === 0) return []
+  // One pass for an answer whose objects all agree, its failures otherwise.
+  const failed = judged.filter((j) => !j.outcome.ok).map((j) => j.outcome)
+  return failed.length > 0 ? failed : [judged[0]!.outcome]
+}
 
 const judgedAnswer = (
   model: ObjectModel,
@@ -278,23 +289,49 @@ export const overlaps = (
 /** The model's outcomes on the exchanges of the case running in this fiber, when it is judged. */
 const caseOutcomes = FiberRef.unsafeMake<Array<Outcome> | undefined>(undefined)
 
-/** The target with every exchange judged by the model (its outcomes go to the running case) and fed to it. */
+/** The outcomes of an exchange handed to the case running in this fiber, when it is judged. */
+const toCase = (out: ReadonlyArray<Outcome>) =>
+  out.length === 0
+    ? Effect.void
+    : FiberRef.getWith(caseOutcomes, (log) => Effect.sync(() => log?.push(...out)))
+
+/**
+ * The target with every exchange judged by the model (its outcomes go to the running case) and fed
+ * to it; times are the local clock's milliseconds, as an exchange's `receivedAt`. Only an update
+ * is noted as it is sent (its write is in flight from then on).
+ */
 export const modelled = (target: Target, model: ObjectModel): Target => ({
   ...target,
-  send: (request) =>
-    Effect.suspend(() => {
-      const s = sending(model, request, performance.now())
+  send: (request) => {
+    const op = operationOf(request.path)
+    if (op === undefined) return target.send(request)
+    if (op.kind !== "update")
+      return Effect.tap(target.send(request), (e) =>
+        toCase(
+          answered(
+            model,
+            {
+              op,
+              start: e.receivedAt - e.durationMs,
+              sent: undefined,
+              id: undefined,
+              write: undefined
+            },
+            e,
+            e.receivedAt
+          )
+        )
+      )
+    return Effect.suspend(() => {
+      const s = sending(model, request, Date.now())
       return Effect.onExit(target.send(request), (exit) => {
-        if (Exit.isFailure(exit)) {
-          abandoned(model, s, performance.now())
-          return Effect.void
-        }
-        const out = answered(model, s, exit.value, performance.now())
-        return out.length === 0
-          ? Effect.void
-          : FiberRef.getWith(caseOutcomes, (log) => Effect.sync(() => log?.push(...out)))
+        if (Exit.isSuccess(exit))
+          return toCase(answered(model, s, exit.value, exit.value.receivedAt))
+        abandoned(model, s, Date.now())
+        return Effect.void
       })
     })
+  }
 })
 
 /** A case's verdicts with the model's outcomes on the exchanges it made added. */
