@@ -115,7 +115,7 @@ export interface Sending {
 
 /**
  * Whether another write to the object than `own` overlapped the interval from `start` to `end`
- * (times in milliseconds: one that ends or starts in the same millisecond counts).
+ * (one that ends or starts at the same instant counts: live traffic's times are milliseconds).
  */
 const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) => {
   for (const w of entry.writes) if (w !== own && w.start <= end && w.end >= start) return true
@@ -134,6 +134,10 @@ export const sending = (
     return { op, start: now, sent: undefined, id: undefined, write: undefined }
   const sent = bodyOf(request)
   const id = typeof sent?.id === "string" ? sent.id : undefined
+  // An update whose object cannot be read (another codec) may have changed any of its kind: the
+  // model forgets them.
+  if (id === undefined && request.body !== undefined && sent === undefined)
+    for (const [k, other] of model.objects) if (other.schema === op.object) model.objects.delete(k)
   let entry = id === undefined ? undefined : model.objects.get(id)
   if (entry === undefined && id !== undefined && model.tracksWrites) {
     entry = { schema: op.object, state: undefined, source: "", writes: [] }
@@ -220,7 +224,14 @@ const judgedAnswer = (
   const r = Option.getOrUndefined(e.response)
   const json = r?.status === 200 ? Option.getOrUndefined(r.json) : undefined
   if (json === undefined) {
-    if (s.write !== undefined && !(r !== undefined && refused(r.status))) abandoned(model, s, now)
+    if (s.write === undefined || s.id === undefined) return []
+    if (r === undefined || !refused(r.status)) abandoned(model, s, now)
+    else {
+      // A refused update of an object the model had not seen yet (an id that names nothing, most
+      // often) leaves nothing to keep.
+      const entry = model.objects.get(s.id)
+      if (entry?.state === undefined && entry?.writes.length === 1) model.objects.delete(s.id)
+    }
     return []
   }
   const out: Array<Judged> = []
@@ -297,37 +308,32 @@ const toCase = (out: ReadonlyArray<Outcome>) =>
 
 /**
  * The target with every exchange judged by the model (its outcomes go to the running case) and fed
- * to it; times are the local clock's milliseconds, as an exchange's `receivedAt`. Only an update
- * is noted as it is sent (its write is in flight from then on).
+ * to it, timed by the monotonic clock from when the request is made (at or before it is sent) to
+ * its answer. Only an update is noted as it is sent: its write is in flight from then on.
  */
 export const modelled = (target: Target, model: ObjectModel): Target => ({
   ...target,
   send: (request) => {
     const op = operationOf(request.path)
     if (op === undefined) return target.send(request)
-    if (op.kind !== "update")
+    if (op.kind !== "update") {
+      const start = performance.now()
       return Effect.tap(target.send(request), (e) =>
         toCase(
           answered(
             model,
-            {
-              op,
-              start: e.receivedAt - e.durationMs,
-              sent: undefined,
-              id: undefined,
-              write: undefined
-            },
+            { op, start, sent: undefined, id: undefined, write: undefined },
             e,
-            e.receivedAt
+            performance.now()
           )
         )
       )
+    }
     return Effect.suspend(() => {
-      const s = sending(model, request, Date.now())
+      const s = sending(model, request, performance.now())
       return Effect.onExit(target.send(request), (exit) => {
-        if (Exit.isSuccess(exit))
-          return toCase(answered(model, s, exit.value, exit.value.receivedAt))
-        abandoned(model, s, Date.now())
+        if (Exit.isSuccess(exit)) return toCase(answered(model, s, exit.value, performance.now()))
+        abandoned(model, s, performance.now())
         return Effect.void
       })
     })
