@@ -191,6 +191,32 @@ describe("the conformance proxy", () => {
     }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
+  // The proxy keeps a model of the objects created through it: a later answer that shows one
+  // otherwise than the create did, with no write between, is a server finding.
+  it.scoped("a create stored otherwise than it answered is a server finding (updates.model)", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start({
+        faults: { rules: [{ fault: { _tag: "Violation", name: "create-stored-differently" } }] }
+      })
+      const proxy = yield* Proxy.start({ target: server.url })
+      yield* ContractTests.run({
+        baseUrl: proxy.url,
+        apiKey: Redacted.make(KEY),
+        fixtures: server.knownIds,
+        seed: 1,
+        examples: 5,
+        rateLimit: undefined,
+        shrinkBudget: 0,
+        operations: ["CreateIntegrationMDM", "ListIntegrationsMDM"],
+        checks: ["create-echo"]
+      })
+      const findings = yield* proxy.findings
+      expect(findings.filter((f) => f.side === "server").map((f) => f.rule)).toContain(
+        "updates.model"
+      )
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+
   describe("every violation a single exchange shows is a server finding under its rule", () => {
     const decidable = ReferenceServer.violations.filter((v) => Proxy.serverRules.includes(v.rule))
     it("applies every rule one exchange decides (all but those ContractRules.severalExchanges names), derived from the oracle registry", () => {

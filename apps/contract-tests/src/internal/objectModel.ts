@@ -113,9 +113,14 @@ export interface Sending {
   readonly write: Write | undefined
 }
 
-/** Whether another write to the object than `own` overlapped the interval from `start` to `end`. */
-const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) =>
-  entry.writes.some((w) => w !== own && w.start < end && w.end > start)
+/**
+ * Whether another write to the object than `own` overlapped the interval from `start` to `end`
+ * (one that ends or starts at the same instant counts: live traffic's times are milliseconds).
+ */
+const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) => {
+  for (const w of entry.writes) if (w !== own && w.start <= end && w.end >= start) return true
+  return false
+}
 
 /** Notes a request as it is sent: an update's write is in flight from now. */
 export const sending = (
@@ -129,6 +134,10 @@ export const sending = (
     return { op, start: now, sent: undefined, id: undefined, write: undefined }
   const sent = bodyOf(request)
   const id = typeof sent?.id === "string" ? sent.id : undefined
+  // An update whose object cannot be read (another codec) may have changed any of its kind: the
+  // model forgets them.
+  if (id === undefined && request.body !== undefined && sent === undefined)
+    for (const [k, other] of model.objects) if (other.schema === op.object) model.objects.delete(k)
   let entry = id === undefined ? undefined : model.objects.get(id)
   if (entry === undefined && id !== undefined && model.tracksWrites) {
     entry = { schema: op.object, state: undefined, source: "", writes: [] }
@@ -160,7 +169,7 @@ const seen = (
   shown: Record<string, unknown>,
   now: number,
   e: Exchange,
-  out: Array<Outcome>
+  out: Array<Judged>
 ): void => {
   const id = shown.id
   if (typeof id !== "string") return
@@ -174,11 +183,20 @@ const seen = (
   }
   const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
   if (entry.state !== undefined)
-    out.push(modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source))
+    out.push({
+      id,
+      outcome: modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source)
+    })
   if (write !== undefined || entry.state === undefined) {
     entry.state = shown
     entry.source = `the ${s.op.method} answer before it`
   }
+}
+
+/** An outcome of the model on one object an answer shows. */
+export interface Judged {
+  readonly id: string
+  readonly outcome: Outcome
 }
 
 /** Judges an answer against the model and updates the model with what it shows. */
@@ -188,15 +206,35 @@ export const answered = (
   e: Exchange,
   now: number
 ): ReadonlyArray<Outcome> => {
+  const judged = judgedAnswer(model, s, e, now)
+  if (judged.length === 0) return []
+  // One pass for an answer whose objects all agree, its failures otherwise.
+  const failed = judged.filter((j) => !j.outcome.ok).map((j) => j.outcome)
+  return failed.length > 0 ? failed : [judged[0]!.outcome]
+}
+
+const judgedAnswer = (
+  model: ObjectModel,
+  s: Sending | undefined,
+  e: Exchange,
+  now: number
+): ReadonlyArray<Judged> => {
   if (s === undefined) return []
   if (s.write !== undefined) s.write.end = now
   const r = Option.getOrUndefined(e.response)
   const json = r?.status === 200 ? Option.getOrUndefined(r.json) : undefined
   if (json === undefined) {
-    if (s.write !== undefined && !(r !== undefined && refused(r.status))) abandoned(model, s, now)
+    if (s.write === undefined || s.id === undefined) return []
+    if (r === undefined || !refused(r.status)) abandoned(model, s, now)
+    else {
+      // A refused update of an object the model had not seen yet (an id that names nothing, most
+      // often) leaves nothing to keep.
+      const entry = model.objects.get(s.id)
+      if (entry?.state === undefined && entry?.writes.length === 1) model.objects.delete(s.id)
+    }
     return []
   }
-  const out: Array<Outcome> = []
+  const out: Array<Judged> = []
   const { op } = s
   if (op.kind === "create") {
     const created = asRecord(objectOf(op, json))
@@ -228,26 +266,78 @@ export const answered = (
   return out
 }
 
+/**
+ * Live traffic (the proxy, the HAR judge): one finished exchange, sent at `start` and answered at
+ * `end`, judged and fed at once, in the order exchanges finish. A write that was still in flight
+ * when this answer came is seen only later, so a failure is not final until then: the caller holds
+ * it and drops it when `written` of a later exchange overlaps it (`overlaps`).
+ */
+export const observe = (
+  model: ObjectModel,
+  e: Exchange,
+  start: number,
+  end: number
+): {
+  readonly judged: ReadonlyArray<Judged>
+  readonly written:
+    { readonly id: string; readonly start: number; readonly end: number } | undefined
+} => {
+  const s = sending(model, e.request, start)
+  const judged = judgedAnswer(model, s, e, end)
+  const written =
+    s?.write !== undefined && s.id !== undefined ? { id: s.id, start, end } : undefined
+  return { judged, written }
+}
+
+/** Whether a write (`written`) may have come before or after an answer to the same object, in flight from `start` to `end`. */
+export const overlaps = (
+  written: { readonly id: string; readonly start: number; readonly end: number },
+  id: string,
+  start: number,
+  end: number
+): boolean => written.id === id && written.start < end && written.end > start
+
 /** The model's outcomes on the exchanges of the case running in this fiber, when it is judged. */
 const caseOutcomes = FiberRef.unsafeMake<Array<Outcome> | undefined>(undefined)
 
-/** The target with every exchange judged by the model (its outcomes go to the running case) and fed to it. */
+/** The outcomes of an exchange handed to the case running in this fiber, when it is judged. */
+const toCase = (out: ReadonlyArray<Outcome>) =>
+  out.length === 0
+    ? Effect.void
+    : FiberRef.getWith(caseOutcomes, (log) => Effect.sync(() => log?.push(...out)))
+
+/**
+ * The target with every exchange judged by the model (its outcomes go to the running case) and fed
+ * to it, timed by the monotonic clock from when the request is made (at or before it is sent) to
+ * its answer. Only an update is noted as it is sent: its write is in flight from then on.
+ */
 export const modelled = (target: Target, model: ObjectModel): Target => ({
   ...target,
-  send: (request) =>
-    Effect.suspend(() => {
+  send: (request) => {
+    const op = operationOf(request.path)
+    if (op === undefined) return target.send(request)
+    if (op.kind !== "update") {
+      const start = performance.now()
+      return Effect.tap(target.send(request), (e) =>
+        toCase(
+          answered(
+            model,
+            { op, start, sent: undefined, id: undefined, write: undefined },
+            e,
+            performance.now()
+          )
+        )
+      )
+    }
+    return Effect.suspend(() => {
       const s = sending(model, request, performance.now())
       return Effect.onExit(target.send(request), (exit) => {
-        if (Exit.isFailure(exit)) {
-          abandoned(model, s, performance.now())
-          return Effect.void
-        }
-        const out = answered(model, s, exit.value, performance.now())
-        return out.length === 0
-          ? Effect.void
-          : FiberRef.getWith(caseOutcomes, (log) => Effect.sync(() => log?.push(...out)))
+        if (Exit.isSuccess(exit)) return toCase(answered(model, s, exit.value, performance.now()))
+        abandoned(model, s, performance.now())
+        return Effect.void
       })
     })
+  }
 })
 
 /** A case's verdicts with the model's outcomes on the exchanges it made added. */

@@ -22,6 +22,8 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "updates.partial": "the object before the update",
   "updates.null-unchanged": "the object before the update",
   "updates.stored": "a later read",
+  "updates.model":
+    "the earlier answers that showed the object and the writes in flight meanwhile (the proxy and the HAR judge keep that model of the objects created through them)",
   "updates.updated-at": "the object's `updatedAt` before the update",
   "updates.apply": "a later read showing the change",
   "updates.false-applied": "a later read showing the change, as for `updates.apply`",

@@ -12,6 +12,17 @@ import type * as Report from "../report/model.js"
 import { makeFinding, makeReport } from "../findings.js"
 import { entryOf } from "../recording/write.js"
 import { type Job, judge, type Judgement, type Settings } from "./judging.js"
+import * as ObjectModel from "../objectModel.js"
+
+/** A failure of the model held until no write seen later may explain it (`ObjectModel.observe`). */
+interface Held {
+  readonly id: string
+  readonly start: number
+  readonly end: number
+  readonly operation: string
+  readonly judgement: Judgement
+  readonly outcome: Judgement["verdicts"][number]["outcome"]
+}
 
 /** What the store is kept for. */
 export interface StoreOptions extends Settings {
@@ -41,6 +52,9 @@ export const makeStore = (options: StoreOptions) => {
   const cells = new Map<string, Cell>()
   const keys = new Set<string>()
   const counters = { exchanges: 0, unchecked: 0 }
+  // The model of the objects created through this traffic (update-semantics' updates.model).
+  const model = ObjectModel.make(false)
+  let held: Array<Held> = []
 
   const cell = (operation: string, check: AnyCheckId) => {
     const k = `${operation}\u0000${check}`
@@ -78,17 +92,62 @@ export const makeStore = (options: StoreOptions) => {
     }
   }
 
+  /**
+   * The model's verdicts on an exchange: its passes at once, its failures held; a write seen now
+   * drops the failures it overlaps (it may have come before or after their answers).
+   */
+  const modelled = (job: Job, judgement: Judgement): Judgement => {
+    const name = judgement.verdicts.find((v) => v.side === "server")?.operation ?? "_"
+    const { judged, written } = ObjectModel.observe(
+      model,
+      judgement.exchange,
+      job.started,
+      job.receivedAt
+    )
+    if (written !== undefined)
+      held = held.filter((h) => !ObjectModel.overlaps(written, h.id, h.start, h.end))
+    if (judged.length === 0) return judgement
+    const passed = []
+    for (const { id, outcome } of judged) {
+      if (outcome.ok) passed.push({ side: "server" as const, operation: name, outcome })
+      else
+        held.push({
+          id,
+          start: job.started,
+          end: job.receivedAt,
+          operation: name,
+          judgement,
+          outcome
+        })
+    }
+    return passed.length === 0
+      ? judgement
+      : { ...judgement, verdicts: [...judgement.verdicts, ...passed] }
+  }
+
+  /** The held failures of the model, recorded: no write seen since explains them. */
+  const settle = (): void => {
+    for (const h of held)
+      record({
+        ...h.judgement,
+        unread: false,
+        verdicts: [{ side: "server", operation: h.operation, outcome: h.outcome }]
+      })
+    held = []
+  }
+
   /** Judges one exchange into the store. */
   const check = (job: Job): void => {
     counters.exchanges++
     if (job.key !== undefined && job.key.length >= Secrets.MIN_LENGTH) keys.add(job.key)
-    const judgement = judge(job, options)
+    const judgement = modelled(job, judge(job, options))
     record(judgement)
     options.onJudged?.(job, judgement, keys)
   }
 
   /** The findings with their counts: the server's first, then by check. */
   const currentFindings = (): Array<Finding> => {
+    settle()
     const all = [...findings.values()].map(({ count, finding }) => ({
       ...finding,
       occurrences: count
@@ -112,6 +171,7 @@ export const makeStore = (options: StoreOptions) => {
       )
 
   const report = (fs: ReadonlyArray<Finding>, extraNotes: ReadonlyArray<string> = []) => {
+    settle()
     const { exchanges, unchecked } = counters
     return makeReport({
       runId,
