@@ -110,7 +110,8 @@ const ORDER = [
   "error-byte-order-mark",
   "selection-first-page-only",
   "empty-search-fields-nothing",
-  "min-length-in-bytes"
+  "min-length-in-bytes",
+  "desc-ignored-without-created-at"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -135,7 +135,8 @@ export const records = [
   ErrorShape.errorByteOrderMark,
   SearchFilter.selectionFirstPageOnly,
   SearchFilter.emptySearchFieldsNothing,
-  InvalidRejected.minLengthInBytes
+  InvalidRejected.minLengthInBytes,
+  Paging.descIgnoredWithoutCreatedAt
 ] as const
 
 /** A violation's name. */
