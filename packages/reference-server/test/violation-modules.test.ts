@@ -111,7 +111,8 @@ const ORDER = [
   "selection-first-page-only",
   "empty-search-fields-nothing",
   "min-length-in-bytes",
-  "desc-ignored-without-created-at"
+  "desc-ignored-without-created-at",
+  "boolean-strings-coerced"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

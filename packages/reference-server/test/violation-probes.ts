@@ -202,6 +202,14 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 2, searchFields: [12345, "name"] }).pipe(
       Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
     ),
+  "boolean-strings-coerced": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[0]!
+      const before = yield* satelliteById(s, id)
+      const same = String(before.terminationProtection === true)
+      const r = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: same })
+      return r.status === 200
+    }),
   "ignored-required": (s) =>
     rpc(s, "CreatePermission", {
       name: unique("perm"),

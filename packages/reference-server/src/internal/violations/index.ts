@@ -136,7 +136,8 @@ export const records = [
   SearchFilter.selectionFirstPageOnly,
   SearchFilter.emptySearchFieldsNothing,
   InvalidRejected.minLengthInBytes,
-  Paging.descIgnoredWithoutCreatedAt
+  Paging.descIgnoredWithoutCreatedAt,
+  InvalidRejected.booleanStringsCoerced
 ] as const
 
 /** A violation's name. */
