@@ -112,7 +112,8 @@ const ORDER = [
   "empty-search-fields-nothing",
   "min-length-in-bytes",
   "desc-ignored-without-created-at",
-  "boolean-strings-coerced"
+  "boolean-strings-coerced",
+  "nested-or-as-and"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -557,6 +557,22 @@ export const probes: {
       })
       return items.length === 0
     }),
+  "nested-or-as-and": (s) =>
+    Effect.gen(function* () {
+      const [a, b] = s.knownIds.satellites
+      const either = (id: string | undefined) => ({
+        field: { key: "id", operator: "equals", value: sv(String(id)) }
+      })
+      const items = yield* satellites(s, {
+        filter: {
+          group: {
+            operator: "and",
+            filters: [{ group: { operator: "or", filters: [either(a), either(b)] } }]
+          }
+        }
+      })
+      return items.length === 0
+    }),
   // The satellite's own createdAt written at +02:00: the same instant, so not lower than itself (its text is).
   "time-filter-as-text": (s) =>
     Effect.gen(function* () {

@@ -137,7 +137,8 @@ export const records = [
   SearchFilter.emptySearchFieldsNothing,
   InvalidRejected.minLengthInBytes,
   Paging.descIgnoredWithoutCreatedAt,
-  InvalidRejected.booleanStringsCoerced
+  InvalidRejected.booleanStringsCoerced,
+  SearchFilter.nestedOrAsAnd
 ] as const
 
 /** A violation's name. */
