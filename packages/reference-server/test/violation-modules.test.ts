@@ -113,7 +113,8 @@ const ORDER = [
   "min-length-in-bytes",
   "desc-ignored-without-created-at",
   "boolean-strings-coerced",
-  "nested-or-as-and"
+  "nested-or-as-and",
+  "leading-digit-name-refused"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -669,6 +669,10 @@ export const probes: {
     rpc(s, "CreatePermission", permission({ name: unique("perm").padEnd(255, "n") })).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
     ),
+  "leading-digit-name-refused": (s) =>
+    rpc(s, "CreatePermission", permission({ name: unique("0perm") })).pipe(
+      Effect.map((r) => r.json.code === "invalid_argument")
+    ),
   "media-type-parameter-refused": (s) =>
     status(s, "CreatePermission", permission(), {
       headers: { "content-type": "application/json; charset=utf-8" }

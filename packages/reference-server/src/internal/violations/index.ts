@@ -138,7 +138,8 @@ export const records = [
   InvalidRejected.minLengthInBytes,
   Paging.descIgnoredWithoutCreatedAt,
   InvalidRejected.booleanStringsCoerced,
-  SearchFilter.nestedOrAsAnd
+  SearchFilter.nestedOrAsAnd,
+  ValidAccepted.leadingDigitNameRefused
 ] as const
 
 /** A violation's name. */
