@@ -6,6 +6,7 @@ import { Filter, Operations } from "@data-access/schema"
 import * as Inspect from "../src/internal/inspect.js"
 import * as Filters from "../src/internal/filterReadings.js"
 import * as Paging from "../src/internal/oracles/paging.js"
+import * as Telling from "../src/internal/families/search/telling.js"
 import * as Curl from "../src/Curl.js"
 import * as ReplayId from "../src/ReplayId.js"
 import * as Report from "../src/Report.js"
@@ -386,5 +387,58 @@ describe("list order", () => {
       )
     ).toEqual(["b", "a"])
     expect(ids(Paging.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
+  })
+
+  it("items without createdAt: by id alone, descending under desc", () => {
+    const queries = Operations.operations.ListLogQueries
+    const q = (id: string) => ({ id })
+    expect(Paging.outOfOrder(queries, [q("a"), q("b")], "asc")).toBeUndefined()
+    expect(Paging.outOfOrder(queries, [q("b"), q("a")], "desc")).toBeUndefined()
+    expect(ids(Paging.outOfOrder(queries, [q("a"), q("b")], "desc"))).toEqual(["a", "b"])
+    expect(ids(Paging.outOfOrder(queries, [q("b"), q("a")], undefined))).toEqual(["b", "a"])
+  })
+})
+
+describe("nested filter groups", () => {
+  const c = (v: string) => Telling.condition("name", "equals", v)
+  const g = (operator: "and" | "or", ...filters: ReadonlyArray<Filter.Filter<string>>) =>
+    ({ group: { operator, filters } }) as Filter.Filter<string>
+
+  it("are misread by a swapped operator, the parent's operator, a flattened group, all and, all or", () => {
+    const texts = Telling.groupMisreadings(g("and", c("a"), g("or", c("b"), c("c")))).map((f) =>
+      JSON.stringify(f)
+    )
+    expect(texts).toEqual(
+      [
+        g("or", c("a"), g("or", c("b"), c("c"))),
+        g("and", c("a"), g("and", c("b"), c("c"))),
+        g("and", c("a"), g("and", c("b"), c("c"))),
+        g("and", c("a"), c("b"), c("c")),
+        g("and", c("a"), g("and", c("b"), c("c"))),
+        g("or", c("a"), g("or", c("b"), c("c")))
+      ].map((f) => JSON.stringify(f))
+    )
+  })
+
+  it("are drawn so that every misreading selects other items", () => {
+    const rows = ["a", "b", "c", "d"].map((name, i) => {
+      const raw = { id: `x${i}`, name }
+      return { raw, full: raw }
+    })
+    const keys = ["name", "id"]
+    for (const depth of [2, 3]) {
+      const filter = Telling.tellingNested(rows, keys, depth, 7)!
+      expect(filter).toBeDefined()
+      const selected = (f: Filter.Filter<string>) =>
+        rows
+          .filter((r) =>
+            Filters.evaluate(f, (k) => String((r.raw as any)[k] ?? ""), Filters.readings[0]!)
+          )
+          .map((r) => r.raw.id)
+          .join()
+      for (const other of Telling.groupMisreadings(filter))
+        if (JSON.stringify(other) !== JSON.stringify(filter))
+          expect(selected(other), JSON.stringify(other)).not.toBe(selected(filter))
+    }
   })
 })

@@ -117,7 +117,11 @@ const ORDER = [
   "time-filter-fraction-grouped",
   "time-filter-offset-ignored",
   "nested-null-refused",
-  "json-escapes-nested-literal"
+  "json-escapes-nested-literal",
+  "desc-ignored-without-created-at",
+  "boolean-strings-coerced",
+  "nested-or-as-and",
+  "leading-digit-name-refused"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

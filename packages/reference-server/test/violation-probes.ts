@@ -207,6 +207,14 @@ export const probes: {
     rpc(s, "ListSatellites", { limit: 2, searchFields: [12345, "name"] }).pipe(
       Effect.map((r) => r.status === 200 && r.json.satellites.length === 2)
     ),
+  "boolean-strings-coerced": (s) =>
+    Effect.gen(function* () {
+      const id = s.knownIds.satellites[0]!
+      const before = yield* satelliteById(s, id)
+      const same = String(before.terminationProtection === true)
+      const r = yield* rpc(s, "UpdateSatellite", { id, terminationProtection: same })
+      return r.status === 200
+    }),
   "ignored-required": (s) =>
     rpc(s, "CreatePermission", {
       name: unique("perm"),
@@ -517,6 +525,14 @@ export const probes: {
       const desc = yield* rpc(s, "ListSatellites", { limit: 1, order: "desc" })
       return asc.json.satellites[0].id === desc.json.satellites[0].id
     }),
+  "desc-ignored-without-created-at": (s) =>
+    Effect.gen(function* () {
+      const ids = (r: { readonly json: any }) =>
+        (r.json.savedQueries ?? []).map((q: any) => q.id).join()
+      const asc = yield* rpc(s, "ListLogQueries", { limit: 500, order: "asc" })
+      const desc = yield* rpc(s, "ListLogQueries", { limit: 500, order: "desc" })
+      return ids(asc) === ids(desc)
+    }),
   // search-filter
   "search-ignored": (s) =>
     satellites(s, { search: "AI-GATEWAY" }).pipe(
@@ -547,6 +563,22 @@ export const probes: {
       })
       const items = yield* satellites(s, {
         filter: { group: { operator: "or", filters: [either(a), either(b)] } }
+      })
+      return items.length === 0
+    }),
+  "nested-or-as-and": (s) =>
+    Effect.gen(function* () {
+      const [a, b] = s.knownIds.satellites
+      const either = (id: string | undefined) => ({
+        field: { key: "id", operator: "equals", value: sv(String(id)) }
+      })
+      const items = yield* satellites(s, {
+        filter: {
+          group: {
+            operator: "and",
+            filters: [{ group: { operator: "or", filters: [either(a), either(b)] } }]
+          }
+        }
       })
       return items.length === 0
     }),
@@ -644,6 +676,10 @@ export const probes: {
     ),
   "name-255-refused": (s) =>
     rpc(s, "CreatePermission", permission({ name: unique("perm").padEnd(255, "n") })).pipe(
+      Effect.map((r) => r.json.code === "invalid_argument")
+    ),
+  "leading-digit-name-refused": (s) =>
+    rpc(s, "CreatePermission", permission({ name: unique("0perm") })).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
     ),
   "media-type-parameter-refused": (s) =>

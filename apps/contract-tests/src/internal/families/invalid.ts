@@ -181,6 +181,91 @@ const wideShort = (op: Op, valid: Body): ReadonlyArray<Invalid> =>
       : []
   })
 
+/**
+ * The spellings of a value of one JSON type that a lenient server coerces to it and the official
+ * codec (protobuf-es) refuses: a boolean as the string `"true"` / `"false"`, a string as a boolean,
+ * a number as a boolean, an object as its JSON text, a list as its one item or as an object of
+ * indexes. (protobuf-es takes an int32 as a numeric string: that is never sent here.)
+ */
+const coercedSpellings = (
+  shape: SchemaWalk.Shape,
+  value: unknown
+): ReadonlyArray<{ readonly wrong: unknown; readonly what: string }> => {
+  switch (shape._tag) {
+    case "Boolean":
+      return typeof value === "boolean"
+        ? [String(value), String(!value)].map((wrong) => ({
+            wrong,
+            what: `a boolean as the string ${JSON.stringify(wrong)}`
+          }))
+        : []
+    case "String":
+      return typeof value === "string" ? [{ wrong: true, what: "a string as a boolean" }] : []
+    case "Number":
+      return typeof value === "number"
+        ? [{ wrong: value !== 0, what: "a number as a boolean" }]
+        : []
+    case "Object":
+      return isPlainObject(value) && shape.values === undefined
+        ? [{ wrong: JSON.stringify(value), what: "an object as its JSON text" }]
+        : []
+    case "Array":
+      return Array.isArray(value) && value.length > 0
+        ? [
+            { wrong: value[0], what: "a list as its one item" },
+            { wrong: { ...value }, what: "a list as an object of indexes" }
+          ]
+        : []
+    default:
+      return []
+  }
+}
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Each field of the valid bodies (at any depth of nested objects, but not inside a filter), in the
+ * first body that has it, spelled as each coercion a lenient server makes to its type
+ * (`coercedSpellings`): the official codec refuses each (decisions.md section 2: a wrong JSON type
+ * is invalid_argument).
+ */
+const coerced = (op: Op, valids: ReadonlyArray<Body>): ReadonlyArray<Invalid> => {
+  const out: Array<Invalid> = []
+  const done = new Set<string>()
+  const visit = (
+    fields: ReadonlyMap<string, SchemaWalk.Field>,
+    obj: Record<string, unknown>,
+    path: ReadonlyArray<string>,
+    set: (inner: Record<string, unknown>) => Body
+  ) => {
+    for (const [name, field] of fields) {
+      if (path.length === 0 && name === "filter") continue
+      const v = obj[name]
+      if (v === undefined || v === null) continue
+      const shape = SchemaWalk.nonNullish(field.shape)
+      const at = Dimensions.fieldOf([...path, name])
+      coercedSpellings(shape, v).forEach(({ what, wrong }, i) => {
+        const body = set({ ...obj, [name]: wrong })
+        if (done.has(`${at} ${i}`)) return
+        if (!Gen.isValid(op, body)) {
+          out.push({
+            rule: "fields.json-type",
+            label: `${at}: ${what}`,
+            body,
+            tags: Dimensions.refused(at, "json-type")
+          })
+          done.add(`${at} ${i}`)
+        }
+      })
+      if (shape._tag === "Object" && shape.values === undefined && isPlainObject(v))
+        visit(shape.fields, v, [...path, name], (inner) => set({ ...obj, [name]: inner }))
+    }
+  }
+  for (const valid of valids) visit(SchemaWalk.requestFields(op), valid, [], (inner) => inner)
+  return out
+}
+
 /** Fields whose format a server may validate or not (decisions.md section 10), and a value outside the formats seen in use. */
 const formatProbes: Readonly<Record<string, string>> = {
   workerSchedule: "ct: not a cron schedule",
@@ -233,8 +318,10 @@ const rulesSuite = (op: Op, ctx: Context): Suite => {
         if (field in bodies[0] && Gen.isValid(op, body)) probes.push({ probe: field, body })
       }
     }
-    const wide = g._tag === "Ok" && bodies[0] !== undefined ? wideShort(op, bodies[0]) : []
-    cases = [...byRule.values(), ...wide, ...listCases(op, ctx), ...probes]
+    const first = g._tag === "Ok" ? bodies[0] : undefined
+    const wide = first !== undefined ? wideShort(op, first) : []
+    const spelled = g._tag === "Ok" ? coerced(op, bodies) : []
+    cases = [...byRule.values(), ...wide, ...spelled, ...listCases(op, ctx), ...probes]
     return cases
   }
   return {

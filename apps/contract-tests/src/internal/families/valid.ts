@@ -25,6 +25,7 @@ import { post } from "../http.js"
 import * as Inspect from "../inspect.js"
 import type { Outcome, Verdict } from "../outcome.js"
 import * as TextLength from "../textLength.js"
+import { jsonSchemaOf } from "../ast.js"
 import { validExamples } from "./creates.js"
 
 /** The deadline some valid calls set: a minute. */
@@ -81,6 +82,64 @@ const longestName = (
   return Gen.isValid(op, body) ? [[body, DEADLINE_MS]] : []
 }
 
+/**
+ * Bodies at the edges of a pattern (`patternEdges`) and how each is sent: with a part unique to the
+ * run and the send inside its value, not `uniqueNames`' suffix, which would move the edge.
+ */
+const edgeBodies = new WeakMap<Body, () => Body>()
+
+const edgeNonce = { n: 0 }
+
+/** A pattern of one character class repeated (`^[0-9a-z-]{3,63}$`): its class's members, its longest length. */
+const classPattern = (pattern: string) => {
+  const m = /^\^\[([^\]\\^]+)\](?:\{(\d+),(\d+)\}|\+)\$$/.exec(pattern)
+  if (m === null) return undefined
+  // Each range by its first and last character, each single character as itself.
+  const members = [...m[1]!.matchAll(/(.)-(.)|(.)/gu)].flatMap((r) =>
+    r[3] !== undefined ? [r[3]] : [r[1]!, r[2]!]
+  )
+  return { members, max: m[3] === undefined ? undefined : Number(m[3]) }
+}
+
+/**
+ * A write's valid values at the edges of a string field's pattern (one character class repeated):
+ * each class's first and last member at the first and at the last position, and the longest
+ * length, around a part unique to the run and the send (the run's prefix moves inside the value).
+ */
+const patternEdges = (
+  op: Op,
+  arbitrary: fc.Arbitrary<Body>,
+  runId: string
+): ReadonlyArray<readonly [Body, undefined]> => {
+  if (!isWrite(op)) return []
+  const [drawn] = fc.sample(arbitrary, { seed: 2, numRuns: 1 })
+  if (drawn === undefined) return []
+  const plain = Gen.plainForm(op, drawn)
+  const out: Array<readonly [Body, undefined]> = []
+  for (const [name, field] of SchemaWalk.requestFields(op)) {
+    const shape = SchemaWalk.nonNullish(field.shape)
+    const edges = shape.refinements.flatMap((r) => {
+      const pattern = jsonSchemaOf(r).pattern
+      const p = typeof pattern === "string" ? classPattern(pattern) : undefined
+      return p === undefined ? [] : [p]
+    })[0]
+    if (edges === undefined) continue
+    const max = edges.max
+    const shapes: ReadonlyArray<(unique: string) => string> = [
+      ...edges.members.flatMap((c) => [(u: string) => c + u, (u: string) => u + c]),
+      ...(max === undefined ? [] : [(u: string) => u.padEnd(max, edges.members[0])])
+    ]
+    for (const edge of shapes) {
+      const make = () => ({ ...plain, [name]: edge(`ct${runId}${(++edgeNonce.n).toString(36)}`) })
+      const body = make()
+      if (!Gen.isValid(op, body)) continue
+      edgeBodies.set(body, make)
+      out.push([body, undefined])
+    }
+  }
+  return out
+}
+
 const validSuite = (op: Op, ctx: Context): Suite => {
   const checks: Array<CheckId> = [
     "no-server-errors",
@@ -118,12 +177,13 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       // deadline.
       first: [
         ...(op.kind === "create" ? minimalCreate(op, g.arbitrary) : []),
-        ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId))
+        ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId)),
+        ...patternEdges(op, g.arbitrary, ctx.runId)
       ]
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
       Effect.gen(function* () {
-        const body = uniqueNames(op, generated) as Body
+        const body = edgeBodies.get(generated)?.() ?? (uniqueNames(op, generated) as Body)
         const e = yield* send(
           ctx,
           post(

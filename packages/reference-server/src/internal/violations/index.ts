@@ -141,7 +141,11 @@ export const records = [
   SearchFilter.timeFilterFractionGrouped,
   SearchFilter.timeFilterOffsetIgnored,
   ValidAccepted.nestedNullRefused,
-  ValidAccepted.jsonEscapesNestedLiteral
+  ValidAccepted.jsonEscapesNestedLiteral,
+  Paging.descIgnoredWithoutCreatedAt,
+  InvalidRejected.booleanStringsCoerced,
+  SearchFilter.nestedOrAsAnd,
+  ValidAccepted.leadingDigitNameRefused
 ] as const
 
 /** A violation's name. */

@@ -214,6 +214,22 @@ export const listEntryTypeDropped = violation({
   }
 })
 
+export const booleanStringsCoerced = violation({
+  name: "boolean-strings-coerced",
+  rule: "fields.json-type",
+  description:
+    'A boolean request field spelled as the string `"true"` or `"false"` is read as that boolean (the official codec refuses it).',
+  hooks: {
+    relax: relaxing((body, op) =>
+      eachField(fieldsOf(op), body, (b, key, { shape }) => {
+        const value = b[key]
+        if (shape._tag === "Boolean" && (value === "true" || value === "false"))
+          b[key] = value === "true"
+      })
+    )
+  }
+})
+
 export const ignoredRequired = violation({
   name: "ignored-required",
   rule: "fields.required",

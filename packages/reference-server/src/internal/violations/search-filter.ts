@@ -227,6 +227,39 @@ export const filterOrAsAnd = violation({
   }
 })
 
+/** nested-or-as-and: the groups inside a filter's top group read `or` as `and`; the top group keeps its operator. */
+const orNestedAsAnd = (filter: Filter.Filter<string>): Filter.Filter<string> =>
+  "group" in filter && filter.group !== undefined
+    ? {
+        group: {
+          operator: filter.group.operator,
+          filters: filter.group.filters.map(orAsAnd) as unknown as readonly [
+            Filter.Filter<string>,
+            ...Array<Filter.Filter<string>>
+          ]
+        }
+      }
+    : filter
+
+export const nestedOrAsAnd = violation({
+  name: "nested-or-as-and",
+  rule: "filter.group-operator",
+  description:
+    "A filter group with `operator: or` nested inside another group is evaluated as `and` (the outermost group is read right).",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "list"
+        ? next
+        : (request, ex) =>
+            request.filter === undefined
+              ? next(request, ex)
+              : next(
+                  { ...request, filter: orNestedAsAnd(request.filter as Filter.Filter<string>) },
+                  ex
+                )
+  }
+})
+
 export const timeFilterAsText = violation({
   name: "time-filter-as-text",
   rule: "filter.time-instants",

@@ -264,6 +264,22 @@ export const shortParentIdRefused = violation({
   }
 })
 
+export const leadingDigitNameRefused = violation({
+  name: "leading-digit-name-refused",
+  rule: "fields.valid-accepted",
+  description:
+    "A create or update whose `name` starts with a digit gets invalid_argument (a pattern read as starting with a letter, where `^[0-9a-z-]+$` allows a digit first).",
+  hooks: {
+    relax: refusing(
+      (body) =>
+        typeof body.name === "string" && /^[0-9]/.test(body.name)
+          ? ConnectError.make("invalid_argument", "name must start with a letter")
+          : undefined,
+      (op) => op.kind === "create" || op.kind === "update"
+    )
+  }
+})
+
 export const name255Refused = violation({
   name: "name-255-refused",
   rule: "fields.valid-accepted",

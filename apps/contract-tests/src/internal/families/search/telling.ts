@@ -167,3 +167,112 @@ export const tellingTerm = (
   }
   return best
 }
+
+type Group = {
+  readonly operator: "and" | "or"
+  readonly filters: ReadonlyArray<Filter.Filter<string>>
+}
+
+const groupOf = (f: Filter.Filter<string>): Group | undefined =>
+  "group" in f && f.group !== undefined ? (f.group as Group) : undefined
+
+const grouped = (g: Group): Filter.Filter<string> => ({ group: g }) as Filter.Filter<string>
+
+const swapped = (operator: "and" | "or"): "and" | "or" => (operator === "and" ? "or" : "and")
+
+/**
+ * The readings of a filter's groups a server might take instead of it: one group's operator
+ * swapped (`or` read as `and` or back), a nested group taking its parent's operator, a nested
+ * group flattened into its parent, and every group read as `and`, or as `or`.
+ */
+export const groupMisreadings = (
+  filter: Filter.Filter<string>
+): ReadonlyArray<Filter.Filter<string>> => {
+  const out: Array<Filter.Filter<string>> = []
+  const visit = (
+    f: Filter.Filter<string>,
+    parent: Group | undefined,
+    put: (g: Filter.Filter<string> | ReadonlyArray<Filter.Filter<string>>) => Filter.Filter<string>
+  ) => {
+    const g = groupOf(f)
+    if (g === undefined) return
+    out.push(put(grouped({ ...g, operator: swapped(g.operator) })))
+    if (parent !== undefined) {
+      if (parent.operator !== g.operator)
+        out.push(put(grouped({ ...g, operator: parent.operator })))
+      out.push(put(g.filters))
+    }
+    g.filters.forEach((child, i) =>
+      visit(child, g, (x) => {
+        const filters = Array.isArray(x)
+          ? [...g.filters.slice(0, i), ...x, ...g.filters.slice(i + 1)]
+          : g.filters.map((c, j) => (j === i ? (x as Filter.Filter<string>) : c))
+        return put(grouped({ ...g, filters }))
+      })
+    )
+  }
+  visit(filter, undefined, (x) =>
+    Array.isArray(x) ? grouped({ operator: "and", filters: x }) : (x as Filter.Filter<string>)
+  )
+  const every = (operator: "and" | "or") => {
+    const all = (f: Filter.Filter<string>): Filter.Filter<string> => {
+      const g = groupOf(f)
+      return g === undefined ? f : grouped({ operator, filters: g.filters.map(all) })
+    }
+    return all(filter)
+  }
+  out.push(every("and"), every("or"))
+  return out
+}
+
+/** Whether some item tells `other` from `filter`: it gives another answer under every reading. */
+const tells = (
+  rows: ReadonlyArray<Row>,
+  filter: Filter.Filter<string>,
+  other: Filter.Filter<string>
+): boolean =>
+  rows.some((row) => {
+    const get = (k: string) => textOf(row, k)
+    const right = readings.map((r) => evaluate(filter, get, r))
+    return readings.every((r) => right.every((x) => x !== evaluate(other, get, r)))
+  })
+
+/**
+ * A filter of groups nested `depth` deep (each group a condition and the next group; the innermost
+ * two conditions), `equals` / `not_equals` on string keys with values of the items read, drawn from
+ * `seed` until each of its `groupMisreadings` (that changes it) selects other items: the first
+ * found, or undefined.
+ */
+export const tellingNested = (
+  rows: ReadonlyArray<Row>,
+  keys: ReadonlyArray<string>,
+  depth: number,
+  seed: number
+): Filter.Filter<string> | undefined => {
+  const sample = rows.slice(0, MAX_ROWS)
+  if (sample.length < 2 || keys.length === 0) return undefined
+  let state = (seed * 2654435761 + depth * 40503) >>> 0
+  const next = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    return (state >>> 8) % n
+  }
+  // Values are never empty (what an empty value selects is another suite's question).
+  const leaf = (): Filter.Filter<string> => {
+    let key = keys[0]!
+    let value = ""
+    for (let i = 0; i < 8 && value === ""; i++) {
+      key = keys[next(keys.length)]!
+      value = textOf(sample[next(Math.min(sample.length, 6))]!, key)
+    }
+    return condition(key, next(3) === 0 ? "not_equals" : "equals", value === "" ? "x" : value)
+  }
+  for (let attempt = 0; attempt < MAX_CANDIDATES; attempt++) {
+    let filter = grouped({ operator: next(2) === 0 ? "and" : "or", filters: [leaf(), leaf()] })
+    for (let d = 1; d < depth; d++)
+      filter = grouped({ operator: next(2) === 0 ? "and" : "or", filters: [leaf(), filter] })
+    const text = JSON.stringify(filter)
+    const others = groupMisreadings(filter).filter((m) => JSON.stringify(m) !== text)
+    if (others.every((m) => tells(sample, filter, m))) return filter
+  }
+  return undefined
+}
