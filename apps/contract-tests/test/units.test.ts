@@ -388,15 +388,6 @@ describe("list order", () => {
     ).toEqual(["b", "a"])
     expect(ids(Paging.outOfOrder(op, [item("a", t1), item("c", t2)], "desc"))).toEqual(["a", "c"])
   })
-
-  it("items without createdAt: by id alone, descending under desc", () => {
-    const queries = Operations.operations.ListLogQueries
-    const q = (id: string) => ({ id })
-    expect(Paging.outOfOrder(queries, [q("a"), q("b")], "asc")).toBeUndefined()
-    expect(Paging.outOfOrder(queries, [q("b"), q("a")], "desc")).toBeUndefined()
-    expect(ids(Paging.outOfOrder(queries, [q("a"), q("b")], "desc"))).toEqual(["a", "b"])
-    expect(ids(Paging.outOfOrder(queries, [q("b"), q("a")], undefined))).toEqual(["b", "a"])
-  })
 })
 
 describe("nested filter groups", () => {

@@ -118,7 +118,6 @@ const ORDER = [
   "time-filter-offset-ignored",
   "nested-null-refused",
   "json-escapes-nested-literal",
-  "desc-ignored-without-created-at",
   "boolean-strings-coerced",
   "nested-or-as-and",
   "leading-digit-name-refused"

@@ -525,14 +525,6 @@ export const probes: {
       const desc = yield* rpc(s, "ListSatellites", { limit: 1, order: "desc" })
       return asc.json.satellites[0].id === desc.json.satellites[0].id
     }),
-  "desc-ignored-without-created-at": (s) =>
-    Effect.gen(function* () {
-      const ids = (r: { readonly json: any }) =>
-        (r.json.savedQueries ?? []).map((q: any) => q.id).join()
-      const asc = yield* rpc(s, "ListLogQueries", { limit: 500, order: "asc" })
-      const desc = yield* rpc(s, "ListLogQueries", { limit: 500, order: "desc" })
-      return ids(asc) === ids(desc)
-    }),
   // search-filter
   "search-ignored": (s) =>
     satellites(s, { search: "AI-GATEWAY" }).pipe(

@@ -60,7 +60,7 @@ export const paging = check({
     },
     {
       id: "lists.order",
-      must: "Items come by `createdAt`, ascending unless `order` is `desc`, and ties by `id` (ascending under `asc`; under `desc` either way, one way throughout); items without `createdAt` all tie, so they come by `id` alone, descending under `desc` (ids compared as strings, never parsed).",
+      must: "Items that carry `createdAt` come by `createdAt`, ascending unless `order` is `desc`, and ties by `id` (ascending under `asc`; under `desc` either way, one way throughout; ids are opaque: they order only ties).",
       source: d("3. Lists", "`asc` or `desc` (by `createdAt`, ties by `id`); absent means `asc`.")
     }
   ]

@@ -110,21 +110,19 @@ export const cursorRules = (
   return out
 }
 
-/** Whether a List's order is judged: every List's is (`outOfOrder`). */
-export const orderObservable = (op: Op): boolean => op.kind === "list"
-
 /**
- * Whether a List's items carry `createdAt` (decisions.md section 3: "by `createdAt`, ties by
- * `id`"). Items without it (saved log queries) all tie, so their order is by `id` alone: ascending
- * under `asc`, descending under `desc` (else `desc` would be `asc`). Ids are compared as strings,
- * never parsed (section 5).
+ * Whether a List's order is observable: its items carry `createdAt` (decisions.md section 3: "by
+ * `createdAt`, ties by `id`"). Items without it (saved log queries) come in an order the server
+ * keeps to itself, and ids are opaque (section 5: "Readers must not parse them"), so ids alone
+ * never judge an order.
  */
-const byCreated = (op: Op): boolean => objectPropertyNames(op).has("createdAt")
+export const orderObservable = (op: Op): boolean =>
+  op.kind === "list" && objectPropertyNames(op).has("createdAt")
 
 /**
- * Items of a List in the order `order` asks (createdAt, then id; id alone for items without
- * createdAt); the first pair out of order, if any: every caller judges the order through this one
- * function.
+ * Items of a List in the order `order` asks (createdAt, then id); the first pair out of order, if
+ * any. Never a pair for a List whose order is not observable (`orderObservable`): every caller
+ * judges the order through this one function.
  */
 export const outOfOrder = (
   op: Op,
@@ -133,16 +131,14 @@ export const outOfOrder = (
 ): readonly [Record<string, unknown>, Record<string, unknown>] | undefined => {
   if (!orderObservable(op)) return undefined
   const sign = order === "desc" ? -1 : 1
-  const created = byCreated(op)
-  // Under `desc` the documents do not say which way ties of createdAt go by `id`: either, the
-  // same way throughout. Without createdAt, `desc` is by id descending.
-  let ties: number | undefined = order !== "desc" ? -1 : created ? undefined : 1
+  // Under `desc` the documents do not say which way ties by `id` go: either, the same way throughout.
+  let ties: number | undefined = order === "desc" ? undefined : -1
   for (let i = 1; i < items.length; i++) {
     const a = items[i - 1]!
     const b = items[i]!
-    const byTime = created ? sign * compareCreated(a, b) : 0
-    if (byTime > 0) return [a, b]
-    if (byTime < 0) continue
+    const byCreated = sign * compareCreated(a, b)
+    if (byCreated > 0) return [a, b]
+    if (byCreated < 0) continue
     const byId = compareIds(a, b)
     if (byId === 0) continue
     ties ??= byId
@@ -159,7 +155,7 @@ export const orderFailure = (
   fail(
     "lists.order",
     `order ${typeof order === "string" ? order : "default"} not respected`,
-    `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc order of createdAt, ties by id one way throughout (by id descending without createdAt)" : "asc (default) order of createdAt then id"}`,
+    `items ${String(pair[0].id)} and ${String(pair[1].id)} are not in ${order === "desc" ? "desc order of createdAt, ties by id one way throughout" : "asc (default) order of createdAt then id"}`,
     e
   )
 
@@ -255,7 +251,7 @@ const WALK_RULES: ReadonlyArray<ContractRules.RuleId> = [
 ]
 
 /**
- * A walk's verdict: its order judged across all its pages,
+ * A walk's verdict: its order judged across all its pages (only where items carry createdAt),
  * then the failures found, or a pass of `rules` and the order where it is observable.
  */
 const walkVerdict = (

@@ -142,7 +142,6 @@ export const records = [
   SearchFilter.timeFilterOffsetIgnored,
   ValidAccepted.nestedNullRefused,
   ValidAccepted.jsonEscapesNestedLiteral,
-  Paging.descIgnoredWithoutCreatedAt,
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
   ValidAccepted.leadingDigitNameRefused

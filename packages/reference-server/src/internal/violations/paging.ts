@@ -4,7 +4,6 @@
  *
  * @internal
  */
-import { SchemaWalk } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
 import { sortKey } from "../store.js"
@@ -235,20 +234,6 @@ export const orderIgnored = violation({
   rule: "lists.order",
   description: "`order: desc` is ignored; pages are always ascending.",
   hooks: { prepare: listIgnores("order") }
-})
-
-export const descIgnoredWithoutCreatedAt = violation({
-  name: "desc-ignored-without-created-at",
-  rule: "lists.order",
-  description:
-    "`order: desc` is ignored on a List whose items carry no `createdAt` (saved log queries): with every item tied, ids come ascending either way.",
-  hooks: {
-    prepare: (next, op, fields) => {
-      const shape = SchemaWalk.shapeOf(op.object.ast)
-      const created = shape._tag === "Object" && shape.fields.has("createdAt")
-      return created ? next : listIgnores("order")(next, op, fields)
-    }
-  }
 })
 
 export const cursorPageNumber = violation({
