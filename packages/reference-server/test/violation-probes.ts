@@ -323,7 +323,7 @@ export const probes: {
         { id: s.knownIds.resources[0] },
         { headers: { "connect-timeout-ms": "50" } }
       )
-      return r.status === 200 && Date.now() - started > 1000
+      return r.status === 200 && Date.now() - started > 800
     }),
   "media-type-exact": (s) =>
     status(

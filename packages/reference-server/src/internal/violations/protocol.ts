@@ -15,7 +15,7 @@ import { violation } from "../violationRecord.js"
 const SMALL_BODY_LIMIT = 64 * 1024
 
 /** deadline-held: how long past its deadline a short-deadline call is answered. */
-const HELD_PAST_DEADLINE_MILLIS = 2000
+const HELD_PAST_DEADLINE_MILLIS = 800
 
 /** long-deadline-passed: the deadlines answered as passed at once (from, to), in milliseconds. */
 const LONG_DEADLINE_MILLIS = [1000, 30_000] as const
