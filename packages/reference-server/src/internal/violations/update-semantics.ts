@@ -252,13 +252,13 @@ export const listWithoutNested = violation({
     "ListSatellites leaves out each item's `space` (the List does not join the nested copy), while update answers carry it: the same satellite, with no write between, has a space in one answer and none in the next.",
   hooks: {
     respond: responding(
-      (body) => {
-        const items = body.satellites
+      (body, _request, op) => {
+        const items = body[op.itemField!]
         if (Array.isArray(items))
           for (const item of items)
             if (isObject(item)) delete (item as Record<string, unknown>).space
       },
-      (op) => op.method === "ListSatellites"
+      (op) => op.kind === "list" && collectionOf(op) === "satellites"
     )
   }
 })
