@@ -1,3 +1,4 @@
+import { Operations } from "@data-access/schema"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -25,8 +26,21 @@ const faulty = violating([
 ])
 
 const keys = findingKeys
+/**
+ * The model of the run's objects (updates.model) judges an answer by the writes its own process
+ * made: a shard judges a List's items only when the updates of those objects ran in it too, so
+ * the cells and coverage it adds to the other operations are left out of the comparison.
+ */
+const writes: ReadonlySet<string> = new Set(
+  Operations.all.filter((o) => o.kind === "create" || o.kind === "update").map((o) => o.method)
+)
+const byModel = (operation: string, check: string) =>
+  check === "update-semantics" && !writes.has(operation)
 const cellKeys = (report: Report.Report) =>
-  report.cells.map((c) => `${c.operation} ${c.check}`).sort()
+  report.cells
+    .filter((c) => !byModel(c.operation, c.check))
+    .map((c) => `${c.operation} ${c.check}`)
+    .sort()
 const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-shards-"))
 
 describe("a run in shards", () => {
@@ -48,7 +62,7 @@ describe("a run in shards", () => {
         // the same rules judged, over the same operations
         const judged = (r: Report.Report) =>
           r
-            .coverage!.filter((c) => c.judged > 0)
+            .coverage!.filter((c) => c.judged > 0 && c.rule !== "updates.model")
             .map((c) => `${c.rule} ${[...c.operations].sort()}`)
         expect(judged(merged).sort()).toEqual(judged(whole).sort())
         // the same dimensions sent, per operation and field

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
-import { type ContractRules, Filter, SchemaWalk } from "@data-access/schema"
+import { type ContractRules, Filter, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import * as Dimensions from "../dimensions.js"
 import * as Mutations from "../mutations.js"
@@ -207,7 +207,7 @@ const coercedSpellings = (
         : []
     case "Object":
       return isPlainObject(value) && shape.values === undefined
-        ? [{ wrong: JSON.stringify(value), what: "an object as its JSON text" }]
+        ? [{ wrong: JSON.stringify(value, unsecret), what: "an object as its JSON text" }]
         : []
     case "Array":
       return Array.isArray(value) && value.length > 0
@@ -220,6 +220,13 @@ const coercedSpellings = (
       return []
   }
 }
+
+/**
+ * An object's JSON text with its secret fields' values replaced: inside a string they would escape
+ * the masking of secret fields in reports and HAR files, and any non-empty text tells the fault.
+ */
+const unsecret = (key: string, value: unknown): unknown =>
+  Secrets.fieldNames.has(key) && typeof value === "string" ? "not-a-secret" : value
 
 const isPlainObject = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
