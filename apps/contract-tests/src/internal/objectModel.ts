@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import { Timestamp } from "@data-access/core"
 import { Operations } from "@data-access/schema"
 import type { Body, Op } from "./context.js"
 import { objectOf, objectPropertyNames } from "./context.js"
@@ -162,6 +163,19 @@ export const abandoned = (model: ObjectModel, s: Sending | undefined, now: numbe
 const refused = (status: number) =>
   status >= 400 && status < 500 && status !== 408 && status !== 499
 
+const instantOf = (u: unknown): Timestamp.Parts | undefined => {
+  if (typeof u !== "string") return undefined
+  const t = Timestamp.parse(u, (seconds, nanos) => ({ seconds, nanos }))
+  return typeof t === "string" ? undefined : t
+}
+
+/** Whether an object shows a later `updatedAt` than the state the model holds of it. */
+const movedOn = (state: Record<string, unknown>, shown: Record<string, unknown>): boolean => {
+  const before = instantOf(state.updatedAt)
+  const after = instantOf(shown.updatedAt)
+  return before !== undefined && after !== undefined && Timestamp.compare(after, before) > 0
+}
+
 /** One object an answer shows, judged against what the model knows and then known by it. */
 const seen = (
   model: ObjectModel,
@@ -179,6 +193,13 @@ const seen = (
   if (overlapped(entry, write, s.start, now)) {
     // Another write may have come before or after this answer: a write leaves the state unknown.
     if (write !== undefined) entry.state = undefined
+    return
+  }
+  if (write === undefined && entry.state !== undefined && movedOn(entry.state, shown)) {
+    // A read of a later version than the model holds, with no write of its own between: another
+    // client wrote it (an update moves `updatedAt` forward, decisions.md section 4).
+    entry.state = shown
+    entry.source = `the ${s.op.method} answer before it`
     return
   }
   const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
