@@ -37,6 +37,8 @@ interface Entry {
   source: string
   /** The latest writes, the ones in flight among them. */
   writes: Array<Write>
+  /** Whether the run (or the proxy's traffic) created it: no other client knows of it from the start. */
+  readonly created: boolean
 }
 
 /** The writes kept per object: enough to see every one that can still overlap an answer. */
@@ -46,9 +48,19 @@ const MAX_WRITES = 16
 export interface ObjectModel {
   readonly objects: Map<string, Entry>
   readonly tracksWrites: boolean
+  /**
+   * Whether another client was seen writing to the target (a read showed a later `updatedAt` with
+   * no write of this run between): from then on only the objects the run created are judged, since
+   * another client's write to an object the run only updated can fall between two of its answers.
+   */
+  othersWrite: boolean
 }
 
-export const make = (tracksWrites: boolean): ObjectModel => ({ objects: new Map(), tracksWrites })
+export const make = (tracksWrites: boolean): ObjectModel => ({
+  objects: new Map(),
+  tracksWrites,
+  othersWrite: false
+})
 
 const byPath: ReadonlyMap<string, Op> = new Map(
   (Operations.all as ReadonlyArray<Op>).map((o) => [o.path, o])
@@ -141,7 +153,7 @@ export const sending = (
     for (const [k, other] of model.objects) if (other.schema === op.object) model.objects.delete(k)
   let entry = id === undefined ? undefined : model.objects.get(id)
   if (entry === undefined && id !== undefined && model.tracksWrites) {
-    entry = { schema: op.object, state: undefined, source: "", writes: [] }
+    entry = { schema: op.object, state: undefined, source: "", writes: [], created: false }
     model.objects.set(id, entry)
   }
   if (entry === undefined) return { op, start: now, sent, id, write: undefined }
@@ -198,12 +210,13 @@ const seen = (
   if (write === undefined && entry.state !== undefined && movedOn(entry.state, shown)) {
     // A read of a later version than the model holds, with no write of its own between: another
     // client wrote it (an update moves `updatedAt` forward, decisions.md section 4).
+    model.othersWrite = true
     entry.state = shown
     entry.source = `the ${s.op.method} answer before it`
     return
   }
   const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
-  if (entry.state !== undefined)
+  if (entry.state !== undefined && (entry.created || !model.othersWrite))
     out.push({
       id,
       outcome: modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source)
@@ -265,7 +278,8 @@ const judgedAnswer = (
         schema: op.object,
         state: created,
         source: `the ${op.method} answer`,
-        writes: [{ start: s.start, end: now }]
+        writes: [{ start: s.start, end: now }],
+        created: true
       })
     return out
   }

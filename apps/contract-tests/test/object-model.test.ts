@@ -1,0 +1,111 @@
+import { Operations } from "@data-access/schema"
+import { describe, expect, it } from "@effect/vitest"
+import * as Option from "effect/Option"
+import type { Exchange } from "../src/internal/http.js"
+import * as ObjectModel from "../src/internal/objectModel.js"
+
+// The model of a run's objects against another client writing to the same target: a read of a
+// later version is that client's write, and from then on only the objects the run created are
+// judged; a field changed with no write between is still a finding on those.
+
+const pathOf = (method: string) => Operations.all.find((o) => o.method === method)!.path
+
+const exchange = (method: string, sent: object, answer: object): Exchange => ({
+  request: {
+    method: "POST",
+    path: pathOf(method),
+    key: "valid",
+    contentType: "application/json",
+    headers: {},
+    protocolVersion: "1",
+    body: JSON.stringify(sent)
+  },
+  response: Option.some({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    text: JSON.stringify(answer),
+    json: Option.some(answer)
+  }),
+  transportError: undefined,
+  receivedAt: 0,
+  durationMs: 1
+})
+
+const satellite = (name: string, updatedAt: string, terminationProtection = false) => ({
+  id: "satellite_1",
+  name,
+  terminationProtection,
+  satelliteType: "ai",
+  createdAt: "2026-01-01T00:00:00Z",
+  updatedAt
+})
+
+const integration = (name: string, updatedAt: string) => ({
+  id: "mdm_1",
+  name,
+  mdmVendorA: { apiUrl: "https://mdm.example.com" },
+  createdAt: "2026-01-01T00:00:00Z",
+  updatedAt
+})
+
+/** Feeds exchanges one after the other, each in its own millisecond; the failures' causes. */
+const failures = (model: ObjectModel.ObjectModel, exchanges: ReadonlyArray<Exchange>) =>
+  exchanges.flatMap((e, i) =>
+    ObjectModel.observe(model, e, 2 * i, 2 * i + 1)
+      .judged.filter((j) => !j.outcome.ok)
+      .map((j) => (j.outcome.ok ? "" : j.outcome.cause))
+  )
+
+const renamed = exchange(
+  "UpdateSatellite",
+  { id: "satellite_1", name: "a" },
+  { satellite: satellite("a", "2026-01-02T00:00:00Z") }
+)
+const protectedLater = (name: string) =>
+  exchange(
+    "UpdateSatellite",
+    { id: "satellite_1", terminationProtection: true },
+    { satellite: satellite(name, "2026-01-04T00:00:00Z", true) }
+  )
+
+describe("the model of the run's objects", () => {
+  it("an update that changes a field it did not send is a finding", () => {
+    expect(failures(ObjectModel.make(true), [renamed, protectedLater("c")])).toEqual([
+      "UpdateSatellite changed an unsent name"
+    ])
+  })
+
+  it("another client's write, seen in a read, is no finding, nor are later answers of objects the run only updated", () => {
+    const model = ObjectModel.make(true)
+    const listed = exchange(
+      "ListSatellites",
+      { limit: 10 },
+      { satellites: [satellite("b", "2026-01-03T00:00:00Z")], listMetadata: { count: 1 } }
+    )
+    expect(failures(model, [renamed, listed, protectedLater("c")])).toEqual([])
+    expect(model.othersWrite).toBe(true)
+  })
+
+  it("an object the run created is still judged when other clients write", () => {
+    const model = ObjectModel.make(true)
+    model.othersWrite = true
+    const created = exchange(
+      "CreateIntegrationMDM",
+      { name: "m", mdmVendorA: { apiKey: "k", apiUrl: "https://mdm.example.com" } },
+      { integration: integration("m", "2026-01-01T00:00:00Z") }
+    )
+    const listed = (name: string, updatedAt: string) =>
+      exchange(
+        "ListIntegrationsMDM",
+        { limit: 10 },
+        { integrations: [integration(name, updatedAt)], listMetadata: { count: 1 } }
+      )
+    expect(
+      failures(model, [
+        created,
+        listed("z", "2026-01-01T00:00:00Z"),
+        listed("y", "2026-01-05T00:00:00Z")
+      ])
+    ).toEqual(["ListIntegrationsMDM shows another name"])
+  })
+})
