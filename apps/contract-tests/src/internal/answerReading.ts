@@ -154,8 +154,13 @@ export const bareUnknownRoute = (e: Exchange): boolean => {
   const r = Option.getOrUndefined(e.response)
   if (r === undefined || r.status !== 404 || (r.text.trim() !== "" && contentTypeIsJson(r)))
     return false
-  const q = e.request.path.indexOf("?")
-  return !Operations.byPath.has(q === -1 ? e.request.path : e.request.path.slice(0, q))
+  return operationOf(e.request.path) === undefined
+}
+
+/** The operation a request path names, its query aside (`undefined` for a path that names none). */
+export const operationOf = (path: string): Operations.Operation | undefined => {
+  const q = path.indexOf("?")
+  return Operations.byPath.get(q === -1 ? path : path.slice(0, q))
 }
 
 /** A short account of an answer: its status and code, or why there was none. */

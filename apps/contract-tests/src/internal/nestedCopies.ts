@@ -5,6 +5,9 @@
 import type { Body } from "./context.js"
 import { asRecord } from "./json.js"
 
+/** The nested copy an `<x>Id` field names (`space` for `spaceId`), or `undefined` for another field. */
+export const nestedOf = (field: string): string | undefined => /^(.+)Id$/.exec(field)?.[1]
+
 /**
  * The first sent `<x>Id` (UpdateSatellite's `spaceId`) whose nested `<x>` in `obj` names another
  * object than `obj`'s own `<x>Id`: the id moved and the nested copy stayed behind. A nested object
@@ -17,17 +20,18 @@ export const staleNested = (
   obj: Body
 ): string | undefined => {
   for (const k of Object.keys(sent)) {
-    const m = /^(.+)Id$/.exec(k)
+    const nested = nestedOf(k)
     if (
-      m === null ||
+      nested === undefined ||
       sent[k] === null ||
       sent[k] === undefined ||
-      !props.has(m[1]!) ||
+      !props.has(nested) ||
       !props.has(k)
     )
       continue
-    const nestedId = asRecord(obj[m[1]!])?.id
-    if (typeof nestedId === "string" && nestedId !== "" && nestedId !== (obj[k] ?? "")) return m[1]!
+    const nestedId = asRecord(obj[nested])?.id
+    if (typeof nestedId === "string" && nestedId !== "" && nestedId !== (obj[k] ?? ""))
+      return nested
   }
   return undefined
 }
@@ -35,9 +39,5 @@ export const staleNested = (
 /** Whether `sent` holds an `<x>Id` the object also holds as its nested `<x>`. */
 export const sendsReference = (props: ReadonlySet<string>, sent: Body): boolean =>
   Object.keys(sent).some(
-    (k) =>
-      sent[k] !== null &&
-      sent[k] !== undefined &&
-      props.has(k) &&
-      props.has(/^(.+)Id$/.exec(k)?.[1] ?? "")
+    (k) => sent[k] !== null && sent[k] !== undefined && props.has(k) && props.has(nestedOf(k) ?? "")
   )

@@ -16,7 +16,9 @@ import type { Body, Op } from "./context.js"
 import { objectOf, objectPropertyNames } from "./context.js"
 import type { Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
+import { operationOf } from "./answerReading.js"
 import { itemsOf } from "./listWalk.js"
+import { nestedOf } from "./nestedCopies.js"
 import { modelVerdict } from "./oracles/update-semantics.js"
 import type { Outcome, Verdict } from "./outcome.js"
 import { requestPropertyNames } from "./pools.js"
@@ -62,16 +64,6 @@ export const make = (tracksWrites: boolean): ObjectModel => ({
   othersWrite: false
 })
 
-const byPath: ReadonlyMap<string, Op> = new Map(
-  (Operations.all as ReadonlyArray<Op>).map((o) => [o.path, o])
-)
-
-/** The operation a request path names (its query aside), if any. */
-export const operationOf = (path: string): Op | undefined => {
-  const q = path.indexOf("?")
-  return byPath.get(q < 0 ? path : path.slice(0, q))
-}
-
 const freeFields = new WeakMap<Op["object"], ReadonlySet<string>>()
 
 /**
@@ -87,7 +79,7 @@ const freeOf = (op: Op): ReadonlySet<string> => {
     if (w.object === op.object && (w.kind === "create" || w.kind === "update"))
       for (const k of requestPropertyNames(w)) {
         settable.add(k)
-        const nested = /^(.+)Id$/.exec(k)?.[1]
+        const nested = nestedOf(k)
         if (nested !== undefined) settable.add(nested)
       }
   free = new Set([...objectPropertyNames(op)].filter((k) => !settable.has(k)))
@@ -101,7 +93,7 @@ const changesOf = (sent: Body): ReadonlySet<string> => {
   for (const [k, v] of Object.entries(sent)) {
     if (v === null || v === undefined) continue
     out.add(k)
-    const nested = /^(.+)Id$/.exec(k)?.[1]
+    const nested = nestedOf(k)
     if (nested !== undefined) out.add(nested)
   }
   return out

@@ -4,8 +4,8 @@
  * errors another fault of the request, or what the sender does not know, explains.
  */
 import * as Option from "effect/Option"
-import { type ContractRules, Deadline, JsonBody, Operations } from "@data-access/schema"
-import type { Op } from "./context.js"
+import { type ContractRules, Deadline, JsonBody } from "@data-access/schema"
+import { operationOf } from "./answerReading.js"
 import { type Exchange, type RawResponse, requestBytesOf } from "./http.js"
 import { fail, type Outcome, passes } from "./outcome.js"
 import { referenceOf } from "./pools.js"
@@ -76,9 +76,7 @@ const answers = (rule: ContractRules.RuleId, e: Exchange, r: RawResponse): boole
 
 /** Whether the body names an id (a reference field with a value): an id that names nothing is not_found. */
 const namesIds = (e: Exchange): boolean => {
-  const q = e.request.path.indexOf("?")
-  const op = Operations.byPath.get(q === -1 ? e.request.path : e.request.path.slice(0, q)) as
-    Op | undefined
+  const op = operationOf(e.request.path)
   if (op === undefined || e.request.body === undefined) return false
   let body: unknown
   try {

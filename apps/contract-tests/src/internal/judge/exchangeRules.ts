@@ -321,6 +321,4 @@ export const serverOutcomes = (
   return Oracles.judgeAll(view).filter((v): v is Outcome => !isNote(v))
 }
 
-/** The operation a path names. */
-export const operationOf = (path: string): Op | undefined =>
-  Operations.byPath.get(path) as Op | undefined
+export { operationOf } from "../answerReading.js"

@@ -22,7 +22,7 @@ import { type Pools, referenceOf, requestPropertyNames } from "../pools.js"
 import * as Shape from "../requestShape.js"
 import { lastOf, type Walk } from "../listWalk.js"
 import { codeOf } from "../answerReading.js"
-import { sendsReference, staleNested } from "../nestedCopies.js"
+import { nestedOf, sendsReference, staleNested } from "../nestedCopies.js"
 import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 import { storedExactly } from "../storedValues.js"
 
@@ -160,18 +160,18 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
       }
       continue
     }
-    const m = /^(.+)Id$/.exec(k)
-    if (m !== null && props.has(m[1]!) && asRecord(rawObj[m[1]!]) !== undefined) {
-      const got = asRecord(rawObj[m[1]!])!.id
+    const nested = nestedOf(k)
+    if (nested !== undefined && props.has(nested) && asRecord(rawObj[nested]) !== undefined) {
+      const got = asRecord(rawObj[nested])!.id
       if (got !== v) {
         return [
           ...out,
           fail(
             "echo.create",
             `${k} differs`,
-            `sent ${k} ${show(v)}, the created object's ${m[1]}.id is ${JSON.stringify(got)}`,
+            `sent ${k} ${show(v)}, the created object's ${nested}.id is ${JSON.stringify(got)}`,
             e,
-            `${m[1]}.id = ${JSON.stringify(got)}`
+            `${nested}.id = ${JSON.stringify(got)}`
           )
         ]
       }
@@ -205,14 +205,14 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
     ]
   // A sent `<x>Id` the object holds only as its nested `<x>` comes back as that object (the link's `nativeUser`).
   const nested = Object.entries(sent).flatMap(([k, v]) => {
-    const m = /^(.+)Id$/.exec(k)
-    return m !== null &&
+    const object = nestedOf(k)
+    return object !== undefined &&
       typeof v === "string" &&
       v !== "" &&
       known.has(k) &&
       !props.has(k) &&
-      props.has(m[1]!)
-      ? [{ field: k, object: m[1]!, id: v }]
+      props.has(object)
+      ? [{ field: k, object, id: v }]
       : []
   })
   for (const { field, object, id } of nested) {
