@@ -260,16 +260,22 @@ export const nestedOrAsAnd = violation({
   }
 })
 
+/**
+ * The hooks of a List whose filter compares `created_at` / `updated_at` values by `order` (each
+ * time filter violation reads the instants one wrong way; none given: as texts).
+ */
+const timesComparedBy = (order?: Parameters<typeof Filter.evaluate>[2]) => ({
+  handler: listsFilteredBy((filter, item) =>
+    Filter.evaluate(filter, (key) => fieldValue(item, key), order)
+  )
+})
+
 export const timeFilterAsText = violation({
   name: "time-filter-as-text",
   rule: "filter.time-instants",
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` compare the texts, not the instants they name.",
-  hooks: {
-    handler: listsFilteredBy((filter, item) =>
-      Filter.evaluate(filter, (key) => fieldValue(item, key))
-    )
-  }
+  hooks: timesComparedBy()
 })
 
 export const timeFilterValuePrecision = violation({
@@ -277,11 +283,7 @@ export const timeFilterValuePrecision = violation({
   rule: "filter.time-instants",
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` compare at the precision the value is written with: the item's time is cut to as many fractional digits (to whole seconds for `...:05Z`).",
-  hooks: {
-    handler: listsFilteredBy((filter, item) =>
-      Filter.evaluate(filter, (key) => fieldValue(item, key), valuePrecisionOrder)
-    )
-  }
+  hooks: timesComparedBy(valuePrecisionOrder)
 })
 
 export const timeFilterOffsetIgnored = violation({
@@ -289,11 +291,7 @@ export const timeFilterOffsetIgnored = violation({
   rule: "filter.time-instants",
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` read a value written at an offset as UTC: `10:00:00+02:00` is taken for `10:00:00Z`.",
-  hooks: {
-    handler: listsFilteredBy((filter, item) =>
-      Filter.evaluate(filter, (key) => fieldValue(item, key), offsetIgnoredOrder)
-    )
-  }
+  hooks: timesComparedBy(offsetIgnoredOrder)
 })
 
 export const timeFilterFractionGrouped = violation({
@@ -301,11 +299,7 @@ export const timeFilterFractionGrouped = violation({
   rule: "filter.time-instants",
   description:
     "`lower_than` / `greater_than` on `created_at` / `updated_at` read a value's fractional digits as milli-, micro- or nanoseconds by their count rounded up to 3, 6 or 9: `...:05.8Z` is taken for `...:05.008Z`.",
-  hooks: {
-    handler: listsFilteredBy((filter, item) =>
-      Filter.evaluate(filter, (key) => fieldValue(item, key), groupedFractionOrder)
-    )
-  }
+  hooks: timesComparedBy(groupedFractionOrder)
 })
 
 export const spaceFilterIgnored = violation({
