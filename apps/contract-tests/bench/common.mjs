@@ -27,6 +27,44 @@ export const startServer = (key, args) =>
     })
   })
 
+/**
+ * One default command-line run of `bin` (`node <nodeArgs> bin --base-url url --fixtures ids
+ * --seed 1 --rate-limit 0 --quiet <extra>`, the key `key` in the environment): the requests and
+ * seconds its last line reports, once it has exited and been waited for.
+ */
+export const commandLineRun = ({ bin, url, idsFile, key, nodeArgs = [], extra = [] }) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...nodeArgs,
+        bin,
+        "--base-url",
+        url,
+        "--fixtures",
+        idsFile,
+        "--seed",
+        "1",
+        "--rate-limit",
+        "0",
+        "--quiet",
+        ...extra
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, DATA_ACCESS_API_KEY: key, NO_COLOR: "1" }
+      }
+    )
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.on("exit", (code) => {
+      const m = /· (\d+) requests in ([\d.]+) s/.exec(out)
+      if (code !== 0 || m === null)
+        return reject(new Error(`the run exited with ${code}: ${out.slice(-500)}`))
+      resolve({ requests: Number(m[1]), seconds: Number(m[2]) })
+    })
+  })
+
 /** The median of a few figures. */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 

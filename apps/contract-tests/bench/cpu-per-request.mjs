@@ -12,14 +12,13 @@
 //
 //   node bench/cpu-per-request.mjs              (build first)
 //   BENCH_RUNS=1 node bench/cpu-per-request.mjs
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Pool } from "@effect/platform-node/Undici"
 import * as Compression from "@data-access/schema/Compression"
-import { load, median, startServer } from "./common.mjs"
+import { commandLineRun, load, median, startServer } from "./common.mjs"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16)
@@ -43,42 +42,12 @@ const childrenCpu = () => {
 }
 
 /** One default command-line run against `url` (with `extra` arguments): its requests and its process's CPU seconds. */
-const runnerRun = (url, extra = []) =>
-  new Promise((resolve, reject) => {
-    const before = childrenCpu()
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        "--base-url",
-        url,
-        "--fixtures",
-        idsFile,
-        "--seed",
-        "1",
-        "--rate-limit",
-        "0",
-        "--quiet",
-        ...extra
-      ],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, DATA_ACCESS_API_KEY: KEY, NO_COLOR: "1" }
-      }
-    )
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    child.on("exit", (code) => {
-      const m = /· (\d+) requests in ([\d.]+) s/.exec(out)
-      if (code !== 0 || m === null)
-        return reject(new Error(`the run exited with ${code}: ${out.slice(-500)}`))
-      const after = childrenCpu()
-      resolve({
-        requests: Number(m[1]),
-        cpu: before === undefined || after === undefined ? undefined : after - before
-      })
-    })
-  })
+const runnerRun = async (url, extra = []) => {
+  const before = childrenCpu()
+  const { requests } = await commandLineRun({ bin, url, idsFile, key: KEY, extra })
+  const after = childrenCpu()
+  return { requests, cpu: before === undefined || after === undefined ? undefined : after - before }
+}
 
 /** GetResource `requests` times, `IN_FLIGHT` at a time, on one keep-alive `Pool`: CPU seconds of this process. */
 const poolLoop = async (pool, body, requests) => {

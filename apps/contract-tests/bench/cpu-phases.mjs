@@ -1,4 +1,4 @@
-/* global process, console, URL */
+/* global console, URL */
 // Where a default command-line run's main thread spends its time, by phase: one run of the
 // command line as `bench/cpu-per-request.mjs` runs it (`--seed 1 --rate-limit 0 --quiet`, the
 // reference server in its own process), from its modules one by one (dist/bin.js, so that each
@@ -15,12 +15,11 @@
 // (V8's optimizing compiler, GC helpers) are not in it.
 //
 //   node bench/cpu-phases.mjs              (build first)
-import { spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { load, startServer } from "./common.mjs"
+import { commandLineRun, load, startServer } from "./common.mjs"
 
 const KEY = "cpu-bench-key"
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
@@ -102,38 +101,12 @@ const phases = (profile) => {
 
 /** Runs the command line once under the profiler: its requests and seconds. */
 const profiledRun = (url) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--max-semi-space-size=64",
-        "--cpu-prof",
-        "--cpu-prof-dir",
-        profDir,
-        bin,
-        "--base-url",
-        url,
-        "--fixtures",
-        idsFile,
-        "--seed",
-        "1",
-        "--rate-limit",
-        "0",
-        "--quiet"
-      ],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, DATA_ACCESS_API_KEY: KEY, NO_COLOR: "1" }
-      }
-    )
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    child.on("exit", (code) => {
-      const m = /· (\d+) requests in ([\d.]+) s/.exec(out)
-      if (code !== 0 || m === null)
-        return reject(new Error(`the run exited with ${code}: ${out.slice(-500)}`))
-      resolve({ requests: Number(m[1]), seconds: Number(m[2]) })
-    })
+  commandLineRun({
+    bin,
+    url,
+    idsFile,
+    key: KEY,
+    nodeArgs: ["--max-semi-space-size=64", "--cpu-prof", "--cpu-prof-dir", profDir]
   })
 
 const loadBefore = load()
