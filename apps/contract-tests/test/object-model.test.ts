@@ -86,6 +86,27 @@ describe("the model of the run's objects", () => {
     expect(model.othersWrite).toBe(true)
   })
 
+  it("a value with another run's name prefix, where the model knew another, is another client's write", () => {
+    const model = ObjectModel.make(true, "ct-aaaaaa-")
+    const own = exchange(
+      "UpdateSatellite",
+      { id: "satellite_1", name: "ct-aaaaaa-x" },
+      { satellite: satellite("ct-aaaaaa-x", "2026-01-02T00:00:00Z") }
+    )
+    expect(failures(model, [own, protectedLater("ct-bbbbbb-y")])).toEqual([
+      "UpdateSatellite changed an unsent name"
+    ])
+    expect(model.othersWrite).toBe(true)
+  })
+
+  it("a change to a value with the run's own prefix is no other client's write", () => {
+    const model = ObjectModel.make(true, "ct-aaaaaa-")
+    expect(failures(model, [renamed, protectedLater("ct-aaaaaa-y")])).toEqual([
+      "UpdateSatellite changed an unsent name"
+    ])
+    expect(model.othersWrite).toBe(false)
+  })
+
   it("an object the run created is still judged when other clients write", () => {
     const model = ObjectModel.make(true)
     model.othersWrite = true

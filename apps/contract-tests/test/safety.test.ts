@@ -120,6 +120,36 @@ describe("running against a shared environment", () => {
   )
 })
 
+describe("two runs against one target at once", () => {
+  // Each run updates the same fixture objects: the other's writes fall between its answers. A
+  // finding that rests on them is a note of the run that saw the other writing, never a failure.
+  it.scoped("fail neither run: what another run's writes explain becomes a note", () =>
+    Effect.gen(function* () {
+      const server = yield* ReferenceServer.start()
+      const updates = (Operations.all as ReadonlyArray<Operations.Operation>)
+        .filter((o) => o.kind === "update")
+        .map((o) => o.method)
+      const reports = yield* Effect.all(
+        [1, 2].map((seed) =>
+          runAgainst(server, {
+            fixtures: server.knownIds,
+            operations: updates,
+            checks: ["update-semantics"],
+            examples: 20,
+            seed
+          })
+        ),
+        { concurrency: 2 }
+      )
+      expect(reports.flatMap((r) => r.findings.map((f) => `${f.rule}: ${f.message}`))).toEqual([])
+      expect(
+        reports.flatMap((r) => r.notes).filter((n) => n.startsWith("not judged, another client"))
+          .length
+      ).toBeGreaterThan(0)
+    }).pipe(Effect.provide(NodeHttpClient.layerUndici))
+  )
+})
+
 describe("updates of existing objects", () => {
   it.scoped("touch at most 5 objects per update operation and put their fields back", () =>
     Effect.gen(function* () {

@@ -56,13 +56,41 @@ export interface ObjectModel {
    * another client's write to an object the run only updated can fall between two of its answers.
    */
   othersWrite: boolean
+  /** The run's name prefix (`ct-<runid>-`): a value written with another run's prefix is another client's write. */
+  readonly ownPrefix: string | undefined
 }
 
-export const make = (tracksWrites: boolean): ObjectModel => ({
+export const make = (tracksWrites: boolean, ownPrefix?: string): ObjectModel => ({
   objects: new Map(),
   tracksWrites,
-  othersWrite: false
+  othersWrite: false,
+  ownPrefix
 })
+
+/** A name another contract-test run wrote: `ct-<runid>-` with a run id of six letters or digits. */
+const RUN_PREFIX = /^ct-[a-z0-9]{6}-/
+
+/**
+ * Whether an object shows, in a field where it differs from the state the model holds, a value
+ * another contract-test run wrote (its `ct-<runid>-` prefix, not this run's): a run against the
+ * same target at the same time.
+ */
+const otherRunWrote = (
+  model: ObjectModel,
+  known: Record<string, unknown>,
+  shown: Record<string, unknown>
+): boolean => {
+  if (model.ownPrefix === undefined) return false
+  for (const [k, v] of Object.entries(shown))
+    if (
+      typeof v === "string" &&
+      v !== known[k] &&
+      RUN_PREFIX.test(v) &&
+      !v.startsWith(model.ownPrefix)
+    )
+      return true
+  return false
+}
 
 const freeFields = new WeakMap<Op["object"], ReadonlySet<string>>()
 
@@ -208,11 +236,14 @@ const seen = (
     return
   }
   const changes = write === undefined ? new Set<string>() : changesOf(s.sent ?? {})
-  if (entry.state !== undefined && (entry.created || !model.othersWrite))
+  if (entry.state !== undefined && (entry.created || !model.othersWrite)) {
+    const outcome = modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source)
+    if (!outcome.ok && otherRunWrote(model, entry.state, shown)) model.othersWrite = true
     out.push({
       id,
-      outcome: modelVerdict(s.op, entry.state, shown, freeOf(s.op), changes, e, entry.source)
+      outcome: entry.created && !outcome.ok ? { ...outcome, ownObject: true } : outcome
     })
+  }
   if (write !== undefined || entry.state === undefined) {
     entry.state = shown
     entry.source = `the ${s.op.method} answer before it`

@@ -25,7 +25,17 @@ export interface Outcome {
   readonly rules?: ReadonlyArray<ContractRules.RuleId> | undefined
   /** A custom check's failure: its severity and rule text (a built-in's come from the catalogue). */
   readonly custom?: { readonly severity: Severity; readonly rule: string } | undefined
+  /** Set on a failure about an object the run created: no other client knows of it from the start. */
+  readonly ownObject?: true | undefined
 }
+
+/**
+ * Whether a failure rests on the state of an object other clients may write too (an update's
+ * object, or one the model knows only from the run's writes): it stands only when the run saw no
+ * other client write to the target, since another run's write can fall between two of its answers.
+ */
+export const restsOnShared = (o: Outcome): boolean =>
+  !o.ok && o.check === "update-semantics" && o.ownObject !== true
 
 /** An observation that is not a must. */
 export interface Note {

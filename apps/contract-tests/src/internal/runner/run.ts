@@ -16,6 +16,7 @@ import type * as ReplayId from "../replayId.js"
 import { type Context, casesOf, type Suite } from "../context.js"
 import { type AnyCheckId, compareChecks } from "../checkIds.js"
 import { observed } from "../customChecks.js"
+import { namePrefix } from "../generate.js"
 import * as ObjectModel from "../objectModel.js"
 import * as Dimensions from "../dimensions.js"
 import { makeReport } from "../findings.js"
@@ -74,7 +75,11 @@ export interface Run {
   readonly progress: (line: string) => void
 }
 
-export const makeRunTarget = (options: Options, shared?: Shared | undefined) =>
+export const makeRunTarget = (
+  options: Options,
+  shared?: Shared | undefined,
+  model: ObjectModel.ObjectModel = ObjectModel.make(true)
+) =>
   Effect.map(
     makeTarget({
       shared,
@@ -94,7 +99,7 @@ export const makeRunTarget = (options: Options, shared?: Shared | undefined) =>
     // The model of the run's objects judges every exchange; custom checks judge each case's
     // exchanges: the target logs them for the case that sent them.
     (target) => {
-      const judged = ObjectModel.modelled(target, ObjectModel.make(true))
+      const judged = ObjectModel.modelled(target, model)
       return (options.hooks?.checks ?? []).length > 0 ? observed(judged) : judged
     }
   )
@@ -298,11 +303,19 @@ const collate = (
   groups: ReadonlyArray<Group>,
   results: ReadonlyArray<SuiteResult>,
   notes: ReadonlyArray<string>,
-  dimensions: Dimensions.Tally
+  dimensions: Dimensions.Tally,
+  othersWrite: boolean
 ) =>
   Effect.gen(function* () {
     const cells = cellsOf(groups, results)
-    const split = splitByBaseline(run.options.baseline, uniqueFindings(results), cells)
+    const held = uniqueFindings(results.map((r) => ({ ...r, findings: r.held })))
+    const split = splitByBaseline(
+      run.options.baseline,
+      uniqueFindings(
+        othersWrite ? results : results.map((r) => ({ ...r, findings: [...r.findings, ...r.held] }))
+      ),
+      cells
+    )
     const selected = new Set<AnyCheckId>(
       run.options.replay === undefined
         ? selectedIds(run.options)
@@ -323,7 +336,11 @@ const collate = (
       known: split.known,
       fixed: split.fixed,
       observations: uniqueObservations(results),
-      notes: shard === undefined ? notes : [...notes, shardNote(shard)],
+      notes: [
+        ...notes,
+        ...(othersWrite ? held.map(withheldNote) : []),
+        ...(shard === undefined ? [] : [shardNote(shard)])
+      ],
       coverage: coverageOf(results, cells, selected),
       secrets: run.secrets
     })
@@ -335,6 +352,14 @@ const collate = (
       ...(shard === undefined ? {} : { shard: { index: shard.index, total: shard.total } })
     }
   })
+
+/**
+ * A finding on an object other clients may write too, left out of a run that saw another client
+ * write to the target (`restsOnShared`): a note instead, so that two runs against one target at
+ * once do not fail each other.
+ */
+const withheldNote = (f: Report.Finding): string =>
+  `not judged, another client wrote to the target during the run: ${f.operation} ${f.rule}: ${f.message}`
 
 /** A run's limits: one findings count for all threads of a run in workers, else its own. */
 const limitsOf = (options: Options, started: number, shared: Shared | undefined): Limits => {
@@ -376,7 +401,8 @@ export const run = (
       secrets,
       progress: (line) => options.progress?.(scrub(line))
     }
-    const target = yield* makeRunTarget(options, worker?.shared)
+    const model = ObjectModel.make(true, namePrefix(r.runId))
+    const target = yield* makeRunTarget(options, worker?.shared, model)
     let discovered: { readonly pools: Context["pools"]; readonly notes: ReadonlyArray<string> }
     if (worker !== undefined) discovered = worker
     else {
@@ -435,6 +461,7 @@ export const run = (
       groups,
       results,
       stopped === undefined ? notes : [...notes, `stopped early: ${stopped}`],
-      ctx.dimensions
+      ctx.dimensions,
+      model.othersWrite
     )
   })

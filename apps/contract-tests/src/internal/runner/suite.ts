@@ -20,7 +20,14 @@ import { judgedByModel } from "../objectModel.js"
 import { curlOf, makeFinding, requestBody } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
 import { HookFailure } from "../requestHooks.js"
-import { isNote, judgedRules, type Note, type Outcome, type Verdict } from "../outcome.js"
+import {
+  isNote,
+  judgedRules,
+  type Note,
+  type Outcome,
+  restsOnShared,
+  type Verdict
+} from "../outcome.js"
 import { type Limits, spentBudget, stopReason } from "./limits.js"
 import { ShrinkBudgeted } from "./shrinkBudgeted.js"
 import type { Slot } from "./slots.js"
@@ -54,6 +61,8 @@ export interface SuiteResult {
   /** How many cases judged each rule. */
   readonly rules: Map<ContractRules.RuleId, number>
   readonly findings: Array<Report.Finding>
+  /** Findings that rest on objects other clients may write too (`restsOnShared`): the run decides at its end. */
+  readonly held: Array<Report.Finding>
   readonly observations: Array<Report.Observation>
   /** Generated examples equal to one already sent, drawn again instead of sent. */
   repeats: number
@@ -408,6 +417,7 @@ const suiteRun = async (
     counts: new Map(),
     rules: new Map(),
     findings: [],
+    held: [],
     observations: [],
     repeats: 0
   }
@@ -453,7 +463,7 @@ const suiteRun = async (
         ? await shrink(cases, sSeed, failure, limits, runShrink)
         : { best: failure, path: failure.index, steps: 0 }
     const check = shrunk.best.outcome.check
-    result.findings.push(
+    ;(restsOnShared(shrunk.best.outcome) ? result.held : result.findings).push(
       makeFinding({
         outcome: shrunk.best.outcome,
         operation: suite.method,
