@@ -68,6 +68,7 @@ const ORDER = [
   "create-default-not-zero",
   "password-for-another-user",
   "create-stored-differently",
+  "secrets-masked",
   "update-ignored",
   "update-keeps-old-reference",
   "update-false-ignored",

@@ -387,6 +387,13 @@ export const probes: {
     rpc(s, "CreateHumanUserPassword", { email: s.knownIds.users[0]!.email }).pipe(
       Effect.map((r) => r.status === 200 && r.json.username !== s.knownIds.users[0]!.username)
     ),
+  "secrets-masked": (s) =>
+    rpc(s, "CreateIntegrationMDM", {
+      name: unique("masked"),
+      mdmVendorA: { apiKey: "probe-key", apiUrl: "https://mdm.example.com" }
+    }).pipe(
+      Effect.map((r) => r.status === 200 && r.json.integration.mdmVendorA.apiKey === "********")
+    ),
   "create-stored-differently": (s) =>
     Effect.gen(function* () {
       const name = unique("stored")

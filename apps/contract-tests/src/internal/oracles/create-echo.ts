@@ -120,20 +120,32 @@ export const createEcho = (op: Op, sent: Body, e: Exchange): ReadonlyArray<Verdi
   const known = new Set(requestPropertyNames(op))
   const rawObj = asRecord(raw) ?? {}
   const out: Array<Verdict> = []
-  // Secrets: returning one is a server's choice (decisions.md section 10), reported as a note.
+  // Secrets: returning the value stored or leaving it out is a server's choice (decisions.md
+  // section 10): a secret returned is a note, one returned as another value (masked) a finding.
   const echoed: Array<string> = []
+  const changed: Array<string> = []
   const findEchoes = (s: unknown, got: unknown, path: string): void => {
     const so = asRecord(s)
     const go = asRecord(got)
     if (so === undefined || go === undefined) return
     for (const [k, v] of Object.entries(so)) {
       const at = path ? `${path}.${k}` : k
-      if (Secrets.fieldNames.has(k) && typeof v === "string" && v !== "" && go[k] === v)
-        echoed.push(at)
-      else findEchoes(v, go[k], at)
+      if (Secrets.fieldNames.has(k) && typeof v === "string" && v !== "") {
+        if (go[k] === v) echoed.push(at)
+        else if (typeof go[k] === "string" && go[k] !== "") changed.push(at)
+      } else findEchoes(v, go[k], at)
     }
   }
   findEchoes(sent, rawObj, "")
+  if (changed.length > 0)
+    return [
+      fail(
+        "echo.create",
+        `secret ${changed[0]} returned as another value`,
+        `the response returns the secret sent in ${changed.join(", ")} as another value (values not shown): a server returns the value it stored or leaves it out (decisions.md section 10)`,
+        e
+      )
+    ]
   if (echoed.length > 0)
     out.push(
       note(

@@ -171,6 +171,24 @@ export const passwordForAnotherUser = violation({
   }
 })
 
+/** secrets-masked: each secret the request sent (decoded: a `Redacted`), at any depth, written into the answer's object as asterisks. */
+const masked = (target: Record<string, unknown>, sent: Record<string, unknown>): void => {
+  for (const [k, v] of Object.entries(sent)) {
+    if (Secrets.fieldNames.has(k) && v !== undefined && v !== null) target[k] = "********"
+    else if (isObject(v) && isObject(target[k])) masked(target[k], v)
+  }
+}
+
+export const secretsMasked = violation({
+  name: "secrets-masked",
+  rule: "echo.create",
+  description:
+    "A create's response returns each secret it was sent (`mdmVendorA.apiKey`, ...) as `********`: neither the stored value nor left out (decisions.md section 10).",
+  hooks: {
+    respond: onTarget(masked, (op) => op.kind === "create")
+  }
+})
+
 export const createStoredDifferently = violation({
   name: "create-stored-differently",
   rule: "echo.create-stored",

@@ -92,6 +92,7 @@ export const records = [
   CreateEcho.createDefaultNotZero,
   CreateEcho.passwordForAnotherUser,
   CreateEcho.createStoredDifferently,
+  CreateEcho.secretsMasked,
   UpdateSemantics.updateIgnored,
   UpdateSemantics.updateKeepsOldReference,
   UpdateSemantics.updateFalseIgnored,
