@@ -92,7 +92,9 @@ const main = async () => {
     if (report.findings.length === 0) {
       console.log(`${entry.name}: 0 findings (${report.requests} requests)`)
     } else {
-      console.log(`${entry.name}: ${report.findings.length} findings (false alarms or a front bug):`)
+      console.log(
+        `${entry.name}: ${report.findings.length} findings (false alarms or a front bug):`
+      )
       for (const finding of report.findings) {
         console.log(`  ${finding.rule} ${finding.operation}: ${finding.message}`)
       }

@@ -72,10 +72,10 @@ const operators = [
 ]
 
 /** A condition no item matches (every item has an id), as a server's "false" comes out. */
-const matchesNothing = { field: { key: "id", operator: "empty" } }
+const matchesNothing = { key: "id", operator: "empty" }
 
 /** A condition every item matches, as a server's skipped condition comes out. */
-const matchesAll = { field: { key: "id", operator: "not_empty" } }
+const matchesAll = { key: "id", operator: "not_empty" }
 
 /** A Map the front keeps across exchanges under `name`. */
 const stateMap = (context, name) => {
@@ -107,6 +107,21 @@ const satellitesOf = (body) => [
   ...(body?.satellite !== undefined ? [body.satellite] : [])
 ]
 
+/**
+ * A fault in how an accepted request is carried out: once the server has accepted a request of
+ * one of `operations` (a 200), the answer is the server's to the request as `rewrite` changes it,
+ * so the fault never changes what the server validates.
+ */
+const onAccepted = (operations, rewrite) =>
+  onAnswer(operations, async (answer, request, context) => {
+    if (answer.status !== 200) return answer
+    const changed = rewrite(request)
+    return changed === request ? answer : context.forward(changed)
+  })
+
+/** A filter node with its condition replaced by `field`, any other member kept. */
+const withField = (filter, field) => ({ ...filter, field })
+
 /** An answer with its body bytes changed by `change`, when it is a 200. */
 const withBytes = (answer, change) =>
   answer.status === 200 ? { ...answer, body: change(answer.body) } : answer
@@ -137,7 +152,7 @@ export const third = [
     fault: onAnswer(["CreateIntegrationMDM", "ListIntegrationsMDM"], (answer) =>
       withBytes(answer, (body) => {
         const text = body.toString("utf8")
-        return /[^\u0000-\u007f]/.test(text) ? Buffer.from(text, "latin1") : body
+        return /[^\x20-\x7e]/.test(text) ? Buffer.from(text, "latin1") : body
       })
     )
   },
@@ -355,7 +370,11 @@ export const third = [
         const metadata = body.listMetadata ?? {}
         if (typeof metadata.nextCursor === "string" && metadata.nextCursor !== "")
           lastOf.set(metadata.nextCursor, metadata.after)
-        if (typeof cursor === "string" && lastOf.has(cursor) && (body.integrations ?? []).length > 0)
+        if (
+          typeof cursor === "string" &&
+          lastOf.has(cursor) &&
+          (body.integrations ?? []).length > 0
+        )
           body.listMetadata = { ...metadata, before: lastOf.get(cursor) }
       })
     })
@@ -385,7 +404,7 @@ export const third = [
       "3. Lists, spaceId (ListSatellites)",
       "Optional: only satellites of that space."
     ),
-    fault: onRequest(["ListSatellites"], (request) =>
+    fault: onAccepted(["ListSatellites"], (request) =>
       withJson(request, (body) => {
         if (body.filter != null && isSet(fieldOf(body, "spaceId", "space_id"))) {
           delete body.spaceId
@@ -402,7 +421,7 @@ export const third = [
       "3. Lists, search",
       "Case-insensitive substring match against the fields named in `searchFields` (default: `name`)."
     ),
-    fault: onRequest(["ListIntegrationsMDM"], (request) =>
+    fault: onAccepted(["ListIntegrationsMDM"], (request) =>
       withJson(request, (body) => {
         if (typeof body.search === "string") body.search = body.search.trim()
       })
@@ -417,13 +436,13 @@ export const third = [
       "Endpoints, List request fields",
       "comparison operators: ... `contains`, ... `starts_with`, `ends_with`"
     ),
-    fault: onRequest(["ListSatellites"], (request) =>
+    fault: onAccepted(["ListSatellites"], (request) =>
       withJson(request, (body) => {
         if (body.filter == null) return
         body.filter = mapConditions(body.filter, (condition, filter) =>
           ["contains", "starts_with", "ends_with"].includes(condition.operator) &&
           condition.value?.value === ""
-            ? matchesNothing
+            ? withField(filter, matchesNothing)
             : filter
         )
       })
@@ -437,16 +456,17 @@ export const third = [
       "1. Wire rules, Zero values on output",
       "A response may leave out any field whose value is the zero value ... Readers treat an absent field as its zero value."
     ),
-    fault: onRequest(["ListSatellites"], (request) =>
+    fault: onAccepted(["ListSatellites"], (request) =>
       withJson(request, (body) => {
         if (body.filter == null) return
-        body.filter = mapConditions(body.filter, (condition, filter) =>
-          condition.key === "termination_protection" &&
-          ((condition.operator === "equals" && condition.value?.value === false) ||
-            (condition.operator === "not_equals" && condition.value?.value === true))
-            ? matchesNothing
+        body.filter = mapConditions(body.filter, (condition, filter) => {
+          const value = String(condition.value?.value)
+          return condition.key === "termination_protection" &&
+            ((condition.operator === "equals" && value === "false") ||
+              (condition.operator === "not_equals" && value === "true"))
+            ? withField(filter, matchesNothing)
             : filter
-        )
+        })
       })
     )
   },
@@ -463,7 +483,7 @@ export const third = [
         if (body.filter == null) return
         body.filter = mapConditions(body.filter, (condition, filter) =>
           typeof condition.operator === "string" && !operators.includes(condition.operator)
-            ? { field: { ...condition, operator: "equals" } }
+            ? withField(filter, { ...condition, operator: "equals" })
             : filter
         )
       })
@@ -484,7 +504,7 @@ export const third = [
       return context.forward(
         withJson(request, (body) => {
           body.filter = mapConditions(body.filter, (condition, f) =>
-            unknown(condition) ? matchesAll : f
+            unknown(condition) ? withField(f, matchesAll) : f
           )
         })
       )
@@ -723,11 +743,7 @@ export const third = [
   {
     name: "resource-space-of-previous-read",
     kind: "join-cache",
-    must: must(
-      interfaceMd,
-      "Resources, Resource",
-      "| spaceId | string | | space | Space object |"
-    ),
+    must: must(interfaceMd, "Resources, Resource", "| spaceId | string | | space | Space object |"),
     fault: onAnswer(["GetResource"], (answer, _request, context) =>
       withJsonAnswer(answer, (body) => {
         const space = body.resource?.space
