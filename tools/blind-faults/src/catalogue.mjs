@@ -21,6 +21,7 @@ import {
   withJsonAnswer
 } from "./hooks.mjs"
 import { second } from "./second.mjs"
+import { third } from "./third.mjs"
 
 const creates = [
   "CreateNativeUserIdentityLink",
@@ -1006,10 +1007,11 @@ const first = [
 ]
 
 /**
- * The catalogue: the first batch, then a second written apart from it (and from the checks) with
- * kinds of bug the first has not; `batch` says which.
+ * The catalogue: the first batch, then a second and a third, each written apart from the earlier
+ * ones (and from the checks) with kinds of bug they have not; `batch` says which.
  */
 export const catalogue = [
   ...first.map((entry) => ({ ...entry, batch: 1 })),
-  ...second.map((entry) => ({ ...entry, batch: 2 }))
+  ...second.map((entry) => ({ ...entry, batch: 2 })),
+  ...third.map((entry) => ({ ...entry, batch: 3 }))
 ]

@@ -116,7 +116,8 @@ const sameAnswer = (a, b) =>
  * Starts a front on a free loopback port in front of `target`. A `fault` may hold
  * `request(request, context)`, returning the request to forward or `{ answer }` to answer
  * without forwarding, and `response(answer, request, context)`, returning the answer to send;
- * either may be async. `context` has `forward(request)` (an extra call to the target), `state`
+ * either may be async; an answer with `chunkSize` is written in chunks of that many bytes.
+ * `context` has `forward(request)` (an extra call to the target), `state`
  * (a Map the fault keeps across exchanges) and `knownIds` and `apiKeys` of the server. A fault
  * with `inHandler` sees only the requests a server's handlers see (`passesGate`).
  * Resolves to `{ url, counts, close() }`; `counts` has the `exchanges` it served and how many
@@ -147,11 +148,20 @@ export const startFront = async ({ target, fault = {}, knownIds, apiKeys }) => {
       ) {
         counts.changed += 1
       }
-      outgoing.writeHead(answer.status, {
-        ...answer.headers,
-        "content-length": String(answer.body.length)
-      })
-      outgoing.end(answer.body)
+      if (answer.chunkSize === undefined) {
+        outgoing.writeHead(answer.status, {
+          ...answer.headers,
+          "content-length": String(answer.body.length)
+        })
+        outgoing.end(answer.body)
+      } else {
+        // Without a length the answer goes out in chunked transfer coding, one chunk per write.
+        outgoing.writeHead(answer.status, answer.headers)
+        for (let at = 0; at < answer.body.length; at += answer.chunkSize) {
+          outgoing.write(answer.body.subarray(at, at + answer.chunkSize))
+        }
+        outgoing.end()
+      }
     } catch (error) {
       outgoing.writeHead(502, { "content-type": "text/plain" })
       outgoing.end(`front: ${error instanceof Error ? error.message : String(error)}`)

@@ -12,9 +12,16 @@ import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { catalogue } from "./catalogue.mjs"
 import { startFront } from "./front.mjs"
+import { thirdControls } from "./third.mjs"
 
 /** The faithful control: a front that forwards everything unchanged. */
 export const control = { name: "control", must: "none: a faithful front", fault: {} }
+
+/** The controls a run of `batch` (undefined: every batch) runs: each must have no finding. */
+export const controlsOf = (batch) => [
+  control,
+  ...(batch === undefined || batch === 3 ? thirdControls : [])
+]
 
 /**
  * Runs the contract tests once against a fresh reference server behind a front with `fault`, and
@@ -57,7 +64,8 @@ const main = async () => {
       seed: { type: "string", default: "1" },
       examples: { type: "string", default: "20" },
       only: { type: "string", multiple: true },
-      batch: { type: "string" }
+      batch: { type: "string" },
+      "skip-controls": { type: "boolean", default: false }
     }
   })
   const seed = Number(values.seed)
@@ -79,13 +87,17 @@ const main = async () => {
     `seed ${seed}, --examples ${examples}${batch === undefined ? "" : `, batch ${batch}`}, ${faults.length} faults`
   )
   const started = performance.now()
-  const { report: controlReport } = await runOne(control, { seed, examples })
-  if (controlReport.findings.length === 0) {
-    console.log(`control: 0 findings (${controlReport.requests} requests)`)
-  } else {
-    console.log(`control: ${controlReport.findings.length} findings (false alarms or a front bug):`)
-    for (const finding of controlReport.findings) {
-      console.log(`  ${finding.rule} ${finding.operation}: ${finding.message}`)
+  for (const entry of values["skip-controls"] ? [] : controlsOf(batch)) {
+    const { report } = await runOne(entry, { seed, examples })
+    if (report.findings.length === 0) {
+      console.log(`${entry.name}: 0 findings (${report.requests} requests)`)
+    } else {
+      console.log(
+        `${entry.name}: ${report.findings.length} findings (false alarms or a front bug):`
+      )
+      for (const finding of report.findings) {
+        console.log(`  ${finding.rule} ${finding.operation}: ${finding.message}`)
+      }
     }
   }
   let caught = 0
