@@ -164,7 +164,8 @@ describe("the model's walks of a List", () => {
     expect(ObjectModel.observe(during, first!, 4, 5).judged.every((j) => j.outcome.ok)).toBe(true)
     expect(ObjectModel.observe(during, last!, 6, 7).judged).toEqual([])
     const elsewhere = ObjectModel.make(false)
-    expect(outcomes(elsewhere, [create("mdm_1", "fleet one"), create("mdm_2", "flèet"), ...walk]))
-      .toEqual(["pass updates.model", "pass search.case-insensitive"])
+    expect(
+      outcomes(elsewhere, [create("mdm_1", "fleet one"), create("mdm_2", "flèet"), ...walk])
+    ).toEqual(["pass updates.model", "pass search.case-insensitive"])
   })
 })

@@ -207,7 +207,9 @@ export const certainSelection = (
   return {
     rule: parts[0]?.missRule ?? "echo.create-stored",
     described:
-      parts.length === 0 ? "a request that selects every item" : parts.map((t) => t.described).join(" and "),
+      parts.length === 0
+        ? "a request that selects every item"
+        : parts.map((t) => t.described).join(" and "),
     certain: (row) => parts.every((t) => t.certain(row)),
     reads: parts.flatMap((t) => t.reads)
   }
@@ -283,7 +285,8 @@ export const knownKeyFound = (
 /**
  * The rule a search that leaves out an item holding its term breaks: search.case-insensitive when
  * the term has a capital, search.fields when the first field searched is not `name`, else
- * search.match. Live traffic: the proxy never judges a missing item (`selectionVerdict`).
+ * search.match. Live traffic: the proxy judges a missing item only among the objects created
+ * through it (`knownSelected`).
  */
 export const searchMissRule = (
   term: string,
@@ -392,7 +395,8 @@ export const missingItems = (
  * reading selects them, `nonMatching`: `rule`); a matching item counts as missing (`missRule`)
  * only when it still matches in the second read of everything and the request leaves it out
  * again (objects may change while the reads run). Live traffic: the proxy sees pages, not
- * everything a List holds, so it judges the items returned (`filterResults`), never a missing one.
+ * everything a List holds, so it judges the items returned (`filterResults`), and a missing one
+ * only among the objects created through it (`knownSelected`).
  */
 export const selectionVerdict = (t: {
   readonly op: Op
