@@ -8,7 +8,8 @@
  *
  * It also follows the walks of a List (a first page, then each page asked with the `nextCursor`
  * of the one before and the same request): a walk that reaches its last page is judged against
- * the objects the run created of the List's kind (search-filter's `knownSelected`), once per walk.
+ * the objects the run created of the List's kind (search-filter's `knownSelected`, create-echo's
+ * `createdListed` for a walk that selects every item), once per walk.
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -26,7 +27,8 @@ import { asRecord } from "./json.js"
 import { operationOf } from "./answerReading.js"
 import { itemsOf } from "./listWalk.js"
 import { nestedOf } from "./nestedCopies.js"
-import { knownSelected } from "./oracles/search-filter.js"
+import { createdListed } from "./oracles/create-echo.js"
+import { knownSelected, selects } from "./oracles/search-filter.js"
 import { modelVerdict } from "./oracles/update-semantics.js"
 import { isNote, type Outcome, type Verdict } from "./outcome.js"
 import { requestPropertyNames } from "./pools.js"
@@ -457,7 +459,10 @@ const followed = (
   if (known.length === 0) return undefined
   const body = decoded(s.op, sent)
   if (body === undefined) return undefined
-  const outcome = knownSelected(s.op, body, new Set(walking.ids.flat()), known, freeOf(s.op), e)
+  const returned = new Set(walking.ids.flat())
+  const outcome = selects(s.op, body)
+    ? knownSelected(s.op, body, returned, known, freeOf(s.op), e)
+    : createdListed(s.op, returned, known, e)
   return outcome === undefined ? undefined : { id: c.key, outcome }
 }
 
@@ -523,7 +528,7 @@ export const modelled = (target: Target, model: ObjectModel): Target => ({
 
 /**
  * The checks the model judges: updates.model's, and those of the rules a walk that misses a
- * created object breaks (`knownSelected`: echo.create-stored's, and search-filter's).
+ * created object breaks (`createdListed`'s echo.create-stored, `knownSelected`'s search-filter rules).
  */
 export const modelChecks: ReadonlySet<CheckId> = new Set(
   (["updates.model", "echo.create-stored", "search.match"] as const).map(

@@ -184,12 +184,17 @@ const matching = onSuccess(
   }
 )
 
+/** Whether a List request (`sent`, decoded) selects anything but every item: a search, a filter or a parent. */
+export const selects = (op: Op, sent: Body): boolean => {
+  const { parts, whole } = partsOf(op, sent)
+  return parts.length > 0 || !whole
+}
+
 /**
  * What a List request (`sent`, decoded) certainly selects: the items every allowed reading of each
  * of its parts selects (`certain`, reading the fields `reads` only), and the rule a walk that
- * leaves one out breaks, its first part's (`echo.create-stored` for a request that selects
- * everything: the Lists of a kind hold what its creates made); `undefined` when a part of it is
- * not read so (`partsOf`'s `whole`).
+ * leaves one out breaks, its first part's; `undefined` when it selects every item (`selects`) or
+ * a part of it is not read so (`partsOf`'s `whole`).
  */
 export const certainSelection = (
   op: Op,
@@ -203,13 +208,10 @@ export const certainSelection = (
     }
   | undefined => {
   const { parts, whole } = partsOf(op, sent)
-  if (!whole) return undefined
+  if (!whole || parts.length === 0) return undefined
   return {
-    rule: parts[0]?.missRule ?? "echo.create-stored",
-    described:
-      parts.length === 0
-        ? "a request that selects every item"
-        : parts.map((t) => t.described).join(" and "),
+    rule: parts[0]!.missRule,
+    described: parts.map((t) => t.described).join(" and "),
     certain: (row) => parts.every((t) => t.certain(row)),
     reads: parts.flatMap((t) => t.reads)
   }
@@ -221,8 +223,9 @@ export const certainSelection = (
  * it, created before the walk's first request, none written while it ran): each one its request
  * selects under every allowed reading (`certainSelection`), judged on fields the object shows
  * with a scalar value that no request sets on its own (`free` aside), is among them, or the walk
- * breaks the rule of what selects it (`undefined`: no known object is certainly selected). Live
- * traffic: the proxy and the HAR judge keep the same model of the objects created through them.
+ * breaks the rule of what selects it (`undefined`: no known object is certainly selected; a walk
+ * that selects every item is create-echo's `createdListed`). Live traffic: the proxy and the HAR
+ * judge keep the same model of the objects created through them.
  */
 export const knownSelected = (
   op: Op,
