@@ -435,7 +435,8 @@ const followed = (
     start: before?.start ?? s.start,
     ids: [...(before?.ids ?? []), items.map((x) => String(x.id))]
   }
-  const next = asRecord(asRecord(json)?.listMetadata)?.nextCursor
+  const meta = asRecord(asRecord(json)?.listMetadata)
+  const next = meta?.nextCursor
   if (typeof next === "string" && next !== "") {
     const key = `${s.op.path}\u0000${next}`
     model.walks.delete(key)
@@ -443,7 +444,8 @@ const followed = (
     if (model.walks.size > MAX_WALKS) model.walks.delete(model.walks.keys().next().value!)
     return undefined
   }
-  const c = model.collections.get(s.op.object)
+  // A page without `listMetadata` (written under another name) does not say it is the last.
+  const c = meta === undefined ? undefined : model.collections.get(s.op.object)
   if (c === undefined) return undefined
   const { start } = walking
   if (c.creates.some((w) => w.start <= now && w.end >= start)) return undefined
