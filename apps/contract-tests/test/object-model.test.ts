@@ -154,6 +154,17 @@ describe("the model's walks of a List", () => {
     ])
   })
 
+  it("live traffic: a create of the kind seen after the walk's failure, in flight during it, drops the failure", () => {
+    const model = ObjectModel.make(false)
+    outcomes(model, [create("mdm_1", "fleet one"), create("mdm_2", "Fleet two")])
+    const [first, last] = walk
+    ObjectModel.observe(model, first!, 4, 5)
+    const failed = ObjectModel.observe(model, last!, 6, 7).judged.find((j) => !j.outcome.ok)!
+    // Answered after the last page, so seen after it; sent before it.
+    const { written } = ObjectModel.observe(model, create("mdm_3", "x"), 5, 8)
+    expect(ObjectModel.overlaps(written!, failed.id, 6, 7)).toBe(true)
+  })
+
   it("judges nothing on a walk a create of the kind overlaps, nor on objects no reading certainly selects", () => {
     const during = ObjectModel.make(false)
     outcomes(during, [create("mdm_1", "fleet one"), create("mdm_2", "Fleet two")])
