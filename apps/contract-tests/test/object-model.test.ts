@@ -130,3 +130,74 @@ describe("the model of the run's objects", () => {
     ).toEqual(["ListIntegrationsMDM shows another name"])
   })
 })
+
+// A walk of a List, every page followed to its last, against the objects the run created: each
+// one its request selects under every reading is among the items, unless a write or a create of
+// its kind ran meanwhile.
+describe("the model's walks of a List", () => {
+  const mdm = (id: string, name: string) => ({
+    id,
+    name,
+    mdmVendorA: { apiUrl: "https://mdm.example.com" },
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-01T00:00:00Z"
+  })
+  const create = (id: string, name: string) =>
+    exchange(
+      "CreateIntegrationMDM",
+      { name, mdmVendorA: { apiKey: "k", apiUrl: "https://mdm.example.com" } },
+      { integration: mdm(id, name) }
+    )
+  const page = (sent: object, items: ReadonlyArray<object>, nextCursor = "") =>
+    exchange("ListIntegrationsMDM", sent, {
+      integrations: items,
+      listMetadata: { count: items.length, nextCursor }
+    })
+  const search = { limit: 1, search: "FLEET" }
+  const walk = [
+    page(search, [mdm("mdm_1", "fleet one")], "c1"),
+    page({ ...search, cursor: "c1" }, [])
+  ]
+  const outcomes = (model: ObjectModel.ObjectModel, exchanges: ReadonlyArray<Exchange>) =>
+    exchanges.flatMap((e, i) =>
+      ObjectModel.observe(model, e, 2 * i, 2 * i + 1).judged.map((j) =>
+        j.outcome.ok ? `pass ${String(j.outcome.rules)}` : `${j.outcome.rule}: ${j.outcome.cause}`
+      )
+    )
+
+  it("misses a created object its search selects: a finding on the last page", () => {
+    const model = ObjectModel.make(false)
+    expect(
+      outcomes(model, [create("mdm_1", "fleet one"), create("mdm_2", "Fleet two"), ...walk])
+    ).toEqual([
+      "pass updates.model",
+      "search.case-insensitive: ListIntegrationsMDM walk misses created objects it selects"
+    ])
+  })
+
+  it("live traffic: a create of the kind seen after the walk's failure, in flight during it, drops the failure", () => {
+    const model = ObjectModel.make(false)
+    outcomes(model, [create("mdm_1", "fleet one"), create("mdm_2", "Fleet two")])
+    const [first, last] = walk
+    ObjectModel.observe(model, first!, 4, 5)
+    const failed = ObjectModel.observe(model, last!, 6, 7).judged.find((j) => !j.outcome.ok)!
+    // Answered after the last page, so seen after it; sent before it.
+    const { written } = ObjectModel.observe(model, create("mdm_3", "x"), 5, 8)
+    expect(ObjectModel.overlaps(written!, failed.id, 6, 7)).toBe(true)
+  })
+
+  it("judges nothing on a walk a create of the kind overlaps, nor on objects no reading certainly selects", () => {
+    const during = ObjectModel.make(false)
+    outcomes(during, [create("mdm_1", "fleet one"), create("mdm_2", "Fleet two")])
+    const [first, last] = walk
+    // The third create is in flight from before the first page until after the last.
+    const created = ObjectModel.observe(during, create("mdm_3", "x"), 3, 20)
+    expect(created.judged).toEqual([])
+    expect(ObjectModel.observe(during, first!, 4, 5).judged.every((j) => j.outcome.ok)).toBe(true)
+    expect(ObjectModel.observe(during, last!, 6, 7).judged).toEqual([])
+    const elsewhere = ObjectModel.make(false)
+    expect(
+      outcomes(elsewhere, [create("mdm_1", "fleet one"), create("mdm_2", "flèet"), ...walk])
+    ).toEqual(["pass updates.model", "pass search.case-insensitive"])
+  })
+})

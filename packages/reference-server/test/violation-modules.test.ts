@@ -121,7 +121,8 @@ const ORDER = [
   "json-escapes-nested-literal",
   "boolean-strings-coerced",
   "nested-or-as-and",
-  "leading-digit-name-refused"
+  "leading-digit-name-refused",
+  "lists-forget-older-creates"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -677,6 +677,19 @@ export const probes: {
     rpc(s, "CreatePermission", permission({ name: unique("perm").padEnd(255, "n") })).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")
     ),
+  "lists-forget-older-creates": (s) =>
+    Effect.gen(function* () {
+      const ids: Array<string> = []
+      for (let i = 0; i < 5; i++) {
+        const created = yield* rpc(s, "CreateIntegrationMDM", {
+          name: unique("mdm"),
+          mdmVendorA: { apiKey: "probe-key", apiUrl: "https://mdm.example.com" }
+        })
+        ids.push(created.json.integration.id)
+      }
+      const listed = yield* rpc(s, "ListIntegrationsMDM", { limit: 500 })
+      return !(listed.json.integrations ?? []).some((x: { id: string }) => x.id === ids[0])
+    }),
   "leading-digit-name-refused": (s) =>
     rpc(s, "CreatePermission", permission({ name: unique("0perm") })).pipe(
       Effect.map((r) => r.json.code === "invalid_argument")

@@ -5,13 +5,21 @@
  * item) is handed to the update-semantics oracle's `modelVerdict` with that state; an answer that
  * another write to the object overlaps in time may show either state, so it is not judged and the
  * state is read again from the next answer. One Map lookup per object an answer shows.
+ *
+ * It also follows the walks of a List (a first page, then each page asked with the `nextCursor`
+ * of the one before and the same request): a walk that reaches its last page is judged against
+ * the objects the run created of the List's kind (search-filter's `knownSelected`, create-echo's
+ * `createdListed` for a walk that selects every item), once per walk.
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { Timestamp } from "@data-access/core"
-import { Operations } from "@data-access/schema"
+import { ContractRules, Operations } from "@data-access/schema"
+import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Body, Op } from "./context.js"
 import { objectOf, objectPropertyNames } from "./context.js"
 import type { Exchange, RawRequest, Target } from "./http.js"
@@ -19,8 +27,10 @@ import { asRecord } from "./json.js"
 import { operationOf } from "./answerReading.js"
 import { itemsOf } from "./listWalk.js"
 import { nestedOf } from "./nestedCopies.js"
+import { createdListed } from "./oracles/create-echo.js"
+import { knownSelected, selects } from "./oracles/search-filter.js"
 import { modelVerdict } from "./oracles/update-semantics.js"
-import type { Outcome, Verdict } from "./outcome.js"
+import { isNote, type Outcome, type Verdict } from "./outcome.js"
 import { requestPropertyNames } from "./pools.js"
 import * as Shape from "./requestShape.js"
 
@@ -41,7 +51,29 @@ interface Entry {
   writes: Array<Write>
   /** Whether the run (or the proxy's traffic) created it: no other client knows of it from the start. */
   readonly created: boolean
+  /** When its create was answered (`Infinity` for an object the run did not create). */
+  readonly since: number
+  /** Whether another client was seen writing to it: its state is no ground for what a List must hold. */
+  foreign: boolean
 }
+
+/** The objects of one kind the run created, and the creates of that kind (the ones in flight among them). */
+interface Collection {
+  /** The key of the kind, as a held failure of a walk and a create's write name it (`observe`). */
+  readonly key: string
+  readonly created: Map<string, Entry>
+  readonly creates: Array<Write>
+}
+
+/** A walk of a List so far: its request without the cursor, when its first page was asked, the ids of its pages. */
+interface Walking {
+  readonly request: string
+  readonly start: number
+  readonly ids: ReadonlyArray<ReadonlyArray<string>>
+}
+
+/** The walks kept waiting for their next page: enough for the walks of concurrent cases. */
+const MAX_WALKS = 64
 
 /** The writes kept per object: enough to see every one that can still overlap an answer. */
 const MAX_WRITES = 16
@@ -58,13 +90,19 @@ export interface ObjectModel {
   othersWrite: boolean
   /** The run's name prefix (`ct-<runid>-`): a value written with another run's prefix is another client's write. */
   readonly ownPrefix: string | undefined
+  /** The objects the run created, by kind. */
+  readonly collections: Map<Op["object"], Collection>
+  /** The walks waiting for their next page, by path and the cursor that asks for it. */
+  readonly walks: Map<string, Walking>
 }
 
 export const make = (tracksWrites: boolean, ownPrefix?: string): ObjectModel => ({
   objects: new Map(),
   tracksWrites,
   othersWrite: false,
-  ownPrefix
+  ownPrefix,
+  collections: new Map(),
+  walks: new Map()
 })
 
 /** A name another contract-test run wrote: `ct-<runid>-` with a run id of six letters or digits. */
@@ -90,6 +128,25 @@ const otherRunWrote = (
     )
       return true
   return false
+}
+
+const collectionOf = (model: ObjectModel, schema: Op["object"]): Collection => {
+  let c = model.collections.get(schema)
+  if (c === undefined) {
+    c = { key: `\u0000kind ${model.collections.size}`, created: new Map(), creates: [] }
+    model.collections.set(schema, c)
+  }
+  return c
+}
+
+/** Notes a write in a list of the latest ones, dropping the oldest that ended when it is full. */
+const noted = (writes: Array<Write>, write: Write): Write => {
+  writes.push(write)
+  if (writes.length > MAX_WRITES) {
+    const ended = writes.findIndex((w) => w.end !== Infinity)
+    writes.splice(ended === -1 ? 0 : ended, 1)
+  }
+  return write
 }
 
 const freeFields = new WeakMap<Op["object"], ReadonlySet<string>>()
@@ -137,7 +194,7 @@ const bodyOf = (request: RawRequest): Body | undefined => {
   }
 }
 
-/** A request on its way: its operation, body, the object it writes and its write's interval. */
+/** A request on its way: its operation, body, the object it writes and its write's interval (a create's: its kind's). */
 export interface Sending {
   readonly op: Op
   readonly start: number
@@ -145,6 +202,15 @@ export interface Sending {
   readonly id: string | undefined
   readonly write: Write | undefined
 }
+
+/** A request of an operation that neither writes nor is followed by the model. */
+const plain = (op: Op, start: number): Sending => ({
+  op,
+  start,
+  sent: undefined,
+  id: undefined,
+  write: undefined
+})
 
 /**
  * Whether another write to the object than `own` overlapped the interval from `start` to `end`
@@ -163,8 +229,16 @@ export const sending = (
 ): Sending | undefined => {
   const op = operationOf(request.path)
   if (op === undefined) return undefined
-  if (op.kind !== "update")
-    return { op, start: now, sent: undefined, id: undefined, write: undefined }
+  if (op.kind === "create") {
+    const write = noted(collectionOf(model, op.object).creates, { start: now, end: Infinity })
+    return { op, start: now, sent: undefined, id: undefined, write }
+  }
+  if (op.kind === "list") {
+    // Only a List of a kind the run created objects of has walks to follow.
+    const followed = (model.collections.get(op.object)?.created.size ?? 0) > 0
+    return { ...plain(op, now), sent: followed ? bodyOf(request) : undefined }
+  }
+  if (op.kind !== "update") return plain(op, now)
   const sent = bodyOf(request)
   const id = typeof sent?.id === "string" ? sent.id : undefined
   // An update whose object cannot be read (another codec) may have changed any of its kind: the
@@ -173,7 +247,15 @@ export const sending = (
     for (const [k, other] of model.objects) if (other.schema === op.object) model.objects.delete(k)
   let entry = id === undefined ? undefined : model.objects.get(id)
   if (entry === undefined && id !== undefined && model.tracksWrites) {
-    entry = { schema: op.object, state: undefined, source: "", writes: [], created: false }
+    entry = {
+      schema: op.object,
+      state: undefined,
+      source: "",
+      writes: [],
+      created: false,
+      since: Infinity,
+      foreign: false
+    }
     model.objects.set(id, entry)
   }
   if (entry === undefined) return { op, start: now, sent, id, write: undefined }
@@ -185,8 +267,9 @@ export const sending = (
 
 /** A request that was never answered by the target (not sent, or interrupted): its write is over, its effect unknown. */
 export const abandoned = (model: ObjectModel, s: Sending | undefined, now: number): void => {
-  if (s?.write === undefined || s.id === undefined) return
+  if (s?.write === undefined) return
   s.write.end = now
+  if (s.id === undefined) return
   const entry = model.objects.get(s.id)
   if (entry !== undefined) entry.state = undefined
 }
@@ -231,6 +314,7 @@ const seen = (
     // A read of a later version than the model holds, with no write of its own between: another
     // client wrote it (an update moves `updatedAt` forward, decisions.md section 4).
     model.othersWrite = true
+    entry.foreign = true
     entry.state = shown
     entry.source = `the ${s.op.method} answer before it`
     return
@@ -265,9 +349,12 @@ export const answered = (
 ): ReadonlyArray<Outcome> => {
   const judged = judgedAnswer(model, s, e, now)
   if (judged.length === 0) return []
-  // One pass for an answer whose objects all agree, its failures otherwise.
+  // One pass per rule judged for an answer whose objects all agree, its failures otherwise.
   const failed = judged.filter((j) => !j.outcome.ok).map((j) => j.outcome)
-  return failed.length > 0 ? failed : [judged[0]!.outcome]
+  if (failed.length > 0) return failed
+  const passed = new Map<string, Outcome>()
+  for (const { outcome } of judged) passed.set(String(outcome.rules), outcome)
+  return [...passed.values()]
 }
 
 const judgedAnswer = (
@@ -296,18 +383,26 @@ const judgedAnswer = (
   if (op.kind === "create") {
     const created = asRecord(objectOf(op, json))
     // A create answered with an id the model holds made a new object under it: its state now.
-    if (typeof created?.id === "string")
-      model.objects.set(created.id, {
+    if (typeof created?.id === "string") {
+      const entry: Entry = {
         schema: op.object,
         state: created,
         source: `the ${op.method} answer`,
         writes: [{ start: s.start, end: now }],
-        created: true
-      })
+        created: true,
+        since: now,
+        foreign: false
+      }
+      model.objects.set(created.id, entry)
+      collectionOf(model, op.object).created.set(created.id, entry)
+    }
     return out
   }
   if (op.kind === "list") {
-    for (const item of itemsOf(op, json)) seen(model, s, item, now, e, out)
+    const items = itemsOf(op, json)
+    for (const item of items) seen(model, s, item, now, e, out)
+    const walked = followed(model, s, items, json, now, e)
+    if (walked !== undefined) out.push(walked)
     return out
   }
   const shown = objectOf(op, json)
@@ -324,36 +419,116 @@ const judgedAnswer = (
   return out
 }
 
+/** The request of a walk's page without its cursor, as the pages of one walk share it. */
+const walkRequest = (sent: Body): string => {
+  const { cursor: _, ...rest } = sent
+  return JSON.stringify(rest)
+}
+
+const decoders = new WeakMap<Op, (u: unknown) => Either.Either<unknown, unknown>>()
+
+/** A request decoded by its operation's schema (`undefined` when it does not decode). */
+const decoded = (op: Op, sent: Body): Body | undefined => {
+  let decode = decoders.get(op)
+  if (decode === undefined) {
+    decode = Schema.decodeUnknownEither(op.request as Schema.Schema<unknown, unknown>)
+    decoders.set(op, decode)
+  }
+  return asRecord(Either.getOrUndefined(decode(sent)))
+}
+
+/**
+ * A page of a List answered: the walk it continues (its cursor the `nextCursor` of the walk's last
+ * page, the same request otherwise) or starts (no cursor) goes on, or, on its last page (no
+ * `nextCursor`), is judged against the objects the run created of its kind: those created before
+ * its first request and not written while it ran, when no create of that kind ran meanwhile
+ * (decisions.md section 3: "when nothing is created meanwhile"), and no other client wrote them.
+ */
+const followed = (
+  model: ObjectModel,
+  s: Sending,
+  items: ReadonlyArray<Record<string, unknown>>,
+  json: unknown,
+  now: number,
+  e: Exchange
+): Judged | undefined => {
+  const sent = s.sent
+  if (sent === undefined) return undefined
+  const request = walkRequest(sent)
+  const cursor = typeof sent.cursor === "string" ? sent.cursor : ""
+  let before: Walking | undefined
+  if (cursor !== "") {
+    before = model.walks.get(`${s.op.path}\u0000${cursor}`)
+    if (before === undefined || before.request !== request) return undefined
+  }
+  const walking: Walking = {
+    request,
+    start: before?.start ?? s.start,
+    ids: [...(before?.ids ?? []), items.map((x) => String(x.id))]
+  }
+  const meta = asRecord(asRecord(json)?.listMetadata)
+  const next = meta?.nextCursor
+  if (typeof next === "string" && next !== "") {
+    const key = `${s.op.path}\u0000${next}`
+    model.walks.delete(key)
+    model.walks.set(key, walking)
+    if (model.walks.size > MAX_WALKS) model.walks.delete(model.walks.keys().next().value!)
+    return undefined
+  }
+  // A page without `listMetadata` (written under another name) does not say it is the last.
+  const c = meta === undefined ? undefined : model.collections.get(s.op.object)
+  if (c === undefined) return undefined
+  const { start } = walking
+  if (c.creates.some((w) => w.start <= now && w.end >= start)) return undefined
+  const known: Array<Record<string, unknown>> = []
+  for (const entry of c.created.values())
+    if (
+      entry.state !== undefined &&
+      !entry.foreign &&
+      entry.since < start &&
+      !overlapped(entry, undefined, start, now)
+    )
+      known.push(entry.state)
+  if (known.length === 0) return undefined
+  const body = decoded(s.op, sent)
+  if (body === undefined) return undefined
+  const returned = new Set(walking.ids.flat())
+  const outcome = selects(s.op, body)
+    ? knownSelected(s.op, body, returned, known, freeOf(s.op), e)
+    : createdListed(s.op, returned, known, e)
+  return outcome === undefined ? undefined : { id: c.key, outcome }
+}
+
+/** A write seen in live traffic: what it may change (an object's id, its kind's key) and when it was in flight. */
+export interface Written {
+  readonly ids: ReadonlyArray<string>
+  readonly start: number
+  readonly end: number
+}
+
 /**
  * Live traffic (the proxy, the HAR judge): one finished exchange, sent at `start` and answered at
  * `end`, judged and fed at once, in the order exchanges finish. A write that was still in flight
  * when this answer came is seen only later, so a failure is not final until then: the caller holds
- * it and drops it when `written` of a later exchange overlaps it (`overlaps`).
+ * it and drops it when `written` of a later exchange overlaps it (`overlaps`): an update of its
+ * object, or a create or update of the kind a walk's failure names.
  */
 export const observe = (
   model: ObjectModel,
   e: Exchange,
   start: number,
   end: number
-): {
-  readonly judged: ReadonlyArray<Judged>
-  readonly written:
-    { readonly id: string; readonly start: number; readonly end: number } | undefined
-} => {
+): { readonly judged: ReadonlyArray<Judged>; readonly written: Written | undefined } => {
   const s = sending(model, e.request, start)
   const judged = judgedAnswer(model, s, e, end)
-  const written =
-    s?.write !== undefined && s.id !== undefined ? { id: s.id, start, end } : undefined
-  return { judged, written }
+  if (s?.write === undefined) return { judged, written: undefined }
+  const kind = collectionOf(model, s.op.object).key
+  return { judged, written: { ids: s.id === undefined ? [kind] : [s.id, kind], start, end } }
 }
 
-/** Whether a write (`written`) may have come before or after an answer to the same object, in flight from `start` to `end`. */
-export const overlaps = (
-  written: { readonly id: string; readonly start: number; readonly end: number },
-  id: string,
-  start: number,
-  end: number
-): boolean => written.id === id && written.start < end && written.end > start
+/** Whether a write (`written`) may have come before or after an answer about `id` (an object or a kind), in flight from `start` to `end`. */
+export const overlaps = (written: Written, id: string, start: number, end: number): boolean =>
+  written.ids.includes(id) && written.start < end && written.end > start
 
 /** The model's outcomes on the exchanges of the case running in this fiber, when it is judged. */
 const caseOutcomes = FiberRef.unsafeMake<Array<Outcome> | undefined>(undefined)
@@ -366,27 +541,13 @@ const toCase = (out: ReadonlyArray<Outcome>) =>
 
 /**
  * The target with every exchange judged by the model (its outcomes go to the running case) and fed
- * to it, timed by the monotonic clock from when the request is made (at or before it is sent) to
- * its answer. Only an update is noted as it is sent: its write is in flight from then on.
+ * to it, timed by the monotonic clock from when the request is sent to its answer. A create or an
+ * update is noted as it is sent: its write is in flight from then on.
  */
 export const modelled = (target: Target, model: ObjectModel): Target => ({
   ...target,
   send: (request) => {
-    const op = operationOf(request.path)
-    if (op === undefined) return target.send(request)
-    if (op.kind !== "update") {
-      const start = performance.now()
-      return Effect.tap(target.send(request), (e) =>
-        toCase(
-          answered(
-            model,
-            { op, start, sent: undefined, id: undefined, write: undefined },
-            e,
-            performance.now()
-          )
-        )
-      )
-    }
+    if (operationOf(request.path) === undefined) return target.send(request)
     return Effect.suspend(() => {
       const s = sending(model, request, performance.now())
       return Effect.onExit(target.send(request), (exit) => {
@@ -398,13 +559,28 @@ export const modelled = (target: Target, model: ObjectModel): Target => ({
   }
 })
 
-/** A case's verdicts with the model's outcomes on the exchanges it made added. */
+/**
+ * The checks the model judges: updates.model's, and those of the rules a walk that misses a
+ * created object breaks (`createdListed`'s echo.create-stored, `knownSelected`'s search-filter rules).
+ */
+export const modelChecks: ReadonlySet<CheckId> = new Set(
+  (["updates.model", "echo.create-stored", "search.match"] as const).map(
+    (r) => ContractRules.get(r).check
+  )
+)
+
+/**
+ * A case's verdicts with the model's outcomes on the exchanges it made added; a failure of a rule
+ * the case's own verdicts already fail is left out (one verdict per rule on the same reads).
+ */
 export const judgedByModel = <E>(
   self: Effect.Effect<ReadonlyArray<Verdict>, E>
 ): Effect.Effect<ReadonlyArray<Verdict>, E> =>
   Effect.suspend(() => {
     const log: Array<Outcome> = []
-    return Effect.map(Effect.locally(self, caseOutcomes, log), (verdicts) =>
-      log.length === 0 ? verdicts : [...verdicts, ...log]
-    )
+    return Effect.map(Effect.locally(self, caseOutcomes, log), (verdicts) => {
+      if (log.length === 0) return verdicts
+      const failed = new Set(verdicts.flatMap((v) => (isNote(v) || v.ok ? [] : [v.rule])))
+      return [...verdicts, ...log.filter((o) => o.ok || !failed.has(o.rule))]
+    })
   })

@@ -528,4 +528,29 @@ export const createdThenRead = (t: CreatedTrace): ReadonlyArray<Outcome> => {
   return out.length > 0 ? out : judged ? [pass("create-echo", ["echo.create-stored"])] : []
 }
 
+/**
+ * echo.create-stored: a List walked to its last page with a request that selects every item
+ * (`returned`: the ids of every page) holds every object the run created of its kind before the
+ * walk's first request (`known`, as the model of the run saw them, none written while it ran);
+ * `undefined` when there is none. Live traffic: the proxy and the HAR judge keep the same model
+ * of the objects created through them.
+ */
+export const createdListed = (
+  op: Op,
+  returned: ReadonlySet<string>,
+  known: ReadonlyArray<Record<string, unknown>>,
+  e: Exchange
+): Outcome | undefined => {
+  if (known.length === 0) return undefined
+  const missing = known.map((o) => String(o.id)).filter((id) => !returned.has(id))
+  return missing.length === 0
+    ? passes(["echo.create-stored"])
+    : fail(
+        "echo.create-stored",
+        `${op.method} walk misses created objects`,
+        `walking every page of ${op.method} with no search, filter or parent left out ${missing.length} of the ${known.length} objects the run created before it (e.g. ${missing[0]})`,
+        e
+      )
+}
+
 export const oracles: ReadonlyArray<ExchangeOracle> = [echo]

@@ -6,7 +6,7 @@ import * as Option from "effect/Option"
 import type { ContractRules, Filter } from "@data-access/schema"
 import { type Body, objectOf, type Op } from "../context.js"
 import type { Exchange } from "../http.js"
-import { asRecord } from "../json.js"
+import { asRecord, snakeToCamel } from "../json.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { has, itemsOf, lastOf, type Walk } from "../listWalk.js"
 import {
@@ -23,6 +23,104 @@ import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "../
 import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
+ * One part of what a List request selects (its search, its parent, its filter): the rule an item
+ * it returns but does not select breaks (`rule`, tested by `matches` under some allowed reading),
+ * the rule an item it certainly selects but leaves out breaks (`missRule`, tested by `certain`
+ * under every allowed reading), and the fields of an item both read (`reads`, lowerCamelCase).
+ */
+interface Part {
+  readonly rule: ContractRules.RuleId
+  readonly missRule: ContractRules.RuleId
+  readonly described: string
+  readonly matches: (row: Row) => boolean
+  readonly certain: (row: Row) => boolean
+  readonly reads: ReadonlyArray<string>
+}
+
+/** Only A to Z lower-cased: a term of ASCII found so in a text is found under every case folding. */
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/** The keys a filter's conditions read, at any depth. */
+const filterKeys = (filter: Filter.Filter<string>, out: Set<string> = new Set()): Set<string> => {
+  if ("group" in filter && filter.group !== undefined)
+    for (const f of filter.group.filters) filterKeys(f, out)
+  else if ("field" in filter && filter.field !== undefined) out.add(filter.field.key)
+  return out
+}
+
+/** Whether a filter holds an `or` group of several filters at any depth (filter.group-operator). */
+const orOfSeveral = (filter: Filter.Filter<string>): boolean =>
+  "group" in filter &&
+  filter.group !== undefined &&
+  ((filter.group.operator === "or" && filter.group.filters.length > 1) ||
+    filter.group.filters.some(orOfSeveral))
+
+/**
+ * The parts of what a List request selects, and whether they are all of it (`whole`: no search
+ * over a field whose values are undecided, no filter the readings do not decide).
+ */
+const partsOf = (
+  op: Op,
+  sent: Body
+): { readonly parts: ReadonlyArray<Part>; readonly whole: boolean } => {
+  const parts: Array<Part> = []
+  let whole = true
+  if (typeof sent.search === "string" && sent.search !== "") {
+    const search = sent.search
+    const term = search.toLowerCase()
+    const fields =
+      Array.isArray(sent.searchFields) && sent.searchFields.length > 0
+        ? sent.searchFields.filter((f): f is string => typeof f === "string")
+        : ["name"]
+    // A term of ASCII only is found the same under every case folding (decisions.md section 3).
+    const ascii = /^[\x20-\x7e]+$/.test(search) ? asciiLower(search) : undefined
+    if (fields.some((f) => UNDECIDED_KEYS.has(f))) whole = false
+    else
+      parts.push({
+        rule: "search.match",
+        missRule: searchMissRule(search, fields),
+        described: `search ${JSON.stringify(search)} in ${fields.join(", ")}`,
+        matches: (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term)),
+        certain: (row) =>
+          ascii !== undefined &&
+          fields.some((f) => {
+            const v = row.full[snakeToCamel(f)]
+            return typeof v === "string" && asciiLower(v).includes(ascii)
+          }),
+        reads: fields.map(snakeToCamel)
+      })
+  }
+  // The parent a List names (ListSatellites' optional spaceId, ListNativeUsers' resourceId): only its items.
+  const parent = op.parent
+  const named = parent === undefined ? undefined : sent[parent.field]
+  if (parent !== undefined && typeof named === "string" && named !== "") {
+    const rule = parent.required ? "lists.parent-scope" : "lists.space-scope"
+    const matches = (row: Row) => textOf(row, parent.field) === named
+    parts.push({
+      rule,
+      missRule: rule,
+      described: `${parent.field} ${JSON.stringify(named)}`,
+      matches,
+      certain: matches,
+      reads: [parent.field]
+    })
+  }
+  const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
+  if (filter !== undefined && judgeable(filter)) {
+    const rule = comparesTimes(filter) ? "filter.time-instants" : "filter.match"
+    parts.push({
+      rule,
+      missRule: filterRule(filter, orOfSeveral(filter)),
+      described: `filter ${JSON.stringify(filter)}`,
+      matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      certain: (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      reads: [...filterKeys(filter)].map(snakeToCamel)
+    })
+  } else if (sent.filter !== undefined && sent.filter !== null) whole = false
+  return { parts, whole }
+}
+
+/**
  * What a List request selects, as a test of one item under some allowed reading, with the rule
  * an item that fails it breaks; `undefined` when the request selects nothing it could judge.
  */
@@ -36,49 +134,13 @@ export const selection = (
       readonly matches: (row: Row) => boolean
     }
   | undefined => {
-  const tests: Array<{
-    readonly rule: ContractRules.RuleId
-    readonly described: string
-    readonly matches: (row: Row) => boolean
-  }> = []
-  if (typeof sent.search === "string" && sent.search !== "") {
-    const term = sent.search.toLowerCase()
-    const fields =
-      Array.isArray(sent.searchFields) && sent.searchFields.length > 0
-        ? sent.searchFields.filter((f): f is string => typeof f === "string")
-        : ["name"]
-    if (!fields.some((f) => UNDECIDED_KEYS.has(f))) {
-      tests.push({
-        rule: "search.match",
-        described: `search ${JSON.stringify(sent.search)} in ${fields.join(", ")}`,
-        matches: (row) => fields.some((f) => textOf(row, f).toLowerCase().includes(term))
-      })
-    }
-  }
-  // The parent a List names (ListSatellites' optional spaceId, ListNativeUsers' resourceId): only its items.
-  const parent = op.parent
-  const named = parent === undefined ? undefined : sent[parent.field]
-  if (parent !== undefined && typeof named === "string" && named !== "") {
-    tests.push({
-      rule: parent.required ? "lists.parent-scope" : "lists.space-scope",
-      described: `${parent.field} ${JSON.stringify(named)}`,
-      matches: (row) => textOf(row, parent.field) === named
-    })
-  }
-  const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
-  if (filter !== undefined && judgeable(filter)) {
-    tests.push({
-      rule: comparesTimes(filter) ? "filter.time-instants" : "filter.match",
-      described: `filter ${JSON.stringify(filter)}`,
-      matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r))
-    })
-  }
-  return tests.length === 0
+  const { parts } = partsOf(op, sent)
+  return parts.length === 0
     ? undefined
     : {
-        rule: tests[0]!.rule,
-        described: tests.map((t) => t.described).join(" and "),
-        matches: (row) => tests.every((t) => t.matches(row))
+        rule: parts[0]!.rule,
+        described: parts.map((t) => t.described).join(" and "),
+        matches: (row) => parts.every((t) => t.matches(row))
       }
 }
 
@@ -122,6 +184,79 @@ const matching = onSuccess(
   }
 )
 
+/** Whether a List request (`sent`, decoded) selects anything but every item: a search, a filter or a parent. */
+export const selects = (op: Op, sent: Body): boolean => {
+  const { parts, whole } = partsOf(op, sent)
+  return parts.length > 0 || !whole
+}
+
+/**
+ * What a List request (`sent`, decoded) certainly selects: the items every allowed reading of each
+ * of its parts selects (`certain`, reading the fields `reads` only), and the rule a walk that
+ * leaves one out breaks, its first part's; `undefined` when it selects every item (`selects`) or
+ * a part of it is not read so (`partsOf`'s `whole`).
+ */
+export const certainSelection = (
+  op: Op,
+  sent: Body
+):
+  | {
+      readonly rule: ContractRules.RuleId
+      readonly described: string
+      readonly certain: (row: Row) => boolean
+      readonly reads: ReadonlyArray<string>
+    }
+  | undefined => {
+  const { parts, whole } = partsOf(op, sent)
+  if (!whole || parts.length === 0) return undefined
+  return {
+    rule: parts[0]!.missRule,
+    described: parts.map((t) => t.described).join(" and "),
+    certain: (row) => parts.every((t) => t.certain(row)),
+    reads: parts.flatMap((t) => t.reads)
+  }
+}
+
+/**
+ * A List walked to its last page (`sent`: its request decoded, `returned`: the ids of every page)
+ * against the objects the run created and knows (`known`: each as the model of the run last saw
+ * it, created before the walk's first request, none written while it ran): each one its request
+ * selects under every allowed reading (`certainSelection`), judged on fields the object shows
+ * with a scalar value that no request sets on its own (`free` aside), is among them, or the walk
+ * breaks the rule of what selects it (`undefined`: no known object is certainly selected; a walk
+ * that selects every item is create-echo's `createdListed`). Live traffic: the proxy and the HAR
+ * judge keep the same model of the objects created through them.
+ */
+export const knownSelected = (
+  op: Op,
+  sent: Body,
+  returned: ReadonlySet<string>,
+  known: ReadonlyArray<Record<string, unknown>>,
+  free: ReadonlySet<string>,
+  e: Exchange
+): Outcome | undefined => {
+  const s = certainSelection(op, sent)
+  if (s === undefined) return undefined
+  const scalar = (o: Record<string, unknown>, k: string) =>
+    !free.has(k) && ["string", "boolean", "number"].includes(typeof o[k])
+  const missing: Array<string> = []
+  let judged = 0
+  for (const o of known) {
+    if (!s.reads.every((k) => scalar(o, k)) || !s.certain({ raw: o, full: o })) continue
+    judged++
+    if (!returned.has(String(o.id))) missing.push(String(o.id))
+  }
+  if (judged === 0) return undefined
+  return missing.length === 0
+    ? passes([s.rule])
+    : fail(
+        s.rule,
+        `${op.method} walk misses created objects it selects`,
+        `${s.described}, every page walked, left out ${missing.length} of the ${judged} objects the run created before it that it selects under every reading (e.g. ${missing[0]})`,
+        e
+      )
+}
+
 /**
  * The trace of a Get by another key than `id` (`lookup`, GetEncryptionKeysByKeyId's `keyId`) with
  * the `value` of an object known to exist: the answer holds an object with it (keys.known-key-id);
@@ -153,7 +288,8 @@ export const knownKeyFound = (
 /**
  * The rule a search that leaves out an item holding its term breaks: search.case-insensitive when
  * the term has a capital, search.fields when the first field searched is not `name`, else
- * search.match. Live traffic: the proxy never judges a missing item (`selectionVerdict`).
+ * search.match. Live traffic: the proxy judges a missing item only among the objects created
+ * through it (`knownSelected`).
  */
 export const searchMissRule = (
   term: string,
@@ -262,7 +398,8 @@ export const missingItems = (
  * reading selects them, `nonMatching`: `rule`); a matching item counts as missing (`missRule`)
  * only when it still matches in the second read of everything and the request leaves it out
  * again (objects may change while the reads run). Live traffic: the proxy sees pages, not
- * everything a List holds, so it judges the items returned (`filterResults`), never a missing one.
+ * everything a List holds, so it judges the items returned (`filterResults`), and a missing one
+ * only among the objects created through it (`knownSelected`).
  */
 export const selectionVerdict = (t: {
   readonly op: Op

@@ -16,7 +16,7 @@ import * as ReplayId from "../replayId.js"
 import { type Cases, casesOf, type Suite } from "../context.js"
 import type { AnyCheckId } from "../checkIds.js"
 import { type CustomCheck, judged as withCustomChecks } from "../customChecks.js"
-import { judgedByModel } from "../objectModel.js"
+import { judgedByModel, modelChecks } from "../objectModel.js"
 import { curlOf, makeFinding, requestBody } from "../findings.js"
 import type { BudgetExhausted } from "../http.js"
 import { HookFailure } from "../requestHooks.js"
@@ -394,8 +394,8 @@ const suiteRun = async (
   interrupted: AbortSignal
 ): Promise<SuiteResult> => {
   const custom = (settings.custom ?? []).filter((c) => settings.selected.has(c.id as AnyCheckId))
-  // The model of the run's objects judges every exchange of every case (update-semantics).
-  const modelled = settings.selected.has("update-semantics")
+  // The model of the run's objects judges every exchange of every case (`modelChecks`).
+  const modelled = [...modelChecks].some((c) => settings.selected.has(c))
   const caseOf = (a: unknown) => {
     const run = modelled ? judgedByModel(suite.run(a)) : suite.run(a)
     return custom.length === 0 ? run : withCustomChecks(custom, suite.family, run)

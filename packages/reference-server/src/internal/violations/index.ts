@@ -145,7 +145,8 @@ export const records = [
   ValidAccepted.jsonEscapesNestedLiteral,
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
-  ValidAccepted.leadingDigitNameRefused
+  ValidAccepted.leadingDigitNameRefused,
+  CreateEcho.listsForgetOlderCreates
 ] as const
 
 /** A violation's name. */
