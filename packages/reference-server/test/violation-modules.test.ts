@@ -120,7 +120,10 @@ const ORDER = [
   "json-escapes-nested-literal",
   "boolean-strings-coerced",
   "nested-or-as-and",
-  "leading-digit-name-refused"
+  "leading-digit-name-refused",
+  "search-ascii-case-folding",
+  "filter-order-inclusive",
+  "time-filter-inclusive"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -144,7 +144,10 @@ export const records = [
   ValidAccepted.jsonEscapesNestedLiteral,
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
-  ValidAccepted.leadingDigitNameRefused
+  ValidAccepted.leadingDigitNameRefused,
+  SearchFilter.searchAsciiCaseFolding,
+  SearchFilter.filterOrderInclusive,
+  SearchFilter.timeFilterInclusive
 ] as const
 
 /** A violation's name. */

@@ -51,6 +51,25 @@ const caseSensitiveSearch = (
     )
 })
 
+/** search-ascii-case-folding: a text with only A to Z lower-cased (`É` stays `É`). */
+const asciiFolded = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/** search-ascii-case-folding: the items a search keeps, compared with only A to Z folded (the request's `search` is then left out). */
+const asciiFoldedSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
+  const term = asciiFolded(search)
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => asciiFolded(fieldValue(item, k)).includes(term)))
+      )
+  }
+}
+
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
 
 /** search-like-wildcards: a search term as the pattern of SQL's `LIKE '%term%'` (`%` any run, `_` any character, a backslash escapes the next). */
@@ -136,6 +155,26 @@ const listsFilteredBy =
   (next, op) => {
     const c = collectionOf(op)
     return op.kind !== "list" || c === undefined ? next : filteringWith(c, matches)(next)
+  }
+
+/**
+ * filter-order-inclusive, time-filter-inclusive: a filter whose `lower_than` / `greater_than` on
+ * the keys `times` picks (time keys or the others) also keep an item whose value equals the
+ * filter's (`<=` / `>=`: not greater, not lower); every other condition is read faithfully.
+ */
+const inclusiveOrderMatches =
+  (times: boolean) =>
+  (filter: Filter.Filter<string>, item: Json): boolean => {
+    if (Filter.isEmpty(filter)) return true
+    if ("group" in filter && filter.group !== undefined) {
+      const results = filter.group.filters.map((f) => inclusiveOrderMatches(times)(f, item))
+      return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+    }
+    const { key, operator } = filter.field
+    if ((operator !== "lower_than" && operator !== "greater_than") || key.endsWith("_at") !== times)
+      return matches(filter, item)
+    const opposite = operator === "lower_than" ? "greater_than" : "lower_than"
+    return !matches({ field: { ...filter.field, operator: opposite } }, item)
   }
 
 /**
@@ -434,4 +473,28 @@ export const emptySearchFieldsNothing = violation({
               ? next({ ...request, search: "\u0000" }, ex)
               : next(request, ex)
   }
+})
+
+export const searchAsciiCaseFolding = violation({
+  name: "search-ascii-case-folding",
+  rule: "search.case-insensitive",
+  description:
+    "`search` folds the case of A to Z only: `été` does not find `Été` (SQL's `lower()` under an ASCII collation, a hand-written fold).",
+  hooks: { handler: searchedBy(asciiFoldedSearch) }
+})
+
+export const filterOrderInclusive = violation({
+  name: "filter-order-inclusive",
+  rule: "filter.match",
+  description:
+    "`lower_than` / `greater_than` on text keys are read as `<=` / `>=`: an item whose value equals the filter's is kept.",
+  hooks: { handler: listsFilteredBy(inclusiveOrderMatches(false)) }
+})
+
+export const timeFilterInclusive = violation({
+  name: "time-filter-inclusive",
+  rule: "filter.time-instants",
+  description:
+    "`lower_than` / `greater_than` on `created_at` / `updated_at` are read as `<=` / `>=`: an item whose time is the filter's instant is kept.",
+  hooks: { handler: listsFilteredBy(inclusiveOrderMatches(true)) }
 })
