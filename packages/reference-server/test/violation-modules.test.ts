@@ -121,9 +121,7 @@ const ORDER = [
   "boolean-strings-coerced",
   "nested-or-as-and",
   "leading-digit-name-refused",
-  "search-ascii-case-folding",
-  "filter-order-inclusive",
-  "time-filter-inclusive"
+  "search-ascii-case-folding"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

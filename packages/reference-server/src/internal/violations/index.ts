@@ -145,9 +145,7 @@ export const records = [
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
   ValidAccepted.leadingDigitNameRefused,
-  SearchFilter.searchAsciiCaseFolding,
-  SearchFilter.filterOrderInclusive,
-  SearchFilter.timeFilterInclusive
+  SearchFilter.searchAsciiCaseFolding
 ] as const
 
 /** A violation's name. */

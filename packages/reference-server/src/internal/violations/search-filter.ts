@@ -158,26 +158,6 @@ const listsFilteredBy =
   }
 
 /**
- * filter-order-inclusive, time-filter-inclusive: a filter whose `lower_than` / `greater_than` on
- * the keys `times` picks (time keys or the others) also keep an item whose value equals the
- * filter's (`<=` / `>=`: not greater, not lower); every other condition is read faithfully.
- */
-const inclusiveOrderMatches =
-  (times: boolean) =>
-  (filter: Filter.Filter<string>, item: Json): boolean => {
-    if (Filter.isEmpty(filter)) return true
-    if ("group" in filter && filter.group !== undefined) {
-      const results = filter.group.filters.map((f) => inclusiveOrderMatches(times)(f, item))
-      return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-    }
-    const { key, operator } = filter.field
-    if ((operator !== "lower_than" && operator !== "greater_than") || key.endsWith("_at") !== times)
-      return matches(filter, item)
-    const opposite = operator === "lower_than" ? "greater_than" : "lower_than"
-    return !matches({ field: { ...filter.field, operator: opposite } }, item)
-  }
-
-/**
  * time-filter-value-precision: two times of a `*_at` key ordered at the precision the filter's
  * value (`b`) is written with: the item's time cut to as many fractional digits (whole seconds for
  * `:05Z`).
@@ -481,20 +461,4 @@ export const searchAsciiCaseFolding = violation({
   description:
     "`search` folds the case of A to Z only: `été` does not find `Été` (SQL's `lower()` under an ASCII collation, a hand-written fold).",
   hooks: { handler: searchedBy(asciiFoldedSearch) }
-})
-
-export const filterOrderInclusive = violation({
-  name: "filter-order-inclusive",
-  rule: "filter.match",
-  description:
-    "`lower_than` / `greater_than` on text keys are read as `<=` / `>=`: an item whose value equals the filter's is kept.",
-  hooks: { handler: listsFilteredBy(inclusiveOrderMatches(false)) }
-})
-
-export const timeFilterInclusive = violation({
-  name: "time-filter-inclusive",
-  rule: "filter.time-instants",
-  description:
-    "`lower_than` / `greater_than` on `created_at` / `updated_at` are read as `<=` / `>=`: an item whose time is the filter's instant is kept.",
-  hooks: { handler: listsFilteredBy(inclusiveOrderMatches(true)) }
 })

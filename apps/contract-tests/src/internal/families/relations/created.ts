@@ -17,6 +17,7 @@ import {
   type Suite,
   uniqueNames
 } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
 import { post } from "../../http.js"
 import { type CreatedTrace, createdThenRead } from "../../oracles/create-echo.js"
@@ -81,6 +82,8 @@ export const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
           )
             for (const probe of probesOf(list, base, "name", name)) {
               const body = { ...base, limit: 500, ...probe.body }
+              if (probe.rule === "search.case-insensitive")
+                Dimensions.sent(ctx.dimensions, list.method, Dimensions.valid("search", "case"))
               const w = yield* walk(ctx, list, body, MAX_WALK_PAGES)
               selected.push(...selectsCreated({ ...probe, list, body, name, id, walk: w }))
             }

@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Context, Op, Suite } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import { textOf } from "../../filterReadings.js"
 import * as Gen from "../../generate.js"
 import { requiredRefs } from "../../listWalk.js"
@@ -32,6 +33,7 @@ export const casingSuite = (op: Op, ctx: Context): Suite | undefined => {
       const at = points.findIndex(Gen.hasCaseBeyondAscii)
       const term = Gen.swappedCase(points.slice(Math.max(0, at - 2), at + 4).join("").trim())
       const lower = term.toLowerCase()
+      Dimensions.sent(ctx.dimensions, op.method, Dimensions.valid("search", "case"))
       return judged(ctx, op, base, rows, {
         body: { ...base, limit: 500, search: term },
         certain: (row) => textOf(row, "name").toLowerCase().includes(lower),
