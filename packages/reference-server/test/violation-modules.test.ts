@@ -121,7 +121,9 @@ const ORDER = [
   "boolean-strings-coerced",
   "nested-or-as-and",
   "leading-digit-name-refused",
-  "search-ascii-case-folding"
+  "search-ascii-case-folding",
+  "success-charset-latin1",
+  "error-charset-latin1"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -145,7 +145,9 @@ export const records = [
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
   ValidAccepted.leadingDigitNameRefused,
-  SearchFilter.searchAsciiCaseFolding
+  SearchFilter.searchAsciiCaseFolding,
+  SuccessShape.successCharsetLatin1,
+  ErrorShape.errorCharsetLatin1
 ] as const
 
 /** A violation's name. */
