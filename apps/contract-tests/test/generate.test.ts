@@ -58,7 +58,9 @@ describe("generation over the whole of Unicode", () => {
   })
 
   it("swaps the case of letters that map one to one, leaving ß, ſ, sigma, dotted and dotless i and accented Greek as they are", () => {
-    expect(Gen.swappedCase(Gen.CASED_PIECE)).toBe("\u00E9T\u00C9-\u00FCBER-\u0436\u0423\u041A-\u03C9\u03A9")
+    expect(Gen.swappedCase(Gen.CASED_PIECE)).toBe(
+      "\u00E9T\u00C9-\u00FCBER-\u0436\u0423\u041A-\u03C9\u03A9"
+    )
     expect(Gen.swappedCase("\u00DF\u017F\u03C3\u03C2\u0130\u0131\u03AC\u00B5x")).toBe(
       "\u00DF\u017F\u03C3\u03C2\u0130\u0131\u03AC\u00B5X"
     )
@@ -70,10 +72,10 @@ describe("generation over the whole of Unicode", () => {
     expect(Gen.CASED_PIECE.replace(/[A-Z]/g, (c) => c.toLowerCase())).not.toBe(
       swapped.replace(/[A-Z]/g, (c) => c.toLowerCase())
     )
-    expect([Gen.hasCaseBeyondAscii(Gen.CASED_PIECE), Gen.hasCaseBeyondAscii("Ab-\u00DF\u03C3")]).toEqual([
-      true,
-      false
-    ])
+    expect([
+      Gen.hasCaseBeyondAscii(Gen.CASED_PIECE),
+      Gen.hasCaseBeyondAscii("Ab-\u00DF\u03C3")
+    ]).toEqual([true, false])
   })
 
   it.scoped("valid requests carry non-ASCII text in free-text fields and still decode", () =>

@@ -6,12 +6,7 @@ import * as Option from "effect/Option"
 import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import {
-  answerExcerpt,
-  contentTypeIsJson,
-  contentTypeUnread,
-  excerpt
-} from "../answerReading.js"
+import { answerExcerpt, contentTypeIsJson, contentTypeUnread, excerpt } from "../answerReading.js"
 import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */

@@ -9,12 +9,7 @@ import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import type { StoreService } from "../../Store.js"
 import { Fail } from "../pipeline-types.js"
-import {
-  LATIN1_JSON,
-  withByteOrderMark,
-  withContentType,
-  withOutput
-} from "../violationHooks.js"
+import { LATIN1_JSON, withByteOrderMark, withContentType, withOutput } from "../violationHooks.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
 

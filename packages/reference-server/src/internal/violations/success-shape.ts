@@ -4,11 +4,7 @@
  *
  * @internal
  */
-import {
-  LATIN1_JSON,
-  withByteOrderMark,
-  withContentType
-} from "../violationHooks.js"
+import { LATIN1_JSON, withByteOrderMark, withContentType } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
 export const successContentType = violation({

@@ -15,9 +15,8 @@ import { judged, readingSuite } from "./judged.js"
 /**
  * One search of a List's default field (`name`) with a term of up to six characters of an item's
  * name around a letter beyond ASCII whose case maps one to one (no space at either end), its case
- * swapped: search is
- * case-insensitive (decisions.md section 3), which a server that folds only A to Z is not. Items
- * whose names hold no such letter give no case (the created family makes some).
+ * swapped: search is case-insensitive (decisions.md section 3), which a server that folds only A
+ * to Z is not. Items whose names hold no such letter give no case (the created family makes some).
  */
 export const casingSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("search")) return undefined
@@ -31,7 +30,12 @@ export const casingSuite = (op: Op, ctx: Context): Suite | undefined => {
       if (names.length === 0) return Effect.succeed([])
       const points = Array.from(names[seed % names.length]!)
       const at = points.findIndex(Gen.hasCaseBeyondAscii)
-      const term = Gen.swappedCase(points.slice(Math.max(0, at - 2), at + 4).join("").trim())
+      const term = Gen.swappedCase(
+        points
+          .slice(Math.max(0, at - 2), at + 4)
+          .join("")
+          .trim()
+      )
       const lower = term.toLowerCase()
       Dimensions.sent(ctx.dimensions, op.method, Dimensions.valid("search", "case"))
       return judged(ctx, op, base, rows, {
