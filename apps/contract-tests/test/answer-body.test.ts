@@ -10,7 +10,11 @@ import { successShape } from "../src/internal/oracles/success-shape.js"
 const utf8 = (s: string) => new TextEncoder().encode(s)
 const BOM = [0xef, 0xbb, 0xbf]
 
-const exchange = (status: number, bytes: Uint8Array): Exchange => ({
+const exchange = (
+  status: number,
+  bytes: Uint8Array,
+  contentType = "application/json; charset=utf-8"
+): Exchange => ({
   request: {
     method: "POST",
     path: "/core.v1.ResourceService/GetResource",
@@ -22,7 +26,7 @@ const exchange = (status: number, bytes: Uint8Array): Exchange => ({
   },
   response: Option.some({
     status,
-    headers: { "content-type": "application/json; charset=utf-8" },
+    headers: { "content-type": contentType },
     ...readBody(bytes)
   }),
   transportError: undefined,
@@ -59,5 +63,23 @@ describe("an answer's bytes", () => {
     })
     expect(successShape(exchange(200, utf8("{}")))?.ok).toBe(true)
     expect(errorShape(exchange(404, utf8('{"code":"not_found","message":"x"}')))?.ok).toBe(true)
+  })
+
+  it("fails a 200 and an error whose Content-Type connect-es does not read as JSON (a parameter but charset=utf-8)", () => {
+    const error = utf8('{"code":"not_found","message":"x"}')
+    for (const read of ["application/json;charset=UTF-8", "Application/JSON"]) {
+      expect(successShape(exchange(200, utf8("{}"), read))?.ok, read).toBe(true)
+      expect(errorShape(exchange(404, error, read))?.ok, read).toBe(true)
+    }
+    for (const unread of ["application/json; charset=iso-8859-1", "application/json; v=1"]) {
+      expect(successShape(exchange(200, utf8("{}"), unread)), unread).toMatchObject({
+        ok: false,
+        rule: "wire.success"
+      })
+      expect(errorShape(exchange(404, error, unread)), unread).toMatchObject({
+        ok: false,
+        rule: "errors.connect-body"
+      })
+    }
   })
 })

@@ -57,6 +57,27 @@ describe("generation over the whole of Unicode", () => {
     ).toBe(true)
   })
 
+  it("swaps the case of letters that map one to one, leaving ß, ſ, sigma, dotted and dotless i and accented Greek as they are", () => {
+    expect(Gen.swappedCase(Gen.CASED_PIECE)).toBe(
+      "\u00E9T\u00C9-\u00FCBER-\u0436\u0423\u041A-\u03C9\u03A9"
+    )
+    expect(Gen.swappedCase("\u00DF\u017F\u03C3\u03C2\u0130\u0131\u03AC\u00B5x")).toBe(
+      "\u00DF\u017F\u03C3\u03C2\u0130\u0131\u03AC\u00B5X"
+    )
+    // Both cases of each letter swapped back and forth give the text again, and fold to one text.
+    const swapped = Gen.swappedCase(Gen.CASED_PIECE)
+    expect(Gen.swappedCase(swapped)).toBe(Gen.CASED_PIECE)
+    expect(swapped.toLowerCase()).toBe(Gen.CASED_PIECE.toLowerCase())
+    expect(swapped.toUpperCase()).toBe(Gen.CASED_PIECE.toUpperCase())
+    expect(Gen.CASED_PIECE.replace(/[A-Z]/g, (c) => c.toLowerCase())).not.toBe(
+      swapped.replace(/[A-Z]/g, (c) => c.toLowerCase())
+    )
+    expect([
+      Gen.hasCaseBeyondAscii(Gen.CASED_PIECE),
+      Gen.hasCaseBeyondAscii("Ab-\u00DF\u03C3")
+    ]).toEqual([true, false])
+  })
+
   it.scoped("valid requests carry non-ASCII text in free-text fields and still decode", () =>
     Effect.gen(function* () {
       const server = yield* ReferenceServer.start({})

@@ -83,3 +83,24 @@ export const isJson = (header: string | undefined): boolean => parse(header).cod
  * @category predicates
  */
 export const isProto = (header: string | undefined): boolean => parse(header).codec === "proto"
+
+/**
+ * Whether an answer's `Content-Type` is one the official Connect clients read as the JSON codec of
+ * a unary call: `application/json`, alone or with `charset=utf-8` (connect-es's reading: any case,
+ * `utf8` too, one space or none after the `;`). Another charset or any other parameter makes
+ * connect-es refuse a success ("unsupported content type") and read an error from its HTTP status
+ * alone, its body unread.
+ *
+ * @example
+ * ```ts
+ * import { ContentType } from "@data-access/core"
+ *
+ * ContentType.readsAsJson("application/json; charset=utf-8") // true
+ * ContentType.readsAsJson("application/json; charset=iso-8859-1") // false
+ * ```
+ *
+ * @since 0.6.0
+ * @category predicates
+ */
+export const readsAsJson = (header: string | undefined): boolean =>
+  header !== undefined && /^application\/json(?:; ?charset=utf-?8)?$/i.test(header)

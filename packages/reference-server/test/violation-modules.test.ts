@@ -122,7 +122,10 @@ const ORDER = [
   "boolean-strings-coerced",
   "nested-or-as-and",
   "leading-digit-name-refused",
-  "lists-forget-older-creates"
+  "lists-forget-older-creates",
+  "search-ascii-case-folding",
+  "success-charset-latin1",
+  "error-charset-latin1"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -706,6 +706,25 @@ export const probes: {
     Effect.promise(() => bytesOf(s, "GetResource", { id: "" })).pipe(
       Effect.map((b) => b[0] === 0xef)
     ),
+  "success-charset-latin1": (s) =>
+    rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(
+      Effect.map((r) => r.status === 200 && /iso-8859-1/.test(r.headers.get("content-type") ?? ""))
+    ),
+  "error-charset-latin1": (s) =>
+    rpc(s, "GetResource", { id: "" }).pipe(
+      Effect.map((r) => r.status !== 200 && /iso-8859-1/.test(r.headers.get("content-type") ?? ""))
+    ),
+  // An MDM integration named with É in both cases, searched with its case swapped.
+  "search-ascii-case-folding": (s) =>
+    Effect.gen(function* () {
+      const name = unique("\u00C9t\u00E9")
+      yield* rpc(s, "CreateIntegrationMDM", {
+        name,
+        mdmVendorA: { apiKey: "probe-key", apiUrl: "https://mdm.example.com/api" }
+      })
+      const r = yield* rpc(s, "ListIntegrationsMDM", { limit: 500, search: name.toUpperCase() })
+      return (r.json.integrations ?? []).length === 0
+    }),
   "selection-first-page-only": (s) =>
     Effect.gen(function* () {
       const all = yield* satellites(s, {})

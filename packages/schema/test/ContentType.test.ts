@@ -58,4 +58,27 @@ describe("ContentType.parse", () => {
     expect(ContentType.isProto("application/proto")).toBe(true)
     expect(ContentType.isProto("application/json")).toBe(false)
   })
+
+  it("readsAsJson takes an answer's type as connect-es does: application/json, alone or with charset=utf-8", () => {
+    for (const read of [
+      "application/json",
+      "Application/JSON",
+      "application/json; charset=utf-8",
+      "application/json;charset=UTF-8",
+      "application/json; charset=utf8"
+    ])
+      expect(ContentType.readsAsJson(read), read).toBe(true)
+    for (const refused of [
+      undefined,
+      "",
+      "application/json; charset=iso-8859-1",
+      'application/json; charset="utf-8"',
+      "application/json ; charset=utf-8",
+      "application/json;  charset=utf-8",
+      "application/json; charset=utf-8; q=1",
+      "application/json; v=1",
+      "application/proto"
+    ])
+      expect(ContentType.readsAsJson(refused), refused).toBe(false)
+  })
 })

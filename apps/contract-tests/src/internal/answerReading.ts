@@ -28,6 +28,17 @@ export const timestampFields: ReadonlySet<string> = (() => {
 export const contentTypeIsJson = (r: RawResponse): boolean =>
   ContentType.isJson(r.headers["content-type"])
 
+/**
+ * Why a JSON answer's `Content-Type` is one the official Connect clients do not read as JSON (a
+ * parameter other than `charset=utf-8`: `ContentType.readsAsJson`), or `undefined` when they do.
+ */
+export const contentTypeUnread = (r: RawResponse): string | undefined => {
+  const header = r.headers["content-type"]
+  return ContentType.readsAsJson(header)
+    ? undefined
+    : `Content-Type ${JSON.stringify(header ?? "")}, which the official Connect clients do not read as JSON (only application/json, alone or with charset=utf-8)`
+}
+
 /** The body shown in a finding: at most `max` characters, secrets redacted. */
 export const excerpt = (r: RawResponse, max = 600): string => {
   const text = Option.match(r.json, {

@@ -26,6 +26,8 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  * - `precision`: a value that differs from another only in precision (a time with 0 to 9
  *   fractional digits, or at the whole second or tenth next to another's);
  * - `offset`: a time written at an offset from UTC (`+00:00`, `-05:30`) rather than in `Z`;
+ * - `case`: a text that differs from a stored one only in the case of its letters, letters beyond
+ *   ASCII among them (a search term `éTÉ` for a name `Été`);
  * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
  * - `media-type`: the same body under another spelling of its media type (a `charset` parameter).
  */
@@ -44,6 +46,7 @@ export type Dimension =
   | "spelling"
   | "precision"
   | "offset"
+  | "case"
   | "escapes"
   | "whitespace"
   | "media-type"
@@ -92,6 +95,7 @@ const ORDER: ReadonlyArray<Dimension> = [
   "spelling",
   "precision",
   "offset",
+  "case",
   "escapes",
   "whitespace",
   "media-type"

@@ -25,7 +25,7 @@ import {
 } from "./pools.js"
 import * as TextLength from "./textLength.js"
 import { numberFields, withNumber } from "./numberEdges.js"
-import { MAX_TEXT, UNICODE_PIECES, withUnicode } from "./unicodeText.js"
+import { CASED_PIECE, MAX_TEXT, UNICODE_PIECES, withUnicode } from "./unicodeText.js"
 import { asRecord } from "./json.js"
 import { accepts } from "./schemas.js"
 
@@ -43,7 +43,13 @@ export {
   withoutUnknownFields
 } from "./requestShape.js"
 export { numberEdges, numberFields } from "./numberEdges.js"
-export { UNICODE_PIECES, withPiece } from "./unicodeText.js"
+export {
+  CASED_PIECE,
+  hasCaseBeyondAscii,
+  swappedCase,
+  UNICODE_PIECES,
+  withPiece
+} from "./unicodeText.js"
 
 type Body = Record<string, unknown>
 
@@ -106,6 +112,22 @@ const requiredFields = (op: Op): ReadonlySet<string> =>
 
 /** The run prefix of every name the runner creates: `ct-<runid>-`. */
 export const namePrefix = (runId: string): string => `ct-${runId}-`
+
+/**
+ * The request with `CASED_PIECE` right after the run prefix of its name (within 255 characters
+ * under every count when the name was), where it still decodes; else the request as it is.
+ */
+export const withCasedName = (op: Op, body: Body, runId: string): Body => {
+  const prefix = namePrefix(runId)
+  const name = body.name
+  if (typeof name !== "string" || !name.startsWith(prefix)) return body
+  const longer = `${prefix}${CASED_PIECE}-${name.slice(prefix.length)}`
+  const out = {
+    ...body,
+    name: TextLength.longest(name) > MAX_TEXT ? longer : TextLength.cutTo(longer, MAX_TEXT)
+  }
+  return accepts(op.request)(out) ? out : body
+}
 
 const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 

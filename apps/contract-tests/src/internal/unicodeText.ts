@@ -82,3 +82,42 @@ export const withUnicode = (
   }
   return out
 }
+
+/**
+ * Whether a letter's case maps one to one in every common library (Unicode's simple mapping since
+ * 1.1, ICU, SQL collations, locale-free): Latin-1, Latin Extended-A, basic Greek and Cyrillic, the
+ * letter and its other case single code points that map back to each other, and none of ß, ſ,
+ * sigma (final form by context), dotted or dotless i, or Greek with accents (dropped by some
+ * upper-casings).
+ */
+const oneToOne = (c: string, other: string): boolean =>
+  other !== c &&
+  other.length === c.length &&
+  (c.toUpperCase() === other ? other.toLowerCase() === c : other.toUpperCase() === c) &&
+  [c, other].every(
+    (x) =>
+      /^[A-Za-z\u00C0-\u017F\u0391-\u03A9\u03B1-\u03C9\u0400-\u045F]$/.test(x) &&
+      !/[\u0130\u0131\u017F\u03A3\u03C2\u03C3]/.test(x)
+  )
+
+/** The letter of the other case, where it maps one to one (`oneToOne`); else the character itself. */
+const swapped = (c: string): string => {
+  const upper = c.toUpperCase()
+  if (oneToOne(c, upper)) return upper
+  const lower = c.toLowerCase()
+  return oneToOne(c, lower) ? lower : c
+}
+
+/** `text` with the case of each letter that maps one to one swapped (`Été` → `éTÉ`), every other character kept. */
+export const swappedCase = (text: string): string => Array.from(text, swapped).join("")
+
+/** Whether `text` holds a letter beyond ASCII whose case maps one to one (`É`, `ж`...). */
+export const hasCaseBeyondAscii = (text: string): boolean =>
+  Array.from(text).some((c) => c > "\u007f" && swapped(c) !== c)
+
+/**
+ * Letters beyond ASCII in both cases, each mapping one to one (`oneToOne`): a name that holds them
+ * is found by a `search` with their case swapped only when the server folds case beyond A to Z
+ * (decisions.md section 3: search is case-insensitive).
+ */
+export const CASED_PIECE = "\u00C9t\u00E9-\u00DCber-\u0416\u0443\u043A-\u03A9\u03C9"

@@ -114,6 +114,16 @@ export const withOutput = (
   f: (response: Extract<Output, { readonly _tag: "Response" }>) => Output
 ): Output => (out._tag === "Response" ? f(out) : out)
 
+/** An answer written with another `Content-Type` header. */
+export const withContentType = (out: Output, contentType: string): Output =>
+  withOutput(out, (response) => ({
+    ...response,
+    headers: { ...response.headers, "content-type": contentType }
+  }))
+
+/** The `Content-Type` of a JSON answer whose charset parameter names another encoding than its UTF-8 bytes. */
+export const LATIN1_JSON = "application/json; charset=iso-8859-1"
+
 /** An answer written with a UTF-8 byte order mark before its body, when it has one. */
 export const withByteOrderMark = (out: Output): Output =>
   withOutput(out, (response) => {

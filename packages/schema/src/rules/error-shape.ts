@@ -19,7 +19,7 @@ export const errorShape = check({
   rules: [
     {
       id: "errors.connect-body",
-      must: "Every non-200 answer (but 405 and 415) carries a Connect error body with a known `code`; its optional `message` is a string, and each of its optional `details` has a `type` and a base64 `value`.",
+      must: "Every non-200 answer (but 405 and 415) carries a Connect error body (`application/json`, no parameter but `charset=utf-8`) with a known `code`; its optional `message` is a string, and each of its optional `details` has a `type` and a base64 `value`.",
       source: d("2. Errors", "Every non-200 response carries a Connect error body")
     },
     {

@@ -27,7 +27,7 @@ export const searchFilter = check({
     },
     {
       id: "search.case-insensitive",
-      must: "`search` ignores case.",
+      must: "`search` ignores case, of letters beyond ASCII too (`été` finds `Été`).",
       source: d("3. Lists", "Case-insensitive substring match")
     },
     {

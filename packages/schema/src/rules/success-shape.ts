@@ -18,7 +18,7 @@ export const successShape = check({
   rules: [
     {
       id: "wire.success",
-      must: "A success is HTTP 200 with `Content-Type: application/json` and a JSON object body.",
+      must: "A success is HTTP 200 with `Content-Type: application/json` (no parameter but `charset=utf-8`, the only one Connect clients read) and a JSON object body.",
       source: d(
         "1. Wire rules (all operations)",
         "HTTP 200, `Content-Type: application/json`, body the response object."

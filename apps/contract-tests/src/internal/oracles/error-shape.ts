@@ -15,6 +15,7 @@ import {
   bareUnknownRoute,
   codeOf,
   contentTypeIsJson,
+  contentTypeUnread,
   excerpt,
   got,
   responseCode,
@@ -109,6 +110,15 @@ export const errorShape = (e: Exchange): Outcome | undefined => {
       excerpt(r, 200)
     )
   }
+  const unread = contentTypeUnread(r)
+  if (unread !== undefined)
+    return fail(
+      "errors.connect-body",
+      "content type parameters",
+      `HTTP ${r.status} with ${unread}: connect-es reads the code from the status, the body unread`,
+      e,
+      excerpt(r, 200)
+    )
   if (r.notJsonText !== undefined)
     return fail(
       "errors.connect-body",

@@ -1,12 +1,12 @@
 /**
- * success-shape: a 200 is `application/json` with a JSON object body, in the UTF-8 JSON text RFC
- * 8259 allows.
+ * success-shape: a 200 is `application/json` (no parameter but `charset=utf-8`) with a JSON object
+ * body, in the UTF-8 JSON text RFC 8259 allows.
  */
 import * as Option from "effect/Option"
 import * as Compression from "@data-access/schema/Compression"
 import type { Exchange } from "../http.js"
 import { fail, type Outcome, passes } from "../outcome.js"
-import { answerExcerpt, contentTypeIsJson, excerpt } from "../answerReading.js"
+import { answerExcerpt, contentTypeIsJson, contentTypeUnread, excerpt } from "../answerReading.js"
 import { defined, type ExchangeOracle, onAnswer } from "../exchangeOracle.js"
 
 /** success-shape: a 200 is `application/json` with a JSON object body. */
@@ -18,6 +18,14 @@ export const successShape = (e: Exchange): Outcome | undefined => {
       "wire.success",
       "content type",
       `200 with Content-Type ${JSON.stringify(r.headers["content-type"] ?? "")}, expected application/json`,
+      e
+    )
+  const unread = contentTypeUnread(r)
+  if (unread !== undefined)
+    return fail(
+      "wire.success",
+      "content type parameters",
+      `200 with ${unread}: connect-es refuses the answer`,
       e
     )
   if (r.notJsonText !== undefined)

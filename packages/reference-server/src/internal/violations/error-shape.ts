@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import type { StoreService } from "../../Store.js"
 import { Fail } from "../pipeline-types.js"
-import { withByteOrderMark, withOutput } from "../violationHooks.js"
+import { LATIN1_JSON, withByteOrderMark, withContentType, withOutput } from "../violationHooks.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
 
@@ -145,5 +145,16 @@ export const errorByteOrderMark = violation({
   hooks: {
     writeError: (next) => (error, headers, status) =>
       withByteOrderMark(next(error, headers, status))
+  }
+})
+
+export const errorCharsetLatin1 = violation({
+  name: "error-charset-latin1",
+  rule: "errors.connect-body",
+  description:
+    "Error responses say `Content-Type: application/json; charset=iso-8859-1` (the body still UTF-8): connect-es then reads the code from the HTTP status alone, the Connect error body unread.",
+  hooks: {
+    writeError: (next) => (error, headers, status) =>
+      withContentType(next(error, headers, status), LATIN1_JSON)
   }
 })

@@ -146,7 +146,10 @@ export const records = [
   InvalidRejected.booleanStringsCoerced,
   SearchFilter.nestedOrAsAnd,
   ValidAccepted.leadingDigitNameRefused,
-  CreateEcho.listsForgetOlderCreates
+  CreateEcho.listsForgetOlderCreates,
+  SearchFilter.searchAsciiCaseFolding,
+  SuccessShape.successCharsetLatin1,
+  ErrorShape.errorCharsetLatin1
 ] as const
 
 /** A violation's name. */

@@ -51,6 +51,25 @@ const caseSensitiveSearch = (
     )
 })
 
+/** search-ascii-case-folding: a text with only A to Z lower-cased (`É` stays `É`). */
+const asciiFolded = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/** search-ascii-case-folding: the items a search keeps, compared with only A to Z folded (the request's `search` is then left out). */
+const asciiFoldedSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
+  const term = asciiFolded(search)
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => asciiFolded(fieldValue(item, k)).includes(term)))
+      )
+  }
+}
+
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
 
 /** search-like-wildcards: a search term as the pattern of SQL's `LIKE '%term%'` (`%` any run, `_` any character, a backslash escapes the next). */
@@ -434,4 +453,12 @@ export const emptySearchFieldsNothing = violation({
               ? next({ ...request, search: "\u0000" }, ex)
               : next(request, ex)
   }
+})
+
+export const searchAsciiCaseFolding = violation({
+  name: "search-ascii-case-folding",
+  rule: "search.case-insensitive",
+  description:
+    "`search` folds the case of A to Z only: `été` does not find `Été` (SQL's `lower()` under an ASCII collation, a hand-written fold).",
+  hooks: { handler: searchedBy(asciiFoldedSearch) }
 })

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { withByteOrderMark, withOutput } from "../violationHooks.js"
+import { LATIN1_JSON, withByteOrderMark, withContentType } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
 export const successContentType = violation({
@@ -12,11 +12,7 @@ export const successContentType = violation({
   rule: "wire.success",
   description: "Successful responses say `Content-Type: text/plain`.",
   hooks: {
-    writeSuccess: (next) => (headers, body) =>
-      withOutput(next(headers, body), (out) => ({
-        ...out,
-        headers: { ...out.headers, "content-type": "text/plain" }
-      }))
+    writeSuccess: (next) => (headers, body) => withContentType(next(headers, body), "text/plain")
   }
 })
 
@@ -27,5 +23,15 @@ export const successByteOrderMark = violation({
     "Successful responses begin with a UTF-8 byte order mark (EF BB BF), which RFC 8259 forbids in JSON text on the wire and a lenient decoder drops.",
   hooks: {
     writeSuccess: (next) => (headers, body) => withByteOrderMark(next(headers, body))
+  }
+})
+
+export const successCharsetLatin1 = violation({
+  name: "success-charset-latin1",
+  rule: "wire.success",
+  description:
+    "Successful responses say `Content-Type: application/json; charset=iso-8859-1` (the body still UTF-8): connect-es refuses a JSON answer with any parameter but `charset=utf-8`.",
+  hooks: {
+    writeSuccess: (next) => (headers, body) => withContentType(next(headers, body), LATIN1_JSON)
   }
 })

@@ -1,6 +1,8 @@
 /**
  * Created: what a create makes is in the Lists of its kind (the whole object as the create
  * returned it), found by a `search` and a `filter` on its name, and returned by the Get of its kind.
+ * A name that a List searches holds letters beyond ASCII in both cases, so that the search with
+ * their case swapped tells a case folding of A to Z only from a full one.
  */
 import * as Effect from "effect/Effect"
 import type { CheckId } from "@data-access/schema/ContractChecks"
@@ -15,12 +17,14 @@ import {
   type Suite,
   uniqueNames
 } from "../../context.js"
+import * as Dimensions from "../../dimensions.js"
 import * as Gen from "../../generate.js"
 import { post } from "../../http.js"
 import { type CreatedTrace, createdThenRead } from "../../oracles/create-echo.js"
 import { selectsCreated } from "../../oracles/search-filter.js"
 import type { Outcome } from "../../outcome.js"
 import { findById, MAX_WALK_PAGES, walk } from "../../listWalk.js"
+import { requestPropertyNames } from "../../pools.js"
 import { getReaders, listReaders, relationCreates } from "../shared/readers.js"
 import { baseFor, probesOf } from "./select.js"
 
@@ -40,6 +44,7 @@ export const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
     )
   const g = Gen.valid(op, ctx.pools, ctx.runId, { unknownFields: false })
   if (g._tag === "Skip") return skipped("created", op.method, CREATED, true, g.reason)
+  const searched = listReaders(op).some((l) => requestPropertyNames(l).includes("search"))
   return {
     family: "created",
     method: op.method,
@@ -49,7 +54,9 @@ export const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
     cases: { _tag: "Property", arbitrary: g.arbitrary, examples: n },
     run: (generated: Body) =>
       Effect.gen(function* () {
-        const e = yield* send(ctx, post(op.path, uniqueNames(op, generated)))
+        // A name a List searches holds letters beyond ASCII in both cases (`probesOf` swaps them).
+        const named = searched ? Gen.withCasedName(op, generated, ctx.runId) : generated
+        const e = yield* send(ctx, post(op.path, uniqueNames(op, named)))
         const created = objectIn(op, e)
         // A create refused is the valid family's to judge.
         if (created === undefined || typeof created.id !== "string" || created.id === "") return []
@@ -75,6 +82,8 @@ export const createdSuite = (op: Op, ctx: Context): Suite | undefined => {
           )
             for (const probe of probesOf(list, base, "name", name)) {
               const body = { ...base, limit: 500, ...probe.body }
+              if (probe.rule === "search.case-insensitive")
+                Dimensions.sent(ctx.dimensions, list.method, Dimensions.valid("search", "case"))
               const w = yield* walk(ctx, list, body, MAX_WALK_PAGES)
               selected.push(...selectsCreated({ ...probe, list, body, name, id, walk: w }))
             }

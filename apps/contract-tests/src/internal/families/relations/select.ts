@@ -4,6 +4,7 @@ import type { Body, Context, Op } from "../../context.js"
 import * as Gen from "../../generate.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
+import { searchMissRule } from "../../oracles/search-filter.js"
 
 export const condition = (key: string, value: string): Filter.Filter<string> => ({
   field: { key, operator: "equals", value: { "@type": Filter.STRING_VALUE_TYPE, value } }
@@ -20,8 +21,8 @@ interface Probe {
 
 /**
  * The reads of a List that select objects by `field` = `value`, where the List has them (derived
- * from its request schema): a search in that field (or the default field, `name`), a filter
- * `equals` on it, its parent scope.
+ * from its request schema): a search in that field (or the default field, `name`), again with the
+ * case swapped when the value has letters beyond ASCII, a filter `equals` on it, its parent scope.
  */
 export const probesOf = (
   list: Op,
@@ -32,14 +33,20 @@ export const probesOf = (
   const out: Array<Probe> = []
   const props = requestPropertyNames(list)
   if (props.includes("search")) {
-    if (Gen.isValid(list, { ...base, limit: 1, search: value, searchFields: [field] }))
-      out.push({
-        label: `search in ${field}`,
-        body: { search: value, searchFields: [field] },
-        rule: "search.match"
-      })
-    else if (field === "name" && Gen.isValid(list, { ...base, limit: 1, search: value }))
-      out.push({ label: "search", body: { search: value }, rule: "search.match" })
+    // A value with letters beyond ASCII is also searched with their case swapped: search folds every case.
+    const terms = Gen.hasCaseBeyondAscii(value) ? [value, Gen.swappedCase(value)] : [value]
+    for (const term of terms) {
+      const rule = term === value ? "search.match" : searchMissRule(term, [field])
+      const swapped = term === value ? "" : ", case swapped"
+      if (Gen.isValid(list, { ...base, limit: 1, search: term, searchFields: [field] }))
+        out.push({
+          label: `search in ${field}${swapped}`,
+          body: { search: term, searchFields: [field] },
+          rule
+        })
+      else if (field === "name" && Gen.isValid(list, { ...base, limit: 1, search: term }))
+        out.push({ label: `search${swapped}`, body: { search: term }, rule })
+    }
   }
   const filter = condition(snake(field), value)
   if (props.includes("filter") && Gen.isValid(list, { ...base, limit: 1, filter }))

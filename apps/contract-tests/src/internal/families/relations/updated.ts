@@ -106,7 +106,7 @@ export const updatedSuite = (op: Op, ctx: Context): Suite | undefined => {
             for (const probe of probesOf(list, base, field, old)) {
               // The old value still selects the object when the new one contains it (search) or equals it in another case (filter).
               if (
-                probe.rule === "search.match"
+                "search" in probe.body
                   ? value.toLowerCase().includes(old.toLowerCase())
                   : value.toLowerCase() === old.toLowerCase()
               )

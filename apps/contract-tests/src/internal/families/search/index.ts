@@ -8,9 +8,11 @@
  * fractional digits) and one unit of its precision either side, between two items' times that
  * differ only below the second, and as the whole second an item's time falls in (`:05Z`,
  * `:05.000Z`...): an order compares instants exactly. A selection is also walked one item a page:
- * it applies on every page the cursor leads to.
+ * it applies on every page the cursor leads to. A search term cut from an item's name around a
+ * letter beyond ASCII comes with its case swapped: search folds every case, not only A to Z.
  */
 import type { Family, Suite } from "../../context.js"
+import { casingSuite } from "./casing.js"
 import { combinedSuite } from "./combined.js"
 import { emptyValuesSuite } from "./emptyValues.js"
 import { CHECKS } from "./judged.js"
@@ -31,6 +33,7 @@ export const search: Family = {
       patternsSuite(op, ctx),
       combinedSuite(op, ctx),
       pagedSuite(op, ctx),
-      timesSuite(op, ctx)
+      timesSuite(op, ctx),
+      casingSuite(op, ctx)
     ].filter((s): s is Suite => s !== undefined)
 }
