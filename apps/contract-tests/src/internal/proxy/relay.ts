@@ -10,8 +10,8 @@
  * object per exchange as its handler: no Effect fiber, promise, stream or span per exchange, and
  * no response stream between undici's chunks and the client's socket. The relay is the proxy's hot
  * path: the `@effect/platform` server and `HttpClient` around it cost as much CPU as the relay's own
- * work, and undici's `request` (its body stream, abort signal and promise) a third of it
- * (bench/proxy.mjs, BENCHMARKS.md).
+ * work, and undici's `request` (an answer stream, an abort signal and a promise per exchange) with
+ * the copies around it half as much again as this relay (bench/proxy.mjs, BENCHMARKS.md).
  */
 import type * as Undici from "@effect/platform-node/Undici"
 import type * as Effect from "effect/Effect"
