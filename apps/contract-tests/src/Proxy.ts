@@ -164,11 +164,11 @@ export const exitCode = (findings: ReadonlyArray<Finding>, failOn: FailOn): 0 | 
 /**
  * Starts the proxy in the caller's scope, listening until the scope closes.
  *
- * The proxy relays with its own connections to the target (an undici `Agent`, closed with the
- * scope) and serves with a plain `node:http` server: it needs no `HttpClient` (it used the one in the
- * context before), and it adds no spans to the traffic it relays. Relaying is the proxy's
- * hot path: an `@effect/platform` server and `HttpClient` around each exchange cost as much CPU as
- * the relay itself (BENCHMARKS.md).
+ * The proxy relays with its own keep-alive connections to the target (an undici `Pool` to its
+ * origin, closed with the scope) and serves with a plain `node:http` server: it needs no
+ * `HttpClient` (it used the one in the context before), and it adds no spans to the traffic it
+ * relays. Relaying is the proxy's hot path: an `@effect/platform` server and `HttpClient` around
+ * each exchange cost as much CPU as the relay itself (BENCHMARKS.md).
  *
  * @example
  * ```ts
@@ -219,8 +219,8 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
     Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` }))
   )
   const dispatcher = yield* Effect.acquireRelease(
-    Effect.sync(() => new Undici.Agent()),
-    (agent) => Effect.promise(() => agent.destroy())
+    Effect.sync(() => new Undici.Pool(base.origin)),
+    (pool) => Effect.promise(() => pool.destroy())
   )
   const runtime = yield* Effect.runtime<never>()
   const listener = Relay.listener({

@@ -3,7 +3,8 @@
 // headers stay repeated, the path and query reach the target as sent (under the target's own path),
 // a target that does not answer is a Connect `unavailable` answer and a judged exchange, and a
 // client that goes away mid-answer leaves the proxy serving, and a body the target answered before
-// reading it all does not hold up the client's next request on the same connection.
+// reading it all does not hold up the client's next request on the same connection, and a long
+// answer reaches a client that reads slowly whole.
 import { describe, expect, it } from "@effect/vitest"
 import * as Undici from "@effect/platform-node/Undici"
 import * as Effect from "effect/Effect"
@@ -193,6 +194,46 @@ describe("the proxy's relay", () => {
         expect(yield* send(bytes(4 << 20, 7))).toBe("413 too large")
         expect(yield* send(Buffer.from("{}"))).toBe("200 ok")
         expect((yield* proxy.report).requests).toBe(2)
+      })
+  )
+
+  it.scopedLive(
+    "a long answer to a client that reads slowly arrives whole: the target is read as the client's socket drains",
+    () =>
+      Effect.gen(function* () {
+        const part = bytes(64 * 1024, 9)
+        const parts = 64
+        // 4 MiB of unknown length, written as the proxy's socket takes it.
+        const url = yield* target((_req, res) => {
+          res.writeHead(200, { "content-type": "application/octet-stream" })
+          let sent = 0
+          const more = (): void => {
+            while (sent < parts) {
+              sent++
+              if (!res.write(part)) return void res.once("drain", more)
+            }
+            res.end()
+          }
+          more()
+        })
+        const proxy = yield* Proxy.start({ target: url, checkedBytes: 64 })
+        const received = yield* Effect.async<number, Error>((resume) => {
+          Http.get(`${proxy.url}/slow`, (res) => {
+            let n = 0
+            // Reads nothing for a while, then one chunk a millisecond.
+            res.pause()
+            res.on("data", (c: Buffer) => {
+              n += c.length
+              res.pause()
+              setTimeout(() => res.resume(), 1)
+            })
+            res.on("end", () => resume(Effect.succeed(n)))
+            res.on("error", (e) => resume(Effect.fail(e)))
+            setTimeout(() => res.resume(), 200)
+          }).on("error", (e) => resume(Effect.fail(e)))
+        })
+        expect(received).toBe(parts * part.length)
+        expect((yield* proxy.report).requests).toBe(1)
       })
   )
 

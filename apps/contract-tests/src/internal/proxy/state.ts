@@ -12,7 +12,6 @@
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
@@ -86,15 +85,30 @@ export const workerUrl = (
   return exists(bundle) ? bundle : builtSibling(here, "worker.js")
 }
 
-/** A job whose bodies are copies of its own, listed in `transfer` (the relay's bytes may still be in flight). */
-const own = (job: Job, transfer: Array<ArrayBuffer>): Job => {
+/**
+ * The jobs with their bodies copied into one buffer of their own, transferred with the message
+ * rather than cloned (the relay's bytes may still be in flight): one copy and one transfer a batch.
+ */
+const owned = (jobs: ReadonlyArray<Job>): { jobs: Array<Job>; buffer: ArrayBuffer } => {
+  let size = 0
+  for (const j of jobs) size += (j.request.body?.length ?? 0) + (j.body?.length ?? 0)
+  const buffer = new ArrayBuffer(size)
+  let at = 0
   const copy = (b: Uint8Array | undefined) => {
     if (b === undefined) return undefined
-    const c = new Uint8Array(b)
-    transfer.push(c.buffer)
+    const c = new Uint8Array(buffer, at, b.length)
+    c.set(b)
+    at += b.length
     return c
   }
-  return { ...job, request: { ...job.request, body: copy(job.request.body) }, body: copy(job.body) }
+  return {
+    jobs: jobs.map((j) => ({
+      ...j,
+      request: { ...j.request, body: copy(j.request.body) },
+      body: copy(j.body)
+    })),
+    buffer
+  }
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
@@ -184,21 +198,17 @@ export const make = (
       if (batch.length === 0 || stopped !== undefined) return
       const jobs = batch
       batch = []
-      const transfer: Array<ArrayBuffer> = []
-      const posted = Either.try(() =>
-        worker.postMessage(
-          { _tag: "Jobs", jobs: jobs.map((j) => own(j, transfer)) } satisfies ToJudge,
-          transfer
-        )
-      )
-      if (Either.isLeft(posted)) {
+      try {
+        const own = owned(jobs)
+        worker.postMessage({ _tag: "Jobs", jobs: own.jobs } satisfies ToJudge, [own.buffer])
+      } catch (error) {
         // Never the relay's failure: the batch is counted as not judged.
         pending -= jobs.length
         unposted += jobs.length
         Runtime.runFork(runtime)(
           Effect.logWarning(
             "contract-tests proxy: exchanges could not be handed to the judge",
-            message(posted.left)
+            message(error)
           )
         )
       }
