@@ -48,6 +48,42 @@ export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsen
 )
 
 /**
+ * The readings that can tell apart for a filter (`readings` without the variants of a flag no
+ * condition of the filter reads: the case of a text operator, the case of an order, time equality as
+ * text), memoised per filter object: the others give the same outcome on every item, so `every` and
+ * `some` over these are `every` and `some` over all.
+ */
+export const readingsOf = (filter: Filter.Filter<string>): ReadonlyArray<Reading> => {
+  let out = readingsByFilter.get(filter)
+  if (out === undefined) {
+    const read = { caseInsensitive: false, orderCaseInsensitive: false, timeEqualsAsText: false }
+    const visit = (f: Filter.Filter<string>): void => {
+      if (Filter.isEmpty(f)) return
+      if ("group" in f && f.group !== undefined) return f.group.filters.forEach(visit)
+      const { key, operator } = f.field!
+      if (operator === "empty" || operator === "not_empty") return
+      if (Filter.textHolds(operator, "", "") === undefined) read.orderCaseInsensitive = true
+      else {
+        read.caseInsensitive = true
+        if ((operator === "equals" || operator === "not_equals") && /_at$/.test(key))
+          read.timeEqualsAsText = true
+      }
+    }
+    visit(filter)
+    out = readings.filter(
+      (r) =>
+        (read.caseInsensitive || !r.caseInsensitive) &&
+        (read.orderCaseInsensitive || !r.orderCaseInsensitive) &&
+        (read.timeEqualsAsText || !r.timeEqualsAsText)
+    )
+    readingsByFilter.set(filter, out)
+  }
+  return out
+}
+
+const readingsByFilter = new WeakMap<object, ReadonlyArray<Reading>>()
+
+/**
  * Instants by text (`null`: no instant), emptied when full: every reading of every filter reads
  * the same few timestamps of the items listed.
  */

@@ -13,7 +13,7 @@ import {
   comparesTimes,
   evaluate,
   judgeable,
-  readings,
+  readingsOf,
   type Row,
   rowOf,
   textOf,
@@ -70,7 +70,7 @@ export const selection = (
     tests.push({
       rule: comparesTimes(filter) ? "filter.time-instants" : "filter.match",
       described: `filter ${JSON.stringify(filter)}`,
-      matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r))
+      matches: (row) => readingsOf(filter).some((r) => evaluate(filter, (k) => textOf(row, k), r))
     })
   }
   return tests.length === 0
