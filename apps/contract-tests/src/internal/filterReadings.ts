@@ -48,10 +48,8 @@ export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsen
 )
 
 /**
- * The readings that can tell apart for a filter (`readings` without the variants of a flag no
- * condition of the filter reads: the case of a text operator, the case of an order, time equality as
- * text), memoised per filter object: the others give the same outcome on every item, so `every` and
- * `some` over these are `every` and `some` over all.
+ * The readings that can differ on a filter (`readings` without the variants of a flag none of its
+ * conditions reads), memoised per filter: `every` and `some` over them are those over all readings.
  */
 export const readingsOf = (filter: Filter.Filter<string>): ReadonlyArray<Reading> => {
   let out = readingsByFilter.get(filter)

@@ -353,9 +353,8 @@ const oneOfCandidates = (
 }
 
 /**
- * The candidates of an enum by node and path, which its value does not change: derived once, not
- * per body (the filter key of a List is an enum of every key, each compared with the others).
- * Emptied when full.
+ * An enum's candidates by node and path, which no value changes: derived once, not per body
+ * (emptied when full).
  */
 const enumsDerived = new WeakMap<AST.AST, Map<string, ReadonlyArray<Candidate>>>()
 const MAX_ENUM_PATHS = 256
@@ -606,11 +605,9 @@ const derived = new WeakMap<Schema.Schema.AnyNoContext, Map<string, ReadonlyArra
 const MAX_DERIVED = 1024
 
 /**
- * A key per variant body, equal for two bodies exactly when their JSON texts are: each variant
- * changes one top-level key of an object, so its text is the input's but for that key's entry,
- * and two texts are equal when both are the input's, or when both change the same key to the same
- * text (or leave it out). Only that entry is written as text, not the whole body; when a variant
- * replaces the whole input, the whole body is.
+ * A key per variant body, equal exactly when two bodies' JSON texts are (a variant of an object
+ * changes one top-level entry: the same text as the input, or the same key changed alike), from
+ * that entry's text rather than the whole body's.
  */
 const bodyKeys = (
   encoded: unknown,
