@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Checks from "../src/Checks.js"
 import { Filter, Operations } from "@data-access/schema"
@@ -302,6 +303,53 @@ describe("filter readings", () => {
     expect(
       Filters.readings.some((r) => Filters.evaluate(both("xyz", "ct-x"), (k) => row[k]!, r))
     ).toBe(false)
+  })
+})
+
+describe("the readings of a filter", () => {
+  it("every and some over the readings a filter can tell apart are every and some over all readings", () => {
+    const texts = fc.constantFrom(
+      "",
+      "Name",
+      "name",
+      "NAME-2",
+      "true",
+      "2026-01-02T03:04:05Z",
+      "2026-01-02T03:04:05.000Z",
+      "2026-01-02t03:04:05z"
+    )
+    const rows = fc.record({ name: texts, created_at: texts, enabled: texts })
+    const condition = fc.record({
+      key: fc.constantFrom("name", "created_at", "enabled"),
+      operator: fc.constantFrom(...Filter.Operator.literals),
+      value: fc.record({ "@type": fc.constant(Filter.STRING_VALUE_TYPE), value: texts })
+    })
+    const { filter: filters } = fc.letrec((tie) => ({
+      filter: fc.oneof(
+        { depthSize: "small" },
+        fc.record({ field: condition }),
+        fc.record({
+          group: fc.record({
+            operator: fc.constantFrom("and" as const, "or" as const),
+            filters: fc.array(tie("filter"), { minLength: 1, maxLength: 3 })
+          })
+        }),
+        fc.constant({})
+      )
+    }))
+    fc.assert(
+      fc.property(filters, rows, (filter, row) => {
+        const f = filter as Filter.Filter<string>
+        const get = (k: string) => row[k as keyof typeof row]
+        const on = (rs: ReadonlyArray<Filters.Reading>) =>
+          rs.map((r) => Filters.evaluate(f, get, r))
+        const all = on(Filters.readings)
+        const told = on(Filters.readingsOf(f))
+        expect(told.every(Boolean)).toBe(all.every(Boolean))
+        expect(told.some(Boolean)).toBe(all.some(Boolean))
+      }),
+      { seed: 1, numRuns: 500 }
+    )
   })
 })
 

@@ -165,6 +165,10 @@ export const isZero = (v: unknown): boolean =>
   (Array.isArray(v) && v.length === 0) ||
   (typeof v === "object" && v !== null && Object.keys(v).length === 0)
 
+/** A character beyond ASCII (a UTF-16 unit above U+007F is one exactly when a code point is). */
+// eslint-disable-next-line no-control-regex
+const BEYOND_ASCII = /[^\u0000-\u007f]/
+
 /**
  * The valid-side tags of a request body: each top-level field sent (as a value, an explicit zero,
  * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out, and
@@ -191,7 +195,7 @@ export const validTags = (
       if (shape._tag === "String" && shape.minLength > 0 && [...v].length === shape.minLength)
         tag(name, "bound")
       if (v.length >= SAFE_STRING_LENGTH) tag(name, "bound")
-      if ([...v].some((c) => c.codePointAt(0)! > 0x7f)) tag(name, "multi-byte")
+      if (BEYOND_ASCII.test(v)) tag(name, "multi-byte")
     }
   }
   for (const name of fields.keys()) if (!seen.has(name)) tag(name, "absent")

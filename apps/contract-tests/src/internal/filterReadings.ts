@@ -48,6 +48,40 @@ export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsen
 )
 
 /**
+ * The readings that can differ on a filter (`readings` without the variants of a flag none of its
+ * conditions reads), memoised per filter: `every` and `some` over them are those over all readings.
+ */
+export const readingsOf = (filter: Filter.Filter<string>): ReadonlyArray<Reading> => {
+  let out = readingsByFilter.get(filter)
+  if (out === undefined) {
+    const read = { caseInsensitive: false, orderCaseInsensitive: false, timeEqualsAsText: false }
+    const visit = (f: Filter.Filter<string>): void => {
+      if (Filter.isEmpty(f)) return
+      if ("group" in f && f.group !== undefined) return f.group.filters.forEach(visit)
+      const { key, operator } = f.field!
+      if (operator === "empty" || operator === "not_empty") return
+      if (Filter.textHolds(operator, "", "") === undefined) read.orderCaseInsensitive = true
+      else {
+        read.caseInsensitive = true
+        if ((operator === "equals" || operator === "not_equals") && /_at$/.test(key))
+          read.timeEqualsAsText = true
+      }
+    }
+    visit(filter)
+    out = readings.filter(
+      (r) =>
+        (read.caseInsensitive || !r.caseInsensitive) &&
+        (read.orderCaseInsensitive || !r.orderCaseInsensitive) &&
+        (read.timeEqualsAsText || !r.timeEqualsAsText)
+    )
+    readingsByFilter.set(filter, out)
+  }
+  return out
+}
+
+const readingsByFilter = new WeakMap<object, ReadonlyArray<Reading>>()
+
+/**
  * Instants by text (`null`: no instant), emptied when full: every reading of every filter reads
  * the same few timestamps of the items listed.
  */

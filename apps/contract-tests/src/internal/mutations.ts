@@ -352,6 +352,33 @@ const oneOfCandidates = (
   }
 }
 
+/**
+ * An enum's candidates by node and path, which no value changes: derived once, not per body
+ * (emptied when full).
+ */
+const enumsDerived = new WeakMap<AST.AST, Map<string, ReadonlyArray<Candidate>>>()
+const MAX_ENUM_PATHS = 256
+
+/** `enumCandidates`, derived once per node and path. */
+const enumCandidatesOnce = (
+  node: AST.AST,
+  literals: ReadonlyArray<AST.LiteralValue>,
+  path: Path,
+  out: Array<Candidate>
+): void => {
+  let byPath = enumsDerived.get(node)
+  if (byPath === undefined) enumsDerived.set(node, (byPath = new Map()))
+  const key = JSON.stringify(path)
+  let known = byPath.get(key)
+  if (known === undefined) {
+    const own: Array<Candidate> = []
+    enumCandidates(node, literals, path, own)
+    if (byPath.size >= MAX_ENUM_PATHS) byPath.clear()
+    byPath.set(key, (known = own))
+  }
+  for (const c of known) out.push(c)
+}
+
 /** The invalid values of a literal's or an enum's values, each breaking the rule the node states. */
 const enumCandidates = (
   node: AST.AST,
@@ -426,7 +453,7 @@ const candidates = (
             value: BOGUS
           })
       } else if (shape._tag === "String" && shape.literals !== undefined)
-        enumCandidates(shape.ast, shape.literals, path, out)
+        enumCandidatesOnce(shape.ast, shape.literals, path, out)
       return
     }
     case "Union": {
@@ -434,15 +461,16 @@ const candidates = (
       // An enum: every member one literal, unrefined.
       const literals = members.map((m) => (m.refinements.length === 0 ? literalOf(m) : undefined))
       if (members.length > 0 && literals.every((l) => l !== undefined))
-        return enumCandidates(
+        return enumCandidatesOnce(
           shape.ast,
           literals.map((l) => l!.value),
           path,
           out
         )
       for (const m of members) {
-        if (!present || isEncoded(m.ast)(value)) candidates(m, value, path, out, depth + 1)
-        if (present && isEncoded(m.ast)(value)) oneOfCandidates(m, members, value, path, out)
+        const encoded = present && isEncoded(m.ast)(value)
+        if (!present || encoded) candidates(m, value, path, out, depth + 1)
+        if (encoded) oneOfCandidates(m, members, value, path, out)
       }
       return
     }
@@ -576,6 +604,36 @@ export const derive = (
 const derived = new WeakMap<Schema.Schema.AnyNoContext, Map<string, ReadonlyArray<Mutation>>>()
 const MAX_DERIVED = 1024
 
+/**
+ * A key per variant body, equal exactly when two bodies' JSON texts are (a variant of an object
+ * changes one top-level entry: the same text as the input, or the same key changed alike), from
+ * that entry's text rather than the whole body's.
+ */
+const bodyKeys = (
+  encoded: unknown,
+  out: ReadonlyArray<Candidate>
+): ((c: Candidate, body: unknown) => string) => {
+  if (
+    encoded === null ||
+    typeof encoded !== "object" ||
+    Array.isArray(encoded) ||
+    out.some((c) => c.path.length === 0)
+  )
+    return (_, body) => JSON.stringify(body)
+  const entryText = (o: object, key: string): string | undefined =>
+    Object.hasOwn(o, key) ? JSON.stringify((o as Record<string, unknown>)[key]) : undefined
+  const inputTexts = new Map<string, string | undefined>()
+  return (c, body) => {
+    const key = String(c.path[0])
+    let input = inputTexts.get(key)
+    if (input === undefined && !inputTexts.has(key))
+      inputTexts.set(key, (input = entryText(encoded, key)))
+    const text = entryText(body as object, key)
+    if (text === input) return ""
+    return `${JSON.stringify(key)}${text === undefined ? "!" : `:${text}`}`
+  }
+}
+
 const variants = (
   schema: Schema.Schema.AnyNoContext,
   encoded: unknown,
@@ -584,11 +642,12 @@ const variants = (
   const out: Array<Candidate> = []
   candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
   const decodes = accepts(schema)
+  const keyOf = bodyKeys(encoded, out)
   const seen = new Set<string>()
   const result: Array<Mutation> = []
   for (const c of out) {
     const body = setAt(encoded, c.path, c.value, c.remove === true)
-    const key = JSON.stringify(body)
+    const key = keyOf(c, body)
     if (seen.has(key)) continue
     seen.add(key)
     if (skip !== undefined && skip(c)) continue

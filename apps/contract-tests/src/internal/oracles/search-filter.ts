@@ -13,7 +13,7 @@ import {
   comparesTimes,
   evaluate,
   judgeable,
-  readings,
+  readingsOf,
   type Row,
   rowOf,
   textOf,
@@ -112,8 +112,8 @@ const partsOf = (
       rule,
       missRule: filterRule(filter, orOfSeveral(filter)),
       described: `filter ${JSON.stringify(filter)}`,
-      matches: (row) => readings.some((r) => evaluate(filter, (k) => textOf(row, k), r)),
-      certain: (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      matches: (row) => readingsOf(filter).some((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      certain: (row) => readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r)),
       reads: [...filterKeys(filter)].map(snakeToCamel)
     })
   } else if (sent.filter !== undefined && sent.filter !== null) whole = false

@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readings, type Row, textOf } from "../../filterReadings.js"
+import { evaluate, readingsOf, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
@@ -70,7 +70,7 @@ export const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
       const certain = (row: Row) =>
         selected.matches(row) &&
         (body.filter === undefined ||
-          readings.every((r) =>
+          readingsOf(body.filter as Filter.Filter<string>).every((r) =>
             evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)
           ))
       return yield* judged(ctx, op, base, rows, {

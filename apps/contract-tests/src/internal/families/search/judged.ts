@@ -12,7 +12,7 @@ import { snakeToCamel } from "../../json.js"
 import {
   evaluate,
   type KeyKind,
-  readings,
+  readingsOf,
   type Row,
   rowOf,
   textOf,
@@ -105,7 +105,7 @@ export const judgedFilter = (
 ) =>
   judged(ctx, op, base, rows, {
     body: { ...base, limit: 500, filter },
-    certain: (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+    certain: (row) => readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r)),
     described,
     rule,
     missRule: rule,

@@ -11,7 +11,7 @@ import * as Dimensions from "../../dimensions.js"
 import {
   evaluate,
   OPERATORS,
-  readings,
+  readingsOf,
   type Row,
   rowOf,
   textOf,
@@ -277,7 +277,8 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
                 )
               )
             )
-          certain = (row) => readings.every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          certain = (row) =>
+            readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r))
           described = `filter ${JSON.stringify(filter)}`
           rule = filterRule(filter, either && conditions.length > 1)
           missRule = rule
