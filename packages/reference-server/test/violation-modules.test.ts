@@ -125,7 +125,8 @@ const ORDER = [
   "lists-forget-older-creates",
   "search-ascii-case-folding",
   "success-charset-latin1",
-  "error-charset-latin1"
+  "error-charset-latin1",
+  "long-answers-cut"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

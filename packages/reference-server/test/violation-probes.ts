@@ -710,6 +710,10 @@ export const probes: {
     rpc(s, "GetResource", { id: s.knownIds.resources[0] }).pipe(
       Effect.map((r) => r.status === 200 && /iso-8859-1/.test(r.headers.get("content-type") ?? ""))
     ),
+  "long-answers-cut": (s) =>
+    rpc(s, "ListSatellites", { limit: 500 }).pipe(
+      Effect.map((r) => r.status === 200 && r.json === undefined)
+    ),
   "error-charset-latin1": (s) =>
     rpc(s, "GetResource", { id: "" }).pipe(
       Effect.map((r) => r.status !== 200 && /iso-8859-1/.test(r.headers.get("content-type") ?? ""))

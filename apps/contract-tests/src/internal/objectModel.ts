@@ -29,6 +29,7 @@ import { itemsOf } from "./listWalk.js"
 import { nestedOf } from "./nestedCopies.js"
 import { createdListed } from "./oracles/create-echo.js"
 import { knownSelected, selects } from "./oracles/search-filter.js"
+import { unreadSuccess } from "./oracles/success-shape.js"
 import { modelVerdict } from "./oracles/update-semantics.js"
 import { isNote, type Outcome, type Verdict } from "./outcome.js"
 import { requestPropertyNames } from "./pools.js"
@@ -551,7 +552,11 @@ export const modelled = (target: Target, model: ObjectModel): Target => ({
     return Effect.suspend(() => {
       const s = sending(model, request, performance.now())
       return Effect.onExit(target.send(request), (exit) => {
-        if (Exit.isSuccess(exit)) return toCase(answered(model, s, exit.value, performance.now()))
+        if (Exit.isSuccess(exit)) {
+          const out = answered(model, s, exit.value, performance.now())
+          const unread = unreadSuccess(exit.value)
+          return toCase(unread === undefined ? out : [...out, unread])
+        }
         abandoned(model, s, performance.now())
         return Effect.void
       })
@@ -561,10 +566,11 @@ export const modelled = (target: Target, model: ObjectModel): Target => ({
 
 /**
  * The checks the model judges: updates.model's, and those of the rules a walk that misses a
- * created object breaks (`createdListed`'s echo.create-stored, `knownSelected`'s search-filter rules).
+ * created object breaks (`createdListed`'s echo.create-stored, `knownSelected`'s search-filter rules);
+ * and success-shape's, whose failure on any exchange of a case (`unreadSuccess`) goes with the model's.
  */
 export const modelChecks: ReadonlySet<CheckId> = new Set(
-  (["updates.model", "echo.create-stored", "search.match"] as const).map(
+  (["updates.model", "echo.create-stored", "search.match", "wire.success"] as const).map(
     (r) => ContractRules.get(r).check
   )
 )

@@ -48,6 +48,16 @@ export const successShape = (e: Exchange): Outcome | undefined => {
   return passes(["wire.success"])
 }
 
+/**
+ * wire.success on any exchange a case makes, a walk's page or a read it prepares with included:
+ * a 200 the client cannot read as a JSON object fails it whatever asked for it (its pass is the
+ * case's own to count, so only the failure is returned).
+ */
+export const unreadSuccess = (e: Exchange): Outcome | undefined => {
+  const o = successShape(e)
+  return o === undefined || o.ok ? undefined : o
+}
+
 const successShapeOracle = onAnswer("success-shape", ["wire.success"], (v) =>
   defined(successShape(v.exchange))
 )

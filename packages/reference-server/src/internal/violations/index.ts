@@ -149,7 +149,8 @@ export const records = [
   CreateEcho.listsForgetOlderCreates,
   SearchFilter.searchAsciiCaseFolding,
   SuccessShape.successCharsetLatin1,
-  ErrorShape.errorCharsetLatin1
+  ErrorShape.errorCharsetLatin1,
+  SuccessShape.longAnswersCut
 ] as const
 
 /** A violation's name. */

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { LATIN1_JSON, withByteOrderMark, withContentType } from "../violationHooks.js"
+import { LATIN1_JSON, withByteOrderMark, withContentType, withOutput } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
 export const successContentType = violation({
@@ -33,5 +33,26 @@ export const successCharsetLatin1 = violation({
     "Successful responses say `Content-Type: application/json; charset=iso-8859-1` (the body still UTF-8): connect-es refuses a JSON answer with any parameter but `charset=utf-8`.",
   hooks: {
     writeSuccess: (next) => (headers, body) => withContentType(next(headers, body), LATIN1_JSON)
+  }
+})
+
+/** long-answers-cut: the size of the buffer a success body is written from. */
+const ANSWER_BUFFER_BYTES = 64 * 1024
+
+export const longAnswersCut = violation({
+  name: "long-answers-cut",
+  rule: "wire.success",
+  description: `Successful responses longer than ${ANSWER_BUFFER_BYTES / 1024} KiB are cut at that size (a fixed write buffer): a List of many items at a high \`limit\` answers 200 with JSON that ends midway.`,
+  hooks: {
+    writeSuccess: (next) => (headers, body) =>
+      withOutput(next(headers, body), (response) => {
+        const bytes =
+          typeof response.body === "string"
+            ? new TextEncoder().encode(response.body)
+            : response.body
+        return bytes.length > ANSWER_BUFFER_BYTES
+          ? { ...response, body: bytes.subarray(0, ANSWER_BUFFER_BYTES) }
+          : response
+      })
   }
 })
