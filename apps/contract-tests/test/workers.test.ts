@@ -27,8 +27,15 @@ const faulty = violating([
 const operations = ["GetResource", "ListSatellites", "UpdateSatellite", "CreateConnector"]
 
 const keys = (r: Report.Report) => findingKeys(r.findings)
+/**
+ * The cells of a report but the model's on reads: each thread keeps its own model of the objects
+ * it wrote, so whether a List or Get judges updates.model depends on how suites are dealt.
+ */
+const cellsOf = (r: Report.Report) =>
+  r.cells.filter((c) => !(c.check === "update-semantics" && !/^(Update|Create)/.test(c.operation)))
+const cellKeys = (r: Report.Report) => cellsOf(r).map((c) => `${c.operation} ${c.check}`)
 const examples = (r: Report.Report) =>
-  r.cells.reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)
+  cellsOf(r).reduce((n, c) => n + c.passed + c.failed + c.skipped, 0)
 
 describe("a run in worker threads", () => {
   it.scoped(
@@ -45,9 +52,7 @@ describe("a run in worker threads", () => {
         })
         expect(one.findings.length).toBeGreaterThan(5)
         expect(keys(four)).toEqual(keys(one))
-        expect(four.cells.map((c) => `${c.operation} ${c.check}`)).toEqual(
-          one.cells.map((c) => `${c.operation} ${c.check}`)
-        )
+        expect(cellKeys(four)).toEqual(cellKeys(one))
         expect(examples(four)).toBe(examples(one))
         expect(four.notes).toContain("ran in 4 worker threads")
         const faithful = yield* Embedded.run({ seed: 8, examples: 10, operations, workers: 3 })

@@ -68,7 +68,6 @@ const ORDER = [
   "create-default-not-zero",
   "password-for-another-user",
   "create-stored-differently",
-  "secrets-masked",
   "update-ignored",
   "update-keeps-old-reference",
   "update-false-ignored",
@@ -126,7 +125,8 @@ const ORDER = [
   "search-ascii-case-folding",
   "success-charset-latin1",
   "error-charset-latin1",
-  "long-answers-cut"
+  "long-answers-cut",
+  "secrets-masked"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -92,7 +92,6 @@ export const records = [
   CreateEcho.createDefaultNotZero,
   CreateEcho.passwordForAnotherUser,
   CreateEcho.createStoredDifferently,
-  CreateEcho.secretsMasked,
   UpdateSemantics.updateIgnored,
   UpdateSemantics.updateKeepsOldReference,
   UpdateSemantics.updateFalseIgnored,
@@ -150,7 +149,8 @@ export const records = [
   SearchFilter.searchAsciiCaseFolding,
   SuccessShape.successCharsetLatin1,
   ErrorShape.errorCharsetLatin1,
-  SuccessShape.longAnswersCut
+  SuccessShape.longAnswersCut,
+  CreateEcho.secretsMasked
 ] as const
 
 /** A violation's name. */
