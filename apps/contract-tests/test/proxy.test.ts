@@ -197,7 +197,7 @@ describe("the conformance proxy", () => {
   // of its kind overlaps is not judged), and enough for the created family to read after 4 creates.
   for (const [violation, rule, settings] of [
     ["create-stored-differently", "updates.model", { examples: 5 }],
-    ["lists-forget-older-creates", "echo.create-stored", { examples: 10, concurrency: 1 }]
+    ["lists-forget-older-creates", "echo.create-stored", { examples: 20, concurrency: 1 }]
   ] as const)
     it.scoped(`${violation} is a server finding (${rule})`, () =>
       Effect.gen(function* () {
