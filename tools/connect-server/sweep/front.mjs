@@ -2,6 +2,8 @@
 // what is harmless on the wire: idle connections closed after `keepAliveMs`, rate-limit and request-id headers, cursors rewritten as long base64 of JSON (read back on
 // the way in), pages shorter than `limit` while more items follow (`shortPages`), answers gzipped whenever the client offers gzip, 405/415 answers with empty bodies.
 import * as Http from "node:http"
+import * as Http2 from "node:http2"
+import { readFileSync } from "node:fs"
 import * as Zlib from "node:zlib"
 import { randomUUID } from "node:crypto"
 
@@ -40,6 +42,8 @@ const shortPageRequest = (body) => {
   let inner = ""
   let after
   let skip = 0
+  // A cursor of another JSON type goes to the server as it came (which refuses it).
+  if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== "string") return undefined
   if (typeof body.cursor === "string" && body.cursor !== "") {
     const parsed = readCursor(body.cursor)
     if (parsed === undefined) return undefined
@@ -164,6 +168,32 @@ const withDetails = (bytes) => {
   }
 }
 
+/** An error body without its (optional) message. */
+const withoutMessage = (bytes) => {
+  try {
+    const { message: _message, ...error } = JSON.parse(bytes.toString("utf8"))
+    return typeof error.code === "string" ? Buffer.from(JSON.stringify(error)) : bytes
+  } catch {
+    return bytes
+  }
+}
+
+/** Every object's keys in reverse order, pretty-printed: the same JSON value. */
+const reversedKeys = (value) =>
+  Array.isArray(value)
+    ? value.map(reversedKeys)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)]))
+      : value
+
+const reshaped = (bytes) => {
+  try {
+    return Buffer.from(JSON.stringify(reversedKeys(JSON.parse(bytes.toString("utf8"))), null, 2) + "\n")
+  } catch {
+    return bytes
+  }
+}
+
 const gunzipped = (bytes, encoding) =>
   encoding === "gzip" ? Zlib.gunzipSync(bytes) : encoding === "br" ? Zlib.brotliDecompressSync(bytes) : encoding === "deflate" ? Zlib.inflateSync(bytes) : bytes
 
@@ -172,13 +202,41 @@ export const startFront = (target, options, port = 0) =>
     const targetUrl = new URL(target)
     const agent = new Http.Agent({ keepAlive: true })
     let remaining = 1_000_000
-    const server = Http.createServer((req, res) => {
+    let tokens = options.rateLimit?.burst ?? 0
+    let filled = Date.now()
+    /** Whether a token bucket of `rateLimit` (per second, burst) lets a request through. */
+    const admitted = () => {
+      if (options.rateLimit === undefined) return true
+      const now = Date.now()
+      tokens = Math.min(options.rateLimit.burst, tokens + ((now - filled) / 1000) * options.rateLimit.perSecond)
+      filled = now
+      if (tokens < 1) return false
+      tokens -= 1
+      return true
+    }
+    const handler = (req, res) => {
+      if (!admitted()) {
+        // Rate limit reached: resource_exhausted with Retry-After (decisions.md section 2), the body unread.
+        const body = JSON.stringify({ code: "resource_exhausted", message: "rate limit reached" })
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "retry-after": "1",
+          "x-ratelimit-limit": String(options.rateLimit.perSecond),
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 1),
+          "content-length": String(Buffer.byteLength(body))
+        })
+        res.end(body)
+        req.resume()
+        return
+      }
       const chunks = []
       req.on("data", (c) => chunks.push(c))
       req.on("end", () => {
         const state = {}
         const sent = mapRequest(options, Buffer.concat(chunks), req.headers, state, req.url ?? "")
-        const headers = { ...req.headers, host: targetUrl.host, "content-length": String(sent.length) }
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(":")))
+        Object.assign(headers, { host: targetUrl.host, "content-length": String(sent.length) })
         // The front reads the answer itself: the server's own compression is undone first.
         delete headers["accept-encoding"]
         const forward = Http.request(
@@ -205,6 +263,8 @@ export const startFront = (target, options, port = 0) =>
               if (options.errorDetails && answer.statusCode !== 200 && out.length > 0) out = withDetails(out)
               if (options.charset && /^application\/json$/.test(String(outHeaders["content-type"] ?? "")))
                 outHeaders["content-type"] = "application/json; charset=utf-8"
+              if (options.noErrorMessage && answer.statusCode !== 200 && out.length > 0) out = withoutMessage(out)
+              if (options.reshape && answer.statusCode === 200) out = reshaped(out)
               if (options.emptyProtocolBodies && (answer.statusCode === 405 || answer.statusCode === 415)) {
                 out = Buffer.alloc(0)
                 delete outHeaders["content-type"]
@@ -222,9 +282,17 @@ export const startFront = (target, options, port = 0) =>
                 outHeaders["content-encoding"] = "gzip"
                 outHeaders["vary"] = "Accept-Encoding"
               }
-              outHeaders["content-length"] = String(out.length)
-              res.writeHead(answer.statusCode ?? 502, outHeaders)
-              res.end(out)
+              if (options.chunked) {
+                // No Content-Length: the answer in two chunks.
+                delete outHeaders["content-length"]
+                res.writeHead(answer.statusCode ?? 502, outHeaders)
+                res.write(out.subarray(0, out.length >> 1))
+                setImmediate(() => res.end(out.subarray(out.length >> 1)))
+              } else {
+                outHeaders["content-length"] = String(out.length)
+                res.writeHead(answer.statusCode ?? 502, outHeaders)
+                res.end(out)
+              }
             })
           }
         )
@@ -234,7 +302,19 @@ export const startFront = (target, options, port = 0) =>
         })
         forward.end(sent)
       })
-    })
+    }
+    // TLS with HTTP/2 offered beside HTTP/1.1 (ALPN), the key and certificate from SWEEP_TLS_DIR.
+    const server = options.tls
+      ? Http2.createSecureServer(
+          {
+            allowHTTP1: true,
+            key: readFileSync(`${process.env.SWEEP_TLS_DIR}/key.pem`),
+            cert: readFileSync(`${process.env.SWEEP_TLS_DIR}/cert.pem`)
+          },
+          handler
+        )
+      : Http.createServer(handler)
     if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs
-    server.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, server }))
+    const scheme = options.tls ? "https" : "http"
+    server.listen(port, "127.0.0.1", () => resolve({ url: `${scheme}://127.0.0.1:${server.address().port}`, server }))
   })

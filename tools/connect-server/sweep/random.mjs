@@ -1,5 +1,6 @@
-// A variant of the domain's identifiers (the reference server's random.js): random UUIDs, neither
-// ULID-shaped nor time-ordered, with no type prefix (SWEEP_IDS=uuid).
+// A variant of the domain's identifiers (the reference server's random.js), by SWEEP_IDS: `uuid`
+// (random UUIDs, neither ULID-shaped nor time-ordered, no type prefix), `b64` (base64 of random
+// bytes: `+`, `/` and `=` in ids) or `seq` (a decimal counter: "1", "2"...).
 import * as Crypto from "node:crypto"
 
 export const prng = (seed) => {
@@ -13,7 +14,13 @@ export const prng = (seed) => {
   }
 }
 
-export const ulid = () => Crypto.randomUUID()
+let counter = 0
+const mode = process.env.SWEEP_IDS
+
+const newId = () =>
+  mode === "b64" ? Crypto.randomBytes(16).toString("base64") : mode === "seq" ? String(++counter) : Crypto.randomUUID()
+
+export const ulid = () => newId()
 export const fastUlid = () => Crypto.randomUUID()
-export const makeId = () => Crypto.randomUUID()
+export const makeId = () => newId()
 export const token = (bytes = 24) => Crypto.randomBytes(bytes).toString("base64url")

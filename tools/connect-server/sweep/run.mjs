@@ -1,7 +1,7 @@
 // Runs the contract runner's command line against each variant, fresh for each run, at each seed
 // and example count: `node run.mjs [--variants a,b] [--seeds 1,2,3] [--examples default,20] [-- runner flags]`.
 // Prints one line per run and every finding.
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,11 +22,13 @@ const names = opt("variants", Object.keys(variants))
 const seeds = opt("seeds", ["1", "2", "3"])
 const counts = opt("examples", ["default", "20"])
 const dir = mkdtempSync(join(tmpdir(), "sweep-"))
+// A key and self-signed certificate for the variants served over TLS.
+execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" })
 
 const startServer = (name, fixtures) =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", join(here, "register.mjs"), join(here, "server.mjs"), name, fixtures], {
-      env: { ...process.env, ...variants[name].env },
+      env: { ...process.env, ...variants[name].env, SWEEP_TLS_DIR: dir },
       stdio: ["ignore", "pipe", "inherit"]
     })
     let out = ""
@@ -38,11 +40,12 @@ const startServer = (name, fixtures) =>
     child.on("exit", (code) => reject(new Error(`variant ${name} ended (${code})`)))
   })
 
-const runRunner = (url, fixtures, seed, count, json) =>
+const runRunner = (name, url, fixtures, seed, count, json) =>
   new Promise((resolve) => {
     const args = [bin, "--base-url", url, "--fixtures", fixtures, "--seed", seed, "--rate-limit", "0", "--quiet", "--json", json]
     if (count !== "default") args.push("--examples", count)
-    const child = spawn(process.execPath, [...args, ...extra], {
+    const own = (variants[name].runner ?? []).map((a) => a.replace("{tls}", dir))
+    const child = spawn(process.execPath, [...args, ...own, ...extra], {
       env: { ...process.env, DATA_ACCESS_API_KEY: "reference-key" },
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -60,7 +63,7 @@ for (const name of names)
       const json = join(dir, `${tag}.json`)
       const { child, url } = await startServer(name, fixtures)
       const started = Date.now()
-      const { code, out } = await runRunner(url, fixtures, seed, count, json)
+      const { code, out } = await runRunner(name, url, fixtures, seed, count, json)
       child.removeAllListeners("exit")
       child.kill("SIGTERM")
       let findings = []
