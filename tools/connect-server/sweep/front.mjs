@@ -313,7 +313,9 @@ export const startFront = (target, options, port = 0) =>
           },
           handler
         )
-      : Http.createServer(handler)
+      : options.h2c
+        ? Http2.createServer(handler)
+        : Http.createServer(handler)
     if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs
     const scheme = options.tls ? "https" : "http"
     server.listen(port, "127.0.0.1", () => resolve({ url: `${scheme}://127.0.0.1:${server.address().port}`, server }))

@@ -35,6 +35,9 @@ export const variants = {
   "rate-limited": { front: { rateLimit: { perSecond: 20, burst: 10 } } },
   // TLS, HTTP/2 offered beside HTTP/1.1; the runner trusts the certificate (--ca-cert).
   tls: { front: { tls: true }, runner: ["--ca-cert", "{tls}/cert.pem"] },
+  // HTTP/2 without TLS only (h2c, prior knowledge), as connect-node's documentation serves it
+  // (`http2.createServer(connectNodeAdapter({ routes }))`).
+  h2c: { front: { h2c: true } },
   // Idle connections closed after 1 s; after 50 ms.
   "keepalive-1s": { front: { keepAliveMs: 1000 } },
   "keepalive-50ms": { front: { keepAliveMs: 50 } }
