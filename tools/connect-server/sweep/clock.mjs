@@ -2,6 +2,7 @@
 // SWEEP_CLOCK: "ahead:<ms>" (a clock that many milliseconds ahead of real time), "grain:<ms>"
 // (times rounded down to that grain: createdAt ties between objects made in one grain), or
 // "nanos" (nanosecond timestamps, nine fractional digits).
+import process from "node:process"
 const [kind, arg] = (process.env.SWEEP_CLOCK ?? "").split(":")
 const offset = kind === "ahead" ? Number(arg) : 0
 let lastMicros = 0

@@ -1,6 +1,10 @@
 // An HTTP front before a faithful server that changes only what a faithful server may choose or
 // what is harmless on the wire: idle connections closed after `keepAliveMs`, rate-limit and request-id headers, cursors rewritten as long base64 of JSON (read back on
 // the way in), pages shorter than `limit` while more items follow (`shortPages`), answers gzipped whenever the client offers gzip, 405/415 answers with empty bodies.
+import { Buffer } from "node:buffer"
+import { URL } from "node:url"
+import process from "node:process"
+import { setImmediate } from "node:timers"
 import * as Http from "node:http"
 import * as Http2 from "node:http2"
 import { readFileSync } from "node:fs"
@@ -10,19 +14,35 @@ import { randomUUID } from "node:crypto"
 const CURSOR_PAD = "x".repeat(300)
 
 const wrapCursor = (cursor, skip) =>
-  Buffer.from(JSON.stringify({ v: 1, inner: cursor, ...(skip === undefined ? {} : { skip }), pad: CURSOR_PAD })).toString("base64")
+  Buffer.from(
+    JSON.stringify({
+      v: 1,
+      inner: cursor,
+      ...(skip === undefined ? {} : { skip }),
+      pad: CURSOR_PAD
+    })
+  ).toString("base64")
 
 const unwrapCursor = (cursor) => {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64").toString("utf8"))
-    return typeof parsed?.inner === "string" && wrapCursor(parsed.inner) === cursor ? parsed.inner : cursor
+    return typeof parsed?.inner === "string" && wrapCursor(parsed.inner) === cursor
+      ? parsed.inner
+      : cursor
   } catch {
     return cursor
   }
 }
 
 /** Items of each List answer (interface.md, Endpoints). */
-const ITEMS = ["satellites", "integrations", "nativeUsers", "monitors", "policyStageConfigurations", "savedQueries"]
+const ITEMS = [
+  "satellites",
+  "integrations",
+  "nativeUsers",
+  "monitors",
+  "policyStageConfigurations",
+  "savedQueries"
+]
 
 /** A page size of at most `limit` that depends only on the request: a server's own choice. */
 const pageSize = (limit, inner, skip) => {
@@ -37,13 +57,15 @@ const pageSize = (limit, inner, skip) => {
  * limit` items, of which the page shows a run of `pageSize` after `after`.
  */
 const shortPageRequest = (body) => {
-  const limit = typeof body.limit === "string" && /^\d+$/.test(body.limit) ? Number(body.limit) : body.limit
+  const limit =
+    typeof body.limit === "string" && /^\d+$/.test(body.limit) ? Number(body.limit) : body.limit
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) return undefined
   let inner = ""
   let after
   let skip = 0
   // A cursor of another JSON type goes to the server as it came (which refuses it).
-  if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== "string") return undefined
+  if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== "string")
+    return undefined
   if (typeof body.cursor === "string" && body.cursor !== "") {
     const parsed = readCursor(body.cursor)
     if (parsed === undefined) return undefined
@@ -55,7 +77,9 @@ const shortPageRequest = (body) => {
 const readCursor = (cursor) => {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64").toString("utf8"))
-    return typeof parsed?.inner === "string" && typeof parsed.skip === "number" && pageCursor(parsed.inner, parsed.after, parsed.skip) === cursor
+    return typeof parsed?.inner === "string" &&
+      typeof parsed.skip === "number" &&
+      pageCursor(parsed.inner, parsed.after, parsed.skip) === cursor
       ? parsed
       : undefined
   } catch {
@@ -77,7 +101,8 @@ const shortPageAnswer = (page, answer) => {
   const shown = rest.slice(0, size)
   let next
   if (from + size < items.length) next = pageCursor(page.inner, shown.at(-1).id, from + size)
-  else if (typeof meta.nextCursor === "string" && meta.nextCursor !== "") next = pageCursor(meta.nextCursor, undefined, 0)
+  else if (typeof meta.nextCursor === "string" && meta.nextCursor !== "")
+    next = pageCursor(meta.nextCursor, undefined, 0)
   const out = { ...answer, listMetadata: { count: shown.length } }
   if (key !== undefined) out[key] = shown
   if (shown.length > 0) {
@@ -90,7 +115,11 @@ const shortPageAnswer = (page, answer) => {
 
 const mapRequest = (options, bytes, headers, state, path) => {
   if (options.shortPages && path.includes("/List")) {
-    if (!(headers["content-type"] ?? "").startsWith("application/json") || headers["content-encoding"]) return bytes
+    if (
+      !(headers["content-type"] ?? "").startsWith("application/json") ||
+      headers["content-encoding"]
+    )
+      return bytes
     try {
       const body = JSON.parse(bytes.toString("utf8"))
       const page = body && typeof body === "object" ? shortPageRequest(body) : undefined
@@ -111,7 +140,11 @@ const mapRequest = (options, bytes, headers, state, path) => {
     }
   }
   if (!options.longCursors) return bytes
-  if (!(headers["content-type"] ?? "").startsWith("application/json") || headers["content-encoding"]) return bytes
+  if (
+    !(headers["content-type"] ?? "").startsWith("application/json") ||
+    headers["content-encoding"]
+  )
+    return bytes
   try {
     const body = JSON.parse(bytes.toString("utf8"))
     if (body && typeof body === "object" && typeof body.cursor === "string" && body.cursor !== "") {
@@ -127,7 +160,9 @@ const mapRequest = (options, bytes, headers, state, path) => {
 const mapAnswer = (options, bytes, headers, state) => {
   if (options.shortPages && state.page !== undefined) {
     try {
-      return Buffer.from(JSON.stringify(shortPageAnswer(state.page, JSON.parse(bytes.toString("utf8")))))
+      return Buffer.from(
+        JSON.stringify(shortPageAnswer(state.page, JSON.parse(bytes.toString("utf8"))))
+      )
     } catch {
       return bytes
     }
@@ -160,7 +195,9 @@ const withDetails = (bytes) => {
   try {
     const error = JSON.parse(bytes.toString("utf8"))
     if (typeof error?.code !== "string") return bytes
-    const value = Buffer.from([0x0a, 0x04, 0x74, 0x65, 0x73, 0x74]).toString("base64").replace(/=+$/, "")
+    const value = Buffer.from([0x0a, 0x04, 0x74, 0x65, 0x73, 0x74])
+      .toString("base64")
+      .replace(/=+$/, "")
     error.details = [{ type: "google.rpc.ErrorInfo", value, debug: { reason: "test" } }]
     return Buffer.from(JSON.stringify(error))
   } catch {
@@ -183,19 +220,31 @@ const reversedKeys = (value) =>
   Array.isArray(value)
     ? value.map(reversedKeys)
     : value !== null && typeof value === "object"
-      ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reversedKeys(v)])
+        )
       : value
 
 const reshaped = (bytes) => {
   try {
-    return Buffer.from(JSON.stringify(reversedKeys(JSON.parse(bytes.toString("utf8"))), null, 2) + "\n")
+    return Buffer.from(
+      JSON.stringify(reversedKeys(JSON.parse(bytes.toString("utf8"))), null, 2) + "\n"
+    )
   } catch {
     return bytes
   }
 }
 
 const gunzipped = (bytes, encoding) =>
-  encoding === "gzip" ? Zlib.gunzipSync(bytes) : encoding === "br" ? Zlib.brotliDecompressSync(bytes) : encoding === "deflate" ? Zlib.inflateSync(bytes) : bytes
+  encoding === "gzip"
+    ? Zlib.gunzipSync(bytes)
+    : encoding === "br"
+      ? Zlib.brotliDecompressSync(bytes)
+      : encoding === "deflate"
+        ? Zlib.inflateSync(bytes)
+        : bytes
 
 export const startFront = (target, options, port = 0) =>
   new Promise((resolve) => {
@@ -208,7 +257,10 @@ export const startFront = (target, options, port = 0) =>
     const admitted = () => {
       if (options.rateLimit === undefined) return true
       const now = Date.now()
-      tokens = Math.min(options.rateLimit.burst, tokens + ((now - filled) / 1000) * options.rateLimit.perSecond)
+      tokens = Math.min(
+        options.rateLimit.burst,
+        tokens + ((now - filled) / 1000) * options.rateLimit.perSecond
+      )
       filled = now
       if (tokens < 1) return false
       tokens -= 1
@@ -235,19 +287,34 @@ export const startFront = (target, options, port = 0) =>
       req.on("end", () => {
         const state = {}
         const sent = mapRequest(options, Buffer.concat(chunks), req.headers, state, req.url ?? "")
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(":")))
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !k.startsWith(":"))
+        )
         Object.assign(headers, { host: targetUrl.host, "content-length": String(sent.length) })
         // The front reads the answer itself: the server's own compression is undone first.
         delete headers["accept-encoding"]
         const forward = Http.request(
-          { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers, agent },
+          {
+            host: targetUrl.hostname,
+            port: targetUrl.port,
+            method: req.method,
+            path: req.url,
+            headers,
+            agent
+          },
           (answer) => {
             const parts = []
             answer.on("data", (c) => parts.push(c))
             answer.on("end", () => {
-              let out = answer.statusCode === 200
-                ? mapAnswer(options, gunzipped(Buffer.concat(parts), answer.headers["content-encoding"]), {}, state)
-                : gunzipped(Buffer.concat(parts), answer.headers["content-encoding"])
+              let out =
+                answer.statusCode === 200
+                  ? mapAnswer(
+                      options,
+                      gunzipped(Buffer.concat(parts), answer.headers["content-encoding"]),
+                      {},
+                      state
+                    )
+                  : gunzipped(Buffer.concat(parts), answer.headers["content-encoding"])
               const outHeaders = { ...answer.headers }
               delete outHeaders["content-encoding"]
               delete outHeaders["transfer-encoding"]
@@ -255,17 +322,27 @@ export const startFront = (target, options, port = 0) =>
               delete outHeaders["keep-alive"]
               if (options.extraFields && answer.statusCode === 200) {
                 try {
-                  out = Buffer.from(JSON.stringify(withExtraFields(JSON.parse(out.toString("utf8")))))
+                  out = Buffer.from(
+                    JSON.stringify(withExtraFields(JSON.parse(out.toString("utf8"))))
+                  )
                 } catch {
                   // not JSON
                 }
               }
-              if (options.errorDetails && answer.statusCode !== 200 && out.length > 0) out = withDetails(out)
-              if (options.charset && /^application\/json$/.test(String(outHeaders["content-type"] ?? "")))
+              if (options.errorDetails && answer.statusCode !== 200 && out.length > 0)
+                out = withDetails(out)
+              if (
+                options.charset &&
+                /^application\/json$/.test(String(outHeaders["content-type"] ?? ""))
+              )
                 outHeaders["content-type"] = "application/json; charset=utf-8"
-              if (options.noErrorMessage && answer.statusCode !== 200 && out.length > 0) out = withoutMessage(out)
+              if (options.noErrorMessage && answer.statusCode !== 200 && out.length > 0)
+                out = withoutMessage(out)
               if (options.reshape && answer.statusCode === 200) out = reshaped(out)
-              if (options.emptyProtocolBodies && (answer.statusCode === 405 || answer.statusCode === 415)) {
+              if (
+                options.emptyProtocolBodies &&
+                (answer.statusCode === 405 || answer.statusCode === 415)
+              ) {
                 out = Buffer.alloc(0)
                 delete outHeaders["content-type"]
               }
@@ -318,5 +395,7 @@ export const startFront = (target, options, port = 0) =>
         : Http.createServer(handler)
     if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs
     const scheme = options.tls ? "https" : "http"
-    server.listen(port, "127.0.0.1", () => resolve({ url: `${scheme}://127.0.0.1:${server.address().port}`, server }))
+    server.listen(port, "127.0.0.1", () =>
+      resolve({ url: `${scheme}://127.0.0.1:${server.address().port}`, server })
+    )
   })

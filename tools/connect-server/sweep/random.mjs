@@ -1,6 +1,7 @@
 // A variant of the domain's identifiers (the reference server's random.js), by SWEEP_IDS: `uuid`
 // (random UUIDs, neither ULID-shaped nor time-ordered, no type prefix), `b64` (base64 of random
 // bytes: `+`, `/` and `=` in ids) or `seq` (a decimal counter: "1", "2"...).
+import process from "node:process"
 import * as Crypto from "node:crypto"
 
 export const prng = (seed) => {
@@ -18,7 +19,11 @@ let counter = 0
 const mode = process.env.SWEEP_IDS
 
 const newId = () =>
-  mode === "b64" ? Crypto.randomBytes(16).toString("base64") : mode === "seq" ? String(++counter) : Crypto.randomUUID()
+  mode === "b64"
+    ? Crypto.randomBytes(16).toString("base64")
+    : mode === "seq"
+      ? String(++counter)
+      : Crypto.randomUUID()
 
 export const ulid = () => newId()
 export const fastUlid = () => Crypto.randomUUID()

@@ -1,11 +1,13 @@
 // Runs the contract runner's command line against each variant, fresh for each run, at each seed
 // and example count: `node run.mjs [--variants a,b] [--seeds 1,2,3] [--examples default,20] [-- runner flags]`.
 // Prints one line per run and every finding.
+import console from "node:console"
+import process from "node:process"
 import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { URL, fileURLToPath } from "node:url"
 import { variants } from "./variants.mjs"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
@@ -23,14 +25,38 @@ const seeds = opt("seeds", ["1", "2", "3"])
 const counts = opt("examples", ["default", "20"])
 const dir = mkdtempSync(join(tmpdir(), "sweep-"))
 // A key and self-signed certificate for the variants served over TLS.
-execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" })
+execFileSync(
+  "openssl",
+  [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    join(dir, "key.pem"),
+    "-out",
+    join(dir, "cert.pem"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1"
+  ],
+  { stdio: "ignore" }
+)
 
 const startServer = (name, fixtures) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", join(here, "register.mjs"), join(here, "server.mjs"), name, fixtures], {
-      env: { ...process.env, ...variants[name].env, SWEEP_TLS_DIR: dir },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
+    const child = spawn(
+      process.execPath,
+      ["--import", join(here, "register.mjs"), join(here, "server.mjs"), name, fixtures],
+      {
+        env: { ...process.env, ...variants[name].env, SWEEP_TLS_DIR: dir },
+        stdio: ["ignore", "pipe", "inherit"]
+      }
+    )
     let out = ""
     child.stdout.on("data", (d) => {
       out += d
@@ -42,7 +68,20 @@ const startServer = (name, fixtures) =>
 
 const runRunner = (name, url, fixtures, seed, count, json) =>
   new Promise((resolve) => {
-    const args = [bin, "--base-url", url, "--fixtures", fixtures, "--seed", seed, "--rate-limit", "0", "--quiet", "--json", json]
+    const args = [
+      bin,
+      "--base-url",
+      url,
+      "--fixtures",
+      fixtures,
+      "--seed",
+      seed,
+      "--rate-limit",
+      "0",
+      "--quiet",
+      "--json",
+      json
+    ]
     if (count !== "default") args.push("--examples", count)
     const own = (variants[name].runner ?? []).map((a) => a.replace("{tls}", dir))
     const child = spawn(process.execPath, [...args, ...own, ...extra], {
@@ -75,6 +114,11 @@ for (const name of names)
       } catch {
         console.log(out.slice(-3000))
       }
-      console.log(`${tag}: exit ${code}, ${findings.length} findings, ${requests} requests, ${((Date.now() - started) / 1000).toFixed(0)} s (${json})`)
-      for (const f of findings) console.log(`  ${f.rule ?? f.check}: ${String(f.message ?? JSON.stringify(f)).slice(0, 600)}`)
+      console.log(
+        `${tag}: exit ${code}, ${findings.length} findings, ${requests} requests, ${((Date.now() - started) / 1000).toFixed(0)} s (${json})`
+      )
+      for (const f of findings)
+        console.log(
+          `  ${f.rule ?? f.check}: ${String(f.message ?? JSON.stringify(f)).slice(0, 600)}`
+        )
     }

@@ -6,7 +6,14 @@ export const variants = {
   default: {},
   // The reference server's default choices, zero values written, 1 MiB body limit, no compression.
   "stack-alt": {
-    server: { latitude: [], stack: { jsonOptions: { alwaysEmitImplicit: true }, readMaxBytes: 1 << 20, acceptCompression: "none" } }
+    server: {
+      latitude: [],
+      stack: {
+        jsonOptions: { alwaysEmitImplicit: true },
+        readMaxBytes: 1 << 20,
+        acceptCompression: "none"
+      }
+    }
   },
   // Random UUID ids (not ULID-shaped, not time-ordered), nanosecond timestamps.
   "uuid-nanos": { env: { SWEEP_IDS: "uuid", SWEEP_CLOCK: "nanos" } },
@@ -24,7 +31,9 @@ export const variants = {
   // Each call 50 ms slow.
   slow: { server: { faults: { rules: [{ fault: { _tag: "Latency", millis: 50 } }] } } },
   // Rate-limit and request-id headers, long base64 JSON cursors, gzip whenever offered, empty 405/415 bodies.
-  "front-wire": { front: { rateLimitHeaders: true, longCursors: true, gzip: true, emptyProtocolBodies: true } },
+  "front-wire": {
+    front: { rateLimitHeaders: true, longCursors: true, gzip: true, emptyProtocolBodies: true }
+  },
   // Fields of a newer server in every answer object, error details, `; charset=utf-8` on JSON answers.
   "front-extras": { front: { extraFields: true, errorDetails: true, charset: true } },
   // Error bodies without their message, answers pretty-printed with their keys in reverse order, sent chunked.
