@@ -76,8 +76,8 @@ const runRunner = (name, url, fixtures, seed, count, json) =>
       fixtures,
       "--seed",
       seed,
-      "--rate-limit",
-      "0",
+      // Unpaced unless the runner flags after `--` pace it.
+      ...(extra.includes("--rate-limit") ? [] : ["--rate-limit", "0"]),
       "--quiet",
       "--json",
       json
