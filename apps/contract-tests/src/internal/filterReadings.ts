@@ -47,6 +47,18 @@ export const readings: ReadonlyArray<Reading> = [false, true].flatMap((caseInsen
   )
 )
 
+/** The conditions of a filter, at any depth, in order (none for an empty filter). */
+export const conditionsOf = (
+  filter: Filter.Filter<string>,
+  out: Array<Filter.Condition<string>> = []
+): ReadonlyArray<Filter.Condition<string>> => {
+  if (Filter.isEmpty(filter)) return out
+  if ("group" in filter && filter.group !== undefined)
+    for (const f of filter.group.filters) conditionsOf(f, out)
+  else if ("field" in filter && filter.field !== undefined) out.push(filter.field)
+  return out
+}
+
 /**
  * The readings that can differ on a filter (`readings` without the variants of a flag none of its
  * conditions reads), memoised per filter: `every` and `some` over them are those over all readings.
@@ -55,11 +67,8 @@ export const readingsOf = (filter: Filter.Filter<string>): ReadonlyArray<Reading
   let out = readingsByFilter.get(filter)
   if (out === undefined) {
     const read = { caseInsensitive: false, orderCaseInsensitive: false, timeEqualsAsText: false }
-    const visit = (f: Filter.Filter<string>): void => {
-      if (Filter.isEmpty(f)) return
-      if ("group" in f && f.group !== undefined) return f.group.filters.forEach(visit)
-      const { key, operator } = f.field!
-      if (operator === "empty" || operator === "not_empty") return
+    for (const { key, operator } of conditionsOf(filter)) {
+      if (operator === "empty" || operator === "not_empty") continue
       if (Filter.textHolds(operator, "", "") === undefined) read.orderCaseInsensitive = true
       else {
         read.caseInsensitive = true
@@ -67,7 +76,6 @@ export const readingsOf = (filter: Filter.Filter<string>): ReadonlyArray<Reading
           read.timeEqualsAsText = true
       }
     }
-    visit(filter)
     out = readings.filter(
       (r) =>
         (read.caseInsensitive || !r.caseInsensitive) &&
@@ -180,14 +188,7 @@ export const judgeable = (filter: Filter.Filter<string>): boolean => {
 }
 
 /** Whether a filter compares a time key with `lower_than` / `greater_than` somewhere (`filter.time-instants`). */
-export const comparesTimes = (filter: Filter.Filter<string>): boolean => {
-  if (Filter.isEmpty(filter)) return false
-  if ("group" in filter && filter.group !== undefined)
-    return filter.group.filters.some(comparesTimes)
-  const field = filter.field
-  return (
-    field !== undefined &&
-    /_at$/.test(field.key) &&
-    (field.operator === "lower_than" || field.operator === "greater_than")
+export const comparesTimes = (filter: Filter.Filter<string>): boolean =>
+  conditionsOf(filter).some(
+    (c) => /_at$/.test(c.key) && (c.operator === "lower_than" || c.operator === "greater_than")
   )
-}

@@ -121,3 +121,6 @@ export const hasCaseBeyondAscii = (text: string): boolean =>
  * (decisions.md section 3: search is case-insensitive).
  */
 export const CASED_PIECE = "\u00C9t\u00E9-\u00DCber-\u0416\u0443\u043A-\u03A9\u03C9"
+
+/** `text` with only A to Z lower-cased: a term of ASCII found so in a text is found under every case folding. */
+export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase())

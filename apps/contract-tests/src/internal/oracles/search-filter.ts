@@ -11,6 +11,7 @@ import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { has, itemsOf, lastOf, type Walk } from "../listWalk.js"
 import {
   comparesTimes,
+  conditionsOf,
   evaluate,
   judgeable,
   readingsOf,
@@ -20,6 +21,7 @@ import {
   UNDECIDED_KEYS
 } from "../filterReadings.js"
 import { answerExcerpt, answeredFirst, codeOf, slowNotHung, statusOf } from "../answerReading.js"
+import { asciiLower } from "../unicodeText.js"
 import { type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
 
 /**
@@ -35,17 +37,6 @@ interface Part {
   readonly matches: (row: Row) => boolean
   readonly certain: (row: Row) => boolean
   readonly reads: ReadonlyArray<string>
-}
-
-/** Only A to Z lower-cased: a term of ASCII found so in a text is found under every case folding. */
-const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
-
-/** The keys a filter's conditions read, at any depth. */
-const filterKeys = (filter: Filter.Filter<string>, out: Set<string> = new Set()): Set<string> => {
-  if ("group" in filter && filter.group !== undefined)
-    for (const f of filter.group.filters) filterKeys(f, out)
-  else if ("field" in filter && filter.field !== undefined) out.add(filter.field.key)
-  return out
 }
 
 /** Whether a filter holds an `or` group of several filters at any depth (filter.group-operator). */
@@ -108,13 +99,14 @@ const partsOf = (
   const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
   if (filter !== undefined && judgeable(filter)) {
     const rule = comparesTimes(filter) ? "filter.time-instants" : "filter.match"
+    const rs = readingsOf(filter)
     parts.push({
       rule,
       missRule: filterRule(filter, orOfSeveral(filter)),
       described: `filter ${JSON.stringify(filter)}`,
-      matches: (row) => readingsOf(filter).some((r) => evaluate(filter, (k) => textOf(row, k), r)),
-      certain: (row) => readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r)),
-      reads: [...filterKeys(filter)].map(snakeToCamel)
+      matches: (row) => rs.some((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      certain: (row) => rs.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      reads: [...new Set(conditionsOf(filter).map((c) => c.key))].map(snakeToCamel)
     })
   } else if (sent.filter !== undefined && sent.filter !== null) whole = false
   return { parts, whole }

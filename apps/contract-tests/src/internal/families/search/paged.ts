@@ -10,6 +10,7 @@ import { evaluate, readingsOf, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
+import { asciiLower } from "../../unicodeText.js"
 import { judged, readingSuite } from "./judged.js"
 import { condition } from "./telling.js"
 
@@ -23,8 +24,7 @@ const interleaved = (rows: ReadonlyArray<Row>, test: (row: Row) => boolean): boo
 }
 
 /** An item's name with only A to Z lower-cased: a term of ASCII found in it is found under every case folding. */
-const asciiName = (row: Row): string =>
-  textOf(row, "name").replace(/[A-Z]/g, (c) => c.toLowerCase())
+const asciiName = (row: Row): string => asciiLower(textOf(row, "name"))
 
 /**
  * A search term of 3 to 6 ASCII letters, digits, spaces or hyphens of some item's name (no space at
