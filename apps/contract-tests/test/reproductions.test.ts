@@ -10,6 +10,8 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { ReferenceServer } from "@data-access/reference-server"
+import * as Redacted from "effect/Redacted"
+import { dryRun } from "../src/internal/runner/dryRun.js"
 import { cli } from "./cliRun.js"
 
 /** A server that records the method and the body of each request it gets. */
@@ -154,6 +156,27 @@ describe("reproductions", () => {
         expect(cannot.out + cannot.err).not.toContain(key)
       }),
     120_000
+  )
+
+  it.scoped(
+    "every suite of a run has replay ids of its own: no two suites of an operation share a family, which a replay id names",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({})
+        const plan = yield* dryRun({
+          baseUrl: server.url,
+          apiKey: Redacted.make(server.apiKeys[0]!),
+          fixtures: server.knownIds,
+          seed: 1
+        })
+        const shared = plan.operations.flatMap((o) =>
+          o.suites
+            .filter((s, i) => o.suites.findIndex((t) => t.family === s.family) !== i)
+            .map((s) => `${o.method} ${s.family}`)
+        )
+        expect(plan.operations.length).toBeGreaterThan(0)
+        expect(shared).toEqual([])
+      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
   )
 
   it.scoped(

@@ -30,57 +30,63 @@ export const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
     ...(parts.length > 2 ? [parts] : [])
   ]
   const count = combos.length * 2
-  return readingSuite(op, ctx, count, (i, rows, base, seed) =>
-    Effect.gen(function* () {
-      if (rows.length < 2) return []
-      const combo = combos[i % combos.length]!
-      // Each part describes its own item (the first in even cases, the second part another item in odd ones).
-      const first = rows[(seed + i * 7) % rows.length]!
-      const second = rows[(seed + i * 7 + 1 + (i % 2) * Math.floor(rows.length / 2)) % rows.length]!
-      const body: Body = { ...base, limit: 500 }
-      const described: Array<string> = []
-      combo.forEach((part, j) => {
-        const row = i % 2 === 0 || j === 0 ? first : second
-        if (part === "search") {
-          const name = textOf(row, "name")
-          const term = tellingTerm(rows, ["name"], name, piecesOf(name, (seed + i) % 4, 0, false))
-          if (term !== "") {
-            body.search = term
-            described.push(`search ${JSON.stringify(term)}`)
+  return readingSuite(
+    op,
+    ctx,
+    count,
+    (i, rows, base, seed) =>
+      Effect.gen(function* () {
+        if (rows.length < 2) return []
+        const combo = combos[i % combos.length]!
+        // Each part describes its own item (the first in even cases, the second part another item in odd ones).
+        const first = rows[(seed + i * 7) % rows.length]!
+        const second =
+          rows[(seed + i * 7 + 1 + (i % 2) * Math.floor(rows.length / 2)) % rows.length]!
+        const body: Body = { ...base, limit: 500 }
+        const described: Array<string> = []
+        combo.forEach((part, j) => {
+          const row = i % 2 === 0 || j === 0 ? first : second
+          if (part === "search") {
+            const name = textOf(row, "name")
+            const term = tellingTerm(rows, ["name"], name, piecesOf(name, (seed + i) % 4, 0, false))
+            if (term !== "") {
+              body.search = term
+              described.push(`search ${JSON.stringify(term)}`)
+            }
+          } else if (part === "filter") {
+            const key =
+              filterKeys.find((k) => k !== "name" && textOf(row, k) !== "") ??
+              filterKeys.find((k) => textOf(row, k) !== "")
+            if (key !== undefined) {
+              body.filter = condition(key, "equals", textOf(row, key))
+              described.push(`filter ${JSON.stringify(body.filter)}`)
+            }
+          } else {
+            const spaceId = textOf(row, "space_id")
+            if (spaceId !== "") {
+              body.spaceId = spaceId
+              described.push(`spaceId ${JSON.stringify(spaceId)}`)
+            }
           }
-        } else if (part === "filter") {
-          const key =
-            filterKeys.find((k) => k !== "name" && textOf(row, k) !== "") ??
-            filterKeys.find((k) => textOf(row, k) !== "")
-          if (key !== undefined) {
-            body.filter = condition(key, "equals", textOf(row, key))
-            described.push(`filter ${JSON.stringify(body.filter)}`)
-          }
-        } else {
-          const spaceId = textOf(row, "space_id")
-          if (spaceId !== "") {
-            body.spaceId = spaceId
-            described.push(`spaceId ${JSON.stringify(spaceId)}`)
-          }
-        }
-      })
-      if (described.length < 2) return []
-      const selected = selection(op, body)
-      if (selected === undefined) return []
-      const certain = (row: Row) =>
-        selected.matches(row) &&
-        (body.filter === undefined ||
-          readingsOf(body.filter as Filter.Filter<string>).every((r) =>
-            evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)
-          ))
-      return yield* judged(ctx, op, base, rows, {
-        body,
-        certain,
-        described: described.join(" and "),
-        rule: selected.rule,
-        missRule: selected.rule,
-        mode: "combined"
-      })
-    })
+        })
+        if (described.length < 2) return []
+        const selected = selection(op, body)
+        if (selected === undefined) return []
+        const certain = (row: Row) =>
+          selected.matches(row) &&
+          (body.filter === undefined ||
+            readingsOf(body.filter as Filter.Filter<string>).every((r) =>
+              evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)
+            ))
+        return yield* judged(ctx, op, base, rows, {
+          body,
+          certain,
+          described: described.join(" and "),
+          rule: selected.rule,
+          missRule: selected.rule,
+          mode: "combined"
+        })
+      }),
+    "combined"
   )
 }

@@ -38,30 +38,36 @@ export const emptyValuesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
   const keys = stringFilterKeys(op)
   if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
-  return readingSuite(op, ctx, ZERO_VALUE_CONDITIONS.length, (i, rows, base, seed) => {
-    // Keys that some item leaves empty and another holds a value in.
-    const mixed = keys.filter(
-      (k) =>
-        kindOf(rows, k) === "string" &&
-        rows.some((r) => textOf(r, k) === "") &&
-        rows.some((r) => textOf(r, k) !== "")
-    )
-    if (mixed.length === 0) return Effect.succeed([])
-    const key = mixed[(i + seed) % mixed.length]!
-    const held = rows.filter((r) => textOf(r, key) !== "")
-    const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
-    const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
-    const filter: Filter.Filter<string> =
-      value === undefined
-        ? ({ field: { key, operator } } as Filter.Filter<string>)
-        : condition(key, operator, value)
-    return judgedFilter(
-      ctx,
-      op,
-      base,
-      rows,
-      filter,
-      `filter ${JSON.stringify(filter)} (items without ${key} hold "")`
-    )
-  })
+  return readingSuite(
+    op,
+    ctx,
+    ZERO_VALUE_CONDITIONS.length,
+    (i, rows, base, seed) => {
+      // Keys that some item leaves empty and another holds a value in.
+      const mixed = keys.filter(
+        (k) =>
+          kindOf(rows, k) === "string" &&
+          rows.some((r) => textOf(r, k) === "") &&
+          rows.some((r) => textOf(r, k) !== "")
+      )
+      if (mixed.length === 0) return Effect.succeed([])
+      const key = mixed[(i + seed) % mixed.length]!
+      const held = rows.filter((r) => textOf(r, key) !== "")
+      const { operator, value: v } = ZERO_VALUE_CONDITIONS[i]!
+      const value = v === "held" ? textOf(held[(seed + i * 7) % held.length]!, key) : v
+      const filter: Filter.Filter<string> =
+        value === undefined
+          ? ({ field: { key, operator } } as Filter.Filter<string>)
+          : condition(key, operator, value)
+      return judgedFilter(
+        ctx,
+        op,
+        base,
+        rows,
+        filter,
+        `filter ${JSON.stringify(filter)} (items without ${key} hold "")`
+      )
+    },
+    "empty-values"
+  )
 }

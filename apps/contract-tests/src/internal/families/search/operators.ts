@@ -24,28 +24,34 @@ export const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
   const operators = Object.keys(NEIGHBOURS) as ReadonlyArray<Filter.Operator>
   const count = operators.length + NESTED_DEPTHS.length
-  return readingSuite(op, ctx, count, (i, rows, base, seed) => {
-    // Keys whose values are text on the items read (a boolean key is judged by the random cases).
-    const texts = keys.filter(
-      (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== "")
-    )
-    if (texts.length === 0) return Effect.succeed([])
-    if (i >= operators.length) {
-      // Groups within groups, chosen so that every misreading of a group selects other items.
-      const filter = tellingNested(rows, texts, NESTED_DEPTHS[i - operators.length]!, seed + i)
-      if (filter === undefined) return Effect.succeed([])
-      const text = JSON.stringify(filter)
-      const rule = filterRule(filter, text.includes('"or"'))
-      return judgedFilter(ctx, op, base, rows, filter, `filter ${text}`, rule)
-    }
-    const operator = operators[i]!
-    const key = texts[(i + seed) % texts.length]!
-    const sample = rows[(seed + i * 7) % rows.length]!
-    const own = textOf(sample, key)
-    const value = tellingValue(rows, key, operator, own, (t) =>
-      piecesOf(t, (seed + i) % 4, 0, false)
-    )
-    const filter = condition(key, operator, value)
-    return judgedFilter(ctx, op, base, rows, filter, `filter ${JSON.stringify(filter)}`)
-  })
+  return readingSuite(
+    op,
+    ctx,
+    count,
+    (i, rows, base, seed) => {
+      // Keys whose values are text on the items read (a boolean key is judged by the random cases).
+      const texts = keys.filter(
+        (k) => kindOf(rows, k) === "string" && rows.some((r) => textOf(r, k) !== "")
+      )
+      if (texts.length === 0) return Effect.succeed([])
+      if (i >= operators.length) {
+        // Groups within groups, chosen so that every misreading of a group selects other items.
+        const filter = tellingNested(rows, texts, NESTED_DEPTHS[i - operators.length]!, seed + i)
+        if (filter === undefined) return Effect.succeed([])
+        const text = JSON.stringify(filter)
+        const rule = filterRule(filter, text.includes('"or"'))
+        return judgedFilter(ctx, op, base, rows, filter, `filter ${text}`, rule)
+      }
+      const operator = operators[i]!
+      const key = texts[(i + seed) % texts.length]!
+      const sample = rows[(seed + i * 7) % rows.length]!
+      const own = textOf(sample, key)
+      const value = tellingValue(rows, key, operator, own, (t) =>
+        piecesOf(t, (seed + i) % 4, 0, false)
+      )
+      const filter = condition(key, operator, value)
+      return judgedFilter(ctx, op, base, rows, filter, `filter ${JSON.stringify(filter)}`)
+    },
+    "operators"
+  )
 }

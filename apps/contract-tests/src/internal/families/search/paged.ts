@@ -119,6 +119,6 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
           maxPages: MAX_MATCHES + 2
         })
       }),
-    "search"
+    "paged"
   )
 }

@@ -94,60 +94,66 @@ export const timesSuite = (op: Op, ctx: Context): Suite | undefined => {
   if (op.kind !== "list" || !requestPropertyNames(op).includes("filter")) return undefined
   const keys = literalsOfProperty(op, "filter", "key").filter((k) => kindOf([], k) === "time")
   if (keys.length === 0 || requiredRefs(op, ctx.pools, 0) === undefined) return undefined
-  return readingSuite(op, ctx, keys.length * KINDS.length, (i, rows, base, seed) => {
-    const key = keys[i % keys.length]!
-    const kind = KINDS[Math.floor(i / keys.length) % KINDS.length]!
-    const instants = instantsOf(rows.map((r) => textOf(r, key)))
-    const pair = pairOf(instants, seed + i)
-    if (pair === undefined) return Effect.succeed([])
-    const [a, b] = pair
-    const digits = DIGITS[(seed + i) % DIGITS.length]!
-    let value: string | undefined
-    if (kind.value === "between") {
-      const middle = (Timestamp.toEpochNanos(a) + Timestamp.toEpochNanos(b)) / 2n
-      const t = Timestamp.fromEpochNanos(middle)
-      value = t === undefined ? undefined : written(t, digits, kind.zone)
-    } else if (kind.value === "respelled") {
-      // The later item's own time in another number of digits than its text carries.
-      const own = digitsOf(rows.map((r) => textOf(r, key)).find((t) => sameInstant(t, b)) ?? "")
-      value = written(b, own === 9 ? 0 : 9, kind.zone)
-    } else if ("unit" in kind) {
-      // The whole second (or millisecond, or tenth) of a time that has more, or the next one after
-      // it (not a whole second), the item later or earlier than the value.
-      const unit = 10 ** (9 - kind.unit)
-      const t = [b, a].find(
-        (x) =>
-          x.nanos % unit !== 0 &&
-          (kind.value === "floor" || x.nanos - (x.nanos % unit) + unit < 1e9)
+  return readingSuite(
+    op,
+    ctx,
+    keys.length * KINDS.length,
+    (i, rows, base, seed) => {
+      const key = keys[i % keys.length]!
+      const kind = KINDS[Math.floor(i / keys.length) % KINDS.length]!
+      const instants = instantsOf(rows.map((r) => textOf(r, key)))
+      const pair = pairOf(instants, seed + i)
+      if (pair === undefined) return Effect.succeed([])
+      const [a, b] = pair
+      const digits = DIGITS[(seed + i) % DIGITS.length]!
+      let value: string | undefined
+      if (kind.value === "between") {
+        const middle = (Timestamp.toEpochNanos(a) + Timestamp.toEpochNanos(b)) / 2n
+        const t = Timestamp.fromEpochNanos(middle)
+        value = t === undefined ? undefined : written(t, digits, kind.zone)
+      } else if (kind.value === "respelled") {
+        // The later item's own time in another number of digits than its text carries.
+        const own = digitsOf(rows.map((r) => textOf(r, key)).find((t) => sameInstant(t, b)) ?? "")
+        value = written(b, own === 9 ? 0 : 9, kind.zone)
+      } else if ("unit" in kind) {
+        // The whole second (or millisecond, or tenth) of a time that has more, or the next one after
+        // it (not a whole second), the item later or earlier than the value.
+        const unit = 10 ** (9 - kind.unit)
+        const t = [b, a].find(
+          (x) =>
+            x.nanos % unit !== 0 &&
+            (kind.value === "floor" || x.nanos - (x.nanos % unit) + unit < 1e9)
+        )
+        if (t === undefined) return Effect.succeed([])
+        const cut = t.nanos - (t.nanos % unit)
+        const rounded = Timestamp.make(t.seconds, kind.value === "floor" ? cut : cut + unit)
+        value = rounded === undefined ? undefined : written(rounded, kind.digits, 0)
+      }
+      if (value === undefined) return Effect.succeed([])
+      const operator =
+        "operator" in kind ? kind.operator : kind.value === "ceil" ? "lower_than" : "greater_than"
+      Dimensions.sent(
+        ctx.dimensions,
+        op.method,
+        Dimensions.valid(
+          `filter.field.value (${key})`,
+          "precision",
+          ...("zone" in kind && kind.zone !== 0 ? (["offset"] as const) : [])
+        )
       )
-      if (t === undefined) return Effect.succeed([])
-      const cut = t.nanos - (t.nanos % unit)
-      const rounded = Timestamp.make(t.seconds, kind.value === "floor" ? cut : cut + unit)
-      value = rounded === undefined ? undefined : written(rounded, kind.digits, 0)
-    }
-    if (value === undefined) return Effect.succeed([])
-    const operator =
-      "operator" in kind ? kind.operator : kind.value === "ceil" ? "lower_than" : "greater_than"
-    Dimensions.sent(
-      ctx.dimensions,
-      op.method,
-      Dimensions.valid(
-        `filter.field.value (${key})`,
-        "precision",
-        ...("zone" in kind && kind.zone !== 0 ? (["offset"] as const) : [])
+      const filter: Filter.Filter<string> = condition(key, operator, value)
+      return judgedFilter(
+        ctx,
+        op,
+        base,
+        rows,
+        filter,
+        `filter ${JSON.stringify(filter)}`,
+        "filter.time-instants"
       )
-    )
-    const filter: Filter.Filter<string> = condition(key, operator, value)
-    return judgedFilter(
-      ctx,
-      op,
-      base,
-      rows,
-      filter,
-      `filter ${JSON.stringify(filter)}`,
-      "filter.time-instants"
-    )
-  })
+    },
+    "times"
+  )
 }
 
 const sameInstant = (text: string, t: Timestamp.Timestamp) => {
