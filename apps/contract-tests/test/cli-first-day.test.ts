@@ -4,6 +4,7 @@ import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
+import * as Http2 from "node:http2"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { CI_INTERVAL_MS, display } from "../src/cli/progress.js"
@@ -130,6 +131,53 @@ const stub = (answer: (res: Http.ServerResponse) => void) =>
     ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
   )
 
+/**
+ * `target` behind HTTP/2 without TLS only (h2c), as connect-node's documentation serves a Connect
+ * service (`http2.createServer(connectNodeAdapter({ routes }))`): each call relayed as it came.
+ */
+const h2cFront = (target: string) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly server: Http2.Http2Server }>((resume) => {
+      const server = Http2.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const headers = Object.entries(req.headers).filter(([k]) => !k.startsWith(":"))
+          fetch(`${target}${req.url}`, {
+            method: req.method,
+            headers: headers as Array<[string, string]>,
+            ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) })
+          })
+            .then(async (answer) => {
+              // fetch has decoded the body: its length and encoding are the front's to set.
+              const kept = [...answer.headers].filter(
+                ([k]) =>
+                  ![
+                    "connection",
+                    "keep-alive",
+                    "transfer-encoding",
+                    "content-encoding",
+                    "content-length"
+                  ].includes(k)
+              )
+              res.writeHead(answer.status, Object.fromEntries(kept))
+              res.end(Buffer.from(await answer.arrayBuffer()))
+            })
+            .catch(() => res.writeHead(502).end())
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            server
+          })
+        )
+      )
+    }),
+    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  )
+
 /** The read operations: the most requests a preflight sends before it gives up. */
 const reads = Operations.all.filter((o) => o.kind === "list" || o.kind === "get").length
 
@@ -189,6 +237,26 @@ describe("the preflight: a base URL where the API does not answer stops the run"
         const bad = yield* run(against("htp:/127.0.0.1"))
         expect(bad.code).toBe(2)
         expect(bad.err).toContain(`the base URL "htp:/127.0.0.1" is not an http:// or https:// URL`)
+      })
+  )
+
+  it.scoped(
+    "a server that speaks HTTP/2 only without TLS (h2c): the run names --http2-prior-knowledge, and with it the run goes on",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* ReferenceServer.start({ apiKeys: [KEY] })
+        const h2c = yield* h2cFront(server.url)
+        const plain = yield* run(against(h2c.url))
+        expect(plain.code).toBe(2)
+        expect(plain.err).toContain(`the target ${h2c.url} cannot be reached`)
+        expect(plain.err).toContain("needs --http2-prior-knowledge")
+        const told = yield* run([...against(h2c.url), "--http2-prior-knowledge"])
+        expect(told.code, told.out + told.err).toBe(0)
+        expect(told.out).toMatch(/^PASS: 0 findings .* [1-9][0-9]* requests/m)
+        const tls = h2c.url.replace("http://", "https://")
+        const over = yield* run([...against(tls), "--http2-prior-knowledge"])
+        expect(over.code).toBe(2)
+        expect(over.err).toContain("--http2-prior-knowledge is for an http:// target")
       })
   )
 

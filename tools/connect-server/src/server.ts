@@ -39,6 +39,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import * as Http from "node:http"
+import * as Http2 from "node:http2"
+import type * as Net from "node:net"
 import { file_core_v1_api } from "./gen/core/v1/api_pb.js"
 
 /** The latitude switches the Connect stack decides itself, left off in the domain. */
@@ -87,6 +89,11 @@ export interface Options {
    * stack: another body limit, no compression, zero values written...). Default: none.
    */
   readonly stack?: Partial<Omit<ConnectNodeAdapterOptions, "routes" | "fallback">> | undefined
+  /**
+   * Serve HTTP/2 without TLS only (h2c, prior knowledge), as connect-node's documentation serves
+   * its routes (`http2.createServer(connectNodeAdapter({ routes }))`). Default false: HTTP/1.1.
+   */
+  readonly h2c?: boolean | undefined
 }
 
 /** A running server. */
@@ -235,15 +242,21 @@ const pathOf = (url: string | undefined) => (url ?? "").split("?", 1)[0]!
 const withAllow =
   (
     allow: ReadonlyMap<string, string>,
-    handler: (request: Http.IncomingMessage, response: Http.ServerResponse) => void
+    handler: (
+      request: Http.IncomingMessage | Http2.Http2ServerRequest,
+      response: Http.ServerResponse | Http2.Http2ServerResponse
+    ) => void
   ) =>
-  (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+  (
+    request: Http.IncomingMessage | Http2.Http2ServerRequest,
+    response: Http.ServerResponse | Http2.Http2ServerResponse
+  ) => {
     const methods = allow.get(pathOf(request.url))
     if (methods !== undefined && request.method !== "POST") response.setHeader("allow", methods)
     handler(request, response)
   }
 
-const listen = (server: Http.Server, port: number, host: string) =>
+const listen = (server: Net.Server, port: number, host: string) =>
   Effect.async<void, Error>((resume) => {
     const onError = (e: Error) => resume(Effect.fail(e))
     server.once("error", onError)
@@ -275,16 +288,22 @@ export const make = (
       jsonOptions: { ...stack.jsonOptions, registry },
       interceptors: [apiKeyInterceptor(new Set(apiKeys)), ...(stack.interceptors ?? [])]
     })
-    const server = Http.createServer(
+    const served =
       options.allowHeader === false
         ? handler
         : withAllow(allowed(options.connectGet === true), handler)
-    )
+    // Each open connection, so that stopping the server ends them (HTTP/2 sessions too).
+    const sockets = new Set<Net.Socket>()
+    const server = options.h2c === true ? Http2.createServer(served) : Http.createServer(served)
+    server.on("connection", (socket: Net.Socket) => {
+      sockets.add(socket)
+      socket.once("close", () => sockets.delete(socket))
+    })
     const host = options.host ?? "127.0.0.1"
     yield* Effect.acquireRelease(listen(server, options.port ?? 0, host), () =>
       Effect.async<void>((resume) => {
         server.close(() => resume(Effect.void))
-        server.closeAllConnections()
+        for (const socket of sockets) socket.destroy()
       })
     )
     const address = server.address()

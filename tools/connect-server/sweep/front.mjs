@@ -390,9 +390,7 @@ export const startFront = (target, options, port = 0) =>
           },
           handler
         )
-      : options.h2c
-        ? Http2.createServer(handler)
-        : Http.createServer(handler)
+      : Http.createServer(handler)
     if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs
     const scheme = options.tls ? "https" : "http"
     server.listen(port, "127.0.0.1", () =>

@@ -45,8 +45,8 @@ export const variants = {
   // TLS, HTTP/2 offered beside HTTP/1.1; the runner trusts the certificate (--ca-cert).
   tls: { front: { tls: true }, runner: ["--ca-cert", "{tls}/cert.pem"] },
   // HTTP/2 without TLS only (h2c, prior knowledge), as connect-node's documentation serves it
-  // (`http2.createServer(connectNodeAdapter({ routes }))`).
-  h2c: { front: { h2c: true } },
+  // (`http2.createServer(connectNodeAdapter({ routes }))`); the runner speaks it when told to.
+  h2c: { server: { h2c: true }, runner: ["--http2-prior-knowledge"] },
   // Idle connections closed after 1 s; after 50 ms.
   "keepalive-1s": { front: { keepAliveMs: 1000 } },
   "keepalive-50ms": { front: { keepAliveMs: 50 } }

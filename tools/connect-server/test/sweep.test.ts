@@ -1,6 +1,7 @@
 // The precision sweep's command (sweep/README.md) runs as documented: a faithful variant whose
-// domain writes random ids and whole-second times, with no finding (the runner narrowed to a List
-// and an Update, whose rules read ids and times).
+// domain writes random ids and whole-second times, and the server on HTTP/2 without TLS only as
+// connect-node's documentation serves it (the runner with --http2-prior-knowledge), each with no
+// finding (the runner narrowed to a List and an Update, whose rules read ids and times).
 import { describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -16,7 +17,7 @@ describe("the faithful variants' sweep", () => {
       [
         "sweep/run.mjs",
         "--variants",
-        "uuid-s-ties",
+        "uuid-s-ties,h2c",
         "--seeds",
         "1",
         "--examples",
@@ -31,7 +32,8 @@ describe("the faithful variants' sweep", () => {
     )
     const lines = stdout.split("\n").filter((l) => /^[a-z0-9-]+-s1-e2: /.test(l))
     expect(lines.map((l) => l.replace(/, \d+ requests.*/, ""))).toEqual([
-      "uuid-s-ties-s1-e2: exit 0, 0 findings"
+      "uuid-s-ties-s1-e2: exit 0, 0 findings",
+      "h2c-s1-e2: exit 0, 0 findings"
     ])
   }, 600_000)
 })

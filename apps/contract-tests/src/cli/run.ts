@@ -21,6 +21,7 @@ import * as ContractTests from "../ContractTests.js"
 import * as Embedded from "../Embedded.js"
 import * as Har from "../Har.js"
 import * as Report from "../Report.js"
+import { H2cDispatcher } from "../internal/h2c.js"
 import { keySecrets } from "../internal/keys.js"
 import { HookFailure, headerSecrets } from "../internal/requestHooks.js"
 import * as CustomChecks from "../internal/customChecks.js"
@@ -143,6 +144,27 @@ const parseHeaders = (lines: ReadonlyArray<string> | undefined) =>
  */
 const clientLayer = (s: Settings.Resolved) =>
   Effect.gen(function* () {
+    if (s.http2PriorKnowledge) {
+      if (s.baseUrl !== undefined && !s.baseUrl.startsWith("http://"))
+        return yield* badOptions(
+          "--http2-prior-knowledge is for an http:// target (over https://, HTTP/2 is agreed in the TLS handshake)"
+        )
+      if (s.proxy !== undefined || s.caCert !== undefined || s.clientCert !== undefined)
+        return yield* badOptions(
+          "--http2-prior-knowledge goes without --proxy, --ca-cert and --client-cert"
+        )
+      return NodeHttpClient.layerUndiciWithoutDispatcher.pipe(
+        Layer.provideMerge(
+          Layer.scoped(
+            NodeHttpClient.Dispatcher,
+            Effect.acquireRelease(
+              Effect.sync(() => new H2cDispatcher()),
+              (d) => Effect.promise(() => d.destroy())
+            )
+          )
+        )
+      )
+    }
     if (s.proxy === undefined && s.caCert === undefined && s.clientCert === undefined) {
       if (s.clientKey !== undefined) return yield* badOptions("--client-key needs --client-cert")
       return undefined
@@ -279,16 +301,19 @@ export const execute = (args: Parsed, exitCode: Ref.Ref<number>) =>
     const workers = yield* parseWorkers(s.workers)
     if (
       workers > 1 &&
-      (s.proxy !== undefined || s.caCert !== undefined || s.clientCert !== undefined)
+      (s.proxy !== undefined ||
+        s.caCert !== undefined ||
+        s.clientCert !== undefined ||
+        s.http2PriorKnowledge)
     )
       return yield* badOptions(
-        "--workers reaches the target with each thread's own connections: leave it out with --proxy, --ca-cert or --client-cert"
+        "--workers reaches the target with each thread's own connections: leave it out with --proxy, --ca-cert, --client-cert or --http2-prior-knowledge"
       )
     const hooks = s.hooks === undefined ? undefined : yield* loadHooks(s.hooks)
     const client = yield* clientLayer(s)
     if (client !== undefined && s.baseUrl === undefined)
       return yield* badOptions(
-        "--proxy, --ca-cert and --client-cert are for a target: give --base-url"
+        "--proxy, --ca-cert, --client-cert and --http2-prior-knowledge are for a target: give --base-url"
       )
     const rate = s.rateLimit
     const shown = s.quiet ? undefined : Progress.display(process.stderr)

@@ -154,6 +154,12 @@ export const settings = {
     description: "Present this client certificate (PEM) to the target; with --client-key"
   },
   clientKey: { kind: "input", description: "The client certificate's private key (PEM)" },
+  http2PriorKnowledge: {
+    kind: "boolean",
+    description:
+      "Speak HTTP/2 to an http:// target from the first byte (h2c), as a server that serves HTTP/2 only without TLS needs (connect-node's http2.createServer)",
+    default: false
+  },
   hooks: {
     kind: "input",
     description:

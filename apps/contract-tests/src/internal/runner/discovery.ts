@@ -70,9 +70,11 @@ const transportText = (error: string, host: string): string =>
       ? `the host name of ${host} does not resolve (check its spelling)`
       : /CERT|certificate|SSL|TLS|tls|self.signed|handshake/.test(error)
         ? `the TLS handshake with ${host} failed (${/SSL routines:[^:]*:([^:]+)/.exec(error)?.[1] ?? error.trim()}): check https:// against http://, the CA (--ca-cert) and the client certificate`
-        : /ECONNRESET|socket hang up|other side closed/.test(error)
-          ? `${host} closed the connection before answering (${error}): check https:// against http:// and the port`
-          : error
+        : /does not match the HTTP\/1\.1 protocol/.test(error)
+          ? `${host} did not answer in HTTP/1.1 (${error}): a server that speaks HTTP/2 only without TLS (h2c, as connect-node's http2.createServer serves) needs --http2-prior-knowledge`
+          : /ECONNRESET|socket hang up|other side closed/.test(error)
+            ? `${host} closed the connection before answering (${error}): check https:// against http:// and the port`
+            : error
 
 /**
  * The preflight: the probe operation, and when it does not answer as one, every other read
