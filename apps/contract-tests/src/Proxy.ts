@@ -30,6 +30,7 @@ import type * as Har from "./internal/recording/model.js"
 import * as Rules from "./internal/judge/exchangeRules.js"
 import * as Judging from "./internal/judge/judging.js"
 import * as Metrics from "./internal/proxy/metrics.js"
+import { H2cDispatcher } from "./internal/h2c.js"
 import * as Relay from "./internal/proxy/relay.js"
 import * as State from "./internal/proxy/state.js"
 import { defaults } from "./internal/runner/options.js"
@@ -93,6 +94,11 @@ export interface Options {
    * not judged first). Default false: answers are relayed unchanged.
    */
   readonly annotate?: boolean | undefined
+  /**
+   * Speak HTTP/2 to an `http://` target from the first byte (h2c), as a target that serves HTTP/2
+   * only without TLS needs (connect-node's `http2.createServer`). Default false: HTTP/1.1.
+   */
+  readonly http2PriorKnowledge?: boolean | undefined
 }
 
 /**
@@ -218,9 +224,15 @@ export const start: (options: Options) => Effect.Effect<Proxy, ProxyError, Scope
   ).pipe(
     Effect.mapError((e) => new ProxyError({ message: `the proxy could not start: ${e.message}` }))
   )
+  if (options.http2PriorKnowledge === true && base.protocol !== "http:")
+    return yield* new ProxyError({
+      message: `the proxy could not start: http2PriorKnowledge is for an http:// target, not ${target}`
+    })
   const dispatcher = yield* Effect.acquireRelease(
-    Effect.sync(() => new Undici.Pool(base.origin)),
-    (pool) => Effect.promise(() => pool.destroy())
+    Effect.sync((): Undici.Dispatcher =>
+      options.http2PriorKnowledge === true ? new H2cDispatcher() : new Undici.Pool(base.origin)
+    ),
+    (d) => Effect.promise(() => d.destroy())
   )
   const runtime = yield* Effect.runtime<never>()
   const listener = Relay.listener({

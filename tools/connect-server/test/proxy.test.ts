@@ -1,5 +1,6 @@
 // The conformance proxy in front of the Connect-stack server, with the official connect-es client
-// (JSON and binary codecs) calling every operation through it: zero findings.
+// (JSON and binary codecs) calling every operation through it: zero findings; also with the
+// server on HTTP/2 without TLS only.
 import { type DescMethod, type DescService, fromJson, type JsonValue } from "@bufbuild/protobuf"
 import { createClient } from "@connectrpc/connect"
 import { compressionGzip, createConnectTransport } from "@connectrpc/connect-node"
@@ -93,19 +94,31 @@ const setups = [
   { name: "binary codec", useBinaryFormat: true, useHttpGet: false },
   // A server whose reads are NO_SIDE_EFFECTS serves Connect GET; the client sends its reads as GET.
   { name: "Connect GET for the reads (JSON)", useBinaryFormat: false, useHttpGet: true },
-  { name: "gzip-compressed requests (JSON)", useBinaryFormat: false, useHttpGet: false, gzip: true }
+  {
+    name: "gzip-compressed requests (JSON)",
+    useBinaryFormat: false,
+    useHttpGet: false,
+    gzip: true
+  },
+  // A server on HTTP/2 without TLS only, as connect-node's documentation serves it: the proxy speaks it to the server.
+  { name: "the server on h2c only (JSON)", useBinaryFormat: false, useHttpGet: false, h2c: true }
 ] as const
 
 describe("the conformance proxy in front of the Connect-stack server, the connect-es client through it", () => {
   for (const setup of setups) {
     const { name, useBinaryFormat, useHttpGet } = setup
     const gzip = "gzip" in setup
+    const h2c = "h2c" in setup
     it.live(
       `${name}: every operation three times, zero findings`,
       () =>
         Effect.gen(function* () {
-          const server = yield* Server.make({ connectGet: useHttpGet })
-          const proxy = yield* Proxy.start({ target: server.url, recordHar: true })
+          const server = yield* Server.make({ connectGet: useHttpGet, h2c })
+          const proxy = yield* Proxy.start({
+            target: server.url,
+            recordHar: true,
+            http2PriorKnowledge: h2c
+          })
           const apiKey = server.apiKeys[0]!
           const transport = createConnectTransport({
             baseUrl: proxy.url,

@@ -55,6 +55,11 @@ export const proxyOptions = {
       "Judge each exchange before its answer is relayed and name its findings in the answer's X-Contract-Findings header (off: answers relayed unchanged)"
     )
   ),
+  http2PriorKnowledge: Options.boolean("http2-prior-knowledge").pipe(
+    Options.withDescription(
+      "Speak HTTP/2 to an http:// target from the first byte (h2c), as a target that serves HTTP/2 only without TLS needs (connect-node's http2.createServer)"
+    )
+  ),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No live finding lines on stderr"))
 }
 
@@ -73,6 +78,7 @@ export const executeProxy = (args: ProxyParsed, exitCode: Ref.Ref<number>) =>
       clockSkew: `${args.clockSkew} millis`,
       recordHar: Option.isSome(args.har),
       annotate: args.annotate,
+      http2PriorKnowledge: args.http2PriorKnowledge,
       onFinding: args.quiet
         ? undefined
         : (f) =>

@@ -4,10 +4,9 @@
  * on http://, as connect-node's documentation serves its routes
  * (`http2.createServer(connectNodeAdapter({ routes }))`). One session per origin, opened on the
  * first request and again after the server ends it; many streams on it at once; the sessions end
- * with `close` or `destroy`. It answers
- * undici's handler calls (`onConnect`, `onHeaders`, `onData`, `onComplete`, `onError`), the ones
- * the runner's send path and undici's `request` make, so the rest of the client is the same as
- * over HTTP/1.1.
+ * with `close` or `destroy`. It calls a handler as undici's own clients do (either handler style),
+ * so the runner's send path, undici's `request` and the proxy's relay are the same as over
+ * HTTP/1.1.
  */
 import * as Undici from "@effect/platform-node/Undici"
 import * as Http2 from "node:http2"
@@ -55,15 +54,94 @@ const rawHeaders = (headers: Http2.IncomingHttpHeaders): Array<Buffer> => {
   return out
 }
 
-/** The request's body as bytes (the runner and undici's `request` send bytes or text). */
-const bodyBytes = (body: Undici.Dispatcher.DispatchOptions["body"]): Uint8Array | undefined =>
+/** A request body as undici takes it: bytes or text sent at once, or a stream piped. */
+type Body = Uint8Array | NodeJS.ReadableStream | undefined
+
+const bodyOf = (body: Undici.Dispatcher.DispatchOptions["body"]): Body | "unsupported" =>
   body === undefined || body === null
     ? undefined
     : typeof body === "string"
       ? Buffer.from(body)
       : body instanceof Uint8Array
         ? body
-        : undefined
+        : typeof (body as NodeJS.ReadableStream).pipe === "function"
+          ? (body as NodeJS.ReadableStream)
+          : "unsupported"
+
+/**
+ * A handler's side of one exchange, whichever of undici's two handler styles it is written in:
+ * the calls of `onConnect`/`onHeaders`/`onData`/`onComplete`/`onError` (undici's `request`, the
+ * runner's send path) or of `onRequestStart`/`onResponseStart`/`onResponseData`/`onResponseEnd`/
+ * `onResponseError` with a controller (the proxy's relay). Each data call says whether to go on.
+ */
+interface Sink {
+  readonly start: (abort: (reason?: Error) => void, pause: () => void, resume: () => void) => void
+  readonly headers: (status: number, headers: Http2.IncomingHttpHeaders) => boolean
+  readonly data: (chunk: Buffer) => boolean
+  readonly end: () => void
+  readonly error: (error: Error) => void
+}
+
+const sinkOf = (handler: Undici.Dispatcher.DispatchHandler): Sink => {
+  if (handler.onRequestStart === undefined && handler.onResponseStart === undefined) {
+    let resume = () => {}
+    return {
+      start: (abort, _pause, go) => {
+        resume = go
+        handler.onConnect?.(abort)
+      },
+      headers: (status, headers) =>
+        handler.onHeaders?.(status, rawHeaders(headers), resume, "") !== false,
+      data: (chunk) => handler.onData?.(chunk) !== false,
+      end: () => handler.onComplete?.([]),
+      error: (error) => handler.onError?.(error)
+    }
+  }
+  let paused = false
+  let reason: Error | null = null
+  let controller: Undici.Dispatcher.DispatchController | undefined
+  return {
+    start: (abort, pause, resume) => {
+      controller = {
+        abort: (why: Error) => {
+          reason = why
+          abort(why)
+        },
+        pause: () => {
+          paused = true
+          pause()
+        },
+        resume: () => {
+          paused = false
+          resume()
+        },
+        get aborted() {
+          return reason !== null
+        },
+        get paused() {
+          return paused
+        },
+        get reason() {
+          return reason
+        }
+      }
+      handler.onRequestStart?.(controller, {})
+    },
+    headers: (status, headers) => {
+      const named: Record<string, string | Array<string>> = {}
+      for (const [k, v] of Object.entries(headers))
+        if (!k.startsWith(":") && v !== undefined) named[k] = v
+      handler.onResponseStart?.(controller!, status, named, "")
+      return !paused
+    },
+    data: (chunk) => {
+      handler.onResponseData?.(controller!, chunk)
+      return !paused
+    },
+    end: () => handler.onResponseEnd?.(controller!, {}),
+    error: (error) => handler.onResponseError?.(controller!, error)
+  }
+}
 
 /** HTTP/2 without TLS with prior knowledge, one session per origin. */
 export class H2cDispatcher extends Undici.Dispatcher {
@@ -89,19 +167,20 @@ export class H2cDispatcher extends Undici.Dispatcher {
     options: Undici.Dispatcher.DispatchOptions,
     handler: Undici.Dispatcher.DispatchHandler
   ): boolean {
+    const sink = sinkOf(handler)
     let done = false
     const fail = (error: Error) => {
       if (done) return
       done = true
-      handler.onError?.(error)
+      sink.error(error)
     }
     if (this.closed) {
       fail(new Undici.errors.ClientClosedError())
       return false
     }
-    const body = bodyBytes(options.body)
-    if (options.body !== undefined && options.body !== null && body === undefined) {
-      fail(new Undici.errors.InvalidArgumentError("h2c: the body must be bytes or text"))
+    const body = bodyOf(options.body)
+    if (body === "unsupported") {
+      fail(new Undici.errors.InvalidArgumentError("h2c: the body must be bytes, text or a stream"))
       return false
     }
     let stream: Http2.ClientHttp2Stream
@@ -118,31 +197,40 @@ export class H2cDispatcher extends Undici.Dispatcher {
       fail(error instanceof Error ? error : new Error(String(error)))
       return false
     }
-    handler.onConnect?.((reason?: Error) => {
-      fail(reason ?? new Undici.errors.RequestAbortedError())
-      stream.close(Http2.constants.NGHTTP2_CANCEL)
-    })
+    sink.start(
+      (reason?: Error) => {
+        fail(reason ?? new Undici.errors.RequestAbortedError())
+        stream.close(Http2.constants.NGHTTP2_CANCEL)
+      },
+      () => stream.pause(),
+      () => stream.resume()
+    )
     if (done) return true
     stream.on("response", (headers) => {
       if (done) return
-      const status = Number(headers[":status"])
-      const go = handler.onHeaders?.(status, rawHeaders(headers), () => stream.resume(), "")
-      if (go === false) stream.pause()
+      if (!sink.headers(Number(headers[":status"]), headers)) stream.pause()
     })
     stream.on("data", (chunk: Buffer) => {
       if (done) return
-      if (handler.onData?.(chunk) === false) stream.pause()
+      if (!sink.data(chunk)) stream.pause()
     })
     stream.on("end", () => {
       if (done) return
       done = true
-      handler.onComplete?.([])
+      sink.end()
     })
     stream.on("error", fail)
     stream.on("close", () =>
       fail(new Undici.errors.SocketError("h2c: the stream closed before its answer ended"))
     )
-    if (body !== undefined) stream.end(body)
+    if (body instanceof Uint8Array) stream.end(body)
+    else if (body !== undefined) {
+      body.on("error", (error: Error) => {
+        fail(error)
+        stream.close(Http2.constants.NGHTTP2_CANCEL)
+      })
+      body.pipe(stream)
+    }
     return true
   }
 
