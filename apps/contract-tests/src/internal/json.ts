@@ -20,12 +20,21 @@ export const canonical = (v: unknown): string => {
   return JSON.stringify(v) ?? "null"
 }
 
-/** The first path where two JSON values differ, or `undefined` when they are equal. */
-export const firstDifference = (a: unknown, b: unknown, path = ""): string | undefined => {
+/**
+ * The first path where two JSON values differ, or `undefined` when they are equal; `alike` may
+ * call two different leaves under a key the same value (two spellings of one instant).
+ */
+export const firstDifference = (
+  a: unknown,
+  b: unknown,
+  path = "",
+  alike?: (a: unknown, b: unknown, key: string) => boolean,
+  key = ""
+): string | undefined => {
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return `${path || "(body)"} (length ${a.length} vs ${b.length})`
     for (let i = 0; i < a.length; i++) {
-      const d = firstDifference(a[i], b[i], `${path}[${i}]`)
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`, alike, key)
       if (d !== undefined) return d
     }
     return undefined
@@ -40,12 +49,14 @@ export const firstDifference = (a: unknown, b: unknown, path = ""): string | und
   ) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)])
     for (const k of [...keys].sort()) {
-      const d = firstDifference((a as any)[k], (b as any)[k], path ? `${path}.${k}` : k)
+      const d = firstDifference((a as any)[k], (b as any)[k], path ? `${path}.${k}` : k, alike, k)
       if (d !== undefined) return d
     }
     return undefined
   }
-  return canonical(a) === canonical(b) ? undefined : path || "(body)"
+  return canonical(a) === canonical(b) || (alike?.(a, b, key) ?? false)
+    ? undefined
+    : path || "(body)"
 }
 
 /**
@@ -73,12 +84,15 @@ export const sameAsSent = (
   return sent === got
 }
 
-/** The value with every array sorted: arrays whose order no rule fixes (the keys of GetEncryptionKeysByKeyId) compare as sets. */
-export const sorted = (v: unknown): unknown =>
+/**
+ * The value with every array sorted (by `orderOf` each element's text): arrays whose order no rule
+ * fixes (the keys of GetEncryptionKeysByKeyId) compare as sets.
+ */
+export const sorted = (v: unknown, orderOf: (x: unknown) => string = canonical): unknown =>
   Array.isArray(v)
-    ? [...v.map(sorted)].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1))
+    ? [...v.map((x) => sorted(x, orderOf))].sort((a, b) => (orderOf(a) < orderOf(b) ? -1 : 1))
     : asRecord(v)
-      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x)]))
+      ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x, orderOf)]))
       : v
 
 /** Keys already written in camelCase: the same few field names are read for every item. Bounded: emptied when it holds `MAX_CAMEL_KEYS`. */

@@ -4,7 +4,7 @@
  * id. The stable-reads, create-echo and update-semantics verdicts all compare objects so.
  */
 import { Secrets, Timestamp } from "@data-access/schema"
-import { asRecord, canonical, isZero } from "./json.js"
+import { asRecord, canonical, firstDifference, isZero, sorted } from "./json.js"
 import { timestampFields } from "./answerReading.js"
 
 const fractionDigits = (s: string) => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
@@ -54,6 +54,37 @@ export const storedDifference = (
     return sameInstant(a, b) ? undefined : path
   return canonical(a) === canonical(b) ? undefined : path || "(object)"
 }
+
+/**
+ * The first path where two answers differ as JSON, but for timestamps, which compare as instants:
+ * a writer may spell one instant with 0, 3, 6 or 9 fractional digits (decisions.md section 1), and
+ * not always with the same count.
+ */
+export const jsonDifference = (a: unknown, b: unknown): string | undefined =>
+  firstDifference(
+    a,
+    b,
+    "",
+    (x, y, key) =>
+      typeof x === "string" &&
+      typeof y === "string" &&
+      timestampFields.has(key) &&
+      sameInstant(x, y)
+  )
+
+/** The value with each timestamp as its whole second since the epoch: what no spelling of an instant changes. */
+const bySecond = (v: unknown, key = ""): unknown => {
+  if (Array.isArray(v)) return v.map((x) => bySecond(x, key))
+  const record = asRecord(v)
+  if (record !== undefined)
+    return Object.fromEntries(Object.entries(record).map(([k, x]) => [k, bySecond(x, k)]))
+  if (typeof v !== "string" || !timestampFields.has(key)) return v
+  const t = Timestamp.parse(v)
+  return typeof t === "string" ? v : (Timestamp.toEpochNanos(t) / 1_000_000_000n).toString()
+}
+
+/** An answer with its arrays sorted as `sorted` sorts them, in an order no spelling of an instant changes. */
+export const sortedAnswer = (v: unknown): unknown => sorted(v, (x) => canonical(bySecond(x)))
 
 /** The value at a dotted path of `storedDifference`. */
 export const at = (o: Record<string, unknown>, path: string): unknown =>

@@ -5,9 +5,9 @@
 import * as Option from "effect/Option"
 import { type Body, objectOf, type Op } from "../context.js"
 import { type Exchange, okJson } from "../http.js"
-import { asRecord, firstDifference, sorted } from "../json.js"
+import { asRecord } from "../json.js"
 import { itemsOf } from "../listWalk.js"
-import { storedDifference } from "../objectDifference.js"
+import { jsonDifference, sortedAnswer, storedDifference } from "../objectDifference.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import { answerExcerpt, statusOf, summary } from "../answerReading.js"
 import { defined, type ExchangeOracle, onSuccess, successJson } from "../exchangeOracle.js"
@@ -83,7 +83,7 @@ export const readTwice = (
       ]
     return []
   }
-  const diff = firstDifference(sorted(ja), sorted(jb))
+  const diff = jsonDifference(sortedAnswer(ja), sortedAnswer(jb))
   return [
     ...defined(namedRead(op, sent, first)),
     diff === undefined

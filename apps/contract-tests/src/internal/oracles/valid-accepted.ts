@@ -5,7 +5,8 @@
 import * as Option from "effect/Option"
 import { ContractRules, Filter } from "@data-access/schema"
 import type { Body, Op } from "../context.js"
-import { asRecord, firstDifference, snakeToCamel, sorted } from "../json.js"
+import { asRecord, snakeToCamel } from "../json.js"
+import { jsonDifference, sortedAnswer } from "../objectDifference.js"
 import { type Exchange, okJson } from "../http.js"
 import { fail, type Outcome, pass, passes, type Verdict } from "../outcome.js"
 import * as Shape from "../requestShape.js"
@@ -210,7 +211,7 @@ export const sameRequestRules = {
 
 /** What a read's answer says: a List's items (its cursor is opaque and may differ), a Get's whole body. */
 const readOf = (op: Op, json: unknown): unknown =>
-  op.kind === "list" ? itemsOf(op, json) : sorted(json)
+  op.kind === "list" ? itemsOf(op, json) : sortedAnswer(json)
 
 /**
  * Whether the answer refuses the request itself: not a rate limit or an overload answered first,
@@ -273,7 +274,7 @@ export const spelledAlike = (t: SpellingTrace): Outcome | undefined => {
     )
   if (statusOf(e) !== 200) return undefined
   if (op.kind === "get" || op.kind === "list") {
-    const d = firstDifference(readOf(op, okJson(p)), readOf(op, okJson(e)))
+    const d = jsonDifference(readOf(op, okJson(p)), readOf(op, okJson(e)))
     if (d !== undefined)
       return problem(
         "answered differently",
