@@ -126,7 +126,8 @@ const ORDER = [
   "success-charset-latin1",
   "error-charset-latin1",
   "long-answers-cut",
-  "secrets-masked"
+  "secrets-masked",
+  "listed-flags-inverted"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

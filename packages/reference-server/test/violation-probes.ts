@@ -634,6 +634,15 @@ export const probes: {
       const b = yield* rpc(s, "GetResource", { id: s.knownIds.resources[1] })
       return JSON.stringify(a.json) !== JSON.stringify(b.json)
     }),
+  "listed-flags-inverted": (s) =>
+    Effect.gen(function* () {
+      const listed = yield* rpc(s, "ListPolicyStageConfigurations", { limit: 500 })
+      const item = listed.json.policyStageConfigurations.find((x: any) =>
+        Object.values(x).some((v) => typeof v === "boolean")
+      )
+      const got = yield* rpc(s, "GetPolicyStageConfiguration", { id: item.id })
+      return JSON.stringify(got.json.policyStageConfiguration) !== JSON.stringify(item)
+    }),
   // faults of the List operations' inputs
   "shared-search-fields": (s) =>
     status(s, "ListSatellites", { limit: 5, search: "a", searchFields: ["type"] }).pipe(

@@ -40,5 +40,6 @@ export const severalExchanges: Readonly<Partial<Record<RuleId, string>>> = {
   "search.case-insensitive": "every item, to see one left out",
   "search.fields": "every item, to see one left out",
   "filter.group-operator": "every item, to see one left out",
-  "reads.stable": "a second read"
+  "reads.stable": "a second read",
+  "reads.list-agrees": "a List and a Get of the same object, one after the other"
 }

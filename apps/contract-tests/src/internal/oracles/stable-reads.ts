@@ -98,6 +98,35 @@ export const readTwice = (
   ]
 }
 
+/**
+ * reads.list-agrees: the object a Get returns (`got`) is the item a List of its kind showed for the
+ * same id (`item`, on the page `listed`), compared as stored objects are (zero values and absent
+ * fields alike, secrets aside, times as instants). An item whose `updatedAt` is not the Get's was
+ * written between the two reads: not judged. Live traffic: the proxy cannot know that nothing was
+ * written between a List and a Get, so it does not judge this.
+ */
+export const listedAlike = (
+  op: Op,
+  got: Exchange,
+  list: Op,
+  item: Record<string, unknown>,
+  listed: Exchange
+): Outcome | undefined => {
+  const object = asRecord(objectOf(op, successJson(got)))
+  if (object === undefined || object.id !== item.id || object.updatedAt !== item.updatedAt)
+    return undefined
+  const d = storedDifference(object, item)
+  return d === undefined
+    ? passes(["reads.list-agrees"])
+    : fail(
+        "reads.list-agrees",
+        `${list.method} differs at ${d}`,
+        `${list.method} showed the object ${JSON.stringify(item.id)} otherwise than ${op.method} read right after it, with the same updatedAt (first difference at ${d})`,
+        listed,
+        `at ${d}`
+      )
+}
+
 /** The items of a read's answer (a List's page, a Get's object or objects), in order. */
 const readItems = (op: Op, e: Exchange): ReadonlyArray<unknown> => {
   const json = Option.getOrUndefined(Option.flatMap(e.response, (r) => r.json))

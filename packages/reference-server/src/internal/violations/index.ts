@@ -150,7 +150,8 @@ export const records = [
   SuccessShape.successCharsetLatin1,
   ErrorShape.errorCharsetLatin1,
   SuccessShape.longAnswersCut,
-  CreateEcho.secretsMasked
+  CreateEcho.secretsMasked,
+  StableReads.listedFlagsInverted
 ] as const
 
 /** A violation's name. */

@@ -4,9 +4,12 @@
  *
  * @internal
  */
+import { Operations } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import { stamp } from "../clock.js"
-import { onTarget } from "../violationHooks.js"
+import type { Op } from "../pipeline-types.js"
+import { onTarget, responding } from "../violationHooks.js"
+import { isObject } from "../jsonBodies.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
 
@@ -42,5 +45,25 @@ export const unstableRead = violation({
       },
       (op) => op.kind === "get"
     )
+  }
+})
+
+/** Whether a Get also returns the objects of a List. */
+const gotToo = (op: Op) =>
+  op.kind === "list" &&
+  (Operations.all as ReadonlyArray<Op>).some((o) => o.kind === "get" && o.object === op.object)
+
+export const listedFlagsInverted = violation({
+  name: "listed-flags-inverted",
+  rule: "reads.list-agrees",
+  description:
+    "A List of objects a Get also returns (policy stage configurations) shows every boolean field its items carry inverted; the Get shows them as stored.",
+  hooks: {
+    respond: responding((body, _request, op) => {
+      const items = op.itemField === undefined ? undefined : body[op.itemField]
+      for (const item of Array.isArray(items) ? items : [])
+        if (isObject(item))
+          for (const [k, v] of Object.entries(item)) if (typeof v === "boolean") item[k] = !v
+    }, gotToo)
   }
 })
