@@ -22,6 +22,7 @@ import {
 } from "./hooks.mjs"
 import { second } from "./second.mjs"
 import { third } from "./third.mjs"
+import { fourth } from "./fourth.mjs"
 
 const creates = [
   "CreateNativeUserIdentityLink",
@@ -1007,11 +1008,12 @@ const first = [
 ]
 
 /**
- * The catalogue: the first batch, then a second and a third, each written apart from the earlier
- * ones (and from the checks) with kinds of bug they have not; `batch` says which.
+ * The catalogue: the first batch, then a second, a third and a fourth, each written apart from the
+ * earlier ones (and from the checks) with kinds of bug they have not; `batch` says which.
  */
 export const catalogue = [
   ...first.map((entry) => ({ ...entry, batch: 1 })),
   ...second.map((entry) => ({ ...entry, batch: 2 })),
-  ...third.map((entry) => ({ ...entry, batch: 3 }))
+  ...third.map((entry) => ({ ...entry, batch: 3 })),
+  ...fourth.map((entry) => ({ ...entry, batch: 4 }))
 ]

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { catalogue } from "./catalogue.mjs"
 import { startFront } from "./front.mjs"
+import { fourthControls } from "./fourth.mjs"
 import { thirdControls } from "./third.mjs"
 
 /** The faithful control: a front that forwards everything unchanged. */
@@ -20,7 +21,8 @@ export const control = { name: "control", must: "none: a faithful front", fault:
 /** The controls a run of `batch` (undefined: every batch) runs: each must have no finding. */
 export const controlsOf = (batch) => [
   control,
-  ...(batch === undefined || batch === 3 ? thirdControls : [])
+  ...(batch === undefined || batch === 3 ? thirdControls : []),
+  ...(batch === undefined || batch === 4 ? fourthControls : [])
 ]
 
 /**

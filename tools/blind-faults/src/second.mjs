@@ -20,7 +20,7 @@ import {
 } from "./hooks.mjs"
 
 /** The item array's key of each List answer (interface.md, Endpoints). */
-const itemKeys = {
+export const itemKeys = {
   ListSatellites: "satellites",
   ListIntegrationsMDM: "integrations",
   ListNativeUsers: "nativeUsers",
@@ -30,25 +30,25 @@ const itemKeys = {
 }
 
 /** A Map the front keeps across exchanges under `name`. */
-const stateMap = (context, name) => {
+export const stateMap = (context, name) => {
   if (!context.state.has(name)) context.state.set(name, new Map())
   return context.state.get(name)
 }
 
 /** A request's JSON object body, or undefined. */
-const objectBody = (request) => {
+export const objectBody = (request) => {
   const body = readJson(request.body)
   return body !== null && typeof body === "object" && !Array.isArray(body) ? body : undefined
 }
 
 /** A body without the named fields. */
-const without = (body, ...names) =>
+export const without = (body, ...names) =>
   Object.fromEntries(Object.entries(body).filter(([name]) => !names.includes(name)))
 
 const isSet = (value) => value !== undefined && value !== null && value !== ""
 
 /** Every item the server lists for `body` (its filter, search and order), walked 500 a page. */
-const listAll = async (request, body, context) => {
+export const listAll = async (request, body, context) => {
   const key = itemKeys[request.operation]
   const items = []
   let cursor
@@ -67,11 +67,14 @@ const listAll = async (request, body, context) => {
 
 /**
  * A List the front pages itself, over every item the server lists: `source(body, page)` is the
- * body whose items page `page` (1 for the first) is cut from, `arrange(items, body, page)` orders
- * or selects them, and `start(index, limit)` is where a later page starts, given the index of the
- * previous page's last item (index + 1 when faithful). `applies(body)` says which first pages it
- * takes; the others are forwarded untouched. The server judges each request as a first page
- * (limit, order, filter), and the front's cursors are its own, kept in its state.
+ * body whose items page `page` (1 for the first) is cut from, `arrange(items, body, page, list)`
+ * orders or selects them (it may be async; `list(body)` lists every item the server has for
+ * another body), `start(index, limit, previous)` is where a later page starts, given the index of
+ * the previous page's last item (index + 1 when faithful) and that page's number, and
+ * `shape(shown)` is the page as answered (its order), the walk going on from the last item cut.
+ * `applies(body)` says which first pages it takes; the others are forwarded untouched. The server
+ * judges each request as a first page (limit, order, filter), and the front's cursors are its
+ * own, kept in its state.
  */
 export const frontPaged = (
   operations,
@@ -79,7 +82,8 @@ export const frontPaged = (
     applies = () => true,
     source = (body) => body,
     arrange = (items) => items,
-    start = (index) => index + 1
+    start = (index) => index + 1,
+    shape = (shown) => shown
   }
 ) => ({
   request: async (request, context) => {
@@ -93,20 +97,22 @@ export const frontPaged = (
     if (judged.status !== 200) return { answer: judged }
     const page = walk === undefined ? 1 : walk.page + 1
     const limit = Number(first.limit)
-    const items = arrange(await listAll(request, source(first, page), context), first, page)
+    const list = (body) => listAll(request, body, context)
+    const items = await arrange(await list(source(first, page)), first, page, list)
     let from = 0
     if (walk !== undefined) {
       const index = items.findIndex((item) => item.id === walk.after)
       if (index < 0) {
         return { answer: connectError("invalid_argument", "cursor: not of this request") }
       }
-      from = start(index, limit)
+      from = start(index, limit, walk.page)
     }
     const shown = items.slice(from, from + limit)
+    const answered = shape(shown)
     const metadata = {
-      count: shown.length,
-      after: shown.at(-1)?.id ?? "",
-      before: shown[0]?.id ?? ""
+      count: answered.length,
+      after: answered.at(-1)?.id ?? "",
+      before: answered[0]?.id ?? ""
     }
     if (from + limit < items.length && shown.length > 0) {
       const cursor = Buffer.from(`front-page-${cursors.size + 1}`).toString("base64url")
@@ -114,7 +120,7 @@ export const frontPaged = (
       metadata.nextCursor = cursor
     }
     return {
-      answer: jsonAnswer(200, { [itemKeys[request.operation]]: shown, listMetadata: metadata })
+      answer: jsonAnswer(200, { [itemKeys[request.operation]]: answered, listMetadata: metadata })
     }
   }
 })

@@ -75,7 +75,7 @@ const operators = [
 const matchesNothing = { key: "id", operator: "empty" }
 
 /** A condition every item matches, as a server's skipped condition comes out. */
-const matchesAll = { key: "id", operator: "not_empty" }
+export const matchesAll = { key: "id", operator: "not_empty" }
 
 /** A Map the front keeps across exchanges under `name`. */
 const stateMap = (context, name) => {
@@ -112,7 +112,7 @@ const satellitesOf = (body) => [
  * one of `operations` (a 200), the answer is the server's to the request as `rewrite` changes it,
  * so the fault never changes what the server validates.
  */
-const onAccepted = (operations, rewrite) =>
+export const onAccepted = (operations, rewrite) =>
   onAnswer(operations, async (answer, request, context) => {
     if (answer.status !== 200) return answer
     const changed = rewrite(request)
@@ -120,7 +120,7 @@ const onAccepted = (operations, rewrite) =>
   })
 
 /** A filter node with its condition replaced by `field`, any other member kept. */
-const withField = (filter, field) => ({ ...filter, field })
+export const withField = (filter, field) => ({ ...filter, field })
 
 /** An answer with its body bytes changed by `change`, when it is a 200. */
 const withBytes = (answer, change) =>

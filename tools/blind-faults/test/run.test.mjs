@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest"
 import { catalogue } from "../src/catalogue.mjs"
 import { control, runOne } from "../src/run.mjs"
 import { frontPaged } from "../src/second.mjs"
+import { fourthControls } from "../src/fourth.mjs"
 import { thirdControls } from "../src/third.mjs"
 
 /** Few examples on the few operations the chosen fault changes, to keep the test cheap. */
@@ -48,21 +49,22 @@ describe("blind faults", () => {
   })
 
   it("names the must and the batch of each fault, each later batch with kinds of its own", () => {
-    for (const entry of [...catalogue, ...thirdControls]) {
+    const controls = [...thirdControls, ...fourthControls]
+    for (const entry of [...catalogue, ...controls]) {
       expect(["interface.md", "decisions.md"]).toContain(entry.must.document)
       expect(entry.must.quote.length).toBeGreaterThan(0)
       expect(entry.fault.request ?? entry.fault.response).toBeTypeOf("function")
     }
-    for (const entry of catalogue) expect([1, 2, 3]).toContain(entry.batch)
-    const names = [...catalogue, ...thirdControls].map((entry) => entry.name)
+    for (const entry of catalogue) expect([1, 2, 3, 4]).toContain(entry.batch)
+    const names = [...catalogue, ...controls].map((entry) => entry.name)
     expect(new Set(names).size).toBe(names.length)
     const kindsOf = (batch) =>
       new Set(catalogue.filter((entry) => entry.batch === batch).map((entry) => entry.kind))
-    const firstKinds = kindsOf(1)
-    const secondKinds = kindsOf(2)
-    expect([...secondKinds].filter((kind) => firstKinds.has(kind))).toEqual([])
-    expect([...kindsOf(3)].filter((kind) => firstKinds.has(kind) || secondKinds.has(kind))).toEqual(
-      []
-    )
+    for (const batch of [2, 3, 4]) {
+      const earlier = new Set(
+        catalogue.filter((entry) => entry.batch < batch).map((entry) => entry.kind)
+      )
+      expect([...kindsOf(batch)].filter((kind) => earlier.has(kind))).toEqual([])
+    }
   })
 })
