@@ -150,7 +150,12 @@ export const records = [
   SuccessShape.successCharsetLatin1,
   ErrorShape.errorCharsetLatin1,
   SuccessShape.longAnswersCut,
-  CreateEcho.secretsMasked
+  CreateEcho.secretsMasked,
+  ErrorShape.idsMatchLoosely,
+  SearchFilter.keyIdsMatchLoosely,
+  CreateEcho.storedTextTrimmed,
+  CreateEcho.longTextCut,
+  Protocol.deadlineOverflow
 ] as const
 
 /** A violation's name. */

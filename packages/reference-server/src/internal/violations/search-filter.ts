@@ -462,3 +462,26 @@ export const searchAsciiCaseFolding = violation({
     "`search` folds the case of A to Z only: `été` does not find `Été` (SQL's `lower()` under an ASCII collation, a hand-written fold).",
   hooks: { handler: searchedBy(asciiFoldedSearch) }
 })
+
+/** key-ids-match-loosely: a text as a loose comparison reads it, surrounding spaces and the case of letters ignored. */
+const looseText = (s: unknown): string => String(s).trim().toLowerCase()
+
+export const keyIdsMatchLoosely = violation({
+  name: "key-ids-match-loosely",
+  rule: "keys.by-key-id",
+  description:
+    "GetEncryptionKeysByKeyId compares `keyId` without regard to case or surrounding spaces (a case-insensitive collation): a keyId one letter's case or a space away from a key's finds that key.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      const key = op.wrapperKey
+      const lookup = op.lookupKey
+      return lookup === undefined || c === undefined || key === undefined
+        ? next
+        : (request, ctx) =>
+            Effect.map(ctx.store.all(c), (all) => ({
+              [key]: all.filter((k) => looseText(k[lookup]) === looseText(request[lookup]))
+            }))
+    }
+  }
+})
