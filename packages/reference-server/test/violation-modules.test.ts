@@ -126,7 +126,12 @@ const ORDER = [
   "success-charset-latin1",
   "error-charset-latin1",
   "long-answers-cut",
-  "secrets-masked"
+  "secrets-masked",
+  "ids-match-loosely",
+  "key-ids-match-loosely",
+  "stored-text-trimmed",
+  "long-text-cut",
+  "deadline-overflow"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -795,7 +795,31 @@ export const probes: {
         filter: { field: { key: "created_at", operator: "lower_than", value: sv(value) } }
       })
       return !items.some((x: any) => x.id === item.id)
-    })
+    }),
+  // keys compared loosely, stored text changed, a long deadline overflowed
+  "ids-match-loosely": (s) =>
+    rpc(s, "GetResource", { id: ` ${s.knownIds.resources[1]!.toUpperCase()}` }).pipe(
+      Effect.map((r) => r.status === 200)
+    ),
+  "key-ids-match-loosely": (s) =>
+    rpc(s, "GetEncryptionKeysByKeyId", {
+      keyId: `${s.knownIds.encryptionKeyIds[0]!.toUpperCase()} `
+    }).pipe(Effect.map((r) => (r.json.encryptionKeys ?? []).length > 0)),
+  "stored-text-trimmed": (s) =>
+    rpc(s, "CreatePermission", permission({ description: "  d  " })).pipe(
+      Effect.map((r) => r.status === 200 && r.json.permission.description === "d")
+    ),
+  "long-text-cut": (s) =>
+    rpc(s, "CreatePermission", permission({ description: "d".repeat(255) })).pipe(
+      Effect.map((r) => r.status === 200 && r.json.permission.description.length < 255)
+    ),
+  "deadline-overflow": (s) =>
+    rpc(
+      s,
+      "GetResource",
+      { id: s.knownIds.resources[0] },
+      { headers: { "connect-timeout-ms": String(2 ** 31 - 1) } }
+    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded"))
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

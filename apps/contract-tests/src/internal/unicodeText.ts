@@ -52,9 +52,7 @@ const NOT_FREE_TEXT: ReadonlySet<string> = new Set([
 
 /** Whether a field of that name may hold free text: not an id, a list control, a format or a secret. */
 export const isFreeText = (k: string): boolean =>
-  !NOT_FREE_TEXT.has(k) &&
-  !ContractRules.formatFields.has(k) &&
-  !Secrets.isFieldName(k)
+  !NOT_FREE_TEXT.has(k) && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k)
 
 /**
  * The request with a piece of Unicode in each of its free-text string fields (top level and one

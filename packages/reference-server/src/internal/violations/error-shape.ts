@@ -172,8 +172,7 @@ const looseStore = (store: StoreService): StoreService => {
             store.all(c),
             (all) =>
               all.find((o) => typeof o.id === "string" && looseId(o.id) === looseId(id))?.id as
-                | string
-                | undefined
+                string | undefined
           )
     )
   return {

@@ -39,9 +39,7 @@ export const storedTextEdges = (
             TextLength.SAFE_STRING_LENGTH - SPACES.length,
             "n"
           ) + SPACES
-        : SPACES +
-          unique.padEnd(TextLength.SAFE_STRING_LENGTH - 2 * SPACES.length, "n") +
-          SPACES
+        : SPACES + unique.padEnd(TextLength.SAFE_STRING_LENGTH - 2 * SPACES.length, "n") + SPACES
     const make = (): Body => ({
       ...(uniqueNames(op, plain) as Body),
       [name]: text(`ct${runId}s${(++nonce.n).toString(36)}`)
