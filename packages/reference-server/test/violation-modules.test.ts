@@ -131,7 +131,9 @@ const ORDER = [
   "key-ids-match-loosely",
   "stored-text-trimmed",
   "long-text-cut",
-  "deadline-overflow"
+  "deadline-overflow",
+  "search-term-trimmed",
+  "filter-pads-spaces"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

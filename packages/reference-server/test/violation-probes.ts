@@ -819,7 +819,21 @@ export const probes: {
       "GetResource",
       { id: s.knownIds.resources[0] },
       { headers: { "connect-timeout-ms": String(2 ** 31 - 1) } }
-    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded"))
+    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded")),
+  "search-term-trimmed": (s) =>
+    Effect.gen(function* () {
+      const [item] = yield* satellites(s, {})
+      const found = yield* satellites(s, { search: ` ${item.name} ` })
+      return found.some((x: any) => x.id === item.id)
+    }),
+  "filter-pads-spaces": (s) =>
+    Effect.gen(function* () {
+      const [item] = yield* satellites(s, {})
+      const found = yield* satellites(s, {
+        filter: { field: { key: "name", operator: "equals", value: sv(`${item.name} `) } }
+      })
+      return found.some((x: any) => x.id === item.id)
+    })
 }
 
 /** The bytes of an answer's body as they came (fetch's text() would drop a byte order mark). */

@@ -155,7 +155,9 @@ export const records = [
   SearchFilter.keyIdsMatchLoosely,
   CreateEcho.storedTextTrimmed,
   CreateEcho.longTextCut,
-  Protocol.deadlineOverflow
+  Protocol.deadlineOverflow,
+  SearchFilter.searchTermTrimmed,
+  SearchFilter.filterPadsSpaces
 ] as const
 
 /** A violation's name. */

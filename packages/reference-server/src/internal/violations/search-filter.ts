@@ -485,3 +485,49 @@ export const keyIdsMatchLoosely = violation({
     }
   }
 })
+
+/** search-term-trimmed: the items a search keeps, its term without surrounding spaces (the request's `search` is then left out). */
+const trimmedSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
+  const term = search.trim().toLowerCase()
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(term)))
+      )
+  }
+}
+
+export const searchTermTrimmed = violation({
+  name: "search-term-trimmed",
+  rule: "search.match",
+  description:
+    "`search` drops the spaces before and after its term: ` x ` finds every name that holds `x`.",
+  hooks: { handler: searchedBy(trimmedSearch) }
+})
+
+/** filter-pads-spaces: `equals` and `not_equals` compare strings with trailing spaces ignored on both sides (SQL's PAD SPACE). */
+const paddedMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => paddedMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  if (operator !== "equals" && operator !== "not_equals") return matches(filter, item)
+  const value = (filter.field.value?.value ?? "").trimEnd()
+  const same = fieldValue(item, key).trimEnd() === value
+  return operator === "equals" ? same : !same
+}
+
+export const filterPadsSpaces = violation({
+  name: "filter-pads-spaces",
+  rule: "filter.match",
+  description:
+    '`equals` and `not_equals` compare strings with trailing spaces ignored on both sides (SQL\'s PAD SPACE): `name equals "x "` selects the item named `x`.',
+  hooks: { handler: listsFilteredBy(paddedMatches) }
+})
