@@ -31,7 +31,7 @@ export const shard = (n: number, of: number) => {
   const ONLY_ON: Partial<Record<ReferenceServer.ViolationName, ReadonlyArray<string>>> = {
     "ids-match-loosely": ["GetPolicyStageConfiguration"],
     "key-ids-match-loosely": ["GetEncryptionKeysByKeyId"],
-    "stored-text-trimmed": ["CreatePermission"],
+    "stored-text-trimmed": ["CreateBIIntegration"],
     "long-text-cut": ["CreatePermission"],
     "deadline-overflow": ["GetResource"],
     "search-term-trimmed": ["ListSatellites"],

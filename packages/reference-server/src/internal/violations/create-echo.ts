@@ -260,24 +260,17 @@ export const listsForgetOlderCreates = violation({
   hooks: { handler: recentCreatesListed }
 })
 
-/** stored-text-trimmed: a request's strings, at the top level and one object deep, without surrounding spaces. */
+/** stored-text-trimmed: a request's top-level strings without surrounding spaces. */
 const trimmedStrings = (request: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
-    Object.entries(request).map(([k, v]) => [
-      k,
-      typeof v === "string"
-        ? v.trim()
-        : isObject(v) && !Array.isArray(v)
-          ? trimmedStrings(v as Record<string, unknown>)
-          : v
-    ])
+    Object.entries(request).map(([k, v]) => [k, typeof v === "string" ? v.trim() : v])
   )
 
 export const storedTextTrimmed = violation({
   name: "stored-text-trimmed",
   rule: "echo.create",
   description:
-    "A create or an update stores (and returns) each string it is sent without its leading and trailing spaces.",
+    "A create or an update stores (and returns) each top-level string it is sent without its leading and trailing spaces.",
   hooks: {
     prepare: (next, op) =>
       op.kind !== "create" && op.kind !== "update"
