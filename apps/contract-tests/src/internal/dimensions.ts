@@ -30,8 +30,9 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  *   ASCII among them (a search term `éTÉ` for a name `Été`);
  * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
  * - `media-type`: the same body under another spelling of its media type (a `charset` parameter);
- * - `spaces`: a text with spaces at its start or end (a value stored as sent; a key one space away
- *   from an existing one, which names nothing);
+ * - `spaces`: a text with spaces at its start or end (a value stored as sent, a search term or a
+ *   filter value compared with its spaces, a key one space away from an existing one: it names
+ *   nothing);
  * - `deadline`: the call under the longest `Connect-Timeout-Ms` a 32-bit timer holds (ten digits).
  */
 export type Dimension =
