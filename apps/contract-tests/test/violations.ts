@@ -25,6 +25,18 @@ export const shard = (n: number, of: number) => {
   const SEEN_IN: Partial<Record<ReferenceServer.ViolationName, ReadonlyArray<"paging">>> = {
     "long-answers-cut": ["paging"]
   }
+  // Seen on one operation each: the run is narrowed to it (the others would only cost time), with
+  // creates enough for the valid suite's first requests (the free text stored as sent).
+  const CREATES_ON_ONE = 30
+  const ONLY_ON: Partial<Record<ReferenceServer.ViolationName, ReadonlyArray<string>>> = {
+    "ids-match-loosely": ["GetPolicyStageConfiguration"],
+    "key-ids-match-loosely": ["GetEncryptionKeysByKeyId"],
+    "stored-text-trimmed": ["CreateBIIntegration"],
+    "long-text-cut": ["CreatePermission"],
+    "deadline-overflow": ["GetResource"],
+    "search-term-trimmed": ["ListSatellites"],
+    "filter-pads-spaces": ["ListSatellites"]
+  }
   // Seen by the model of the run's objects once a walk overlaps no other case's create: one case at a time.
   const ONE_AT_A_TIME: ReadonlySet<ReferenceServer.ViolationName> = new Set([
     "lists-forget-older-creates"
@@ -43,6 +55,9 @@ export const shard = (n: number, of: number) => {
             shrinkBudget: 10,
             maxFindings: 1,
             ...(ONE_AT_A_TIME.has(violation.name) ? { concurrency: 1 } : {}),
+            ...(ONLY_ON[violation.name] === undefined
+              ? {}
+              : { operations: [...ONLY_ON[violation.name]!], createsPerOperation: CREATES_ON_ONE }),
             checks: [rule.check, ...(SEEN_IN[violation.name] ?? [])],
             server: {
               faults: { rules: [{ fault: { _tag: "Violation", name: violation.name } }] }

@@ -127,7 +127,14 @@ const ORDER = [
   "error-charset-latin1",
   "long-answers-cut",
   "secrets-masked",
-  "listed-flags-inverted"
+  "listed-flags-inverted",
+  "ids-match-loosely",
+  "key-ids-match-loosely",
+  "stored-text-trimmed",
+  "long-text-cut",
+  "deadline-overflow",
+  "search-term-trimmed",
+  "filter-pads-spaces"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -804,6 +804,44 @@ export const probes: {
         filter: { field: { key: "created_at", operator: "lower_than", value: sv(value) } }
       })
       return !items.some((x: any) => x.id === item.id)
+    }),
+  // keys compared loosely, stored text changed, a long deadline overflowed
+  "ids-match-loosely": (s) =>
+    rpc(s, "GetResource", { id: ` ${s.knownIds.resources[1]!.toUpperCase()}` }).pipe(
+      Effect.map((r) => r.status === 200)
+    ),
+  "key-ids-match-loosely": (s) =>
+    rpc(s, "GetEncryptionKeysByKeyId", {
+      keyId: `${s.knownIds.encryptionKeyIds[0]!.toUpperCase()} `
+    }).pipe(Effect.map((r) => (r.json.encryptionKeys ?? []).length > 0)),
+  "stored-text-trimmed": (s) =>
+    rpc(s, "CreatePermission", permission({ description: "  d  " })).pipe(
+      Effect.map((r) => r.status === 200 && r.json.permission.description === "d")
+    ),
+  "long-text-cut": (s) =>
+    rpc(s, "CreatePermission", permission({ description: "d".repeat(255) })).pipe(
+      Effect.map((r) => r.status === 200 && r.json.permission.description.length < 255)
+    ),
+  "deadline-overflow": (s) =>
+    rpc(
+      s,
+      "GetResource",
+      { id: s.knownIds.resources[0] },
+      { headers: { "connect-timeout-ms": String(2 ** 31 - 1) } }
+    ).pipe(Effect.map((r) => r.json.code === "deadline_exceeded")),
+  "search-term-trimmed": (s) =>
+    Effect.gen(function* () {
+      const [item] = yield* satellites(s, {})
+      const found = yield* satellites(s, { search: ` ${item.name} ` })
+      return found.some((x: any) => x.id === item.id)
+    }),
+  "filter-pads-spaces": (s) =>
+    Effect.gen(function* () {
+      const [item] = yield* satellites(s, {})
+      const found = yield* satellites(s, {
+        filter: { field: { key: "name", operator: "equals", value: sv(`${item.name} `) } }
+      })
+      return found.some((x: any) => x.id === item.id)
     })
 }
 

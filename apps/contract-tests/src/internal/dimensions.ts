@@ -29,7 +29,11 @@ import { SAFE_STRING_LENGTH } from "./textLength.js"
  * - `case`: a text that differs from a stored one only in the case of its letters, letters beyond
  *   ASCII among them (a search term `éTÉ` for a name `Été`);
  * - `escapes`, `whitespace`: the same JSON text with `\u` escapes, with whitespace between its tokens;
- * - `media-type`: the same body under another spelling of its media type (a `charset` parameter).
+ * - `media-type`: the same body under another spelling of its media type (a `charset` parameter);
+ * - `spaces`: a text with spaces at its start or end (a value stored as sent, a search term or a
+ *   filter value compared with its spaces, a key one space away from an existing one: it names
+ *   nothing);
+ * - `deadline`: the call under the longest `Connect-Timeout-Ms` a 32-bit timer holds (ten digits).
  */
 export type Dimension =
   | "value"
@@ -50,6 +54,8 @@ export type Dimension =
   | "escapes"
   | "whitespace"
   | "media-type"
+  | "spaces"
+  | "deadline"
 
 /** Which side of the contract an input is on: a request a server must accept, or one it must refuse. */
 export type Side = "valid" | "refused"
@@ -98,7 +104,9 @@ const ORDER: ReadonlyArray<Dimension> = [
   "case",
   "escapes",
   "whitespace",
-  "media-type"
+  "media-type",
+  "spaces",
+  "deadline"
 ]
 
 const ordered = (ds: Iterable<Dimension>): Array<Dimension> => {
@@ -171,7 +179,8 @@ const BEYOND_ASCII = /[^\u0000-\u007f]/
 
 /**
  * The valid-side tags of a request body: each top-level field sent (as a value, an explicit zero,
- * at a length bound, with characters beyond ASCII, under its snake_case spelling) or left out, and
+ * at a length bound, with characters beyond ASCII, with spaces at an end, under its snake_case
+ * spelling) or left out, and
  * each field of its nested objects sent (as a value or an explicit zero: `null`) or left out.
  */
 export const validTags = (
@@ -196,6 +205,7 @@ export const validTags = (
         tag(name, "bound")
       if (v.length >= SAFE_STRING_LENGTH) tag(name, "bound")
       if (BEYOND_ASCII.test(v)) tag(name, "multi-byte")
+      if (v.startsWith(" ") || v.endsWith(" ")) tag(name, "spaces")
     }
   }
   for (const name of fields.keys()) if (!seen.has(name)) tag(name, "absent")

@@ -50,6 +50,10 @@ const NOT_FREE_TEXT: ReadonlySet<string> = new Set([
   "filter"
 ])
 
+/** Whether a field of that name may hold free text: not an id, a list control, a format or a secret. */
+export const isFreeText = (k: string): boolean =>
+  !NOT_FREE_TEXT.has(k) && !ContractRules.formatFields.has(k) && !Secrets.isFieldName(k)
+
 /**
  * The request with a piece of Unicode in each of its free-text string fields (top level and one
  * object deep), where the request still decodes.
@@ -62,11 +66,7 @@ export const withUnicode = (
   decodes: (b: unknown) => boolean
 ): Body => {
   const out: Body = { ...body }
-  const free = (k: string) =>
-    !NOT_FREE_TEXT.has(k) &&
-    !skip.has(k) &&
-    !ContractRules.formatFields.has(k) &&
-    !Secrets.isFieldName(k)
+  const free = (k: string) => !skip.has(k) && isFreeText(k)
   for (const [k, v] of Object.entries(body)) {
     if (!free(k)) continue
     if (typeof v === "string" && v !== "") {
@@ -124,3 +124,18 @@ export const CASED_PIECE = "\u00C9t\u00E9-\u00DCber-\u0416\u0443\u043A-\u03A9\u0
 
 /** `text` with only A to Z lower-cased: a term of ASCII found so in a text is found under every case folding. */
 export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/**
+ * Texts one step from `text` that an exact comparison tells apart from it: its letters in the other
+ * case (`case`), a space before it and one after it (`spaces`); none equal to `text`.
+ */
+export const nearTexts = (
+  text: string
+): ReadonlyArray<{ readonly text: string; readonly how: "case" | "spaces" }> => {
+  const swapped = swappedCase(text)
+  return [
+    ...(swapped === text ? [] : [{ text: swapped, how: "case" as const }]),
+    { text: ` ${text}`, how: "spaces" as const },
+    { text: `${text} `, how: "spaces" as const }
+  ]
+}

@@ -18,6 +18,7 @@ import {
   type Suite,
   uniqueNames
 } from "../context.js"
+import * as Dimensions from "../dimensions.js"
 import * as Gen from "../generate.js"
 import { type Exchange, post, type RawRequest } from "../http.js"
 import * as Inspect from "../inspect.js"
@@ -41,6 +42,8 @@ import { MiB, padded, plainList } from "./shared/sizes.js"
 interface ProtocolCase extends ProtocolExpectation {
   /** A deadline case: a success is also judged for coming long after the deadline (`lateSuccess`). */
   readonly late?: boolean
+  /** The dimensions its input exercises, beyond its body. */
+  readonly tags?: ReadonlyArray<Dimensions.Tag>
   readonly request: (body: Body) => RawRequest
 }
 
@@ -64,6 +67,39 @@ const judge = (c: ProtocolCase, e: Exchange): ReadonlyArray<Outcome> => {
  * that passed (`deadlineElapsed`); valid calls send a minute.
  */
 const DEADLINES_MS = [1, 2_000, 20_000] as const
+
+/**
+ * The longest deadline sent: ten digits (decisions.md section 1 allows 1 to 10), the largest a
+ * signed 32-bit millisecond timer holds (a Node timer, the official Connect stack's, fires at once
+ * beyond it), answered as a call with no deadline: a server whose arithmetic on it overflows (to
+ * microseconds, to nanoseconds in 32 bits) answers deadline_exceeded at once.
+ */
+const LONGEST_DEADLINE_MS = 2 ** 31 - 1
+
+/**
+ * A deadline case: a valid call (or `{}` to a write where that is invalid, which makes nothing
+ * beyond `--creates-per-operation`) under `Connect-Timeout-Ms: millis`, a success judged also for
+ * coming long after the deadline.
+ */
+const deadlineCase = (
+  op: Op,
+  millis: number,
+  tags?: ReadonlyArray<Dimensions.Tag>
+): ProtocolCase => ({
+  name: `Connect-Timeout-Ms: ${millis}`,
+  rule: "protocol.deadline",
+  late: true,
+  request: (body) =>
+    post(
+      op.path,
+      millis > DEADLINES_MS[0] && isWrite(op) && !Gen.isValid(op, {}) ? {} : uniqueNames(op, body),
+      { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(millis) } }
+    ),
+  // A sample body that names nothing may be rejected for that, deadline or not; a create's may
+  // name a taken link (a call that finishes first is answered as one without a deadline).
+  expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found", "already_exists"),
+  ...(tags === undefined ? {} : { tags })
+})
 
 const CHECKS: ReadonlyArray<CheckId> = ["protocol", "no-server-errors", "error-shape"]
 
@@ -109,22 +145,7 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
     // A deadline that passes before any call ends, and ones the call has seconds to meet. Those
     // carry `{}` to a write where that is invalid, which makes nothing beyond
     // `--creates-per-operation`: a deadline answered as passed at once shows on a refusal too.
-    ...DEADLINES_MS.map((millis): ProtocolCase => ({
-      name: `Connect-Timeout-Ms: ${millis}`,
-      rule: "protocol.deadline",
-      late: true,
-      request: (body) =>
-        post(
-          op.path,
-          millis > DEADLINES_MS[0] && isWrite(op) && !Gen.isValid(op, {})
-            ? {}
-            : uniqueNames(op, body),
-          { headers: { [Deadline.TIMEOUT_HEADER]: Deadline.formatTimeout(millis) } }
-        ),
-      // A sample body that names nothing may be rejected for that, deadline or not; a create's may
-      // name a taken link (a call that finishes first is answered as one without a deadline).
-      expect: expectOkOr("deadline_exceeded", "invalid_argument", "not_found", "already_exists")
-    }))
+    ...DEADLINES_MS.map((millis) => deadlineCase(op, millis))
   ]
   for (const header of Object.keys(op.requiredHeaders)) {
     const isVersion = header.toLowerCase() === "connect-protocol-version"
@@ -144,6 +165,8 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       })
     }
   }
+  // Last, so that the cases before keep their replay indices.
+  cases.push(deadlineCase(op, LONGEST_DEADLINE_MS, Dimensions.valid("(body)", "deadline")))
   let body: Body | undefined
   return {
     family: "protocol",
@@ -157,6 +180,7 @@ const protocolSuite = (op: Op, ctx: Context): Suite => {
       Effect.gen(function* () {
         const b = (body ??= sampleBody(op, ctx).body)
         const e = yield* send(ctx, c.request(b))
+        if (c.tags !== undefined) Dimensions.sent(ctx.dimensions, op.method, c.tags)
         const verdicts = judge(c, e)
         if (c.late !== true) return verdicts
         const make = (deadline: boolean) => {

@@ -22,7 +22,11 @@ import * as Inspect from "../inspect.js"
 import { alwaysSentEnums } from "../requestShape.js"
 import { type NamesNothingRule, namesNothing } from "../oracles/error-shape.js"
 import type { Outcome } from "../outcome.js"
-import { referenceOf, requestPropertyNames } from "../pools.js"
+import { referenceOf, requestPropertyNames, valuesOf } from "../pools.js"
+import { namedRead } from "../oracles/stable-reads.js"
+import * as Dimensions from "../dimensions.js"
+import * as UnicodeText from "../unicodeText.js"
+import { sampleBodies } from "./shared/sampleBodies.js"
 
 const CHECKS: ReadonlyArray<CheckId> = ["no-server-errors", "error-shape"]
 
@@ -57,6 +61,54 @@ const unknownIdSuite = (op: Op, ctx: Context): Suite | undefined => {
       Effect.map(send(ctx, post(op.path, body)), (e) =>
         notFound(e, "errors.unknown-id", "an id that names nothing")
       )
+  }
+}
+
+/**
+ * A Get or Update whose key (`id`, or a lookup key such as `keyId`) is an existing one changed
+ * only in the case of its letters or by a space before or after it: ids and keys are opaque
+ * strings (decisions.md section 5), compared exactly, so it names nothing. An `id` is not_found;
+ * a lookup key finds only objects whose key is the one sent (none, or not_found: section 10). A
+ * server that compares keys loosely (a case-insensitive collation, a trimmed input) reads or
+ * writes the object the key is near to.
+ */
+const nearKeySuite = (op: Op, ctx: Context): Suite | undefined => {
+  if (op.kind !== "get" && op.kind !== "update") return undefined
+  const field = op.lookupKey ?? "id"
+  const ref = referenceOf(op, field)
+  if (ref === undefined || !requestPropertyNames(op).includes(field)) return undefined
+  const checks: ReadonlyArray<CheckId> =
+    field === "id" ? CHECKS : ["no-server-errors", "search-filter"]
+  if (ctx.readOnly && isWrite(op))
+    return skipped("near_key", op.method, checks, true, "read-only mode")
+  const known = new Set(valuesOf(ctx.pools, ref))
+  const [body] = sampleBodies(op, ctx, 1)
+  const key = body?.[field]
+  if (body === undefined || typeof key !== "string")
+    return skipped("near_key", op.method, checks, isWrite(op), `no known ${field} to send`)
+  const cases = UnicodeText.nearTexts(key)
+    .filter((near) => !known.has(near.text))
+    .map((near) => ({ ...near, body: { ...body, [field]: near.text } }))
+    .filter((c) => Gen.isValid(op, c.body))
+  return {
+    family: "near_key",
+    method: op.method,
+    checks,
+    writes: isWrite(op),
+    ordered: false,
+    skip: undefined,
+    cases: { _tag: "Enumerated", count: cases.length, at: (i: number) => cases[i] },
+    run: (c: (typeof cases)[number]) =>
+      Effect.map(send(ctx, post(op.path, c.body)), (e) => {
+        Dimensions.sent(ctx.dimensions, op.method, Dimensions.refused(field, c.how))
+        const what = `${field} ${JSON.stringify(c.text)}, ${c.how === "case" ? "an existing one in another case" : "an existing one with a space"}`
+        return field === "id"
+          ? notFound(e, "errors.unknown-id", what)
+          : [
+              Inspect.noServerErrors(e),
+              ...[namedRead(op, c.body, e)].filter((o) => o !== undefined)
+            ]
+      })
   }
 }
 
@@ -134,9 +186,9 @@ const unknownReferenceSuite = (op: Op, ctx: Context): Suite | undefined => {
 
 export const references: Family = {
   name: "references",
-  checks: CHECKS,
+  checks: [...CHECKS, "search-filter"],
   suites: (op, ctx) =>
-    [unknownIdSuite(op, ctx), unknownReferenceSuite(op, ctx)].filter(
+    [unknownIdSuite(op, ctx), nearKeySuite(op, ctx), unknownReferenceSuite(op, ctx)].filter(
       (s): s is Suite => s !== undefined
     )
 }

@@ -26,6 +26,7 @@ import {
   updatedThenRead,
   type UpdateTrace
 } from "../oracles/update-semantics.js"
+import { storedTextEdges } from "./shared/storedText.js"
 
 /** The list operations that return the same object schema (the later read of an update). */
 const readersOf = (op: Op): ReadonlyArray<Op> =>
@@ -56,7 +57,12 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
     cases: {
       _tag: "Property",
       arbitrary: fc.record({ body: g.arbitrary, nulls: fc.boolean() }),
-      examples: Math.max(3, Math.ceil(ctx.examples / 10))
+      examples: Math.max(3, Math.ceil(ctx.examples / 10)),
+      // Each free-text field first, as a server must store it: spaces at its ends, 255 characters.
+      first: storedTextEdges(op, g.arbitrary, ctx.runId).map((make) => ({
+        body: make(),
+        nulls: false
+      }))
     },
     run: ({ body: generated, nulls }: { body: Body; nulls: boolean }) =>
       Effect.gen(function* () {

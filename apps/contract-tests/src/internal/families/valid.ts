@@ -27,6 +27,7 @@ import type { Outcome, Verdict } from "../outcome.js"
 import * as TextLength from "../textLength.js"
 import { jsonSchemaOf } from "../ast.js"
 import { validExamples } from "./creates.js"
+import { storedTextEdges } from "./shared/storedText.js"
 
 /** The deadline some valid calls set: a minute. */
 const DEADLINE_MS = 60_000
@@ -140,6 +141,18 @@ const patternEdges = (
   return out
 }
 
+/** A write's requests with a free-text field kept as sent (`storedTextEdges`), each sent as its own make does. */
+const storedTextBodies = (
+  op: Op,
+  arbitrary: fc.Arbitrary<Body>,
+  runId: string
+): ReadonlyArray<readonly [Body, undefined]> =>
+  storedTextEdges(op, arbitrary, runId).map((make) => {
+    const body = make()
+    edgeBodies.set(body, make)
+    return [body, undefined] as const
+  })
+
 const validSuite = (op: Op, ctx: Context): Suite => {
   const checks: Array<CheckId> = [
     "no-server-errors",
@@ -178,7 +191,8 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       first: [
         ...(op.kind === "create" ? minimalCreate(op, g.arbitrary) : []),
         ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId)),
-        ...patternEdges(op, g.arbitrary, ctx.runId)
+        ...patternEdges(op, g.arbitrary, ctx.runId),
+        ...storedTextBodies(op, g.arbitrary, ctx.runId)
       ]
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>

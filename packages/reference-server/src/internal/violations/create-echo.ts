@@ -259,3 +259,48 @@ export const listsForgetOlderCreates = violation({
   description: `The Lists of a kind hold only the objects of the latest ${LISTED_CREATES} creates through the API (a bounded index of recent creates), besides the seeded ones: an older created object is left out of every List, plain, searched or filtered, though it is still stored.`,
   hooks: { handler: recentCreatesListed }
 })
+
+/** stored-text-trimmed: a request's top-level strings without surrounding spaces. */
+const trimmedStrings = (request: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(request).map(([k, v]) => [k, typeof v === "string" ? v.trim() : v])
+  )
+
+export const storedTextTrimmed = violation({
+  name: "stored-text-trimmed",
+  rule: "echo.create",
+  description:
+    "A create or an update stores (and returns) each top-level string it is sent without its leading and trailing spaces.",
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "create" && op.kind !== "update"
+        ? next
+        : (request, ex) => next(trimmedStrings(request), ex)
+  }
+})
+
+/** long-text-cut: the length past which a field other than `name` is cut (a shorter column type). */
+const SHORT_COLUMN = 100
+
+export const longTextCut = violation({
+  name: "long-text-cut",
+  rule: "echo.create",
+  description: `A create or an update stores (and returns) each string field but \`name\` cut to its first ${SHORT_COLUMN} characters (a shorter column that truncates silently).`,
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "create" && op.kind !== "update"
+        ? next
+        : (request, ex) =>
+            next(
+              Object.fromEntries(
+                Object.entries(request).map(([k, v]) => [
+                  k,
+                  typeof v === "string" && k !== "name" && v.length > SHORT_COLUMN
+                    ? Array.from(v).slice(0, SHORT_COLUMN).join("")
+                    : v
+                ])
+              ),
+              ex
+            )
+  }
+})

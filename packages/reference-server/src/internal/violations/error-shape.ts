@@ -158,3 +158,45 @@ export const errorCharsetLatin1 = violation({
       withContentType(next(error, headers, status), LATIN1_JSON)
   }
 })
+
+/** ids-match-loosely: an id as a loose lookup reads it, surrounding spaces and the case of letters ignored (a case-insensitive, space-padding collation). */
+const looseId = (id: string): string => id.trim().toLowerCase()
+
+/** ids-match-loosely: a store that finds an object by its id read loosely when no object has the id sent. */
+const looseStore = (store: StoreService): StoreService => {
+  const canonical = (c: Parameters<StoreService["get"]>[0], id: string) =>
+    Effect.flatMap(store.get(c, id), (found) =>
+      found !== undefined
+        ? Effect.succeed(id)
+        : Effect.map(
+            store.all(c),
+            (all) =>
+              all.find((o) => typeof o.id === "string" && looseId(o.id) === looseId(id))?.id as
+                string | undefined
+          )
+    )
+  return {
+    ...store,
+    get: (c, id) =>
+      Effect.flatMap(canonical(c, id), (found) =>
+        found === undefined ? Effect.succeed(undefined) : store.get(c, found)
+      ),
+    modify: (c, id, f) =>
+      Effect.flatMap(canonical(c, id), (found) =>
+        found === undefined ? Effect.succeed(undefined) : store.modify(c, found, f)
+      )
+  }
+}
+
+export const idsMatchLoosely = violation({
+  name: "ids-match-loosely",
+  rule: "errors.unknown-id",
+  description:
+    "A Get or Update finds its object by an id compared without regard to case or surrounding spaces (a case-insensitive collation): an id that names nothing, one letter's case or a space away from an existing id, reads or writes that object.",
+  hooks: {
+    handler: (next, op) =>
+      (op.kind !== "get" && op.kind !== "update") || op.lookupKey !== undefined
+        ? next
+        : (request, ctx) => next(request, { ...ctx, store: looseStore(ctx.store) })
+  }
+})

@@ -151,7 +151,14 @@ export const records = [
   ErrorShape.errorCharsetLatin1,
   SuccessShape.longAnswersCut,
   CreateEcho.secretsMasked,
-  StableReads.listedFlagsInverted
+  StableReads.listedFlagsInverted,
+  ErrorShape.idsMatchLoosely,
+  SearchFilter.keyIdsMatchLoosely,
+  CreateEcho.storedTextTrimmed,
+  CreateEcho.longTextCut,
+  Protocol.deadlineOverflow,
+  SearchFilter.searchTermTrimmed,
+  SearchFilter.filterPadsSpaces
 ] as const
 
 /** A violation's name. */

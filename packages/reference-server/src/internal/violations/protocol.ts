@@ -186,3 +186,18 @@ export const routeByPrefix = violation({
       Operations.all.find((o) => path.startsWith(o.path))?.path ?? next(path)
   }
 })
+
+/** deadline-overflow: the longest deadline read right: its microseconds fit a signed 32-bit integer. */
+const INT32_MICROS_MILLIS = 2_147_483
+
+export const deadlineOverflow = violation({
+  name: "deadline-overflow",
+  rule: "protocol.deadline-elapsed",
+  description: `A \`Connect-Timeout-Ms\` above ${INT32_MICROS_MILLIS} ms (its microseconds overflow a signed 32-bit integer, to a time already past) answers deadline_exceeded at once.`,
+  hooks: {
+    deadline: (next) => (work, millis, started) =>
+      millis > INT32_MICROS_MILLIS
+        ? Effect.succeed(deadlinePassed(millis))
+        : next(work, millis, started)
+  }
+})

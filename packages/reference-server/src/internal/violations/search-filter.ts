@@ -462,3 +462,72 @@ export const searchAsciiCaseFolding = violation({
     "`search` folds the case of A to Z only: `été` does not find `Été` (SQL's `lower()` under an ASCII collation, a hand-written fold).",
   hooks: { handler: searchedBy(asciiFoldedSearch) }
 })
+
+/** key-ids-match-loosely: a text as a loose comparison reads it, surrounding spaces and the case of letters ignored. */
+const looseText = (s: unknown): string => String(s).trim().toLowerCase()
+
+export const keyIdsMatchLoosely = violation({
+  name: "key-ids-match-loosely",
+  rule: "keys.by-key-id",
+  description:
+    "GetEncryptionKeysByKeyId compares `keyId` without regard to case or surrounding spaces (a case-insensitive collation): a keyId one letter's case or a space away from a key's finds that key.",
+  hooks: {
+    handler: (next, op) => {
+      const c = collectionOf(op)
+      const key = op.wrapperKey
+      const lookup = op.lookupKey
+      return lookup === undefined || c === undefined || key === undefined
+        ? next
+        : (request, ctx) =>
+            Effect.map(ctx.store.all(c), (all) => ({
+              [key]: all.filter((k) => looseText(k[lookup]) === looseText(request[lookup]))
+            }))
+    }
+  }
+})
+
+/** search-term-trimmed: the items a search keeps, its term without surrounding spaces (the request's `search` is then left out). */
+const trimmedSearch = (
+  store: StoreService,
+  search: string,
+  keys: ReadonlyArray<string>
+): StoreService => {
+  const term = search.trim().toLowerCase()
+  return {
+    ...store,
+    all: (c) =>
+      Effect.map(store.all(c), (items) =>
+        items.filter((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(term)))
+      )
+  }
+}
+
+export const searchTermTrimmed = violation({
+  name: "search-term-trimmed",
+  rule: "search.match",
+  description:
+    "`search` drops the spaces before and after its term: ` x ` finds every name that holds `x`.",
+  hooks: { handler: searchedBy(trimmedSearch) }
+})
+
+/** filter-pads-spaces: `equals` and `not_equals` compare strings with trailing spaces ignored on both sides (SQL's PAD SPACE). */
+const paddedMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
+  if (Filter.isEmpty(filter)) return true
+  if ("group" in filter && filter.group !== undefined) {
+    const results = filter.group.filters.map((f) => paddedMatches(f, item))
+    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+  }
+  const { key, operator } = filter.field
+  if (operator !== "equals" && operator !== "not_equals") return matches(filter, item)
+  const value = (filter.field.value?.value ?? "").trimEnd()
+  const same = fieldValue(item, key).trimEnd() === value
+  return operator === "equals" ? same : !same
+}
+
+export const filterPadsSpaces = violation({
+  name: "filter-pads-spaces",
+  rule: "filter.match",
+  description:
+    '`equals` and `not_equals` compare strings with trailing spaces ignored on both sides (SQL\'s PAD SPACE): `name equals "x "` selects the item named `x`.',
+  hooks: { handler: listsFilteredBy(paddedMatches) }
+})

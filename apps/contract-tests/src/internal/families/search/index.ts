@@ -9,7 +9,8 @@
  * differ only below the second, and as the whole second an item's time falls in (`:05Z`,
  * `:05.000Z`...): an order compares instants exactly. A selection is also walked one item a page:
  * it applies on every page the cursor leads to. A search term cut from an item's name around a
- * letter beyond ASCII comes with its case swapped: search folds every case, not only A to Z.
+ * letter beyond ASCII comes with its case swapped: search folds every case, not only A to Z. A
+ * term or a value between spaces compares with its spaces.
  */
 import type { Family, Suite } from "../../context.js"
 import { casingSuite } from "./casing.js"
@@ -20,6 +21,7 @@ import { operatorsSuite } from "./operators.js"
 import { pagedSuite } from "./paged.js"
 import { patternsSuite } from "./patterns.js"
 import { searchSuite } from "./random.js"
+import { spacingSuite } from "./spacing.js"
 import { timesSuite } from "./times.js"
 
 export const search: Family = {
@@ -34,6 +36,7 @@ export const search: Family = {
       combinedSuite(op, ctx),
       pagedSuite(op, ctx),
       timesSuite(op, ctx),
-      casingSuite(op, ctx)
+      casingSuite(op, ctx),
+      spacingSuite(op, ctx)
     ].filter((s): s is Suite => s !== undefined)
 }
