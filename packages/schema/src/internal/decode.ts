@@ -133,9 +133,19 @@ function describeNode(ast: AST.AST): Decoder.Node {
       const parse = ast.decodeUnknown(...ast.typeParameters)
       return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u, options, ast)) }
     }
-    case "TupleType":
-      if (ast.elements.length !== 0 || ast.rest.length !== 1) return native(ast)
-      return { _tag: "Array", item: describe(ast.rest[0]!.type) }
+    case "TupleType": {
+      if (ast.rest.length !== 1) return native(ast)
+      const item = ast.rest[0]!.type
+      if (ast.elements.length === 0) return { _tag: "Array", item: describe(item) }
+      // A non-empty array (`[A, ...A[]]`, the same node twice): an array of at least one item,
+      // each decoded alike.
+      const first = ast.elements[0]!
+      if (ast.elements.length !== 1 || first.isOptional || first.type !== item) return native(ast)
+      return Decoder.pipe(
+        { _tag: "Array", item: describe(item) },
+        { _tag: "Refine", test: (a) => (a as ReadonlyArray<unknown>).length > 0 }
+      )
+    }
     case "TypeLiteral": {
       if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0)
         return { _tag: "NotNullish" }
@@ -163,6 +173,9 @@ function describeNode(ast: AST.AST): Decoder.Node {
         }))
       }
     }
+    case "NeverKeyword":
+      // No present value (an absent key is never decoded).
+      return { _tag: "Refine", test: () => false }
     case "Suspend": {
       const f = ast.f
       return { _tag: "Lazy", get: () => describe(f()) }
