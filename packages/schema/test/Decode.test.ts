@@ -4,9 +4,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
+import * as Arbitrary from "effect/Arbitrary"
+import * as fc from "effect/FastCheck"
 import * as Schema from "effect/Schema"
+import * as Decoder from "@data-access/core/Decoder"
 import * as Decode from "../src/Decode.js"
 import * as Operations from "../src/Operations.js"
+import { SatelliteFilter } from "../src/internal/requests.js"
 
 const GetResource = Operations.operations.GetResource.response
 const issues = (r: Either.Either<unknown, ParseResult.ParseError>) =>
@@ -43,5 +47,48 @@ describe("Decode.makeDecoder", () => {
       "resource.name",
       "resource.port"
     ])
+  })
+})
+
+describe("Decode.describeSchema", () => {
+  // A filter is a union of three objects (a condition, a group of filters, neither) that Effect
+  // looks up by no literal key: the compiled decoder tries them in order, as its parser does.
+  it("compiles a filter to what the parser gives, and refuses what it refuses", () => {
+    const fast = Decoder.compile(Decode.describeSchema(SatelliteFilter))
+    const parser = Schema.decodeUnknownEither(SatelliteFilter)
+    const condition = {
+      field: {
+        key: "name",
+        operator: "equals",
+        value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+      }
+    }
+    const encode = Schema.encodeSync(SatelliteFilter)
+    const inputs: Array<unknown> = [
+      ...fc
+        .sample(Arbitrary.make(SatelliteFilter), { seed: 1, numRuns: 100 })
+        .map((f) => encode(f)),
+      condition,
+      {},
+      { field: null, group: null },
+      { ...condition, group: null },
+      { ...condition, group: { operator: "and", filters: [condition] } },
+      { group: { operator: "or", filters: [] } },
+      {
+        group: {
+          operator: "or",
+          filters: [condition, { group: { operator: "and", filters: [{}] } }]
+        }
+      },
+      { group: { operator: "xor", filters: [condition] } },
+      { field: { ...condition.field, key: "nope" } },
+      [condition],
+      null
+    ]
+    for (const u of inputs) {
+      const r = fast(u)
+      const p = parser(u)
+      expect(r === Decoder.FAIL ? "refused" : r).toEqual(Either.isRight(p) ? p.right : "refused")
+    }
   })
 })

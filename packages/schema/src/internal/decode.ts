@@ -38,6 +38,34 @@ const redacted: Decoder.RedactedKit = {
 
 const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
 
+/**
+ * Whether Effect 3's union parser looks a member up by a key with a literal value (a required
+ * property whose encoded side is one literal), as its search tree of a union's members does when
+ * decoding; a member without one is tried in the union's order.
+ */
+const hasLiteralKey = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "Declaration": {
+      const surrogate = AST.getSurrogateAnnotation(ast)
+      return Option.isSome(surrogate) && hasLiteralKey(surrogate.value)
+    }
+    case "TypeLiteral":
+      return ast.propertySignatures.some(
+        (ps) => !ps.isOptional && AST.isLiteral(AST.encodedAST(ps.type))
+      )
+    case "TupleType":
+      return ast.elements.some((e) => !e.isOptional && AST.isLiteral(AST.encodedAST(e.type)))
+    case "Refinement":
+      return hasLiteralKey(ast.from)
+    case "Suspend":
+      return hasLiteralKey(ast.f())
+    case "Transformation":
+      return hasLiteralKey(ast.from)
+    default:
+      return false
+  }
+}
+
 const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
 
 function describeNode(ast: AST.AST): Decoder.Node {
@@ -60,9 +88,13 @@ function describeNode(ast: AST.AST): Decoder.Node {
     case "Union": {
       if (ast.types.every(AST.isLiteral))
         return { _tag: "Literals", values: ast.types.map((t) => (t as AST.Literal).literal) }
-      // Effect 3 tries members that have a literal key before the others; with at most one
-      // member that may be an object, the order in which members are tried makes no difference.
-      if (ast.types.filter((t) => SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t))).length > 1)
+      // Effect 3 tries members that have a literal key before the others, then the rest in their
+      // order: with at most one member that may be an object, or no member with a literal key
+      // (a filter's condition, group or neither), it tries them in their order.
+      if (
+        ast.types.filter((t) => SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t))).length > 1 &&
+        ast.types.some(hasLiteralKey)
+      )
         return native(ast)
       return { _tag: "Union", members: ast.types.map(describe) }
     }
@@ -101,9 +133,19 @@ function describeNode(ast: AST.AST): Decoder.Node {
       const parse = ast.decodeUnknown(...ast.typeParameters)
       return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u, options, ast)) }
     }
-    case "TupleType":
-      if (ast.elements.length !== 0 || ast.rest.length !== 1) return native(ast)
-      return { _tag: "Array", item: describe(ast.rest[0]!.type) }
+    case "TupleType": {
+      if (ast.rest.length !== 1) return native(ast)
+      const item = ast.rest[0]!.type
+      if (ast.elements.length === 0) return { _tag: "Array", item: describe(item) }
+      // A non-empty array (`[A, ...A[]]`, the same node twice): an array of at least one item,
+      // each decoded alike.
+      const first = ast.elements[0]!
+      if (ast.elements.length !== 1 || first.isOptional || first.type !== item) return native(ast)
+      return Decoder.pipe(
+        { _tag: "Array", item: describe(item) },
+        { _tag: "Refine", test: (a) => (a as ReadonlyArray<unknown>).length > 0 }
+      )
+    }
     case "TypeLiteral": {
       if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0)
         return { _tag: "NotNullish" }
@@ -131,6 +173,9 @@ function describeNode(ast: AST.AST): Decoder.Node {
         }))
       }
     }
+    case "NeverKeyword":
+      // No present value (an absent key is never decoded).
+      return { _tag: "Refine", test: () => false }
     case "Suspend": {
       const f = ast.f
       return { _tag: "Lazy", get: () => describe(f()) }

@@ -1,6 +1,7 @@
 /**
  * The code of the `Primitives` module, which re-exports it.
  */
+import type * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
@@ -19,6 +20,12 @@ export const NonEmptyString = Schema.String.pipe(
 ).annotations({ identifier: "NonEmptyString", ...states("fields.min-length") })
 
 /**
+ * The arbitrary of an id, built once per fast-check module: building its pattern costs more than
+ * drawing from it, and a schema holds many ids (an arbitrary draws the same values however shared).
+ */
+const idArbitraries = new WeakMap<object, FastCheck.Arbitrary<string>>()
+
+/**
  * An opaque object identifier (at least 1 character). Readers never parse it.
  *
  * @since 0.1.0
@@ -27,11 +34,18 @@ export const NonEmptyString = Schema.String.pipe(
 export const Id = NonEmptyString.annotations({
   identifier: "Id",
   description: "opaque identifier, at least 1 character",
-  arbitrary: () => (fc) =>
-    fc.oneof(
-      fc.stringMatching(/^[a-z]{3,12}_[0-9a-hjkmnp-tv-z]{26}$/),
-      fc.string({ minLength: 1, maxLength: 40 })
-    )
+  arbitrary: () => (fc) => {
+    let arbitrary = idArbitraries.get(fc)
+    if (arbitrary === undefined)
+      idArbitraries.set(
+        fc,
+        (arbitrary = fc.oneof(
+          fc.stringMatching(/^[a-z]{3,12}_[0-9a-hjkmnp-tv-z]{26}$/),
+          fc.string({ minLength: 1, maxLength: 40 })
+        ))
+      )
+    return arbitrary
+  }
 })
 
 /**

@@ -1,7 +1,19 @@
 export const MAX_DEPTH = 64
 
-const snakeToCamel = (key: string): string =>
-  key.includes("_") ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key
+/** Keys in camelCase by their snake_case spelling, emptied when full: bodies repeat a few keys. */
+const camelKeys = new Map<string, string>()
+const MAX_CAMEL_KEYS = 4096
+
+const snakeToCamel = (key: string): string => {
+  if (!key.includes("_")) return key
+  let camel = camelKeys.get(key)
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+    if (camelKeys.size >= MAX_CAMEL_KEYS) camelKeys.clear()
+    camelKeys.set(key, camel)
+  }
+  return camel
+}
 
 export const normalizeKeys = (value: unknown, depth = 0): unknown => {
   if (depth > MAX_DEPTH) return undefined

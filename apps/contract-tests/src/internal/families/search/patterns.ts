@@ -199,20 +199,39 @@ const PATTERN_OPERATORS: ReadonlyArray<Filter.Operator> = [
   "greater_than"
 ]
 
-/** A literal reading of a text operator on a text (`evaluate` on a key that is no time). */
+/** A literal reading of a text operator on a text, given in lower case too (`evaluate` on a key that is no time). */
 const literalTest = (
   operator: Filter.Operator,
   value: string,
   caseInsensitive: boolean
-): ((text: string) => boolean) => {
+): ((text: string, lower: string) => boolean) => {
   const expected = caseInsensitive ? value.toLowerCase() : value
-  return (t) =>
-    Filter.textHolds(operator, caseInsensitive ? t.toLowerCase() : t, expected) ??
+  return (t, lower) =>
+    Filter.textHolds(operator, caseInsensitive ? lower : t, expected) ??
     evaluate(condition("k", operator, value), () => t, {
       caseInsensitive,
       orderCaseInsensitive: caseInsensitive,
       timeEqualsAsText: false
     })
+}
+
+/**
+ * The distinct texts of a list and each in lower case, once per list: whether some text tells a
+ * reading from another is the same over the distinct ones (a key of a few values repeats them).
+ */
+const distinctTexts = new WeakMap<
+  ReadonlyArray<string>,
+  { readonly texts: ReadonlyArray<string>; readonly lower: ReadonlyArray<string> }
+>()
+const distinct = (
+  texts: ReadonlyArray<string>
+): { readonly texts: ReadonlyArray<string>; readonly lower: ReadonlyArray<string> } => {
+  let known = distinctTexts.get(texts)
+  if (known === undefined) {
+    const unique = [...new Set(texts)]
+    distinctTexts.set(texts, (known = { texts: unique, lower: unique.map((t) => t.toLowerCase()) }))
+  }
+  return known
 }
 
 // eslint-disable-next-line no-control-regex
@@ -256,7 +275,7 @@ const tellingReadings = (
  * `candidates` (its `tellingReadings`) are tried.
  */
 const patternsTold = (
-  texts: ReadonlyArray<string>,
+  sample: ReadonlyArray<string>,
   operator: Filter.Operator,
   value: string,
   search: boolean,
@@ -264,10 +283,12 @@ const patternsTold = (
 ): number => {
   if (candidates.length === 0) return 0
   const cases = search ? [true] : [false, true]
+  const lowerValue = value.toLowerCase()
   const literals = search
-    ? [(t: string) => t.toLowerCase().includes(value.toLowerCase())]
+    ? [(_: string, lower: string) => lower.includes(lowerValue)]
     : cases.map((ci) => literalTest(operator, value, ci))
-  const lit = texts.map((t) => literals.map((l) => l(t)))
+  const { texts, lower } = distinct(sample)
+  const lit = texts.map((t, i) => literals.map((l) => l(t, lower[i]!)))
   return candidates.filter((r) =>
     cases.every((ci) => {
       const test = patternTest(r, search ? "contains" : operator, value, ci)
@@ -336,8 +357,11 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
         for (let j = most.length - 2; j >= 0; j--) most[j] = Math.max(most[j]!, most[j + 1]!)
         for (let j = 0; j < candidates.length; j++) {
           const v = candidates[j]!
-          const n = ordered ? 0 : patternsTold(sample, operator, v, search, telling[j]!)
-          if (n > best) [value, best] = [v, n]
+          // One that may tell no more readings than the best so far cannot take its place.
+          if (ordered || telling[j]!.length > best) {
+            const n = ordered ? 0 : patternsTold(sample, operator, v, search, telling[j]!)
+            if (n > best) [value, best] = [v, n]
+          }
           if (best >= (most[j + 1] ?? 0)) break
         }
         if (search) {
