@@ -10,6 +10,7 @@ import { ContractRules } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
 import * as ContractTests from "../src/ContractTests.js"
 import * as Embedded from "../src/Embedded.js"
+import * as Proxy from "../src/Proxy.js"
 import * as Report from "../src/Report.js"
 import * as Shard from "./shard.js"
 
@@ -133,16 +134,41 @@ export const shard = (n: number, of: number) => {
           expect(Report.totals(report).failed).toBe(0)
         }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
     })
-    // Every switch on: here at the first seed, and at the last one in the target in its own process
-    // below (each switch is also on in three of the runs above, each at another seed).
-    test(`all of them (seed ${SEEDS[0]}): zero findings`, () =>
+    // Every switch on: here at the first seed, through the conformance proxy, and at the last one
+    // in the target in its own process below (each switch is also on in three of the runs above,
+    // each at another seed). The proxy relays the runner's exchanges unchanged, so the runner
+    // judges the same server as directly, and the proxy judges each exchange with its own rules:
+    // the server's side is faithful, and the runner's invalid requests are the client's faults.
+    test(`all of them (seed ${SEEDS[0]}), through the conformance proxy: zero findings; the proxy's: no server finding, the invalid requests client findings, no key in its reports`, () =>
       Effect.gen(function* () {
-        const report = yield* Embedded.run({
+        const server = yield* ReferenceServer.start({ latitude: "all" })
+        const proxy = yield* Proxy.start({ target: server.url })
+        const report = yield* ContractTests.run({
+          baseUrl: proxy.url,
+          apiKey: Redacted.make(ReferenceServer.DEFAULT_API_KEY),
+          fixtures: server.knownIds,
           seed: SEEDS[0]!,
-          examples: 15,
-          server: { latitude: "all" }
+          examples: 15
         })
         expect(report.findings.map(Report.findingText)).toEqual([])
+        const judged = yield* proxy.report
+        expect(judged.findings.filter((f) => f.side === "server").map(Report.findingText)).toEqual(
+          []
+        )
+        const clientRules = new Set(
+          judged.findings.filter((f) => f.side === "client").map((f) => f.rule)
+        )
+        for (const rule of [
+          "lists.limit-range",
+          "fields.required",
+          "protocol.content-type",
+          "protocol.method",
+          "auth.key-required",
+          "protocol.version-header"
+        ] as const)
+          expect(clientRules, rule).toContain(rule)
+        for (const text of [Report.toJson(judged), Report.toJUnit(judged)])
+          expect(text).not.toContain(ReferenceServer.DEFAULT_API_KEY)
       }).pipe(Effect.provide(NodeHttpClient.layerUndici)))
   })
 
