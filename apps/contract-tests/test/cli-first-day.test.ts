@@ -534,43 +534,9 @@ describe("the progress display", () => {
 })
 
 describe("what a finding says", () => {
-  it.scoped("a case of the whole API says what it is instead of `_`, and its cause is whole", () =>
-    Effect.gen(function* () {
-      const server = yield* ReferenceServer.start({
-        apiKeys: [KEY],
-        faults: { rules: [{ fault: { _tag: "Violation", name: "server-error-on-unknown-field" } }] }
-      })
-      const dir = tmp()
-      const r = yield* run(
-        [
-          ...against(server.url).filter((a) => a !== "--operations" && a !== "GetResource"),
-          "--checks",
-          "protocol",
-          "--json",
-          "report.json"
-        ],
-        { cwd: dir }
-      )
-      expect(r.code, r.err).toBe(1)
-      const report = JSON.parse(
-        Fs.readFileSync(Path.join(dir, "report.json"), "utf8")
-      ) as Report.Report
-      const api = report.findings.filter((f) => f.operation === "_")
-      expect(api.length).toBeGreaterThan(0)
-      for (const f of api) {
-        expect(r.out).toContain(
-          `protocol · (the API, no one operation: ${f.request.method} ${f.request.path}) · ${f.cause}`
-        )
-        expect(f.cause).not.toMatch(/ or $/)
-      }
-      expect(r.out).not.toContain(" · _ · ")
-    })
-  )
-})
-
-describe("big bodies", () => {
+  // One run of every operation's protocol cases shows both: cases of the whole API, and big bodies.
   it.scoped(
-    "are shortened in the reports and on stdout; the curl line reads the whole body from a file and reproduces the finding; --har-max-body cuts the HAR's",
+    "a case of the whole API says what it is instead of `_`, and its cause is whole; big bodies are shortened in the reports and on stdout; the curl line reads the whole body from a file and reproduces the finding; --har-max-body cuts the HAR's",
     () =>
       Effect.gen(function* () {
         const server = yield* ReferenceServer.start({
@@ -608,6 +574,15 @@ describe("big bodies", () => {
         ])
           expect(size).toBeLessThan(100_000)
         const report = JSON.parse(json) as Report.Report
+        const api = report.findings.filter((f) => f.operation === "_")
+        expect(api.length).toBeGreaterThan(0)
+        for (const f of api) {
+          expect(r.out).toContain(
+            `protocol · (the API, no one operation: ${f.request.method} ${f.request.path}) · ${f.cause}`
+          )
+          expect(f.cause).not.toMatch(/ or $/)
+        }
+        expect(r.out).not.toContain(" · _ · ")
         const big = report.findings.filter((f) =>
           f.curl.includes("--data-binary '@reports/bodies/")
         )
@@ -649,7 +624,9 @@ describe("big bodies", () => {
         }
       })
   )
+})
 
+describe("big bodies", () => {
   it.scoped(
     "an observation's curl line with a large body reads it from a file the command line writes, and reproduces the request",
     () =>

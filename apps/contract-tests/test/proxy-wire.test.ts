@@ -213,6 +213,8 @@ describe("the proxy on real traffic", () => {
           expect(yield* serverFindings(proxy), encoding).toEqual([])
         }
         const before = { ...sent }
+        // The runner asks for compressed answers in its probes of the latitude family, whose
+        // answers decode alike for every operation: a list, a get, a create and an update show them.
         yield* ContractTests.run({
           baseUrl: proxy.url,
           apiKey: Redacted.make(KEY),
@@ -221,6 +223,7 @@ describe("the proxy on real traffic", () => {
           examples: 2,
           concurrency: 4,
           shrinkBudget: 0,
+          operations: ["ListSatellites", "GetResource", "CreatePermission", "UpdateSatellite"],
           checks: ["response-schema", "success-shape", "error-shape", "paging"]
         })
         // The runner's traffic got answers in each encoding.
@@ -513,22 +516,6 @@ describe("the proxy on real traffic", () => {
         }).pipe(Effect.provide(NodeHttpClient.layerUndici))
       )
     }
-    it.scoped("all switches at once, with the contract tests' traffic: no server finding", () =>
-      Effect.gen(function* () {
-        const server = yield* ReferenceServer.start({ latitude: "all" })
-        const proxy = yield* Proxy.start({ target: server.url })
-        yield* ContractTests.run({
-          baseUrl: proxy.url,
-          apiKey: Redacted.make(KEY),
-          fixtures: server.knownIds,
-          seed: 3,
-          examples: 3,
-          rateLimit: undefined,
-          concurrency: 4,
-          shrinkBudget: 0
-        })
-        expect(yield* serverFindings(proxy)).toEqual([])
-      }).pipe(Effect.provide(NodeHttpClient.layerUndici))
-    )
+    // All switches at once, with the runner's traffic through the proxy: faithful.ts.
   })
 })
