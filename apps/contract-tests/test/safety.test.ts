@@ -53,6 +53,8 @@ describe("running against a shared environment", () => {
       })
       const seen = yield* server.requests
       expect(seen.length).toBeLessThanOrEqual(150)
+      // The report counts the requests the server got, not the ones the budget refused.
+      expect(report.requests).toBe(seen.length)
       expect(report.notes.join("\n")).toContain(
         "stopped early: the request budget of 150 requests is spent"
       )

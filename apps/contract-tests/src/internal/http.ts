@@ -504,10 +504,11 @@ export const makeTarget = (
     // effect ends): the runner sends thousands of requests and its own side of each is CPU.
     const once = (request: RawRequest): Effect.Effect<Exchange, BudgetExhausted> =>
       Effect.suspend(() => {
-        counter++
-        const n = shared === undefined ? counter - 1 : Shared.takeRequest(shared)
+        const n = shared === undefined ? counter : Shared.takeRequest(shared)
         if (n >= options.maxRequests)
           return Effect.fail(new BudgetExhausted({ maxRequests: options.maxRequests }))
+        // Counted once it goes out: a request the budget refused is not one the report counts.
+        counter++
         const headers: Record<string, string> = { ...extraHeaders, ...headersOf(request.headers) }
         if (request.protocolVersion !== undefined)
           headers["connect-protocol-version"] = request.protocolVersion

@@ -58,10 +58,11 @@ const updateSuite = (op: Op, ctx: Context): Suite | undefined => {
       _tag: "Property",
       arbitrary: fc.record({ body: g.arbitrary, nulls: fc.boolean() }),
       examples: Math.max(3, Math.ceil(ctx.examples / 10)),
-      // Each free-text field first, as a server must store it: spaces at its ends, 255 characters.
+      // Each free-text field first, as a server must store it: spaces at its ends, 255 characters;
+      // the other fields sent as `null`, so that these cases also judge what `null` leaves.
       first: storedTextEdges(op, g.arbitrary, ctx.runId).map((make) => ({
         body: make(),
-        nulls: false
+        nulls: true
       }))
     },
     run: ({ body: generated, nulls }: { body: Body; nulls: boolean }) =>
