@@ -15,6 +15,15 @@ import * as internal from "./internal/protoJson.js"
 export const MAX_DEPTH: 64 = internal.MAX_DEPTH
 
 /**
+ * One snake_case key in lowerCamelCase (`space_id` to `spaceId`), as proto3 JSON names a field;
+ * a key without `_` is returned as it is.
+ *
+ * @since 0.6.0
+ * @category input
+ */
+export const snakeToCamel: (key: string) => string = internal.snakeToCamel
+
+/**
  * Renames snake_case keys to lowerCamelCase at every level (`resource_id` to `resourceId`),
  * keeping a lowerCamelCase key when both forms are present. Returns `undefined` when the value is
  * nested deeper than `MAX_DEPTH`. Keys such as `__proto__` stay plain data properties.

@@ -1,4 +1,5 @@
 /** JSON helpers: canonical text, zero-value equality, first difference, arrays as sets. */
+import { ProtoJson } from "@data-access/schema"
 
 export const isZero = (v: unknown): boolean =>
   v === undefined ||
@@ -95,21 +96,8 @@ export const sorted = (v: unknown, orderOf: (x: unknown) => string = canonical):
       ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, sorted(x, orderOf)]))
       : v
 
-/** Keys already written in camelCase: the same few field names are read for every item. Bounded: emptied when it holds `MAX_CAMEL_KEYS`. */
-const camelKeys = new Map<string, string>()
-const MAX_CAMEL_KEYS = 10_000
-
 /** `space_id` → `spaceId`. */
-export const snakeToCamel = (key: string): string => {
-  if (!key.includes("_")) return key
-  let camel = camelKeys.get(key)
-  if (camel === undefined) {
-    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
-    if (camelKeys.size >= MAX_CAMEL_KEYS) camelKeys.clear()
-    camelKeys.set(key, camel)
-  }
-  return camel
-}
+export const snakeToCamel = ProtoJson.snakeToCamel
 
 /** The value as a JSON object, or `undefined`. */
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>

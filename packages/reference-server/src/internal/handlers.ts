@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Filter, Operations, Timestamp } from "@data-access/schema"
+import { Filter, Operations, ProtoJson, Timestamp } from "@data-access/schema"
 import * as ConnectError from "./connectError.js"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -81,8 +81,7 @@ const makeGet = (op: Op): Handler => {
 // ---------------------------------------------------------------------------------------------
 
 /** `space_id` to `spaceId`. */
-export const snakeToCamel = (key: string) =>
-  key.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())
+export const snakeToCamel = ProtoJson.snakeToCamel
 
 /** The value of a filter or search key (snake_case) of a listed object, as a string. */
 export const fieldValue = (item: Json, key: string): string => {

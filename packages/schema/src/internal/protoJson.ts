@@ -4,7 +4,7 @@ export const MAX_DEPTH = 64
 const camelKeys = new Map<string, string>()
 const MAX_CAMEL_KEYS = 4096
 
-const snakeToCamel = (key: string): string => {
+export const snakeToCamel = (key: string): string => {
   if (!key.includes("_")) return key
   let camel = camelKeys.get(key)
   if (camel === undefined) {

@@ -363,24 +363,27 @@ export const keyIdIgnored = violation({
   }
 })
 
+/** A lookup by key (GetEncryptionKeysByKeyId) that answers the objects `found` pairs with the value sent. */
+const lookedUpBy =
+  (found: (object: Json, lookup: string, sent: unknown) => boolean): RouteHook<Handler> =>
+  (next, op) => {
+    const c = collectionOf(op)
+    const key = op.wrapperKey
+    const lookup = op.lookupKey
+    return lookup === undefined || c === undefined || key === undefined
+      ? next
+      : (request, ctx) =>
+          Effect.map(ctx.store.all(c), (all) => ({
+            [key]: all.filter((o) => found(o, lookup, request[lookup]))
+          }))
+  }
+
 export const keyIdAsObjectId = violation({
   name: "key-id-as-object-id",
   rule: "keys.known-key-id",
   description:
     "GetEncryptionKeysByKeyId looks keys up by their object `id`, not their provider-side `keyId`: a real keyId finds nothing.",
-  hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      const key = op.wrapperKey
-      const lookup = op.lookupKey
-      return lookup === undefined || c === undefined || key === undefined
-        ? next
-        : (request, ctx) =>
-            Effect.map(ctx.store.all(c), (all) => ({
-              [key]: all.filter((k) => k.id === request[lookup])
-            }))
-    }
-  }
+  hooks: { handler: lookedUpBy((o, _lookup, sent) => o.id === sent) }
 })
 
 export const searchLikeWildcards = violation({
@@ -472,17 +475,7 @@ export const keyIdsMatchLoosely = violation({
   description:
     "GetEncryptionKeysByKeyId compares `keyId` without regard to case or surrounding spaces (a case-insensitive collation): a keyId one letter's case or a space away from a key's finds that key.",
   hooks: {
-    handler: (next, op) => {
-      const c = collectionOf(op)
-      const key = op.wrapperKey
-      const lookup = op.lookupKey
-      return lookup === undefined || c === undefined || key === undefined
-        ? next
-        : (request, ctx) =>
-            Effect.map(ctx.store.all(c), (all) => ({
-              [key]: all.filter((k) => looseText(k[lookup]) === looseText(request[lookup]))
-            }))
-    }
+    handler: lookedUpBy((o, lookup, sent) => looseText(o[lookup]) === looseText(sent))
   }
 })
 
