@@ -134,7 +134,8 @@ const ORDER = [
   "long-text-cut",
   "deadline-overflow",
   "search-term-trimmed",
-  "filter-pads-spaces"
+  "filter-pads-spaces",
+  "create-null-as-text"
 ]
 
 const folder = new URL("../src/internal/violations/", import.meta.url)

@@ -818,6 +818,16 @@ export const probes: {
     rpc(s, "CreatePermission", permission({ description: "  d  " })).pipe(
       Effect.map((r) => r.status === 200 && r.json.permission.description === "d")
     ),
+  "create-null-as-text": (s) =>
+    rpc(s, "CreateDataDiscoveryConfiguration", {
+      resourceId: s.knownIds.resources[0],
+      nativeUserId: s.knownIds.nativeUsers[0],
+      database: null,
+      schedule: "6h",
+      deletionPolicy: "delete"
+    }).pipe(
+      Effect.map((r) => r.status === 200 && r.json.dataDiscoveryConfiguration.database === "null")
+    ),
   "long-text-cut": (s) =>
     rpc(s, "CreatePermission", permission({ description: "d".repeat(255) })).pipe(
       Effect.map((r) => r.status === 200 && r.json.permission.description.length < 255)

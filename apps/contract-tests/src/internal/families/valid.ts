@@ -26,6 +26,7 @@ import * as Inspect from "../inspect.js"
 import type { Outcome, Verdict } from "../outcome.js"
 import * as TextLength from "../textLength.js"
 import { jsonSchemaOf } from "../ast.js"
+import { requestPropertyNames } from "../pools.js"
 import { validExamples } from "./creates.js"
 import { storedTextEdges } from "./shared/storedText.js"
 
@@ -59,6 +60,22 @@ const minimalCreate = (
   const body = drawn === undefined ? undefined : Gen.minimal(op, Gen.plainForm(op, drawn))
   return body === undefined ? [] : [[body, undefined]]
 }
+
+/**
+ * The same fixed draw's minimal create with every request field it leaves out sent as `null`,
+ * which proto3 JSON reads as unset: the object made holds their zero values, as the minimal
+ * create's does.
+ */
+const nullCreate = (
+  op: Op,
+  arbitrary: fc.Arbitrary<Body>
+): ReadonlyArray<readonly [Body, undefined]> =>
+  minimalCreate(op, arbitrary).flatMap(([body]) => {
+    const nulls = requestPropertyNames(op).filter((k) => !(k in body))
+    return nulls.length === 0
+      ? []
+      : [[{ ...body, ...Object.fromEntries(nulls.map((k) => [k, null])) }, undefined] as const]
+  })
 
 /**
  * A write's request of one fixed draw with its `name` exactly as long as every server accepts
@@ -184,12 +201,13 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       ),
       // A create's share of --creates-per-operation, less what the other suites create (creates.ts).
       examples: validExamples(op, ctx),
-      // A create's first example leaves out every field it can: with few examples (a small
-      // --creates-per-operation), every field left out is still judged once as its zero value. A
-      // write's next one names its object with the longest name every server accepts, with a
+      // A create's first example leaves out every field it can, its second sends them as `null`:
+      // with few examples (a small --creates-per-operation), every field left out is still judged
+      // once as its zero value, both ways. A write's next one names its object with the longest name every server accepts, with a
       // deadline.
       first: [
         ...(op.kind === "create" ? minimalCreate(op, g.arbitrary) : []),
+        ...(op.kind === "create" ? nullCreate(op, g.arbitrary) : []),
         ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId)),
         ...patternEdges(op, g.arbitrary, ctx.runId),
         ...storedTextBodies(op, g.arbitrary, ctx.runId)

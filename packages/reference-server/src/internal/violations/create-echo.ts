@@ -8,7 +8,7 @@ import { SchemaWalk, Secrets } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import type { CollectionName, Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
-import type { Handler, RouteHook } from "../pipeline-types.js"
+import type { Handler, Op, RouteHook } from "../pipeline-types.js"
 import { isObject } from "../jsonBodies.js"
 import { onTarget } from "../violationHooks.js"
 import { collectionOf } from "../operationCollections.js"
@@ -300,6 +300,36 @@ export const longTextCut = violation({
                     : v
                 ])
               ),
+              ex
+            )
+  }
+})
+
+/** create-null-as-text: whether a create's request field holds text. */
+const textField = (op: Op, key: string): boolean => {
+  const field = SchemaWalk.requestFields(op).get(key)
+  return field !== undefined && SchemaWalk.nonNullish(field.shape)._tag === "String"
+}
+
+export const createNullAsText = violation({
+  name: "create-null-as-text",
+  rule: "echo.create-zero-values",
+  description:
+    'A create reads a text field sent as `null` as the text `"null"` (a value turned into text before its presence is asked), and stores and returns it so.',
+  hooks: {
+    prepare: (next, op) =>
+      op.kind !== "create"
+        ? next
+        : (request, ex) =>
+            next(
+              {
+                ...request,
+                ...Object.fromEntries(
+                  Object.entries(ex.sent)
+                    .filter(([k, v]) => v === null && textField(op, k))
+                    .map(([k]) => [k, "null"])
+                )
+              },
               ex
             )
   }

@@ -158,7 +158,8 @@ export const records = [
   CreateEcho.longTextCut,
   Protocol.deadlineOverflow,
   SearchFilter.searchTermTrimmed,
-  SearchFilter.filterPadsSpaces
+  SearchFilter.filterPadsSpaces,
+  CreateEcho.createNullAsText
 ] as const
 
 /** A violation's name. */
