@@ -211,6 +211,11 @@ describe("the conformance proxy", () => {
         `the proxy applies ${applied.size} of the ${ContractRules.rules.length} rules (${Oracles.registry.length} oracles); ${decidable.length} of the catalogue's ${ReferenceServer.violations.length} violations are decided by one exchange`
       )
     })
+    // A create's fixed first cases (its fields left out, then sent as null) need more creates
+    // than two examples leave of the default allowance once the other suites take theirs.
+    const ALLOWANCE: Partial<Record<string, { readonly createsPerOperation: number }>> = {
+      "create-echo": { createsPerOperation: 30 }
+    }
     /**
      * The runner's cases of one check, through the proxy, against a server with these violations:
      * the server rules the proxy found. The run ends once every violation's rule is among them, as
@@ -245,7 +250,8 @@ describe("the conformance proxy", () => {
             rateLimit: undefined,
             concurrency: 4,
             shrinkBudget: 0,
-            checks: [check]
+            checks: [check],
+            ...(ALLOWANCE[check] ?? {})
           }).pipe(Effect.asVoid),
           Deferred.await(allSeen)
         )
