@@ -35,7 +35,8 @@ export const shard = (n: number, of: number) => {
     "long-text-cut": ["CreatePermission"],
     "deadline-overflow": ["GetResource"],
     "search-term-trimmed": ["ListSatellites"],
-    "filter-pads-spaces": ["ListSatellites"]
+    "filter-pads-spaces": ["ListSatellites"],
+    "create-null-as-text": ["CreateDataDiscoveryConfiguration"]
   }
   // Seen by the model of the run's objects once a walk overlaps no other case's create: one case at a time.
   const ONE_AT_A_TIME: ReadonlySet<ReferenceServer.ViolationName> = new Set([

@@ -201,16 +201,16 @@ const validSuite = (op: Op, ctx: Context): Suite => {
       ),
       // A create's share of --creates-per-operation, less what the other suites create (creates.ts).
       examples: validExamples(op, ctx),
-      // A create's first example leaves out every field it can, its second sends them as `null`:
-      // with few examples (a small --creates-per-operation), every field left out is still judged
-      // once as its zero value, both ways. A write's next one names its object with the longest name every server accepts, with a
+      // A create's first example leaves out every field it can: with few examples (a small
+      // --creates-per-operation), every field left out is still judged once as its zero value (and
+      // once more sent as `null`, after the other fixed examples). A write's next one names its object with the longest name every server accepts, with a
       // deadline.
       first: [
         ...(op.kind === "create" ? minimalCreate(op, g.arbitrary) : []),
-        ...(op.kind === "create" ? nullCreate(op, g.arbitrary) : []),
         ...longestName(op, g.arbitrary, Gen.namePrefix(ctx.runId)),
         ...patternEdges(op, g.arbitrary, ctx.runId),
-        ...storedTextBodies(op, g.arbitrary, ctx.runId)
+        ...storedTextBodies(op, g.arbitrary, ctx.runId),
+        ...(op.kind === "create" ? nullCreate(op, g.arbitrary) : [])
       ]
     },
     run: ([generated, deadline]: readonly [Body, number | undefined]) =>
