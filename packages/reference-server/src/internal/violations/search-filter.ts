@@ -99,6 +99,27 @@ const likeSearch = (
   }
 }
 
+/** A filter that is one condition. */
+type Condition = Extract<Filter.Filter<string>, { readonly field: unknown }>
+
+/**
+ * A filter read with `condition` for each of its conditions: an empty filter matches every item,
+ * a group is the `and` or `or` of its members, as every reading has them.
+ */
+const eachCondition = (
+  condition: (filter: Condition, item: Json) => boolean
+): ((filter: Filter.Filter<string>, item: Json) => boolean) => {
+  const read = (filter: Filter.Filter<string>, item: Json): boolean => {
+    if (Filter.isEmpty(filter)) return true
+    if ("group" in filter && filter.group !== undefined) {
+      const results = filter.group.filters.map((f) => read(f, item))
+      return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
+    }
+    return condition(filter, item)
+  }
+  return read
+}
+
 /** filter-regex: how each string operator anchors its value read as a regular expression. */
 const ANCHORS: Partial<Record<Filter.Operator, readonly [string, string]>> = {
   equals: ["^(?:", ")$"],
@@ -110,12 +131,7 @@ const ANCHORS: Partial<Record<Filter.Operator, readonly [string, string]>> = {
 }
 
 /** filter-regex: a filter whose string operators read their value as a regular expression (a value that is no valid one compares as text). */
-const regexMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
-  if (Filter.isEmpty(filter)) return true
-  if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => regexMatches(f, item))
-    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-  }
+const regexMatches = eachCondition((filter, item) => {
   const { key, operator } = filter.field
   const anchors = ANCHORS[operator]
   if (anchors === undefined || key.endsWith("_at")) return matches(filter, item)
@@ -127,19 +143,14 @@ const regexMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
   }
   const hit = pattern.test(fieldValue(item, key))
   return operator.startsWith("not_") ? !hit : hit
-}
+})
 
 /**
  * empty-operators-null: `empty` and `equals ""` select only items whose field is absent (SQL's
  * `IS NULL`), `not_empty` and `not_equals ""` every item that holds the field: a field stored as
  * `""` counts as a value. The other conditions are read faithfully.
  */
-const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
-  if (Filter.isEmpty(filter)) return true
-  if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => nullEmptyMatches(f, item))
-    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-  }
+const nullEmptyMatches = eachCondition((filter, item) => {
   const { key, operator } = filter.field
   const value = filter.field.value?.value ?? ""
   const raw = item[camelOf(key)]
@@ -147,7 +158,7 @@ const nullEmptyMatches = (filter: Filter.Filter<string>, item: Json): boolean =>
   if (operator === "empty" || (operator === "equals" && value === "")) return absent
   if (operator === "not_empty" || (operator === "not_equals" && value === "")) return !absent
   return matches(filter, item)
-}
+})
 
 /** The handler hook of a List whose filter is read by `matches` instead of the faithful reading. */
 const listsFilteredBy =
@@ -504,18 +515,13 @@ export const searchTermTrimmed = violation({
 })
 
 /** filter-pads-spaces: `equals` and `not_equals` compare strings with trailing spaces ignored on both sides (SQL's PAD SPACE). */
-const paddedMatches = (filter: Filter.Filter<string>, item: Json): boolean => {
-  if (Filter.isEmpty(filter)) return true
-  if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => paddedMatches(f, item))
-    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-  }
+const paddedMatches = eachCondition((filter, item) => {
   const { key, operator } = filter.field
   if (operator !== "equals" && operator !== "not_equals") return matches(filter, item)
   const value = (filter.field.value?.value ?? "").trimEnd()
   const same = fieldValue(item, key).trimEnd() === value
   return operator === "equals" ? same : !same
-}
+})
 
 export const filterPadsSpaces = violation({
   name: "filter-pads-spaces",
