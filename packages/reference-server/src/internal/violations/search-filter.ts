@@ -7,7 +7,6 @@
 import { Filter, Timestamp } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
-import type { StoreService } from "../../Store.js"
 import { fieldValue, filteringWith, matches, snakeToCamel as camelOf } from "../handlers.js"
 import type { Handler, RouteHook } from "../pipeline-types.js"
 import { listIgnores } from "../violationHooks.js"
@@ -15,11 +14,9 @@ import { orAsAnd } from "../filterRewrites.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
 
-/** A List handler that answers `search` itself with the store `searching` makes of the term and its fields (default `name`), not the pipeline's search. */
+/** A List handler that answers `search` itself, an item kept when `termMatches` of the term holds for one of its search fields (default `name`), not the pipeline's search. */
 const searchedBy =
-  (
-    searching: (store: StoreService, search: string, fields: ReadonlyArray<string>) => StoreService
-  ): RouteHook<Handler> =>
+  (termMatches: (search: string) => (text: string) => boolean): RouteHook<Handler> =>
   (next, op) =>
     op.kind !== "list"
       ? next
@@ -28,46 +25,30 @@ const searchedBy =
           if (search === "") return next(request, ctx)
           const named = request.searchFields as ReadonlyArray<string> | undefined
           const { search: _, ...rest } = request
+          const keys = named !== undefined && named.length > 0 ? named : ["name"]
+          const matches = termMatches(search)
           return next(rest, {
             ...ctx,
-            store: searching(
-              ctx.store,
-              search,
-              named !== undefined && named.length > 0 ? named : ["name"]
-            )
+            store: {
+              ...ctx.store,
+              all: (c) =>
+                Effect.map(ctx.store.all(c), (items) =>
+                  items.filter((item) => keys.some((k) => matches(fieldValue(item, k))))
+                )
+            }
           })
         }
 
-/** search-case-sensitive: the items a search keeps, compared as they are (the request's `search` is then left out). */
-const caseSensitiveSearch = (
-  store: StoreService,
-  search: string,
-  keys: ReadonlyArray<string>
-): StoreService => ({
-  ...store,
-  all: (c) =>
-    Effect.map(store.all(c), (items) =>
-      items.filter((item) => keys.some((k) => fieldValue(item, k).includes(search)))
-    )
-})
+/** search-case-sensitive: a field's text kept when it holds the term as it is. */
+const caseSensitiveSearch = (search: string) => (text: string) => text.includes(search)
 
 /** search-ascii-case-folding: a text with only A to Z lower-cased (`É` stays `É`). */
 const asciiFolded = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
 
-/** search-ascii-case-folding: the items a search keeps, compared with only A to Z folded (the request's `search` is then left out). */
-const asciiFoldedSearch = (
-  store: StoreService,
-  search: string,
-  keys: ReadonlyArray<string>
-): StoreService => {
+/** search-ascii-case-folding: a field's text kept when it holds the term, only A to Z folded. */
+const asciiFoldedSearch = (search: string) => {
   const term = asciiFolded(search)
-  return {
-    ...store,
-    all: (c) =>
-      Effect.map(store.all(c), (items) =>
-        items.filter((item) => keys.some((k) => asciiFolded(fieldValue(item, k)).includes(term)))
-      )
-  }
+  return (text: string) => asciiFolded(text).includes(term)
 }
 
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")
@@ -83,20 +64,10 @@ const likePattern = (term: string): RegExp => {
   return new RegExp(source, "i")
 }
 
-/** search-like-wildcards: the items a search keeps under the LIKE reading (the request's `search` is then left out). */
-const likeSearch = (
-  store: StoreService,
-  search: string,
-  keys: ReadonlyArray<string>
-): StoreService => {
+/** search-like-wildcards: a field's text kept when it matches the term under the LIKE reading. */
+const likeSearch = (search: string) => {
   const pattern = likePattern(search)
-  return {
-    ...store,
-    all: (c) =>
-      Effect.map(store.all(c), (items) =>
-        items.filter((item) => keys.some((k) => pattern.test(fieldValue(item, k))))
-      )
-  }
+  return (text: string) => pattern.test(text)
 }
 
 /** A filter that is one condition. */
@@ -490,20 +461,10 @@ export const keyIdsMatchLoosely = violation({
   }
 })
 
-/** search-term-trimmed: the items a search keeps, its term without surrounding spaces (the request's `search` is then left out). */
-const trimmedSearch = (
-  store: StoreService,
-  search: string,
-  keys: ReadonlyArray<string>
-): StoreService => {
+/** search-term-trimmed: a field's text kept when it holds the term without its surrounding spaces, case folded. */
+const trimmedSearch = (search: string) => {
   const term = search.trim().toLowerCase()
-  return {
-    ...store,
-    all: (c) =>
-      Effect.map(store.all(c), (items) =>
-        items.filter((item) => keys.some((k) => fieldValue(item, k).toLowerCase().includes(term)))
-      )
-  }
+  return (text: string) => text.toLowerCase().includes(term)
 }
 
 export const searchTermTrimmed = violation({
