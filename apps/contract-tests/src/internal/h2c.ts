@@ -10,23 +10,15 @@
  */
 import * as Undici from "@effect/platform-node/Undici"
 import * as Http2 from "node:http2"
-
-/** Headers that belong to an HTTP/1.1 connection and have no meaning (or are refused) on HTTP/2. */
-const CONNECTION_HEADERS = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "host"
-])
+import { HOP_BY_HOP } from "./hopByHop.js"
 
 /** A request's headers as undici takes them (an object, or name and value in turn) as HTTP/2 headers. */
 const requestHeaders = (headers: Undici.Dispatcher.DispatchOptions["headers"]) => {
   const out: Record<string, string | Array<string>> = {}
   const add = (name: string, value: unknown) => {
     const key = name.toLowerCase()
-    if (CONNECTION_HEADERS.has(key) || value === undefined || value === null) return
+    // The connection's own headers, and `host`, which HTTP/2 carries as `:authority`.
+    if (HOP_BY_HOP.has(key) || key === "host" || value === undefined || value === null) return
     const values = Array.isArray(value) ? value.map(String) : [String(value)]
     const had = out[key]
     out[key] =

@@ -22,6 +22,7 @@ import type * as Report from "../report/model.js"
 import * as Render from "../report/render.js"
 import type * as Rules from "../judge/exchangeRules.js"
 import type { Job } from "../judge/judging.js"
+import { HOP_BY_HOP } from "../hopByHop.js"
 import { brokeBeforeAnswer, RESENDS_AFTER_BREAK } from "../resend.js"
 import type { Metrics } from "./metrics.js"
 
@@ -30,18 +31,6 @@ export const REPORT_PATH = "/__contract/report"
 
 /** The path of the metrics endpoint (Prometheus text format) on the proxy's port. */
 export const METRICS_PATH = "/__contract/metrics"
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-])
 
 type HeaderValue = string | Array<string>
 type IncomingHeaders = Readonly<Record<string, HeaderValue | undefined>>
