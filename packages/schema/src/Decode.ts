@@ -52,3 +52,35 @@ export const makeDecoder: <A, I>(
     readonly errors?: "first" | "all" | undefined
   }
 ) => (u: unknown) => Either.Either<A, ParseResult.ParseError> = internal.makeDecoder
+
+/**
+ * The description of an Effect 3 schema's encoding (`Schema.encode`: the type side to the wire
+ * form) for `@data-access/core/Decoder`: what the property tests hold the compiled encoder to.
+ *
+ * @since 0.4.0
+ * @category description
+ */
+export const describeEncoder: (schema: Schema.Schema.AnyNoContext) => Decoder.Node =
+  internal.describeEncoder
+
+/**
+ * An encoder of the schema's type side: the compiled fast path, and the schema's own encoder for
+ * the error (or whenever the fast path cannot decide). It gives what `Schema.encodeEither` gives.
+ *
+ * @example
+ * ```ts
+ * import * as Decode from "@data-access/schema/Decode"
+ * import * as Operations from "@data-access/schema/Operations"
+ * import * as Either from "effect/Either"
+ *
+ * const encode = Decode.makeEncoder(Operations.operations.GetResource.request)
+ * const result = encode({ id: "res_1" })
+ * if (Either.isRight(result)) console.log(result.right.id)
+ * ```
+ *
+ * @since 0.4.0
+ * @category constructors
+ */
+export const makeEncoder: <A, I>(
+  schema: Schema.Schema<A, I>
+) => (a: A) => Either.Either<I, ParseResult.ParseError> = internal.makeEncoder

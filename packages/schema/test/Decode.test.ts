@@ -6,13 +6,19 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Arbitrary from "effect/Arbitrary"
 import * as fc from "effect/FastCheck"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Decoder from "@data-access/core/Decoder"
+import * as ConnectError from "../src/ConnectError.js"
 import * as Decode from "../src/Decode.js"
 import * as Operations from "../src/Operations.js"
 import { SatelliteFilter } from "../src/internal/requests.js"
 
 const GetResource = Operations.operations.GetResource.response
+/** JSON text of a value, a redacted one and a bigint shown by their content. */
+const replacer = (_: string, v: unknown) =>
+  Redacted.isRedacted(v) ? { redacted: Redacted.value(v) } : typeof v === "bigint" ? `${v}n` : v
+
 const issues = (r: Either.Either<unknown, ParseResult.ParseError>) =>
   Either.isLeft(r) ? ParseResult.ArrayFormatter.formatIssueSync(r.left.issue) : []
 
@@ -89,6 +95,100 @@ describe("Decode.describeSchema", () => {
       const r = fast(u)
       const p = parser(u)
       expect(r === Decoder.FAIL ? "refused" : r).toEqual(Either.isRight(p) ? p.right : "refused")
+    }
+  })
+})
+
+/** Values the schema's type side refuses, made from a valid one: a key left out or given another kind of value, at the top and one level down. */
+const junk: ReadonlyArray<unknown> = [
+  null,
+  undefined,
+  0,
+  1.5,
+  "",
+  "x",
+  true,
+  {},
+  [],
+  10n,
+  Redacted.make("x")
+]
+
+const variants = (value: unknown, n: number): Array<unknown> => {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return [junk[n % junk.length]]
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  if (keys.length === 0) return [{ extra: 1 }, junk[n % junk.length]]
+  const key = keys[n % keys.length]!
+  const { [key]: _, ...without } = record
+  const inner = record[key]
+  return [
+    without,
+    { ...record, [key]: junk[n % junk.length] },
+    { ...record, [key]: junk[(n + 3) % junk.length] },
+    ...(inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? variants(inner, n + 1).map((v) => ({ ...record, [key]: v }))
+      : [])
+  ]
+}
+
+describe("Decode.makeEncoder", () => {
+  // The compiled encoder against `Schema.encodeEither` on every request schema: values drawn from
+  // the schema (as the runner draws its requests), and values its type side refuses.
+  it("gives what the schema's encoder gives, and refuses what it refuses", () => {
+    for (const op of Operations.all) {
+      const schema = op.request as unknown as Schema.Schema<unknown, unknown>
+      const fast = Decoder.compile(Decode.describeEncoder(schema))
+      const slow = Schema.encodeEither(schema)
+      const encode = Decode.makeEncoder(schema)
+      const drawn = fc.sample(Arbitrary.make(schema), { seed: 7, numRuns: 15 })
+      const inputs = [...drawn, ...drawn.flatMap((v, n) => variants(v, n))]
+      for (const u of inputs) {
+        const r = fast(u)
+        const p = slow(u)
+        const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))
+        expect(shown(r), op.method).toBe(Either.isRight(p) ? shown(p.right) : "refused")
+        expect(issues(encode(u))).toEqual(issues(p))
+      }
+      // Most drawn values take the fast path.
+      expect(drawn.filter((v) => fast(v) !== Decoder.FAIL).length, op.method).toBe(drawn.length)
+    }
+  })
+})
+
+describe("Decode.describeSchema of the requests", () => {
+  // The compiled decoder against the parser on every request schema (the runner asks it whether
+  // a body is valid): wire forms of drawn values, and forms the parser refuses.
+  it("gives what the parser gives, and refuses what it refuses", () => {
+    for (const op of Operations.all) {
+      const schema = op.request as unknown as Schema.Schema<unknown, unknown>
+      const fast = Decoder.compile(Decode.describeSchema(schema))
+      const parse = Schema.decodeUnknownEither(schema)
+      const encode = Schema.encodeSync(schema)
+      const drawn = fc.sample(Arbitrary.make(schema), { seed: 7, numRuns: 15 }).map(encode)
+      for (const u of [...drawn, ...drawn.flatMap((v, n) => variants(v, n))]) {
+        const r = fast(u)
+        const p = parse(u)
+        const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))
+        expect(shown(r), op.method).toBe(Either.isRight(p) ? shown(p.right) : "refused")
+      }
+    }
+  })
+})
+
+describe("ConnectError.decodeBody", () => {
+  it("reads what the schema's parser reads", () => {
+    const parse = Schema.decodeUnknownEither(ConnectError.ErrorBody)
+    const drawn = fc
+      .sample(Arbitrary.make(ConnectError.ErrorBody), { seed: 7, numRuns: 100 })
+      .map((b) => Schema.encodeSync(ConnectError.ErrorBody)(b) as unknown)
+    const inputs = [...drawn, ...drawn.flatMap((v, n) => variants(v, n)), null, "x", [], {}]
+    for (const u of inputs) {
+      const p = parse(u)
+      expect(JSON.stringify(ConnectError.decodeBody(u))).toBe(
+        JSON.stringify(Either.isRight(p) ? p.right : undefined)
+      )
     }
   })
 })

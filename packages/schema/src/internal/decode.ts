@@ -16,8 +16,11 @@ const fromEither = (u: unknown): unknown => {
   return Decoder.FAIL
 }
 
-const native = (ast: AST.AST): Decoder.Node => {
-  const parse = ParseResult.decodeUnknownEither(Schema.make(ast))
+/** Effect's own parser of `ast`, decoding or encoding. */
+const native = (ast: AST.AST, isDecoding: boolean): Decoder.Node => {
+  const parse = (isDecoding ? ParseResult.decodeUnknownEither : ParseResult.encodeUnknownEither)(
+    Schema.make(ast)
+  )
   // An absent optional key is never decoded by Effect 3: it is left out before its node runs.
   return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u)) }
 }
@@ -40,35 +43,89 @@ const identity = (o: Option.Option<unknown>): Option.Option<unknown> => o
 
 /**
  * Whether Effect 3's union parser looks a member up by a key with a literal value (a required
- * property whose encoded side is one literal), as its search tree of a union's members does when
- * decoding; a member without one is tried in the union's order.
+ * property whose encoded side, when decoding, or type side, when encoding, is one literal), as its
+ * search tree of a union's members does; a member without one is tried in the union's order.
  */
-const hasLiteralKey = (ast: AST.AST): boolean => {
+const hasLiteralKey = (ast: AST.AST, isDecoding: boolean): boolean => {
+  const side = isDecoding ? AST.encodedAST : AST.typeAST
   switch (ast._tag) {
     case "Declaration": {
       const surrogate = AST.getSurrogateAnnotation(ast)
-      return Option.isSome(surrogate) && hasLiteralKey(surrogate.value)
+      return Option.isSome(surrogate) && hasLiteralKey(surrogate.value, isDecoding)
     }
     case "TypeLiteral":
-      return ast.propertySignatures.some(
-        (ps) => !ps.isOptional && AST.isLiteral(AST.encodedAST(ps.type))
-      )
+      return ast.propertySignatures.some((ps) => !ps.isOptional && AST.isLiteral(side(ps.type)))
     case "TupleType":
-      return ast.elements.some((e) => !e.isOptional && AST.isLiteral(AST.encodedAST(e.type)))
+      return ast.elements.some((e) => !e.isOptional && AST.isLiteral(side(e.type)))
     case "Refinement":
-      return hasLiteralKey(ast.from)
+      return hasLiteralKey(ast.from, isDecoding)
     case "Suspend":
-      return hasLiteralKey(ast.f())
+      return hasLiteralKey(ast.f(), isDecoding)
     case "Transformation":
-      return hasLiteralKey(ast.from)
+      return hasLiteralKey(isDecoding ? ast.from : ast.to, isDecoding)
     default:
       return false
   }
 }
 
-const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast))
+const describe = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast, true))
 
-function describeNode(ast: AST.AST): Decoder.Node {
+/** The description of Effect 3's encoding of an AST (`ParseResult.encodeUnknown`). */
+const describeEncoding = Decoder.describer((ast: AST.AST): Decoder.Node => describeNode(ast, false))
+
+/**
+ * Whether a value of `ast`'s type side may be an object or an array (what a union member looked up
+ * by a literal key accepts when encoding); a declaration, a recursion or anything else may be.
+ */
+const mayBeObjectType = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "NeverKeyword":
+    case "Literal":
+      return false
+    case "Union":
+      return ast.types.some(mayBeObjectType)
+    case "Refinement":
+      return mayBeObjectType(ast.from)
+    case "Transformation":
+      return mayBeObjectType(ast.to)
+    default:
+      return true
+  }
+}
+
+/**
+ * `[A, ...B[]]` with two nodes (a type side's copy of a recursion makes a new node for each): the
+ * first item decoded by `A`, the others by `B`, into a new array; each compiled on first use.
+ */
+const nonEmpty = (head: () => Decoder.Decode, tail: () => Decoder.Decode): Decoder.Node => {
+  let first: Decoder.Decode | undefined
+  let rest: Decoder.Decode | undefined
+  return {
+    _tag: "Map",
+    map: (u) => {
+      if (!Array.isArray(u) || u.length === 0) return Decoder.FAIL
+      const h = (first ??= head())(u[0])
+      if (h === Decoder.FAIL || h === Decoder.ABSENT) return Decoder.FAIL
+      const t = (rest ??= tail())(u.slice(1))
+      return t === Decoder.FAIL ? t : [h, ...(t as ReadonlyArray<unknown>)]
+    }
+  }
+}
+
+const dropRightRefinement = (ast: AST.AST): AST.AST =>
+  AST.isRefinement(ast) ? dropRightRefinement(ast.from) : ast
+
+/**
+ * What Effect 3's parser does with `ast`, decoding or encoding: the two differ in refinements,
+ * transformations, declarations and how a union looks its members up.
+ */
+function describeNode(ast: AST.AST, isDecoding: boolean): Decoder.Node {
+  const self = isDecoding ? describe : describeEncoding
   switch (ast._tag) {
     case "StringKeyword":
       return { _tag: "String" }
@@ -92,13 +149,19 @@ function describeNode(ast: AST.AST): Decoder.Node {
       // order: with at most one member that may be an object, or no member with a literal key
       // (a filter's condition, group or neither), it tries them in their order.
       if (
-        ast.types.filter((t) => SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t))).length > 1 &&
-        ast.types.some(hasLiteralKey)
+        ast.types.filter((t) =>
+          isDecoding ? SchemaWalk.mayBeObject(SchemaWalk.shapeOf(t)) : mayBeObjectType(t)
+        ).length > 1 &&
+        ast.types.some((t) => hasLiteralKey(t, isDecoding))
       )
-        return native(ast)
-      return { _tag: "Union", members: ast.types.map(describe) }
+        return native(ast, isDecoding)
+      return { _tag: "Union", members: ast.types.map(self) }
     }
     case "Refinement": {
+      // Effect 3 encodes a refinement by decoding its type side (its checks), then encoding what
+      // it refines.
+      if (!isDecoding)
+        return Decoder.pipe(describe(AST.typeAST(ast)), self(dropRightRefinement(ast.from)))
       const filter = ast.filter
       return Decoder.pipe(describe(ast.from), {
         _tag: "Refine",
@@ -109,16 +172,20 @@ function describeNode(ast: AST.AST): Decoder.Node {
       const kind = ast.transformation
       switch (kind._tag) {
         case "FinalTransformation": {
-          const decode = kind.decode
-          const map = (a: unknown) => fromEither(decode(a, options, ast, a))
-          return Decoder.pipe(describe(ast.from), { _tag: "Map", map }, describe(ast.to))
+          const transform = isDecoding ? kind.decode : kind.encode
+          const map = (a: unknown) => fromEither(transform(a, options, ast, a))
+          return isDecoding
+            ? Decoder.pipe(describe(ast.from), { _tag: "Map", map }, describe(ast.to))
+            : Decoder.pipe(self(ast.to), { _tag: "Map", map }, self(ast.from))
         }
         case "ComposeTransformation":
-          return Decoder.pipe(describe(ast.from), describe(ast.to))
+          return isDecoding
+            ? Decoder.pipe(describe(ast.from), describe(ast.to))
+            : Decoder.pipe(self(ast.to), self(ast.from))
         case "TypeLiteralTransformation":
-          return transformedStruct(ast, kind) ?? native(ast)
+          return transformedStruct(ast, kind, isDecoding) ?? native(ast, isDecoding)
       }
-      return native(ast)
+      return native(ast, isDecoding)
     }
     case "Declaration": {
       if (isRedactedDeclaration(ast)) {
@@ -126,24 +193,30 @@ function describeNode(ast: AST.AST): Decoder.Node {
         // new Redacted, as Effect's parser makes one).
         return {
           _tag: "Redacted",
-          value: describe(ast.typeParameters[0]!),
+          value: self(ast.typeParameters[0]!),
           kit: redacted
         }
       }
-      const parse = ast.decodeUnknown(...ast.typeParameters)
+      const parse = (isDecoding ? ast.decodeUnknown : ast.encodeUnknown)(...ast.typeParameters)
       return { _tag: "Native", absent: "pass", decode: (u) => fromEither(parse(u, options, ast)) }
     }
     case "TupleType": {
-      if (ast.rest.length !== 1) return native(ast)
+      if (ast.rest.length !== 1) return native(ast, isDecoding)
       const item = ast.rest[0]!.type
-      if (ast.elements.length === 0) return { _tag: "Array", item: describe(item) }
+      if (ast.elements.length === 0) return { _tag: "Array", item: self(item) }
       // A non-empty array (`[A, ...A[]]`, the same node twice): an array of at least one item,
       // each decoded alike.
       const first = ast.elements[0]!
-      if (ast.elements.length !== 1 || first.isOptional || first.type !== item) return native(ast)
-      return Decoder.pipe(
-        { _tag: "Array", item: describe(item) },
-        { _tag: "Refine", test: (a) => (a as ReadonlyArray<unknown>).length > 0 }
+      if (ast.elements.length !== 1 || first.isOptional) return native(ast, isDecoding)
+      const array: Decoder.Node = { _tag: "Array", item: self(item) }
+      if (first.type === item)
+        return Decoder.pipe(array, {
+          _tag: "Refine",
+          test: (a) => (a as ReadonlyArray<unknown>).length > 0
+        })
+      return nonEmpty(
+        () => Decoder.compile(self(first.type)),
+        () => Decoder.compile(array)
       )
     }
     case "TypeLiteral": {
@@ -151,15 +224,15 @@ function describeNode(ast: AST.AST): Decoder.Node {
         return { _tag: "NotNullish" }
       if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1) {
         const index = ast.indexSignatures[0]!
-        if (index.parameter._tag !== "StringKeyword") return native(ast)
-        return { _tag: "Record", value: describe(index.type), assign: "set" }
+        if (index.parameter._tag !== "StringKeyword") return native(ast, isDecoding)
+        return { _tag: "Record", value: self(index.type), assign: "set" }
       }
       // (Effect 3 writes a `__proto__` key with `output[key] = ...`: left to its parser.)
       if (
         ast.indexSignatures.length > 0 ||
         ast.propertySignatures.some((ps) => typeof ps.name !== "string" || ps.name === "__proto__")
       ) {
-        return native(ast)
+        return native(ast, isDecoding)
       }
       return {
         _tag: "Struct",
@@ -169,7 +242,7 @@ function describeNode(ast: AST.AST): Decoder.Node {
           key: ps.name as string,
           read: ps.isOptional ? "own" : "always",
           optional: ps.isOptional,
-          node: describe(ps.type)
+          node: self(ps.type)
         }))
       }
     }
@@ -178,29 +251,35 @@ function describeNode(ast: AST.AST): Decoder.Node {
       return { _tag: "Refine", test: () => false }
     case "Suspend": {
       const f = ast.f
-      return { _tag: "Lazy", get: () => describe(f()) }
+      return { _tag: "Lazy", get: () => self(f()) }
     }
     default:
-      return native(ast)
+      return native(ast, isDecoding)
   }
 }
 
 /**
  * A struct with property transformations (`optionalWith` defaults, `optionalToRequired`): as
  * Effect's parser does, each field is decoded by `from`, its Option mapped by the property
- * transformation, and the result decoded by `to`, written in `to`'s order. Undefined when the
- * two sides are not plain structs with the same keys in the same order.
+ * transformation, and the result decoded by `to`, written in `to`'s order (encoding: the same from
+ * `to` to `from`, with the transformations' `encode`). Undefined when the two sides are not plain
+ * structs with the same keys in the same order, each key transformed at most once.
  */
 const transformedStruct = (
   ast: AST.Transformation,
-  kind: AST.TypeLiteralTransformation
+  kind: AST.TypeLiteralTransformation,
+  isDecoding: boolean
 ): Decoder.Node | undefined => {
-  const from = ast.from
-  const to = ast.to
+  const from = isDecoding ? ast.from : ast.to
+  const to = isDecoding ? ast.to : ast.from
   if (from._tag !== "TypeLiteral" || to._tag !== "TypeLiteral") return undefined
   if (from.indexSignatures.length > 0 || to.indexSignatures.length > 0) return undefined
   const psts = kind.propertySignatureTransformations
-  if (psts.some((pst) => pst.from !== pst.to)) return undefined
+  if (
+    psts.some((pst) => pst.from !== pst.to) ||
+    new Set(psts.map((pst) => pst.from)).size !== psts.length
+  )
+    return undefined
   const names = (l: AST.TypeLiteral) => l.propertySignatures.map((ps) => ps.name)
   const fromNames = names(from)
   const toNames = names(to)
@@ -216,18 +295,22 @@ const transformedStruct = (
     fields: from.propertySignatures.map((source, i) => {
       const target = to.propertySignatures[i]!
       const pst = psts.find((t) => t.from === source.name)
-      const stage1 = describe(source.type)
+      const self = isDecoding ? describe : describeEncoding
+      const stage1 = self(source.type)
       // `to` decodes every value, an absent one as `undefined` when its key is required. Without a
       // transformation the value is kept: an absent key stays absent (`from`'s and `to`'s keys
       // then have the same optionality).
-      const map = (pst?.decode ?? identity) as (option: unknown) => unknown
+      const map = ((isDecoding ? pst?.decode : pst?.encode) ?? identity) as (
+        option: unknown
+      ) => unknown
       const none =
         pst !== undefined && !target.isOptional ? ("undefined" as const) : ("absent" as const)
-      const type = describe(target.type)
+      const type = self(target.type)
       // A value `from` decoded and the transformation kept already has `to`'s type when `from`'s
       // field type (without the `undefined` of an optional field) has the same Type side: Effect's
       // decode output always satisfies its schema's Type side.
-      const trusted = sameType(AST.typeAST(withoutUndefined(source.type)), target.type)
+      const trusted =
+        isDecoding && sameType(AST.typeAST(withoutUndefined(source.type)), target.type)
       const node = trusted
         ? Decoder.pipe(stage1, { _tag: "OptionalMap", map, option, none, then: type })
         : Decoder.pipe(
@@ -310,6 +393,20 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
 
 export const describeSchema = (schema: Schema.Schema.AnyNoContext): Decoder.Node =>
   describe(schema.ast)
+
+export const describeEncoder = (schema: Schema.Schema.AnyNoContext): Decoder.Node =>
+  describeEncoding(schema.ast)
+
+export const makeEncoder = <A, I>(
+  schema: Schema.Schema<A, I>
+): ((a: A) => Either.Either<I, ParseResult.ParseError>) => {
+  const fast = Decoder.compile(describeEncoding(schema.ast))
+  const slow = Schema.encodeEither(schema)
+  return (a) => {
+    const r = fast(a)
+    return r === Decoder.FAIL ? slow(a) : Either.right(r as I)
+  }
+}
 
 export const makeDecoder = <A, I>(
   schema: Schema.Schema<A, I>,

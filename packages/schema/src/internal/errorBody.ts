@@ -5,7 +5,9 @@
  * @since 0.1.0
  */
 import * as CodeTable from "@data-access/core/Code"
+import * as Decoder from "@data-access/core/Decoder"
 import * as Schema from "effect/Schema"
+import { describeSchema } from "./decode.js"
 
 /**
  * A Connect error code.
@@ -61,7 +63,8 @@ export const ErrorBody = Schema.Struct({
  */
 export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
 
-const decodeErrorBody = Schema.decodeUnknownOption(ErrorBody)
+/** The body's compiled decoder (it accepts what the schema's parser accepts), made on first use. */
+let decodeErrorBody: Decoder.Decode | undefined
 
 /**
  * Reads a parsed JSON value as a Connect error body; `undefined` when it is not one (no `code`, an
@@ -71,8 +74,9 @@ const decodeErrorBody = Schema.decodeUnknownOption(ErrorBody)
  * @category body
  */
 export const decodeBody = (json: unknown): ErrorBody | undefined => {
+  decodeErrorBody ??= Decoder.compile(describeSchema(ErrorBody))
   const decoded = decodeErrorBody(json)
-  return decoded._tag === "Some" ? decoded.value : undefined
+  return decoded === Decoder.FAIL ? undefined : (decoded as ErrorBody)
 }
 
 /**
