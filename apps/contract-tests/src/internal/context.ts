@@ -6,7 +6,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { type Operations, SchemaWalk, Secrets } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
@@ -189,7 +188,7 @@ const holdsNegativeZero = (v: unknown): boolean => {
   return false
 }
 
-/** A schema's compiled decoder and its encoder, made once per schema. */
+/** A schema's compiled decoder and encoder, made once per schema. */
 interface Codec {
   readonly decode: (u: unknown) => Either.Either<unknown, unknown>
   readonly encode: (a: unknown) => Either.Either<unknown, unknown>
@@ -200,7 +199,7 @@ const codecOf = (schema: Schema.Schema.AnyNoContext): Codec => {
   if (codec === undefined) {
     codec = {
       decode: Decode.makeDecoder(schema as Schema.Schema<unknown, unknown>),
-      encode: ParseResult.encodeEither(schema as Schema.Schema<unknown, unknown>)
+      encode: Decode.makeEncoder(schema as Schema.Schema<unknown, unknown>)
     }
     codecs.set(schema, codec)
   }

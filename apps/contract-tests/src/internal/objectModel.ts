@@ -14,16 +14,16 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { Timestamp } from "@data-access/core"
+import * as Decoder from "@data-access/core/Decoder"
 import { ContractRules, Operations } from "@data-access/schema"
 import type { CheckId } from "@data-access/schema/ContractChecks"
 import type { Body, Op } from "./context.js"
 import { objectOf, objectPropertyNames } from "./context.js"
 import type { Exchange, RawRequest, Target } from "./http.js"
 import { asRecord } from "./json.js"
+import { compiledDecoder } from "./schemas.js"
 import { operationOf } from "./answerReading.js"
 import { itemsOf } from "./listWalk.js"
 import { nestedOf } from "./nestedCopies.js"
@@ -426,16 +426,10 @@ const walkRequest = (sent: Body): string => {
   return JSON.stringify(rest)
 }
 
-const decoders = new WeakMap<Op, (u: unknown) => Either.Either<unknown, unknown>>()
-
 /** A request decoded by its operation's schema (`undefined` when it does not decode). */
 const decoded = (op: Op, sent: Body): Body | undefined => {
-  let decode = decoders.get(op)
-  if (decode === undefined) {
-    decode = Schema.decodeUnknownEither(op.request as Schema.Schema<unknown, unknown>)
-    decoders.set(op, decode)
-  }
-  return asRecord(Either.getOrUndefined(decode(sent)))
+  const value = compiledDecoder(op.request)(sent)
+  return value === Decoder.FAIL ? undefined : asRecord(value)
 }
 
 /**

@@ -36,17 +36,29 @@ export const isType = (ast: AST.AST): ((u: unknown) => boolean) => {
   return out
 }
 
+const decoders = new WeakMap<Schema.Schema.AnyNoContext, Decoder.Decode>()
+
+/**
+ * A schema's compiled decoder (made once per schema): the value the schema's parser gives, or
+ * `Decoder.FAIL` for a value it refuses, which is not parsed again for an error nobody reads.
+ */
+export const compiledDecoder = (schema: Schema.Schema.AnyNoContext): Decoder.Decode => {
+  let decode = decoders.get(schema)
+  if (decode === undefined)
+    decoders.set(schema, (decode = Decoder.compile(Decode.describeSchema(schema))))
+  return decode
+}
+
 const acceptors = new WeakMap<Schema.Schema.AnyNoContext, (u: unknown) => boolean>()
 
 /**
- * Whether a schema accepts a value, by its compiled decoder alone (made once per schema): it
- * accepts exactly what the schema's parser accepts, and a refused value is not parsed again for
- * an error nobody reads (generated bodies are checked by the thousand, most mutations refused).
+ * Whether a schema accepts a value, by its compiled decoder alone: it accepts exactly what the
+ * schema's parser accepts (generated bodies are checked by the thousand, most mutations refused).
  */
 export const accepts = (schema: Schema.Schema.AnyNoContext): ((u: unknown) => boolean) => {
   let accept = acceptors.get(schema)
   if (accept === undefined) {
-    const decode = Decoder.compile(Decode.describeSchema(schema))
+    const decode = compiledDecoder(schema)
     accept = (u) => decode(u) !== Decoder.FAIL
     acceptors.set(schema, accept)
   }
