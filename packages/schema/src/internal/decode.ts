@@ -98,25 +98,6 @@ const mayBeObjectType = (ast: AST.AST): boolean => {
   }
 }
 
-/**
- * `[A, ...B[]]` with two nodes (a type side's copy of a recursion makes a new node for each): the
- * first item decoded by `A`, the others by `B`, into a new array; each compiled on first use.
- */
-const nonEmpty = (head: () => Decoder.Decode, tail: () => Decoder.Decode): Decoder.Node => {
-  let first: Decoder.Decode | undefined
-  let rest: Decoder.Decode | undefined
-  return {
-    _tag: "Map",
-    map: (u) => {
-      if (!Array.isArray(u) || u.length === 0) return Decoder.FAIL
-      const h = (first ??= head())(u[0])
-      if (h === Decoder.FAIL || h === Decoder.ABSENT) return Decoder.FAIL
-      const t = (rest ??= tail())(u.slice(1))
-      return t === Decoder.FAIL ? t : [h, ...(t as ReadonlyArray<unknown>)]
-    }
-  }
-}
-
 const dropRightRefinement = (ast: AST.AST): AST.AST =>
   AST.isRefinement(ast) ? dropRightRefinement(ast.from) : ast
 
@@ -207,16 +188,11 @@ function describeNode(ast: AST.AST, isDecoding: boolean): Decoder.Node {
       // A non-empty array (`[A, ...A[]]`, the same node twice): an array of at least one item,
       // each decoded alike.
       const first = ast.elements[0]!
-      if (ast.elements.length !== 1 || first.isOptional) return native(ast, isDecoding)
-      const array: Decoder.Node = { _tag: "Array", item: self(item) }
-      if (first.type === item)
-        return Decoder.pipe(array, {
-          _tag: "Refine",
-          test: (a) => (a as ReadonlyArray<unknown>).length > 0
-        })
-      return nonEmpty(
-        () => Decoder.compile(self(first.type)),
-        () => Decoder.compile(array)
+      if (ast.elements.length !== 1 || first.isOptional || first.type !== item)
+        return native(ast, isDecoding)
+      return Decoder.pipe(
+        { _tag: "Array", item: self(item) },
+        { _tag: "Refine", test: (a) => (a as ReadonlyArray<unknown>).length > 0 }
       )
     }
     case "TypeLiteral": {
