@@ -157,6 +157,23 @@ describe("Decode.makeEncoder", () => {
   })
 })
 
+const condition = {
+  field: {
+    key: "id",
+    operator: "equals",
+    value: { "@type": "type.googleapis.com/google.protobuf.StringValue", value: "x" }
+  }
+}
+const group = (...filters: ReadonlyArray<unknown>) => ({ group: { operator: "and", filters } })
+const nestedFilters: ReadonlyArray<unknown> = [
+  group(condition, group(condition, group(condition))),
+  group(condition, group(condition, group())),
+  group(group(group({ group: { operator: "xor", filters: [condition] } }))),
+  group(group(condition, { field: { ...condition.field, key: "nope" } })),
+  group(group(condition, {}), { field: null, group: null }),
+  group(group({ ...condition, group: group(condition).group }))
+]
+
 describe("Decode.describeSchema of the requests", () => {
   // The compiled decoder against the parser on every request schema (the runner asks it whether
   // a body is valid): wire forms of drawn values, and forms the parser refuses.
@@ -166,8 +183,17 @@ describe("Decode.describeSchema of the requests", () => {
       const fast = Decoder.compile(Decode.describeSchema(schema))
       const parse = Schema.decodeUnknownEither(schema)
       const encode = Schema.encodeSync(schema)
-      const drawn = fc.sample(Arbitrary.make(schema), { seed: 7, numRuns: 15 }).map(encode)
-      for (const u of [...drawn, ...drawn.flatMap((v, n) => variants(v, n))]) {
+      const drawn = fc
+        .sample(Arbitrary.make(schema), { seed: 7, numRuns: 15 })
+        .map((v) => encode(v))
+      // Filters nested deeper than the variants reach, for the lists that take one.
+      const filters = "filter" in (drawn[0] as object) ? nestedFilters : []
+      const inputs = [
+        ...drawn,
+        ...drawn.flatMap((v, n) => variants(v, n)),
+        ...filters.map((filter) => ({ ...(drawn[0] as object), filter }))
+      ]
+      for (const u of inputs) {
         const r = fast(u)
         const p = parse(u)
         const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))

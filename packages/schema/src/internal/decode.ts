@@ -188,7 +188,7 @@ function describeNode(ast: AST.AST, isDecoding: boolean): Decoder.Node {
       // A non-empty array (`[A, ...A[]]`, the same node twice): an array of at least one item,
       // each decoded alike.
       const first = ast.elements[0]!
-      if (ast.elements.length !== 1 || first.isOptional || first.type !== item)
+      if (ast.elements.length !== 1 || first.isOptional || !sameType(first.type, item))
         return native(ast, isDecoding)
       return Decoder.pipe(
         { _tag: "Array", item: self(item) },
@@ -312,11 +312,14 @@ const withoutUndefined = (ast: AST.AST): AST.AST => {
 
 /**
  * Whether every value of type `a` is a value of type `b`: the same node, or the same structure
- * (declarations and filters only when they are the very same).
+ * (declarations and filters only when they are the very same). Two recursions are copies of one
+ * (a type side's copy of a schema makes a new node for each) when they share its annotations: the
+ * same when their targets are, which they are assumed to be when met again inside them (`met`).
  */
-const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
+const sameType = (a: AST.AST, b: AST.AST, depth = 0, met: ReadonlyArray<object> = []): boolean => {
   if (a === b) return true
   if (depth > 20 || a._tag !== b._tag) return false
+  const same = (x: AST.AST, y: AST.AST) => sameType(x, y, depth + 1, met)
   switch (a._tag) {
     case "StringKeyword":
     case "NumberKeyword":
@@ -329,21 +332,20 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
       return a.literal === (b as AST.Literal).literal
     case "Union": {
       const bt = (b as AST.Union).types
-      return a.types.length === bt.length && a.types.every((t, i) => sameType(t, bt[i]!, depth + 1))
+      return a.types.length === bt.length && a.types.every((t, i) => same(t, bt[i]!))
     }
     case "Refinement":
-      return (
-        a.filter === (b as AST.Refinement).filter &&
-        sameType(a.from, (b as AST.Refinement).from, depth + 1)
-      )
+      return a.filter === (b as AST.Refinement).filter && same(a.from, (b as AST.Refinement).from)
     case "TupleType": {
       const bb = b as AST.TupleType
       return (
-        a.elements.length === 0 &&
-        bb.elements.length === 0 &&
-        a.rest.length === 1 &&
-        bb.rest.length === 1 &&
-        sameType(a.rest[0]!.type, bb.rest[0]!.type, depth + 1)
+        a.elements.length === bb.elements.length &&
+        a.elements.every((e, i) => {
+          const other = bb.elements[i]!
+          return e.isOptional === other.isOptional && same(e.type, other.type)
+        }) &&
+        a.rest.length === bb.rest.length &&
+        a.rest.every((r, i) => same(r.type, bb.rest[i]!.type))
       )
     }
     case "TypeLiteral": {
@@ -357,10 +359,16 @@ const sameType = (a: AST.AST, b: AST.AST, depth = 0): boolean => {
           return (
             ps.name === other.name &&
             ps.isOptional === other.isOptional &&
-            sameType(ps.type, other.type, depth + 1)
+            same(ps.type, other.type)
           )
         })
       )
+    }
+    case "Suspend": {
+      const bb = b as AST.Suspend
+      if (a.annotations !== bb.annotations) return false
+      if (met.includes(a.annotations)) return true
+      return sameType(a.f(), bb.f(), depth + 1, [...met, a.annotations])
     }
     default:
       return false
