@@ -5,8 +5,7 @@
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
-import { ConnectError, type ContractRules, JsonBody, RateLimit } from "@data-access/schema"
+import { ConnectError, type ContractRules, Decode, JsonBody, RateLimit } from "@data-access/schema"
 import { type Exchange, requestBytesOf, retryAfterSeconds } from "../http.js"
 import { fail, type Outcome, pass, passes } from "../outcome.js"
 import {
@@ -82,7 +81,7 @@ export const rateLimitHeaders = (e: Exchange): Outcome | undefined => {
   )
 }
 
-const decodeErrorBody = Schema.decodeUnknownEither(ConnectError.ErrorBody)
+const decodeErrorBody = Decode.makeDecoder(ConnectError.ErrorBody)
 
 /** The rules a well-formed error answer judged. */
 const ERROR_SHAPE_RULES: ReadonlyArray<ContractRules.RuleId> = [

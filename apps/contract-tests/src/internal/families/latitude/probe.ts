@@ -4,8 +4,6 @@
  * with invalid_argument), each judged by its check's oracle.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
 import { type ContractRules, Filter } from "@data-access/schema"
 import { type Context, type FieldPath, type Op, pathText, send } from "../../context.js"
 import { type BudgetExhausted, type Exchange, type RawRequest } from "../../http.js"
@@ -13,6 +11,7 @@ import * as Inspect from "../../inspect.js"
 import { createdExactly } from "../../oracles/create-echo.js"
 import { updatedExactly } from "../../oracles/update-semantics.js"
 import { servedOrInvalid } from "../../oracles/valid-accepted.js"
+import { accepts } from "../../schemas.js"
 import type { Outcome, Verdict } from "../../outcome.js"
 
 /** One probe: what it sends, and what every faithful server may answer. */
@@ -69,10 +68,7 @@ export const acceptedExactlyOrInvalid =
   }
 
 /** Whether a body decodes with the operation's request schema. */
-export const decodesFor = (op: Op) => {
-  const decode = ParseResult.decodeUnknownEither(op.request)
-  return (b: unknown): boolean => Either.isRight(decode(b))
-}
+export const decodesFor = (op: Op): ((b: unknown) => boolean) => accepts(op.request)
 
 export const stringValue = (value: string) => ({ "@type": Filter.STRING_VALUE_TYPE, value })
 
