@@ -579,7 +579,8 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
  *
  * `options.skip` leaves out the variants it names (by rule, kind and path) without decoding
  * them, for a caller that has no use for them: the others are the same as without it (a variant
- * left out still hides a later one with the same body).
+ * left out still hides a later one with the same body). It is asked of every variant, so it must
+ * answer each on its own (not by the others).
  *
  * @since 0.1.0
  * @category derivation
@@ -615,30 +616,37 @@ const MAX_DERIVED = 1024
 /**
  * A key per variant body, equal exactly when two bodies' JSON texts are (a variant of an object
  * changes one top-level entry: the same text as the input, or the same key changed alike), from
- * that entry's text rather than the whole body's.
+ * that entry's text rather than the whole body's; `entry` names the entry a variant's key is of
+ * (`undefined`: the whole body's text, every key comparable with every other).
  */
 const bodyKeys = (
   encoded: unknown,
   out: ReadonlyArray<Candidate>
-): ((c: Candidate, body: unknown) => string) => {
+): {
+  readonly of: (c: Candidate, body: unknown) => string
+  readonly entry: (c: Candidate) => string | undefined
+} => {
   if (
     encoded === null ||
     typeof encoded !== "object" ||
     Array.isArray(encoded) ||
     out.some((c) => c.path.length === 0)
   )
-    return (_, body) => JSON.stringify(body)
+    return { of: (_, body) => JSON.stringify(body), entry: () => undefined }
   const entryText = (o: object, key: string): string | undefined =>
     Object.hasOwn(o, key) ? JSON.stringify((o as Record<string, unknown>)[key]) : undefined
   const inputTexts = new Map<string, string | undefined>()
-  return (c, body) => {
-    const key = String(c.path[0])
-    let input = inputTexts.get(key)
-    if (input === undefined && !inputTexts.has(key))
-      inputTexts.set(key, (input = entryText(encoded, key)))
-    const text = entryText(body as object, key)
-    if (text === input) return ""
-    return `${JSON.stringify(key)}${text === undefined ? "!" : `:${text}`}`
+  return {
+    of: (c, body) => {
+      const key = String(c.path[0])
+      let input = inputTexts.get(key)
+      if (input === undefined && !inputTexts.has(key))
+        inputTexts.set(key, (input = entryText(encoded, key)))
+      const text = entryText(body as object, key)
+      if (text === input) return ""
+      return `${JSON.stringify(key)}${text === undefined ? "!" : `:${text}`}`
+    },
+    entry: (c) => String(c.path[0])
   }
 }
 
@@ -650,15 +658,32 @@ const variants = (
   const out: Array<Candidate> = []
   candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], ROOT, out, 0)
   const decodes = accepts(schema)
-  const keyOf = bodyKeys(encoded, out)
+  const keys = bodyKeys(encoded, out)
   const seen = new Set<string>()
+  // The variants left out, by entry: each one's key made only once a later variant's key may
+  // equal it (the same entry changed, or the input's key: nothing changed).
+  const pending = new Map<string | undefined, Array<Candidate>>()
+  const settle = (entry: string | undefined) => {
+    for (const [e, cs] of pending) {
+      if (entry !== undefined && e !== entry) continue
+      for (const c of cs) seen.add(keys.of(c, setAt(encoded, c.path, c.value, c.remove === true)))
+      pending.delete(e)
+    }
+  }
   const result: Array<Mutation> = []
   for (const c of out) {
+    if (skip !== undefined && skip(c)) {
+      const entry = keys.entry(c)
+      const cs = pending.get(entry)
+      if (cs === undefined) pending.set(entry, [c])
+      else cs.push(c)
+      continue
+    }
     const body = setAt(encoded, c.path, c.value, c.remove === true)
-    const key = keyOf(c, body)
+    const key = keys.of(c, body)
+    if (pending.size > 0) settle(key === "" ? undefined : keys.entry(c))
     if (seen.has(key)) continue
     seen.add(key)
-    if (skip !== undefined && skip(c)) continue
     if (!decodes(body))
       result.push({
         rule: c.rule,
