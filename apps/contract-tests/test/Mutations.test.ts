@@ -285,4 +285,19 @@ describe("Mutations.derive", () => {
       }
     }
   })
+
+  it("leaves out with skip exactly the variants it names, the others as without it", () => {
+    const skips: ReadonlyArray<(v: Omit<Mutations.Mutation, "body" | "dimensions">) => boolean> = [
+      (v) => v.kind === "json-type" || v.kind === "required",
+      (v) => v.rule.length % 2 === 0,
+      () => true
+    ]
+    for (const op of Operations.all as ReadonlyArray<Operations.Operation>)
+      for (const s of FastCheck.sample(Arbitrary.make(op.request), { seed: 5, numRuns: 3 })) {
+        const body = Schema.encodeSync(op.request)(s)
+        const all = Mutations.derive(op.request, body)
+        for (const skip of skips)
+          expect(Mutations.derive(op.request, body, { skip })).toEqual(all.filter((m) => !skip(m)))
+      }
+  })
 })

@@ -96,13 +96,14 @@ interface Candidate {
 
 const BOGUS = "not-a-valid-value"
 
-const pathText = (path: Path): string =>
-  path.length === 0
-    ? "(body)"
-    : path
-        .map((p) => (typeof p === "number" ? `[${p}]` : p))
-        .join(".")
-        .replace(/\.\[/g, "[")
+/**
+ * A path as rules print it (`filter.group.filters[0].field`, `(body)` for the whole body), built a
+ * step at a time as the walk goes down: the text of the root, of a field and of a list's first entry.
+ */
+const ROOT = "(body)"
+const fieldText = (parent: string, name: string): string =>
+  parent === ROOT ? name : `${parent}.${name}`
+const itemText = (parent: string): string => (parent === ROOT ? "[0]" : `${parent}[0]`)
 
 const jsonType = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "array" : typeof v
@@ -198,6 +199,7 @@ const refinementCandidates = (
   shape: SchemaWalk.Shape,
   value: unknown,
   path: Path,
+  text: string,
   out: Array<Candidate>
 ): void => {
   const js = jsonSchemaOf(refinement)
@@ -209,7 +211,7 @@ const refinementCandidates = (
     out.push({
       kind: "min-length",
       ruleId,
-      rule: `${pathText(path)}: shorter than min length ${js.minLength}`,
+      rule: `${text}: shorter than min length ${js.minLength}`,
       path,
       value: "a".repeat(js.minLength - 1)
     })
@@ -218,7 +220,7 @@ const refinementCandidates = (
     out.push({
       kind: "max-length",
       ruleId,
-      rule: `${pathText(path)}: longer than max length ${js.maxLength}`,
+      rule: `${text}: longer than max length ${js.maxLength}`,
       path,
       value: "a".repeat(js.maxLength + 1)
     })
@@ -227,7 +229,7 @@ const refinementCandidates = (
     out.push({
       kind: "minimum",
       ruleId,
-      rule: `${pathText(path)}: below minimum ${js.minimum}`,
+      rule: `${text}: below minimum ${js.minimum}`,
       path,
       value: js.minimum - 1
     })
@@ -236,7 +238,7 @@ const refinementCandidates = (
     out.push({
       kind: "maximum",
       ruleId,
-      rule: `${pathText(path)}: above maximum ${js.maximum}`,
+      rule: `${text}: above maximum ${js.maximum}`,
       path,
       value: js.maximum + 1
     })
@@ -246,7 +248,7 @@ const refinementCandidates = (
     out.push({
       kind: "integer",
       ruleId: "fields.json-type",
-      rule: `${pathText(path)}: not an integer`,
+      rule: `${text}: not an integer`,
       path,
       value: (typeof value === "number" ? value : 1) + 0.5
     })
@@ -256,7 +258,7 @@ const refinementCandidates = (
       out.push({
         kind: "pattern",
         ruleId,
-        rule: `${pathText(path)}: does not match ${js.pattern}`,
+        rule: `${text}: does not match ${js.pattern}`,
         path,
         value: v
       })
@@ -264,7 +266,7 @@ const refinementCandidates = (
       out.push({
         kind: "pattern",
         ruleId,
-        rule: `${pathText(path)}: does not match ${js.pattern} (${label})`,
+        rule: `${text}: does not match ${js.pattern} (${label})`,
         path,
         value: v
       })
@@ -283,7 +285,7 @@ const refinementCandidates = (
         out.push({
           kind: "across-fields",
           ruleId,
-          rule: `${pathText(path)}: ${name} removed (rule across fields)`,
+          rule: `${text}: ${name} removed (rule across fields)`,
           path: [...path, name],
           value: undefined,
           remove: true
@@ -292,7 +294,7 @@ const refinementCandidates = (
         out.push({
           kind: "across-fields",
           ruleId,
-          rule: `${pathText(path)}: ${name} set too (rule across fields)`,
+          rule: `${text}: ${name} set too (rule across fields)`,
           path: [...path, name],
           value: setValue
         })
@@ -331,6 +333,7 @@ const oneOfCandidates = (
   members: ReadonlyArray<SchemaWalk.Shape>,
   value: unknown,
   path: Path,
+  text: string,
   out: Array<Candidate>
 ): void => {
   if (member._tag !== "Object" || value === null || typeof value !== "object") return
@@ -345,7 +348,7 @@ const oneOfCandidates = (
     out.push({
       kind: "across-fields",
       ruleId: ContractRules.statedBy(SchemaWalk.nonNullish(f.shape).ast),
-      rule: `${pathText(path)}: ${[...own, f.name].join(" and ")} at once (one of)`,
+      rule: `${text}: ${[...own, f.name].join(" and ")} at once (one of)`,
       path: [...path, f.name],
       value: validValue(set.signature.type)
     })
@@ -364,17 +367,17 @@ const enumCandidatesOnce = (
   node: AST.AST,
   literals: ReadonlyArray<AST.LiteralValue>,
   path: Path,
+  text: string,
   out: Array<Candidate>
 ): void => {
   let byPath = enumsDerived.get(node)
   if (byPath === undefined) enumsDerived.set(node, (byPath = new Map()))
-  const key = JSON.stringify(path)
-  let known = byPath.get(key)
+  let known = byPath.get(text)
   if (known === undefined) {
     const own: Array<Candidate> = []
-    enumCandidates(node, literals, path, own)
+    enumCandidates(node, literals, path, text, own)
     if (byPath.size >= MAX_ENUM_PATHS) byPath.clear()
-    byPath.set(key, (known = own))
+    byPath.set(text, (known = own))
   }
   for (const c of known) out.push(c)
 }
@@ -384,6 +387,7 @@ const enumCandidates = (
   node: AST.AST,
   literals: ReadonlyArray<AST.LiteralValue>,
   path: Path,
+  text: string,
   out: Array<Candidate>
 ): void => {
   // A value outside an enum breaks `fields.enum` unless the enum states another rule (a filter key).
@@ -391,7 +395,7 @@ const enumCandidates = (
   out.push({
     kind: "enum",
     ruleId,
-    rule: `${pathText(path)}: not one of the allowed values`,
+    rule: `${text}: not one of the allowed values`,
     path,
     value: BOGUS
   })
@@ -403,7 +407,7 @@ const enumCandidates = (
     out.push({
       kind: "enum",
       ruleId,
-      rule: `${pathText(path)}: an allowed value in upper case`,
+      rule: `${text}: an allowed value in upper case`,
       path,
       value: shouted
     })
@@ -420,7 +424,7 @@ const enumCandidates = (
       out.push({
         kind: "enum",
         ruleId,
-        rule: `${pathText(path)}: an allowed value ${label}`,
+        rule: `${text}: an allowed value ${label}`,
         path,
         value: v
       })
@@ -432,13 +436,14 @@ const candidates = (
   shape: SchemaWalk.Shape,
   value: unknown,
   path: Path,
+  text: string,
   out: Array<Candidate>,
   depth: number
 ): void => {
   if (depth > 64) return
   const present = value !== undefined
   for (const refinement of shape.refinements)
-    refinementCandidates(refinement, shape, present ? value : undefined, path, out)
+    refinementCandidates(refinement, shape, present ? value : undefined, path, text, out)
   switch (shape._tag) {
     case "String":
     case "Literal": {
@@ -448,12 +453,12 @@ const candidates = (
           out.push({
             kind: "literal",
             ruleId: ContractRules.statedBy(shape.ast),
-            rule: `${pathText(path)}: not the literal ${JSON.stringify(literal.value)}`,
+            rule: `${text}: not the literal ${JSON.stringify(literal.value)}`,
             path,
             value: BOGUS
           })
       } else if (shape._tag === "String" && shape.literals !== undefined)
-        enumCandidatesOnce(shape.ast, shape.literals, path, out)
+        enumCandidatesOnce(shape.ast, shape.literals, path, text, out)
       return
     }
     case "Union": {
@@ -465,25 +470,27 @@ const candidates = (
           shape.ast,
           literals.map((l) => l!.value),
           path,
+          text,
           out
         )
       for (const m of members) {
         const encoded = present && isEncoded(m.ast)(value)
-        if (!present || encoded) candidates(m, value, path, out, depth + 1)
-        if (encoded) oneOfCandidates(m, members, value, path, out)
+        if (!present || encoded) candidates(m, value, path, text, out, depth + 1)
+        if (encoded) oneOfCandidates(m, members, value, path, text, out)
       }
       return
     }
     case "Lazy":
-      if (present) candidates(shape.get(), value, path, out, depth + 1)
+      if (present) candidates(shape.get(), value, path, text, out, depth + 1)
       return
     case "Array": {
       if (!present || !Array.isArray(value)) return
+      const item = itemText(text)
       if (shape.minItems > 0)
         out.push({
           kind: "empty-array",
           ruleId: ContractRules.statedBy(shape.ast),
-          rule: `${pathText(path)}: empty array`,
+          rule: `${text}: empty array`,
           path,
           value: []
         })
@@ -492,14 +499,14 @@ const candidates = (
         out.push({
           kind: "json-type",
           ruleId: "fields.json-type",
-          rule: `${pathText([...path, 0])}: wrong JSON type`,
+          rule: `${item}: wrong JSON type`,
           path: [...path, 0],
           value: wrongType(value[0], shape.item)
         })
-      if (value.length > 0) candidates(shape.item, value[0], [...path, 0], out, depth + 1)
+      if (value.length > 0) candidates(shape.item, value[0], [...path, 0], item, out, depth + 1)
       else {
         const inner: Array<Candidate> = []
-        candidates(shape.item, undefined, [...path, 0], inner, depth + 1)
+        candidates(shape.item, undefined, [...path, 0], item, inner, depth + 1)
         out.push(...inner)
       }
       return
@@ -510,13 +517,14 @@ const candidates = (
       for (const field of shape.fields.values()) {
         const name = field.name
         const at = [...path, name]
+        const atText = fieldText(text, name)
         const v = obj[name]
         if (field.required) {
           const ruleId = ContractRules.missingRuleOf(field.signature.type)
           out.push({
             kind: "required",
             ruleId,
-            rule: `${pathText(at)}: required field missing`,
+            rule: `${atText}: required field missing`,
             path: at,
             value: undefined,
             remove: true
@@ -524,7 +532,7 @@ const candidates = (
           out.push({
             kind: "required",
             ruleId,
-            rule: `${pathText(at)}: required field null`,
+            rule: `${atText}: required field null`,
             path: at,
             value: null
           })
@@ -534,11 +542,11 @@ const candidates = (
         out.push({
           kind: "json-type",
           ruleId: "fields.json-type",
-          rule: `${pathText(at)}: wrong JSON type`,
+          rule: `${atText}: wrong JSON type`,
           path: at,
           value: wrongType(v, field.shape)
         })
-        candidates(field.shape, v, at, out, depth + 1)
+        candidates(field.shape, v, at, atText, out, depth + 1)
       }
       return
     }
@@ -571,7 +579,8 @@ const setAt = (root: unknown, path: Path, value: unknown, remove: boolean): unkn
  *
  * `options.skip` leaves out the variants it names (by rule, kind and path) without decoding
  * them, for a caller that has no use for them: the others are the same as without it (a variant
- * left out still hides a later one with the same body).
+ * left out still hides a later one with the same body). It is asked of every variant, so it must
+ * answer each on its own (not by the others).
  *
  * @since 0.1.0
  * @category derivation
@@ -607,30 +616,37 @@ const MAX_DERIVED = 1024
 /**
  * A key per variant body, equal exactly when two bodies' JSON texts are (a variant of an object
  * changes one top-level entry: the same text as the input, or the same key changed alike), from
- * that entry's text rather than the whole body's.
+ * that entry's text rather than the whole body's; `entry` names the entry a variant's key is of
+ * (`undefined`: the whole body's text, every key comparable with every other).
  */
 const bodyKeys = (
   encoded: unknown,
   out: ReadonlyArray<Candidate>
-): ((c: Candidate, body: unknown) => string) => {
+): {
+  readonly of: (c: Candidate, body: unknown) => string
+  readonly entry: (c: Candidate) => string | undefined
+} => {
   if (
     encoded === null ||
     typeof encoded !== "object" ||
     Array.isArray(encoded) ||
     out.some((c) => c.path.length === 0)
   )
-    return (_, body) => JSON.stringify(body)
+    return { of: (_, body) => JSON.stringify(body), entry: () => undefined }
   const entryText = (o: object, key: string): string | undefined =>
     Object.hasOwn(o, key) ? JSON.stringify((o as Record<string, unknown>)[key]) : undefined
   const inputTexts = new Map<string, string | undefined>()
-  return (c, body) => {
-    const key = String(c.path[0])
-    let input = inputTexts.get(key)
-    if (input === undefined && !inputTexts.has(key))
-      inputTexts.set(key, (input = entryText(encoded, key)))
-    const text = entryText(body as object, key)
-    if (text === input) return ""
-    return `${JSON.stringify(key)}${text === undefined ? "!" : `:${text}`}`
+  return {
+    of: (c, body) => {
+      const key = String(c.path[0])
+      let input = inputTexts.get(key)
+      if (input === undefined && !inputTexts.has(key))
+        inputTexts.set(key, (input = entryText(encoded, key)))
+      const text = entryText(body as object, key)
+      if (text === input) return ""
+      return `${JSON.stringify(key)}${text === undefined ? "!" : `:${text}`}`
+    },
+    entry: (c) => String(c.path[0])
   }
 }
 
@@ -640,17 +656,34 @@ const variants = (
   skip: ((variant: Omit<Mutation, "body" | "dimensions">) => boolean) | undefined
 ): ReadonlyArray<Mutation> => {
   const out: Array<Candidate> = []
-  candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], out, 0)
+  candidates(SchemaWalk.shapeOf(schema.ast), encoded, [], ROOT, out, 0)
   const decodes = accepts(schema)
-  const keyOf = bodyKeys(encoded, out)
+  const keys = bodyKeys(encoded, out)
   const seen = new Set<string>()
+  // The variants left out, by entry: each one's key made only once a later variant's key may
+  // equal it (the same entry changed, or the input's key: nothing changed).
+  const pending = new Map<string | undefined, Array<Candidate>>()
+  const settle = (entry: string | undefined) => {
+    for (const [e, cs] of pending) {
+      if (entry !== undefined && e !== entry) continue
+      for (const c of cs) seen.add(keys.of(c, setAt(encoded, c.path, c.value, c.remove === true)))
+      pending.delete(e)
+    }
+  }
   const result: Array<Mutation> = []
   for (const c of out) {
+    if (skip !== undefined && skip(c)) {
+      const entry = keys.entry(c)
+      const cs = pending.get(entry)
+      if (cs === undefined) pending.set(entry, [c])
+      else cs.push(c)
+      continue
+    }
     const body = setAt(encoded, c.path, c.value, c.remove === true)
-    const key = keyOf(c, body)
+    const key = keys.of(c, body)
+    if (pending.size > 0) settle(key === "" ? undefined : keys.entry(c))
     if (seen.has(key)) continue
     seen.add(key)
-    if (skip !== undefined && skip(c)) continue
     if (!decodes(body))
       result.push({
         rule: c.rule,

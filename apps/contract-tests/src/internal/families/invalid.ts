@@ -92,10 +92,12 @@ const invalidSuite = (op: Op, ctx: Context): Suite => {
   const bodies = v._tag === "Ok" ? v.arbitrary : Gen.encodedRequests(op)
   // A placeholder id names nothing: not_found then answers another fault of the request.
   const known: Known = { ...madeValid, idsExist: v._tag === "Ok" }
+  // The mutations a must backs; only the one drawn is made a request.
   const arbitrary = bodies
-    .map((b) => Mutations.derive(op.request, b).flatMap((m) => fromMutation(m) ?? []))
+    .map((b) => Mutations.derive(op.request, b).filter((m) => m.ruleId !== undefined))
     .filter((ms) => ms.length > 0)
     .chain((ms) => fc.constantFrom(...ms))
+    .map((m) => fromMutation(m)!)
   return {
     family: "invalid",
     method: op.method,
