@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readingsOf, type Row, textOf } from "../../filterReadings.js"
+import { everyReadingSelects, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
@@ -106,9 +106,7 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
           selected.matches(row) &&
           (typeof body.search !== "string" || asciiName(row).includes(body.search)) &&
           (body.filter === undefined ||
-            readingsOf(body.filter as Parameters<typeof evaluate>[0]).every((r) =>
-              evaluate(body.filter as Parameters<typeof evaluate>[0], (k) => textOf(row, k), r)
-            ))
+            everyReadingSelects(body.filter as Parameters<typeof everyReadingSelects>[0], row))
         return yield* judged(ctx, op, base, rows, {
           body,
           certain,
