@@ -16,7 +16,10 @@ export const rowOf = (op: Op, raw: Record<string, unknown>): Row => ({
 })
 
 /** The rows of a list of items, once per list and operation (each case of a suite reads the same memoised walk). */
-export const rowsOf = (op: Op, items: ReadonlyArray<Record<string, unknown>>): ReadonlyArray<Row> => {
+export const rowsOf = (
+  op: Op,
+  items: ReadonlyArray<Record<string, unknown>>
+): ReadonlyArray<Row> => {
   let known = rowsByItems.get(items)
   if (known === undefined || known.op !== op) {
     known = { op, rows: items.map((raw) => rowOf(op, raw)) }

@@ -272,8 +272,9 @@ const tellingReadings = (
  * How many pattern readings a value tells from the literal one on the items read: some item that
  * the reading selects and no literal reading does, or that every literal reading selects and the
  * reading does not, under each case the reading may fold (search: case-insensitive only); only
- * `candidates` (its `tellingReadings`) are tried. The texts the value was written from (`first`)
- * are tried first: a pattern reading of it matches them, and the literal one seldom does.
+ * `candidates` (its `tellingReadings`) are tried, and no more once they cannot tell more than
+ * `beyond` (whose regular expressions need not be compiled). The texts the value was written from
+ * (`first`) are tried first: a pattern reading of it matches them, and the literal one seldom does.
  */
 const patternsTold = (
   sample: ReadonlyArray<string>,
@@ -281,7 +282,8 @@ const patternsTold = (
   value: string,
   search: boolean,
   candidates: ReadonlyArray<(typeof PATTERN_READINGS)[number]>,
-  first: ReadonlyArray<string>
+  first: ReadonlyArray<string>,
+  beyond: number
 ): number => {
   if (candidates.length === 0) return 0
   const cases = search ? [true] : [false, true]
@@ -310,12 +312,16 @@ const patternsTold = (
     }
     return known
   }
-  return candidates.filter((r) =>
-    cases.every((ci) => {
-      const re = patternExpression(r, search ? "contains" : operator, value, ci)
-      return re !== undefined && tells(re)
-    })
-  ).length
+  let told = 0
+  for (let j = 0; j < candidates.length && told + candidates.length - j > beyond; j++)
+    if (
+      cases.every((ci) => {
+        const re = patternExpression(candidates[j]!, search ? "contains" : operator, value, ci)
+        return re !== undefined && tells(re)
+      })
+    )
+      told++
+  return told
 }
 
 /**
@@ -374,7 +380,9 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
           const v = candidates[j]!
           // One that may tell no more readings than the best so far cannot take its place.
           if (ordered || telling[j]!.length > best) {
-            const n = ordered ? 0 : patternsTold(sample, operator, v, search, telling[j]!, sources)
+            const n = ordered
+              ? 0
+              : patternsTold(sample, operator, v, search, telling[j]!, sources, best)
             if (n > best) [value, best] = [v, n]
           }
           if (best >= (most[j + 1] ?? 0)) break
