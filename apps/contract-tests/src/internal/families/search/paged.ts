@@ -18,7 +18,7 @@ import { condition } from "./telling.js"
 const MAX_MATCHES = 6
 
 /** Whether the rows (in walk order) where `test` holds are 2 to MAX_MATCHES, with a row between them where it does not. */
-const interleaved = (rows: ReadonlyArray<Row>, test: (row: Row) => boolean): boolean => {
+const interleaved = <A>(rows: ReadonlyArray<A>, test: (row: A) => boolean): boolean => {
   const at = rows.flatMap((r, i) => (test(r) ? [i] : []))
   return at.length >= 2 && at.length <= MAX_MATCHES && at[at.length - 1]! - at[0]! >= at.length
 }
@@ -39,7 +39,7 @@ const pagedTerm = (rows: ReadonlyArray<Row>, seed: number): string | undefined =
         const term = name.slice(i, i + length)
         if (
           /^[a-z0-9-](?:[a-z0-9 -]*[a-z0-9-])?$/.test(term) &&
-          interleaved(rows, (r) => asciiName(r).includes(term))
+          interleaved(names, (n) => n.includes(term))
         )
           return term
       }

@@ -244,8 +244,8 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
             // (in an `or` group each condition keeps selecting its own item).
             const v =
               kind === "string" && !either
-                ? tellingValue(rows, k, operator, picked, (t) =>
-                    piecesOf(t, c.start, c.length, c.upper)
+                ? tellingValue(rows, k, operator, picked, (t, max) =>
+                    piecesOf(t, c.start, c.length, c.upper, max)
                   )
                 : picked
             return {
