@@ -15,15 +15,26 @@ export const rowOf = (op: Op, raw: Record<string, unknown>): Row => ({
   full: fullObject(op.object, raw) ?? raw
 })
 
-/** A field's text for search and filters: strings as they are, booleans and numbers as JSON text. */
-export const textOf = (row: Row, key: string): string => {
-  const v = row.full[snakeToCamel(key)]
-  return typeof v === "string"
-    ? v
-    : typeof v === "boolean" || typeof v === "number"
-      ? String(v)
-      : ""
+/** The rows of a list of items, once per list and operation (each case of a suite reads the same memoised walk). */
+export const rowsOf = (
+  op: Op,
+  items: ReadonlyArray<Record<string, unknown>>
+): ReadonlyArray<Row> => {
+  let known = rowsByItems.get(items)
+  if (known === undefined || known.op !== op) {
+    known = { op, rows: items.map((raw) => rowOf(op, raw)) }
+    rowsByItems.set(items, known)
+  }
+  return known.rows
 }
+
+const rowsByItems = new WeakMap<object, { readonly op: Op; readonly rows: ReadonlyArray<Row> }>()
+
+/** A field's text for search and filters: strings as they are, booleans and numbers as JSON text. */
+export const textOf = (row: Row, key: string): string => fieldText(row.full[snakeToCamel(key)])
+
+const fieldText = (v: unknown): string =>
+  typeof v === "string" ? v : typeof v === "boolean" || typeof v === "number" ? String(v) : ""
 
 /**
  * One reading of the filter: the case of the string operators (`equals`, `contains`...), the case
@@ -107,53 +118,104 @@ const instant = (s: string): Timestamp.Timestamp | undefined => {
   return known ?? undefined
 }
 
+/** One condition's test of a field's text under a reading, its value read once. */
+type ConditionTest = (raw: string, reading: Reading) => boolean
+
+const conditionTest = ({ key, operator, value }: Filter.Condition<string>): ConditionTest => {
+  const rawExpected = value?.value ?? ""
+  const lowerExpected = rawExpected.toLowerCase()
+  const time = /_at$/.test(key)
+  const expectedInstant = time ? instant(rawExpected) : undefined
+  const equality = operator === "equals" || operator === "not_equals"
+  const text = Filter.textHolds(operator, "", "") !== undefined
+  return (raw, reading) => {
+    const actualInstant = time ? instant(raw) : undefined
+    // Times equal as instants, unless the reading compares them as text.
+    if (equality && !reading.timeEqualsAsText && actualInstant && expectedInstant)
+      return (Timestamp.Order(actualInstant, expectedInstant) === 0) === (operator === "equals")
+    if (text)
+      return reading.caseInsensitive
+        ? Filter.textHolds(operator, raw.toLowerCase(), lowerExpected)!
+        : Filter.textHolds(operator, raw, rawExpected)!
+    if (operator === "empty") return raw === ""
+    if (operator === "not_empty") return raw !== ""
+    let order: number
+    if (actualInstant !== undefined && expectedInstant !== undefined)
+      order = Timestamp.Order(actualInstant, expectedInstant)
+    else {
+      const [a, b] = reading.orderCaseInsensitive
+        ? [raw.toLowerCase(), lowerExpected]
+        : [raw, rawExpected]
+      order = a < b ? -1 : a > b ? 1 : 0
+    }
+    return operator === "lower_than" ? order < 0 : order > 0
+  }
+}
+
+/**
+ * A filter prepared once: the keys of its conditions in order (as sent and lowerCamelCase), its
+ * test under a reading of their texts (`texts[i]` the text of `keys[i]`), and its `readingsOf`.
+ */
+interface Prepared {
+  readonly keys: ReadonlyArray<string>
+  readonly fields: ReadonlyArray<string>
+  readonly test: (texts: ReadonlyArray<string>, reading: Reading) => boolean
+  readonly readings: ReadonlyArray<Reading>
+}
+
+const preparedFilters = new WeakMap<object, Prepared>()
+
+const prepared = (filter: Filter.Filter<string>): Prepared => {
+  let known = preparedFilters.get(filter)
+  if (known === undefined) {
+    const keys: Array<string> = []
+    const compile = (
+      f: Filter.Filter<string>
+    ): ((texts: ReadonlyArray<string>, reading: Reading) => boolean) => {
+      if (Filter.isEmpty(f)) return () => true
+      if ("group" in f && f.group !== undefined) {
+        const parts = f.group.filters.map(compile)
+        return f.group.operator === "and"
+          ? (texts, reading) => parts.every((p) => p(texts, reading))
+          : (texts, reading) => parts.some((p) => p(texts, reading))
+      }
+      const at = keys.push(f.field!.key) - 1
+      const holds = conditionTest(f.field!)
+      return (texts, reading) => holds(texts[at]!, reading)
+    }
+    const test = compile(filter)
+    known = { keys, fields: keys.map(snakeToCamel), test, readings: readingsOf(filter) }
+    preparedFilters.set(filter, known)
+  }
+  return known
+}
+
 /** A filter evaluated under one reading (decisions.md section 3). */
 export const evaluate = (
   filter: Filter.Filter<string>,
   get: (key: string) => string,
   reading: Reading
 ): boolean => {
-  if (Filter.isEmpty(filter)) return true
-  if ("group" in filter && filter.group !== undefined) {
-    const results = filter.group.filters.map((f) => evaluate(f, get, reading))
-    return filter.group.operator === "and" ? results.every(Boolean) : results.some(Boolean)
-  }
-  const { key, operator } = filter.field!
-  const raw = get(key)
-  const rawExpected = filter.field!.value?.value ?? ""
-  const fold = (s: string) => (reading.caseInsensitive ? s.toLowerCase() : s)
-  const actual = fold(raw)
-  const expected = fold(rawExpected)
-  const time = /_at$/.test(key) ? [instant(raw), instant(rawExpected)] : undefined
-  const compare = (): number => {
-    if (time !== undefined && time[0] !== undefined && time[1] !== undefined)
-      return Timestamp.Order(time[0], time[1])
-    const [a, b] = reading.orderCaseInsensitive
-      ? [raw.toLowerCase(), rawExpected.toLowerCase()]
-      : [raw, rawExpected]
-    return a < b ? -1 : a > b ? 1 : 0
-  }
-  // Times equal as instants, unless the reading compares them as text.
-  if (
-    (operator === "equals" || operator === "not_equals") &&
-    time !== undefined &&
-    !reading.timeEqualsAsText &&
-    time[0] &&
-    time[1]
-  )
-    return (Timestamp.Order(time[0], time[1]) === 0) === (operator === "equals")
-  const text = Filter.textHolds(operator, actual, expected)
-  if (text !== undefined) return text
-  switch (operator) {
-    case "empty":
-      return raw === ""
-    case "not_empty":
-      return raw !== ""
-    case "lower_than":
-      return compare() < 0
-    default:
-      return compare() > 0
-  }
+  const p = prepared(filter)
+  return p.test(p.keys.map(get), reading)
+}
+
+/** The texts of a row's fields (`textOf`). */
+const textsOf = (row: Row, fields: ReadonlyArray<string>): ReadonlyArray<string> =>
+  fields.map((f) => fieldText(row.full[f]))
+
+/** Whether some reading that can differ on a filter (`readingsOf`) selects a row. */
+export const someReadingSelects = (filter: Filter.Filter<string>, row: Row): boolean => {
+  const p = prepared(filter)
+  const texts = textsOf(row, p.fields)
+  return p.readings.some((r) => p.test(texts, r))
+}
+
+/** Whether every reading that can differ on a filter (`readingsOf`) selects a row. */
+export const everyReadingSelects = (filter: Filter.Filter<string>, row: Row): boolean => {
+  const p = prepared(filter)
+  const texts = textsOf(row, p.fields)
+  return p.readings.every((r) => p.test(texts, r))
 }
 
 /** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */

@@ -12,11 +12,11 @@ import { has, itemsOf, lastOf, type Walk } from "../listWalk.js"
 import {
   comparesTimes,
   conditionsOf,
-  evaluate,
+  everyReadingSelects,
   judgeable,
-  readingsOf,
   type Row,
   rowOf,
+  someReadingSelects,
   textOf,
   UNDECIDED_KEYS
 } from "../filterReadings.js"
@@ -99,13 +99,12 @@ const partsOf = (
   const filter = asRecord(sent.filter) as Filter.Filter<string> | undefined
   if (filter !== undefined && judgeable(filter)) {
     const rule = comparesTimes(filter) ? "filter.time-instants" : "filter.match"
-    const rs = readingsOf(filter)
     parts.push({
       rule,
       missRule: filterRule(filter, orOfSeveral(filter)),
       described: `filter ${JSON.stringify(filter)}`,
-      matches: (row) => rs.some((r) => evaluate(filter, (k) => textOf(row, k), r)),
-      certain: (row) => rs.every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+      matches: (row) => someReadingSelects(filter, row),
+      certain: (row) => everyReadingSelects(filter, row),
       reads: [...new Set(conditionsOf(filter).map((c) => c.key))].map(snakeToCamel)
     })
   } else if (sent.filter !== undefined && sent.filter !== null) whole = false
@@ -384,9 +383,9 @@ export const missingItems = (
 }
 
 /**
- * The trace of a List request that selects (a search or a filter): everything read before
- * (`rows`), the walk of the request, and, when it left out items certain to match, everything
- * and the request walked again (`again`). Returned items are judged by their own content (some
+ * The trace of a List request that selects (a search or a filter): the items read before certain
+ * to match that the walk of the request left out (`missing`, `missingItems`), the walk, and, when
+ * it left some out, everything and the request walked again (`again`). Returned items are judged by their own content (some
  * reading selects them, `nonMatching`: `rule`); a matching item counts as missing (`missRule`)
  * only when it still matches in the second read of everything and the request leaves it out
  * again (objects may change while the reads run). Live traffic: the proxy sees pages, not
@@ -396,7 +395,7 @@ export const missingItems = (
 export const selectionVerdict = (t: {
   readonly op: Op
   readonly body: Body
-  readonly rows: ReadonlyArray<Row>
+  readonly missing: ReadonlyArray<string>
   readonly certain: (row: Row) => boolean
   readonly described: string
   readonly rule: ContractRules.RuleId
@@ -426,7 +425,7 @@ export const selectionVerdict = (t: {
   const wrong =
     selected === undefined ? undefined : nonMatching(t.op, selected, w.items, lastExchange, t.mode)
   if (!w.ended) return wrong === undefined ? [] : [wrong]
-  let missing = missingItems(t.rows, t.certain, w)
+  let missing = t.missing
   const again = t.again
   if (
     missing.length > 0 &&

@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import type { Filter } from "@data-access/schema"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readingsOf, type Row, textOf } from "../../filterReadings.js"
+import { everyReadingSelects, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
@@ -75,9 +75,7 @@ export const combinedSuite = (op: Op, ctx: Context): Suite | undefined => {
         const certain = (row: Row) =>
           selected.matches(row) &&
           (body.filter === undefined ||
-            readingsOf(body.filter as Filter.Filter<string>).every((r) =>
-              evaluate(body.filter as Filter.Filter<string>, (k) => textOf(row, k), r)
-            ))
+            everyReadingSelects(body.filter as Filter.Filter<string>, row))
         return yield* judged(ctx, op, base, rows, {
           body,
           certain,

@@ -10,12 +10,10 @@ import type { Body, Context, Op, Suite } from "../../context.js"
 import type { BudgetExhausted } from "../../http.js"
 import { snakeToCamel } from "../../json.js"
 import {
-  evaluate,
+  everyReadingSelects,
   type KeyKind,
-  readingsOf,
   type Row,
-  rowOf,
-  textOf,
+  rowsOf,
   UNDECIDED_KEYS
 } from "../../filterReadings.js"
 import { missingItems, selectionVerdict } from "../../oracles/search-filter.js"
@@ -85,7 +83,7 @@ export const readingSuite = (
           const all = yield* reference(base)
           if (all.error !== undefined) return walkFailure(all)
           if (!all.ended) return []
-          const rows = all.items.map((x) => rowOf(op, x))
+          const rows = rowsOf(op, all.items)
           return yield* judge(i, rows, base, seed)
         })
     },
@@ -105,7 +103,7 @@ export const judgedFilter = (
 ) =>
   judged(ctx, op, base, rows, {
     body: { ...base, limit: 500, filter },
-    certain: (row) => readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r)),
+    certain: (row) => everyReadingSelects(filter, row),
     described,
     rule,
     missRule: rule,
@@ -140,8 +138,9 @@ export const judged = (
   Effect.gen(function* () {
     const w = yield* walk(ctx, op, body, maxPages ?? MAX_WALK_PAGES)
     // Items left out are read again (everything, then the request) before they count as missing.
+    const missing = missingItems(rows, certain, w)
     const again =
-      missingItems(rows, certain, w).length > 0
+      missing.length > 0
         ? {
             everything: yield* walk(ctx, op, { ...base, limit: 500 }, MAX_WALK_PAGES),
             request: yield* walk(ctx, op, body, MAX_WALK_PAGES)
@@ -150,7 +149,7 @@ export const judged = (
     return selectionVerdict({
       op,
       body,
-      rows,
+      missing,
       certain,
       described,
       rule,

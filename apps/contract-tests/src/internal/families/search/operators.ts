@@ -46,8 +46,8 @@ export const operatorsSuite = (op: Op, ctx: Context): Suite | undefined => {
       const key = texts[(i + seed) % texts.length]!
       const sample = rows[(seed + i * 7) % rows.length]!
       const own = textOf(sample, key)
-      const value = tellingValue(rows, key, operator, own, (t) =>
-        piecesOf(t, (seed + i) % 4, 0, false)
+      const value = tellingValue(rows, key, operator, own, (t, max) =>
+        piecesOf(t, (seed + i) % 4, 0, false, max)
       )
       const filter = condition(key, operator, value)
       return judgedFilter(ctx, op, base, rows, filter, `filter ${JSON.stringify(filter)}`)

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Body, Context, Op, Suite } from "../../context.js"
-import { evaluate, readingsOf, type Row, textOf } from "../../filterReadings.js"
+import { everyReadingSelects, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
 import { requestPropertyNames } from "../../pools.js"
 import { requiredRefs } from "../../listWalk.js"
@@ -18,7 +18,7 @@ import { condition } from "./telling.js"
 const MAX_MATCHES = 6
 
 /** Whether the rows (in walk order) where `test` holds are 2 to MAX_MATCHES, with a row between them where it does not. */
-const interleaved = (rows: ReadonlyArray<Row>, test: (row: Row) => boolean): boolean => {
+const interleaved = <A>(rows: ReadonlyArray<A>, test: (row: A) => boolean): boolean => {
   const at = rows.flatMap((r, i) => (test(r) ? [i] : []))
   return at.length >= 2 && at.length <= MAX_MATCHES && at[at.length - 1]! - at[0]! >= at.length
 }
@@ -39,7 +39,7 @@ const pagedTerm = (rows: ReadonlyArray<Row>, seed: number): string | undefined =
         const term = name.slice(i, i + length)
         if (
           /^[a-z0-9-](?:[a-z0-9 -]*[a-z0-9-])?$/.test(term) &&
-          interleaved(rows, (r) => asciiName(r).includes(term))
+          interleaved(names, (n) => n.includes(term))
         )
           return term
       }
@@ -106,9 +106,7 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
           selected.matches(row) &&
           (typeof body.search !== "string" || asciiName(row).includes(body.search)) &&
           (body.filter === undefined ||
-            readingsOf(body.filter as Parameters<typeof evaluate>[0]).every((r) =>
-              evaluate(body.filter as Parameters<typeof evaluate>[0], (k) => textOf(row, k), r)
-            ))
+            everyReadingSelects(body.filter as Parameters<typeof everyReadingSelects>[0], row))
         return yield* judged(ctx, op, base, rows, {
           body,
           certain,

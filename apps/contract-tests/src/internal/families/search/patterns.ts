@@ -87,19 +87,20 @@ const ANCHORED: Partial<Record<Filter.Operator, readonly [string, string]>> = {
   ends_with: ["(?:", ")$"]
 }
 
-/** A pattern reading's test of a text, or `undefined` when the value is no pattern under it. */
-const patternTest = (
+/**
+ * A pattern reading's expression of a value placed as a text operator places it (a `not_`
+ * operator selects the texts it does not match), or `undefined` when the value is no pattern under it.
+ */
+const patternExpression = (
   reading: (typeof PATTERN_READINGS)[number],
   operator: Filter.Operator,
   value: string,
   caseInsensitive: boolean
-): ((text: string) => boolean) | undefined => {
+): RegExp | undefined => {
   const anchors = ANCHORED[operator]
   const source = reading.source(value)
   if (anchors === undefined || source === undefined) return undefined
-  const re = compiled(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
-  if (re === undefined) return undefined
-  return operator.startsWith("not_") ? (text) => !re.test(text) : (text) => re.test(text)
+  return compiled(`${anchors[0]}${source}${anchors[1]}`, caseInsensitive ? "si" : "s")
 }
 
 /** Compiled expressions by flags and source (`null`: no expression), emptied when full. */
@@ -219,13 +220,12 @@ const literalTest = (
  * The distinct texts of a list and each in lower case, once per list: whether some text tells a
  * reading from another is the same over the distinct ones (a key of a few values repeats them).
  */
-const distinctTexts = new WeakMap<
-  ReadonlyArray<string>,
-  { readonly texts: ReadonlyArray<string>; readonly lower: ReadonlyArray<string> }
->()
-const distinct = (
-  texts: ReadonlyArray<string>
-): { readonly texts: ReadonlyArray<string>; readonly lower: ReadonlyArray<string> } => {
+interface Distinct {
+  readonly texts: ReadonlyArray<string>
+  readonly lower: ReadonlyArray<string>
+}
+const distinctTexts = new WeakMap<ReadonlyArray<string>, Distinct>()
+const distinct = (texts: ReadonlyArray<string>): Distinct => {
   let known = distinctTexts.get(texts)
   if (known === undefined) {
     const unique = [...new Set(texts)]
@@ -272,14 +272,18 @@ const tellingReadings = (
  * How many pattern readings a value tells from the literal one on the items read: some item that
  * the reading selects and no literal reading does, or that every literal reading selects and the
  * reading does not, under each case the reading may fold (search: case-insensitive only); only
- * `candidates` (its `tellingReadings`) are tried.
+ * `candidates` (its `tellingReadings`) are tried, and no more once they cannot tell more than
+ * `beyond` (whose regular expressions need not be compiled). The texts the value was written from
+ * (`first`) are tried first: a pattern reading of it matches them, and the literal one seldom does.
  */
 const patternsTold = (
   sample: ReadonlyArray<string>,
   operator: Filter.Operator,
   value: string,
   search: boolean,
-  candidates: ReadonlyArray<(typeof PATTERN_READINGS)[number]>
+  candidates: ReadonlyArray<(typeof PATTERN_READINGS)[number]>,
+  first: ReadonlyArray<string>,
+  beyond: number
 ): number => {
   if (candidates.length === 0) return 0
   const cases = search ? [true] : [false, true]
@@ -288,19 +292,36 @@ const patternsTold = (
     ? [(_: string, lower: string) => lower.includes(lowerValue)]
     : cases.map((ci) => literalTest(operator, value, ci))
   const { texts, lower } = distinct(sample)
-  const lit = texts.map((t, i) => literals.map((l) => l(t, lower[i]!)))
-  return candidates.filter((r) =>
-    cases.every((ci) => {
-      const test = patternTest(r, search ? "contains" : operator, value, ci)
-      return (
-        test !== undefined &&
-        texts.some((t, i) => {
-          const got = test(t)
-          return lit[i]!.every((x) => x !== got)
-        })
-      )
-    })
-  ).length
+  const negated = !search && operator.startsWith("not_")
+  // Each text's literal answers, when first needed; each expression's verdict, once.
+  const lit: Array<ReadonlyArray<boolean> | undefined> = []
+  const toldBy = new Map<RegExp, boolean>()
+  const tellsAt = (re: RegExp, i: number) => {
+    const t = texts[i]!
+    const got = re.test(t) !== negated
+    return (lit[i] ??= literals.map((l) => l(t, lower[i]!))).every((x) => x !== got)
+  }
+  const starts = [...new Set(first)].map((t) => texts.indexOf(t)).filter((i) => i >= 0)
+  const tells = (re: RegExp) => {
+    let known = toldBy.get(re)
+    if (known === undefined) {
+      known = starts.some((i) => tellsAt(re, i))
+      for (let i = 0; !known && i < texts.length; i++)
+        if (!starts.includes(i)) known = tellsAt(re, i)
+      toldBy.set(re, known)
+    }
+    return known
+  }
+  let told = 0
+  for (let j = 0; j < candidates.length && told + candidates.length - j > beyond; j++)
+    if (
+      cases.every((ci) => {
+        const re = patternExpression(candidates[j]!, search ? "contains" : operator, value, ci)
+        return re !== undefined && tells(re)
+      })
+    )
+      told++
+  return told
 }
 
 /**
@@ -359,7 +380,9 @@ export const patternsSuite = (op: Op, ctx: Context): Suite | undefined => {
           const v = candidates[j]!
           // One that may tell no more readings than the best so far cannot take its place.
           if (ordered || telling[j]!.length > best) {
-            const n = ordered ? 0 : patternsTold(sample, operator, v, search, telling[j]!)
+            const n = ordered
+              ? 0
+              : patternsTold(sample, operator, v, search, telling[j]!, sources, best)
             if (n > best) [value, best] = [v, n]
           }
           if (best >= (most[j + 1] ?? 0)) break

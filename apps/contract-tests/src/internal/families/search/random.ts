@@ -9,11 +9,10 @@ import { type ContractRules, Filter, Timestamp } from "@data-access/schema"
 import { type Body, type Context, type Op, type Suite } from "../../context.js"
 import * as Dimensions from "../../dimensions.js"
 import {
-  evaluate,
+  everyReadingSelects,
   OPERATORS,
-  readingsOf,
   type Row,
-  rowOf,
+  rowsOf,
   textOf,
   UNDECIDED_KEYS
 } from "../../filterReadings.js"
@@ -140,8 +139,7 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
         const all = yield* reference(base)
         if (all.error !== undefined) return walkFailure(all)
         if (!all.ended) return []
-        const toRow = (raw: Record<string, unknown>): Row => rowOf(op, raw)
-        const rows = all.items.map(toRow)
+        const rows = rowsOf(op, all.items)
         const sampleAt = (i: number) => (rows.length === 0 ? undefined : rows[i % rows.length])
         const sample = sampleAt(c.item)
         const textAt = (row: Row | undefined, k: string) =>
@@ -246,8 +244,8 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
             // (in an `or` group each condition keeps selecting its own item).
             const v =
               kind === "string" && !either
-                ? tellingValue(rows, k, operator, picked, (t) =>
-                    piecesOf(t, c.start, c.length, c.upper)
+                ? tellingValue(rows, k, operator, picked, (t, max) =>
+                    piecesOf(t, c.start, c.length, c.upper, max)
                   )
                 : picked
             return {
@@ -277,8 +275,7 @@ export const searchSuite = (op: Op, ctx: Context): Suite | undefined => {
                 )
               )
             )
-          certain = (row) =>
-            readingsOf(filter).every((r) => evaluate(filter, (k) => textOf(row, k), r))
+          certain = (row) => everyReadingSelects(filter, row)
           described = `filter ${JSON.stringify(filter)}`
           rule = filterRule(filter, either && conditions.length > 1)
           missRule = rule

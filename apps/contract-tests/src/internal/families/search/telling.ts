@@ -53,12 +53,13 @@ const told = (
   }).length
 }
 
-/** Pieces of a text (whole code points), the case's own first: where a term may start and how long it is. */
+/** Pieces of a text (whole code points), the case's own first: where a term may start and how long it is; the first `max`. */
 export const piecesOf = (
   text: string,
   start: number,
   length: number,
-  upper: boolean
+  upper: boolean,
+  max = Infinity
 ): ReadonlyArray<string> => {
   const points = Array.from(text)
   const n = points.length
@@ -75,6 +76,7 @@ export const piecesOf = (
       if (s < 0 || l <= 0 || s >= n) continue
       const piece = points.slice(s, s + l).join("")
       out.add(upper ? piece.toUpperCase() : piece)
+      if (out.size >= max) return [...out]
     }
   }
   return [...out]
@@ -95,7 +97,7 @@ export const tellingValue = (
   key: string,
   operator: Filter.Operator,
   own: string,
-  pieces: (text: string) => ReadonlyArray<string>
+  pieces: (text: string, max?: number) => ReadonlyArray<string>
 ): string => {
   const neighbours = NEIGHBOURS[operator]
   if (neighbours === undefined) return own
@@ -113,7 +115,7 @@ export const tellingValue = (
   add([own, ...pieces(own), ...texts.slice(0, 8)])
   for (const t of texts) {
     if (distinct.size >= MAX_CANDIDATES) break
-    add(pieces(t).slice(0, 3))
+    add(pieces(t, 3))
   }
   const candidates = [...distinct]
   let best = own
@@ -139,23 +141,16 @@ export const tellingTerm = (
 ): string => {
   const sample = rows.slice(0, MAX_ROWS)
   const lower = (s: string) => s.toLowerCase()
+  // Each item's searched texts and name in lower case, once for every candidate.
+  const texts = sample.map((r) => fields.map((f) => lower(textOf(r, f))))
+  const names = sample.map((r) => lower(textOf(r, "name")))
   const tests: Array<(term: string) => boolean> = [
-    (t) =>
-      sample.some((r) =>
-        fields.some((f) => lower(textOf(r, f)).includes(t) && !lower(textOf(r, f)).startsWith(t))
-      ),
-    (t) =>
-      sample.some((r) =>
-        fields.some((f) => lower(textOf(r, f)).includes(t) && lower(textOf(r, f)) !== t)
-      )
+    (t) => texts.some((ts) => ts.some((x) => x.includes(t) && !x.startsWith(t))),
+    (t) => texts.some((ts) => ts.some((x) => x.includes(t) && x !== t))
   ]
   if (fields.some((f) => f !== "name"))
     tests.push((t) =>
-      sample.some(
-        (r) =>
-          fields.some((f) => lower(textOf(r, f)).includes(t)) &&
-          !lower(textOf(r, "name")).includes(t)
-      )
+      texts.some((ts, i) => ts.some((x) => x.includes(t)) && !names[i]!.includes(t))
     )
   let best = own
   let score = -1
