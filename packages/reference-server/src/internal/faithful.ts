@@ -4,12 +4,19 @@
  *
  * @internal
  */
-import { ContentType, Deadline, JsonBody, Operations, SchemaWalk } from "@data-access/schema"
+import {
+  ContentType,
+  Deadline,
+  Decode,
+  JsonBody,
+  Operations,
+  SchemaWalk
+} from "@data-access/schema"
 import * as Compression from "@data-access/schema/Compression"
 import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
 import * as ConnectError from "./connectError.js"
 import { handlers } from "./handlers.js"
@@ -68,16 +75,25 @@ const SAME_REQUEST: Prepare = (request) => request
 /** The faithful success body: written as it is (the fast writer takes this path). */
 export const AS_IS: Respond = (_, body) => body
 
+/**
+ * A request's decoder: the compiled decoder of `@data-access/schema`'s `Decode` reads a valid body,
+ * and Effect's parser (first error) says what is wrong with any other.
+ */
+const requestDecoder = (op: Op): Route["decode"] => {
+  const decode = Decode.makeDecoder(
+    op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>,
+    { errors: "first" }
+  )
+  return (u) => Either.mapLeft(decode(u), (error) => error.issue)
+}
+
 /** The faithful stages of one operation. */
 const faithfulRoute = (op: Op): Route => ({
   op,
   fields: new Set(SchemaWalk.requestFields(op).keys()),
   parse: parseBody,
   relax: SAME_BODY,
-  decode: ParseResult.decodeUnknownEither(
-    op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>,
-    { errors: "first" }
-  ),
+  decode: requestDecoder(op),
   validate: NO_RULES,
   pickIssue: FIRST_ISSUE,
   prepare: SAME_REQUEST,
