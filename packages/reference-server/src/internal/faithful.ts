@@ -17,6 +17,7 @@ import * as Crypto from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
 import * as ConnectError from "./connectError.js"
 import { handlers } from "./handlers.js"
@@ -30,6 +31,7 @@ import {
   type PickIssue,
   type Prepare,
   type Relax,
+  type Req,
   type Respond,
   type Route,
   type ServerStages,
@@ -80,11 +82,12 @@ export const AS_IS: Respond = (_, body) => body
  * and Effect's parser (first error) says what is wrong with any other.
  */
 const requestDecoder = (op: Op): Route["decode"] => {
-  const decode = Decode.makeDecoder(
-    op.request as Schema.Schema<Readonly<Record<string, unknown>>, unknown>,
-    { errors: "first" }
-  )
-  return (u) => Either.mapLeft(decode(u), (error) => error.issue)
+  // Compiled at the operation's first request, not when a process imports the server.
+  let decode: ((u: unknown) => Either.Either<Req, ParseResult.ParseError>) | undefined
+  return (u) => {
+    decode ??= Decode.makeDecoder(op.request as Schema.Schema<Req, unknown>, { errors: "first" })
+    return Either.mapLeft(decode(u), (error) => error.issue)
+  }
 }
 
 /** The faithful stages of one operation. */
