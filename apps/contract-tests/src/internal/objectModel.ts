@@ -215,7 +215,7 @@ const plain = (op: Op, start: number): Sending => ({
 
 /**
  * Whether another write to the object than `own` overlapped the interval from `start` to `end`
- * (one that ends or starts at the same instant counts: live traffic's times are milliseconds).
+ * (one that ends or starts at the same instant counts: a HAR's times are milliseconds).
  */
 const overlapped = (entry: Entry, own: Write | undefined, start: number, end: number) => {
   for (const w of entry.writes) if (w !== own && w.start <= end && w.end >= start) return true

@@ -25,6 +25,12 @@ export interface Job {
   readonly transportError: string | undefined
   readonly started: number
   readonly receivedAt: number
+  /**
+   * The exchange's start and end on the relay's monotonic clock, finer than the milliseconds of
+   * `started` and `receivedAt` (a HAR entry has only those): what the object model orders live
+   * exchanges by, so that a request sent right after an answer is not taken for one beside it.
+   */
+  readonly span?: { readonly start: number; readonly end: number } | undefined
   /** The `X-API-KEY` the request carried. */
   readonly key: string | undefined
   /** The request's body is already decoded (a recorder wrote it so): its `Content-Encoding` is not applied. */

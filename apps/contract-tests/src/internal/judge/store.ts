@@ -98,12 +98,9 @@ export const makeStore = (options: StoreOptions) => {
    */
   const modelled = (job: Job, judgement: Judgement): Judgement => {
     const name = judgement.verdicts.find((v) => v.side === "server")?.operation ?? "_"
-    const { judged, written } = ObjectModel.observe(
-      model,
-      judgement.exchange,
-      job.started,
-      job.receivedAt
-    )
+    const start = job.span?.start ?? job.started
+    const end = job.span?.end ?? job.receivedAt
+    const { judged, written } = ObjectModel.observe(model, judgement.exchange, start, end)
     if (written !== undefined)
       held = held.filter((h) => !ObjectModel.overlaps(written, h.id, h.start, h.end))
     if (judged.length === 0) return judgement
@@ -113,8 +110,8 @@ export const makeStore = (options: StoreOptions) => {
       else
         held.push({
           id,
-          start: job.started,
-          end: job.receivedAt,
+          start,
+          end,
           operation: name,
           judgement,
           outcome

@@ -463,6 +463,7 @@ class Exchange implements Undici.Dispatcher.DispatchHandler {
       transportError,
       started: this.started,
       receivedAt: Date.now(),
+      span: { start: this.arrived, end: performance.now() },
       key: this.key
     }
   }
