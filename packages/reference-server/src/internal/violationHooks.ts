@@ -59,6 +59,18 @@ export const relaxing =
         }
       : next
 
+/** A hook on `prepare` for the operations `applies` accepts: the decoded request goes on changed. */
+export const preparing =
+  (
+    change: (request: Request, ex: Exchange, op: Op) => Request,
+    applies: (op: Op) => boolean
+  ): RouteHook<(request: Request, ex: Exchange) => Request> =>
+  (next, op) =>
+    applies(op) ? (request, ex) => next(change(request, ex, op), ex) : next
+
+/** Whether an operation writes an object's fields as sent (a create or an update). */
+export const writesFields = (op: Op): boolean => op.kind === "create" || op.kind === "update"
+
 /** A hook on `prepare` of every list: the decoded request goes on without `field` (as if it had not been sent; a bad value is still rejected). */
 export const listIgnores =
   (field: string): RouteHook<(request: Request, ex: Exchange) => Request> =>

@@ -10,7 +10,7 @@ import type { CollectionName, Json } from "../../Collections.js"
 import type { StoreService } from "../../Store.js"
 import type { Handler, Op, RouteHook } from "../pipeline-types.js"
 import { isObject } from "../jsonBodies.js"
-import { onTarget } from "../violationHooks.js"
+import { onTarget, preparing, writesFields } from "../violationHooks.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
 
@@ -272,10 +272,7 @@ export const storedTextTrimmed = violation({
   description:
     "A create or an update stores (and returns) each top-level string it is sent without its leading and trailing spaces.",
   hooks: {
-    prepare: (next, op) =>
-      op.kind !== "create" && op.kind !== "update"
-        ? next
-        : (request, ex) => next(trimmedStrings(request), ex)
+    prepare: preparing(trimmedStrings, writesFields)
   }
 })
 
@@ -287,21 +284,18 @@ export const longTextCut = violation({
   rule: "echo.create",
   description: `A create or an update stores (and returns) each string field but \`name\` cut to its first ${SHORT_COLUMN} characters (a shorter column that truncates silently).`,
   hooks: {
-    prepare: (next, op) =>
-      op.kind !== "create" && op.kind !== "update"
-        ? next
-        : (request, ex) =>
-            next(
-              Object.fromEntries(
-                Object.entries(request).map(([k, v]) => [
-                  k,
-                  typeof v === "string" && k !== "name" && v.length > SHORT_COLUMN
-                    ? Array.from(v).slice(0, SHORT_COLUMN).join("")
-                    : v
-                ])
-              ),
-              ex
-            )
+    prepare: preparing(
+      (request) =>
+        Object.fromEntries(
+          Object.entries(request).map(([k, v]) => [
+            k,
+            typeof v === "string" && k !== "name" && v.length > SHORT_COLUMN
+              ? Array.from(v).slice(0, SHORT_COLUMN).join("")
+              : v
+          ])
+        ),
+      writesFields
+    )
   }
 })
 
@@ -317,20 +311,16 @@ export const createNullAsText = violation({
   description:
     'A create reads a text field sent as `null` as the text `"null"` (a value turned into text before its presence is asked), and stores and returns it so.',
   hooks: {
-    prepare: (next, op) =>
-      op.kind !== "create"
-        ? next
-        : (request, ex) =>
-            next(
-              {
-                ...request,
-                ...Object.fromEntries(
-                  Object.entries(ex.sent)
-                    .filter(([k, v]) => v === null && textField(op, k))
-                    .map(([k]) => [k, "null"])
-                )
-              },
-              ex
-            )
+    prepare: preparing(
+      (request, ex, op) => ({
+        ...request,
+        ...Object.fromEntries(
+          Object.entries(ex.sent)
+            .filter(([k, v]) => v === null && textField(op, k))
+            .map(([k]) => [k, "null"])
+        )
+      }),
+      (op) => op.kind === "create"
+    )
   }
 })

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import type { Json } from "../../Collections.js"
 import { fieldValue, filteringWith, matches, snakeToCamel as camelOf } from "../handlers.js"
 import type { Handler, RouteHook } from "../pipeline-types.js"
-import { listIgnores } from "../violationHooks.js"
+import { listIgnores, preparing } from "../violationHooks.js"
 import { orAsAnd } from "../filterRewrites.js"
 import { collectionOf } from "../operationCollections.js"
 import { violation } from "../violationRecord.js"
@@ -213,18 +213,22 @@ export const filterIgnored = violation({
   hooks: { prepare: listIgnores("filter") }
 })
 
+/** A hook on `prepare` of every list: a request's filter, when it has one, goes on rewritten. */
+const filterRewritten = (rewrite: (filter: Filter.Filter<string>) => Filter.Filter<string>) =>
+  preparing(
+    (request) =>
+      request.filter === undefined
+        ? request
+        : { ...request, filter: rewrite(request.filter as Filter.Filter<string>) },
+    (op) => op.kind === "list"
+  )
+
 export const filterOrAsAnd = violation({
   name: "filter-or-as-and",
   rule: "filter.group-operator",
   description: "A filter group with `operator: or` is evaluated as `and`.",
   hooks: {
-    prepare: (next, op) =>
-      op.kind !== "list"
-        ? next
-        : (request, ex) =>
-            request.filter === undefined
-              ? next(request, ex)
-              : next({ ...request, filter: orAsAnd(request.filter as Filter.Filter<string>) }, ex)
+    prepare: filterRewritten(orAsAnd)
   }
 })
 
@@ -248,16 +252,7 @@ export const nestedOrAsAnd = violation({
   description:
     "A filter group with `operator: or` nested inside another group is evaluated as `and` (the outermost group is read right).",
   hooks: {
-    prepare: (next, op) =>
-      op.kind !== "list"
-        ? next
-        : (request, ex) =>
-            request.filter === undefined
-              ? next(request, ex)
-              : next(
-                  { ...request, filter: orNestedAsAnd(request.filter as Filter.Filter<string>) },
-                  ex
-                )
+    prepare: filterRewritten(orNestedAsAnd)
   }
 })
 
