@@ -133,6 +133,18 @@ const variants = (value: unknown, n: number): Array<unknown> => {
   ]
 }
 
+/** A compiled function's result on `u` beside the schema's own: the same value, or both refuse. */
+const expectAlike = (
+  fast: Decoder.Decode,
+  slow: (u: unknown) => Either.Either<unknown, unknown>,
+  u: unknown,
+  method: string
+) => {
+  const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))
+  const p = slow(u)
+  expect(shown(fast(u)), method).toBe(Either.isRight(p) ? shown(p.right) : "refused")
+}
+
 describe("Decode.makeEncoder", () => {
   // The compiled encoder against `Schema.encodeEither` on every request schema: values drawn from
   // the schema (as the runner draws its requests), and values its type side refuses.
@@ -145,11 +157,8 @@ describe("Decode.makeEncoder", () => {
       const drawn = fc.sample(Arbitrary.make(schema), { seed: 7, numRuns: 15 })
       const inputs = [...drawn, ...drawn.flatMap((v, n) => variants(v, n))]
       for (const u of inputs) {
-        const r = fast(u)
-        const p = slow(u)
-        const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))
-        expect(shown(r), op.method).toBe(Either.isRight(p) ? shown(p.right) : "refused")
-        expect(issues(encode(u))).toEqual(issues(p))
+        expectAlike(fast, slow, u, op.method)
+        expect(issues(encode(u))).toEqual(issues(slow(u)))
       }
       // Most drawn values take the fast path.
       expect(drawn.filter((v) => fast(v) !== Decoder.FAIL).length, op.method).toBe(drawn.length)
@@ -193,12 +202,7 @@ describe("Decode.describeSchema of the requests", () => {
         ...drawn.flatMap((v, n) => variants(v, n)),
         ...filters.map((filter) => ({ ...(drawn[0] as object), filter }))
       ]
-      for (const u of inputs) {
-        const r = fast(u)
-        const p = parse(u)
-        const shown = (x: unknown) => (x === Decoder.FAIL ? "refused" : JSON.stringify(x, replacer))
-        expect(shown(r), op.method).toBe(Either.isRight(p) ? shown(p.right) : "refused")
-      }
+      for (const u of inputs) expectAlike(fast, parse, u, op.method)
     }
   })
 })
