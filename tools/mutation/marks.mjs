@@ -54,6 +54,15 @@ export const marks = [
   },
   {
     reason:
+      "equivalent: how the server makes its own errors and reads a request's first issue: a check of fields its own code writes typed, the stack trace limit put back after an error without a trace, Effect's parser reporting the first error by default; only an error's code and message are sent, the same",
+    places: [
+      "BooleanLiteral internal/connectError.ts make: return new Errors.ConnectError({ code, message, ...extra }, true)",
+      "BlockStatement internal/connectError.ts make: } finally {",
+      'ObjectLiteral internal/faithful.ts requestDecoder: decode ??= Decode.makeDecoder(op.request as Schema.Schema<Req, unknown>, { errors: "first" })'
+    ]
+  },
+  {
+    reason:
       "equivalent: body limit: a server's limit may be any size of at least 1 MiB, so no body a judge sends is over every faithful server's limit",
     places: [
       "internal/app.ts makeApp.work.run.contentLength",
