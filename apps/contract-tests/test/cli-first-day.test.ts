@@ -6,7 +6,6 @@ import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Http2 from "node:http2"
 import type { AddressInfo } from "node:net"
-import { fileURLToPath } from "node:url"
 import { CI_INTERVAL_MS, display } from "../src/cli/progress.js"
 import { probeOperation } from "../src/internal/runner/discovery.js"
 import { MAX_ANNOTATIONS } from "../src/cli/github.js"
@@ -21,7 +20,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Path from "node:path"
 import { Operations } from "@data-access/schema"
 import { ReferenceServer } from "@data-access/reference-server"
-import { lastLine, run, tmp } from "./cliProcess.js"
+import { bin, lastLine, run, tmp } from "./cliProcess.js"
 
 const KEY = "first-day-key-3c2b1a"
 
@@ -491,7 +490,7 @@ describe("the progress display", () => {
         [
           "-qfec",
           // the rate limit spreads the run's few hundred requests over seconds, whatever the machine's speed
-          `${process.execPath} ${fileURLToPath(new URL("../dist/bin.js", import.meta.url))} --operations 'Get*' --examples 2 --seed 3 --rate-limit 100`,
+          `${process.execPath} ${bin} --operations 'Get*' --examples 2 --seed 3 --rate-limit 100`,
           "/dev/null"
         ],
         { maxBuffer: 64 * 1024 * 1024 },

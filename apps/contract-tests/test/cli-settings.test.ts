@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -12,37 +11,12 @@ import { ReferenceServer } from "@data-access/reference-server"
 import type * as Report from "../src/Report.js"
 import { configJsonSchema } from "../src/cli/settings.js"
 import { cli } from "./cliRun.js"
+import { run } from "./cliProcess.js"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const packageJson = fileURLToPath(new URL("../package.json", import.meta.url))
 const schemaFile = fileURLToPath(new URL("../contract-tests.config.schema.json", import.meta.url))
 
 const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-settings-"))
-
-/** The command line as a user runs it: a process of its own, its output piped (not a terminal). */
-const run = (
-  args: ReadonlyArray<string>,
-  options: { cwd?: string; env?: Record<string, string> } = {}
-) =>
-  Effect.async<{ code: number; out: string; err: string }>((resume) => {
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_TESTS_"))
-    )
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd: options.cwd, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, out, err) =>
-        resume(
-          Effect.succeed({
-            code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
-            out,
-            err
-          })
-        )
-    )
-    return Effect.sync(() => child.kill())
-  })
 
 const reportOf = (file: string) => JSON.parse(Fs.readFileSync(file, "utf8")) as Report.Report
 const operationsOf = (report: Report.Report) => [...new Set(report.cells.map((c) => c.operation))]

@@ -5,7 +5,8 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+/** The installed package's executable, as `contract-tests` runs it (the bundled command line). */
+export const bin = fileURLToPath(new URL("../bin/contract-tests.js", import.meta.url))
 
 /** A fresh empty folder. */
 export const tmp = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "contract-tests-first-day-"))
