@@ -1,9 +1,9 @@
 // The build order turbo runs: a package's build waits for the builds of the workspace packages its
-// sources import, and otherwise only for its dependencies'. A devDependency its tests need only (the reference server
-// under the client's tests) is built before its tests run (the `test` task's `^build`), not
-// before its build: on a 2-core machine, the chain of builds before the contract tests start is
-// the longest wait of `pnpm test`. A package whose own turbo.json names its build's dependencies
-// keeps that list true here.
+// sources import, and otherwise for its dependencies' only. A devDependency that only its tests
+// need (the reference server under the client's tests) is built before its tests run (the `test`
+// task's `^build`), not before its build: on a 2-core machine, the chain of builds before the
+// contract tests start is the longest wait of `pnpm test`. A package's own turbo.json that names
+// its build's dependencies is held to its imports here.
 import { readFileSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
