@@ -204,19 +204,21 @@ export const evaluate = (
 const textsOf = (row: Row, fields: ReadonlyArray<string>): ReadonlyArray<string> =>
   fields.map((f) => fieldText(row.full[f]))
 
+/** Whether some (`every`: every) reading that can differ on a filter (`readingsOf`) selects a row. */
+const readingsSelect =
+  (every: boolean) =>
+  (filter: Filter.Filter<string>, row: Row): boolean => {
+    const p = prepared(filter)
+    const texts = textsOf(row, p.fields)
+    const selects = (r: Reading) => p.test(texts, r)
+    return every ? p.readings.every(selects) : p.readings.some(selects)
+  }
+
 /** Whether some reading that can differ on a filter (`readingsOf`) selects a row. */
-export const someReadingSelects = (filter: Filter.Filter<string>, row: Row): boolean => {
-  const p = prepared(filter)
-  const texts = textsOf(row, p.fields)
-  return p.readings.some((r) => p.test(texts, r))
-}
+export const someReadingSelects = readingsSelect(false)
 
 /** Whether every reading that can differ on a filter (`readingsOf`) selects a row. */
-export const everyReadingSelects = (filter: Filter.Filter<string>, row: Row): boolean => {
-  const p = prepared(filter)
-  const texts = textsOf(row, p.fields)
-  return p.readings.every((r) => p.test(texts, r))
-}
+export const everyReadingSelects = readingsSelect(true)
 
 /** Keys whose values the documents do not decide (`type` of an MDM integration): never judged. */
 export const UNDECIDED_KEYS: ReadonlySet<string> = new Set(["type"])

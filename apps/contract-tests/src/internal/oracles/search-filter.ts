@@ -385,8 +385,9 @@ export const missingItems = (
 /**
  * The trace of a List request that selects (a search or a filter): the items read before certain
  * to match that the walk of the request left out (`missing`, `missingItems`), the walk, and, when
- * it left some out, everything and the request walked again (`again`). Returned items are judged by their own content (some
- * reading selects them, `nonMatching`: `rule`); a matching item counts as missing (`missRule`)
+ * it left some out, everything and the request walked again (`again`). Returned items are judged
+ * by their own content (some reading selects them, `nonMatching`: `rule`); a matching item counts
+ * as missing (`missRule`)
  * only when it still matches in the second read of everything and the request leaves it out
  * again (objects may change while the reads run). Live traffic: the proxy sees pages, not
  * everything a List holds, so it judges the items returned (`filterResults`), and a missing one

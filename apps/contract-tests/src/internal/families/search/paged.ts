@@ -5,6 +5,7 @@
  * JSON reads as absent: the default field, `name`, is searched.
  */
 import * as Effect from "effect/Effect"
+import type { Filter } from "@data-access/schema"
 import type { Body, Context, Op, Suite } from "../../context.js"
 import { everyReadingSelects, type Row, textOf } from "../../filterReadings.js"
 import { selection } from "../../oracles/search-filter.js"
@@ -106,7 +107,7 @@ export const pagedSuite = (op: Op, ctx: Context): Suite | undefined => {
           selected.matches(row) &&
           (typeof body.search !== "string" || asciiName(row).includes(body.search)) &&
           (body.filter === undefined ||
-            everyReadingSelects(body.filter as Parameters<typeof everyReadingSelects>[0], row))
+            everyReadingSelects(body.filter as Filter.Filter<string>, row))
         return yield* judged(ctx, op, base, rows, {
           body,
           certain,
