@@ -8,7 +8,7 @@ import { Operations } from "@data-access/schema"
 import * as Effect from "effect/Effect"
 import * as ConnectError from "../connectError.js"
 import { deadlinePassed, Fail, type Check } from "../pipeline-types.js"
-import { without } from "../violationHooks.js"
+import { without, writesFields } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
 /** The body limit under the small-body-limit violation: 64 KiB. */
@@ -147,8 +147,7 @@ export const mediaTypeParameterRefused = violation({
         {
           name: "content-type",
           run: (input, op) =>
-            (op.kind === "create" || op.kind === "update") &&
-            (input.headers["content-type"] ?? "").includes(";")
+            writesFields(op) && (input.headers["content-type"] ?? "").includes(";")
               ? { error: ConnectError.make("unknown", "use application/json"), status: 415 }
               : undefined
         }

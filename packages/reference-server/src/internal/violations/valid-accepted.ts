@@ -8,7 +8,7 @@ import * as ConnectError from "../connectError.js"
 import type { Body } from "../pipeline-types.js"
 import { isObject, lenientText, STAND_IN } from "../jsonBodies.js"
 import { type Fields, fieldsOf, valueShape } from "../requestShapes.js"
-import { refusing } from "../violationHooks.js"
+import { refusing, writesFields } from "../violationHooks.js"
 import { violation } from "../violationRecord.js"
 
 const snakeToCamel = (key: string) =>
@@ -275,7 +275,7 @@ export const leadingDigitNameRefused = violation({
         typeof body.name === "string" && /^[0-9]/.test(body.name)
           ? ConnectError.make("invalid_argument", "name must start with a letter")
           : undefined,
-      (op) => op.kind === "create" || op.kind === "update"
+      writesFields
     )
   }
 })
@@ -291,7 +291,7 @@ export const name255Refused = violation({
         typeof body.name === "string" && body.name.length >= 255
           ? ConnectError.make("invalid_argument", "name must be under 255 characters")
           : undefined,
-      (op) => op.kind === "create" || op.kind === "update"
+      writesFields
     )
   }
 })
